@@ -1,0 +1,32 @@
+/* Reading bench-test CSV files the way engineers have them (libcsv, streaming).
+ * Handles: header detection, an optional units row, columns by name or 1-based index, comma/semicolon/tab
+ * separators (detected), quoted fields, CRLF, a UTF-8 BOM, '#' comment lines, scale factors and "-" for stdin.
+ * Errors name file, line and column and what was expected. */
+#ifndef HYST_CSVREAD_H
+#define HYST_CSVREAD_H
+
+#include "hyst/common.h"
+#include "hyst/series.h"
+
+typedef struct hy_csv_opts {
+    const char *x_col;     /* displacement column: name or 1-based index; NULL = detect by name, else 1   */
+    const char *y_col;     /* force column: name or 1-based index; NULL = detect by name, else 2          */
+    const char *t_col;     /* time column: name or index; NULL = no time column                           */
+    double      x_scale;   /* multiplies q (default 1)                                                    */
+    double      y_scale;   /* multiplies Q (default 1)                                                    */
+    int         skip_bad_rows; /* 1: a bad row is dropped with a counted warning instead of an error      */
+    char        delimiter; /* 0 = detect among ',', ';', '\t'                                             */
+    int         header;    /* -1 detect, 0 none, 1 present                                                */
+    int         units_row; /* -1 detect, 0 none, 1 present                                                */
+    int         require_time_increasing; /* 1 (default when t_col is set): time must not go backwards     */
+    void      (*warn)(void *ctx, const char *msg);  /* warnings (skipped rows...); NULL = silent          */
+    void       *warn_ctx;
+} hy_csv_opts;
+
+// (o) => defaults: detect everything, scales 1, no time column
+void hy_csv_opts_default(hy_csv_opts *o);
+
+// (path or "-", options) => series with q, Q (and t); on error nothing is kept in out
+int hy_csv_read(const char *path, const hy_csv_opts *o, hy_series *out, hy_err *err);
+
+#endif

@@ -1,0 +1,32 @@
+/* Thin LAPACKE helpers (row-major), one per use. No hand-written factorizations anywhere in hystkit. */
+#ifndef HYST_LINALG_H
+#define HYST_LINALG_H
+
+#include <stddef.h>
+#include "hyst/common.h"
+
+typedef struct hy_lstsq_info {
+    int    rank;       /* effective rank at the given rcond                                    */
+    double cond;       /* 2-norm condition number sigma_max / sigma_min (inf when singular)     */
+    double sigma_max, sigma_min;
+} hy_lstsq_info;
+
+/* (A[m*n] row-major, b[m], rcond) => x[n] minimising |A x - b|_2 (minimum norm when rank deficient),
+ * by SVD (LAPACKE_dgelsd). A and b are overwritten. Singular values below rcond*sigma_max count as zero
+ * (rcond < 0: machine precision). info may be NULL. Allocates its workspace: not for per-step use. */
+int hy_lstsq_svd(double *A, size_t m, size_t n, double *b, double rcond, double *x, hy_lstsq_info *info,
+                 hy_err *err);
+
+/* (A[m*n] row-major with m >= n and full column rank, b[m]) => x[n] least squares by QR (LAPACKE_dgels).
+ * A and b are overwritten. Cheaper than the SVD; fails with HY_ENUMERIC when R has an exactly
+ * zero diagonal; near rank deficiency is not detected (use hy_lstsq_svd to measure conditioning). */
+int hy_lstsq_qr(double *A, size_t m, size_t n, double *b, double *x, hy_err *err);
+
+/* (symmetric positive definite A[n*n] row-major, b[n]) => x[n] by Cholesky (LAPACKE_dposv); A, b overwritten.
+ * HY_ENUMERIC when A is not positive definite. */
+int hy_solve_spd(double *A, size_t n, double *b, double *x, hy_err *err);
+
+/* (general A[n*n] row-major, b[n]) => x[n] by LU with partial pivoting (LAPACKE_dgesv); A, b overwritten. */
+int hy_solve_lu(double *A, size_t n, double *b, double *x, hy_err *err);
+
+#endif

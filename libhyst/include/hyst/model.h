@@ -1,0 +1,56 @@
+/* Model files: the "hyst-model" JSON format family (docs/formats.md), read and written with cJSON.
+ *   {"format": "hyst-model", "version": 1, "model": "pwl" | "kin", "units": {"q": "mm", "Q": "N"}, ...}
+ * Keys the reader does not know (a fit report, a name, comments) are kept and written back unchanged. */
+#ifndef HYST_MODEL_H
+#define HYST_MODEL_H
+
+#include "hyst/common.h"
+#include "hyst/element.h"
+
+struct cJSON;
+struct hy_pwl_model;
+struct hy_kin_model;
+
+enum hy_model_type { HY_MODEL_NONE = 0, HY_MODEL_PWL = 1, HY_MODEL_KIN = 2 };
+
+typedef struct hy_model {
+    int                  type;      /* enum hy_model_type                                                 */
+    struct hy_pwl_model *pwl;       /* set when type == HY_MODEL_PWL                                      */
+    struct hy_kin_model *kin;       /* set when type == HY_MODEL_KIN                                      */
+    char                 unit_q[32], unit_Q[32];
+    struct cJSON        *extra;     /* object of keys kept for the round trip (may be NULL)               */
+} hy_model;
+
+// (path or "-") => model parsed and validated; errors name the file and the JSON line:column or key path
+int hy_model_read(const char *path, hy_model *m, hy_err *err);
+
+// (JSON text, name for messages) => model parsed and validated
+int hy_model_parse(const char *text, const char *name, hy_model *m, hy_err *err);
+
+// (model) => JSON text (malloc'd, caller frees); numbers are printed so that they read back exactly
+char *hy_model_print(const hy_model *m, hy_err *err);
+
+// (model, path or "-", input to protect) => file written atomically
+int hy_model_write(const hy_model *m, const char *path, const char *protect, hy_err *err);
+
+// (model) => a new element with its own state, at rest at the origin
+int hy_model_element(const hy_model *m, hy_element *e, hy_err *err);
+
+// (m) => memory released
+void hy_model_free(hy_model *m);
+
+/* Hooks each model family implements (pwl_json.c, kin_json.c). from_json receives the whole document and reads
+ * only its own keys; to_json adds its own keys to doc. The *_json_keys lists name those keys so that every
+ * other key is kept as an extra. */
+extern const char *const hy_pwl_json_keys[];
+extern const char *const hy_kin_json_keys[];
+int  hy_pwl_from_json(const struct cJSON *doc, const char *name, struct hy_pwl_model **out, hy_err *err);
+int  hy_pwl_to_json(const struct hy_pwl_model *m, struct cJSON *doc, hy_err *err);
+int  hy_pwl_element_new(const struct hy_pwl_model *m, hy_element *e, hy_err *err);
+void hy_pwl_model_free(struct hy_pwl_model *m);
+int  hy_kin_from_json(const struct cJSON *doc, const char *name, struct hy_kin_model **out, hy_err *err);
+int  hy_kin_to_json(const struct hy_kin_model *m, struct cJSON *doc, hy_err *err);
+int  hy_kin_element_new(const struct hy_kin_model *m, hy_element *e, hy_err *err);
+void hy_kin_model_free(struct hy_kin_model *m);
+
+#endif

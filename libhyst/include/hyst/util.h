@@ -1,0 +1,33 @@
+/* Small utilities shared by the library and the programs: atomic output files and file identity. */
+#ifndef HYST_UTIL_H
+#define HYST_UTIL_H
+
+#include <stdio.h>
+#include "hyst/common.h"
+
+/* An output file written atomically: everything goes to a temporary file beside the target, which replaces
+ * the target only on hy_atomic_commit. An interrupted or failed run leaves any earlier file untouched.
+ * The path "-" means standard output (written directly). */
+typedef struct hy_atomic {
+    FILE *fp;
+    char  path[4096];
+    char  tmp[4096];
+    int   is_stdout;
+} hy_atomic;
+
+// (path) => a.fp open for writing; refuses to write over `protect` (an input; may be NULL)
+int hy_atomic_open(hy_atomic *a, const char *path, const char *protect, hy_err *err);
+
+// (open atomic file) => data flushed, synced and renamed onto the target path
+int hy_atomic_commit(hy_atomic *a, hy_err *err);
+
+// (open atomic file) => temporary file removed, target untouched
+void hy_atomic_abort(hy_atomic *a);
+
+// (a, b) => 1 when both paths name the same existing file, else 0
+int hy_same_file(const char *a, const char *b);
+
+// (path) => file name without directories, for messages ("-" gives "<stdin>")
+const char *hy_display_name(const char *path);
+
+#endif

@@ -1,0 +1,234 @@
+// Model files of the "hyst-model" format family (see hyst/model.h and docs/formats.md).
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "hyst/model.h"
+#include "hyst/util.h"
+
+static const char *const common_keys[] = {"format", "version", "model", "units", NULL};
+
+// (path or "-") => whole file as a NUL-terminated string (malloc'd)
+static char *slurp(const char *path, hy_err *err)
+{
+    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!fp) {
+        hy_err_set(err, HY_EIO, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, fp);
+        n += got;
+        if (n + 1 < cap)
+            break;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+        }
+        buf = nb;
+    }
+    int bad = ferror(fp);
+    if (fp != stdin)
+        fclose(fp);
+    if (!buf) {
+        hy_err_set(err, HY_ENOMEM, "%s: out of memory", hy_display_name(path));
+        return NULL;
+    }
+    if (bad) {
+        free(buf);
+        hy_err_set(err, HY_EIO, "%s: read error", hy_display_name(path));
+        return NULL;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+// (text, position) => 1-based line and column of that position
+static void line_col(const char *text, const char *pos, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (const char *p = text; p < pos && *p; p++) {
+        if (*p == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+static int key_in(const char *key, const char *const *list)
+{
+    for (; list && *list; list++)
+        if (strcmp(key, *list) == 0)
+            return 1;
+    return 0;
+}
+
+// (unit object member) => copied into dst when it is a string
+static int read_unit(const cJSON *units, const char *key, char *dst, size_t len, const char *name, hy_err *err)
+{
+    const cJSON *u = cJSON_GetObjectItemCaseSensitive(units, key);
+    if (!u)
+        return HY_OK;
+    if (!cJSON_IsString(u))
+        return hy_err_set(err, HY_EPARSE, "%s: units.%s: expected a string", name, key);
+    snprintf(dst, len, "%s", u->valuestring);
+    return HY_OK;
+}
+
+// (JSON text, name for messages) => model parsed and validated
+int hy_model_parse(const char *text, const char *name, hy_model *m, hy_err *err)
+{
+    memset(m, 0, sizeof *m);
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
+    if (!doc) {
+        int line, col;
+        line_col(text, end ? end : text, &line, &col);
+        return hy_err_set(err, HY_EPARSE, "%s:%d:%d: malformed JSON (expected a hyst-model object)", name, line,
+                          col);
+    }
+    int rc = HY_OK;
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(doc, "version");
+    const cJSON *mod = cJSON_GetObjectItemCaseSensitive(doc, "model");
+    const cJSON *units = cJSON_GetObjectItemCaseSensitive(doc, "units");
+    if (!cJSON_IsObject(doc)) {
+        rc = hy_err_set(err, HY_EPARSE, "%s: expected a JSON object at the top level", name);
+    } else if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "hyst-model") != 0) {
+        rc = hy_err_set(err, HY_EPARSE, "%s: \"format\": expected \"hyst-model\"", name);
+    } else if (!cJSON_IsNumber(ver) || ver->valuedouble != 1.0) {
+        rc = hy_err_set(err, HY_EPARSE, "%s: \"version\": expected 1 (this hyst reads version 1 model files)", name);
+    } else if (!cJSON_IsString(mod)) {
+        rc = hy_err_set(err, HY_EPARSE, "%s: \"model\": expected \"pwl\" or \"kin\"", name);
+    } else if (units && !cJSON_IsObject(units)) {
+        rc = hy_err_set(err, HY_EPARSE, "%s: \"units\": expected an object like {\"q\": \"mm\", \"Q\": \"N\"}", name);
+    }
+    if (rc == HY_OK && units) {
+        rc = read_unit(units, "q", m->unit_q, sizeof m->unit_q, name, err);
+        if (rc == HY_OK)
+            rc = read_unit(units, "Q", m->unit_Q, sizeof m->unit_Q, name, err);
+    }
+    const char *const *own = NULL;
+    if (rc == HY_OK) {
+        if (strcmp(mod->valuestring, "pwl") == 0) {
+            m->type = HY_MODEL_PWL;
+            own = hy_pwl_json_keys;
+            rc = hy_pwl_from_json(doc, name, &m->pwl, err);
+        } else if (strcmp(mod->valuestring, "kin") == 0) {
+            m->type = HY_MODEL_KIN;
+            own = hy_kin_json_keys;
+            rc = hy_kin_from_json(doc, name, &m->kin, err);
+        } else {
+            rc = hy_err_set(err, HY_EPARSE, "%s: \"model\": unknown model \"%s\" (expected \"pwl\" or \"kin\")", name,
+                            mod->valuestring);
+        }
+    }
+    if (rc == HY_OK) {
+        /* Keep every key that neither this file nor the family reads, in document order. */
+        m->extra = cJSON_CreateObject();
+        for (const cJSON *it = doc->child; it && m->extra; it = it->next) {
+            if (key_in(it->string, common_keys) || key_in(it->string, own))
+                continue;
+            cJSON_AddItemToObject(m->extra, it->string, cJSON_Duplicate(it, 1));
+        }
+        if (!m->extra)
+            rc = hy_err_set(err, HY_ENOMEM, "%s: out of memory", name);
+    }
+    cJSON_Delete(doc);
+    if (rc != HY_OK)
+        hy_model_free(m);
+    return rc;
+}
+
+// (path or "-") => model parsed and validated
+int hy_model_read(const char *path, hy_model *m, hy_err *err)
+{
+    memset(m, 0, sizeof *m);
+    char *text = slurp(path, err);
+    if (!text)
+        return err ? err->code : HY_EIO;
+    int rc = hy_model_parse(text, hy_display_name(path), m, err);
+    free(text);
+    return rc;
+}
+
+// (model) => JSON text (malloc'd)
+char *hy_model_print(const hy_model *m, hy_err *err)
+{
+    cJSON *doc = cJSON_CreateObject();
+    if (!doc) {
+        hy_err_set(err, HY_ENOMEM, "out of memory");
+        return NULL;
+    }
+    cJSON_AddStringToObject(doc, "format", "hyst-model");
+    cJSON_AddNumberToObject(doc, "version", 1);
+    cJSON_AddStringToObject(doc, "model", m->type == HY_MODEL_PWL ? "pwl" : "kin");
+    cJSON *units = cJSON_AddObjectToObject(doc, "units");
+    if (units) {
+        cJSON_AddStringToObject(units, "q", m->unit_q);
+        cJSON_AddStringToObject(units, "Q", m->unit_Q);
+    }
+    int rc;
+    if (m->type == HY_MODEL_PWL)
+        rc = hy_pwl_to_json(m->pwl, doc, err);
+    else if (m->type == HY_MODEL_KIN)
+        rc = hy_kin_to_json(m->kin, doc, err);
+    else
+        rc = hy_err_set(err, HY_EARG, "model has no type");
+    for (const cJSON *it = m->extra ? m->extra->child : NULL; rc == HY_OK && it; it = it->next)
+        cJSON_AddItemToObject(doc, it->string, cJSON_Duplicate(it, 1));
+    char *text = rc == HY_OK ? cJSON_Print(doc) : NULL;
+    if (rc == HY_OK && !text)
+        hy_err_set(err, HY_ENOMEM, "out of memory");
+    cJSON_Delete(doc);
+    return text;
+}
+
+// (model, path or "-", input to protect) => file written atomically
+int hy_model_write(const hy_model *m, const char *path, const char *protect, hy_err *err)
+{
+    char *text = hy_model_print(m, err);
+    if (!text)
+        return err ? err->code : HY_ENOMEM;
+    hy_atomic a;
+    int rc = hy_atomic_open(&a, path, protect, err);
+    if (rc == HY_OK) {
+        fputs(text, a.fp);
+        fputc('\n', a.fp);
+        rc = hy_atomic_commit(&a, err);
+    }
+    free(text);
+    return rc;
+}
+
+// (model) => a new element at rest at the origin
+int hy_model_element(const hy_model *m, hy_element *e, hy_err *err)
+{
+    e->ops = NULL;
+    e->self = NULL;
+    if (m->type == HY_MODEL_PWL)
+        return hy_pwl_element_new(m->pwl, e, err);
+    if (m->type == HY_MODEL_KIN)
+        return hy_kin_element_new(m->kin, e, err);
+    return hy_err_set(err, HY_EARG, "model has no type");
+}
+
+// (m) => memory released
+void hy_model_free(hy_model *m)
+{
+    if (!m)
+        return;
+    if (m->pwl)
+        hy_pwl_model_free(m->pwl);
+    if (m->kin)
+        hy_kin_model_free(m->kin);
+    cJSON_Delete(m->extra);
+    memset(m, 0, sizeof *m);
+}

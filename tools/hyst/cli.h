@@ -1,0 +1,57 @@
+/* Shared pieces of the `hyst` program: command entry points, error reporting and the data-reading options
+ * every command that reads a bench record accepts. */
+#ifndef HYST_CLI_H
+#define HYST_CLI_H
+
+#include <getopt.h>
+#include "hyst/common.h"
+#include "hyst/csvread.h"
+#include "hyst/series.h"
+
+/* Command entry points: argv[0] is the command name ("loops", "fit pwl", ...). Return the exit status. */
+int hy_cmd_loops(int argc, char **argv);
+int hy_cmd_sim(int argc, char **argv);
+int hy_cmd_fit_pwl(int argc, char **argv);
+int hy_cmd_fit_kin(int argc, char **argv);
+int hy_cmd_replay(int argc, char **argv);
+int hy_cmd_plot(int argc, char **argv);
+
+/* Exit statuses: 0 success, 1 failure on the data or model, 2 bad usage. */
+enum { HY_EXIT_OK = 0, HY_EXIT_FAIL = 1, HY_EXIT_USAGE = 2 };
+
+// (command, printf format) => "hyst COMMAND: message" on stderr; returns HY_EXIT_FAIL
+int hy_cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// (command, printf format) => "hyst COMMAND: message (see 'hyst help COMMAND')" on stderr; returns HY_EXIT_USAGE
+int hy_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// (command, printf format) => "hyst COMMAND: warning: message" on stderr
+void hy_cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// (text, name of the option) => value parsed as a finite double; 0 on success, usage message and -1 otherwise
+int hy_cli_double(const char *cmd, const char *opt, const char *text, double *out);
+
+/* Data-reading options shared by loops, fit, replay, sim --drive and plot (implemented in cli_data.c).
+ * Put HY_CLI_DATA_LONGOPTS inside a command's struct option array; pass every option value getopt_long
+ * returns to hy_cli_data_option first. */
+enum {
+    HY_OPT_X = 0x1000, HY_OPT_Y, HY_OPT_T, HY_OPT_X_SCALE, HY_OPT_Y_SCALE, HY_OPT_SKIP_BAD_ROWS,
+    HY_OPT_DELIMITER, HY_OPT_NO_HEADER, HY_OPT_UNITS_ROW, HY_OPT_NO_UNITS_ROW
+};
+#define HY_CLI_DATA_LONGOPTS                                                                                     \
+    {"x", required_argument, 0, HY_OPT_X}, {"y", required_argument, 0, HY_OPT_Y},                              \
+    {"t", required_argument, 0, HY_OPT_T}, {"x-scale", required_argument, 0, HY_OPT_X_SCALE},                  \
+    {"y-scale", required_argument, 0, HY_OPT_Y_SCALE}, {"skip-bad-rows", no_argument, 0, HY_OPT_SKIP_BAD_ROWS}, \
+    {"delimiter", required_argument, 0, HY_OPT_DELIMITER}, {"no-header", no_argument, 0, HY_OPT_NO_HEADER},    \
+    {"units-row", no_argument, 0, HY_OPT_UNITS_ROW}, {"no-units-row", no_argument, 0, HY_OPT_NO_UNITS_ROW}
+
+/* Help text for the options above, to print inside a command's --help. */
+extern const char hy_cli_data_help[];
+
+// (getopt value, its argument) => options updated; returns 1 when consumed, 0 when not a data option, -1 on a bad value (message printed)
+int hy_cli_data_option(const char *cmd, int opt, const char *arg, hy_csv_opts *o);
+
+// (path or "-", options) => series read; warnings and errors printed as "hyst CMD: ..."; returns 0 or an exit status
+int hy_cli_read_series(const char *cmd, const char *path, hy_csv_opts *o, hy_series *s);
+
+#endif

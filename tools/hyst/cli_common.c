@@ -1,0 +1,57 @@
+// Error reporting and argument parsing shared by the hyst commands.
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cli.h"
+
+static void vreport(const char *cmd, const char *kind, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "hyst%s%s: %s", cmd ? " " : "", cmd ? cmd : "", kind);
+    vfprintf(stderr, fmt, ap);
+}
+
+// (command, format) => message on stderr; HY_EXIT_FAIL
+int hy_cli_fail(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(cmd, "", fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return HY_EXIT_FAIL;
+}
+
+// (command, format) => usage message on stderr; HY_EXIT_USAGE
+int hy_cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(cmd, "", fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see 'hyst help %s')\n", cmd ? cmd : "");
+    return HY_EXIT_USAGE;
+}
+
+// (command, format) => warning on stderr
+void hy_cli_warn(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(cmd, "warning: ", fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+// (text) => finite double, or a usage message
+int hy_cli_double(const char *cmd, const char *opt, const char *text, double *out)
+{
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !isfinite(v)) {
+        hy_cli_usage(cmd, "--%s: expected a finite number, got '%s'", opt, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

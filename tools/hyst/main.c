@@ -1,0 +1,132 @@
+// hyst: the command-line program over libhyst. One program, one subcommand per task.
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+#define HYST_VERSION "0.1.0"
+
+/* While the commands are being written in parallel, a command whose file is absent links as NULL. */
+#pragma weak hy_cmd_loops
+#pragma weak hy_cmd_sim
+#pragma weak hy_cmd_fit_pwl
+#pragma weak hy_cmd_fit_kin
+#pragma weak hy_cmd_replay
+#pragma weak hy_cmd_plot
+#pragma weak hy_cli_data_option
+#pragma weak hy_cli_read_series
+
+typedef int (*cmd_fn)(int argc, char **argv);
+
+static const struct command {
+    const char *name;    /* as typed: "loops", "fit pwl"  */
+    cmd_fn      fn;
+    const char *summary;
+} commands[] = {
+    {"loops",   hy_cmd_loops,   "analyse hysteresis loops in a bench-test record"},
+    {"sim",     hy_cmd_sim,     "drive a model with a displacement history"},
+    {"fit pwl", hy_cmd_fit_pwl, "identify a piecewise-linear branch table from static test data"},
+    {"fit kin", hy_cmd_fit_kin, "identify a kinematic hysteresis ODE from test data"},
+    {"replay",  hy_cmd_replay,  "re-simulate a measured test with models and compare"},
+    {"plot",    hy_cmd_plot,    "plot measured and predicted loops through gnuplot"},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *fp)
+{
+    fprintf(fp, "usage: hyst COMMAND [OPTIONS] [FILES]\n\ncommands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp, "  %-9s %s\n", "help", "show help for a command: hyst help COMMAND");
+    fprintf(fp, "  %-9s %s\n", "version", "print the version");
+    fprintf(fp, "\nEach command takes --help. '-' means standard input or output. Exit status: 0 success,\n"
+                "1 failure on the data or model, 2 bad usage.\n");
+}
+
+// (argv) => the command named by argv[1] (and argv[2] for two-word commands), and how many words it took
+static const struct command *find(int argc, char **argv, int *words)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        const char *sp = strchr(commands[i].name, ' ');
+        if (!sp && strcmp(argv[1], commands[i].name) == 0) {
+            *words = 1;
+            return &commands[i];
+        }
+        if (sp && argc > 2 && strncmp(argv[1], commands[i].name, (size_t)(sp - commands[i].name)) == 0 &&
+            argv[1][sp - commands[i].name] == '\0' && strcmp(argv[2], sp + 1) == 0) {
+            *words = 2;
+            return &commands[i];
+        }
+    }
+    return NULL;
+}
+
+static int group_usage(const char *group)
+{
+    fprintf(stderr, "hyst %s: expected one of:", group);
+    size_t len = strlen(group);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strncmp(commands[i].name, group, len) == 0 && commands[i].name[len] == ' ')
+            fprintf(stderr, " '%s'", commands[i].name);
+    fputc('\n', stderr);
+    return HY_EXIT_USAGE;
+}
+
+static int is_group(const char *word)
+{
+    size_t len = strlen(word);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strncmp(commands[i].name, word, len) == 0 && commands[i].name[len] == ' ')
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return HY_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return HY_EXIT_OK;
+    }
+    if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
+        printf("hyst %s\n", HYST_VERSION);
+        return HY_EXIT_OK;
+    }
+    if (strcmp(argv[1], "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return HY_EXIT_OK;
+        }
+        int words = 0;
+        const struct command *c = find(argc - 1, argv + 1, &words);
+        if (!c) {
+            if (is_group(argv[2]))
+                return group_usage(argv[2]);
+            fprintf(stderr, "hyst help: unknown command '%s'\n", argv[2]);
+            return HY_EXIT_USAGE;
+        }
+        if (!c->fn) {
+            fprintf(stderr, "hyst: command '%s' is missing from this build\n", c->name);
+            return HY_EXIT_FAIL;
+        }
+        char *hargv[] = {(char *)c->name, "--help", NULL};
+        return c->fn(2, hargv);
+    }
+    int words = 0;
+    const struct command *c = find(argc, argv, &words);
+    if (!c) {
+        if (is_group(argv[1]))
+            return group_usage(argv[1]);
+        fprintf(stderr, "hyst: unknown command '%s' (see 'hyst --help')\n", argv[1]);
+        return HY_EXIT_USAGE;
+    }
+    if (!c->fn) {
+        fprintf(stderr, "hyst: command '%s' is missing from this build\n", c->name);
+        return HY_EXIT_FAIL;
+    }
+    /* The command sees argv[0] = its full name, then its own arguments. */
+    argv[words] = (char *)c->name;
+    return c->fn(argc - words, argv + words);
+}
