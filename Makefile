@@ -5,17 +5,17 @@
 # Parallel developers keep separate trees with BUILD=/tmp/x BIN=/tmp/x/bin.
 
 PREFIX ?= /usr/local
-BUILD  ?= build
-BIN    ?= bin
 SHARED ?= $(abspath ../shared)
 SAN    ?= 0
 
 ifeq ($(SAN),1)
-  BUILD := build-san
-  BIN   := build-san/bin
+  BUILD ?= build-san
+  BIN   ?= $(BUILD)/bin
   SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   OPT := -O1 -g
 else
+  BUILD ?= build
+  BIN   ?= bin
   SANFLAGS :=
   OPT := -O2 -g
 endif
