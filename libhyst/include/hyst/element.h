@@ -52,6 +52,14 @@ static inline int  hy_element_reset(hy_element *e, double q0, double Q0, hy_err 
 { return e->ops->reset(e->self, q0, Q0, err); }
 static inline int  hy_element_state(const hy_element *e) { return e->ops->state_code(e->self); }
 
+/* (element at its committed state, q[0..n-1], optional t[] or NULL) => Q[0..n-1] and, when states != NULL, the
+ * state code after each sample. Steps trial + commit sample by sample from the committed state, with
+ * qdot = (q[i] - q[i-1]) / (t[i] - t[i-1]) (or q[i] - q[i-1] without time; q[-1] is the committed q).
+ * On a violation it stops: returns the trial's code, fills diag, and *done = number of samples computed
+ * (all of them on success). Allocates nothing. */
+int hy_element_drive(hy_element *e, double q_start, const double *t, const double *q, size_t n, double *Q,
+                     int *states, size_t *done, hy_diag *diag);
+
 // (e) => element memory released (the model is not touched); safe on a zeroed element
 void hy_element_free(hy_element *e);
 
