@@ -1,6 +1,8 @@
 /* Kinematic ODE model files ("model": "kin", docs/formats.md): the keys C, rule, C_unloading, q_range.
  * modelfile.c handles format, version, model and units. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "hyst/model.h"
@@ -95,12 +97,40 @@ int hy_kin_from_json(const cJSON *doc, const char *name, hy_kin_model **out, hy_
     return HY_OK;
 }
 
+/* (v) => a JSON number that reads back bit-exactly: the shortest of %.15g/%.16g/%.17g that strtod maps back to v.
+ * (cJSON's own printer accepts a 1-ulp difference, so coefficients are written as raw number text.) */
+static cJSON *exact_number(double v)
+{
+    char buf[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return cJSON_CreateRaw(buf);
+}
+
+// (values, n) => JSON array of exact numbers
+static cJSON *exact_array(const double *v, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; a && i < n; i++) {
+        cJSON *x = exact_number(v[i]);
+        if (!x) {
+            cJSON_Delete(a);
+            return NULL;
+        }
+        cJSON_AddItemToArray(a, x);
+    }
+    return a;
+}
+
 // (coefficients) => JSON array of k rows of m numbers
 static cJSON *write_matrix(const hy_kin_coeffs *c)
 {
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; a && i < c->k; i++) {
-        cJSON *row = cJSON_CreateDoubleArray(c->C[i], c->m);
+        cJSON *row = exact_array(c->C[i], c->m);
         if (!row) {
             cJSON_Delete(a);
             return NULL;
@@ -118,7 +148,7 @@ int hy_kin_to_json(const hy_kin_model *m, cJSON *doc, hy_err *err)
     cJSON *c = write_matrix(&s->load);
     cJSON *u = s->rule == HY_KIN_TWO_SET ? write_matrix(&s->unload) : NULL;
     double r[2] = {s->q_min, s->q_max};
-    cJSON *rng = cJSON_CreateDoubleArray(r, 2);
+    cJSON *rng = exact_array(r, 2);
     if (!rule || !c || !rng || (s->rule == HY_KIN_TWO_SET && !u)) {
         cJSON_Delete(rule);
         cJSON_Delete(c);
