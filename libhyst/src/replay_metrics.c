@@ -13,6 +13,14 @@ static double trapezoid(const double *q, const double *Q, size_t i0, size_t i1)
     return s;
 }
 
+/* The cycle's path closed by the straight segment from its end back to its start: the area enclosed by the
+ * polygon of the samples (shoelace), positive for a clockwise loop in (q, Q), as hy_loops_analyze defines it. */
+// (q, Q, i0, i1) => dissipated energy of the cycle i0..i1
+static double cycle_energy(const double *q, const double *Q, size_t i0, size_t i1)
+{
+    return trapezoid(q, Q, i0, i1) + 0.5 * (Q[i1] + Q[i0]) * (q[i0] - q[i1]);
+}
+
 static double ratio(double num, double den)
 {
     return den != 0.0 ? num / den : NAN;
@@ -42,8 +50,8 @@ static void compare_cycle(const double *q, const double *Qm, const double *Qp, s
     c->rms_error = sqrt(se / (double)(i1 - i0 + 1));
     c->Q_max_error = c->Q_max_model - c->Q_max_measured;
     c->Q_min_error = c->Q_min_model - c->Q_min_measured;
-    c->energy_measured = trapezoid(q, Qm, i0, i1);
-    c->energy_model = trapezoid(q, Qp, i0, i1);
+    c->energy_measured = cycle_energy(q, Qm, i0, i1);
+    c->energy_model = cycle_energy(q, Qp, i0, i1);
     c->energy_ratio = ratio(c->energy_model, c->energy_measured);
 }
 

@@ -104,6 +104,24 @@ static void undefined_ratios_are_nan(void **state)
     hy_replay_metrics_free(&M);
 }
 
+/* A cycle whose end is not back at its start is closed by the straight segment to its start (the polygon's
+ * shoelace area): (0,0) -> (1,0) -> (1,1) -> (0.5,1), counter-clockwise, area 0.75 => energy -0.75;
+ * the open-path work is only -0.5. */
+static void open_cycle_is_closed(void **state)
+{
+    (void)state;
+    const double q[] = {0, 1, 1, 0.5};
+    const double Q[] = {0, 0, 1, 1};
+    hy_cycle c = {.i0 = 0, .i1 = 3};
+    hy_replay_metrics M;
+    assert_int_equal(hy_replay_metrics_compute(q, Q, Q, 4, &c, 1, &M, NULL), HY_OK);
+    NEAR(M.cyc[0].energy_measured, -0.75, 1e-15);
+    NEAR(M.work_measured, -0.5, 1e-15);
+    NEAR(M.cyc[0].energy_ratio, 1.0, 0);
+    NEAR(M.rms_error, 0.0, 0);
+    hy_replay_metrics_free(&M);
+}
+
 static void bad_arguments(void **state)
 {
     (void)state;
@@ -217,6 +235,7 @@ int main(void)
         cmocka_unit_test(rectangle_by_hand),
         cmocka_unit_test(two_cycles_sum_and_peaks),
         cmocka_unit_test(undefined_ratios_are_nan),
+        cmocka_unit_test(open_cycle_is_closed),
         cmocka_unit_test(bad_arguments),
         cmocka_unit_test(noise_level_is_recovered),
         cmocka_unit_test(decimation_keeps_extremes),

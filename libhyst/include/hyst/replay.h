@@ -5,8 +5,9 @@
  * Definitions (docs/formats.md, section replay):
  *   error e_i = Q_model,i - Q_measured,i
  *   NRMSE     = sqrt(mean(e_i^2)) / (max Q_measured - min Q_measured)
- *   energy of a cycle = trapezoid sum of Q dq over the cycle's samples i0..i1 (the same formula for the measured
- *   and the predicted force, so that their ratio compares like with like); totals are sums over the cycles. */
+ *   energy of a cycle = trapezoid sum of Q dq over the cycle's samples i0..i1, closed by the straight segment
+ *   back to sample i0 (the polygon's enclosed area, as hy_loops_analyze computes it); the same formula for the
+ *   measured and the predicted force, so that their ratio compares like with like; totals are sums over cycles. */
 #ifndef HYST_REPLAY_H
 #define HYST_REPLAY_H
 
@@ -20,7 +21,7 @@
 typedef struct hy_replay_cycle {
     size_t i0, i1;                         /* the measured cycle's samples (hy_cycle i0, i1)                    */
     double q_min, q_max;                   /* displacement range of the cycle                                   */
-    double energy_measured, energy_model;  /* dissipated energy: trapezoid integral of Q dq over i0..i1         */
+    double energy_measured, energy_model;  /* dissipated energy: closed integral of Q dq over i0..i1            */
     double energy_ratio;                   /* energy_model / energy_measured                                    */
     double Q_max_measured, Q_max_model;    /* largest force in the cycle                                        */
     double Q_min_measured, Q_min_model;    /* smallest force in the cycle                                       */
