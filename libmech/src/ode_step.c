@@ -1,0 +1,34 @@
+// Stepper objects of the ODE layer (mech/ode.h): allocation of the workspace, one call per step.
+#include <stdlib.h>
+#include "mech/ode.h"
+
+// (type, dimension) => stepper with its workspace
+hy_ode_step *hy_ode_step_alloc(const hy_ode_step_type *T, size_t dim)
+{
+    hy_ode_step *s = malloc(sizeof *s);
+    if (!s)
+        return NULL;
+    s->type = T;
+    s->dim = dim;
+    s->work = calloc(T->work_len * dim + 1, sizeof *s->work);
+    if (!s->work) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+// (stepper, t, h, y) => y advanced by one step
+int hy_ode_step_apply(hy_ode_step *s, double t, double h, double y[], double yerr[], const hy_ode_system *sys)
+{
+    return s->type->apply(s->work, t, h, y, yerr, sys);
+}
+
+// (s) => memory released
+void hy_ode_step_free(hy_ode_step *s)
+{
+    if (s) {
+        free(s->work);
+        free(s);
+    }
+}
