@@ -1,5 +1,6 @@
 /* Loop analysis of a hysteresis record: reversals, half-cycles, cycles, dissipated energy, backbones and the
- * branches of the outermost loop. Works on plain arrays so that every caller (CLI, fitting, replay) shares it. */
+ * branches of the outermost loop. Works on plain arrays so that every caller (CLI, fitting, replay) shares it.
+ * The rules (threshold, cycle phase, E_S for asymmetric loops, branch selection) are in docs/loops.md. */
 #ifndef HYST_LOOPS_H
 #define HYST_LOOPS_H
 
@@ -12,6 +13,18 @@ typedef struct hy_loops_opts {
     double amp_tol;   /* cycles whose amplitude is within this fraction of the largest count as the limit
                          loop when the branches are extracted (default 0.05)                                 */
 } hy_loops_opts;
+
+/* How the threshold was set (hy_loops.threshold_rule). */
+enum hy_loops_rule {
+    HY_LOOPS_THR_USER = 0, /* given by the caller                                                          */
+    HY_LOOPS_THR_NOISE,    /* K x the noise estimate                                                       */
+    HY_LOOPS_THR_FLOOR,    /* the floor HY_LOOPS_FLOOR x range (the noise term was smaller)                */
+    HY_LOOPS_THR_CAP       /* the cap HY_LOOPS_CAP x range: the second differences are mostly signal (sparse
+                              or digitised record), so the noise estimate is only an upper bound           */
+};
+#define HY_LOOPS_FLOOR 0.005   /* default threshold never below 0.5 % of max(q) - min(q)                    */
+#define HY_LOOPS_CAP   0.01    /* ... nor above 1 % of it when the second differences are mostly signal     */
+#define HY_LOOPS_WHITE 1.25    /* lag-2 / lag-1 second-difference ratio up to which they count as noise     */
 
 typedef struct hy_reversal {
     size_t i;         /* sample index of the extreme                                                          */
@@ -34,7 +47,8 @@ typedef struct hy_cycle {
     double cum_energy;/* dissipated energy of cycles 0..this one                                              */
     double k_sec;     /* secant stiffness (Q at q_max - Q at q_min) / (q_max - q_min)                         */
     double e_strain;  /* strain energy E_S used for xi_eq                                                     */
-    double xi_eq;     /* equivalent viscous damping ratio E_D / (4 pi E_S)                                    */
+    double xi_eq;     /* equivalent viscous damping ratio E_D / (4 pi E_S); NaN when E_S <= 0                 */
+    size_t i_qmax, i_qmin; /* samples where q is largest / smallest in the cycle (the peaks k_sec uses)       */
 } hy_cycle;
 
 typedef struct hy_curve {
@@ -51,10 +65,34 @@ typedef struct hy_loops {
     double        total_energy; /* integral of Q dq along the whole record (open path, trapezoid)            */
     hy_curve      backbone_pos; /* envelope: peak points of growing positive amplitude                        */
     hy_curve      backbone_neg; /* same on the negative side (q < 0), ordered by growing |q|                  */
+    /* How the threshold was chosen (filled also when the caller gave it):                                   */
+    int           threshold_rule; /* enum hy_loops_rule                                                       */
+    double        noise;        /* robust noise estimate of q (standard deviation, q units)                   */
+    double        noise_factor; /* K: the noise term of the default threshold is K * noise                    */
+    double        noise_ratio;  /* median|q[i+2]-2q[i]+q[i-2]| / median|q[i+1]-2q[i]+q[i-1]|: 1 for white noise,
+                                   4 for smooth curvature; 0 when the lag-1 median is 0                      */
+    double        range;        /* max(q) - min(q)                                                            */
 } hy_loops;
 
 // (o) => default options
 void hy_loops_opts_default(hy_loops_opts *o);
+
+/* Default threshold (docs/loops.md, "Threshold"): with the noise sigma = 1.4826 median|q[i+1] - 2 q[i] + q[i-1]|
+ * / sqrt(6), K = max(6, 2 sqrt(2 ln n)) (the spread of n Gaussian samples) and the ratio rho of the lag-2 to the
+ * lag-1 median second difference: h = max(K sigma, FLOOR range) when rho <= WHITE (the second differences are
+ * noise), else h = clamp(K sigma, FLOOR range, CAP range) (they are mostly signal; sigma is an upper bound). */
+typedef struct hy_loops_thr {
+    double threshold, noise, noise_factor, noise_ratio, range;
+    int    rule;             /* enum hy_loops_rule                                                          */
+} hy_loops_thr;
+
+// (q[n]) => default threshold and the figures behind it
+int hy_loops_default_threshold(const double *q, size_t n, hy_loops_thr *t, hy_err *err);
+
+// (q[n], threshold > 0) => reversal points (malloc'd array, *rev, *n_rev) and the direction after the last
+// one (*dir_end: +1 rising, -1 falling, 0 when q never moved by more than the threshold)
+int hy_loops_reversals(const double *q, size_t n, double threshold, hy_reversal **rev, size_t *n_rev,
+                       int *dir_end, hy_err *err);
 
 // (q[n], Q[n], options) => reversals, half-cycles, cycles, energies, backbones
 int hy_loops_analyze(const double *q, const double *Q, size_t n, const hy_loops_opts *o, hy_loops *L,
@@ -63,10 +101,17 @@ int hy_loops_analyze(const double *q, const double *Q, size_t n, const hy_loops_
 // (L) => memory released
 void hy_loops_free(hy_loops *L);
 
+// (rule) => its name: "given", "noise", "floor", "cap"
+const char *hy_loops_rule_name(int rule);
+
 /* The branches of the limit (outermost) loop as the fitting tools need them. On the positive side the forward
  * branch is the loading part (q > 0, q growing) and the backward branch the unloading part (q > 0, q shrinking);
  * likewise on the negative side with |q|. Points keep record order; every cycle whose amplitude on that side is
- * within amp_tol of the largest contributes (repeated cycles at the same amplitude are used together). */
+ * within amp_tol of the largest contributes (repeated cycles at the same amplitude are used together).
+ * A loading half-cycle contributes when its peak reaches (1 - amp_tol) x the largest peak of that side; its
+ * unloading branch is the half-cycle that follows, down to q = 0. The first half-cycle of the record (loading
+ * from the initial state, not from a reversal) is used only when no other half-cycle qualifies. The peak
+ * sample belongs to both branches. */
 typedef struct hy_branches {
     hy_curve fwd_pos, bwd_pos, fwd_neg, bwd_neg;
     size_t   cycles_pos, cycles_neg;   /* cycles that contributed on each side                              */

@@ -1,0 +1,183 @@
+// Reversal points of a displacement record, robust to noise (hysteresis peak picking), and the default
+// threshold derived from the data. The rules and their justification are in docs/loops.md.
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hyst/loops.h"
+
+// (a[n], k) => k-th smallest element (a is reordered); Wirth's selection, O(n) on average
+static double select_kth(double *a, size_t n, size_t k)
+{
+    ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+    while (l < m) {
+        double x = a[kk];
+        ptrdiff_t i = l, j = m;
+        do {
+            while (a[i] < x) i++;
+            while (x < a[j]) j--;
+            if (i <= j) {
+                double t = a[i]; a[i] = a[j]; a[j] = t;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < kk) l = i;
+        if (kk < i) m = j;
+    }
+    return a[k];
+}
+
+// (q[n]) => default threshold and the figures behind it
+int hy_loops_default_threshold(const double *q, size_t n, hy_loops_thr *t, hy_err *err)
+{
+    memset(t, 0, sizeof *t);
+    if (!q || n < 3)
+        return hy_err_set(err, HY_EDATA, "loop analysis needs at least 3 samples, got %zu", q ? n : 0);
+    double qmin = q[0], qmax = q[0];
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(q[i]))
+            return hy_err_set(err, HY_EDATA, "sample %zu: q is not a finite number", i + 1);
+        if (q[i] < qmin) qmin = q[i];
+        if (q[i] > qmax) qmax = q[i];
+    }
+    double r = qmax - qmin;
+    /* Noise: the second difference cancels the signal's local trend, so on a densely sampled record it is noise
+     * alone, with standard deviation sqrt(6) sigma for white noise; 1.4826 x median is its robust standard
+     * deviation (outliers and the few samples at reversals do not move it). Whether it really is noise is
+     * told by the lag-2 second difference q[i+2] - 2 q[i] + q[i-2]: the same spread for white noise, four
+     * times larger where the signal's own curvature dominates (sparse or digitised records). */
+    size_t m = n - 2;
+    double *d = malloc(m * sizeof *d);
+    if (!d)
+        return hy_err_set(err, HY_ENOMEM, "out of memory estimating the noise of %zu samples", n);
+    for (size_t i = 0; i < m; i++)
+        d[i] = fabs(q[i + 2] - 2.0 * q[i + 1] + q[i]);
+    double med1 = select_kth(d, m, m / 2), med2 = 0.0;
+    if (n >= 5) {
+        size_t m2 = n - 4;
+        for (size_t i = 0; i < m2; i++)
+            d[i] = fabs(q[i + 4] - 2.0 * q[i + 2] + q[i]);
+        med2 = select_kth(d, m2, m2 / 2);
+    }
+    free(d);
+    double sigma = 1.482602218505602 * med1 / sqrt(6.0);
+    double rho = med1 > 0 ? med2 / med1 : 0.0;
+    /* K: n white Gaussian samples span about 2 sqrt(2 ln n) sigma, so a back-move larger than that is not noise
+     * even on a long hold at constant q; never below 6. */
+    double kk = 2.0 * sqrt(2.0 * log((double)n));
+    if (kk < 6.0)
+        kk = 6.0;
+    double h = kk * sigma, lo = HY_LOOPS_FLOOR * r, hi = HY_LOOPS_CAP * r;
+    int why = HY_LOOPS_THR_NOISE;
+    if (h < lo) {
+        h = lo;
+        why = HY_LOOPS_THR_FLOOR;
+    } else if (rho > HY_LOOPS_WHITE && h > hi) {
+        h = hi;
+        why = HY_LOOPS_THR_CAP;
+    }
+    t->threshold = h;
+    t->noise = sigma;
+    t->noise_factor = kk;
+    t->noise_ratio = rho;
+    t->range = r;
+    t->rule = why;
+    return HY_OK;
+}
+
+// (rule) => its name
+const char *hy_loops_rule_name(int rule)
+{
+    switch (rule) {
+    case HY_LOOPS_THR_USER:  return "given";
+    case HY_LOOPS_THR_NOISE: return "noise";
+    case HY_LOOPS_THR_FLOOR: return "floor";
+    case HY_LOOPS_THR_CAP:   return "cap";
+    }
+    return "unknown";
+}
+
+// (list, extreme) => extreme appended, the array grown by doubling
+static int push_rev(hy_reversal **rev, size_t *n, size_t *cap, size_t i, int kind)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 64;
+        hy_reversal *p = realloc(*rev, nc * sizeof *p);
+        if (!p)
+            return -1;
+        *rev = p;
+        *cap = nc;
+    }
+    (*rev)[*n].i = i;
+    (*rev)[*n].kind = kind;
+    (*n)++;
+    return 0;
+}
+
+/* Hysteresis peak picking (the "gate" of rainflow counting): while rising, follow the running maximum; once
+ * q has fallen more than h below it, that maximum is a reversal and we follow the running minimum, and so on.
+ * Every sample between a reversal and its detection lies within h of it, so the extremes found are the true
+ * extremes of q between reversals. The start is not a reversal: before q first moves by more than h the
+ * direction is unknown. Ties keep the first sample of a flat top. */
+// (q[n], threshold) => reversal points and the direction after the last one
+int hy_loops_reversals(const double *q, size_t n, double h, hy_reversal **rev_out, size_t *n_out, int *dir_end,
+                       hy_err *err)
+{
+    *rev_out = NULL;
+    *n_out = 0;
+    if (dir_end)
+        *dir_end = 0;
+    if (!q || n == 0)
+        return hy_err_set(err, HY_EARG, "no samples");
+    if (!(h > 0) || !isfinite(h))
+        return hy_err_set(err, HY_EARG, "reversal threshold must be a positive finite number, got %g", h);
+    hy_reversal *rev = NULL;
+    size_t nr = 0, cap = 0;
+    double hi = q[0], lo = q[0];
+    size_t ihi = 0, ilo = 0, i = 1;
+    int dir = 0;
+    /* Undecided start: the first move by more than h sets the direction. */
+    for (; i < n && dir == 0; i++) {
+        double x = q[i];
+        if (x > hi) { hi = x; ihi = i; }
+        if (x < lo) { lo = x; ilo = i; }
+        if (x - lo > h) {
+            dir = 1;               /* every sample since ilo is below lo + h < x */
+            hi = x; ihi = i;
+        } else if (hi - x > h) {
+            dir = -1;
+            lo = x; ilo = i;
+        }
+    }
+    for (; i < n; i++) {
+        double x = q[i];
+        if (dir > 0) {
+            if (x > hi) {
+                hi = x; ihi = i;
+            } else if (hi - x > h) {
+                if (push_rev(&rev, &nr, &cap, ihi, +1))
+                    goto nomem;
+                dir = -1;
+                lo = x; ilo = i;
+            }
+        } else {
+            if (x < lo) {
+                lo = x; ilo = i;
+            } else if (x - lo > h) {
+                if (push_rev(&rev, &nr, &cap, ilo, -1))
+                    goto nomem;
+                dir = 1;
+                hi = x; ihi = i;
+            }
+        }
+    }
+    *rev_out = rev;
+    *n_out = nr;
+    if (dir_end)
+        *dir_end = dir;
+    return HY_OK;
+nomem:
+    free(rev);
+    return hy_err_set(err, HY_ENOMEM, "out of memory storing %zu reversal points", nr);
+}
