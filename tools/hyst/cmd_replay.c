@@ -1,0 +1,375 @@
+// hyst replay: re-simulate a measured test with one or more models and compare predicted with measured force.
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "cli.h"
+#include "hyst/replay.h"
+#include "hyst/util.h"
+#include "replay_set.h"
+
+static const char *const CMD = "replay";
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: hyst replay [OPTIONS] MODEL.json [MODEL2.json ...] DATA.csv\n"
+            "\n"
+            "Drives each model with the measured displacement history of DATA.csv (starting at rest at the\n"
+            "origin) and compares the predicted force with the measured one: NRMSE (RMS error over the measured\n"
+            "peak-to-peak force), the largest error and where it occurs, and per cycle (cycles found in the\n"
+            "measured record as 'hyst loops' finds them) the dissipated energy measured and predicted, their\n"
+            "ratio and the peak-force errors. Several models are compared side by side.\n"
+            "\n"
+            "options:\n"
+            "  --json FILE      write the report as JSON (- for standard output)\n"
+            "  -o, --output FILE.csv\n"
+            "                   write t,q,Q_measured,Q_model (one Q column per model when several, named\n"
+            "                   Q_<model file name>; no t column when the record has no time)\n"
+            "  --threshold DQ   reversal threshold of the loop analysis, in q units (default: from the data)\n"
+            "  --brief          summary only, without the per-cycle table\n"
+            "  -h, --help       this help\n"
+            "\n"
+            "%s"
+            "\n"
+            "The summary goes to standard output unless --json or --output writes there.\n"
+            "Exit status: 0 success, 1 bad data or model (a model violation names the data row and time), 2 usage.\n",
+            hy_cli_data_help);
+}
+
+// (value) => JSON number, or null when not finite
+static cJSON *num(double v)
+{
+    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+static void add(cJSON *o, const char *key, double v)
+{
+    cJSON_AddItemToObject(o, key, num(v));
+}
+
+// (set, sample) => {"row", "line", "t", "q"} locating a sample
+static cJSON *where(const hy_replay_set *R, size_t i)
+{
+    cJSON *w = cJSON_CreateObject();
+    add(w, "row", (double)(i + 1));
+    add(w, "line", (double)hy_replay_set_line(R, i));
+    if (R->s.t)
+        add(w, "t", R->s.t[i]);
+    add(w, "q", R->s.q[i]);
+    return w;
+}
+
+// (set, model) => the model's report object (the same keys for one and for several models)
+static cJSON *model_report(const hy_replay_set *R, const hy_replay_one *m)
+{
+    const hy_replay_metrics *M = &m->M;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "model", m->path);
+    cJSON_AddStringToObject(o, "label", m->label);
+    cJSON_AddStringToObject(o, "family", m->model.type == HY_MODEL_PWL ? "pwl" : "kin");
+    add(o, "nrmse", M->nrmse);
+    add(o, "rms_error", M->rms_error);
+    add(o, "mean_error", M->mean_error);
+    add(o, "max_abs_error", M->max_abs_error);
+    cJSON_AddItemToObject(o, "max_abs_error_at", where(R, M->max_abs_index));
+    add(o, "energy_measured", M->energy_measured);
+    add(o, "energy_model", M->energy_model);
+    add(o, "energy_ratio", M->energy_ratio);
+    add(o, "work_measured", M->work_measured);
+    add(o, "work_model", M->work_model);
+    cJSON *cycles = cJSON_AddArrayToObject(o, "cycles");
+    for (size_t k = 0; k < M->n_cyc; k++) {
+        const hy_replay_cycle *c = &M->cyc[k];
+        cJSON *e = cJSON_CreateObject();
+        add(e, "cycle", (double)(k + 1));
+        add(e, "row_start", (double)(c->i0 + 1));
+        add(e, "row_end", (double)(c->i1 + 1));
+        add(e, "q_min", c->q_min);
+        add(e, "q_max", c->q_max);
+        add(e, "energy_measured", c->energy_measured);
+        add(e, "energy_model", c->energy_model);
+        add(e, "energy_ratio", c->energy_ratio);
+        add(e, "Q_max_measured", c->Q_max_measured);
+        add(e, "Q_max_model", c->Q_max_model);
+        add(e, "Q_max_error", c->Q_max_error);
+        add(e, "Q_min_measured", c->Q_min_measured);
+        add(e, "Q_min_model", c->Q_min_model);
+        add(e, "Q_min_error", c->Q_min_error);
+        add(e, "rms_error", c->rms_error);
+        cJSON_AddItemToArray(cycles, e);
+    }
+    return o;
+}
+
+// (set) => the whole report: one model merged into the top level, several under "models"
+static cJSON *report(const hy_replay_set *R)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "format", "hyst-replay");
+    add(doc, "version", 1);
+    cJSON *d = cJSON_AddObjectToObject(doc, "data");
+    cJSON_AddStringToObject(d, "file", R->data_path);
+    add(d, "rows", (double)R->s.n);
+    cJSON_AddStringToObject(d, "q_unit", R->s.q_unit);
+    cJSON_AddStringToObject(d, "Q_unit", R->s.Q_unit);
+    add(d, "Q_peak_to_peak", R->n_models ? R->m[0].M.Q_ptp : NAN);
+    add(d, "threshold", R->L.threshold);
+    add(d, "cycles", (double)R->L.n_cyc);
+    if (R->n_models == 1) {
+        cJSON *one = model_report(R, &R->m[0]);
+        cJSON *it = one->child;
+        while (it) {
+            cJSON *next = it->next;
+            cJSON_AddItemToObject(doc, it->string, cJSON_DetachItemViaPointer(one, it));
+            it = next;
+        }
+        cJSON_Delete(one);
+    } else {
+        cJSON *arr = cJSON_AddArrayToObject(doc, "models");
+        for (size_t k = 0; k < R->n_models; k++)
+            cJSON_AddItemToArray(arr, model_report(R, &R->m[k]));
+    }
+    return doc;
+}
+
+// (path, text, protect) => file written atomically
+static int write_text(const char *path, const char *text, const hy_replay_set *R)
+{
+    hy_err err;
+    for (size_t k = 0; k < R->n_models; k++)
+        if (hy_same_file(path, R->m[k].path))
+            return hy_cli_fail(CMD, "%s: refusing to overwrite an input (model file)", path);
+    hy_atomic a;
+    if (hy_atomic_open(&a, path, R->data_path, &err) != HY_OK)
+        return hy_cli_fail(CMD, "%s", err.msg);
+    fputs(text, a.fp);
+    if (hy_atomic_commit(&a, &err) != HY_OK)
+        return hy_cli_fail(CMD, "%s", err.msg);
+    return 0;
+}
+
+// (fp, v) => shortest of %.15g / %.17g that reads back as v
+static void put_num(FILE *fp, double v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, sizeof buf, "%.17g", v);
+    fputs(buf, fp);
+}
+
+// (path, set) => t,q,Q_measured,Q_model CSV written atomically
+static int write_csv(const char *path, const hy_replay_set *R)
+{
+    hy_err err;
+    for (size_t k = 0; k < R->n_models; k++)
+        if (hy_same_file(path, R->m[k].path))
+            return hy_cli_fail(CMD, "%s: refusing to overwrite an input (model file)", path);
+    hy_atomic a;
+    if (hy_atomic_open(&a, path, R->data_path, &err) != HY_OK)
+        return hy_cli_fail(CMD, "%s", err.msg);
+    FILE *fp = a.fp;
+    const hy_series *s = &R->s;
+    if (s->t)
+        fputs("t,", fp);
+    fputs("q,Q_measured", fp);
+    for (size_t k = 0; k < R->n_models; k++)
+        fprintf(fp, R->n_models == 1 ? ",Q_model" : ",Q_%s", R->m[k].label);
+    fputc('\n', fp);
+    if (s->q_unit[0] || s->Q_unit[0] || (s->t && s->t_unit[0])) {
+        /* a units row, as the bench files have one, so that the output reads back with its units */
+        if (s->t)
+            fprintf(fp, "%s,", s->t_unit);
+        fprintf(fp, "%s,%s", s->q_unit, s->Q_unit);
+        for (size_t k = 0; k < R->n_models; k++)
+            fprintf(fp, ",%s", s->Q_unit);
+        fputc('\n', fp);
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->t) {
+            put_num(fp, s->t[i]);
+            fputc(',', fp);
+        }
+        put_num(fp, s->q[i]);
+        fputc(',', fp);
+        put_num(fp, s->Q[i]);
+        for (size_t k = 0; k < R->n_models; k++) {
+            fputc(',', fp);
+            put_num(fp, R->m[k].Q[i]);
+        }
+        fputc('\n', fp);
+    }
+    if (hy_atomic_commit(&a, &err) != HY_OK)
+        return hy_cli_fail(CMD, "%s", err.msg);
+    return 0;
+}
+
+// (fp, v, format) => number or "n/a"
+static void cell(FILE *fp, const char *fmt, double v, int width)
+{
+    char buf[64];
+    if (isfinite(v))
+        snprintf(buf, sizeof buf, fmt, v);
+    else
+        snprintf(buf, sizeof buf, "n/a");
+    fprintf(fp, "  %*s", width, buf);
+}
+
+// (set) => human-readable summary, models side by side
+static void summary(FILE *fp, const hy_replay_set *R, int brief)
+{
+    const hy_series *s = &R->s;
+    const char *qu = s->q_unit[0] ? s->q_unit : "";
+    const char *Qu = s->Q_unit[0] ? s->Q_unit : "";
+    char eu[80];
+    if (qu[0] || Qu[0])
+        snprintf(eu, sizeof eu, " %s*%s", Qu[0] ? Qu : "(Q)", qu[0] ? qu : "(q)");
+    else
+        eu[0] = '\0';
+    fprintf(fp, "replay of %s: %zu rows, %zu cycles, measured Q peak to peak %.6g%s%s\n",
+            hy_replay_base_name(R->data_path), s->n, R->L.n_cyc, R->m[0].M.Q_ptp, Qu[0] ? " " : "", Qu);
+    int W = 12;
+    for (size_t k = 0; k < R->n_models; k++)
+        if ((int)strlen(R->m[k].label) > W)
+            W = (int)strlen(R->m[k].label);
+    if (W > 30)
+        W = 30;
+    fprintf(fp, "\n%-22s", "");
+    for (size_t k = 0; k < R->n_models; k++)
+        fprintf(fp, "  %*.*s", W, W, R->m[k].label);
+    fprintf(fp, "\n%-22s", "family");
+    for (size_t k = 0; k < R->n_models; k++)
+        fprintf(fp, "  %*s", W, R->m[k].model.type == HY_MODEL_PWL ? "pwl" : "kin");
+#define ROW(title, fmt, expr)                                                                                   \
+    fprintf(fp, "\n%-22s", title);                                                                              \
+    for (size_t k = 0; k < R->n_models; k++) {                                                                  \
+        const hy_replay_metrics *M = &R->m[k].M;                                                                \
+        (void)M;                                                                                                \
+        cell(fp, fmt, (expr), W);                                                                               \
+    }
+    ROW("NRMSE [%]", "%.4g", 100.0 * M->nrmse)
+    ROW("RMS error", "%.6g", M->rms_error)
+    ROW("mean error (bias)", "%.4g", M->mean_error)
+    ROW("max |error|", "%.6g", M->max_abs_error)
+    ROW("  at row", "%.0f", (double)(M->max_abs_index + 1))
+    if (s->t) {
+        ROW("  at t", "%.6g", s->t[M->max_abs_index])
+    }
+    ROW("  at q", "%.6g", s->q[M->max_abs_index])
+    ROW("energy measured", "%.6g", M->energy_measured)
+    ROW("energy model", "%.6g", M->energy_model)
+    ROW("energy ratio", "%.4f", M->energy_ratio)
+#undef ROW
+    fprintf(fp, "\n\nforces in %s, energies in%s (sum over the %zu cycles); errors are model - measured\n",
+            Qu[0] ? Qu : "the data's units", eu[0] ? eu : " force x displacement units", R->L.n_cyc);
+    if (brief || R->L.n_cyc == 0)
+        return;
+    fprintf(fp, "\nper cycle: dissipated energy (E), ratio model/measured, peak-force errors (dQmax, dQmin)\n");
+    /* two header lines: the model names over their group of columns, then the column names */
+    fprintf(fp, "%5s  %9s  %9s  %11s  %11s  %11s", "", "", "", "", "", "");
+    for (size_t k = 0; k < R->n_models; k++)
+        fprintf(fp, " | %-42.42s", R->m[k].label);
+    fprintf(fp, "\n%5s  %9s  %9s  %11s  %11s  %11s", "cycle", "row from", "row to", "q min", "q max", "E measured");
+    for (size_t k = 0; k < R->n_models; k++)
+        fprintf(fp, " | %11s  %7s  %9s  %9s", "E model", "ratio", "dQmax", "dQmin");
+    fputc('\n', fp);
+    for (size_t c = 0; c < R->L.n_cyc; c++) {
+        const hy_replay_cycle *y = &R->m[0].M.cyc[c];
+        fprintf(fp, "%5zu  %9zu  %9zu  %11.5g  %11.5g  %11.5g", c + 1, y->i0 + 1, y->i1 + 1, y->q_min, y->q_max,
+                y->energy_measured);
+        for (size_t k = 0; k < R->n_models; k++) {
+            const hy_replay_cycle *x = &R->m[k].M.cyc[c];
+            fprintf(fp, " | %11.5g", x->energy_model);
+            if (isfinite(x->energy_ratio))
+                fprintf(fp, "  %7.4f", x->energy_ratio);
+            else
+                fprintf(fp, "  %7s", "n/a");
+            fprintf(fp, "  %9.4g  %9.4g", x->Q_max_error, x->Q_min_error);
+        }
+        fputc('\n', fp);
+    }
+}
+
+// (argc, argv) => exit status
+int hy_cmd_replay(int argc, char **argv)
+{
+    enum { OPT_JSON = 1, OPT_THRESHOLD, OPT_BRIEF };
+    static const struct option longopts[] = {
+        {"json", required_argument, 0, OPT_JSON},
+        {"output", required_argument, 0, 'o'},
+        {"threshold", required_argument, 0, OPT_THRESHOLD},
+        {"brief", no_argument, 0, OPT_BRIEF},
+        {"help", no_argument, 0, 'h'},
+        HY_CLI_DATA_LONGOPTS,
+        {0, 0, 0, 0},
+    };
+    hy_csv_opts copts;
+    hy_csv_opts_default(&copts);
+    hy_loops_opts lopts;
+    hy_loops_opts_default(&lopts);
+    const char *json_path = NULL, *csv_path = NULL;
+    int brief = 0, opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        int used = hy_cli_data_option(CMD, opt, optarg, &copts);
+        if (used < 0)
+            return HY_EXIT_USAGE;
+        if (used)
+            continue;
+        switch (opt) {
+        case 'h':
+            usage(stdout);
+            return HY_EXIT_OK;
+        case OPT_JSON:
+            json_path = optarg;
+            break;
+        case 'o':
+            csv_path = optarg;
+            break;
+        case OPT_THRESHOLD:
+            if (hy_cli_double(CMD, "threshold", optarg, &lopts.threshold) != 0)
+                return HY_EXIT_USAGE;
+            break;
+        case OPT_BRIEF:
+            brief = 1;
+            break;
+        default:
+            return hy_cli_usage(CMD, "unknown option");
+        }
+    }
+    int npos = argc - optind;
+    if (npos < 2)
+        return hy_cli_usage(CMD, "expected MODEL.json [MODEL2.json ...] DATA.csv");
+    if (json_path && csv_path && strcmp(json_path, "-") == 0 && strcmp(csv_path, "-") == 0)
+        return hy_cli_usage(CMD, "--json and --output cannot both write to standard output");
+
+    hy_replay_set R;
+    int rc = hy_replay_set_load(CMD, argv + optind, (size_t)npos - 1, argv[argc - 1], &copts, &lopts, 0, &R);
+    if (rc == 0 && json_path) {
+        cJSON *doc = report(&R);
+        char *text = doc ? cJSON_Print(doc) : NULL;
+        cJSON_Delete(doc);
+        if (!text) {
+            rc = hy_cli_fail(CMD, "out of memory writing the JSON report");
+        } else {
+            size_t len = strlen(text);
+            char *withnl = realloc(text, len + 2);
+            if (withnl) {
+                text = withnl;
+                memcpy(text + len, "\n", 2);
+            }
+            rc = write_text(json_path, text, &R);
+            free(text);
+        }
+    }
+    if (rc == 0 && csv_path)
+        rc = write_csv(csv_path, &R);
+    int stdout_taken = (json_path && strcmp(json_path, "-") == 0) || (csv_path && strcmp(csv_path, "-") == 0);
+    if (rc == 0 && !stdout_taken)
+        summary(stdout, &R, brief);
+    hy_replay_set_free(&R);
+    return rc;
+}
