@@ -29,4 +29,17 @@ void hy_csv_opts_default(hy_csv_opts *o);
 // (path or "-", options) => series with q, Q (and t); on error nothing is kept in out
 int hy_csv_read(const char *path, const hy_csv_opts *o, hy_series *out, hy_err *err);
 
+/* Outcome of hy_csv_number. */
+enum hy_csv_num {
+    HY_CSV_NUM_OK = 0,    /* a finite number                                                              */
+    HY_CSV_NUM_EMPTY,     /* nothing but spaces                                                           */
+    HY_CSV_NUM_SYNTAX,    /* not a decimal number                                                         */
+    HY_CSV_NUM_NONFINITE  /* nan, inf, infinity, or a decimal number that overflows                       */
+};
+
+// (text[len] with optional surrounding spaces, whether ',' may be the decimal mark) => *out, the correctly
+// rounded double (bit-identical to strtod in the C locale); returns enum hy_csv_num. Accepts
+// [+-]digits[.digits][(e|E)[+-]digits] only: no hexadecimal, no thousands separators.
+int hy_csv_number(const char *s, size_t len, int decimal_comma, double *out);
+
 #endif
