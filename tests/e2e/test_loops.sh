@@ -1,0 +1,133 @@
+#!/bin/sh
+# End-to-end tests of `hyst loops`: the real records of shared/data checked against the README reference and
+# an independent awk computation (scripts/ref-energy.awk), the output files, and every bad input.
+. "$TOP/tests/e2e/lib.sh"
+REF="$TOP/scripts/ref-energy.awk"
+SPC1="$SHARED/data/SPC1.csv"
+HYS1="$SHARED/data/Hys1.csv"
+
+# jnum KEY FILE: the number after the first "KEY": in a JSON file
+jnum() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([-+0-9.eE]*\).*/\1/p" "$2" | head -n 1; }
+# jstr KEY FILE: the string after the first "KEY":
+jstr() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\"\([^\"]*\)\".*/\1/p" "$2" | head -n 1; }
+
+# compare_cycles NAME CYCLES.csv DATA qcol Qcol Qscale: every cycle energy (and the cumulative sum) against awk
+compare_cycles() {
+    ranges=$(awk -F, 'NR > 1 { printf "%s%s:%s", (NR > 2 ? "," : ""), $4, $5 }' "$2")
+    awk -F, -v q="$4" -v Q="$5" -v Qscale="$6" -v ranges="$ranges" -f "$REF" "$3" >"$WORK/ref.txt"
+    bad=$(awk -F, -v ref="$WORK/ref.txt" '
+        BEGIN { while ((getline l < ref) > 0) { split(l, f, " "); if (f[1] == "cycle") e[f[2]] = f[5] } }
+        NR > 1 { k = NR - 1; d = $10 - e[k]; if (d < 0) d = -d; s = (e[k] < 0 ? -e[k] : e[k]) + 1e-12
+                 if (d > 1e-9 * s) print "cycle " k ": " $10 " vs " e[k]
+                 cum += e[k]; d = $11 - cum; if (d < 0) d = -d; if (d > 1e-9 * (cum < 0 ? -cum : cum) + 1e-12) print "cum " k
+                 n++ }
+        END { if (n == 0) print "no cycles" }' "$2" | head -n 3 | tr '\n' ';')
+    if [ -z "$bad" ]; then ok "$1"; else not_ok "$1: $bad"; fi
+}
+
+if [ ! -r "$SPC1" ] || [ ! -r "$HYS1" ]; then
+    not_ok "shared data present in $SHARED/data"
+    finish
+fi
+
+# ---- SPC1: force column 1 (kN), displacement column 2 (mm), names and units rows detected -----------------------
+check "SPC1 analysed" "$HYST" loops "$SPC1" --json "$WORK/spc1.json" --cycles-csv "$WORK/spc1.csv" \
+    --branches "$WORK/spc1-br.csv" --backbone "$WORK/spc1-bb.csv"
+cp "$WORK/.out" "$WORK/spc1.txt"
+check_num "SPC1 rows" "$(jnum rows "$WORK/spc1.json")" 33028 0
+check_num "SPC1 reversals" "$(jnum reversals "$WORK/spc1.json")" 56 0
+check_num "SPC1 cycles" "$(($(wc -l <"$WORK/spc1.csv") - 1))" 27 0
+check "SPC1 threshold rule is the floor" test "$(jstr threshold_rule "$WORK/spc1.json")" = floor
+check_num "SPC1 threshold 0.5 % of the range 169.11 mm" "$(jnum threshold "$WORK/spc1.json")" 0.84555 1e-9
+check "SPC1 units kN, mm, kN*mm" test "$(jstr energy "$WORK/spc1.json")" = "kN*mm"
+check_num "SPC1 total energy = README 28035.90 kN*mm" "$(jnum total_energy "$WORK/spc1.json")" 28035.90 2e-7
+awk -F, -v q=2 -v Q=1 -f "$REF" "$SPC1" >"$WORK/spc1-ref.txt"
+check_num "SPC1 total energy = awk trapezoid" "$(jnum total_energy "$WORK/spc1.json")" \
+    "$(awk '$1 == "total" { print $2 }' "$WORK/spc1-ref.txt")" 1e-12
+compare_cycles "SPC1 27 cycle energies and cumulative = awk closed paths" "$WORK/spc1.csv" "$SPC1" 2 1 1
+check "SPC1 table" grep -q "56 reversals, 57 half-cycles, 27 cycles" "$WORK/spc1.txt"
+check "SPC1 table total" grep -q "total energy (open path over the whole record): 28035.901 kN\*mm" "$WORK/spc1.txt"
+check "SPC1 every cycle dissipates" awk -F, 'NR > 1 && $10 < 0 { exit 1 }' "$WORK/spc1.csv"
+# branches: limit loop at +84.53 / -84.58 mm; side signs, forward |q| growing within the (single) cycle
+check "SPC1 branches header" test "$(head -n 1 "$WORK/spc1-br.csv")" = "side,branch,q,Q"
+check "SPC1 branches: four non-empty parts with the right sign of q" awk -F, '
+    NR > 1 { n[$1 $2]++; if (($1 == "pos") != ($3 > 0)) bad = 1 }
+    END { exit bad || !n["posforward"] || !n["posbackward"] || !n["negforward"] || !n["negbackward"] }' "$WORK/spc1-br.csv"
+check "SPC1 forward branch ends at the 84.53 mm peak" awk -F, '
+    $1 == "pos" && $2 == "forward" { last = $3 } END { exit last != 84.53 }' "$WORK/spc1-br.csv"
+check "SPC1 backbone ordered by growing |q|" awk -F, '
+    NR > 1 { a = ($2 < 0 ? -$2 : $2); if ($1 == p && a <= prev) exit 1; p = $1; prev = a; n++ } END { exit n != 16 }' \
+    "$WORK/spc1-bb.csv"
+
+# ---- Hys1: no header, displacement column 1, force column 2 (the source divides force by 1000) ------------------
+check "Hys1 analysed" "$HYST" loops "$HYS1" --y-scale 0.001 --json "$WORK/hys1.json" --cycles-csv "$WORK/hys1.csv"
+check_num "Hys1 rows" "$(jnum rows "$WORK/hys1.json")" 290 0
+check_num "Hys1 reversals" "$(jnum reversals "$WORK/hys1.json")" 27 0
+check "Hys1 threshold rule is the cap (digitised, sparse)" test "$(jstr threshold_rule "$WORK/hys1.json")" = cap
+check_num "Hys1 total energy = README 223.58" "$(jnum total_energy "$WORK/hys1.json")" 223.58 2e-5
+awk -F, -v q=1 -v Q=2 -v Qscale=0.001 -f "$REF" "$HYS1" >"$WORK/hys1-ref.txt"
+check_num "Hys1 total energy = awk trapezoid" "$(jnum total_energy "$WORK/hys1.json")" \
+    "$(awk '$1 == "total" { print $2 }' "$WORK/hys1-ref.txt")" 1e-12
+compare_cycles "Hys1 13 cycle energies and cumulative = awk closed paths" "$WORK/hys1.csv" "$HYS1" 1 2 0.001
+check "Hys1 from standard input" sh -c "\"$HYST\" loops - --y-scale 0.001 --json - <\"$HYS1\" >\"$WORK/stdin.json\""
+check_num "Hys1 from standard input: same total" "$(jnum total_energy "$WORK/stdin.json")" \
+    "$(jnum total_energy "$WORK/hys1.json")" 0
+
+# ---- options ---------------------------------------------------------------------------------------------------
+check "given threshold" "$HYST" loops "$SPC1" --threshold 2 --json "$WORK/t2.json"
+check "given threshold is reported" test "$(jstr threshold_rule "$WORK/t2.json")" = given
+check_num "SPC1 count is the same at 2 mm" "$(jnum reversals "$WORK/t2.json")" 56 0
+check "a threshold above the smallest cycles drops them" "$HYST" loops "$SPC1" --threshold 6 --json "$WORK/t6.json"
+check "6 mm: fewer reversals" test "$(jnum reversals "$WORK/t6.json")" -lt 56
+check "--quiet prints nothing" sh -c "test -z \"\$(\"$HYST\" loops \"$HYS1\" --quiet)\""
+check "--help" "$HYST" loops --help
+cp "$WORK/.out" "$WORK/help.txt"
+check "--help shows the data options" grep -q -- "--x-scale" "$WORK/help.txt"
+check "hyst help loops" "$HYST" help loops
+
+# ---- bad input and bad usage -------------------------------------------------------------------------------------
+check_fails "missing file" "nope\.csv" "$HYST" loops "$WORK/nope.csv"
+check_fails "no input" "no input file" "$HYST" loops
+check_fails "two inputs" "one input file" "$HYST" loops "$SPC1" "$HYS1"
+check_fails "threshold 0" "--threshold: expected a positive" "$HYST" loops "$SPC1" --threshold 0
+check_fails "threshold negative" "--threshold" "$HYST" loops "$SPC1" --threshold -1
+check_fails "threshold not a number" "--threshold" "$HYST" loops "$SPC1" --threshold abc
+check_fails "amp-tol 1" "--amp-tol" "$HYST" loops "$SPC1" --amp-tol 1
+check_fails "unknown option" "unknown option" "$HYST" loops "$SPC1" --frobnicate
+check_fails "option without value" "needs a value" "$HYST" loops "$SPC1" --json
+check_fails "two outputs on standard output" "only one output" "$HYST" loops "$SPC1" --json - --cycles-csv -
+"$HYST" loops "$SPC1" --threshold 0 >/dev/null 2>&1
+check_num "bad usage exits 2" $? 2 0
+
+printf 'q,Q\n1,0\n2,1\n' >"$WORK/two.csv"
+check_fails "two rows" "two.csv.*at least 3 samples" "$HYST" loops "$WORK/two.csv"
+"$HYST" loops "$WORK/two.csv" >/dev/null 2>&1
+check_num "data errors exit 1" $? 1 0
+printf 'q,Q\n1,0\n1,1\n1,2\n1,3\n' >"$WORK/const.csv"
+check_fails "constant displacement" "const.csv.*constant" "$HYST" loops "$WORK/const.csv"
+printf 'q,Q\n0,0\n1,1\n2,2\n3,3\n4,4\n' >"$WORK/mono.csv"
+check "monotone record: no reversal, no error" "$HYST" loops "$WORK/mono.csv" --json "$WORK/mono.json"
+check_num "monotone: 0 reversals" "$(jnum reversals "$WORK/mono.json")" 0 0
+check_num "monotone: total energy 1/2 k q^2 = 8" "$(jnum total_energy "$WORK/mono.json")" 8 1e-15
+check "monotone: --branches works" "$HYST" loops "$WORK/mono.csv" --branches "$WORK/mono-br.csv"
+check "monotone: forward branch written" test "$(grep -c '^pos,forward' "$WORK/mono-br.csv")" -eq 4
+printf 'q,Q\n0,0\n1,x\n2,2\n' >"$WORK/bad.csv"
+check_fails "non-numeric cell names file and line" "bad.csv:3" "$HYST" loops "$WORK/bad.csv"
+printf 'q,Q\n0.001,0\n0,1\n0.001,2\n0,3\n' >"$WORK/tiny.csv"
+check_fails "no motion above the threshold: --branches fails clearly" "threshold" \
+    "$HYST" loops "$WORK/tiny.csv" --threshold 1 --branches "$WORK/tiny-br.csv"
+check "... and writes nothing" test ! -e "$WORK/tiny-br.csv"
+
+# ---- outputs are atomic and never overwrite the input -------------------------------------------------------------
+cp "$HYS1" "$WORK/in.csv"
+sum0=$(cksum <"$WORK/in.csv")
+check_fails "refuses to write the report over the input" "overwrite the input" \
+    "$HYST" loops "$WORK/in.csv" --json "$WORK/in.csv"
+check "input unchanged" test "$(cksum <"$WORK/in.csv")" = "$sum0"
+echo "previous" >"$WORK/keep.json"
+check_fails "failed run" "constant" "$HYST" loops "$WORK/const.csv" --json "$WORK/keep.json"
+check "a failed run leaves the earlier output" test "$(cat "$WORK/keep.json")" = previous
+check "no temporary files left" sh -c "! ls \"$WORK\" | grep -q tmp"
+check "a good run replaces it" "$HYST" loops "$HYS1" --json "$WORK/keep.json"
+check "replaced by a report" grep -q '"format":[[:space:]]*"hyst-loops"' "$WORK/keep.json"
+finish
