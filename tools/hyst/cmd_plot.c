@@ -309,7 +309,8 @@ static void panel_residual(FILE *fp, const plot *P, const char *title)
     fputs("\nunset offsets\nunset yrange\n", fp);
 }
 
-// (P) => the energy panel: bars per cycle, measured and one per model
+/* Bars while each cycle gets a few pixels per series; beyond that (long records), lines with points. */
+// (P) => the energy panel: per cycle, measured and one series per model
 static void panel_energy(FILE *fp, const plot *P, const char *title)
 {
     const hy_replay_set *R = P->R;
@@ -317,21 +318,35 @@ static void panel_energy(FILE *fp, const plot *P, const char *title)
     size_t series = 1 + R->n_models;
     double w = 0.8 / (double)series;
     key(fp, P, "top left");
-    /* bars start at zero (the range includes 0 even when every energy is positive); about one tic per 40 px */
-    size_t nc = R->L.n_cyc ? R->L.n_cyc : 1, room = (size_t)(P->compact ? 0.45 * P->width : P->width) / 40;
+    size_t nc = R->L.n_cyc ? R->L.n_cyc : 1;
+    double px = P->compact ? 0.45 * P->width : (double)P->width;
+    int bars = px / (double)(nc * series) >= 6.0;
+    size_t room = (size_t)(px / 40.0); /* about one tic per 40 px */
+    /* the range includes 0 even when every energy is positive; room above for the legend */
     fprintf(fp, "set grid ytics\nunset xzeroaxis\nunset yzeroaxis\nset yrange [*<0:*]\nset offsets 0,0,graph 0.3,0\n"
-                "set style fill solid 0.7 border -1\nset boxwidth %.6g\nset xrange [0.3:%zu.7]\n"
-                "set xtics %zu out nomirror\n", w, nc, room && nc > room ? (nc + room - 1) / room : 1);
-    fprintf(fp, "plot $energy using ($1%+.6g):2 with boxes lc rgb '#808080' title 'measured'",
-            -0.4 + 0.5 * w);
+                "set xrange [0.3:%zu.7]\n", nc);
+    if (nc > room && room > 0)
+        fprintf(fp, "set xtics %zu out nomirror\n", (nc + room - 1) / room);
+    else
+        fputs("set xtics 1 out nomirror\n", fp);
+    if (bars)
+        fprintf(fp, "set style fill solid 0.7 border -1\nset boxwidth %.6g\n"
+                    "plot $energy using ($1%+.6g):2 with boxes lc rgb '#808080' title 'measured'",
+                w, -0.4 + 0.5 * w);
+    else
+        fputs("plot $energy using 1:2 with linespoints pt 7 ps 0.5 lw 3 lc rgb '#a0a0a0' title 'measured'", fp);
     for (size_t k = 0; k < R->n_models; k++) {
         char buf[200];
         if (isfinite(R->m[k].M.energy_ratio))
             snprintf(buf, sizeof buf, "%s (total ratio %.3f)", R->m[k].label, R->m[k].M.energy_ratio);
         else
             snprintf(buf, sizeof buf, "%s", R->m[k].label);
-        fprintf(fp, ", \\\n     $energy using ($1%+.6g):%zu with boxes lc rgb '%s' title ",
-                -0.4 + (0.5 + (double)(k + 1)) * w, k + 3, PALETTE(k));
+        if (bars)
+            fprintf(fp, ", \\\n     $energy using ($1%+.6g):%zu with boxes lc rgb '%s' title ",
+                    -0.4 + (0.5 + (double)(k + 1)) * w, k + 3, PALETTE(k));
+        else
+            fprintf(fp, ", \\\n     $energy using 1:%zu with linespoints pt 6 ps 0.5 lw 1 lc rgb '%s' title ", k + 3,
+                    PALETTE(k));
         hy_gp_quote(fp, buf);
     }
     fputc('\n', fp);
