@@ -1,0 +1,252 @@
+/* mech pendulum harmonic|sweep|decay: the pendulum vibration damper of spec 002 §4 (docs/pendulum.md). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "hyst/model.h"
+#include "hyst/util.h"
+#include "mech/pendulum.h"
+#include "mech_cli.h"
+
+static void usage(FILE *fp)
+{
+    fputs("usage: mech pendulum harmonic|sweep|decay [OPTIONS]\n"
+          "\n"
+          "The pendulum vibration damper of spec 002 §4: driving disk 1 (phi1 = Phi sin(2 pi f t)), driven disk 2\n"
+          "tied to it by the hysteretic damping unit (kinematic ODE model, M = M(alpha), alpha = phi2 - phi1),\n"
+          "disk 3 with the pendulum(s) tied to disk 2 by an elastic insert. CSV goes to standard output or -o.\n"
+          "\n"
+          "  harmonic   time series under harmonic drive: M-alpha loops, work, running dissipation power A(t)\n"
+          "  sweep      stepped frequency sweep: at each frequency start from rest, settle, then average the\n"
+          "             unit's work over whole periods (steady dissipation power, eqs. 15-16)\n"
+          "  decay      free decay: disk 1 fixed, pendulum and disk 2 released from --angle at rest\n"
+          "\n"
+          "common options:\n"
+          "  --params FILE.json   damper parameters (format \"mech-pendulum\"; fixtures/mech/*.json);\n"
+          "                       default: the built-in one-pendulum set of docs/pendulum.md\n"
+          "  --two                the built-in two-pendulum set (pendulums 90 degrees apart)\n"
+          "  --unit-model FILE    hysteretic law of the damping unit (hyst-model, \"model\": \"kin\"); default: the\n"
+          "                       params file's unit_model, else the paper's reduced law (spec 002 eq. 13)\n"
+          "  --rk4 H              classic RK4 with fixed step H seconds (default: adaptive Dormand-Prince RK5(4))\n"
+          "  --tol TOL            tolerance of the adaptive integrator (default 1e-9)\n"
+          "  -o, --output FILE    write the CSV to FILE atomically (default: standard output)\n"
+          "  -h, --help           this help\n"
+          "\n"
+          "harmonic:  --amplitude RAD (0.3)  --freq HZ (0.4)  --periods N (10)  --samples N per period (400)\n"
+          "           --ramp PERIODS soft start of the drive amplitude (0: the paper's abrupt start)\n"
+          "           columns: t,phi1,phi2,phi3,alpha,alpha_dot,M,W_unit,W_in,E,A\n"
+          "sweep:     --amplitude RAD (0.3)  --f-min HZ (0.1)  --f-max HZ (3)  --f-step HZ (0.1)\n"
+          "           --settle PERIODS (15)  --average PERIODS (5)  --ramp PERIODS (5)\n"
+          "           columns: freq,P,W_cycle,A_running,alpha_min,alpha_max,phi3_amp,M_max,reversals,status\n"
+          "           a frequency where the unit leaves its valid range gets status out_of_range (a warning)\n"
+          "decay:     --angle RAD (0.4)  --duration S (3)  --dt S sample interval (0.001)\n"
+          "           columns as harmonic\n"
+          "\n"
+          "Units: angles rad, moments N m, work and energy J, power W, time s, frequency Hz.\n",
+          fp);
+}
+
+enum { O_PARAMS = 0x100, O_TWO, O_UNIT, O_RK4, O_TOL, O_AMP, O_FREQ, O_PERIODS, O_SAMPLES, O_RAMP, O_FMIN, O_FMAX,
+       O_FSTEP, O_SETTLE, O_AVERAGE, O_ANGLE, O_DURATION, O_DT };
+
+typedef struct opts {
+    const char *params, *unit, *out;
+    int two, periods, samples, settle, average;
+    double amp, freq, ramp, fmin, fmax, fstep, angle, duration, dt;
+    hy_pend_solver solver;
+    int ramp_set;
+} opts;
+
+static void print_header(FILE *fp)
+{
+    fputs("t,phi1,phi2,phi3,alpha,alpha_dot,M,W_unit,W_in,E,A\n", fp);
+}
+
+static void print_obs(FILE *fp, const hy_pend_obs *o)
+{
+    fprintf(fp, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", o->t, o->phi1, o->phi2,
+            o->phi3, o->alpha, o->alpha_dot, o->M, o->W_unit, o->W_in, o->E, o->A);
+}
+
+// (model, options, output) => time series written; exit status
+static int run_series(const char *cmd, const hy_pend_model *m, const opts *o, int decay, FILE *fp)
+{
+    hy_err err;
+    hy_pend_data *d;
+    double omega = decay ? 0 : 2 * M_PI * o->freq;
+    int rc = hy_pend_data_new(m, decay ? 0 : o->amp, omega, &o->solver, &d, &err);
+    if (rc == HY_OK && decay)
+        rc = hy_pend_data_start(d, o->angle, 0, o->angle, 0, 0, &err);
+    if (rc != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    double dt = decay ? o->dt : 1.0 / (o->freq * o->samples);
+    long n = decay ? lround(o->duration / o->dt) : (long)o->periods * o->samples;
+    if (!decay)
+        d->ramp = o->ramp / o->freq;
+    print_header(fp);
+    hy_pend_obs ob;
+    hy_pend_observe(d, &ob);
+    print_obs(fp, &ob);
+    for (long k = 1; k <= n; k++) {
+        if ((rc = hy_pend_advance(d, k * dt, &err)) != HY_OK)
+            break;
+        hy_pend_observe(d, &ob);
+        print_obs(fp, &ob);
+    }
+    hy_pend_data_free(d);
+    if (rc != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    return MECH_EXIT_OK;
+}
+
+// (model, options, output) => sweep table written; exit status
+static int run_sweep(const char *cmd, const hy_pend_model *m, const opts *o, FILE *fp)
+{
+    fputs("freq,P,W_cycle,A_running,alpha_min,alpha_max,phi3_amp,M_max,reversals,status\n", fp);
+    int nf = (int)floor((o->fmax - o->fmin) / o->fstep + 1e-9) + 1, bad = 0;
+    for (int i = 0; i < nf; i++) {
+        double f = o->fmin + i * o->fstep;
+        hy_pend_steady r;
+        hy_err err;
+        int rc = hy_pend_steady_run(m, o->amp, f, o->ramp, o->settle, o->average, &o->solver, &r, &err);
+        if (rc == HY_ERANGE) {
+            mech_cli_warn(cmd, "%.6g Hz: %s", f, err.msg);
+            fprintf(fp, "%.10g,nan,nan,nan,nan,nan,nan,nan,0,out_of_range\n", f);
+            bad++;
+            continue;
+        }
+        if (rc != HY_OK)
+            return mech_cli_fail(cmd, "%.6g Hz: %s", f, err.msg);
+        fprintf(fp, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%lu,ok\n", f, r.P, r.W_cycle, r.A_running,
+                r.alpha_min, r.alpha_max, r.phi3_amp, r.M_max, r.reversals);
+    }
+    if (bad == nf)
+        return mech_cli_fail(cmd, "the damping unit left its valid range at every frequency");
+    return MECH_EXIT_OK;
+}
+
+// (argc, argv) of "mech pendulum ..." => exit status
+int mech_cmd_pendulum(int argc, char **argv)
+{
+    const char *cmd = "pendulum";
+    if (argc < 2) {
+        usage(stderr);
+        return MECH_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return MECH_EXIT_OK;
+    }
+    const char *sub = argv[1];
+    int mode = strcmp(sub, "harmonic") == 0 ? 0 : strcmp(sub, "sweep") == 0 ? 1 : strcmp(sub, "decay") == 0 ? 2 : -1;
+    if (mode < 0)
+        return mech_cli_usage(cmd, "unknown command '%s' (expected harmonic, sweep or decay)", sub);
+    char name[32];
+    snprintf(name, sizeof name, "pendulum %s", sub);
+    cmd = name;
+    opts o = {.out = "-", .periods = 10, .samples = 400, .settle = 15, .average = 5, .amp = 0.3, .freq = 0.4,
+              .fmin = 0.1, .fmax = 3.0, .fstep = 0.1, .angle = 0.4, .duration = 3.0, .dt = 0.001};
+    hy_pend_solver_default(&o.solver);
+    static const struct option lo[] = {
+        {"params", required_argument, 0, O_PARAMS}, {"two", no_argument, 0, O_TWO},
+        {"unit-model", required_argument, 0, O_UNIT}, {"rk4", required_argument, 0, O_RK4},
+        {"tol", required_argument, 0, O_TOL}, {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'}, {"amplitude", required_argument, 0, O_AMP},
+        {"freq", required_argument, 0, O_FREQ}, {"periods", required_argument, 0, O_PERIODS},
+        {"samples", required_argument, 0, O_SAMPLES}, {"ramp", required_argument, 0, O_RAMP},
+        {"f-min", required_argument, 0, O_FMIN}, {"f-max", required_argument, 0, O_FMAX},
+        {"f-step", required_argument, 0, O_FSTEP}, {"settle", required_argument, 0, O_SETTLE},
+        {"average", required_argument, 0, O_AVERAGE}, {"angle", required_argument, 0, O_ANGLE},
+        {"duration", required_argument, 0, O_DURATION}, {"dt", required_argument, 0, O_DT},
+        {0, 0, 0, 0}};
+    int c, bad = 0;
+    optind = 1;
+    opterr = 0;
+    while (!bad && (c = getopt_long(argc - 1, argv + 1, ":o:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return MECH_EXIT_OK;
+        case 'o': o.out = optarg; break;
+        case O_PARAMS: o.params = optarg; break;
+        case O_TWO: o.two = 1; break;
+        case O_UNIT: o.unit = optarg; break;
+        case O_RK4: bad = mech_cli_double(cmd, "rk4", optarg, &o.solver.h); o.solver.fixed = 1; break;
+        case O_TOL: bad = mech_cli_double(cmd, "tol", optarg, &o.solver.tol); break;
+        case O_AMP: bad = mech_cli_double(cmd, "amplitude", optarg, &o.amp); break;
+        case O_FREQ: bad = mech_cli_double(cmd, "freq", optarg, &o.freq); break;
+        case O_PERIODS: bad = mech_cli_int(cmd, "periods", optarg, 1, &o.periods); break;
+        case O_SAMPLES: bad = mech_cli_int(cmd, "samples", optarg, 4, &o.samples); break;
+        case O_RAMP: bad = mech_cli_double(cmd, "ramp", optarg, &o.ramp); o.ramp_set = 1; break;
+        case O_FMIN: bad = mech_cli_double(cmd, "f-min", optarg, &o.fmin); break;
+        case O_FMAX: bad = mech_cli_double(cmd, "f-max", optarg, &o.fmax); break;
+        case O_FSTEP: bad = mech_cli_double(cmd, "f-step", optarg, &o.fstep); break;
+        case O_SETTLE: bad = mech_cli_int(cmd, "settle", optarg, 0, &o.settle); break;
+        case O_AVERAGE: bad = mech_cli_int(cmd, "average", optarg, 1, &o.average); break;
+        case O_ANGLE: bad = mech_cli_double(cmd, "angle", optarg, &o.angle); break;
+        case O_DURATION: bad = mech_cli_double(cmd, "duration", optarg, &o.duration); break;
+        case O_DT: bad = mech_cli_double(cmd, "dt", optarg, &o.dt); break;
+        case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind]);
+        default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind]);
+        }
+    }
+    if (bad)
+        return MECH_EXIT_USAGE;
+    if (optind < argc - 1)
+        return mech_cli_usage(cmd, "unexpected argument '%s'", argv[optind + 1]);
+    if (mode == 1 && !o.ramp_set)
+        o.ramp = 5;
+    if (o.solver.fixed ? !(o.solver.h > 0) : !(o.solver.tol > 0 && o.solver.tol < 1))
+        return mech_cli_usage(cmd, "--rk4 needs a positive step and --tol a value in (0, 1)");
+    if (mode == 0 && (!(o.freq > 0) || o.ramp < 0 || o.ramp > o.periods))
+        return mech_cli_usage(cmd, "--freq must be positive and --ramp within 0..--periods");
+    if (mode == 1 && (!(o.fmin > 0) || !(o.fmax >= o.fmin) || !(o.fstep > 0) || o.ramp < 0 || o.ramp > o.settle))
+        return mech_cli_usage(cmd, "the sweep needs 0 < --f-min <= --f-max, --f-step > 0, --ramp within 0..--settle");
+    if (mode == 2 && (!(o.duration > 0) || !(o.dt > 0) || o.duration / o.dt > 1e8))
+        return mech_cli_usage(cmd, "--duration and --dt must be positive (and at most 1e8 samples)");
+    if (o.params && o.two)
+        return mech_cli_usage(cmd, "--params and --two exclude each other");
+
+    hy_pend_params p;
+    hy_err err;
+    char unit_path[4096] = "";
+    hy_pend_params_default(&p, o.two);
+    if (o.params && hy_pend_params_read(o.params, &p, unit_path, sizeof unit_path, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (o.unit)
+        snprintf(unit_path, sizeof unit_path, "%s", o.unit);
+    hy_model unit;
+    memset(&unit, 0, sizeof unit);
+    if (unit_path[0]) {
+        if (hy_model_read(unit_path, &unit, &err) != HY_OK)
+            return mech_cli_fail(cmd, "%s", err.msg);
+        if (unit.type != HY_MODEL_KIN) {
+            hy_model_free(&unit);
+            return mech_cli_fail(cmd, "%s: the damping unit needs a kinematic model (\"model\": \"kin\")",
+                                 hy_display_name(unit_path));
+        }
+    }
+    hy_pend_model *m;
+    if (hy_pend_model_new(&p, unit.kin, &m, &err) != HY_OK) {
+        hy_model_free(&unit);
+        return mech_cli_fail(cmd, "%s%s%s", o.params ? hy_display_name(o.params) : "", o.params ? ": " : "", err.msg);
+    }
+    int status;
+    if (unit_path[0] && strcmp(o.out, "-") != 0 && hy_same_file(unit_path, o.out)) {
+        status = mech_cli_fail(cmd, "%s: refusing to overwrite an input file", o.out);
+    } else {
+        hy_atomic a;
+        if (hy_atomic_open(&a, o.out, o.params, &err) != HY_OK) {
+            status = mech_cli_fail(cmd, "%s", err.msg);
+        } else {
+            status = mode == 1 ? run_sweep(cmd, m, &o, a.fp) : run_series(cmd, m, &o, mode == 2, a.fp);
+            if (status == MECH_EXIT_OK) {
+                if (hy_atomic_commit(&a, &err) != HY_OK)
+                    status = mech_cli_fail(cmd, "%s", err.msg);
+            } else {
+                hy_atomic_abort(&a);
+            }
+        }
+    }
+    hy_pend_model_free(m);
+    hy_model_free(&unit);
+    return status;
+}

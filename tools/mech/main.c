@@ -1,0 +1,35 @@
+/* mech: simulators of mechanisms with identified hysteresis models (libmech). First model: the pendulum vibration
+ * damper of spec 002 §4. */
+#include <stdio.h>
+#include <string.h>
+#include "mech_cli.h"
+
+static void usage(FILE *fp)
+{
+    fputs("usage: mech MODEL COMMAND [OPTIONS]\n"
+          "\n"
+          "models:\n"
+          "  pendulum harmonic   M-alpha loops and dissipation power of the pendulum damper under phi1 = Phi sin(wt)\n"
+          "  pendulum sweep      steady dissipation power against drive frequency (stepped sweep)\n"
+          "  pendulum decay      free decay of the pendulum from an initial angle, driving disk fixed\n"
+          "\n"
+          "'mech pendulum --help' lists the options. Exit status: 0 success, 1 failure on the data or model,\n"
+          "2 bad usage.\n",
+          fp);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return MECH_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return MECH_EXIT_OK;
+    }
+    if (strcmp(argv[1], "pendulum") == 0)
+        return mech_cmd_pendulum(argc - 1, argv + 1);
+    fprintf(stderr, "mech: unknown model '%s' (see 'mech --help')\n", argv[1]);
+    return MECH_EXIT_USAGE;
+}
