@@ -66,6 +66,25 @@ qmax=$(awk -F, 'NR>1 && (NR==2 || $3>m){m=$3} END{print m}' "$WORK/long.csv")
 dmax=$(awk '/^\$measured << EOD/{f=1;next} /^EOD/{f=0} f && (!s || $2>m){m=$2; s=1} END{print m}' "$WORK/long.gp")
 check_num "decimation keeps the peak force" "$dmax" "$qmax" 1e-9
 
+# 4b. a piecewise-linear model: its table points and the transition segments of the replay are drawn
+PWL="$M/pwl-symmetric.json"
+check "sim pwl with inner loops" $HYST sim "$PWL" --protocol triangle --amplitudes 3,5.5 --inner 0.6:0.3 --points 400 \
+    -o "$WORK/pwl.csv"
+check "plot pwl loops" $HYST plot loops $D "$PWL" "$WORK/pwl.csv" -o "$WORK/pwl.png" --script "$WORK/pwl.gp"
+n_tab=$(awk '/^\$table1 << EOD/{f=1;next} /^EOD/{f=0} f && NF==2' "$WORK/pwl.gp" | wc -l)
+check_num "all 30 table points drawn" "$n_tab" 30 0
+n_tr=$(awk '/^\$transition1 << EOD/{f=1;next} /^EOD/{f=0} f && NF==2' "$WORK/pwl.gp" | wc -l)
+if [ "$n_tr" -ge 2 ] && [ $((n_tr % 2)) -eq 0 ]; then ok "transition segments drawn ($((n_tr / 2)))"; else
+    not_ok "transition segments drawn ($n_tr points)"; fi
+# every transition segment has the slope k_max = 16 of the table
+slopes=$(awk '/^\$transition1 << EOD/{f=1;next} /^EOD/{f=0} f && NF==2{if(h){s=($2-Q)/($1-q); if(s<lo||!c)lo=s; if(s>hi||!c)hi=s; c=1; h=0} else {q=$1;Q=$2;h=1}}
+    END{print lo, hi}' "$WORK/pwl.gp")
+check_num "transition slope (smallest) is k_max" "${slopes% *}" 16 1e-6
+check_num "transition slope (largest) is k_max" "${slopes#* }" 16 1e-6
+check "plot pwl without the table" $HYST plot loops $D --no-table "$PWL" "$WORK/pwl.csv" -o "$WORK/pwl2.png" \
+    --script "$WORK/pwl2.gp"
+if grep -q 'table1' "$WORK/pwl2.gp"; then not_ok "--no-table drops the table"; else ok "--no-table drops the table"; fi
+
 # 5. gnuplot missing: a clear message, exit 1, and the script still written
 mkdir -p "$WORK/nogp"
 check_fails "no gnuplot: clear message" "gnuplot not found" env PATH="$WORK/nogp" "$HYST" plot loops $D "$KIN" \
