@@ -68,6 +68,11 @@ $HYST replay $D "$KIN" "$KIN2" "$WORK/noisy.csv" > "$WORK/summary.txt" 2>&1
 if grep -q "paper-damper-full" "$WORK/summary.txt" && grep -q "paper-damper-reduced" "$WORK/summary.txt" && \
    grep -q "^NRMSE" "$WORK/summary.txt"; then ok "summary side by side"; else not_ok "summary side by side"; fi
 
+check "markdown table" $HYST replay $D "$KIN" "$KIN2" "$WORK/noisy.csv" --markdown "$WORK/two.md"
+check_num "markdown: header, rule and one row per model" "$(grep -c '^|' "$WORK/two.md")" 4 0
+nr_md=$(awk -F'|' '$2 ~ /paper-damper-full/ {gsub(/[ %]/, "", $4); print $4/100}' "$WORK/two.md")
+check_num "markdown NRMSE matches JSON" "$nr_md" "$(sed -n '/"models"/,$p' "$WORK/two.json" | sed -n 's/^[[:space:]]*"nrmse":[[:space:]]*\([^,]*\),*$/\1/p' | head -n 1)" 1e-2
+
 # 5. a model violation during the replay: the kinematic model's valid range is |q| <= 0.52
 awk 'BEGIN{print "t,q,Q"; for(i=0;i<=400;i++){t=i*0.01; printf "%.2f,%.6f,0\n", t, 0.7*sin(6.283185307*t/4)}}' \
     > "$WORK/far.csv"

@@ -29,6 +29,7 @@ static void usage(FILE *fp)
             "                   write t,q,Q_measured,Q_model (one Q column per model when several, named\n"
             "                   Q_<model file name>; no t column when the record has no time)\n"
             "  --threshold DQ   reversal threshold of the loop analysis, in q units (default: from the data)\n"
+            "  --markdown FILE  write the metrics as a Markdown table, one row per model (- for standard output)\n"
             "  --brief          summary only, without the per-cycle table\n"
             "  -h, --help       this help\n"
             "\n"
@@ -293,15 +294,53 @@ static void summary(FILE *fp, const hy_replay_set *R, int brief)
     }
 }
 
+// (fp, format, value) => a Markdown table cell (" n/a" when not finite)
+static void md_cell(FILE *fp, const char *fmt, double v)
+{
+    fputs(" | ", fp);
+    if (isfinite(v))
+        fprintf(fp, fmt, v);
+    else
+        fputs("n/a", fp);
+}
+
+// (set) => Markdown table of the metrics, one row per model
+static void markdown(FILE *fp, const hy_replay_set *R)
+{
+    const hy_series *s = &R->s;
+    char Qu[48] = "", eu[80] = "";
+    if (s->Q_unit[0])
+        snprintf(Qu, sizeof Qu, " [%.40s]", s->Q_unit);
+    if (s->Q_unit[0] || s->q_unit[0])
+        snprintf(eu, sizeof eu, " [%.30s*%.30s]", s->Q_unit[0] ? s->Q_unit : "Q", s->q_unit[0] ? s->q_unit : "q");
+    fprintf(fp, "| model | family | NRMSE | RMS error%s | max abs error%s | at row | at q | energy measured%s | "
+                "energy model%s | energy ratio |\n", Qu, Qu, eu, eu);
+    fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
+    for (size_t k = 0; k < R->n_models; k++) {
+        const hy_replay_metrics *M = &R->m[k].M;
+        fprintf(fp, "| %s | %s", R->m[k].label, R->m[k].model.type == HY_MODEL_PWL ? "pwl" : "kin");
+        md_cell(fp, "%.3g %%", 100.0 * M->nrmse);
+        md_cell(fp, "%.4g", M->rms_error);
+        md_cell(fp, "%.4g", M->max_abs_error);
+        fprintf(fp, " | %zu", M->max_abs_index + 1);
+        md_cell(fp, "%.4g", s->q[M->max_abs_index]);
+        md_cell(fp, "%.5g", M->energy_measured);
+        md_cell(fp, "%.5g", M->energy_model);
+        md_cell(fp, "%.3f", M->energy_ratio);
+        fputs(" |\n", fp);
+    }
+}
+
 // (argc, argv) => exit status
 int hy_cmd_replay(int argc, char **argv)
 {
-    enum { OPT_JSON = 1, OPT_THRESHOLD, OPT_BRIEF };
+    enum { OPT_JSON = 1, OPT_THRESHOLD, OPT_BRIEF, OPT_MARKDOWN };
     static const struct option longopts[] = {
         {"json", required_argument, 0, OPT_JSON},
         {"output", required_argument, 0, 'o'},
         {"threshold", required_argument, 0, OPT_THRESHOLD},
         {"brief", no_argument, 0, OPT_BRIEF},
+        {"markdown", required_argument, 0, OPT_MARKDOWN},
         {"help", no_argument, 0, 'h'},
         HY_CLI_DATA_LONGOPTS,
         {0, 0, 0, 0},
@@ -310,7 +349,7 @@ int hy_cmd_replay(int argc, char **argv)
     hy_csv_opts_default(&copts);
     hy_loops_opts lopts;
     hy_loops_opts_default(&lopts);
-    const char *json_path = NULL, *csv_path = NULL;
+    const char *json_path = NULL, *csv_path = NULL, *md_path = NULL;
     int brief = 0, opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
@@ -336,6 +375,9 @@ int hy_cmd_replay(int argc, char **argv)
         case OPT_BRIEF:
             brief = 1;
             break;
+        case OPT_MARKDOWN:
+            md_path = optarg;
+            break;
         default:
             return hy_cli_usage(CMD, "unknown option");
         }
@@ -343,8 +385,10 @@ int hy_cmd_replay(int argc, char **argv)
     int npos = argc - optind;
     if (npos < 2)
         return hy_cli_usage(CMD, "expected MODEL.json [MODEL2.json ...] DATA.csv");
-    if (json_path && csv_path && strcmp(json_path, "-") == 0 && strcmp(csv_path, "-") == 0)
-        return hy_cli_usage(CMD, "--json and --output cannot both write to standard output");
+    int to_stdout = (json_path && strcmp(json_path, "-") == 0) + (csv_path && strcmp(csv_path, "-") == 0) +
+                    (md_path && strcmp(md_path, "-") == 0);
+    if (to_stdout > 1)
+        return hy_cli_usage(CMD, "only one of --json, --output and --markdown can write to standard output");
 
     hy_replay_set R;
     int rc = hy_replay_set_load(CMD, argv + optind, (size_t)npos - 1, argv[argc - 1], &copts, &lopts, 0, &R);
@@ -367,8 +411,20 @@ int hy_cmd_replay(int argc, char **argv)
     }
     if (rc == 0 && csv_path)
         rc = write_csv(csv_path, &R);
-    int stdout_taken = (json_path && strcmp(json_path, "-") == 0) || (csv_path && strcmp(csv_path, "-") == 0);
-    if (rc == 0 && !stdout_taken)
+    if (rc == 0 && md_path) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&text, &len);
+        if (!fp)
+            rc = hy_cli_fail(CMD, "out of memory");
+        else {
+            markdown(fp, &R);
+            fclose(fp);
+            rc = write_text(md_path, text, &R);
+        }
+        free(text);
+    }
+    if (rc == 0 && !to_stdout)
         summary(stdout, &R, brief);
     hy_replay_set_free(&R);
     return rc;
