@@ -2,30 +2,47 @@
 // threshold derived from the data. The rules and their justification are in docs/loops.md.
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hyst/loops.h"
 
-// (a[n], k) => k-th smallest element (a is reordered); Wirth's selection, O(n) on average
-static double select_kth(double *a, size_t n, size_t k)
+// (x) => IEEE-754 bits of (float)|x|; for non-negative floats the bit patterns order like the values
+static inline uint32_t abs_bits(double x)
 {
-    ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
-    while (l < m) {
-        double x = a[kk];
-        ptrdiff_t i = l, j = m;
-        do {
-            while (a[i] < x) i++;
-            while (x < a[j]) j--;
-            if (i <= j) {
-                double t = a[i]; a[i] = a[j]; a[j] = t;
-                i++;
-                j--;
-            }
-        } while (i <= j);
-        if (j < kk) l = i;
-        if (kk < i) m = j;
+    float f = (float)fabs(x);
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* Median of |q[i+2L] - 2 q[i+L] + q[i]| without storing the differences: a radix selection on the bit patterns of
+ * their single-precision values (ample for a scale), first on the high 16 bits, then on the low 16 bits within
+ * the bucket that holds the median. Two streaming passes, O(n), no data movement. Rank m/2 of m values. */
+// (q[n], lag L, scratch counts[65536]) => median
+static double median_abs_d2(const double *q, size_t n, size_t L, size_t *cnt)
+{
+    size_t m = n - 2 * L, k = m / 2, cum = 0;
+    uint32_t hi = 0, lo = 0;
+    memset(cnt, 0, 65536 * sizeof *cnt);
+    for (size_t i = 0; i < m; i++)
+        cnt[abs_bits(q[i + 2 * L] - 2.0 * q[i + L] + q[i]) >> 16]++;
+    for (hi = 0; hi < 65535 && cum + cnt[hi] <= k; hi++)
+        cum += cnt[hi];
+    k -= cum;
+    cum = 0;
+    memset(cnt, 0, 65536 * sizeof *cnt);
+    for (size_t i = 0; i < m; i++) {
+        uint32_t u = abs_bits(q[i + 2 * L] - 2.0 * q[i + L] + q[i]);
+        if (u >> 16 == hi)
+            cnt[u & 0xffff]++;
     }
-    return a[k];
+    for (lo = 0; lo < 65535 && cum + cnt[lo] <= k; lo++)
+        cum += cnt[lo];
+    uint32_t u = hi << 16 | lo;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
 
 // (q[n]) => default threshold and the figures behind it
@@ -47,20 +64,12 @@ int hy_loops_default_threshold(const double *q, size_t n, hy_loops_thr *t, hy_er
      * deviation (outliers and the few samples at reversals do not move it). Whether it really is noise is
      * told by the lag-2 second difference q[i+2] - 2 q[i] + q[i-2]: the same spread for white noise, four
      * times larger where the signal's own curvature dominates (sparse or digitised records). */
-    size_t m = n - 2;
-    double *d = malloc(m * sizeof *d);
-    if (!d)
+    size_t *cnt = malloc(65536 * sizeof *cnt);
+    if (!cnt)
         return hy_err_set(err, HY_ENOMEM, "out of memory estimating the noise of %zu samples", n);
-    for (size_t i = 0; i < m; i++)
-        d[i] = fabs(q[i + 2] - 2.0 * q[i + 1] + q[i]);
-    double med1 = select_kth(d, m, m / 2), med2 = 0.0;
-    if (n >= 5) {
-        size_t m2 = n - 4;
-        for (size_t i = 0; i < m2; i++)
-            d[i] = fabs(q[i + 4] - 2.0 * q[i + 2] + q[i]);
-        med2 = select_kth(d, m2, m2 / 2);
-    }
-    free(d);
+    double med1 = median_abs_d2(q, n, 1, cnt);
+    double med2 = n >= 5 ? median_abs_d2(q, n, 2, cnt) : 0.0;
+    free(cnt);
     double sigma = 1.482602218505602 * med1 / sqrt(6.0);
     double rho = med1 > 0 ? med2 / med1 : 0.0;
     /* K: n white Gaussian samples span about 2 sqrt(2 ln n) sigma, so a back-move larger than that is not noise
