@@ -627,6 +627,11 @@ int hy_cmd_plot(int argc, char **argv)
         char *text = NULL;
         size_t len = 0;
         FILE *sp = open_memstream(&text, &len);
+        if (!sp) {
+            free(body);
+            hy_replay_set_free(&R);
+            return hy_cli_fail(CMD, "out of memory");
+        }
         fprintf(sp, "# hyst plot %s: %s", kind_names[P.kind], hy_replay_base_name(R.data_path));
         for (size_t k = 0; k < R.n_models; k++)
             fprintf(sp, "%s%s", k ? ", " : " with ", hy_replay_base_name(R.m[k].path));
@@ -658,6 +663,11 @@ int hy_cmd_plot(int argc, char **argv)
             char *text = NULL;
             size_t len = 0;
             FILE *wp = open_memstream(&text, &len);
+            if (!wp) {
+                free(body);
+                hy_replay_set_free(&R);
+                return hy_cli_fail(CMD, "out of memory");
+            }
             hy_gp_terminal(wp, HY_GP_WINDOW, P.width, P.height, NULL);
             fwrite(body, 1, blen, wp);
             fputs("pause mouse close\n", wp);
