@@ -31,20 +31,20 @@ static int check_points(const hy_pwl_points *p, int side, int which, const char 
             return hy_err_set(err, HY_EMODEL, "%s: %s.%s[%zu]: %s is not a finite number", name, sk, bk, i,
                               isfinite(p->q[i]) ? "Q" : "q");
         if (side == 0 && p->q[i] < 0)
-            return hy_err_set(err, HY_EMODEL, "%s: %s.%s[%zu]: q = %.17g < 0, but positive-side points must have q >= 0",
+            return hy_err_set(err, HY_EMODEL, "%s: %s.%s[%zu]: q = %.15g < 0, but positive-side points must have q >= 0",
                               name, sk, bk, i, p->q[i]);
         if (side == 1 && p->q[i] > 0)
-            return hy_err_set(err, HY_EMODEL, "%s: %s.%s[%zu]: q = %.17g > 0, but negative-side points must have q <= 0",
+            return hy_err_set(err, HY_EMODEL, "%s: %s.%s[%zu]: q = %.15g > 0, but negative-side points must have q <= 0",
                               name, sk, bk, i, p->q[i]);
         if (i > 0 && !(fabs(p->q[i]) > fabs(p->q[i - 1])))
             return hy_err_set(err, HY_EMODEL,
-                              "%s: %s.%s[%zu]: q = %.17g is not beyond the previous point's q = %.17g (points must be "
+                              "%s: %s.%s[%zu]: q = %.15g is not beyond the previous point's q = %.15g (points must be "
                               "ordered outward, by growing |q|)",
                               name, sk, bk, i, p->q[i], p->q[i - 1]);
     }
     if (p->Q[0] != 0.0)
         return hy_err_set(err, HY_EMODEL,
-                          "%s: %s.%s[0]: Q = %.17g, but the first point is the end of the backlash and must have Q = 0 "
+                          "%s: %s.%s[0]: Q = %.15g, but the first point is the end of the backlash and must have Q = 0 "
                           "(spec 000 §2 assumption 2)",
                           name, sk, bk, p->Q[0]);
     return HY_OK;
@@ -57,7 +57,7 @@ static int check_shared(const hy_pwl_side *s, int side, size_t iF, size_t iB, co
     const hy_pwl_points *F = &s->forward, *B = &s->backward;
     if (F->q[iF] != B->q[iB] || F->Q[iF] != B->Q[iB])
         return hy_err_set(err, HY_EMODEL,
-                          "%s: %s.backward[%zu]: (q, Q) = (%.17g, %.17g) differs from %s.forward[%zu] = (%.17g, %.17g): "
+                          "%s: %s.backward[%zu]: (q, Q) = (%.15g, %.15g) differs from %s.forward[%zu] = (%.15g, %.15g): "
                           "F and B must share %s (spec 000 §2 assumption 3)",
                           name, side_key[side], iB, B->q[iB], B->Q[iB], side_key[side], iF, F->q[iF], F->Q[iF], what);
     return HY_OK;
