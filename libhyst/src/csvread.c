@@ -45,6 +45,7 @@ typedef struct reader {
     int in_row;              /* a row has begun and not ended                     */
     size_t row_line;         /* line on which the current row began               */
     size_t field;            /* cells seen in the current row                     */
+    int nonempty;            /* the current row has a cell that is not empty      */
     enum phase phase;
     cells row;               /* cells of the current row before the data          */
     int has_header;
@@ -156,6 +157,7 @@ static void begin_row(reader *r)
     r->in_row = 1;
     r->row_line = r->line;
     r->field = 0;
+    r->nonempty = 0;
     r->row_bad = 0;
     r->unitlike = 0;
     r->v[0] = r->v[1] = r->v[2] = 0.0;
@@ -518,10 +520,6 @@ static int pre_row_end(reader *r)
             }
         }
         if (o->units_row == 1 && (!units || !any)) {
-            if (bad == NONE)
-                return fail(r, HY_EPARSE, "%s:%zu:1: found an empty row, expected a units row such as 'kN,mm' (a units "
-                                          "row was requested: --units-row)",
-                            r->src, r->row_line);
             char cell[48];
             show_cell(c->s[bad], strlen(c->s[bad]), cell, sizeof cell);
             return fail(r, HY_EPARSE,
@@ -558,6 +556,8 @@ static void on_cell(void *data, size_t len, void *ctx)
     if (!r->in_row) /* a second row on one line (a lone CR ended the first) */
         begin_row(r);
     size_t idx = r->field++;
+    if (len)
+        r->nonempty = 1;
     if (r->phase == PH_DATA)
         data_cell(r, idx, data, len);
     else if (cells_push(&r->row, data, len) != 0)
@@ -573,6 +573,8 @@ static void on_row(int c, void *ctx)
         return;
     }
     r->in_row = 0;
+    if (!r->nonempty) /* ",,," (a spreadsheet's empty row) is a blank line */
+        return;
     if (r->phase == PH_DATA)
         data_row_end(r);
     else

@@ -79,6 +79,31 @@ static int spells_nonfinite(const char *s, size_t n)
     return 0;
 }
 
+/* strtod on a NUL-terminated copy of the (syntax-checked) text with '.' as the decimal mark. Kept out of line
+ * so that the fast path needs no stack buffer. */
+__attribute__((noinline)) static int slow_path(const char *start, size_t n, double *out)
+{
+    char stackbuf[128];
+    char *buf = n < sizeof stackbuf ? stackbuf : malloc(n + 1);
+    if (!buf)
+        return HY_CSV_NUM_SYNTAX;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = start[i] == ',' ? '.' : start[i];
+    buf[n] = '\0';
+    char *stop = NULL;
+    locale_t loc = c_locale();
+    double v = loc ? strtod_l(buf, &stop, loc) : strtod(buf, &stop);
+    int ok = stop == buf + n;
+    if (buf != stackbuf)
+        free(buf);
+    if (!ok)
+        return HY_CSV_NUM_SYNTAX;
+    if (!isfinite(v))
+        return HY_CSV_NUM_NONFINITE;
+    *out = v;
+    return HY_CSV_NUM_OK;
+}
+
 // (text[len], whether ',' may be the decimal mark) => correctly rounded double; enum hy_csv_num
 int hy_csv_number(const char *s, size_t len, int decimal_comma, double *out)
 {
@@ -201,29 +226,8 @@ int hy_csv_number(const char *s, size_t len, int decimal_comma, double *out)
         }
     }
 
-    /* Slow path: strtod on a NUL-terminated copy with '.' as the decimal mark. */
-    {
-        size_t n = (size_t)(end - start);
-        char stackbuf[128];
-        char *buf = n < sizeof stackbuf ? stackbuf : malloc(n + 1);
-        if (!buf)
-            return HY_CSV_NUM_SYNTAX;
-        for (size_t i = 0; i < n; i++)
-            buf[i] = start[i] == ',' ? '.' : start[i];
-        buf[n] = '\0';
-        char *stop = NULL;
-        locale_t loc = c_locale();
-        double v = loc ? strtod_l(buf, &stop, loc) : strtod(buf, &stop);
-        int ok = stop == buf + n;
-        if (buf != stackbuf)
-            free(buf);
-        if (!ok)
-            return HY_CSV_NUM_SYNTAX;
-        if (!isfinite(v))
-            return HY_CSV_NUM_NONFINITE;
-        *out = v;
-        return HY_CSV_NUM_OK;
-    }
+    /* Slow path: more digits than fit, or a power of ten beyond the exact ones. */
+    return slow_path(start, (size_t)(end - start), out);
 
 syntax:
     return spells_nonfinite(start, (size_t)(end - start)) ? HY_CSV_NUM_NONFINITE : HY_CSV_NUM_SYNTAX;

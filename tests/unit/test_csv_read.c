@@ -178,6 +178,11 @@ static void quotes_crlf_bom_comments(void **state)
     assert_int_equal(s.line[1], 4);
     assert_true(s.q[1] == 3 && s.Q[1] == 4);
     hy_series_free(&s);
+    read_ok(",,\nx,y\n,\n1,2\n , \n\"\",\n3,4\n,,,\n", NULL, &s); /* rows of empty cells are blank lines */
+    assert_int_equal(s.n, 2);
+    assert_string_equal(s.q_name, "x");
+    assert_int_equal(s.line[1], 7);
+    hy_series_free(&s);
     read_ok("x,y\n1,2,extra,cells\n3,4\n", NULL, &s); /* cells beyond the kept columns are ignored */
     assert_int_equal(s.n, 2);
     hy_series_free(&s);
