@@ -131,7 +131,8 @@ static int cells_push(cells *c, const char *s, size_t len)
     char *copy = malloc(len + 1);
     if (!copy)
         return -1;
-    memcpy(copy, s, len);
+    for (size_t i = 0; i < len; i++) /* a NUL byte stays visible (and invalid) in a NUL-terminated copy */
+        copy[i] = s[i] ? s[i] : '\x01';
     copy[len] = '\0';
     c->s[c->n++] = copy;
     return 0;

@@ -31,6 +31,14 @@ static void non_numeric_cell(void **state)
     expect_error("x,y\n1,\n", NULL, HY_EPARSE, "in.csv:2:2: found an empty cell, expected a number");
     /* control bytes are shown as '?' and long cells are cut */
     expect_error("x,y\n1,a\001b\n", NULL, HY_EPARSE, "in.csv:2:2: found 'a?b', expected a number");
+    hy_series s;
+    hy_err err;
+    static const char nul_in_first_row[] = "x,y\n1,2\0\n3,4\n"; /* the row after the header is kept whole */
+    assert_int_equal(hy_csv_read(csv_file(nul_in_first_row, sizeof nul_in_first_row - 1), NULL, &s, &err), HY_EPARSE);
+    assert_prefix(short_msg(&err), "in.csv:2:2: found '2?', expected a number");
+    static const char nul_later[] = "x,y\n1,2\n3,4\0\n";
+    assert_int_equal(hy_csv_read(csv_file(nul_later, sizeof nul_later - 1), NULL, &s, &err), HY_EPARSE);
+    assert_prefix(short_msg(&err), "in.csv:3:2: found '4?', expected a number");
     expect_error("x,y\n1,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", NULL, HY_EPARSE,
                  "in.csv:2:2: found 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...', expected a number");
 }
