@@ -37,6 +37,10 @@ cp "$WORK/.out" "$WORK/spc1.txt"
 check_num "SPC1 rows" "$(jnum rows "$WORK/spc1.json")" 33028 0
 check_num "SPC1 reversals" "$(jnum reversals "$WORK/spc1.json")" 56 0
 check_num "SPC1 cycles" "$(($(wc -l <"$WORK/spc1.csv") - 1))" 27 0
+# (cJSON indents the members of the objects in the cycles array by three tabs)
+T3=$(printf '\t\t\t')
+check_num "SPC1 JSON: 27 cycle objects with amplitude_pos, amplitude_neg, energy" \
+    "$(grep -c "^$T3\"amplitude_pos\"\|^$T3\"amplitude_neg\"\|^$T3\"energy\"" "$WORK/spc1.json")" 81 0
 check "SPC1 threshold rule is the floor" test "$(jstr threshold_rule "$WORK/spc1.json")" = floor
 check_num "SPC1 threshold 0.5 % of the range 169.11 mm" "$(jnum threshold "$WORK/spc1.json")" 0.84555 1e-9
 check "SPC1 units kN, mm, kN*mm" test "$(jstr energy "$WORK/spc1.json")" = "kN*mm"
