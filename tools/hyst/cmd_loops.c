@@ -22,7 +22,7 @@ static const char usage_text[] =
     "Prints a table on standard output. Rules and definitions: docs/loops.md.\n"
     "\n"
     "      --threshold H      a reversal counts once q has moved back by more than H (q units, > 0); default: from\n"
-    "                         the data, max(K x noise, 0.5 %% of the q range), at most 1 %% of it on sparse records\n"
+    "                         the data, max(K x noise, 0.5 % of the q range), at most 1 % of it on sparse records\n"
     "      --json OUT         write the report as JSON ('-' = standard output)\n"
     "      --cycles-csv OUT   write the per-cycle table as CSV\n"
     "      --branches OUT     write the branches of the limit loop as CSV: side,branch,q,Q\n"
@@ -138,8 +138,8 @@ static void print_table(const hy_series *s, const hy_loops *L)
     char eu[80];
     unit_product(s, eu, sizeof eu, '*');
     const char *qu = s->q_unit, *Qu = s->Q_unit;
-    printf("%s: %zu rows; q = %s%s%s%s, Q = %s%s%s%s\n", s->source, s->n, s->q_name[0] ? s->q_name : "column x",
-           qu[0] ? " (" : "", qu, qu[0] ? ")" : "", s->Q_name[0] ? s->Q_name : "column y", Qu[0] ? " (" : "", Qu,
+    printf("%s: %zu rows; q = %s%s%s%s, Q = %s%s%s%s\n", s->source, s->n, s->q_name[0] ? s->q_name : "the x column",
+           qu[0] ? " (" : "", qu, qu[0] ? ")" : "", s->Q_name[0] ? s->Q_name : "the y column", Qu[0] ? " (" : "", Qu,
            Qu[0] ? ")" : "");
     double kn = L->noise_factor * L->noise;
     printf("threshold %.6g%s%s: ", L->threshold, qu[0] ? " " : "", qu);
