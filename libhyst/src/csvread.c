@@ -521,6 +521,8 @@ static int pre_row_end(reader *r)
             }
         }
         if (o->units_row == 1 && (!units || !any)) {
+            if (bad == NONE) /* cannot happen: a row of empty cells is skipped as blank */
+                bad = 0;
             char cell[48];
             show_cell(c->s[bad], strlen(c->s[bad]), cell, sizeof cell);
             return fail(r, HY_EPARSE,
