@@ -131,13 +131,27 @@ static double cycle_period(const hy_drive_spec *s, double A)
     return s->period;
 }
 
+// (spec) => samples of the lead-in ramp from 0 to the offset (0 when there is none)
+static size_t lead_in_samples(const hy_drive_spec *s)
+{
+    if (!s->lead_in || s->offset == 0.0)
+        return 0;
+    size_t n = round_pos(fabs(s->offset) / s->amplitude[0] * (double)(s->points / 4));
+    return n < 1 ? 1 : n;
+}
+
 // (walker, spec) => whole history (sample 0 at rest, then every cycle)
 static void walk(walker *w, const hy_drive_spec *s)
 {
     w->t0 = 0.0;
     w->dt = 0.0;
     w->k = (size_t)-1; /* sample 0 sits at k = 0, t = 0 */
-    put(w, s->offset);
+    size_t nl = lead_in_samples(s);
+    put(w, nl ? 0.0 : s->offset);
+    if (nl) {
+        w->dt = cycle_period(s, s->amplitude[0]) / (double)s->points;
+        excursion_leg(w, s->wave, 0.0, s->offset, nl);
+    }
     size_t cycle = 0;
     for (size_t l = 0; l < s->n_levels; l++) {
         const double A = s->amplitude[l];
@@ -228,6 +242,8 @@ static int validate(const hy_drive_spec *s, hy_err *err)
     double extra = 0.0;
     for (size_t i = 0; i < s->n_inner; i++)
         extra += 4.0 * (double)excursion_samples(s, i);
+    if (s->lead_in && !(fabs(s->offset) / s->amplitude[0] * (double)(s->points / 4) < (double)MAX_SAMPLES))
+        return hy_err_set(err, HY_EARG, "drive: the lead-in to the offset %g would be too long", s->offset);
     double n = 1.0 + (double)total * ((double)s->points + extra);
     if (n > (double)MAX_SAMPLES)
         return hy_err_set(err, HY_EARG, "drive: the history would have %.3g samples; that is too many", n);

@@ -80,6 +80,44 @@ static void triangle_samples_by_hand(void **state)
     drop(&h);
 }
 
+/* Lead-in: from rest at 0 a ramp at the cycle's speed reaches the offset exactly, then the cycles run about it. */
+static void lead_in_ramps_to_offset(void **state)
+{
+    (void)state;
+    double amp[] = {2.0};
+    int cyc[] = {1};
+    hy_drive_spec s;
+    hy_drive_spec_default(&s);
+    s.wave = HY_DRIVE_TRIANGLE;
+    s.n_levels = 1;
+    s.amplitude = amp;
+    s.cycles = cyc;
+    s.points = 8;
+    s.offset = 3.0;
+    s.lead_in = 1;
+    hist h = make(&s);
+    /* round(3/2 * 8/4) = 3 ramp samples at the cycle's step 2/2 = 1 per sample */
+    const double expect[] = {0, 1, 2, 3, 4, 5, 4, 3, 2, 1, 2, 3};
+    assert_int_equal(h.n, sizeof expect / sizeof expect[0]);
+    for (size_t i = 0; i < h.n; i++) {
+        assert_true(h.q[i] == expect[i]);
+        assert_true(fabs(h.t[i] - (double)i / 8.0) < 1e-15);
+    }
+    drop(&h);
+    /* sine: a half-cosine ramp; without an offset there is no ramp */
+    s.wave = HY_DRIVE_SINE;
+    s.offset = -0.7;
+    h = make(&s);
+    size_t nl = (size_t)floor(0.7 / 2.0 * 2.0 + 0.5); /* = 1 */
+    assert_int_equal(h.n, 1 + nl + 8);
+    assert_true(h.q[0] == 0.0 && h.q[nl] == -0.7);
+    drop(&h);
+    s.offset = 0.0;
+    h = make(&s);
+    assert_int_equal(h.n, 9);
+    drop(&h);
+}
+
 /* Sine: q = q0 + A sin(2 pi k / points) to rounding; peaks, zero crossings and cycle ends exact; counts. */
 static void sine_matches_formula_with_exact_peaks(void **state)
 {
@@ -390,6 +428,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(triangle_samples_by_hand),
+        cmocka_unit_test(lead_in_ramps_to_offset),
         cmocka_unit_test(sine_matches_formula_with_exact_peaks),
         cmocka_unit_test(inner_loops_reverse_exactly_where_asked),
         cmocka_unit_test(inner_loops_only_in_listed_cycles),

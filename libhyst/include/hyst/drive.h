@@ -10,6 +10,10 @@
  * rest); every cycle then adds `points` samples (a multiple of 4, so that the peaks and the zero crossings are
  * sampled exactly), plus the samples of its inner loops.
  *
+ * LEAD-IN: with lead_in set and q0 != 0, sample 0 is q = 0 instead and a ramp to q0 comes first (linear for the
+ * triangle, a half-cosine for the sine), at the first cycle's sample interval and speed: max(1, round(|q0|/A1 *
+ * points/4)) samples, the last exactly q0. A model at rest at q = 0 then sees no jump.
+ *
  * PARTIAL INNER LOOPS: in a cycle chosen for them, on each outgoing quarter (q0 -> q0 +- A) the motion reverses at
  * |q - q0| = at*A, travels back by back*A, reverses again and continues to the peak. Every reversal sample holds
  * exactly q0 +- A*at and q0 +- A*(at - back), every peak exactly q0 +- A. Triangle excursions run at the cycle's
@@ -48,6 +52,7 @@ typedef struct hy_drive_spec {
     const hy_drive_inner *inner;          /* [n_inner], `at` strictly increasing                               */
     size_t                n_inner_cycles; /* 0: inner loops in every cycle; else only in the cycles listed     */
     const size_t         *inner_cycles;   /* [n_inner_cycles] 1-based cycle numbers over the whole history     */
+    int                   lead_in;        /* 1: start at q = 0 and ramp to the offset first (see above)        */
 } hy_drive_spec;
 
 /* Increasing-amplitude test protocols, expanded into levels by hy_drive_preset_levels. */
@@ -61,7 +66,7 @@ typedef enum hy_drive_preset {
                               every level up to and including max                                                  */
 } hy_drive_preset;
 
-// (spec) => defaults: sine, no levels, 200 points per cycle, offset 0, period 1, no inner loops
+// (spec) => defaults: sine, no levels, 200 points per cycle, offset 0, period 1, no inner loops, no lead-in
 void hy_drive_spec_default(hy_drive_spec *s);
 
 // (spec) => *n = exact number of samples (1 + every cycle's samples); HY_EARG naming the bad field

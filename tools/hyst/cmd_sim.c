@@ -1,0 +1,689 @@
+// hyst sim: drive a model (any family, through hyst/model.h and hy_element_drive) with a displacement history
+// read from a CSV file or generated from a protocol (hyst/drive.h); optional seeded noise (hyst/noise.h).
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "hyst/drive.h"
+#include "hyst/model.h"
+#include "hyst/noise.h"
+#include "hyst/pwl.h"
+#include "hyst/util.h"
+
+#define CMD "sim"
+
+static const char usage_text[] =
+    "usage: hyst sim MODEL.json --protocol NAME [PROTOCOL OPTIONS] [-o OUT.csv] [NOISE OPTIONS]\n"
+    "       hyst sim MODEL.json --drive DRIVE.csv [DATA OPTIONS] [-o OUT.csv] [NOISE OPTIONS]\n"
+    "\n"
+    "Drives the model (piecewise-linear or kinematic, any hyst-model file) with a displacement history and writes\n"
+    "CSV with the header t,q,Q,state: time, displacement, force and the model's state code after each sample.\n"
+    "The model starts at rest at q = 0.\n"
+    "\n"
+    "      --strict           piecewise-linear models only: apply spec 000 Table 1 literally, one row per sample,\n"
+    "                         as the paper's simulator does, so that a step jumping over a state is a violation\n"
+    "                         (default: the displacement path between samples is followed through every row)\n"
+    "\n"
+    "  -o, --output FILE      write here instead of standard output (atomically; '-' = standard output)\n"
+    "      --digits N         significant digits of the numbers (1..17; default: the fewest that read back exactly)\n"
+    "\n"
+    "History from a file:\n"
+    "      --drive FILE       the displacement column (--x) drives the model; the time column (--t) when given\n"
+    "                         gives dq/dt and the output t; without it t is the sample number 0, 1, 2, ...\n"
+    "                         The reader also wants a force column (--y); it is read but not used.\n"
+    "\n"
+    "History from a protocol (every cycle goes q0 -> q0+A -> q0 -> q0-A -> q0; the record starts at rest at q = 0,\n"
+    "with a ramp to q0 first when --offset is given):\n"
+    "      --protocol NAME    sine | triangle        cycles at the amplitudes of --amplitudes\n"
+    "                         steps                  --steps K levels max*i/K, i = 1..K, --cycles N each (default 3)\n"
+    "                         iso16670               ISO 16670 style: 1 cycle at 1.25, 2.5, 5, 7.5, 10 %% of --max,\n"
+    "                                                then 3 cycles at 20, 40, 60, 80, 100 %%\n"
+    "                         atc24                  ATC-24 style with --yield DY: 3 cycles at DY/3 and 2DY/3, 3 at\n"
+    "                                                DY, 2DY, 3DY, then 2 at 4DY, 5DY, ... up to --max\n"
+    "      --amplitudes LIST  amplitudes A1,A2,... (sine, triangle)\n"
+    "      --cycles N|LIST    cycles at each amplitude: one number for all, or one per amplitude (default 1)\n"
+    "      --max A            largest amplitude (steps, iso16670, atc24)\n"
+    "      --steps K          number of levels (steps)\n"
+    "      --yield DY         yield displacement (atc24)\n"
+    "      --wave sine|triangle  cycle shape for steps, iso16670, atc24 (default triangle)\n"
+    "      --points N         samples per cycle, a multiple of 4 (default 200)\n"
+    "      --offset Q0        centre of every cycle (default 0)\n"
+    "      --period T         duration of a cycle (default 1), or\n"
+    "      --rate V           peak |dq/dt|: a cycle of amplitude A lasts 4A/V (triangle) or 2 pi A/V (sine)\n"
+    "      --inner AT:BACK[,AT:BACK...]\n"
+    "                         partial inner loops: on the way out to each peak, reverse at AT*A, go back by\n"
+    "                         BACK*A, then go on to the peak (0 < AT < 1, AT growing, BACK > 0)\n"
+    "      --inner-cycles LIST  put the inner loops only in these cycles (1-based over the whole history;\n"
+    "                         default: every cycle)\n"
+    "\n"
+    "Noise (measurement noise on the written columns; the model itself sees the clean history):\n"
+    "      --noise LEVEL      Gaussian force noise: standard deviation LEVEL in force units, or P%% of the peak |Q|\n"
+    "                         of the clean response (e.g. --noise 1%%)\n"
+    "      --q-noise LEVEL    Gaussian displacement noise: LEVEL, or P%% of the peak |q|\n"
+    "      --seed N           seed of the noise (default 1); the same seed gives the same file on every machine\n"
+    "\n"
+    "A state-machine violation (or a displacement outside a kinematic model's range) stops the run: the rows\n"
+    "before it are written and kept, the diagnostic and the time go to standard error, and the exit status is 1.\n"
+    "\n";
+
+enum {
+    OPT_DRIVE = 0x2000, OPT_PROTOCOL, OPT_AMPLITUDES, OPT_CYCLES, OPT_MAX, OPT_STEPS, OPT_YIELD, OPT_WAVE,
+    OPT_POINTS, OPT_OFFSET, OPT_PERIOD, OPT_RATE, OPT_INNER, OPT_INNER_CYCLES, OPT_NOISE, OPT_Q_NOISE, OPT_SEED,
+    OPT_DIGITS, OPT_STRICT
+};
+
+typedef struct sim_opts {
+    const char *model, *out, *drive, *protocol, *amplitudes, *cycles, *inner, *inner_cycles, *wave;
+    const char *max, *steps, *yield, *points, *offset, *period, *rate;
+    double      noise, q_noise;
+    int         noise_pct, q_noise_pct, have_noise, have_q_noise;
+    uint64_t    seed;
+    int         digits;
+    int         strict;
+    int         data_opts;   /* a data-reading option was given */
+    hy_csv_opts csv;
+} sim_opts;
+
+/* The history to run and its output buffers. */
+typedef struct run {
+    size_t  n;
+    double *t, *q, *Q;
+    int    *state;
+    int     has_time;        /* t drives dq/dt (protocol, or --drive with --t)      */
+    double *t_own, *q_own;   /* arrays this command allocated (protocol)              */
+    hy_series series;        /* the drive file                                        */
+    int     from_file;
+} run;
+
+/* ---- option parsing ------------------------------------------------------------------------------------------ */
+
+// (text) => number of comma-separated items
+static size_t count_items(const char *text)
+{
+    size_t n = 1;
+    for (const char *p = text; *p; p++)
+        n += *p == ',';
+    return n;
+}
+
+// (text "a,b,c") => doubles; -1 with a usage message on a bad item
+static int parse_doubles(const char *opt, const char *text, double *out, size_t n)
+{
+    const char *p = text;
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        double v = strtod(p, &end);
+        if (end == p || (*end != ',' && *end != '\0') || !isfinite(v) || errno == ERANGE) {
+            hy_cli_usage(CMD, "--%s: item %zu of '%s' is not a finite number", opt, i + 1, text);
+            return -1;
+        }
+        out[i] = v;
+        p = end + (*end == ',');
+    }
+    return 0;
+}
+
+// (text) => integer >= lo, whole string; -1 with a usage message
+static int parse_long(const char *opt, const char *text, long lo, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || v < lo || v > 1000000000L) {
+        hy_cli_usage(CMD, "--%s: expected a whole number >= %ld, got '%s'", opt, lo, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+// (text "n1,n2") => whole numbers >= 1; -1 with a usage message
+static int parse_counts(const char *opt, const char *text, long *out, size_t n)
+{
+    const char *p = text;
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (end == p || (*end != ',' && *end != '\0') || errno == ERANGE || v < 1 || v > 1000000000L) {
+            hy_cli_usage(CMD, "--%s: item %zu of '%s' is not a whole number >= 1", opt, i + 1, text);
+            return -1;
+        }
+        out[i] = v;
+        p = end + (*end == ',');
+    }
+    return 0;
+}
+
+// (text "LEVEL" or "P%") => value >= 0 and whether it is a percentage; -1 with a usage message
+static int parse_level(const char *opt, const char *text, double *v, int *pct)
+{
+    char *end;
+    double x = strtod(text, &end);
+    *pct = end != text && strcmp(end, "%") == 0;
+    if (end == text || (*end != '\0' && !*pct) || !isfinite(x) || x < 0.0) {
+        hy_cli_usage(CMD, "--%s: expected a standard deviation >= 0 or a percentage like 2%%, got '%s'", opt, text);
+        return -1;
+    }
+    *v = *pct ? x / 100.0 : x;
+    return 0;
+}
+
+// (text) => 64-bit seed (decimal); -1 with a usage message
+static int parse_seed(const char *text, uint64_t *seed)
+{
+    char *end;
+    errno = 0;
+    if (text[0] == '-' || text[0] == '+') {
+        hy_cli_usage(CMD, "--seed: expected a whole number 0..18446744073709551615, got '%s'", text);
+        return -1;
+    }
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE) {
+        hy_cli_usage(CMD, "--seed: expected a whole number 0..18446744073709551615, got '%s'", text);
+        return -1;
+    }
+    *seed = (uint64_t)v;
+    return 0;
+}
+
+// (text "AT:BACK,AT:BACK") => inner loops (malloc'd); -1 with a usage message
+static int parse_inner(const char *text, hy_drive_inner **out, size_t *n)
+{
+    *n = count_items(text);
+    *out = calloc(*n, sizeof **out);
+    if (!*out) {
+        hy_cli_fail(CMD, "out of memory");
+        return -1;
+    }
+    const char *p = text;
+    for (size_t i = 0; i < *n; i++) {
+        char *end, *end2;
+        double at = strtod(p, &end);
+        double back = end != p && *end == ':' ? strtod(end + 1, &end2) : NAN;
+        if (end == p || *end != ':' || end2 == end + 1 || (*end2 != ',' && *end2 != '\0') || !isfinite(at) ||
+            !isfinite(back)) {
+            hy_cli_usage(CMD, "--inner: item %zu of '%s': expected AT:BACK, e.g. 0.5:0.3 (reverse at 0.5 A, go back "
+                         "by 0.3 A)", i + 1, text);
+            return -1;
+        }
+        (*out)[i].at = at;
+        (*out)[i].back = back;
+        p = end2 + (*end2 == ',');
+    }
+    return 0;
+}
+
+/* ---- the history --------------------------------------------------------------------------------------------- */
+
+// (options) => protocol history in r; returns an exit status
+static int build_protocol(const sim_opts *o, run *r)
+{
+    int rc = HY_EXIT_USAGE;
+    double *amp = NULL;
+    int *cyc = NULL;
+    long *tmp = NULL;
+    hy_drive_inner *inner = NULL;
+    size_t *inner_cycles = NULL, n_levels = 0, n_inner = 0, n_ic = 0;
+    hy_err err;
+    hy_drive_spec s;
+    hy_drive_spec_default(&s);
+    s.lead_in = 1; /* the model is at rest at q = 0: reach an offset by a ramp, not a jump */
+
+    const char *p = o->protocol;
+    int explicit_levels = strcmp(p, "sine") == 0 || strcmp(p, "triangle") == 0;
+    hy_drive_preset preset = HY_DRIVE_STEPS;
+    if (!explicit_levels) {
+        if (strcmp(p, "steps") == 0)
+            preset = HY_DRIVE_STEPS;
+        else if (strcmp(p, "iso16670") == 0)
+            preset = HY_DRIVE_ISO16670;
+        else if (strcmp(p, "atc24") == 0)
+            preset = HY_DRIVE_ATC24;
+        else {
+            hy_cli_usage(CMD, "--protocol: unknown protocol '%s' (expected sine, triangle, steps, iso16670 or atc24)",
+                         p);
+            goto out;
+        }
+    }
+    /* Options that do not belong to the protocol chosen are refused rather than silently ignored. */
+    if (explicit_levels) {
+        const char *stray = o->max ? "max" : o->steps ? "steps" : o->yield ? "yield" : o->wave ? "wave" : NULL;
+        if (stray) {
+            hy_cli_usage(CMD, "--%s does not apply to --protocol %s (its shape and levels are given by the protocol "
+                         "name and --amplitudes)", stray, p);
+            goto out;
+        }
+        if (!o->amplitudes) {
+            hy_cli_usage(CMD, "--protocol %s needs --amplitudes A1,A2,...", p);
+            goto out;
+        }
+        s.wave = strcmp(p, "sine") == 0 ? HY_DRIVE_SINE : HY_DRIVE_TRIANGLE;
+        n_levels = count_items(o->amplitudes);
+        amp = calloc(n_levels, sizeof *amp);
+        cyc = calloc(n_levels, sizeof *cyc);
+        tmp = calloc(n_levels, sizeof *tmp);
+        if (!amp || !cyc || !tmp) {
+            rc = hy_cli_fail(CMD, "out of memory");
+            goto out;
+        }
+        if (parse_doubles("amplitudes", o->amplitudes, amp, n_levels) != 0)
+            goto out;
+        for (size_t i = 0; i < n_levels; i++)
+            tmp[i] = 1;
+        if (o->cycles) {
+            size_t nc = count_items(o->cycles);
+            if (nc != 1 && nc != n_levels) {
+                hy_cli_usage(CMD, "--cycles: %zu values for %zu amplitudes (give one for all, or one per amplitude)",
+                             nc, n_levels);
+                goto out;
+            }
+            if (parse_counts("cycles", o->cycles, tmp, nc) != 0)
+                goto out;
+            for (size_t i = nc; i < n_levels; i++)
+                tmp[i] = tmp[0];
+        }
+        for (size_t i = 0; i < n_levels; i++)
+            cyc[i] = (int)tmp[i];
+    } else {
+        const char *stray = o->amplitudes ? "amplitudes" : NULL;
+        if (!stray && preset != HY_DRIVE_STEPS)
+            stray = o->steps ? "steps" : o->cycles ? "cycles" : NULL;
+        if (!stray && preset != HY_DRIVE_ATC24)
+            stray = o->yield ? "yield" : NULL;
+        if (stray) {
+            hy_cli_usage(CMD, "--%s does not apply to --protocol %s", stray, p);
+            goto out;
+        }
+        if (!o->max) {
+            hy_cli_usage(CMD, "--protocol %s needs --max A (the largest amplitude)", p);
+            goto out;
+        }
+        if (preset == HY_DRIVE_STEPS && !o->steps) {
+            hy_cli_usage(CMD, "--protocol steps needs --steps K (the number of amplitude levels)");
+            goto out;
+        }
+        if (preset == HY_DRIVE_ATC24 && !o->yield) {
+            hy_cli_usage(CMD, "--protocol atc24 needs --yield DY (the yield displacement)");
+            goto out;
+        }
+        double max = 0, dy = 0;
+        long steps = 1, cycles = 3;
+        if (hy_cli_double(CMD, "max", o->max, &max) != 0 || (o->yield && hy_cli_double(CMD, "yield", o->yield, &dy)) ||
+            (o->steps && parse_long("steps", o->steps, 1, &steps)) ||
+            (o->cycles && parse_long("cycles", o->cycles, 1, &cycles)))
+            goto out;
+        s.wave = HY_DRIVE_TRIANGLE;
+        if (o->wave) {
+            if (strcmp(o->wave, "sine") == 0)
+                s.wave = HY_DRIVE_SINE;
+            else if (strcmp(o->wave, "triangle") != 0) {
+                hy_cli_usage(CMD, "--wave: expected sine or triangle, got '%s'", o->wave);
+                goto out;
+            }
+        }
+        if (hy_drive_preset_levels(preset, max, (int)steps, (int)cycles, dy, NULL, NULL, 0, &n_levels, &err) != HY_OK) {
+            hy_cli_usage(CMD, "%s", err.msg);
+            goto out;
+        }
+        amp = calloc(n_levels, sizeof *amp);
+        cyc = calloc(n_levels, sizeof *cyc);
+        if (!amp || !cyc) {
+            rc = hy_cli_fail(CMD, "out of memory");
+            goto out;
+        }
+        hy_drive_preset_levels(preset, max, (int)steps, (int)cycles, dy, amp, cyc, n_levels, &n_levels, NULL);
+    }
+    s.n_levels = n_levels;
+    s.amplitude = amp;
+    s.cycles = cyc;
+    long points = 200;
+    if (o->points && parse_long("points", o->points, 4, &points) != 0)
+        goto out;
+    s.points = (size_t)points;
+    if ((o->offset && hy_cli_double(CMD, "offset", o->offset, &s.offset) != 0) ||
+        (o->period && hy_cli_double(CMD, "period", o->period, &s.period) != 0) ||
+        (o->rate && hy_cli_double(CMD, "rate", o->rate, &s.rate) != 0))
+        goto out;
+    if (o->period && o->rate) {
+        hy_cli_usage(CMD, "give --period or --rate, not both");
+        goto out;
+    }
+    if (o->rate && !(s.rate > 0.0)) {
+        hy_cli_usage(CMD, "--rate: expected a rate > 0, got '%s'", o->rate);
+        goto out;
+    }
+    if (o->inner) {
+        if (parse_inner(o->inner, &inner, &n_inner) != 0)
+            goto out;
+        s.n_inner = n_inner;
+        s.inner = inner;
+    }
+    if (o->inner_cycles) {
+        if (!o->inner) {
+            hy_cli_usage(CMD, "--inner-cycles needs --inner");
+            goto out;
+        }
+        n_ic = count_items(o->inner_cycles);
+        inner_cycles = calloc(n_ic, sizeof *inner_cycles);
+        long *ic = calloc(n_ic, sizeof *ic);
+        int bad = !inner_cycles || !ic || parse_counts("inner-cycles", o->inner_cycles, ic, n_ic) != 0;
+        for (size_t i = 0; !bad && i < n_ic; i++)
+            inner_cycles[i] = (size_t)ic[i];
+        free(ic);
+        if (bad)
+            goto out;
+        s.n_inner_cycles = n_ic;
+        s.inner_cycles = inner_cycles;
+    }
+    size_t n;
+    if (hy_drive_count(&s, &n, &err) != HY_OK) {
+        hy_cli_usage(CMD, "%s", err.msg);
+        goto out;
+    }
+    r->n = n;
+    r->t = r->t_own = malloc(n * sizeof *r->t);
+    r->q = r->q_own = malloc(n * sizeof *r->q);
+    if (!r->t || !r->q) {
+        rc = hy_cli_fail(CMD, "out of memory for a history of %zu samples", n);
+        goto out;
+    }
+    if (hy_drive_fill(&s, r->t, r->q, n, &err) != HY_OK) {
+        hy_cli_usage(CMD, "%s", err.msg);
+        goto out;
+    }
+    r->has_time = 1;
+    rc = HY_EXIT_OK;
+out:
+    free(amp);
+    free(cyc);
+    free(tmp);
+    free(inner);
+    free(inner_cycles);
+    return rc;
+}
+
+// (options) => drive file read into r; returns an exit status
+static int build_drive(sim_opts *o, run *r)
+{
+    const char *stray = o->amplitudes ? "amplitudes" : o->cycles ? "cycles" : o->max ? "max" : o->steps ? "steps"
+                        : o->yield ? "yield" : o->wave ? "wave" : o->points ? "points" : o->offset ? "offset"
+                        : o->period ? "period" : o->rate ? "rate" : o->inner ? "inner"
+                        : o->inner_cycles ? "inner-cycles" : NULL;
+    if (stray)
+        return hy_cli_usage(CMD, "--%s applies to --protocol, not to --drive", stray);
+    /* The record is read like any bench record (hy_cli_read_series); its force column is read but not used. */
+    int rc = hy_cli_read_series(CMD, o->drive, &o->csv, &r->series);
+    if (rc != 0)
+        return rc;
+    r->from_file = 1;
+    r->n = r->series.n;
+    r->q = r->series.q;
+    r->t = r->series.t;
+    r->has_time = r->series.t != NULL;
+    if (r->n == 0)
+        return hy_cli_fail(CMD, "%s: no samples to drive the model with", hy_display_name(o->drive));
+    return HY_EXIT_OK;
+}
+
+/* ---- output -------------------------------------------------------------------------------------------------- */
+
+// (value, digits or 0) => shortest text that reads back to v exactly (0), or v to `digits` significant digits
+static int fmt_num(char *buf, size_t len, double v, int digits)
+{
+    if (digits > 0)
+        return snprintf(buf, len, "%.*g", digits, v);
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = snprintf(buf, len, "%.*g", prec, v);
+        if (prec == 17 || strtod(buf, NULL) == v)
+            break;
+    }
+    return n;
+}
+
+// (rows 0..n-1) => CSV rows on fp
+static void write_rows(FILE *fp, const run *r, const double *q_out, const double *Q_out, size_t n, int digits)
+{
+    char a[40], b[40], c[40];
+    fputs("t,q,Q,state\n", fp);
+    for (size_t i = 0; i < n; i++) {
+        fmt_num(a, sizeof a, r->t ? r->t[i] : (double)i, digits);
+        fmt_num(b, sizeof b, q_out[i], digits);
+        fmt_num(c, sizeof c, Q_out[i], digits);
+        fprintf(fp, "%s,%s,%s,%d\n", a, b, c, r->state[i]);
+    }
+}
+
+// (x[0..n-1]) => max |x|
+static double peak_abs(const double *x, size_t n)
+{
+    double p = 0.0;
+    for (size_t i = 0; i < n; i++)
+        p = fabs(x[i]) > p ? fabs(x[i]) : p;
+    return p;
+}
+
+/* ---- the command --------------------------------------------------------------------------------------------- */
+
+// (argv) => options; returns -1 to go on, else an exit status
+static int parse_args(int argc, char **argv, sim_opts *o)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, 0, 'o'},        {"help", no_argument, 0, 'h'},
+        {"drive", required_argument, 0, OPT_DRIVE},   {"protocol", required_argument, 0, OPT_PROTOCOL},
+        {"amplitudes", required_argument, 0, OPT_AMPLITUDES}, {"cycles", required_argument, 0, OPT_CYCLES},
+        {"max", required_argument, 0, OPT_MAX},       {"steps", required_argument, 0, OPT_STEPS},
+        {"yield", required_argument, 0, OPT_YIELD},   {"wave", required_argument, 0, OPT_WAVE},
+        {"points", required_argument, 0, OPT_POINTS}, {"offset", required_argument, 0, OPT_OFFSET},
+        {"period", required_argument, 0, OPT_PERIOD}, {"rate", required_argument, 0, OPT_RATE},
+        {"inner", required_argument, 0, OPT_INNER},   {"inner-cycles", required_argument, 0, OPT_INNER_CYCLES},
+        {"noise", required_argument, 0, OPT_NOISE},   {"q-noise", required_argument, 0, OPT_Q_NOISE},
+        {"seed", required_argument, 0, OPT_SEED},     {"digits", required_argument, 0, OPT_DIGITS},
+        {"strict", no_argument, 0, OPT_STRICT},
+        HY_CLI_DATA_LONGOPTS,
+        {0, 0, 0, 0}};
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        int used = hy_cli_data_option(CMD, opt, optarg, &o->csv);
+        if (used < 0)
+            return HY_EXIT_USAGE;
+        if (used > 0) {
+            o->data_opts = 1;
+            continue;
+        }
+        long v;
+        switch (opt) {
+        case 'h':
+            fputs(usage_text, stdout);
+            fputs("Data options (with --drive):\n", stdout);
+            fputs(hy_cli_data_help, stdout);
+            return HY_EXIT_OK;
+        case 'o': o->out = optarg; break;
+        case OPT_DRIVE: o->drive = optarg; break;
+        case OPT_PROTOCOL: o->protocol = optarg; break;
+        case OPT_AMPLITUDES: o->amplitudes = optarg; break;
+        case OPT_CYCLES: o->cycles = optarg; break;
+        case OPT_MAX: o->max = optarg; break;
+        case OPT_STEPS: o->steps = optarg; break;
+        case OPT_YIELD: o->yield = optarg; break;
+        case OPT_WAVE: o->wave = optarg; break;
+        case OPT_POINTS: o->points = optarg; break;
+        case OPT_OFFSET: o->offset = optarg; break;
+        case OPT_PERIOD: o->period = optarg; break;
+        case OPT_RATE: o->rate = optarg; break;
+        case OPT_INNER: o->inner = optarg; break;
+        case OPT_INNER_CYCLES: o->inner_cycles = optarg; break;
+        case OPT_NOISE:
+            if (parse_level("noise", optarg, &o->noise, &o->noise_pct) != 0)
+                return HY_EXIT_USAGE;
+            o->have_noise = 1;
+            break;
+        case OPT_Q_NOISE:
+            if (parse_level("q-noise", optarg, &o->q_noise, &o->q_noise_pct) != 0)
+                return HY_EXIT_USAGE;
+            o->have_q_noise = 1;
+            break;
+        case OPT_SEED:
+            if (parse_seed(optarg, &o->seed) != 0)
+                return HY_EXIT_USAGE;
+            break;
+        case OPT_DIGITS:
+            if (parse_long("digits", optarg, 1, &v) != 0)
+                return HY_EXIT_USAGE;
+            if (v > 17)
+                return hy_cli_usage(CMD, "--digits: at most 17 significant digits, got %ld", v);
+            o->digits = (int)v;
+            break;
+        case OPT_STRICT: o->strict = 1; break;
+        case ':':
+            return hy_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default:
+            return hy_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return hy_cli_usage(CMD, "expected a model file: hyst sim MODEL.json (--protocol NAME | --drive FILE)");
+    if (optind + 1 < argc)
+        return hy_cli_usage(CMD, "expected one model file, got '%s' and '%s'", argv[optind], argv[optind + 1]);
+    o->model = argv[optind];
+    if (!o->drive == !o->protocol)
+        return hy_cli_usage(CMD, "give exactly one of --protocol NAME and --drive FILE");
+    if (o->data_opts && !o->drive)
+        return hy_cli_usage(CMD, "data options (--x, --t, ...) apply to --drive only");
+    if (strcmp(o->model, "-") == 0 && o->drive && strcmp(o->drive, "-") == 0)
+        return hy_cli_usage(CMD, "the model and the drive cannot both come from standard input");
+    return -1;
+}
+
+int hy_cmd_sim(int argc, char **argv)
+{
+    sim_opts o;
+    memset(&o, 0, sizeof o);
+    o.out = "-";
+    o.seed = 1;
+    hy_csv_opts_default(&o.csv);
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+
+    run r;
+    memset(&r, 0, sizeof r);
+    hy_series_init(&r.series);
+    hy_model m;
+    memset(&m, 0, sizeof m);
+    hy_element e = {0};
+    double *q_out = NULL;
+    hy_atomic out = {0};
+    int out_open = 0;
+    hy_err err;
+
+    /* The model first: a bad model file is the likelier mistake, and it is cheap to check. */
+    if (hy_model_read(o.model, &m, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s", err.msg);
+        goto done;
+    }
+    rc = o.drive ? build_drive(&o, &r) : build_protocol(&o, &r);
+    if (rc != HY_EXIT_OK)
+        goto done;
+    if (hy_same_file(o.out, o.model)) {
+        rc = hy_cli_fail(CMD, "%s: refusing to overwrite the model file with the output", o.out);
+        goto done;
+    }
+    r.Q = malloc(r.n * sizeof *r.Q);
+    r.state = malloc(r.n * sizeof *r.state);
+    if (!r.Q || !r.state) {
+        rc = hy_cli_fail(CMD, "out of memory for %zu samples", r.n);
+        goto done;
+    }
+    if (hy_model_element(&m, &e, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s: %s", hy_display_name(o.model), err.msg);
+        goto done;
+    }
+    if (o.strict) {
+        hy_pwl_data *pd = m.type == HY_MODEL_PWL ? hy_pwl_element_data(&e) : NULL;
+        if (!pd) {
+            rc = hy_cli_usage(CMD, "--strict applies to piecewise-linear models; %s is a kinematic model",
+                              hy_display_name(o.model));
+            goto done;
+        }
+        hy_pwl_set_strict(pd, 1);
+    }
+
+    /* The model starts at rest at q = 0 and is stepped sample by sample (trial + commit). */
+    size_t done = 0;
+    hy_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int sim_rc = hy_element_drive(&e, 0.0, r.has_time ? r.t : NULL, r.q, r.n, r.Q, r.state, &done, &diag);
+
+    /* Measurement noise on the rows computed; levels in percent refer to the clean peaks of those rows. */
+    q_out = r.q;
+    if (o.have_q_noise && o.q_noise > 0.0) {
+        q_out = malloc((done ? done : 1) * sizeof *q_out);
+        if (!q_out) {
+            rc = hy_cli_fail(CMD, "out of memory");
+            goto done;
+        }
+        memcpy(q_out, r.q, done * sizeof *q_out);
+        double sigma = o.q_noise_pct ? o.q_noise * peak_abs(r.q, done) : o.q_noise;
+        hy_rng g;
+        hy_rng_seed(&g, o.seed, 1);
+        hy_noise_add(&g, sigma, q_out, done);
+    }
+    if (o.have_noise && o.noise > 0.0) {
+        double sigma = o.noise_pct ? o.noise * peak_abs(r.Q, done) : o.noise;
+        hy_rng g;
+        hy_rng_seed(&g, o.seed, 0);
+        hy_noise_add(&g, sigma, r.Q, done);
+    }
+
+    /* Whatever happened, the rows computed are written and committed: complete rows only. */
+    if (hy_atomic_open(&out, o.out, o.drive, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s", err.msg);
+        goto done;
+    }
+    out_open = 1;
+    static char buf[1 << 20];
+    if (!out.is_stdout)
+        setvbuf(out.fp, buf, _IOFBF, sizeof buf);
+    write_rows(out.fp, &r, q_out, r.Q, done, o.digits);
+    out_open = 0;
+    if (hy_atomic_commit(&out, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s", err.msg);
+        goto done;
+    }
+
+    if (sim_rc != HY_OK) {
+        char what[400], where[160] = "";
+        hy_diag_format(&diag, what, sizeof what);
+        if (r.from_file && r.series.line)
+            snprintf(where, sizeof where, ", line %zu of %s", r.series.line[done], hy_display_name(o.drive));
+        if (r.t)
+            rc = hy_cli_fail(CMD, "%s: stopped at t = %.10g (sample %zu%s): %s; the %zu rows before it are written",
+                             hy_display_name(o.model), r.t[done], done, where, what, done);
+        else
+            rc = hy_cli_fail(CMD, "%s: stopped at sample %zu (t = %zu%s): %s; the %zu rows before it are written",
+                             hy_display_name(o.model), done, done, where, what, done);
+        goto done;
+    }
+    rc = HY_EXIT_OK;
+done:
+    if (out_open)
+        hy_atomic_abort(&out);
+    if (q_out && q_out != r.q)
+        free(q_out);
+    hy_element_free(&e);
+    hy_model_free(&m);
+    free(r.Q);
+    free(r.state);
+    free(r.t_own);
+    free(r.q_own);
+    hy_series_free(&r.series);
+    return rc;
+}
