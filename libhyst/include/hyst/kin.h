@@ -67,7 +67,7 @@ void hy_kin_paper_spec(hy_kin_spec *s, int full);
 // (coefficients, q, f) => sum_ij C[i][j] q^i f^j (Horner in f inside Horner in q; for fitting and tests)
 double hy_kin_coeffs_eval(const hy_kin_coeffs *c, double q, double f);
 
-// (model, s, q, f) => dR_s/df, the attraction rate (negative = the branch of direction s attracts, spec 002 §1.3)
+// (model, s, q, f) => dR_s/df (the branch of direction s attracts where s * dR_s/df < 0, spec 002 §1.3)
 double hy_kin_dRdf(const hy_kin_model *m, int s, double q, double f);
 
 // (model, s, q, f) => dR_s/dq
