@@ -11,14 +11,17 @@
 int hy_pwlfit_lsq_init(hy_pwlfit_lsq *ls, int rows, int params, hy_err *err)
 {
     memset(ls, 0, sizeof *ls);
-    size_t mp = (size_t)rows * (size_t)params;
+    size_t mp = (size_t)(rows > params ? rows : params) * (size_t)params;   /* A2 also holds a p x p copy */
     ls->A = malloc(mp * sizeof *ls->A);
     ls->A2 = malloc(mp * sizeof *ls->A2);
     ls->r = malloc((size_t)rows * sizeof *ls->r);
     ls->r2 = malloc((size_t)(rows > params ? rows : params) * sizeof *ls->r2);
     ls->x = malloc((size_t)params * sizeof *ls->x);
+    ls->H = malloc((size_t)params * (size_t)params * sizeof *ls->H);
+    ls->g = malloc((size_t)params * sizeof *ls->g);
     ls->cap = rows;
-    if (!ls->A || !ls->A2 || !ls->r || !ls->r2 || !ls->x) {
+    ls->pcap = params;
+    if (!ls->A || !ls->A2 || !ls->r || !ls->r2 || !ls->x || !ls->H || !ls->g) {
         hy_pwlfit_lsq_free(ls);
         return hy_err_set(err, HY_ENOMEM, "piecewise-linear fit: out of memory");
     }
@@ -32,6 +35,8 @@ void hy_pwlfit_lsq_free(hy_pwlfit_lsq *ls)
     free(ls->r);
     free(ls->r2);
     free(ls->x);
+    free(ls->H);
+    free(ls->g);
     memset(ls, 0, sizeof *ls);
 }
 
@@ -149,13 +154,56 @@ double hy_pwlfit_lsq_solve(hy_pwlfit_lsq *ls)
         if (hy_lstsq_svd(ls->A2, (size_t)m, (size_t)p, ls->r2, 1e-12, ls->x, NULL, NULL) != HY_OK)
             return NAN;
     }
+    return hy_pwlfit_lsq_error(ls, ls->x);
+}
+
+// (system, x) => base + |A x - r|^2
+double hy_pwlfit_lsq_error(const hy_pwlfit_lsq *ls, const double *x)
+{
+    int m = ls->m, p = ls->p;
     double e = ls->base;
     for (int i = 0; i < m; i++) {
         const double *row = ls->A + (size_t)i * (size_t)p;
         double a = -ls->r[i];
         for (int j = 0; j < p; j++)
-            a += row[j] * ls->x[j];
+            a += row[j] * x[j];
         e += a * a;
     }
     return e;
+}
+
+// (system) => normal equations and their Cholesky solution
+double hy_pwlfit_lsq_solve_normal(hy_pwlfit_lsq *ls)
+{
+    int m = ls->m, p = ls->p;
+    if (p == 0)
+        return hy_pwlfit_lsq_error(ls, ls->x);
+    for (int i = 0; i < p * p; i++)
+        ls->H[i] = 0.0;
+    for (int j = 0; j < p; j++)
+        ls->g[j] = 0.0;
+    int nz[HY_PWLFIT_MAX_PARAMS];
+    for (int i = 0; i < m; i++) {   /* rows have at most a few non-zeros */
+        const double *row = ls->A + (size_t)i * (size_t)p;
+        int k = 0;
+        for (int j = 0; j < p; j++)
+            if (row[j] != 0.0)
+                nz[k++] = j;
+        for (int a = 0; a < k; a++) {
+            double wa = row[nz[a]];
+            ls->g[nz[a]] += wa * ls->r[i];
+            for (int b = 0; b < k; b++)
+                ls->H[nz[a] * p + nz[b]] += wa * row[nz[b]];
+        }
+    }
+    double *Hc = ls->A2, *gc = ls->r2;   /* dposv overwrites its inputs */
+    memcpy(Hc, ls->H, (size_t)p * (size_t)p * sizeof *Hc);
+    memcpy(gc, ls->g, (size_t)p * sizeof *gc);
+    ls->rank_deficient = 0;
+    if (hy_solve_spd(Hc, (size_t)p, gc, ls->x, NULL) != HY_OK)
+        return hy_pwlfit_lsq_solve(ls);
+    for (int j = 0; j < p; j++)
+        if (!isfinite(ls->x[j]))
+            return hy_pwlfit_lsq_solve(ls);
+    return hy_pwlfit_lsq_error(ls, ls->x);
 }

@@ -90,9 +90,14 @@ static double coordinate_sweeps(const hy_pwlfit_refine_problem *pb, double *knot
                                 double xtol, double ftol, hy_pwlfit_refine_info *info)
 {
     line_ctx lc = {pb->cost, pb->ctx, knots, 0, &info->evaluations};
+    int M_full = M;
     for (int s = 0; s < max_sweeps; s++) {
         double f0 = f;
         info->sweeps++;
+        /* the first sweep scans every bracket (when M > 0); later ones only polish: Brent within a tenth of it */
+        M = s == 0 ? M_full : 0;
+        if (M > 0)
+            info->scans++;
         for (int j = 0; j < pb->nk; j++) {
             if (!pb->is_free[j])
                 continue;
@@ -117,7 +122,11 @@ static double coordinate_sweeps(const hy_pwlfit_refine_problem *pb, double *knot
                 }
             }
             double a, b;
-            if (best > 0) {
+            if (M == 0) {
+                double w = 0.1 * (hi - lo);
+                a = fmax(lo, x0 - w);
+                b = fmin(hi, x0 + w);
+            } else if (best > 0) {
                 a = pts[best - 1];
                 b = pts[best + 1];
             } else {   /* the current position stays best: search between its scan neighbours */
@@ -158,6 +167,132 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Quasi-Newton polish (BFGS on the free knots, forward-difference gradient). Coordinate moves converge slowly
+ * when neighbouring knots are coupled; BFGS takes them together. Every step is cut so that no knot moves more
+ * than half-way to the edge of its current bracket, which keeps the knot order. */
+static double fd_grad(const hy_pwlfit_refine_problem *pb, double *knots, const int *J, int nf, double f, double h,
+                      double *g, hy_pwlfit_refine_info *info)
+{
+    for (int a = 0; a < nf; a++) {
+        int j = J[a];
+        double lo, hi, x = knots[j];
+        pb->bracket(pb->ctx, knots, j, &lo, &hi);
+        double step = x + h < hi ? h : -h;
+        knots[j] = x + step;
+        info->evaluations++;
+        double f1 = pb->cost(pb->ctx, knots);
+        knots[j] = x;
+        g[a] = isfinite(f1) ? (f1 - f) / step : 0.0;
+    }
+    return 0.0;
+}
+
+static double bfgs(const hy_pwlfit_refine_problem *pb, double *knots, double f, double range, double ftol,
+                   int max_iter, hy_pwlfit_refine_info *info)
+{
+    int J[HY_PWLFIT_MAX_KNOTS], nf = 0;
+    for (int j = 0; j < pb->nk && j < HY_PWLFIT_MAX_KNOTS; j++)
+        if (pb->is_free[j])
+            J[nf++] = j;
+    if (nf == 0)
+        return f;
+    static __thread double Hi[HY_PWLFIT_MAX_KNOTS * HY_PWLFIT_MAX_KNOTS];
+    double g[HY_PWLFIT_MAX_KNOTS], g1[HY_PWLFIT_MAX_KNOTS], p[HY_PWLFIT_MAX_KNOTS], x0[HY_PWLFIT_MAX_KNOTS];
+    double sv[HY_PWLFIT_MAX_KNOTS], yv[HY_PWLFIT_MAX_KNOTS], Hy[HY_PWLFIT_MAX_KNOTS];
+    double h = 1e-7 * range;
+    fd_grad(pb, knots, J, nf, f, h, g, info);
+    int reset = 1, stalls = 0, small = 0;
+    for (int it = 0; it < max_iter; it++) {
+        double gn = 0;
+        for (int a = 0; a < nf; a++)
+            gn += g[a] * g[a];
+        gn = sqrt(gn);
+        if (!(gn > 0))
+            break;
+        if (reset) {   /* first step (or after a failure): steepest descent of length 1 % of the range */
+            for (int a = 0; a < nf * nf; a++)
+                Hi[a] = 0.0;
+            for (int a = 0; a < nf; a++)
+                Hi[a * nf + a] = 0.01 * range / gn;
+            reset = 0;
+        }
+        double gp = 0;
+        for (int a = 0; a < nf; a++) {
+            p[a] = 0;
+            for (int b = 0; b < nf; b++)
+                p[a] -= Hi[a * nf + b] * g[b];
+            gp += p[a] * g[a];
+        }
+        if (!(gp < 0)) {
+            reset = 1;
+            if (++stalls > 2)
+                break;
+            continue;
+        }
+        /* step cap: half-way to each knot's bracket edge */
+        double tmax = 1.0;
+        for (int a = 0; a < nf; a++) {
+            double lo, hi;
+            pb->bracket(pb->ctx, knots, J[a], &lo, &hi);
+            double x = knots[J[a]];
+            if (p[a] > 0)
+                tmax = fmin(tmax, 0.5 * (hi - x) / p[a]);
+            else if (p[a] < 0)
+                tmax = fmin(tmax, 0.5 * (lo - x) / p[a]);
+        }
+        for (int a = 0; a < nf; a++)
+            x0[a] = knots[J[a]];
+        double t = tmax, f1 = INFINITY;
+        for (int ls = 0; ls < 30 && t > 0; ls++, t *= 0.5) {
+            for (int a = 0; a < nf; a++)
+                knots[J[a]] = x0[a] + t * p[a];
+            info->evaluations++;
+            f1 = pb->cost(pb->ctx, knots);
+            if (f1 <= f + 1e-4 * t * gp)
+                break;
+        }
+        if (!(f1 < f)) {   /* no decrease along this direction */
+            for (int a = 0; a < nf; a++)
+                knots[J[a]] = x0[a];
+            reset = 1;
+            if (++stalls > 1)
+                break;
+            continue;
+        }
+        stalls = 0;
+        fd_grad(pb, knots, J, nf, f1, h, g1, info);
+        double sy = 0;
+        for (int a = 0; a < nf; a++) {
+            sv[a] = knots[J[a]] - x0[a];
+            yv[a] = g1[a] - g[a];
+            sy += sv[a] * yv[a];
+        }
+        if (sy > 1e-300) {   /* Hi <- (I - r s y') Hi (I - r y s') + r s s' */
+            double r = 1.0 / sy, yHy = 0;
+            for (int a = 0; a < nf; a++) {
+                Hy[a] = 0;
+                for (int b = 0; b < nf; b++)
+                    Hy[a] += Hi[a * nf + b] * yv[b];
+                yHy += yv[a] * Hy[a];
+            }
+            for (int a = 0; a < nf; a++)
+                for (int b = 0; b < nf; b++)
+                    Hi[a * nf + b] += -r * (Hy[a] * sv[b] + sv[a] * Hy[b]) + (r * r * yHy + r) * sv[a] * sv[b];
+        }
+        double df = f - f1;
+        f = f1;
+        for (int a = 0; a < nf; a++)
+            g[a] = g1[a];
+        if (df <= ftol * f) {   /* two small decreases in a row end it */
+            if (++small >= 2)
+                break;
+        } else {
+            small = 0;
+        }
+    }
+    return f;
+}
+
 // (problem, knots) => coordinate-wise minimum that no relocation improves
 double hy_pwlfit_refine(const hy_pwlfit_refine_problem *pb, double *knots, const hy_pwlfit_refine_opts *o,
                         hy_pwlfit_refine_info *info)
@@ -168,6 +303,7 @@ double hy_pwlfit_refine(const hy_pwlfit_refine_problem *pb, double *knots, const
     memset(info, 0, sizeof *info);
     int max_sweeps = o && o->max_sweeps > 0 ? o->max_sweeps : 40;
     int M = o && o->scan > 0 ? o->scan : 8;
+    int polish = o && o->max_polish > 0 ? o->max_polish : max_sweeps;
     double xtol = o && o->xtol > 0 ? o->xtol : 1e-9;
     double ftol = o && o->ftol > 0 ? o->ftol : 1e-10;
     int R = o ? o->relocate : 0;
@@ -176,7 +312,21 @@ double hy_pwlfit_refine(const hy_pwlfit_refine_problem *pb, double *knots, const
         M = 64;
     info->evaluations++;
     double f = pb->cost(pb->ctx, knots);
-    f = coordinate_sweeps(pb, knots, f, max_sweeps, M, xtol, ftol, info);
+    double range = o && o->range > 0 ? o->range : 1.0;
+    /* a sweep with global scans of every bracket, then joint quasi-Newton moves; again while the scans find
+     * something better, at most three times; then a local coordinate polish */
+    for (int k = 0; k < 3; k++) {
+        double f0 = f;
+        if (o && o->scan < 0) {   /* light mode: quasi-Newton and polish only */
+            f = bfgs(pb, knots, f, range, ftol, 200, info);
+            break;
+        }
+        f = coordinate_sweeps(pb, knots, f, 1, M, xtol, ftol, info);
+        if (k > 0 && !(f0 - f > ftol * f0))
+            break;
+        f = bfgs(pb, knots, f, range, ftol, 200, info);
+    }
+    f = coordinate_sweeps(pb, knots, f, polish, 0, xtol, ftol, info);
     double trial[HY_PWLFIT_MAX_KNOTS], best[HY_PWLFIT_MAX_KNOTS];
     int nk = pb->nk < HY_PWLFIT_MAX_KNOTS ? pb->nk : HY_PWLFIT_MAX_KNOTS;
     for (int round = 0; R > 0 && pb->group && round < rounds; round++) {
@@ -213,7 +363,8 @@ double hy_pwlfit_refine(const hy_pwlfit_refine_problem *pb, double *knots, const
             }
             if (!found)
                 continue;
-            double f1 = coordinate_sweeps(pb, best, fb, max_sweeps, M, xtol, ftol, info);
+            double f1 = bfgs(pb, best, fb, range, ftol, 200, info);
+            f1 = coordinate_sweeps(pb, best, f1, polish, 0, xtol, ftol, info);
             if (f1 < f * (1.0 - ftol)) {
                 memcpy(knots, best, (size_t)nk * sizeof *knots);
                 f = f1;

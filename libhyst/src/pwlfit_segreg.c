@@ -121,7 +121,7 @@ int hy_pwlfit_segreg(const hy_pwlfit_data *d, int S, size_t G, double *t, double
         is_free[i] = i > 0 && i < S;
         group[i] = is_free[i] ? 0 : -1;
     }
-    hy_pwlfit_refine_opts o = {40, 8, 1e-9 * (hi - lo), 1e-12, 64, 4};
+    hy_pwlfit_refine_opts o = {40, 8, 1e-9 * (hi - lo), 1e-12, 64, 4, hi - lo, 0};
     hy_pwlfit_refine_problem pb = {S + 1, is_free, group, seg_cost, seg_bracket, seg_group, &c};
     double e = hy_pwlfit_refine(&pb, t, &o, NULL);
     if (!isfinite(e)) {

@@ -41,6 +41,8 @@ typedef struct side_ctx {
     int    ckind[MAXC];  /* 0 slope <= k, 1 B <= F                                                          */
     int    act[MAXC], nact;
     double theta[HY_PWLFIT_MAX_PARAMS];
+    double ls_x_normal[HY_PWLFIT_MAX_PARAMS];
+    int    final;        /* 1: unconstrained solves by QR (the reported table), 0: normal equations (search)   */
     double *kkt;         /* (p + MAXC)^2 work for the KKT matrix                                            */
     double *rhs, *sol;
 } side_ctx;
@@ -89,17 +91,6 @@ static hy_pwlfit_aff aff_scale(const hy_pwlfit_aff *x, double s)
     for (int j = 0; j < r.n; j++)
         r.w[j] *= s;
     return r;
-}
-
-// (x[0..n-1], v[], u) => affine form of the interpolated value at u (clamped to the end segments)
-static hy_pwlfit_aff aff_interp(const double *x, const hy_pwlfit_aff *v, int n, double u)
-{
-    int i = 0;
-    while (i < n - 2 && u >= x[i + 1])
-        i++;
-    double lam = (u - x[i]) / (x[i + 1] - x[i]);
-    hy_pwlfit_aff a = aff_scale(&v[i], 1.0 - lam);
-    return aff_axpy(&a, lam, &v[i + 1]);
 }
 
 // (knot vector) => abscissae of the F and B points
@@ -158,18 +149,35 @@ static void add_branch(side_ctx *c, const hy_pwlfit_data *d, const double *x, co
     hy_pwlfit_lsq_piece(&c->ls, d, x[n - 1], INFINITY, x[n - 1], &v[n - 1], &c->k);
 }
 
-static void put_row(side_ctx *c, const hy_pwlfit_aff *a, int kind)
+// (constraint row, affine form, weight) => row += w * form (its constant goes to the right-hand side)
+static void row_add(double *row, double *d, const hy_pwlfit_aff *a, double w)
+{
+    for (int j = 0; j < a->n; j++)
+        row[a->idx[j]] += w * a->w[j];
+    *d -= w * a->c;
+}
+
+static double *new_row(side_ctx *c, int kind)
 {
     if (c->nc >= MAXC)
-        return;
+        return NULL;
     double *row = c->C[c->nc];
     for (int j = 0; j < c->p; j++)
         row[j] = 0.0;
-    for (int j = 0; j < a->n; j++)
-        row[a->idx[j]] += a->w[j];
-    c->d[c->nc] = -a->c;
+    c->d[c->nc] = 0.0;
     c->ckind[c->nc] = kind;
-    c->nc++;
+    return row;
+}
+
+// (abscissae x[0..n-1], point values v, u) => row += w * (interpolated value at u)
+static void row_interp(double *row, double *d, const double *x, const hy_pwlfit_aff *v, int n, double u, double w)
+{
+    int i = 0;
+    while (i < n - 2 && u >= x[i + 1])
+        i++;
+    double lam = (u - x[i]) / (x[i + 1] - x[i]);
+    row_add(row, d, &v[i], w * (1.0 - lam));
+    row_add(row, d, &v[i + 1], w * lam);
 }
 
 // (parametrisation) => inequality constraints c . theta <= d
@@ -177,57 +185,57 @@ static void build_constraints(side_ctx *c)
 {
     int n = c->n;
     c->nc = 0;
+    double *row;
     if (c->constant) {   /* every working slope <= k (spec 000 §2 item 3: the beyond slope is the largest) */
-        for (int i = 0; i + 1 < n; i++) {
-            hy_pwlfit_aff s = seg_slope(c->xF, c->vF, i);
-            s = aff_axpy(&s, -1.0, &c->k);
-            put_row(c, &s, 0);
-        }
-        for (int j = 1; j + 2 < n; j++) {
-            hy_pwlfit_aff s = seg_slope(c->xB, c->vB, j);
-            s = aff_axpy(&s, -1.0, &c->k);
-            put_row(c, &s, 0);
+        for (int w = 0; w < 2; w++) {
+            const double *x = w ? c->xB : c->xF;
+            const hy_pwlfit_aff *v = w ? c->vB : c->vF;
+            for (int i = w; i + 1 < n - w; i++) {   /* B: not the common first nor the tied last segment */
+                if (!(row = new_row(c, 0)))
+                    return;
+                double inv = 1.0 / (x[i + 1] - x[i]);
+                row_add(row, &c->d[c->nc], &v[i + 1], inv);
+                row_add(row, &c->d[c->nc], &v[i], -inv);
+                row_add(row, &c->d[c->nc], &c->k, -1.0);
+                c->nc++;
+            }
         }
     }
     for (int i = 2; i + 1 < n; i++) {   /* B on or below F at every point of either branch */
-        hy_pwlfit_aff b = aff_interp(c->xB, c->vB, n, c->xF[i]);
-        b = aff_axpy(&b, -1.0, &c->vF[i]);
-        put_row(c, &b, 1);
-        hy_pwlfit_aff f = aff_interp(c->xF, c->vF, n, c->xB[i]);
-        f = aff_scale(&f, -1.0);
-        f = aff_axpy(&f, 1.0, &c->vB[i]);
-        put_row(c, &f, 1);
+        if (!(row = new_row(c, 1)))
+            return;
+        row_interp(row, &c->d[c->nc], c->xB, c->vB, n, c->xF[i], 1.0);
+        row_add(row, &c->d[c->nc], &c->vF[i], -1.0);
+        c->nc++;
+        if (!(row = new_row(c, 1)))
+            return;
+        row_add(row, &c->d[c->nc], &c->vB[i], 1.0);
+        row_interp(row, &c->d[c->nc], c->xF, c->vF, n, c->xB[i], -1.0);
+        c->nc++;
     }
 }
 
-static double violation(const side_ctx *c, int i, const double *th)
+static double violation(const side_ctx *c, int i, const double *th, double kscale)
 {
     double v = -c->d[i];
     for (int j = 0; j < c->p; j++)
         v += c->C[i][j] * th[j];
     /* scale: slopes against |k|, forces against the force scale */
-    double s = c->ckind[i] == 0 ? (c->constant ? fabs(hy_pwlfit_aff_eval(&c->k, th)) : 1.0) : c->Pscale;
+    double s = c->ckind[i] == 0 ? kscale : c->Pscale;
     return v / (s > 0 ? s : 1.0);
 }
 
 // (compressed system, active constraints) => theta by the KKT equations; squared error, NAN when singular
 static double solve_kkt(side_ctx *c)
 {
-    int p = c->p, m = c->ls.m, na = c->nact, N = p + na;
+    int p = c->p, na = c->nact, N = p + na;
     double *K = c->kkt, *b = c->rhs;
     for (int i = 0; i < N * N; i++)
         K[i] = 0.0;
-    for (int i = 0; i < p; i++) {
-        double g = 0.0;
-        for (int r = 0; r < m; r++)
-            g += c->ls.A[(size_t)r * (size_t)p + (size_t)i] * c->ls.r[r];
-        b[i] = g;
-        for (int j = 0; j <= i; j++) {
-            double h = 0.0;
-            for (int r = 0; r < m; r++)
-                h += c->ls.A[(size_t)r * (size_t)p + (size_t)i] * c->ls.A[(size_t)r * (size_t)p + (size_t)j];
-            K[i * N + j] = K[j * N + i] = h;
-        }
+    for (int i = 0; i < p; i++) {   /* normal equations left by hy_pwlfit_lsq_solve_normal */
+        b[i] = c->ls.g[i];
+        for (int j = 0; j < p; j++)
+            K[i * N + j] = c->ls.H[i * p + j];
     }
     for (int a = 0; a < na; a++) {
         const double *row = c->C[c->act[a]];
@@ -239,14 +247,7 @@ static double solve_kkt(side_ctx *c)
         return NAN;
     for (int j = 0; j < p; j++)
         c->theta[j] = c->sol[j];
-    double e = c->ls.base;
-    for (int r = 0; r < m; r++) {
-        double a = -c->ls.r[r];
-        for (int j = 0; j < p; j++)
-            a += c->ls.A[(size_t)r * (size_t)p + (size_t)j] * c->theta[j];
-        e += a * a;
-    }
-    return e;
+    return hy_pwlfit_lsq_error(&c->ls, c->theta);
 }
 
 // (active set) => theta and squared error (unconstrained QR solve when nothing is active)
@@ -254,8 +255,8 @@ static double solve_active(side_ctx *c)
 {
     if (c->nact > 0)
         return solve_kkt(c);
-    double e = hy_pwlfit_lsq_solve(&c->ls);
-    memcpy(c->theta, c->ls.x, (size_t)c->p * sizeof *c->theta);
+    double e = c->final ? hy_pwlfit_lsq_solve(&c->ls) : hy_pwlfit_lsq_error(&c->ls, c->ls_x_normal);
+    memcpy(c->theta, c->final ? c->ls.x : c->ls_x_normal, (size_t)c->p * sizeof *c->theta);
     return e;
 }
 
@@ -264,11 +265,15 @@ static int most_violated(const side_ctx *c)
 {
     int add = -1;
     double vmax = 1e-13;
+    char on[MAXC];
+    memset(on, 0, (size_t)c->nc);
+    for (int a = 0; a < c->nact; a++)
+        on[c->act[a]] = 1;
+    double kscale = c->constant ? fabs(hy_pwlfit_aff_eval(&c->k, c->theta)) : 1.0;
     for (int i = 0; i < c->nc; i++) {
-        int on = 0;
-        for (int a = 0; a < c->nact; a++)
-            on |= c->act[a] == i;
-        double v = on ? 0.0 : violation(c, i, c->theta);
+        if (on[i])
+            continue;
+        double v = violation(c, i, c->theta, kscale);
         if (v > vmax) {
             vmax = v;
             add = i;
@@ -292,6 +297,10 @@ static double side_cost(void *vc, const double *kn)
     add_branch(c, c->B, c->xB, c->vB);
     build_constraints(c);
     c->nact = 0;
+    /* normal equations once per breakpoint set: the unconstrained search solution and the KKT blocks */
+    if (isnan(hy_pwlfit_lsq_solve_normal(&c->ls)))
+        return INFINITY;
+    memcpy(c->ls_x_normal, c->ls.x, (size_t)c->p * sizeof *c->ls_x_normal);
     double e = solve_active(c);
     if (isnan(e))
         return INFINITY;
@@ -479,6 +488,7 @@ int hy_pwlfit_side_solve(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const
         free(c);
         return rc;
     }
+    c->final = 1;
     double e = side_cost(c, knots);
     if (!isfinite(e)) {
         rc = hy_err_set(err, HY_ENUMERIC, "piecewise-linear fit: no solution for these breakpoints");
@@ -502,6 +512,76 @@ static void anchored_sums(const hy_pwlfit_data *d, size_t i0, size_t i1, double 
     *SuP += s.suP + s.n * s.Pm * du;
     *SPP += s.sPP + s.n * s.Pm * s.Pm;
     *cnt += s.n;
+}
+
+/* (context, knots, depth) => knots refined by variable projection (sweeps and evaluations counted in out); the
+ * error. depth 2: scans, quasi-Newton, polish, relocations; 1: quasi-Newton and a short polish (a start
+ * compared with another, or a refit from a fitted neighbour); 0: quasi-Newton only. */
+static double refine_from(side_ctx *c, double *kn, hy_pwlfit_side *out, int depth)
+{
+    const hy_pwlfit_side_spec *spec = c->spec;
+    int n = c->n, K = 2 * n - 3;
+    int is_free[HY_PWLFIT_MAX_KNOTS], group[HY_PWLFIT_MAX_KNOTS];
+    for (int j = 0; j < K; j++) {
+        is_free[j] = 1;
+        group[j] = (j >= 2 && j <= n - 2) ? 0 : (j >= n ? 1 : -1);
+    }
+    is_free[0] = !spec->backlash_fixed;
+    is_free[n - 1] = !spec->xn_fixed;
+    hy_pwlfit_refine_opts ro = {30, 8, 100 * c->xtol, 1e-7, 16, 2, 1e9 * c->xtol, 4};
+    if (depth < 2) {
+        ro.scan = -1;
+        ro.relocate = 0;
+        ro.max_polish = depth == 1 ? 2 : 1;
+        if (depth == 0)
+            ro.max_sweeps = 1;
+    }
+    hy_pwlfit_refine_problem pb = {K, is_free, group, side_cost, side_bracket, side_group, c};
+    hy_pwlfit_refine_info info;
+    double e = hy_pwlfit_refine(&pb, kn, &ro, &info);
+    out->sweeps += info.sweeps;
+    out->evaluations += info.evaluations;
+    return e;
+}
+
+// (F, B, spec, starting knots) => side refined from those knots
+int hy_pwlfit_side_refit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const hy_pwlfit_side_spec *spec,
+                         const double *knots, hy_pwlfit_side *out, hy_err *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = check_spec(F, B, spec, err);
+    if (rc)
+        return rc;
+    side_ctx *c = malloc(sizeof *c);
+    if (!c)
+        return hy_err_set(err, HY_ENOMEM, "piecewise-linear fit: out of memory");
+    if ((rc = ctx_init(c, F, B, spec, err)) != HY_OK) {
+        free(c);
+        return rc;
+    }
+    int K = 2 * c->n - 3;
+    double kn[HY_PWLFIT_MAX_KNOTS];
+    memcpy(kn, knots, (size_t)K * sizeof *kn);
+    if (spec->backlash_fixed)
+        kn[0] = spec->backlash;
+    if (spec->xn_fixed)
+        kn[c->n - 1] = spec->xn;
+    double e = refine_from(c, kn, out, 1);
+    if (!isfinite(e)) {
+        rc = hy_err_set(err, HY_EDATA, "piecewise-linear fit: no admissible table near the given breakpoints");
+    } else {
+        int sweeps = out->sweeps;
+        long evals = out->evaluations;
+        c->final = 1;
+        e = side_cost(c, kn);
+        fill_result(c, kn, e, out);
+        out->sweeps = sweeps;
+        out->evaluations = evals;
+        hy_pwlfit_side_stats(out, F, B);
+    }
+    ctx_free(c);
+    free(c);
+    return rc;
 }
 
 typedef struct dp_start {
@@ -613,6 +693,13 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
     free(iFc);
     free(iBc);
 
+    out->sse_dp = fmin(best[0].cost, best[1].cost);
+    if (spec->dp_only) {
+        hy_pwlfit_dp_free(&dF);
+        hy_pwlfit_dp_free(&dB);
+        free(g);
+        return HY_OK;
+    }
     side_ctx *c = malloc(sizeof *c);
     if (!c || (rc = ctx_init(c, F, B, spec, err)) != HY_OK) {
         free(c);
@@ -622,17 +709,7 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
         return rc ? rc : hy_err_set(err, HY_ENOMEM, "piecewise-linear fit: out of memory");
     }
     int K = 2 * n - 3;
-    int is_free[HY_PWLFIT_MAX_KNOTS], group[HY_PWLFIT_MAX_KNOTS];
-    for (int j = 0; j < K; j++) {
-        is_free[j] = 1;
-        group[j] = (j >= 2 && j <= n - 2) ? 0 : (j >= n ? 1 : -1);
-    }
-    is_free[0] = !spec->backlash_fixed;
-    is_free[n - 1] = !spec->xn_fixed;
-    hy_pwlfit_refine_opts ro = {40, 8, c->xtol, 1e-10, 32, 3};
-    hy_pwlfit_refine_problem pb = {K, is_free, group, side_cost, side_bracket, side_group, c};
     double best_sse = INFINITY, best_kn[HY_PWLFIT_MAX_KNOTS];
-    out->sse_dp = fmin(best[0].cost, best[1].cost);
     for (int v = 0; v < 2; v++) {
         if (!isfinite(best[v].cost))
             continue;
@@ -653,16 +730,17 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
             if (kn[n + i] > hi)
                 kn[n + i] = hi;
         }
-        hy_pwlfit_refine_info info;
-        double e = hy_pwlfit_refine(&pb, kn, &ro, &info);
-        out->sweeps += info.sweeps;
-        out->evaluations += info.evaluations;
+        /* the second start is taken down quickly first and refined fully only when it competes */
+        double e = refine_from(c, kn, out, best_sse < INFINITY ? 0 : 2);
+        if (best_sse < INFINITY && e < best_sse * (1 + 1e-3))
+            e = refine_from(c, kn, out, 2);
         if (e < best_sse) {
             best_sse = e;
             memcpy(best_kn, kn, (size_t)K * sizeof *kn);
             out->start = v;
         }
     }
+
     hy_pwlfit_dp_free(&dF);
     hy_pwlfit_dp_free(&dB);
     free(g);
@@ -677,6 +755,7 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
     double sse_dp = out->sse_dp;
     int sweeps = out->sweeps, start = out->start;
     long evals = out->evaluations;
+    c->final = 1;
     double e = side_cost(c, best_kn);
     fill_result(c, best_kn, e, out);
     out->sse_dp = sse_dp;

@@ -83,9 +83,10 @@ typedef struct hy_pwlfit_aff {     /* c + sum_j w[j] theta[idx[j]]              
 
 typedef struct hy_pwlfit_lsq {
     int     p;                  /* parameters                                                               */
-    int     m, cap;             /* rows used, row capacity                                                  */
+    int     m, cap, pcap;       /* rows used, row capacity, parameter capacity                              */
     double *A, *r;              /* m x p row-major and right-hand side                                      */
     double *A2, *r2, *x;        /* work copies, solution                                                    */
+    double *H, *g;              /* normal equations A'A (p x p) and A'r, from hy_pwlfit_lsq_normal          */
     double  base;               /* part of the squared error no parameter can change                        */
     int     rank_deficient;     /* last solve needed the SVD fallback                                       */
 } hy_pwlfit_lsq;
@@ -100,6 +101,13 @@ void hy_pwlfit_lsq_piece(hy_pwlfit_lsq *ls, const hy_pwlfit_data *d, double lo, 
                          const hy_pwlfit_aff *v0, const hy_pwlfit_aff *slope);
 // (system) => ls->x = argmin, returns the squared error (base + residual); NAN when the solve failed
 double hy_pwlfit_lsq_solve(hy_pwlfit_lsq *ls);
+/* (system) => ls->H, ls->g (normal equations, from the sparse rows in O(rows)); then ls->x by Cholesky
+ * (hy_solve_spd), falling back to QR when not positive definite. Used inside the breakpoint search, where
+ * thousands of small solves are made and the squared error, not the last digits of x, is compared; the final
+ * ordinates are always solved by QR. Returns the squared error from the explicit residual. */
+double hy_pwlfit_lsq_solve_normal(hy_pwlfit_lsq *ls);
+// (system, x) => squared error base + |A x - r|^2
+double hy_pwlfit_lsq_error(const hy_pwlfit_lsq *ls, const double *x);
 // (affine form, theta) => value
 double hy_pwlfit_aff_eval(const hy_pwlfit_aff *a, const double *theta);
 
@@ -141,11 +149,13 @@ typedef void (*hy_pwlfit_group_fn)(void *ctx, const double *knots, int group, do
 
 typedef struct hy_pwlfit_refine_opts {
     int    max_sweeps;   /* default 40                                                                      */
-    int    scan;         /* scan points per bracket (default 8)                                             */
+    int    scan;         /* scan points per bracket (default 8; < 0: light mode, no scanning sweeps)        */
     double xtol;         /* absolute knot tolerance                                                         */
     double ftol;         /* relative decrease that ends the sweeps (default 1e-10)                          */
     int    relocate;     /* positions tried per relocation (0: no relocation moves)                         */
     int    max_rounds;   /* relocation rounds (default 4)                                                   */
+    double range;        /* abscissa scale (finite-difference step and first quasi-Newton step)             */
+    int    max_polish;   /* local coordinate sweeps after the quasi-Newton stage (0: max_sweeps)            */
 } hy_pwlfit_refine_opts;
 
 typedef struct hy_pwlfit_refine_problem {
@@ -159,11 +169,13 @@ typedef struct hy_pwlfit_refine_problem {
 } hy_pwlfit_refine_problem;
 
 typedef struct hy_pwlfit_refine_info {
-    int  sweeps, relocations;
+    int  sweeps, scans, relocations;
     long evaluations;
 } hy_pwlfit_refine_info;
 
-// (problem, knots) => knots moved to a coordinate-wise minimum that no relocation improves; its cost
+/* (problem, knots) => knots moved to a local minimum that no relocation improves; its cost. Stages: one sweep of
+ * coordinate moves with a scan of every bracket, quasi-Newton (BFGS, finite-difference gradient) on all free
+ * knots, local coordinate polish, then relocation rounds (each accepted one polished the same way). */
 double hy_pwlfit_refine(const hy_pwlfit_refine_problem *pb, double *knots, const hy_pwlfit_refine_opts *o,
                         hy_pwlfit_refine_info *info);
 
@@ -194,6 +206,7 @@ typedef struct hy_pwlfit_side_spec {
     double xn;
     size_t grid;            /* DP candidates (0: default 192)                                                */
     int    min_points;      /* samples per DP segment (0: default 3)                                        */
+    int    dp_only;         /* 1: stop after the global search (out->sse_dp only; used by the drift search)  */
 } hy_pwlfit_side_spec;
 
 typedef struct hy_pwlfit_branch_stats {
@@ -221,6 +234,9 @@ typedef struct hy_pwlfit_side {
 // (F, B data, spec) => fitted side (global DP, then variable projection)
 int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const hy_pwlfit_side_spec *spec,
                        hy_pwlfit_side *out, hy_err *err);
+// (F, B data, spec, starting knot vector) => fitted side by variable projection from those knots (no DP)
+int hy_pwlfit_side_refit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const hy_pwlfit_side_spec *spec,
+                         const double *knots, hy_pwlfit_side *out, hy_err *err);
 // (F, B data, spec, knot vector) => ordinates by constrained least squares for these fixed knots
 int hy_pwlfit_side_solve(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const hy_pwlfit_side_spec *spec,
                          const double *knots, hy_pwlfit_side *out, hy_err *err);

@@ -1,0 +1,589 @@
+/* The table fit pipeline (`hyst fit pwl`, see hyst/pwlfit.h): record -> loop analysis -> branches of each side
+ * (moved back by the drift for the friction kind) -> constrained side fits with the segment count chosen ->
+ * backlash evidence -> table, validated by the model itself -> unloading stiffness -> replay -> warnings. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "hyst/model.h"
+#include "hyst/pwlfit.h"
+
+static const char *const side_name[2] = {"positive", "negative"};
+
+// (o) => defaults
+void hy_pwlfit_opts_default(hy_pwlfit_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_segments = 12;
+    o->backlash_mode = HY_PWLFIT_BACKLASH_AUTO;
+    o->kind = HY_PWL_CONSTANT;
+    o->replay = 1;
+    hy_loops_opts_default(&o->loops);
+}
+
+// (r) => memory released
+void hy_pwlfit_result_free(hy_pwlfit_result *r)
+{
+    if (!r)
+        return;
+    free(r->energy_data);
+    free(r->energy_model);
+    r->energy_data = r->energy_model = NULL;
+}
+
+static void warn(hy_pwlfit_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(hy_pwlfit_result *r, const char *fmt, ...)
+{
+    if (r->n_warn >= HY_PWLFIT_MAX_WARN)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->warn[r->n_warn++], sizeof r->warn[0], fmt, ap);
+    va_end(ap);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- friction kind: the plateau onsets x_N of both sides that line the drifting branches up ---- */
+
+typedef struct drift_ctx {
+    const double *q, *Q;
+    size_t n;
+    const hy_loops *L;
+    const hy_pwlfit_opts *o;
+    int S;
+    double *shift;
+} drift_ctx;
+
+// (x_N of both sides) => squared error of the relaxed (DP) fit of both sides in the moved-back coordinate
+static double drift_objective(drift_ctx *c, const double xN[2])
+{
+    hy_pwlfit_drift_shift(c->q, c->n, c->L, xN, c->shift);
+    hy_pwlfit_branchset bs;
+    if (hy_pwlfit_drift_branches(c->q, c->Q, c->n, c->L, c->shift, c->o->loops.amp_tol, &bs, NULL))
+        return INFINITY;
+    double total = 0.0;
+    for (int s = 0; s < 2 && isfinite(total); s++) {
+        if (bs.F[s].n == 0 || bs.B[s].n == 0) {
+            total = INFINITY;
+            break;
+        }
+        hy_pwlfit_side_spec sp = {HY_PWL_FRICTION, c->S, c->o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN,
+                                  c->o->backlash, 1, fmin(xN[s], bs.F[s].u[bs.F[s].n - 1]), 96, 3, 1};
+        hy_pwlfit_side out;
+        if (hy_pwlfit_side_fit(&bs.F[s], &bs.B[s], &sp, &out, NULL) != HY_OK || !isfinite(out.sse_dp))
+            total = INFINITY;
+        else
+            total += out.sse_dp;
+    }
+    hy_pwlfit_branchset_free(&bs);
+    return total;
+}
+
+// (context, x_N, coordinate j, bracket) => x_N[j] moved to the best of a scan and a golden-section search
+static double drift_line(drift_ctx *c, double xN[2], int j, double lo, double hi, double f)
+{
+    enum { M = 16 };
+    double best = xN[j], fb = f, step = (hi - lo) / (M + 1);
+    for (int i = 1; i <= M; i++) {
+        double x[2] = {xN[0], xN[1]};
+        x[j] = lo + step * i;
+        double v = drift_objective(c, x);
+        if (v < fb) {
+            fb = v;
+            best = x[j];
+        }
+    }
+    double a = fmax(lo, best - step), b = fmin(hi, best + step);
+    const double gr = 0.6180339887498949;
+    double x1 = b - gr * (b - a), x2 = a + gr * (b - a);
+    double t[2] = {xN[0], xN[1]};
+    t[j] = x1;
+    double f1 = drift_objective(c, t);
+    t[j] = x2;
+    double f2 = drift_objective(c, t);
+    for (int it = 0; it < 30 && b - a > 1e-7 * (hi - lo); it++) {
+        if (f1 <= f2) {
+            b = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = b - gr * (b - a);
+            t[j] = x1;
+            f1 = drift_objective(c, t);
+        } else {
+            a = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = a + gr * (b - a);
+            t[j] = x2;
+            f2 = drift_objective(c, t);
+        }
+    }
+    if (f1 < fb) {
+        fb = f1;
+        best = x1;
+    }
+    if (f2 < fb) {
+        fb = f2;
+        best = x2;
+    }
+    xN[j] = best;
+    return fb;
+}
+
+// (record, analysis) => x_N of both sides minimising the relaxed fit error (deterministic scans + golden sections)
+static int drift_search(const double *q, const double *Q, size_t n, const hy_loops *L, const hy_pwlfit_opts *o,
+                        int S, double xN[2], hy_err *err)
+{
+    double R = 0.0;
+    for (size_t r = 1; r < L->n_rev; r++)
+        R = fmax(R, fabs(q[L->rev[r].i] - q[L->rev[r - 1].i]));
+    for (size_t r = 0; r < L->n_rev; r++)
+        R = fmax(R, fabs(q[L->rev[r].i]));
+    if (!(R > 0))
+        return hy_err_set(err, HY_EDATA, "friction fit: the record has no excursion to align");
+    drift_ctx c = {q, Q, n, L, o, S, malloc(n * sizeof(double))};
+    if (!c.shift)
+        return hy_err_set(err, HY_ENOMEM, "friction fit: out of memory");
+    /* both sides alike first, then each side on its own, twice */
+    enum { M = 24 };
+    double best = INFINITY, bx = 0.5 * R;
+    for (int i = 1; i <= M; i++) {
+        double x = R * i / (M + 1), v = drift_objective(&c, (double[2]){x, x});
+        if (v < best) {
+            best = v;
+            bx = x;
+        }
+    }
+    xN[0] = xN[1] = bx;
+    for (int round = 0; round < 2 && isfinite(best); round++)
+        for (int j = 0; j < 2; j++)
+            best = drift_line(&c, xN, j, 0.02 * R, R, best);
+    free(c.shift);
+    if (!isfinite(best))
+        return hy_err_set(err, HY_EDATA,
+                          "friction fit: no alignment of the drifting branches leaves enough samples on both sides "
+                          "for %d segments",
+                          S);
+    return HY_OK;
+}
+
+/* ---- side fits for one segment count ---- */
+
+typedef struct fit_set {
+    int nfit;                        /* sides fitted: 1 (symmetric) or 2                                      */
+    hy_pwlfit_data *F[2], *B[2];
+    double xn[2];                    /* friction: fixed last points                                          */
+} fit_set;
+
+static int fit_sides(const fit_set *fs, const hy_pwlfit_opts *o, int S, hy_pwlfit_side out[2], hy_err *err)
+{
+    for (int s = 0; s < fs->nfit; s++) {
+        hy_pwlfit_side_spec sp = {o->kind, S, o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN, o->backlash,
+                                  o->kind == HY_PWL_FRICTION, fs->xn[s], o->grid, 0, 0};
+        int rc = hy_pwlfit_side_fit(fs->F[s], fs->B[s], &sp, &out[s], err);
+        if (rc) {
+            if (err && fs->nfit == 2) {
+                char tmp[HY_MSG_LEN - 40];
+                memcpy(tmp, err->msg, sizeof tmp - 1);
+                tmp[sizeof tmp - 1] = '\0';
+                snprintf(err->msg, sizeof err->msg, "%s side: %s", side_name[s], tmp);
+            }
+            return rc;
+        }
+    }
+    return HY_OK;
+}
+
+// (sides, count) => samples, squared error, parameters, worst branch RMS
+static void fit_figures(const fit_set *fs, const hy_pwlfit_side *sd, const hy_pwlfit_opts *o, double *N, double *sse,
+                        double *P, double *rms_max)
+{
+    *N = *sse = *P = *rms_max = 0;
+    for (int s = 0; s < fs->nfit; s++) {
+        int n = sd[s].n;
+        *N += (double)(sd[s].F.n + sd[s].B.n);
+        *sse += sd[s].F.sse + sd[s].B.sse;
+        /* free knots + ordinates (+ k for the constant kind) */
+        double knots = 2 * n - 3 - (o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN) - (o->kind == HY_PWL_FRICTION);
+        *P += knots + 2 * n - 4;
+        *rms_max = fmax(*rms_max, fmax(sd[s].F.rms, sd[s].B.rms));
+    }
+}
+
+// (pooled parts of two data sets) => one data set
+static int pool(const hy_pwlfit_data *a, const hy_pwlfit_data *b, hy_pwlfit_data *out, hy_err *err)
+{
+    hy_pwlfit_part p[2] = {{a->u, a->P, a->n, 1.0}, {b->u, b->P, b->n, 1.0}};
+    return hy_pwlfit_data_build(out, p, 2, err);
+}
+
+static int check_input(const double *q, const double *Q, size_t n, const hy_pwlfit_opts *o, hy_err *err)
+{
+    if (o->segments != 0 && (o->segments < 3 || o->segments > HY_PWLFIT_MAX_SEGMENTS))
+        return hy_err_set(err, HY_EARG,
+                          "%d segments per branch asked: the model needs at least 3 for a loop and this build allows "
+                          "at most %d",
+                          o->segments, HY_PWLFIT_MAX_SEGMENTS);
+    if (!(o->tol >= 0) || !isfinite(o->tol))
+        return hy_err_set(err, HY_EARG, "force tolerance must be a finite number >= 0");
+    if (o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN && !(o->backlash >= 0 && isfinite(o->backlash)))
+        return hy_err_set(err, HY_EARG, "backlash must be a finite width >= 0, got %g", o->backlash);
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(q[i]) || !isfinite(Q[i]))
+            return hy_err_set(err, HY_EDATA, "sample %zu: the %s is not a finite number", i + 1,
+                              isfinite(q[i]) ? "force" : "displacement");
+    if (n < 20)
+        return hy_err_set(err, HY_EDATA, "%zu samples are too few for a table fit (need at least 20)", n);
+    return HY_OK;
+}
+
+// (record, options) => fitted table, figures and warnings
+int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, const hy_pwlfit_opts *o,
+                  hy_pwlfit_result *r, hy_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->k_ratio = NAN;
+    r->nrmse = NAN;
+    r->n_points = n;
+    double t0 = now();
+    int rc = check_input(q, Q, n, o, err);
+    if (rc)
+        return rc;
+    hy_loops L;
+    rc = hy_loops_analyze(q, Q, n, &o->loops, &L, err);
+    if (rc)
+        return rc;
+    hy_pwlfit_branchset bs;
+    memset(&bs, 0, sizeof bs);
+    hy_pwlfit_data pooled[2];
+    memset(pooled, 0, sizeof pooled);
+    hy_pwl_model *model = NULL;
+    double *Qm = NULL;
+    if (L.n_rev == 0) {
+        rc = hy_err_set(err, HY_EDATA,
+                        "no reversal in the record: q only moves one way (threshold %g), so there is no loading and "
+                        "unloading to fit",
+                        L.threshold);
+        goto done;
+    }
+    int S_probe = o->segments ? o->segments : 6;
+    if (o->kind == HY_PWL_FRICTION) {
+        rc = drift_search(q, Q, n, &L, o, S_probe, r->xN_drift, err);
+        if (rc)
+            goto done;
+        double *shift = malloc(n * sizeof *shift);
+        if (!shift) {
+            rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+            goto done;
+        }
+        r->slips = hy_pwlfit_drift_shift(q, n, &L, r->xN_drift, shift);
+        rc = hy_pwlfit_drift_branches(q, Q, n, &L, shift, o->loops.amp_tol, &bs, err);
+        free(shift);
+    } else {
+        rc = hy_pwlfit_branches(q, Q, n, &L, &o->loops, &bs, err);
+    }
+    if (rc)
+        goto done;
+    for (int s = 0; s < 2; s++) {
+        r->cycles[s] = bs.cycles[s];
+        r->amp[s] = bs.amp[s];
+    }
+    int has[2];
+    for (int s = 0; s < 2; s++)
+        has[s] = bs.F[s].n >= 12 && bs.B[s].n >= 12 && bs.cycles[s] > 0;
+    if (!has[0] && !has[1]) {
+        rc = hy_err_set(err, HY_EDATA,
+                        "no limit loop with both loading and unloading on either side (%zu reversals): nothing to fit",
+                        L.n_rev);
+        goto done;
+    }
+    if (!o->symmetric && (!has[0] || !has[1])) {
+        int s = has[0] ? 1 : 0;
+        rc = hy_err_set(err, HY_EDATA,
+                        "one-sided test: the %s side has no limit loop (%zu forward and %zu backward samples); fit "
+                        "both sides as mirrors of the %s one with --symmetric",
+                        side_name[s], bs.F[s].n, bs.B[s].n, side_name[1 - s]);
+        goto done;
+    }
+    fit_set fs;
+    memset(&fs, 0, sizeof fs);
+    if (o->symmetric) {
+        fs.nfit = 1;
+        if (has[0] && has[1]) {
+            if ((rc = pool(&bs.F[0], &bs.F[1], &pooled[0], err)) || (rc = pool(&bs.B[0], &bs.B[1], &pooled[1], err)))
+                goto done;
+            fs.F[0] = &pooled[0];
+            fs.B[0] = &pooled[1];
+        } else {
+            int s = has[0] ? 0 : 1;
+            fs.F[0] = &bs.F[s];
+            fs.B[0] = &bs.B[s];
+            warn(r, "the record has no %s side: the table's %s side is a mirror of the %s one (--symmetric)",
+                 side_name[1 - s], side_name[1 - s], side_name[s]);
+        }
+        fs.xn[0] = fmin(0.5 * (r->xN_drift[0] + r->xN_drift[1]), fs.F[0]->u[fs.F[0]->n - 1]);
+    } else {
+        fs.nfit = 2;
+        for (int s = 0; s < 2; s++) {
+            fs.F[s] = &bs.F[s];
+            fs.B[s] = &bs.B[s];
+            fs.xn[s] = fmin(r->xN_drift[s], bs.F[s].u[bs.F[s].n - 1]);
+        }
+    }
+
+    /* ---- segment count: given, fewest meeting the tolerance, or least BIC ---- */
+    hy_pwlfit_side sd[2], best_sd[2];
+    int S_lo = o->segments ? o->segments : 3, S_hi = o->segments ? o->segments : o->max_segments;
+    if (S_hi > HY_PWLFIT_MAX_SEGMENTS)
+        S_hi = HY_PWLFIT_MAX_SEGMENTS;
+    if (S_hi < S_lo)
+        S_hi = S_lo;
+    double best_bic = INFINITY;
+    int best_S = 0, rising = 0;
+    hy_err last_err;
+    hy_err_clear(&last_err);
+    for (int S = S_lo; S <= S_hi; S++) {
+        hy_err e1;
+        rc = fit_sides(&fs, o, S, sd, &e1);
+        if (rc) {
+            last_err = e1;
+            if (o->segments || best_S == 0) {
+                if (S == S_hi || o->segments)
+                    break;
+                continue;
+            }
+            break;   /* more segments than the data carry: keep the best so far */
+        }
+        double N, sse, P, rms_max;
+        fit_figures(&fs, sd, o, &N, &sse, &P, &rms_max);
+        double bic = N * log(fmax(sse, 1e-300) / N) + P * log(N);
+        hy_pwlfit_choice *ch = &r->tried[r->n_tried++];
+        ch->segments = S;
+        ch->sse = sse;
+        ch->rms_max = rms_max;
+        ch->bic = bic;
+        if (o->segments) {
+            best_S = S;
+            memcpy(best_sd, sd, sizeof sd);
+            snprintf(r->segments_why, sizeof r->segments_why, "given (--segments %d)", S);
+            break;
+        }
+        if (o->tol > 0) {
+            best_S = S;
+            memcpy(best_sd, sd, sizeof sd);
+            if (rms_max <= o->tol) {
+                snprintf(r->segments_why, sizeof r->segments_why,
+                         "fewest segments whose per-branch RMS error (%.4g) is within --tol %g", rms_max, o->tol);
+                break;
+            }
+            continue;
+        }
+        if (bic < best_bic) {
+            best_bic = bic;
+            best_S = S;
+            memcpy(best_sd, sd, sizeof sd);
+            rising = 0;
+        } else if (++rising >= 2) {
+            break;
+        }
+    }
+    if (best_S == 0) {
+        rc = last_err.code ? last_err.code : HY_EDATA;
+        hy_err_set(err, rc, "%s", last_err.code ? last_err.msg : "no segment count could be fitted");
+        goto done;
+    }
+    rc = HY_OK;
+    if (!o->segments && o->tol > 0 && !r->segments_why[0]) {
+        snprintf(r->segments_why, sizeof r->segments_why,
+                 "--tol %g not met up to %d segments; the most tried (%d) is kept (per-branch RMS %.4g)", o->tol,
+                 S_hi, best_S, r->tried[r->n_tried - 1].rms_max);
+        warn(r, "%s", r->segments_why);
+    }
+    if (!o->segments && o->tol <= 0)
+        snprintf(r->segments_why, sizeof r->segments_why,
+                 "least Bayesian information criterion over %d..%d segments per branch (N ln(SSE/N) + p ln N)", S_lo,
+                 r->tried[r->n_tried - 1].segments);
+    r->segments = best_S;
+
+    /* ---- backlash evidence: the same breakpoints refined with b = 0 ---- */
+    for (int s = 0; s < fs.nfit; s++) {
+        hy_pwlfit_backlash_info *bi = &r->backlash[s];
+        double range = fs.F[s]->u[fs.F[s]->n - 1];
+        if (o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN) {
+            bi->b = bi->b_fitted = o->backlash;
+            bi->clear = 1;
+            bi->delta_bic = NAN;
+            bi->sse_free = bi->sse_zero = NAN;
+            hy_pwlfit_backlash_zero_cost(fs.F[s], fs.B[s], o->backlash, &bi->n_zone);
+            continue;
+        }
+        hy_pwlfit_side zero;
+        double kn[HY_PWLFIT_MAX_KNOTS];
+        memcpy(kn, best_sd[s].knots, sizeof kn);
+        kn[0] = 0.0;
+        hy_pwlfit_side_spec sp = {o->kind, best_S, 1, 0.0, o->kind == HY_PWL_FRICTION, fs.xn[s], o->grid, 0, 0};
+        double sse_free = best_sd[s].F.sse + best_sd[s].B.sse;
+        size_t N = best_sd[s].F.n + best_sd[s].B.n, nz = 0;
+        hy_pwlfit_backlash_zero_cost(fs.F[s], fs.B[s], best_sd[s].uF[0], &nz);
+        if (hy_pwlfit_side_refit(fs.F[s], fs.B[s], &sp, kn, &zero, NULL) == HY_OK) {
+            hy_pwlfit_backlash_judge(N, sse_free, zero.F.sse + zero.B.sse, nz, best_sd[s].uF[0], range, bi);
+            if (bi->b == 0.0 && best_sd[s].uF[0] > 0)
+                best_sd[s] = zero;
+        } else {
+            hy_pwlfit_backlash_judge(N, sse_free, INFINITY, nz, best_sd[s].uF[0], range, bi);
+        }
+        const char *sn = fs.nfit == 1 ? "both" : side_name[s];
+        if (bi->clear < 0)
+            warn(r,
+                 "no clear backlash on the %s side%s: width %.4g fitted, but it improves the fit only a little "
+                 "(BIC difference %.3g, %zu samples in the zone); give --backlash 0 or a value to decide",
+                 sn, fs.nfit == 1 ? "s" : "", bi->b_fitted, bi->delta_bic, bi->n_zone);
+    }
+
+    /* ---- table (mirrored back), validated by the model ---- */
+    for (int s = 0; s < 2; s++) {
+        const hy_pwlfit_side *src = &best_sd[fs.nfit == 1 ? 0 : s];
+        r->side[s] = *src;
+        if (fs.nfit == 1)
+            r->backlash[s] = r->backlash[0];
+        double sg = s ? -1.0 : 1.0;
+        for (int i = 0; i < src->n; i++) {
+            r->tq[s][0][i] = sg * src->uF[i];
+            r->tQ[s][0][i] = i == 0 ? 0.0 : sg * src->PF[i];
+            r->tq[s][1][i] = sg * src->uB[i];
+            r->tQ[s][1][i] = i == 0 ? 0.0 : sg * src->PB[i];
+        }
+        if (src->uF[0] == 0.0)
+            r->tq[s][0][0] = r->tq[s][1][0] = 0.0;   /* no -0 in the file */
+        hy_pwl_side *ts = s ? &r->table.negative : &r->table.positive;
+        ts->forward.n = ts->backward.n = (size_t)src->n;
+        ts->forward.q = r->tq[s][0];
+        ts->forward.Q = r->tQ[s][0];
+        ts->backward.q = r->tq[s][1];
+        ts->backward.Q = r->tQ[s][1];
+        ts->k_beyond = src->k_beyond;
+    }
+    r->table.kind = o->kind;
+    {
+        hy_err e1;
+        if (hy_pwl_model_new(&r->table, "fitted table", &model, &e1) != HY_OK) {
+            rc = hy_err_set(err, HY_EMODEL, "the fitted table breaks the model's assumptions (%s); not written", e1.msg);
+            goto done;
+        }
+    }
+
+    /* ---- transition slope against the measured unloading stiffness ---- */
+    hy_pwlfit_unloading_measure(q, Q, n, &L, 0.05, o->loops.amp_tol, &r->unloading);
+    double kmax = 0.5 * (r->side[0].k_max + r->side[1].k_max);
+    if (r->unloading.n_inner > 0 && r->unloading.k_inner > 0)
+        r->k_ratio = kmax / r->unloading.k_inner;
+
+    /* ---- replay on the record's own displacement history ---- */
+    if (o->replay) {
+        Qm = malloc(n * sizeof *Qm);
+        if (!Qm) {
+            rc = hy_err_set(err, HY_ENOMEM, "out of memory for the replay");
+            goto done;
+        }
+        hy_element e;
+        hy_err e1;
+        if (hy_pwl_element_new(model, &e, &e1) == HY_OK) {
+            size_t done_n = 0;
+            hy_diag dg;
+            memset(&dg, 0, sizeof dg);
+            int rr = hy_element_drive(&e, 0.0, t, q, n, Qm, NULL, &done_n, &dg);
+            hy_element_free(&e);
+            if (rr == HY_OK) {
+                r->replayed = 1;
+            } else {
+                char buf[300];
+                hy_diag_format(&dg, buf, sizeof buf);
+                snprintf(r->replay_error, sizeof r->replay_error, "sample %zu: %s", done_n + 1, buf);
+                warn(r, "the fitted model stopped when replayed on the record: %s", r->replay_error);
+            }
+        } else {
+            snprintf(r->replay_error, sizeof r->replay_error, "%s", e1.msg);
+        }
+        if (r->replayed) {
+            double Qlo = INFINITY, Qhi = -INFINITY, ss = 0;
+            for (size_t i = 0; i < n; i++) {
+                Qlo = fmin(Qlo, Q[i]);
+                Qhi = fmax(Qhi, Q[i]);
+                ss += (Qm[i] - Q[i]) * (Qm[i] - Q[i]);
+            }
+            r->nrmse = Qhi > Qlo ? sqrt(ss / (double)n) / (Qhi - Qlo) : NAN;
+            hy_loops_opts lo = o->loops;
+            lo.threshold = L.threshold;   /* same reversals: the cycles pair up one to one */
+            hy_loops Lm;
+            if (hy_loops_analyze(q, Qm, n, &lo, &Lm, NULL) == HY_OK) {
+                size_t nc = Lm.n_cyc < L.n_cyc ? Lm.n_cyc : L.n_cyc;
+                r->energy_data = malloc((nc + 1) * sizeof(double));
+                r->energy_model = malloc((nc + 1) * sizeof(double));
+                if (r->energy_data && r->energy_model) {
+                    r->n_cycles = nc;
+                    for (size_t k = 0; k < nc; k++) {
+                        r->energy_data[k] = L.cyc[k].energy;
+                        r->energy_model[k] = Lm.cyc[k].energy;
+                    }
+                }
+                r->energy_total_data = L.total_energy;
+                r->energy_total_model = Lm.total_energy;
+                hy_loops_free(&Lm);
+            }
+        }
+    }
+
+    /* ---- warnings: what the data say against the fit or the model ---- */
+    for (int s = 0; s < fs.nfit; s++) {
+        const char *sn = fs.nfit == 1 ? "pooled" : side_name[s];
+        size_t cyc = fs.nfit == 1 ? r->cycles[0] + r->cycles[1] : r->cycles[s];
+        if (cyc < 2)
+            warn(r, "only %zu limit cycle on the %s side: the branches rest on a single pass (too few cycles to "
+                    "average the scatter)", cyc, sn);
+        const hy_pwlfit_side *sdp = &best_sd[s];
+        if (sdp->ties > 0)
+            warn(r,
+                 "the data contradict spec 000 §2 (assumption 3: the beyond-range slope is the largest) on the %s "
+                 "side: %d segment(s) steeper than k_max = %.4g were held at k_max",
+                 sn, sdp->ties, sdp->k_max);
+        if (sdp->touches > 0)
+            warn(r, "the data put the backward branch above the forward one on the %s side; B was held on F at %d "
+                    "point(s)", sn, sdp->touches);
+        if (sdp->F.r2 < 0.9 || sdp->B.r2 < 0.9)
+            warn(r, "poor fit on the %s side (R^2 forward %.3f, backward %.3f): the branches are not piecewise "
+                    "linear with %d segments, or the loop is not stable from cycle to cycle", sn, sdp->F.r2,
+                 sdp->B.r2, best_S);
+    }
+    if (isfinite(r->k_ratio) && (r->k_ratio > 1.5 || r->k_ratio < 1.0 / 1.5))
+        warn(r,
+             "the transition slope k_max = %.4g differs from the unloading stiffness measured at %zu inner reversals "
+             "(median %.4g) by a factor %.2f: the model will leave a branch %s than the record does",
+             kmax, r->unloading.n_inner, r->unloading.k_inner, r->k_ratio, r->k_ratio > 1 ? "more steeply" : "more gently");
+    if (o->kind == HY_PWL_FRICTION && r->slips == 0)
+        warn(r, "no brake slip in the record (friction kind): the slip plateau and the drift are not identified; "
+                "the table ends at the largest displacement");
+    if (r->replayed && r->nrmse > 0.1)
+        warn(r, "the fitted model replayed on the record is far from it (NRMSE %.1f %% of the peak-to-peak force): "
+                "the record may not be of the piecewise-linear kind", 100 * r->nrmse);
+
+done:
+    free(Qm);
+    if (model)
+        hy_pwl_model_free(model);
+    hy_pwlfit_data_free(&pooled[0]);
+    hy_pwlfit_data_free(&pooled[1]);
+    hy_pwlfit_branchset_free(&bs);
+    hy_loops_free(&L);
+    r->seconds = now() - t0;
+    if (rc)
+        hy_pwlfit_result_free(r);
+    return rc;
+}

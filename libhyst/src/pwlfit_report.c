@@ -1,0 +1,148 @@
+/* Step 5 of the table fit: the report as JSON (cJSON), written by `hyst fit pwl --report` and kept in the model
+ * file under "fit". Layout in docs/formats.md (section fit-pwl). Non-finite figures are written as null. */
+#include <math.h>
+#include <cjson/cJSON.h>
+#include "hyst/pwlfit.h"
+
+static const char *const side_name[2] = {"positive", "negative"};
+
+static void num(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *num_array(const double *v, size_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < n; i++)
+        cJSON_AddItemToArray(a, isfinite(v[i]) ? cJSON_CreateNumber(v[i]) : cJSON_CreateNull());
+    return a;
+}
+
+static cJSON *branch_json(const hy_pwlfit_branch_stats *b)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "samples", (double)b->n);
+    num(o, "rms", b->rms);
+    num(o, "max_abs", b->max_abs);
+    num(o, "r2", b->r2);
+    return o;
+}
+
+static const char *evidence(const hy_pwlfit_backlash_info *b, const hy_pwlfit_opts *o)
+{
+    if (o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN)
+        return "given";
+    return b->clear > 0 ? "clear" : b->clear < 0 ? "doubtful" : "none";
+}
+
+// (result, options, source) => report object
+cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o, const char *source)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return NULL;
+    cJSON_AddStringToObject(root, "tool", "hyst fit pwl");
+    cJSON_AddStringToObject(root, "source", source ? source : "");
+    cJSON_AddNumberToObject(root, "samples", (double)r->n_points);
+    num(root, "seconds", r->seconds);
+
+    cJSON *op = cJSON_AddObjectToObject(root, "options");
+    cJSON_AddStringToObject(op, "kind", o->kind == HY_PWL_FRICTION ? "friction" : "constant");
+    if (o->segments)
+        cJSON_AddNumberToObject(op, "segments", o->segments);
+    else
+        cJSON_AddNullToObject(op, "segments");
+    if (o->tol > 0)
+        cJSON_AddNumberToObject(op, "tol", o->tol);
+    else
+        cJSON_AddNullToObject(op, "tol");
+    if (o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN)
+        cJSON_AddNumberToObject(op, "backlash", o->backlash);
+    else
+        cJSON_AddStringToObject(op, "backlash", "auto");
+    cJSON_AddBoolToObject(op, "symmetric", o->symmetric);
+    num(op, "amp_tol", o->loops.amp_tol);
+
+    cJSON *sg = cJSON_AddObjectToObject(root, "segments");
+    cJSON_AddNumberToObject(sg, "per_branch", r->segments);
+    cJSON_AddStringToObject(sg, "why", r->segments_why);
+    cJSON *tried = cJSON_AddArrayToObject(sg, "tried");
+    for (int i = 0; i < r->n_tried; i++) {
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddNumberToObject(t, "segments", r->tried[i].segments);
+        num(t, "sse", r->tried[i].sse);
+        num(t, "rms_max", r->tried[i].rms_max);
+        num(t, "bic", r->tried[i].bic);
+        cJSON_AddItemToArray(tried, t);
+    }
+
+    cJSON *sides = cJSON_AddObjectToObject(root, "sides");
+    for (int s = 0; s < 2; s++) {
+        const hy_pwlfit_side *sd = &r->side[s];
+        const hy_pwlfit_backlash_info *bl = &r->backlash[s];
+        cJSON *so = cJSON_AddObjectToObject(sides, side_name[s]);
+        cJSON_AddBoolToObject(so, "mirrored", o->symmetric);
+        cJSON_AddNumberToObject(so, "cycles", (double)r->cycles[s]);
+        num(so, "amplitude", r->amp[s]);
+        cJSON *b = cJSON_AddObjectToObject(so, "backlash");
+        num(b, "width", bl->b);
+        num(b, "fitted", bl->b_fitted);
+        cJSON_AddStringToObject(b, "evidence", evidence(bl, o));
+        num(b, "delta_bic", bl->delta_bic);
+        cJSON_AddNumberToObject(b, "samples_in_zone", (double)bl->n_zone);
+        num(so, "k_beyond", sd->k_beyond);
+        num(so, "k_max", sd->k_max);
+        cJSON_AddNumberToObject(so, "segments_held_at_k_max", sd->ties);
+        cJSON_AddNumberToObject(so, "points_B_held_on_F", sd->touches);
+        cJSON_AddItemToObject(so, "forward", branch_json(&sd->F));
+        cJSON_AddItemToObject(so, "backward", branch_json(&sd->B));
+        num(so, "sse", sd->F.sse + sd->B.sse);
+        num(so, "sse_global_search", sd->sse_dp);
+        cJSON_AddNumberToObject(so, "refinement_sweeps", sd->sweeps);
+        cJSON_AddNumberToObject(so, "least_squares_solves", (double)sd->evaluations);
+    }
+    if (o->kind == HY_PWL_FRICTION) {
+        cJSON *fr = cJSON_AddObjectToObject(root, "friction");
+        cJSON_AddItemToObject(fr, "x_N", num_array(r->xN_drift, 2));
+        cJSON_AddNumberToObject(fr, "slips", (double)r->slips);
+    }
+
+    cJSON *tr = cJSON_AddObjectToObject(root, "transition");
+    double km[2] = {r->side[0].k_max, r->side[1].k_max};
+    cJSON_AddItemToObject(tr, "k_max", num_array(km, 2));
+    cJSON *ui = cJSON_AddObjectToObject(tr, "unloading_inner");
+    cJSON_AddNumberToObject(ui, "reversals", (double)r->unloading.n_inner);
+    num(ui, "median", r->unloading.k_inner);
+    num(ui, "min", r->unloading.k_inner_min);
+    num(ui, "max", r->unloading.k_inner_max);
+    cJSON *ul = cJSON_AddObjectToObject(tr, "unloading_limit");
+    cJSON_AddNumberToObject(ul, "reversals", (double)r->unloading.n_limit);
+    num(ul, "median", r->unloading.k_limit);
+    num(tr, "ratio_k_max_to_inner", r->k_ratio);
+
+    cJSON *rp = cJSON_AddObjectToObject(root, "replay");
+    cJSON_AddBoolToObject(rp, "ran", r->replayed);
+    if (r->replay_error[0])
+        cJSON_AddStringToObject(rp, "error", r->replay_error);
+    num(rp, "nrmse", r->nrmse);
+    cJSON *en = cJSON_AddObjectToObject(rp, "energy_per_cycle");
+    cJSON_AddItemToObject(en, "data", num_array(r->energy_data, r->n_cycles));
+    cJSON_AddItemToObject(en, "model", num_array(r->energy_model, r->n_cycles));
+    cJSON *rel = cJSON_AddArrayToObject(en, "relative_difference");
+    for (size_t k = 0; k < r->n_cycles; k++) {
+        double d = r->energy_data[k] != 0 ? (r->energy_model[k] - r->energy_data[k]) / fabs(r->energy_data[k]) : NAN;
+        cJSON_AddItemToArray(rel, isfinite(d) ? cJSON_CreateNumber(d) : cJSON_CreateNull());
+    }
+    cJSON *et = cJSON_AddObjectToObject(rp, "energy_total");
+    num(et, "data", r->energy_total_data);
+    num(et, "model", r->replayed ? r->energy_total_model : NAN);
+
+    cJSON *w = cJSON_AddArrayToObject(root, "warnings");
+    for (int i = 0; i < r->n_warn; i++)
+        cJSON_AddItemToArray(w, cJSON_CreateString(r->warn[i]));
+    return root;
+}

@@ -1,0 +1,292 @@
+// hyst fit pwl: identify a piecewise-linear branch table (spec 000) from a static test record.
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "cli.h"
+#include "hyst/model.h"
+#include "hyst/pwl.h"
+#include "hyst/pwlfit.h"
+#include "hyst/util.h"
+
+#define CMD "fit pwl"
+
+static const char usage_text[] =
+    "usage: hyst fit pwl DATA.csv [-o MODEL.json] [--segments N | --tol F] [--backlash auto|B] [--symmetric]\n"
+    "                    [--kind constant|friction] [--report REPORT.json] [DATA OPTIONS]\n"
+    "\n"
+    "Fits the forward and backward branches of each side of the record's limit loop with the piecewise-linear\n"
+    "model of spec 000 (docs/fit-pwl.md): backlash, a first segment common to both branches, a common last point\n"
+    "with the largest slope beyond it. Breakpoints are placed by a global search (dynamic programming) and refined\n"
+    "by variable projection. Writes the model file (with the fit report under \"fit\") and prints a summary.\n"
+    "\n"
+    "  -o, --output FILE      model file to write (default: standard output); never the data file\n"
+    "      --segments N       segments per branch (3..32)\n"
+    "      --tol F            force tolerance: the fewest segments whose per-branch RMS error is <= F\n"
+    "                         (default without either: least Bayesian information criterion, 3..--max-segments)\n"
+    "      --max-segments N   largest count tried when choosing (default 12)\n"
+    "      --backlash auto|B  backlash width: found from the data (default) or given (0 = none)\n"
+    "      --symmetric        fit both sides as one, mirrored (also for one-sided tests)\n"
+    "      --kind K           constant (spec 000 §2, default) or friction (§3: slip plateau and drift)\n"
+    "      --report FILE      also write the fit report as JSON\n"
+    "      --amp-tol F        cycles within this fraction of the largest amplitude form the limit loop (default 0.05)\n"
+    "      --threshold T      reversal threshold in q units (default: derived from the data, see hyst loops)\n"
+    "  -h, --help             this help\n"
+    "\n";
+
+enum {
+    OPT_SEGMENTS = 0x2000, OPT_TOL, OPT_MAX_SEGMENTS, OPT_BACKLASH, OPT_SYMMETRIC, OPT_KIND, OPT_REPORT, OPT_AMP_TOL,
+    OPT_THRESHOLD
+};
+
+typedef struct fit_args {
+    const char *data, *out, *report;
+    hy_csv_opts csv;
+    hy_pwlfit_opts fit;
+} fit_args;
+
+static int parse_int(const char *opt, const char *text, int lo, int hi, int *out)
+{
+    char *end = NULL;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v < lo || v > hi) {
+        hy_cli_usage(CMD, "--%s: expected a whole number %d..%d, got '%s'", opt, lo, hi, text);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+// (argv) => options; -1 to go on, else an exit status
+static int parse_args(int argc, char **argv, fit_args *a)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, 0, 'o'},          {"help", no_argument, 0, 'h'},
+        {"segments", required_argument, 0, OPT_SEGMENTS}, {"tol", required_argument, 0, OPT_TOL},
+        {"max-segments", required_argument, 0, OPT_MAX_SEGMENTS},
+        {"backlash", required_argument, 0, OPT_BACKLASH}, {"symmetric", no_argument, 0, OPT_SYMMETRIC},
+        {"kind", required_argument, 0, OPT_KIND},         {"report", required_argument, 0, OPT_REPORT},
+        {"amp-tol", required_argument, 0, OPT_AMP_TOL},   {"threshold", required_argument, 0, OPT_THRESHOLD},
+        HY_CLI_DATA_LONGOPTS,
+        {0, 0, 0, 0}};
+    opterr = 0;
+    int opt, have_tol = 0;
+    while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        int used = hy_cli_data_option(CMD, opt, optarg, &a->csv);
+        if (used < 0)
+            return HY_EXIT_USAGE;
+        if (used > 0)
+            continue;
+        double v;
+        switch (opt) {
+        case 'h':
+            fputs(usage_text, stdout);
+            fputs("Data options:\n", stdout);
+            fputs(hy_cli_data_help, stdout);
+            return HY_EXIT_OK;
+        case 'o': a->out = optarg; break;
+        case OPT_REPORT: a->report = optarg; break;
+        case OPT_SEGMENTS:
+            if (parse_int("segments", optarg, 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.segments))
+                return HY_EXIT_USAGE;
+            break;
+        case OPT_MAX_SEGMENTS:
+            if (parse_int("max-segments", optarg, 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.max_segments))
+                return HY_EXIT_USAGE;
+            break;
+        case OPT_TOL:
+            if (hy_cli_double(CMD, "tol", optarg, &v))
+                return HY_EXIT_USAGE;
+            if (!(v > 0))
+                return hy_cli_usage(CMD, "--tol: expected a force tolerance > 0, got '%s'", optarg);
+            a->fit.tol = v;
+            have_tol = 1;
+            break;
+        case OPT_BACKLASH:
+            if (strcmp(optarg, "auto") == 0) {
+                a->fit.backlash_mode = HY_PWLFIT_BACKLASH_AUTO;
+                break;
+            }
+            if (hy_cli_double(CMD, "backlash", optarg, &v))
+                return HY_EXIT_USAGE;
+            if (v < 0)
+                return hy_cli_usage(CMD, "--backlash: expected 'auto' or a width >= 0, got '%s'", optarg);
+            a->fit.backlash_mode = HY_PWLFIT_BACKLASH_GIVEN;
+            a->fit.backlash = v;
+            break;
+        case OPT_SYMMETRIC: a->fit.symmetric = 1; break;
+        case OPT_KIND:
+            if (strcmp(optarg, "constant") == 0)
+                a->fit.kind = HY_PWL_CONSTANT;
+            else if (strcmp(optarg, "friction") == 0)
+                a->fit.kind = HY_PWL_FRICTION;
+            else
+                return hy_cli_usage(CMD, "--kind: expected constant or friction, got '%s'", optarg);
+            break;
+        case OPT_AMP_TOL:
+            if (hy_cli_double(CMD, "amp-tol", optarg, &v))
+                return HY_EXIT_USAGE;
+            if (!(v >= 0 && v < 1))
+                return hy_cli_usage(CMD, "--amp-tol: expected a fraction in [0, 1), got '%s'", optarg);
+            a->fit.loops.amp_tol = v;
+            break;
+        case OPT_THRESHOLD:
+            if (hy_cli_double(CMD, "threshold", optarg, &v))
+                return HY_EXIT_USAGE;
+            if (!(v > 0))
+                return hy_cli_usage(CMD, "--threshold: expected a displacement > 0, got '%s'", optarg);
+            a->fit.loops.threshold = v;
+            break;
+        case ':':
+            return hy_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default:
+            return hy_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return hy_cli_usage(CMD, "expected a data file: hyst fit pwl DATA.csv -o MODEL.json");
+    if (optind + 1 < argc)
+        return hy_cli_usage(CMD, "expected one data file, got '%s' and '%s'", argv[optind], argv[optind + 1]);
+    a->data = argv[optind];
+    if (a->fit.segments && have_tol)
+        return hy_cli_usage(CMD, "give --segments or --tol, not both");
+    if (a->report && strcmp(a->report, "-") != 0 && strcmp(a->out, "-") != 0 && strcmp(a->report, a->out) == 0)
+        return hy_cli_usage(CMD, "--report and --output name the same file '%s'", a->out);
+    if (a->report && strcmp(a->report, "-") == 0 && strcmp(a->out, "-") == 0)
+        return hy_cli_usage(CMD, "the model and the report cannot both go to standard output");
+    return -1;
+}
+
+// (result) => human summary
+static void summary(FILE *fp, const fit_args *a, const hy_series *s, const hy_pwlfit_result *r)
+{
+    const char *uq = s->q_unit[0] ? s->q_unit : "", *uQ = s->Q_unit[0] ? s->Q_unit : "";
+    fprintf(fp, "%s: %zu samples; %s kind, %d segments per branch (%s)\n", s->source, s->n,
+            a->fit.kind == HY_PWL_FRICTION ? "friction" : "constant", r->segments, r->segments_why);
+    fprintf(fp, "%-9s %7s %11s %11s %11s %11s %8s %8s\n", "side", "cycles", "backlash", "k_max", "F rms", "B rms",
+            "F R^2", "B R^2");
+    for (int k = 0; k < 2; k++) {
+        const hy_pwlfit_side *sd = &r->side[k];
+        fprintf(fp, "%-9s %7zu %11.5g %11.5g %11.5g %11.5g %8.5f %8.5f%s\n", k ? "negative" : "positive",
+                r->cycles[k], r->backlash[k].b, sd->k_max, sd->F.rms, sd->B.rms, sd->F.r2, sd->B.r2,
+                a->fit.symmetric && k ? "  (mirror)" : "");
+    }
+    if (uq[0] || uQ[0])
+        fprintf(fp, "units: q %s, Q %s (k in %s/%s)\n", uq, uQ, uQ, uq);
+    if (r->unloading.n_inner > 0)
+        fprintf(fp, "transition slope k_max / unloading stiffness at %zu inner reversals (median %.5g): %.3f\n",
+                r->unloading.n_inner, r->unloading.k_inner, r->k_ratio);
+    else
+        fprintf(fp, "no inner reversals: k_max not compared with a measured unloading stiffness\n");
+    if (a->fit.kind == HY_PWL_FRICTION)
+        fprintf(fp, "friction: plateau onsets x_N = %.5g / %.5g, %zu slip events\n", r->xN_drift[0],
+                -r->xN_drift[1], r->slips);
+    if (r->replayed) {
+        double worst = 0;
+        for (size_t k = 0; k < r->n_cycles; k++)
+            if (r->energy_data[k] != 0)
+                worst = fmax(worst, fabs(r->energy_model[k] / r->energy_data[k] - 1));
+        fprintf(fp, "replay on the record: NRMSE %.3f %%, energy per cycle within %.1f %% over %zu cycles\n",
+                100 * r->nrmse, 100 * worst, r->n_cycles);
+    } else {
+        fprintf(fp, "replay on the record: %s\n", r->replay_error[0] ? r->replay_error : "not run");
+    }
+}
+
+int hy_cmd_fit_pwl(int argc, char **argv)
+{
+    fit_args a;
+    memset(&a, 0, sizeof a);
+    a.out = "-";
+    hy_csv_opts_default(&a.csv);
+    hy_pwlfit_opts_default(&a.fit);
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+
+    hy_series s;
+    hy_series_init(&s);
+    hy_pwlfit_result r;
+    memset(&r, 0, sizeof r);
+    hy_model m;
+    memset(&m, 0, sizeof m);
+    cJSON *report = NULL;
+    hy_err err;
+    int have_result = 0;
+
+    rc = hy_cli_read_series(CMD, a.data, &a.csv, &s);
+    if (rc != HY_EXIT_OK)
+        goto done;
+    if (strcmp(a.out, "-") != 0 && hy_same_file(a.out, a.data)) {
+        rc = hy_cli_fail(CMD, "%s: refusing to overwrite the data file with the model", a.out);
+        goto done;
+    }
+    if (a.report && strcmp(a.report, "-") != 0 && hy_same_file(a.report, a.data)) {
+        rc = hy_cli_fail(CMD, "%s: refusing to overwrite the data file with the report", a.report);
+        goto done;
+    }
+    if (hy_pwlfit_run(s.q, s.Q, s.t, s.n, &a.fit, &r, &err) != HY_OK) {
+        /* a sample the fit cannot use: point at its line */
+        size_t k = 0;
+        if (sscanf(err.msg, "sample %zu:", &k) == 1 && k >= 1 && k <= s.n)
+            rc = hy_cli_fail(CMD, "%s:%zu: %s", s.source, s.line[k - 1], strchr(err.msg, ':') + 2);
+        else
+            rc = hy_cli_fail(CMD, "%s: %s", s.source, err.msg);
+        goto done;
+    }
+    have_result = 1;
+    for (int i = 0; i < r.n_warn; i++)
+        hy_cli_warn(CMD, "%s: %s", s.source, r.warn[i]);
+
+    report = hy_pwlfit_report_json(&r, &a.fit, s.source);
+    m.type = HY_MODEL_PWL;
+    snprintf(m.unit_q, sizeof m.unit_q, "%s", s.q_unit);
+    snprintf(m.unit_Q, sizeof m.unit_Q, "%s", s.Q_unit);
+    m.extra = cJSON_CreateObject();
+    if (!report || !m.extra) {
+        rc = hy_cli_fail(CMD, "out of memory");
+        goto done;
+    }
+    cJSON_AddStringToObject(m.extra, "name", "fitted by hyst fit pwl");
+    cJSON_AddStringToObject(m.extra, "source", s.source);
+    cJSON_AddItemToObject(m.extra, "fit", cJSON_Duplicate(report, 1));
+    if (hy_pwl_model_new(&r.table, "fitted table", &m.pwl, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s: %s", s.source, err.msg);
+        goto done;
+    }
+    if (hy_model_write(&m, a.out, a.data, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s", err.msg);
+        goto done;
+    }
+    if (a.report) {
+        char *text = cJSON_Print(report);
+        hy_atomic at;
+        if (!text) {
+            rc = hy_cli_fail(CMD, "out of memory");
+            goto done;
+        }
+        if (hy_atomic_open(&at, a.report, a.data, &err) != HY_OK) {
+            free(text);
+            rc = hy_cli_fail(CMD, "%s", err.msg);
+            goto done;
+        }
+        fputs(text, at.fp);
+        fputc('\n', at.fp);
+        free(text);
+        if (hy_atomic_commit(&at, &err) != HY_OK) {
+            rc = hy_cli_fail(CMD, "%s", err.msg);
+            goto done;
+        }
+    }
+    summary(strcmp(a.out, "-") == 0 || (a.report && strcmp(a.report, "-") == 0) ? stderr : stdout, &a, &s, &r);
+    rc = HY_EXIT_OK;
+done:
+    if (have_result)
+        hy_pwlfit_result_free(&r);
+    cJSON_Delete(report);
+    hy_model_free(&m);
+    hy_series_free(&s);
+    return rc;
+}
