@@ -91,10 +91,20 @@ static void leave_beyond(const hy_pwl_model *m, const pwl_side *s, hy_pwl_state 
     t->seg = s->B.n - 2;
 }
 
+// (branch, u in its working range [u2, uN], cached segment) => P and the slope there (seg updated)
+static inline double eval_k(const pwl_branch *b, double u, int *seg, double *k)
+{
+    int i = pwl_locate(b->u, b->n, u, *seg);
+    *seg = i;
+    *k = b->k[i];
+    return b->P[i] + b->k[i] * (u - b->u[i]);
+}
+
 /* Path mode: follow the monotone motion from the committed t->q to q (dir = sign of q - t->q) through every
- * row of Table 1 it crosses. Reversal rows (1 -> 3, 10 -> 2, 2 -> 3 / 10) can only fire at the starting point,
- * since the direction does not change within a step; every other row moves outward along the chain
- * 2 -> 0 -> (-)1 -> (-)10 or 3 -> 1 -> 10 / 3 -> 2 -> 0, so the loop ends after a few hops. */
+ * row of Table 1 it crosses, ending with Q and the tangent in the direction of motion. Reversal rows (1 -> 3,
+ * 10 -> 2, 2 -> 3 / 10) can only fire at the starting point, since the direction does not change within a step;
+ * every other row moves on along the chains 2 -> 0 -> (-)1 -> (-)10 or 3 -> 1 -> 10 / 3 -> 2 -> 0, so the loop
+ * ends after a few hops (the bound is a guard, never reached). */
 static int follow(const hy_pwl_model *m, hy_pwl_state *t, double q, int dir)
 {
     for (int hop = 0; hop < 16; hop++) {
@@ -103,20 +113,21 @@ static int follow(const hy_pwl_model *m, hy_pwl_state *t, double q, int dir)
         if (st == HY_PWL_COMMON) {
             if (dir > 0 && x > m->side[0].u2) { /* Table 1: 0 -> 1 */
                 t->state = HY_PWL_FORWARD;
-                t->seg = 0;
+                t->seg = 1;
                 continue;
             }
             if (dir < 0 && x < -m->side[1].u2) { /* Table 1: 0 -> -1 */
                 t->state = -HY_PWL_FORWARD;
-                t->seg = 0;
+                t->seg = 1;
                 continue;
             }
             t->q = q;
             t->Q = common_Q(m, x);
+            t->dQdq = common_slope(m, x, dir);
             return HY_OK;
         }
         const pwl_side *s = &m->side[st < 0];
-        double sg = s->sgn, u = sg * x;
+        double sg = s->sgn, u = sg * x, k;
         int du = st < 0 ? -dir : dir; /* > 0: outward */
         switch (ABS(st)) {
         case HY_PWL_FORWARD:
@@ -128,16 +139,18 @@ static int follow(const hy_pwl_model *m, hy_pwl_state *t, double q, int dir)
                 t->state = s->sgn * HY_PWL_BEYOND;
                 continue;
             }
-            t->q = q;
-            t->Q = sg * pwl_branch_eval(&s->F, s, u, &t->seg); /* 1 -> 1 */
+            t->q = q; /* 1 -> 1 */
+            t->Q = sg * eval_k(&s->F, u, &t->seg, &k);
+            t->dQdq = u < s->uN ? k : s->k_beyond;
             return HY_OK;
         case HY_PWL_BEYOND:
             if (du < 0) { /* 10 -> 2, with the friction shift */
                 leave_beyond(m, s, t);
                 continue;
             }
-            t->q = q;
-            t->Q = sg * (s->PN + s->k_beyond * (u - s->uN)); /* 10 -> 10 */
+            t->q = q; /* 10 -> 10 */
+            t->Q = sg * (s->PN + s->k_beyond * (u - s->uN));
+            t->dQdq = s->k_beyond;
             return HY_OK;
         case HY_PWL_BACKWARD:
             if (du > 0) { /* reversal on B */
@@ -151,8 +164,14 @@ static int follow(const hy_pwl_model *m, hy_pwl_state *t, double q, int dir)
                 t->state = HY_PWL_COMMON;
                 continue;
             }
-            t->q = q;
-            t->Q = sg * pwl_branch_eval(&s->B, s, u, &t->seg); /* 2 -> 2 */
+            t->q = q; /* 2 -> 2 */
+            if (u > s->uN) {
+                t->Q = sg * (s->PN + s->k_beyond * (u - s->uN));
+                t->dQdq = s->k_beyond;
+            } else {
+                t->Q = sg * eval_k(&s->B, u, &t->seg, &k);
+                t->dQdq = k;
+            }
             return HY_OK;
         case HY_PWL_TRANSITION:
             if (du > 0 && u > sg * (t->q3e - t->shift)) { /* 3 -> 1 */
@@ -165,8 +184,9 @@ static int follow(const hy_pwl_model *m, hy_pwl_state *t, double q, int dir)
                 t->seg = -1;
                 continue;
             }
-            t->q = q;
-            t->Q = t->Qa + s->k_max * (q - t->qa); /* 3 -> 3 */
+            t->q = q; /* 3 -> 3 */
+            t->Q = t->Qa + s->k_max * (q - t->qa);
+            t->dQdq = s->k_max;
             return HY_OK;
         default:
             return HY_ESTATE;
@@ -364,38 +384,121 @@ static int strict_step(const hy_pwl_model *m, hy_pwl_state *t, double q, double 
     }
 }
 
-// (committed state, q, qdot) => Q, dQ/dq; trial state written, committed state unchanged
-int hy_pwl_trial(hy_pwl_data *d, double q, double qdot, double *Q, double *dQdq, hy_diag *diag)
+// (d, q, qdot) => trial reset to committed, diag filled for a non-finite input; HY_ERANGE
+static int __attribute__((noinline, cold)) bad_input(hy_pwl_data *d, double q, double qdot, hy_diag *diag)
+{
+    hy_pwl_revert(d);
+    return fail(diag, HY_ERANGE, d->committed.state, q, qdot, "%s is not a finite number",
+                isfinite(q) ? "dq/dt" : "q");
+}
+
+// (d, q, qdot) => strict-mode trial (Table 1 literally)
+static int __attribute__((noinline)) strict_trial(hy_pwl_data *d, double q, double qdot, double *Q, double *dQdq,
+                                                  hy_diag *diag)
+{
+    hy_pwl_state *t = &d->trial;
+    *t = d->committed;
+    d->dirty = 1;
+    int dir = (q > t->q) - (q < t->q), v = (qdot > 0) - (qdot < 0);
+    if (dir != 0 || v != 0) {
+        int rc = strict_step(d->model, t, q, qdot, diag);
+        if (rc != HY_OK) {
+            hy_pwl_revert(d);
+            return rc;
+        }
+        t->dQdq = tangent(d->model, t, v != 0 ? v : dir);
+    }
+    *Q = t->Q;
+    if (dQdq)
+        *dQdq = t->dQdq;
+    return HY_OK;
+}
+
+// (d with trial = committed, q, qdot) => general path-mode trial: follow the motion, then qdot's reversal row
+static int __attribute__((noinline)) path_trial(hy_pwl_data *d, double q, double qdot, double *Q, double *dQdq,
+                                                hy_diag *diag)
 {
     const hy_pwl_model *m = d->model;
-    hy_pwl_state t = d->committed;
-    if (!isfinite(q) || !isfinite(qdot)) {
-        d->trial = d->committed;
-        return fail(diag, HY_ERANGE, t.state, q, qdot, "%s is not a finite number", isfinite(q) ? "dq/dt" : "q");
-    }
-    double dq = q - t.q;
+    hy_pwl_state *t = &d->trial;
+    *t = d->committed;
+    d->dirty = 1;
+    double dq = q - t->q;
     int dir = (dq > 0) - (dq < 0), v = (qdot > 0) - (qdot < 0);
-    int rc = HY_OK;
-    if (d->strict) {
-        if (dir != 0 || v != 0)
-            rc = strict_step(m, &t, q, qdot, diag);
-    } else {
-        if (dir != 0)
-            rc = follow(m, &t, q, dir);
-        if (rc == HY_OK && v != 0)
-            reverse_at_point(m, &t, v);
-        if (rc != HY_OK)
-            fail(diag, rc, d->committed.state, q, qdot, "the state machine made no progress (internal error)");
+    if (dir != 0 && follow(m, t, q, dir) != HY_OK) {
+        hy_pwl_revert(d);
+        return fail(diag, HY_ESTATE, d->committed.state, q, qdot, "the state machine made no progress (internal error)");
     }
-    if (rc != HY_OK) {
-        d->trial = d->committed;
-        return rc;
+    if (v != 0 && v != dir) { /* the coming motion points away from the branch reached: Table 1's reversal row */
+        reverse_at_point(m, t, v);
+        t->dQdq = tangent(m, t, v);
     }
-    t.dQdq = tangent(m, &t, v != 0 ? v : dir);
-    d->trial = t;
-    *Q = t.Q;
+    *Q = t->Q;
     if (dQdq)
-        *dQdq = t.dQdq;
+        *dQdq = t->dQdq;
+    return HY_OK;
+}
+
+/* (committed state, q, qdot) => Q, dQ/dq; trial state written, committed state unchanged.
+ * The common case, a step that stays on the committed state's own curve in that curve's direction (qdot not
+ * pointing back), is done here with the same arithmetic as follow() and writes only q, Q, dQdq and seg of the
+ * trial state (its other fields equal the committed ones unless `dirty`); everything else goes to path_trial. */
+int hy_pwl_trial(hy_pwl_data *d, double q, double qdot, double *Q, double *dQdq, hy_diag *diag)
+{
+    const hy_pwl_state *c = &d->committed;
+    if (__builtin_expect(q * 0.0 + qdot * 0.0 != 0.0, 0)) /* NaN or infinity in either */
+        return bad_input(d, q, qdot, diag);
+    if (__builtin_expect(d->strict, 0))
+        return strict_trial(d, q, qdot, Q, dQdq, diag);
+    int st = c->state, seg = c->seg;
+    double dq = q - c->q, Qn, kn;
+    if (st != HY_PWL_COMMON && dq != 0) {
+        const pwl_side *s = &d->model->side[st < 0];
+        double sg = s->sgn, u = sg * (q - c->shift), du = sg * dq, vu = sg * qdot, k;
+        switch (st < 0 ? -st : st) {
+        case HY_PWL_FORWARD: /* 1 -> 1 */
+            if (du > 0 && u <= s->uN && vu >= 0) {
+                Qn = sg * eval_k(&s->F, u, &seg, &k);
+                kn = u < s->uN ? k : s->k_beyond;
+                goto done;
+            }
+            break;
+        case HY_PWL_BACKWARD: /* 2 -> 2 */
+            if (du < 0 && u >= s->u2 && u <= s->uN && vu <= 0) {
+                Qn = sg * eval_k(&s->B, u, &seg, &k);
+                kn = k;
+                goto done;
+            }
+            break;
+        case HY_PWL_TRANSITION: /* 3 -> 3 in either direction */
+            if (u <= sg * (c->q3e - c->shift) && u >= sg * (c->q3b - c->shift)) {
+                Qn = c->Qa + s->k_max * (q - c->qa);
+                kn = s->k_max;
+                goto done;
+            }
+            break;
+        case HY_PWL_BEYOND: /* 10 -> 10 */
+            if (du > 0 && vu >= 0) {
+                Qn = sg * (s->PN + s->k_beyond * (u - s->uN));
+                kn = s->k_beyond;
+                goto done;
+            }
+            break;
+        }
+    }
+    return path_trial(d, q, qdot, Q, dQdq, diag);
+done:;
+    hy_pwl_state *t = &d->trial;
+    if (d->dirty) {
+        *t = *c;
+        d->dirty = 0;
+    }
+    t->seg = seg;
+    t->q = q;
+    t->Q = Qn;
+    t->dQdq = kn;
+    *Q = Qn;
+    if (dQdq)
+        *dQdq = kn;
     return HY_OK;
 }
 
@@ -464,5 +567,6 @@ int hy_pwl_data_reset(hy_pwl_data *d, double q0, double Q0, hy_err *err)
     t.dQdq = tangent(m, &t, 0);
     d->committed = t;
     d->trial = t;
+    d->dirty = 0;
     return HY_OK;
 }

@@ -108,6 +108,8 @@ typedef struct hy_pwl_data {
     hy_pwl_state        committed;  /* accepted state                                                           */
     hy_pwl_state        trial;      /* result of the last trial (equal to committed after commit / revert)      */
     int                 strict;     /* 0: follow the path (default); 1: apply Table 1 literally (see below)     */
+    int                 dirty;      /* 1 when trial may differ from committed in more than q, Q, dQdq, seg, so
+                                       that commit copies the whole state (the common step copies 4 fields)      */
 } hy_pwl_data;
 
 // (model, d) => d at rest at the origin in state 0, path mode
@@ -127,10 +129,25 @@ int hy_pwl_data_reset(hy_pwl_data *d, double q0, double Q0, hy_err *err);
 int hy_pwl_trial(hy_pwl_data *d, double q, double qdot, double *Q, double *dQdq, hy_diag *diag);
 
 // (trial state) => committed state
-static inline void hy_pwl_commit(hy_pwl_data *d) { d->committed = d->trial; }
+static inline void hy_pwl_commit(hy_pwl_data *d)
+{
+    if (d->dirty) {
+        d->committed = d->trial;
+        d->dirty = 0;
+    } else { /* the step stayed on its curve: only these fields changed */
+        d->committed.seg = d->trial.seg;
+        d->committed.q = d->trial.q;
+        d->committed.Q = d->trial.Q;
+        d->committed.dQdq = d->trial.dQdq;
+    }
+}
 
 // (committed state) => trial state dropped
-static inline void hy_pwl_revert(hy_pwl_data *d) { d->trial = d->committed; }
+static inline void hy_pwl_revert(hy_pwl_data *d)
+{
+    d->trial = d->committed;
+    d->dirty = 0;
+}
 
 // (d) => committed branch state code
 static inline int hy_pwl_state_of(const hy_pwl_data *d) { return d->committed.state; }
