@@ -397,15 +397,11 @@ static void axis_label(char *buf, size_t len, const char *name, const char *fall
         snprintf(buf, len, "%.150s", nm);
 }
 
-// (P) => axis labels with units from the data (or from the first model when the data has none)
+// (P) => axis labels with units (from the record, or from a model when it has none: hy_replay_set_load)
 static void make_labels(plot *P)
 {
     const hy_series *s = &P->R->s;
     const char *qu = s->q_unit, *Qu = s->Q_unit;
-    if (!qu[0] && P->R->n_models)
-        qu = P->R->m[0].model.unit_q;
-    if (!Qu[0] && P->R->n_models)
-        Qu = P->R->m[0].model.unit_Q;
     axis_label(P->q_label, sizeof P->q_label, s->q_name, "displacement q", qu);
     axis_label(P->Q_label, sizeof P->Q_label, s->Q_name, "force Q", Qu);
     if (s->t)

@@ -82,10 +82,10 @@ int hy_replay_set_load(const char *cmd, char **model_paths, size_t n_models, con
     if (hy_loops_analyze(R->s.q, R->s.Q, n, lo, &R->L, &err) != HY_OK)
         return hy_cli_fail(cmd, "%s: %s", hy_display_name(data_path), err.msg);
 
-    /* a record without a units row takes the first model's units, for labels and reports */
-    if (n_models && !R->s.q_unit[0] && !R->s.Q_unit[0]) {
-        snprintf(R->s.q_unit, sizeof R->s.q_unit, "%s", R->m[0].model.unit_q);
-        snprintf(R->s.Q_unit, sizeof R->s.Q_unit, "%s", R->m[0].model.unit_Q);
+    /* a record without a units row takes the units of the first model that has some, for labels and reports */
+    for (size_t k = 0; k < n_models && !R->s.q_unit[0] && !R->s.Q_unit[0]; k++) {
+        snprintf(R->s.q_unit, sizeof R->s.q_unit, "%s", R->m[k].model.unit_q);
+        snprintf(R->s.Q_unit, sizeof R->s.Q_unit, "%s", R->m[k].model.unit_Q);
     }
     for (size_t k = 0; k < n_models; k++) {
         hy_replay_one *m = &R->m[k];
