@@ -561,6 +561,7 @@ static int parse_args(int argc, char **argv, sim_opts *o)
     return -1;
 }
 
+// (argc, argv of "sim ...") => CSV written, exit status 0 / 1 (data, model, violation) / 2 (usage)
 int hy_cmd_sim(int argc, char **argv)
 {
     sim_opts o;
