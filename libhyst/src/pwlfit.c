@@ -75,7 +75,7 @@ static double drift_objective(drift_ctx *c, const double xN[2])
             total = INFINITY;
             break;
         }
-        hy_pwlfit_side_spec sp = {HY_PWL_FRICTION, c->S, c->o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN,
+        hy_pwlfit_side_spec sp = {HY_PWL_FRICTION, c->S, c->S, c->o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN,
                                   c->o->backlash, 1, fmin(xN[s], bs.F[s].u[bs.F[s].n - 1]), 96, 3, 1};
         hy_pwlfit_side out;
         if (hy_pwlfit_side_fit(&bs.F[s], &bs.B[s], &sp, &out, NULL) != HY_OK || !isfinite(out.sse_dp))
@@ -175,7 +175,7 @@ static int drift_search(const double *q, const double *Q, size_t n, const hy_loo
     return HY_OK;
 }
 
-/* ---- side fits for one segment count ---- */
+/* ---- side fits and the choice of the segment counts ---- */
 
 typedef struct fit_set {
     int nfit;                        /* sides fitted: 1 (symmetric) or 2                                      */
@@ -183,39 +183,105 @@ typedef struct fit_set {
     double xn[2];                    /* friction: fixed last points                                          */
 } fit_set;
 
-static int fit_sides(const fit_set *fs, const hy_pwlfit_opts *o, int S, hy_pwlfit_side out[2], hy_err *err)
+// (fit side, counts) => side fitted; its BIC (INFINITY when the fit failed)
+static double fit_one(const fit_set *fs, int s, const hy_pwlfit_opts *o, int SF, int SB, hy_pwlfit_side *out,
+                      hy_pwlfit_choice *ch, hy_err *err)
 {
-    for (int s = 0; s < fs->nfit; s++) {
-        hy_pwlfit_side_spec sp = {o->kind, S, o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN, o->backlash,
-                                  o->kind == HY_PWL_FRICTION, fs->xn[s], o->grid, 0, 0};
-        int rc = hy_pwlfit_side_fit(fs->F[s], fs->B[s], &sp, &out[s], err);
-        if (rc) {
-            if (err && fs->nfit == 2) {
-                char tmp[HY_MSG_LEN - 40];
-                memcpy(tmp, err->msg, sizeof tmp - 1);
-                tmp[sizeof tmp - 1] = '\0';
-                snprintf(err->msg, sizeof err->msg, "%s side: %s", side_name[s], tmp);
-            }
-            return rc;
-        }
-    }
-    return HY_OK;
+    hy_pwlfit_side_spec sp = {o->kind, SF, SB, o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN, o->backlash,
+                              o->kind == HY_PWL_FRICTION, fs->xn[s], o->grid, 0, 0};
+    memset(ch, 0, sizeof *ch);
+    ch->segments_F = SF;
+    ch->segments_B = SB;
+    ch->sse = ch->rms_max = ch->bic = NAN;
+    if (hy_pwlfit_side_fit(fs->F[s], fs->B[s], &sp, out, err) != HY_OK)
+        return INFINITY;
+    double N = (double)(out->F.n + out->B.n), sse = out->F.sse + out->B.sse;
+    /* free breakpoints + ordinates (+ k for the constant kind, - 1 knot for the friction kind's fixed x_n) */
+    double P = (SF + SB - 2) - (o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN) + (SF + SB - 2);
+    ch->sse = sse;
+    ch->rms_max = fmax(out->F.rms, out->B.rms);
+    ch->bic = N * log(fmax(sse, 1e-300) / N) + P * log(N);
+    return ch->bic;
 }
 
-// (sides, count) => samples, squared error, parameters, worst branch RMS
-static void fit_figures(const fit_set *fs, const hy_pwlfit_side *sd, const hy_pwlfit_opts *o, double *N, double *sse,
-                        double *P, double *rms_max)
+/* (fit side) => counts chosen and the side fitted with them. Given: both counts. --tol: from the smallest counts,
+ * one more segment on the branch with the larger RMS error until both are within tol. Otherwise greedy on the
+ * Bayesian information criterion: one more segment on F or on B, whichever lowers it more, or on both when
+ * neither alone does; stop when nothing lowers it. */
+static int choose_side(const fit_set *fs, int s, const hy_pwlfit_opts *o, hy_pwlfit_result *r, hy_pwlfit_side *best,
+                       hy_err *err)
 {
-    *N = *sse = *P = *rms_max = 0;
-    for (int s = 0; s < fs->nfit; s++) {
-        int n = sd[s].n;
-        *N += (double)(sd[s].F.n + sd[s].B.n);
-        *sse += sd[s].F.sse + sd[s].B.sse;
-        /* free knots + ordinates (+ k for the constant kind) */
-        double knots = 2 * n - 3 - (o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN) - (o->kind == HY_PWL_FRICTION);
-        *P += knots + 2 * n - 4;
-        *rms_max = fmax(*rms_max, fmax(sd[s].F.rms, sd[s].B.rms));
+    int minF = 2, minB = o->kind == HY_PWL_CONSTANT ? 3 : 2;
+    int maxS = o->max_segments > 0 ? o->max_segments : 12;
+    if (maxS > HY_PWLFIT_MAX_SEGMENTS)
+        maxS = HY_PWLFIT_MAX_SEGMENTS;
+    hy_pwlfit_choice *tried = r->tried[s];
+    int *nt = &r->n_tried[s];
+    hy_pwlfit_side *cand = malloc(3 * sizeof *cand);
+    if (!cand)
+        return hy_err_set(err, HY_ENOMEM, "out of memory");
+    hy_err e1;
+    hy_err_clear(&e1);
+    int rc = HY_OK;
+#define TRY(SF_, SB_, OUT_) (fit_one(fs, s, o, (SF_), (SB_), (OUT_), &tried[*nt < HY_PWLFIT_MAX_TRIED ? (*nt)++ : *nt - 1], &e1))
+    if (o->segments_F) {
+        if (!isfinite(TRY(o->segments_F, o->segments_B, best)))
+            rc = hy_err_set(err, e1.code ? e1.code : HY_EDATA, "%s", e1.msg);
+        snprintf(r->segments_why, sizeof r->segments_why, "given (--segments)");
+    } else if (o->tol > 0) {
+        int SF = minF, SB = minB;
+        double b = TRY(SF, SB, best);
+        if (!isfinite(b)) {
+            rc = hy_err_set(err, e1.code ? e1.code : HY_EDATA, "%s", e1.msg);
+        } else {
+            while (fmax(best->F.rms, best->B.rms) > o->tol && (SF < maxS || SB < maxS)) {
+                int moreF = (best->F.rms >= best->B.rms && SF < maxS) || SB >= maxS;
+                int nF = SF + moreF, nB = SB + !moreF;
+                if (!isfinite(TRY(nF, nB, &cand[0])))
+                    break;   /* more segments than the samples carry */
+                SF = nF;
+                SB = nB;
+                best[0] = cand[0];
+            }
+            double rms = fmax(best->F.rms, best->B.rms);
+            if (rms <= o->tol)
+                snprintf(r->segments_why, sizeof r->segments_why,
+                         "fewest segments whose per-branch RMS error is within --tol %g", o->tol);
+            else {
+                snprintf(r->segments_why, sizeof r->segments_why,
+                         "--tol %g not met (per-branch RMS %.4g with %d forward and %d backward segments)", o->tol,
+                         rms, SF, SB);
+                warn(r, "%s side: %s", fs->nfit == 1 ? "pooled" : side_name[s], r->segments_why);
+            }
+        }
+    } else {
+        int SF = minF, SB = minB;
+        double b = TRY(SF, SB, best);
+        if (!isfinite(b)) {
+            rc = hy_err_set(err, e1.code ? e1.code : HY_EDATA, "%s", e1.msg);
+        } else {
+            for (;;) {
+                double bF = SF < maxS ? TRY(SF + 1, SB, &cand[0]) : INFINITY;
+                double bB = SB < maxS ? TRY(SF, SB + 1, &cand[1]) : INFINITY;
+                int pick = -1;
+                if (bF < b || bB < b)
+                    pick = bF <= bB ? 0 : 1;
+                else if (SF < maxS && SB < maxS && TRY(SF + 1, SB + 1, &cand[2]) < b)
+                    pick = 2;
+                if (pick < 0)
+                    break;
+                SF += pick != 1;
+                SB += pick != 0;
+                b = pick == 0 ? bF : pick == 1 ? bB : tried[*nt - 1].bic;
+                best[0] = cand[pick];
+            }
+            snprintf(r->segments_why, sizeof r->segments_why,
+                     "least Bayesian information criterion N ln(SSE/N) + p ln N, one segment added at a time");
+        }
     }
+#undef TRY
+    free(cand);
+    return rc;
 }
 
 // (pooled parts of two data sets) => one data set
@@ -227,11 +293,13 @@ static int pool(const hy_pwlfit_data *a, const hy_pwlfit_data *b, hy_pwlfit_data
 
 static int check_input(const double *q, const double *Q, size_t n, const hy_pwlfit_opts *o, hy_err *err)
 {
-    if (o->segments != 0 && (o->segments < 3 || o->segments > HY_PWLFIT_MAX_SEGMENTS))
+    int minB = o->kind == HY_PWL_CONSTANT ? 3 : 2;
+    if (o->segments_F != 0 && (o->segments_F < 2 || o->segments_B < minB || o->segments_F > HY_PWLFIT_MAX_SEGMENTS ||
+                               o->segments_B > HY_PWLFIT_MAX_SEGMENTS))
         return hy_err_set(err, HY_EARG,
-                          "%d segments per branch asked: the model needs at least 3 for a loop and this build allows "
-                          "at most %d",
-                          o->segments, HY_PWLFIT_MAX_SEGMENTS);
+                          "%d forward and %d backward segments asked: a loop needs at least 2 forward and %d backward "
+                          "segments and this build allows at most %d",
+                          o->segments_F, o->segments_B, minB, HY_PWLFIT_MAX_SEGMENTS);
     if (!(o->tol >= 0) || !isfinite(o->tol))
         return hy_err_set(err, HY_EARG, "force tolerance must be a finite number >= 0");
     if (o->backlash_mode == HY_PWLFIT_BACKLASH_GIVEN && !(o->backlash >= 0 && isfinite(o->backlash)))
@@ -250,7 +318,7 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
                   hy_pwlfit_result *r, hy_err *err)
 {
     memset(r, 0, sizeof *r);
-    r->k_ratio = NAN;
+    r->k_ratio[0] = r->k_ratio[1] = NAN;
     r->nrmse = NAN;
     r->n_points = n;
     double t0 = now();
@@ -266,7 +334,7 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
     hy_pwlfit_data pooled[2];
     memset(pooled, 0, sizeof pooled);
     hy_pwl_model *model = NULL;
-    double *Qm = NULL;
+    double *Qm = NULL, *shift = NULL;
     if (L.n_rev == 0) {
         rc = hy_err_set(err, HY_EDATA,
                         "no reversal in the record: q only moves one way (threshold %g), so there is no loading and "
@@ -274,19 +342,18 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
                         L.threshold);
         goto done;
     }
-    int S_probe = o->segments ? o->segments : 6;
+    int S_probe = o->segments_F ? (o->segments_F > o->segments_B ? o->segments_F : o->segments_B) : 6;
     if (o->kind == HY_PWL_FRICTION) {
         rc = drift_search(q, Q, n, &L, o, S_probe, r->xN_drift, err);
         if (rc)
             goto done;
-        double *shift = malloc(n * sizeof *shift);
+        shift = malloc(n * sizeof *shift);
         if (!shift) {
             rc = hy_err_set(err, HY_ENOMEM, "out of memory");
             goto done;
         }
         r->slips = hy_pwlfit_drift_shift(q, n, &L, r->xN_drift, shift);
         rc = hy_pwlfit_drift_branches(q, Q, n, &L, shift, o->loops.amp_tol, &bs, err);
-        free(shift);
     } else {
         rc = hy_pwlfit_branches(q, Q, n, &L, &o->loops, &bs, err);
     }
@@ -339,79 +406,20 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
         }
     }
 
-    /* ---- segment count: given, fewest meeting the tolerance, or least BIC ---- */
-    hy_pwlfit_side sd[2], best_sd[2];
-    int S_lo = o->segments ? o->segments : 3, S_hi = o->segments ? o->segments : o->max_segments;
-    if (S_hi > HY_PWLFIT_MAX_SEGMENTS)
-        S_hi = HY_PWLFIT_MAX_SEGMENTS;
-    if (S_hi < S_lo)
-        S_hi = S_lo;
-    double best_bic = INFINITY;
-    int best_S = 0, rising = 0;
-    hy_err last_err;
-    hy_err_clear(&last_err);
-    for (int S = S_lo; S <= S_hi; S++) {
-        hy_err e1;
-        rc = fit_sides(&fs, o, S, sd, &e1);
+    /* ---- segment counts: given, fewest meeting the tolerance, or least BIC; per fitted side ---- */
+    hy_pwlfit_side best_sd[2];
+    for (int s = 0; s < fs.nfit; s++) {
+        rc = choose_side(&fs, s, o, r, &best_sd[s], err);
         if (rc) {
-            last_err = e1;
-            if (o->segments || best_S == 0) {
-                if (S == S_hi || o->segments)
-                    break;
-                continue;
+            if (fs.nfit == 2 && err) {
+                char tmp[HY_MSG_LEN - 40];
+                memcpy(tmp, err->msg, sizeof tmp - 1);
+                tmp[sizeof tmp - 1] = '\0';
+                snprintf(err->msg, sizeof err->msg, "%s side: %s", side_name[s], tmp);
             }
-            break;   /* more segments than the data carry: keep the best so far */
-        }
-        double N, sse, P, rms_max;
-        fit_figures(&fs, sd, o, &N, &sse, &P, &rms_max);
-        double bic = N * log(fmax(sse, 1e-300) / N) + P * log(N);
-        hy_pwlfit_choice *ch = &r->tried[r->n_tried++];
-        ch->segments = S;
-        ch->sse = sse;
-        ch->rms_max = rms_max;
-        ch->bic = bic;
-        if (o->segments) {
-            best_S = S;
-            memcpy(best_sd, sd, sizeof sd);
-            snprintf(r->segments_why, sizeof r->segments_why, "given (--segments %d)", S);
-            break;
-        }
-        if (o->tol > 0) {
-            best_S = S;
-            memcpy(best_sd, sd, sizeof sd);
-            if (rms_max <= o->tol) {
-                snprintf(r->segments_why, sizeof r->segments_why,
-                         "fewest segments whose per-branch RMS error (%.4g) is within --tol %g", rms_max, o->tol);
-                break;
-            }
-            continue;
-        }
-        if (bic < best_bic) {
-            best_bic = bic;
-            best_S = S;
-            memcpy(best_sd, sd, sizeof sd);
-            rising = 0;
-        } else if (++rising >= 2) {
-            break;
+            goto done;
         }
     }
-    if (best_S == 0) {
-        rc = last_err.code ? last_err.code : HY_EDATA;
-        hy_err_set(err, rc, "%s", last_err.code ? last_err.msg : "no segment count could be fitted");
-        goto done;
-    }
-    rc = HY_OK;
-    if (!o->segments && o->tol > 0 && !r->segments_why[0]) {
-        snprintf(r->segments_why, sizeof r->segments_why,
-                 "--tol %g not met up to %d segments; the most tried (%d) is kept (per-branch RMS %.4g)", o->tol,
-                 S_hi, best_S, r->tried[r->n_tried - 1].rms_max);
-        warn(r, "%s", r->segments_why);
-    }
-    if (!o->segments && o->tol <= 0)
-        snprintf(r->segments_why, sizeof r->segments_why,
-                 "least Bayesian information criterion over %d..%d segments per branch (N ln(SSE/N) + p ln N)", S_lo,
-                 r->tried[r->n_tried - 1].segments);
-    r->segments = best_S;
 
     /* ---- backlash evidence: the same breakpoints refined with b = 0 ---- */
     for (int s = 0; s < fs.nfit; s++) {
@@ -429,7 +437,8 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
         double kn[HY_PWLFIT_MAX_KNOTS];
         memcpy(kn, best_sd[s].knots, sizeof kn);
         kn[0] = 0.0;
-        hy_pwlfit_side_spec sp = {o->kind, best_S, 1, 0.0, o->kind == HY_PWL_FRICTION, fs.xn[s], o->grid, 0, 0};
+        hy_pwlfit_side_spec sp = {o->kind, best_sd[s].nF - 1, best_sd[s].nB - 1, 1, 0.0, o->kind == HY_PWL_FRICTION,
+                                  fs.xn[s], o->grid, 0, 0};
         double sse_free = best_sd[s].F.sse + best_sd[s].B.sse;
         size_t N = best_sd[s].F.n + best_sd[s].B.n, nz = 0;
         hy_pwlfit_backlash_zero_cost(fs.F[s], fs.B[s], best_sd[s].uF[0], &nz);
@@ -455,16 +464,19 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
         if (fs.nfit == 1)
             r->backlash[s] = r->backlash[0];
         double sg = s ? -1.0 : 1.0;
-        for (int i = 0; i < src->n; i++) {
+        for (int i = 0; i < src->nF; i++) {
             r->tq[s][0][i] = sg * src->uF[i];
             r->tQ[s][0][i] = i == 0 ? 0.0 : sg * src->PF[i];
+        }
+        for (int i = 0; i < src->nB; i++) {
             r->tq[s][1][i] = sg * src->uB[i];
             r->tQ[s][1][i] = i == 0 ? 0.0 : sg * src->PB[i];
         }
         if (src->uF[0] == 0.0)
             r->tq[s][0][0] = r->tq[s][1][0] = 0.0;   /* no -0 in the file */
         hy_pwl_side *ts = s ? &r->table.negative : &r->table.positive;
-        ts->forward.n = ts->backward.n = (size_t)src->n;
+        ts->forward.n = (size_t)src->nF;
+        ts->backward.n = (size_t)src->nB;
         ts->forward.q = r->tq[s][0];
         ts->forward.Q = r->tQ[s][0];
         ts->backward.q = r->tq[s][1];
@@ -481,10 +493,17 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
     }
 
     /* ---- transition slope against the measured unloading stiffness ---- */
-    hy_pwlfit_unloading_measure(q, Q, n, &L, 0.05, o->loops.amp_tol, &r->unloading);
-    double kmax = 0.5 * (r->side[0].k_max + r->side[1].k_max);
-    if (r->unloading.n_inner > 0 && r->unloading.k_inner > 0)
-        r->k_ratio = kmax / r->unloading.k_inner;
+    hy_pwlfit_unloading_measure(q, Q, n, &L, shift, 0.3, o->loops.amp_tol, &r->unloading);
+    for (int s = 0; s < 2; s++) {
+        r->k_ratio[s] = NAN;
+        int m = o->symmetric ? 0 : s;   /* symmetric: both sides' reversals against the one k_max */
+        size_t ni = o->symmetric ? r->unloading.n_inner[0] + r->unloading.n_inner[1] : r->unloading.n_inner[m];
+        double ki = r->unloading.k_inner[s];
+        if (o->symmetric && !(r->unloading.n_inner[s] > 0))
+            ki = r->unloading.k_inner[1 - s];
+        if (ni > 0 && ki > 0)
+            r->k_ratio[s] = r->side[s].k_max / ki;
+    }
 
     /* ---- replay on the record's own displacement history ---- */
     if (o->replay) {
@@ -559,14 +578,18 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
                     "point(s)", sn, sdp->touches);
         if (sdp->F.r2 < 0.9 || sdp->B.r2 < 0.9)
             warn(r, "poor fit on the %s side (R^2 forward %.3f, backward %.3f): the branches are not piecewise "
-                    "linear with %d segments, or the loop is not stable from cycle to cycle", sn, sdp->F.r2,
-                 sdp->B.r2, best_S);
+                    "linear with %d and %d segments, or the loop is not stable from cycle to cycle", sn, sdp->F.r2,
+                 sdp->B.r2, sdp->nF - 1, sdp->nB - 1);
     }
-    if (isfinite(r->k_ratio) && (r->k_ratio > 1.5 || r->k_ratio < 1.0 / 1.5))
-        warn(r,
-             "the transition slope k_max = %.4g differs from the unloading stiffness measured at %zu inner reversals "
-             "(median %.4g) by a factor %.2f: the model will leave a branch %s than the record does",
-             kmax, r->unloading.n_inner, r->unloading.k_inner, r->k_ratio, r->k_ratio > 1 ? "more steeply" : "more gently");
+    for (int s = 0; s < 2; s++) {
+        double kr = r->k_ratio[s];
+        if (isfinite(kr) && (kr > 1.5 || kr < 1.0 / 1.5))
+            warn(r,
+                 "%s side: the transition slope k_max = %.4g differs from the unloading stiffness measured after %zu "
+                 "inner reversals (median %.4g) by a factor %.2f: the model leaves a branch %s than the record does",
+                 side_name[s], r->side[s].k_max, r->unloading.n_inner[s], r->unloading.k_inner[s], kr,
+                 kr > 1 ? "more steeply" : "more gently");
+    }
     if (o->kind == HY_PWL_FRICTION && r->slips == 0)
         warn(r, "no brake slip in the record (friction kind): the slip plateau and the drift are not identified; "
                 "the table ends at the largest displacement");
@@ -576,6 +599,7 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
 
 done:
     free(Qm);
+    free(shift);
     if (model)
         hy_pwl_model_free(model);
     hy_pwlfit_data_free(&pooled[0]);

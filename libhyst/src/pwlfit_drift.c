@@ -52,9 +52,12 @@ static size_t take(const double *q, const double *Q, const double *shift, size_t
     return k;
 }
 
-/* Side s: outward half-cycles (dir == sign) whose end, in the moved-back coordinate, reaches (1 - amp_tol) of the
- * largest such end or slipped; F = their part on the side, B = the part of the next half-cycle on the side. The
- * first half-cycle (loading from rest) is used only when nothing else qualifies, as in hy_loops_branches. */
+/* Side s. F: the part on the side of every outward half-cycle (dir == sign) that starts at rest or on the other
+ * side - it crosses the common region and so traces F from the origin whatever its amplitude; this includes the
+ * first loading from rest, before any slip, which fixes where the origin of the moved table lies (without it the
+ * whole table could slide, trading backlash and x_N between the sides). B: the part on the side of the half-cycle
+ * after a limit reversal (end within amp_tol of the largest, or a slip); after a smaller reversal the record runs
+ * on the transition segment first. */
 static int side_branches(const double *q, const double *Q, const hy_loops *L, const double *shift, double amp_tol,
                          int s, hy_pwlfit_branchset *bs, hy_err *err)
 {
@@ -69,10 +72,6 @@ static int side_branches(const double *q, const double *Q, const hy_loops *L, co
     bs->amp[s] = big;
     bs->cycles[s] = 0;
     double need = (1.0 - amp_tol) * big;
-    size_t first = 0;
-    for (size_t h = 1; h < L->n_half; h++)
-        if (L->half[h].dir == dir && sg * (q[L->half[h].i1] - shift[L->half[h].i1]) >= need)
-            first = 1;
     size_t nf = 0, nb = 0;
     double *buf[4] = {NULL, NULL, NULL, NULL};
     for (int pass = 0; pass < 2; pass++) {
@@ -88,17 +87,21 @@ static int side_branches(const double *q, const double *Q, const hy_loops *L, co
             }
             nf = nb = 0;
         }
-        for (size_t h = first; h < L->n_half; h++) {
+        for (size_t h = 0; h < L->n_half; h++) {
             const hy_halfcycle *c = &L->half[h];
-            if (c->dir != dir || sg * (q[c->i1] - shift[c->i1]) < need)
+            if (c->dir != dir)
                 continue;
-            nf = take(q, Q, shift, c->i0, c->i1, sg, buf[0], buf[1], nf);
-            if (h + 1 < L->n_half) {
-                /* the next half-cycle starts at the reversal sample, which still carries the old shift */
-                size_t j0 = L->half[h + 1].i0 + 1;
-                if (j0 <= L->half[h + 1].i1)
-                    nb = take(q, Q, shift, j0, L->half[h + 1].i1, sg, buf[2], buf[3], nb);
-            }
+            /* where it starts, in the coordinate that holds after the reversal */
+            size_t j = c->i0 + 1 <= c->i1 ? c->i0 + 1 : c->i0;
+            double u0 = sg * (q[c->i0] - shift[j]);
+            if (h == 0 || u0 <= 0)
+                nf = take(q, Q, shift, c->i0, c->i1, sg, buf[0], buf[1], nf);
+            if (sg * (q[c->i1] - shift[c->i1]) < need || h + 1 >= L->n_half)
+                continue;
+            /* the next half-cycle starts at the reversal sample, which still carries the old shift */
+            size_t j0 = L->half[h + 1].i0 + 1;
+            if (j0 <= L->half[h + 1].i1)
+                nb = take(q, Q, shift, j0, L->half[h + 1].i1, sg, buf[2], buf[3], nb);
             if (pass == 0)
                 bs->cycles[s]++;
         }

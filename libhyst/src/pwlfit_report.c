@@ -52,10 +52,13 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
 
     cJSON *op = cJSON_AddObjectToObject(root, "options");
     cJSON_AddStringToObject(op, "kind", o->kind == HY_PWL_FRICTION ? "friction" : "constant");
-    if (o->segments)
-        cJSON_AddNumberToObject(op, "segments", o->segments);
-    else
+    if (o->segments_F) {
+        cJSON *a = cJSON_AddArrayToObject(op, "segments");
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(o->segments_F));
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(o->segments_B));
+    } else {
         cJSON_AddNullToObject(op, "segments");
+    }
     if (o->tol > 0)
         cJSON_AddNumberToObject(op, "tol", o->tol);
     else
@@ -68,16 +71,21 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
     num(op, "amp_tol", o->loops.amp_tol);
 
     cJSON *sg = cJSON_AddObjectToObject(root, "segments");
-    cJSON_AddNumberToObject(sg, "per_branch", r->segments);
     cJSON_AddStringToObject(sg, "why", r->segments_why);
-    cJSON *tried = cJSON_AddArrayToObject(sg, "tried");
-    for (int i = 0; i < r->n_tried; i++) {
-        cJSON *t = cJSON_CreateObject();
-        cJSON_AddNumberToObject(t, "segments", r->tried[i].segments);
-        num(t, "sse", r->tried[i].sse);
-        num(t, "rms_max", r->tried[i].rms_max);
-        num(t, "bic", r->tried[i].bic);
-        cJSON_AddItemToArray(tried, t);
+    for (int s = 0; s < (o->symmetric ? 1 : 2); s++) {
+        cJSON *ss = cJSON_AddObjectToObject(sg, o->symmetric ? "both" : side_name[s]);
+        cJSON_AddNumberToObject(ss, "forward", r->side[s].nF - 1);
+        cJSON_AddNumberToObject(ss, "backward", r->side[s].nB - 1);
+        cJSON *tried = cJSON_AddArrayToObject(ss, "tried");
+        for (int i = 0; i < r->n_tried[s]; i++) {
+            cJSON *t = cJSON_CreateObject();
+            cJSON_AddNumberToObject(t, "forward", r->tried[s][i].segments_F);
+            cJSON_AddNumberToObject(t, "backward", r->tried[s][i].segments_B);
+            num(t, "sse", r->tried[s][i].sse);
+            num(t, "rms_max", r->tried[s][i].rms_max);
+            num(t, "bic", r->tried[s][i].bic);
+            cJSON_AddItemToArray(tried, t);
+        }
     }
 
     cJSON *sides = cJSON_AddObjectToObject(root, "sides");
@@ -112,17 +120,22 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
     }
 
     cJSON *tr = cJSON_AddObjectToObject(root, "transition");
-    double km[2] = {r->side[0].k_max, r->side[1].k_max};
-    cJSON_AddItemToObject(tr, "k_max", num_array(km, 2));
-    cJSON *ui = cJSON_AddObjectToObject(tr, "unloading_inner");
-    cJSON_AddNumberToObject(ui, "reversals", (double)r->unloading.n_inner);
-    num(ui, "median", r->unloading.k_inner);
-    num(ui, "min", r->unloading.k_inner_min);
-    num(ui, "max", r->unloading.k_inner_max);
-    cJSON *ul = cJSON_AddObjectToObject(tr, "unloading_limit");
-    cJSON_AddNumberToObject(ul, "reversals", (double)r->unloading.n_limit);
-    num(ul, "median", r->unloading.k_limit);
-    num(tr, "ratio_k_max_to_inner", r->k_ratio);
+    for (int s = 0; s < 2; s++) {
+        const hy_pwlfit_unloading *u = &r->unloading;
+        cJSON *ts = cJSON_AddObjectToObject(tr, side_name[s]);
+        num(ts, "k_max", r->side[s].k_max);
+        cJSON *ui = cJSON_AddObjectToObject(ts, "unloading_inner");
+        cJSON_AddNumberToObject(ui, "reversals", (double)u->n_inner[s]);
+        num(ui, "median", u->k_inner[s]);
+        num(ui, "min", u->k_inner_min[s]);
+        num(ui, "max", u->k_inner_max[s]);
+        cJSON *ul = cJSON_AddObjectToObject(ts, "unloading_limit");
+        cJSON_AddNumberToObject(ul, "reversals", (double)u->n_limit[s]);
+        num(ul, "median", u->k_limit[s]);
+        cJSON_AddNumberToObject(ts, "reversals_unresolved", (double)u->n_unresolved[s]);
+        num(ts, "ratio_k_max_to_inner", r->k_ratio[s]);
+        num(ts, "ratio_k_max_to_limit", u->k_limit[s] > 0 ? r->side[s].k_max / u->k_limit[s] : NAN);
+    }
 
     cJSON *rp = cJSON_AddObjectToObject(root, "replay");
     cJSON_AddBoolToObject(rp, "ran", r->replayed);

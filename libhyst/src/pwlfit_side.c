@@ -12,7 +12,11 @@
  *
  * Breakpoints: dynamic programming over candidate abscissae for the relaxed problem (common anchored first
  * segment, then free lines on F and B), two starts (x_n at the end of the data, or inside it with the beyond
- * segment in the data), then variable projection with relocation moves. */
+ * segment in the data), then variable projection with relocation moves.
+ *
+ * F has nF points, B has nB points (the model allows different counts). Knot vector (nF + nB - 3 entries):
+ * kn[0] = b; kn[i] = x of F point i, i = 1..nF-1 (kn[1] = x_2 shared, kn[nF-1] = x_n shared);
+ * kn[nF + j - 2] = x of B point j, j = 2..nB-2. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +29,7 @@
 typedef struct side_ctx {
     const hy_pwlfit_data *F, *B;
     const hy_pwlfit_side_spec *spec;
-    int    n;            /* points per branch                                                               */
+    int    nF, nB;       /* points on F and on B                                                            */
     int    constant;     /* constant kind                                                                   */
     double amp;          /* largest F abscissa: upper bound of x_n                                          */
     double Pscale;       /* force scale for tolerances                                                      */
@@ -93,19 +97,22 @@ static hy_pwlfit_aff aff_scale(const hy_pwlfit_aff *x, double s)
     return r;
 }
 
-// (knot vector) => abscissae of the F and B points
+// (knot vector) => abscissae of the F and B points; 0 when they are not strictly increasing
 static int set_abscissae(side_ctx *c, const double *kn)
 {
-    int n = c->n;
-    for (int i = 0; i < n; i++)
+    int nF = c->nF, nB = c->nB;
+    for (int i = 0; i < nF; i++)
         c->xF[i] = kn[i];
     c->xB[0] = kn[0];
     c->xB[1] = kn[1];
-    for (int j = 2; j <= n - 2; j++)
-        c->xB[j] = kn[n + j - 2];
-    c->xB[n - 1] = kn[n - 1];
-    for (int i = 1; i < n; i++)
-        if (!(c->xF[i] > c->xF[i - 1]) || !(c->xB[i] > c->xB[i - 1]))
+    for (int j = 2; j <= nB - 2; j++)
+        c->xB[j] = kn[nF + j - 2];
+    c->xB[nB - 1] = kn[nF - 1];
+    for (int i = 1; i < nF; i++)
+        if (!(c->xF[i] > c->xF[i - 1]))
+            return 0;
+    for (int j = 1; j < nB; j++)
+        if (!(c->xB[j] > c->xB[j - 1]))
             return 0;
     return 1;
 }
@@ -113,19 +120,19 @@ static int set_abscissae(side_ctx *c, const double *kn)
 // (abscissae) => affine forms of every point's force and of k (the equalities of spec 000 §2 built in)
 static void parametrise(side_ctx *c)
 {
-    int n = c->n, p = 0;
+    int nF = c->nF, nB = c->nB, p = 0;
     c->k = c->constant ? aff_param(p++) : aff_const(0.0);
     c->vF[0] = aff_const(0.0);
-    for (int i = 1; i < n; i++)
+    for (int i = 1; i < nF; i++)
         c->vF[i] = aff_param(p++);
     c->vB[0] = c->vF[0];
     c->vB[1] = c->vF[1];
-    c->vB[n - 1] = c->vF[n - 1];
-    int last_free = c->constant ? n - 3 : n - 2;
+    c->vB[nB - 1] = c->vF[nF - 1];
+    int last_free = c->constant ? nB - 3 : nB - 2;
     for (int j = 2; j <= last_free; j++)
         c->vB[j] = aff_param(p++);
     if (c->constant) /* last B segment at slope k through the common last point (spec 000 §2 item 5) */
-        c->vB[n - 2] = aff_axpy(&c->vF[n - 1], -(c->xB[n - 1] - c->xB[n - 2]), &c->k);
+        c->vB[nB - 2] = aff_axpy(&c->vF[nF - 1], -(c->xB[nB - 1] - c->xB[nB - 2]), &c->k);
     c->p = p;
 }
 
@@ -136,10 +143,9 @@ static hy_pwlfit_aff seg_slope(const double *x, const hy_pwlfit_aff *v, int i)
     return aff_scale(&a, 1.0 / (x[i + 1] - x[i]));
 }
 
-// (branch points) => the branch's pieces: zero force below b, the segments, the beyond line
-static void add_branch(side_ctx *c, const hy_pwlfit_data *d, const double *x, const hy_pwlfit_aff *v)
+// (branch points x[0..n-1]) => the branch's pieces: zero force below b, the segments, the beyond line
+static void add_branch(side_ctx *c, const hy_pwlfit_data *d, const double *x, const hy_pwlfit_aff *v, int n)
 {
-    int n = c->n;
     hy_pwlfit_aff zero = aff_const(0.0);
     hy_pwlfit_lsq_piece(&c->ls, d, -INFINITY, x[0], x[0], &zero, &zero);
     for (int i = 0; i + 1 < n; i++) {
@@ -183,13 +189,14 @@ static void row_interp(double *row, double *d, const double *x, const hy_pwlfit_
 // (parametrisation) => inequality constraints c . theta <= d
 static void build_constraints(side_ctx *c)
 {
-    int n = c->n;
+    int nF = c->nF, nB = c->nB;
     c->nc = 0;
     double *row;
     if (c->constant) {   /* every working slope <= k (spec 000 §2 item 3: the beyond slope is the largest) */
         for (int w = 0; w < 2; w++) {
             const double *x = w ? c->xB : c->xF;
             const hy_pwlfit_aff *v = w ? c->vB : c->vF;
+            int n = w ? nB : nF;
             for (int i = w; i + 1 < n - w; i++) {   /* B: not the common first nor the tied last segment */
                 if (!(row = new_row(c, 0)))
                     return;
@@ -201,16 +208,19 @@ static void build_constraints(side_ctx *c)
             }
         }
     }
-    for (int i = 2; i + 1 < n; i++) {   /* B on or below F at every point of either branch */
+    /* B on or below F at every point of either branch */
+    for (int i = 2; i + 1 < nF; i++) {
         if (!(row = new_row(c, 1)))
             return;
-        row_interp(row, &c->d[c->nc], c->xB, c->vB, n, c->xF[i], 1.0);
+        row_interp(row, &c->d[c->nc], c->xB, c->vB, nB, c->xF[i], 1.0);
         row_add(row, &c->d[c->nc], &c->vF[i], -1.0);
         c->nc++;
+    }
+    for (int j = 2; j + 1 < nB; j++) {
         if (!(row = new_row(c, 1)))
             return;
-        row_add(row, &c->d[c->nc], &c->vB[i], 1.0);
-        row_interp(row, &c->d[c->nc], c->xF, c->vF, n, c->xB[i], -1.0);
+        row_add(row, &c->d[c->nc], &c->vB[j], 1.0);
+        row_interp(row, &c->d[c->nc], c->xF, c->vF, nF, c->xB[j], -1.0);
         c->nc++;
     }
 }
@@ -293,8 +303,8 @@ static double side_cost(void *vc, const double *kn)
         return INFINITY;
     parametrise(c);
     hy_pwlfit_lsq_reset(&c->ls, c->p);
-    add_branch(c, c->F, c->xF, c->vF);
-    add_branch(c, c->B, c->xB, c->vB);
+    add_branch(c, c->F, c->xF, c->vF, c->nF);
+    add_branch(c, c->B, c->xB, c->vB, c->nB);
     build_constraints(c);
     c->nact = 0;
     /* normal equations once per breakpoint set: the unconstrained search solution and the KKT blocks */
@@ -346,33 +356,30 @@ static double side_cost(void *vc, const double *kn)
 static void side_bracket(void *vc, const double *kn, int j, double *lo, double *hi)
 {
     side_ctx *c = vc;
-    int n = c->n;
-    double xF[MAXP], xB[MAXP];
-    for (int i = 0; i < n; i++)
-        xF[i] = kn[i];
-    xB[0] = kn[0];
-    xB[1] = kn[1];
-    for (int i = 2; i <= n - 2; i++)
-        xB[i] = kn[n + i - 2];
-    xB[n - 1] = kn[n - 1];
+    int nF = c->nF, nB = c->nB;
+    /* abscissa of F point i and of B point i under this knot vector */
+#define XF(i) (kn[(i)])
+#define XB(i) ((i) == 0 ? kn[0] : (i) == 1 ? kn[1] : (i) == nB - 1 ? kn[nF - 1] : kn[nF + (i) - 2])
     double t = c->xtol;
     if (j == 0) {                       /* backlash */
         *lo = 0.0;
         *hi = kn[1] - t;
     } else if (j == 1) {                /* x_2, common to F and B */
         *lo = kn[0] + t;
-        *hi = (xF[2] < xB[2] ? xF[2] : xB[2]) - t;
-    } else if (j < n - 1) {             /* F interior */
-        *lo = xF[j - 1] + t;
-        *hi = xF[j + 1] - t;
-    } else if (j == n - 1) {            /* x_n, common last point */
-        *lo = (xF[n - 2] > xB[n - 2] ? xF[n - 2] : xB[n - 2]) + t;
+        *hi = fmin(XF(2), XB(2)) - t;
+    } else if (j < nF - 1) {            /* F interior */
+        *lo = XF(j - 1) + t;
+        *hi = XF(j + 1) - t;
+    } else if (j == nF - 1) {           /* x_n, common last point */
+        *lo = fmax(XF(nF - 2), XB(nB - 2)) + t;
         *hi = c->amp + 2 * t;
     } else {                            /* B interior */
-        int i = j - n + 2;
-        *lo = xB[i - 1] + t;
-        *hi = xB[i + 1] - t;
+        int i = j - nF + 2;
+        *lo = XB(i - 1) + t;
+        *hi = XB(i + 1) - t;
     }
+#undef XF
+#undef XB
 }
 
 static void side_group(void *vc, const double *kn, int g, double *lo, double *hi)
@@ -380,7 +387,7 @@ static void side_group(void *vc, const double *kn, int g, double *lo, double *hi
     side_ctx *c = vc;
     (void)g;
     *lo = kn[1] + c->xtol;
-    *hi = kn[c->n - 1] - c->xtol;
+    *hi = kn[c->nF - 1] - c->xtol;
 }
 
 static int ctx_init(side_ctx *c, const hy_pwlfit_data *F, const hy_pwlfit_data *B, const hy_pwlfit_side_spec *spec,
@@ -390,7 +397,8 @@ static int ctx_init(side_ctx *c, const hy_pwlfit_data *F, const hy_pwlfit_data *
     c->F = F;
     c->B = B;
     c->spec = spec;
-    c->n = spec->segments + 1;
+    c->nF = spec->segments_F + 1;
+    c->nB = spec->segments_B + 1;
     c->constant = spec->kind == HY_PWL_CONSTANT;
     c->amp = F->n ? F->u[F->n - 1] : 0.0;
     double umax = c->amp > (B->n ? B->u[B->n - 1] : 0.0) ? c->amp : B->u[B->n - 1];
@@ -411,7 +419,7 @@ static int ctx_init(side_ctx *c, const hy_pwlfit_data *F, const hy_pwlfit_data *
         free(c->sol);
         return hy_err_set(err, HY_ENOMEM, "piecewise-linear fit: out of memory");
     }
-    return hy_pwlfit_lsq_init(&c->ls, 4 * (c->n + 2), HY_PWLFIT_MAX_PARAMS, err);
+    return hy_pwlfit_lsq_init(&c->ls, 2 * (c->nF + c->nB + 4), HY_PWLFIT_MAX_PARAMS, err);
 }
 
 static void ctx_free(side_ctx *c)
@@ -424,44 +432,49 @@ static void ctx_free(side_ctx *c)
 
 static int check_spec(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const hy_pwlfit_side_spec *s, hy_err *err)
 {
-    if (s->segments < 3 || s->segments > HY_PWLFIT_MAX_SEGMENTS)
+    int minB = s->kind == HY_PWL_CONSTANT ? 3 : 2;
+    if (s->segments_F < 2 || s->segments_B < minB || s->segments_F > HY_PWLFIT_MAX_SEGMENTS ||
+        s->segments_B > HY_PWLFIT_MAX_SEGMENTS)
         return hy_err_set(err, HY_EARG,
-                          "piecewise-linear fit: %d segments per branch asked; the model needs at least 3 for a loop "
-                          "(common first segment, one F and one B segment, the last B segment at k_max) and this "
+                          "piecewise-linear fit: %d forward and %d backward segments asked; a loop needs at least 2 "
+                          "forward segments (the common first one and one more) and %d backward ones%s, and this "
                           "build allows at most %d",
-                          s->segments, HY_PWLFIT_MAX_SEGMENTS);
-    size_t need = (size_t)(3 * s->segments + 3);
-    if (F->n < need || B->n < need)
+                          s->segments_F, s->segments_B, minB,
+                          minB == 3 ? " (the last one runs at k_max, spec 000 §2 assumption 5)" : "",
+                          HY_PWLFIT_MAX_SEGMENTS);
+    size_t needF = (size_t)(3 * s->segments_F + 3), needB = (size_t)(3 * s->segments_B + 3);
+    if (F->n < needF || B->n < needB)
         return hy_err_set(err, HY_EDATA,
-                          "piecewise-linear fit: too few samples for %d segments per branch (forward %zu, backward %zu; "
-                          "need at least %zu on each)",
-                          s->segments, F->n, B->n, need);
+                          "piecewise-linear fit: too few samples for %d forward and %d backward segments (forward %zu, "
+                          "backward %zu; need at least %zu and %zu)",
+                          s->segments_F, s->segments_B, F->n, B->n, needF, needB);
     return HY_OK;
 }
 
 // (side context, knots) => result filled from the solution at these knots
 static void fill_result(side_ctx *c, const double *kn, double sse, hy_pwlfit_side *out)
 {
-    int n = c->n;
-    out->n = n;
-    for (int i = 0; i < n; i++) {
+    int nF = c->nF, nB = c->nB;
+    out->nF = nF;
+    out->nB = nB;
+    for (int i = 0; i < nF; i++) {
         out->uF[i] = c->xF[i];
         out->PF[i] = hy_pwlfit_aff_eval(&c->vF[i], c->theta);
-        out->uB[i] = c->xB[i];
-        out->PB[i] = hy_pwlfit_aff_eval(&c->vB[i], c->theta);
+    }
+    for (int j = 0; j < nB; j++) {
+        out->uB[j] = c->xB[j];
+        out->PB[j] = hy_pwlfit_aff_eval(&c->vB[j], c->theta);
     }
     /* the shared points are the same parameters; make them bit-identical for the model's exact checks */
     out->PF[0] = out->PB[0] = 0.0;
     out->PB[1] = out->PF[1];
-    out->PB[n - 1] = out->PF[n - 1];
+    out->PB[nB - 1] = out->PF[nF - 1];
     out->k_beyond = c->constant ? hy_pwlfit_aff_eval(&c->k, c->theta) : 0.0;
     double kmax = -INFINITY;
-    for (int i = 0; i + 1 < n; i++) {
-        double a = (out->PF[i + 1] - out->PF[i]) / (out->uF[i + 1] - out->uF[i]);
-        double b = (out->PB[i + 1] - out->PB[i]) / (out->uB[i + 1] - out->uB[i]);
-        kmax = a > kmax ? a : kmax;
-        kmax = b > kmax ? b : kmax;
-    }
+    for (int i = 0; i + 1 < nF; i++)
+        kmax = fmax(kmax, (out->PF[i + 1] - out->PF[i]) / (out->uF[i + 1] - out->uF[i]));
+    for (int j = 0; j + 1 < nB; j++)
+        kmax = fmax(kmax, (out->PB[j + 1] - out->PB[j]) / (out->uB[j + 1] - out->uB[j]));
     out->k_max = c->constant ? out->k_beyond : kmax;
     out->ties = out->touches = 0;
     for (int a = 0; a < c->nact; a++) {
@@ -469,7 +482,7 @@ static void fill_result(side_ctx *c, const double *kn, double sse, hy_pwlfit_sid
         out->touches += c->ckind[c->act[a]] == 1;
     }
     out->sse = sse;
-    memcpy(out->knots, kn, (size_t)(2 * n - 3) * sizeof *kn);
+    memcpy(out->knots, kn, (size_t)(nF + nB - 3) * sizeof *kn);
 }
 
 // (F, B, spec, knots) => ordinates for fixed knots
@@ -520,14 +533,14 @@ static void anchored_sums(const hy_pwlfit_data *d, size_t i0, size_t i1, double 
 static double refine_from(side_ctx *c, double *kn, hy_pwlfit_side *out, int depth)
 {
     const hy_pwlfit_side_spec *spec = c->spec;
-    int n = c->n, K = 2 * n - 3;
+    int nF = c->nF, K = c->nF + c->nB - 3;
     int is_free[HY_PWLFIT_MAX_KNOTS], group[HY_PWLFIT_MAX_KNOTS];
     for (int j = 0; j < K; j++) {
         is_free[j] = 1;
-        group[j] = (j >= 2 && j <= n - 2) ? 0 : (j >= n ? 1 : -1);
+        group[j] = (j >= 2 && j <= nF - 2) ? 0 : (j >= nF ? 1 : -1);
     }
     is_free[0] = !spec->backlash_fixed;
-    is_free[n - 1] = !spec->xn_fixed;
+    is_free[nF - 1] = !spec->xn_fixed;
     hy_pwlfit_refine_opts ro = {30, 8, 100 * c->xtol, 1e-7, 16, 2, 1e9 * c->xtol, 4};
     if (depth < 2) {
         ro.scan = -1;
@@ -559,13 +572,13 @@ int hy_pwlfit_side_refit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const
         free(c);
         return rc;
     }
-    int K = 2 * c->n - 3;
+    int K = c->nF + c->nB - 3;
     double kn[HY_PWLFIT_MAX_KNOTS];
     memcpy(kn, knots, (size_t)K * sizeof *kn);
     if (spec->backlash_fixed)
         kn[0] = spec->backlash;
     if (spec->xn_fixed)
-        kn[c->n - 1] = spec->xn;
+        kn[c->nF - 1] = spec->xn;
     double e = refine_from(c, kn, out, 1);
     if (!isfinite(e)) {
         rc = hy_err_set(err, HY_EDATA, "piecewise-linear fit: no admissible table near the given breakpoints");
@@ -597,7 +610,7 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
     int rc = check_spec(F, B, spec, err);
     if (rc)
         return rc;
-    int S = spec->segments, n = S + 1;
+    int SF = spec->segments_F, SB = spec->segments_B, nF = SF + 1, nB = SB + 1;
     int constant = spec->kind == HY_PWL_CONSTANT;
     int min_pts = spec->min_points > 0 ? spec->min_points : 3;
     double amp = F->u[F->n - 1];
@@ -641,9 +654,9 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
         hy_pwlfit_data_stats(F, iF_end, F->n, &s);
         termF = s.sPP;
     }
-    rc = hy_pwlfit_dp_branch(F, g, ng, ng - 1, iF_end, termF, S, min_pts, &dF, err);
+    rc = hy_pwlfit_dp_branch(F, g, ng, ng - 1, iF_end, termF, SF, min_pts, &dF, err);
     if (rc == HY_OK) {
-        rc = hy_pwlfit_dp_branch(B, g, ng, ng - 1, B->n, 0.0, S - 1, min_pts, &dB, err);
+        rc = hy_pwlfit_dp_branch(B, g, ng, ng - 1, B->n, 0.0, SB - 1, min_pts, &dB, err);
         if (rc)
             hy_pwlfit_dp_free(&dF);
     }
@@ -679,9 +692,9 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
             if (cnt < min_pts || !(Suu > 0))
                 continue;
             double common = SPP - SuP * SuP / Suu;
-            double tail_B = dB.cost[(size_t)(S - 1) * ng + c];
+            double tail_B = dB.cost[(size_t)(SB - 1) * ng + c];
             for (int v = 0; v < (constant && !spec->xn_fixed ? 2 : 1); v++) {
-                double tot = zero + common + tail_B + dF.cost[(size_t)(S - 1 + v) * ng + c];
+                double tot = zero + common + tail_B + dF.cost[(size_t)(SF - 1 + v) * ng + c];
                 if (tot < best[v].cost) {
                     best[v].cost = tot;
                     best[v].a = a;
@@ -708,7 +721,7 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
         hy_pwlfit_dp_free(&dB);
         return rc ? rc : hy_err_set(err, HY_ENOMEM, "piecewise-linear fit: out of memory");
     }
-    int K = 2 * n - 3;
+    int K = nF + nB - 3;
     double best_sse = INFINITY, best_kn[HY_PWLFIT_MAX_KNOTS];
     for (int v = 0; v < 2; v++) {
         if (!isfinite(best[v].cost))
@@ -716,19 +729,20 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
         double kn[HY_PWLFIT_MAX_KNOTS], tmp[HY_PWLFIT_MAX_POINTS];
         kn[0] = spec->backlash_fixed ? spec->backlash : g[best[v].a];
         kn[1] = g[best[v].c];
-        int kf = hy_pwlfit_dp_path(&dF, g, best[v].c, S - 1 + v, tmp);
-        for (int i = 0; i < n - 3; i++)
-            kn[2 + i] = i < kf ? tmp[i] : kn[1] + (U - kn[1]) * (i + 1) / (n - 2);
-        kn[n - 1] = spec->xn_fixed ? spec->xn : (v == 1 && kf == n - 2 ? tmp[n - 3] : amp);
-        int kb = hy_pwlfit_dp_path(&dB, g, best[v].c, S - 1, tmp);
-        for (int i = 0; i < n - 3; i++)
-            kn[n + i] = i < kb ? tmp[i] : kn[1] + (U - kn[1]) * (i + 1) / (n - 2);
+        /* F: SF - 1 + v segments after x_2, so SF - 2 + v interior breakpoints; with v = 1 the last is x_n */
+        int kf = hy_pwlfit_dp_path(&dF, g, best[v].c, SF - 1 + v, tmp);
+        for (int i = 0; i < nF - 3; i++)
+            kn[2 + i] = i < kf ? tmp[i] : kn[1] + (U - kn[1]) * (i + 1) / (nF - 2);
+        kn[nF - 1] = spec->xn_fixed ? spec->xn : (v == 1 && kf == nF - 2 ? tmp[nF - 3] : amp);
+        int kb = hy_pwlfit_dp_path(&dB, g, best[v].c, SB - 1, tmp);
+        for (int i = 0; i < nB - 3; i++)
+            kn[nF + i] = i < kb ? tmp[i] : kn[1] + (U - kn[1]) * (i + 1) / (nB - 2);
         /* keep the B interior strictly increasing inside (x_2, x_n): the DP path may pass x_n */
         double sp = 16 * c->xtol;
-        for (int i = n - 4; i >= 0; i--) {
-            double hi = (i == n - 4 ? kn[n - 1] : kn[n + i + 1]) - sp;
-            if (kn[n + i] > hi)
-                kn[n + i] = hi;
+        for (int i = nB - 4; i >= 0; i--) {
+            double hi = (i == nB - 4 ? kn[nF - 1] : kn[nF + i + 1]) - sp;
+            if (kn[nF + i] > hi)
+                kn[nF + i] = hi;
         }
         /* the second start is taken down quickly first and refined fully only when it competes */
         double e = refine_from(c, kn, out, best_sse < INFINITY ? 0 : 2);
@@ -748,9 +762,9 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
         ctx_free(c);
         free(c);
         return hy_err_set(err, HY_EDATA,
-                          "piecewise-linear fit: no admissible breakpoints for %d segments per branch (too few samples "
-                          "spread along the branches)",
-                          S);
+                          "piecewise-linear fit: no admissible breakpoints for %d forward and %d backward segments "
+                          "(too few samples spread along the branches)",
+                          SF, SB);
     }
     double sse_dp = out->sse_dp;
     int sweeps = out->sweeps, start = out->start;
@@ -772,7 +786,7 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
 double hy_pwlfit_side_eval(const hy_pwlfit_side *s, int branch, double u)
 {
     const double *x = branch ? s->uB : s->uF, *v = branch ? s->PB : s->PF;
-    int n = s->n;
+    int n = branch ? s->nB : s->nF;
     if (u < x[0])
         return 0.0;
     if (u >= x[n - 1])

@@ -1,7 +1,10 @@
 /* Step 4 of the table fit: the stiffness at which the record unloads right after a reversal. The model leaves a
  * branch on a rate reversal along the transition segment of slope k_max (spec 000 §2 assumption 4); the record
- * shows the real initial unloading stiffness, measured here as the least-squares slope dQ/dq of the first `frac`
- * of every half-cycle that follows a reversal. Reversals at the limit amplitude and inner ones are kept apart. */
+ * shows the real initial unloading stiffness. The transition is short (the force gap between the branches over
+ * k_max), so a plain slope over a fixed window would mix it with the softer branch that follows: instead the
+ * first `frac` of every half-cycle after a reversal is fitted with two continuous straight segments
+ * (hy_pwlfit_segreg) and the first one's slope is taken. Reversals at the limit amplitude and inner ones are kept
+ * apart; reversals near the origin (the common region, where the model has no transition) are skipped. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,64 +24,81 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// (q, Q, analysis, fraction, amplitude tolerance) => median unloading slopes at inner and limit reversals
-void hy_pwlfit_unloading_measure(const double *q, const double *Q, size_t n, const hy_loops *L, double frac,
-                                 double amp_tol, hy_pwlfit_unloading *u)
+// (q, Q, analysis, shifts, fraction, amplitude tolerance) => median initial slopes per side, inner and limit
+void hy_pwlfit_unloading_measure(const double *q, const double *Q, size_t n, const hy_loops *L, const double *shift,
+                                 double frac, double amp_tol, hy_pwlfit_unloading *u)
 {
     memset(u, 0, sizeof *u);
-    u->k_inner = u->k_limit = u->k_inner_min = u->k_inner_max = NAN;
+    for (int s = 0; s < 2; s++)
+        u->k_inner[s] = u->k_limit[s] = u->k_inner_min[s] = u->k_inner_max[s] = NAN;
+#define UQ(i) (q[i] - (shift ? shift[i] : 0.0))
     double amp[2] = {0, 0};
     for (size_t r = 0; r < L->n_rev; r++) {
-        double v = q[L->rev[r].i];
-        int s = L->rev[r].kind > 0 ? 0 : 1;
-        if ((s == 0 ? v : -v) > amp[s])
-            amp[s] = s == 0 ? v : -v;
+        double v = UQ(L->rev[r].i);
+        int s = v >= 0 ? 0 : 1;
+        amp[s] = fmax(amp[s], fabs(v));
     }
-    double *kin = malloc((L->n_rev + 1) * sizeof *kin), *klim = malloc((L->n_rev + 1) * sizeof *klim);
-    if (!kin || !klim) {
-        free(kin);
-        free(klim);
-        return;
-    }
-    size_t ni = 0, nl = 0;
-    for (size_t h = 0; h < L->n_half; h++) {
+    size_t cap = L->n_half + 1;
+    double *k[2][2];   /* [side][inner 0 / limit 1] */
+    double *x = malloc((n + 1) * sizeof *x), *y = malloc((n + 1) * sizeof *y);
+    int bad = !x || !y;
+    for (int s = 0; s < 2; s++)
+        for (int l = 0; l < 2; l++)
+            bad |= !(k[s][l] = malloc(cap * sizeof(double)));
+    size_t nk[2][2] = {{0, 0}, {0, 0}};
+    for (size_t h = 1; !bad && h < L->n_half; h++) {   /* the first half-cycle starts from rest */
         const hy_halfcycle *c = &L->half[h];
-        if (h == 0 || c->i1 >= n)
-            continue;   /* the first half-cycle starts from rest, not from a reversal */
-        double q0 = q[c->i0], lim = frac * c->range;
-        double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
-        for (size_t i = c->i0; i <= c->i1 && fabs(q[i] - q0) <= lim; i++) {
-            sx += q[i];
-            sy += Q[i];
-            m += 1;
-        }
-        if (m < 5)
+        if (c->i1 >= n)
             continue;
-        double mx = sx / m, my = sy / m;
-        for (size_t i = c->i0; i <= c->i1 && fabs(q[i] - q0) <= lim; i++) {
-            sxx += (q[i] - mx) * (q[i] - mx);
-            sxy += (q[i] - mx) * (Q[i] - my);
-        }
-        if (!(sxx > 0))
+        size_t j = c->i0 + 1 <= c->i1 ? c->i0 + 1 : c->i0;   /* shift after the reversal */
+        double q0 = q[c->i0], Q0 = Q[c->i0], u0 = q0 - (shift ? shift[j] : 0.0), lim = frac * c->range;
+        int s = u0 >= 0 ? 0 : 1;
+        if (fabs(u0) < 0.1 * amp[s])
+            continue;   /* near the origin the model has no transition (state 0) */
+        size_t m = 0;
+        while (c->i0 + m <= c->i1 && fabs(q[c->i0 + m] - q0) <= lim)
+            m++;
+        if (m < 12)
             continue;
-        double k = sxy / sxx;
-        int s = q0 >= 0 ? 0 : 1;   /* side of the reversal point */
-        if (fabs(q0) < 0.1 * amp[s])
-            continue;              /* near the origin the model has no transition (state 0) */
-        int limit = fabs(q0) >= (1.0 - amp_tol) * amp[s] && (s == 0 ? c->dir < 0 : c->dir > 0);
-        if (limit)
-            klim[nl++] = k;
-        else
-            kin[ni++] = k;
+        /* distance from the reversal and force change, both counted positive along the motion */
+        for (size_t i = 0; i < m; i++) {
+            x[i] = fabs(q[c->i0 + i] - q0);
+            y[i] = (Q[c->i0 + i] - Q0) * (double)c->dir;
+        }
+        hy_pwlfit_part part = {x, y, m, 1.0};
+        hy_pwlfit_data d;
+        if (hy_pwlfit_data_build(&d, &part, 1, NULL) != HY_OK)
+            continue;
+        double t[3], v[3], sse;
+        int ok = hy_pwlfit_segreg(&d, 2, 64, t, v, &sse, NULL) == HY_OK && t[1] > t[0];
+        /* the first straight part is a measurement only when the sampling resolves it: at least 8 samples on it
+         * and a force change of at least 5 residual standard deviations along it */
+        size_t in_first = ok ? hy_pwlfit_data_find(&d, t[1]) : 0;
+        hy_pwlfit_data_free(&d);
+        if (!ok)
+            continue;
+        double sd = sqrt(sse / (double)(m > 4 ? m - 4 : 1));
+        if (in_first < 8 || fabs(v[1] - v[0]) < 5 * sd) {
+            u->n_unresolved[s]++;
+            continue;
+        }
+        int limit = fabs(u0) >= (1.0 - amp_tol) * amp[s] && (s == 0 ? c->dir < 0 : c->dir > 0);
+        k[s][limit][nk[s][limit]++] = (v[1] - v[0]) / (t[1] - t[0]);
     }
-    u->n_inner = ni;
-    u->n_limit = nl;
-    if (ni > 0) {
-        u->k_inner = median(kin, ni);
-        u->k_inner_min = kin[0];
-        u->k_inner_max = kin[ni - 1];
+#undef UQ
+    for (int s = 0; s < 2 && !bad; s++) {
+        u->n_inner[s] = nk[s][0];
+        u->n_limit[s] = nk[s][1];
+        if (nk[s][0] > 0) {
+            u->k_inner[s] = median(k[s][0], nk[s][0]);
+            u->k_inner_min[s] = k[s][0][0];
+            u->k_inner_max[s] = k[s][0][nk[s][0] - 1];
+        }
+        u->k_limit[s] = median(k[s][1], nk[s][1]);
     }
-    u->k_limit = median(klim, nl);
-    free(kin);
-    free(klim);
+    for (int s = 0; s < 2; s++)
+        for (int l = 0; l < 2; l++)
+            free(k[s][l]);
+    free(x);
+    free(y);
 }

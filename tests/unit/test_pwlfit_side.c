@@ -69,7 +69,8 @@ static void spec_default(hy_pwlfit_side_spec *s, int S)
 {
     memset(s, 0, sizeof *s);
     s->kind = HY_PWL_CONSTANT;
-    s->segments = S;
+    s->segments_F = S;
+    s->segments_B = S;
 }
 
 // (fitted side) => the model accepts it as a table (both sides the same, mirrored)
@@ -79,16 +80,18 @@ static void accepted_by_model(const hy_pwlfit_side *s, hy_pwl_kind kind)
         QB[2][HY_PWLFIT_MAX_POINTS];
     for (int k = 0; k < 2; k++) {
         double sg = k ? -1.0 : 1.0;
-        for (int i = 0; i < s->n; i++) {
+        for (int i = 0; i < s->nF; i++) {
             qF[k][i] = sg * s->uF[i];
-            QF[k][i] = sg * s->PF[i];
+            QF[k][i] = i ? sg * s->PF[i] : 0.0;
+        }
+        for (int i = 0; i < s->nB; i++) {
             qB[k][i] = sg * s->uB[i];
-            QB[k][i] = sg * s->PB[i];
+            QB[k][i] = i ? sg * s->PB[i] : 0.0;
         }
     }
     hy_pwl_table t = {kind,
-                      {{(size_t)s->n, qF[0], QF[0]}, {(size_t)s->n, qB[0], QB[0]}, s->k_beyond},
-                      {{(size_t)s->n, qF[1], QF[1]}, {(size_t)s->n, qB[1], QB[1]}, s->k_beyond}};
+                      {{(size_t)s->nF, qF[0], QF[0]}, {(size_t)s->nB, qB[0], QB[0]}, s->k_beyond},
+                      {{(size_t)s->nF, qF[1], QF[1]}, {(size_t)s->nB, qB[1], QB[1]}, s->k_beyond}};
     hy_pwl_model *m = NULL;
     hy_err err;
     int rc = hy_pwl_model_new(&t, "fit", &m, &err);
@@ -107,7 +110,8 @@ static void exact_table_recovered(void **state)
     spec_default(&sp, 4);
     hy_pwlfit_side s;
     assert_int_equal(hy_pwlfit_side_fit(&F, &B, &sp, &s, NULL), HY_OK);
-    assert_int_equal(s.n, 5);
+    assert_int_equal(s.nF, 5);
+    assert_int_equal(s.nB, 5);
     for (int i = 0; i < 5; i++) {
         assert_true(fabs(s.uF[i] - T4.uF[i]) < 1e-5 && fabs(s.PF[i] - T4.PF[i]) < 1e-5);
         assert_true(fabs(s.uB[i] - T4.uB[i]) < 1e-5 && fabs(s.PB[i] - T4.PB[i]) < 1e-5);
@@ -181,10 +185,10 @@ static void constraints_are_kept(void **state)
     hy_pwlfit_side s;
     assert_int_equal(hy_pwlfit_side_fit(&F, &B, &sp, &s, NULL), HY_OK);
     print_message("constrained: k %.4g ties %d touches %d\n", s.k_beyond, s.ties, s.touches);
-    for (int i = 0; i + 1 < s.n; i++) {
+    for (int i = 0; i + 1 < s.nF; i++)
         assert_true((s.PF[i + 1] - s.PF[i]) / (s.uF[i + 1] - s.uF[i]) <= s.k_beyond * (1 + 1e-9));
+    for (int i = 0; i + 1 < s.nB; i++)
         assert_true((s.PB[i + 1] - s.PB[i]) / (s.uB[i + 1] - s.uB[i]) <= s.k_beyond * (1 + 1e-9));
-    }
     for (double u = 0; u <= 8; u += 0.01)
         assert_true(hy_pwlfit_side_eval(&s, 1, u) <= hy_pwlfit_side_eval(&s, 0, u) + 1e-9);
     accepted_by_model(&s, HY_PWL_CONSTANT);

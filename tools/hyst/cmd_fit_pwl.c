@@ -23,7 +23,7 @@ static const char usage_text[] =
     "by variable projection. Writes the model file (with the fit report under \"fit\") and prints a summary.\n"
     "\n"
     "  -o, --output FILE      model file to write (default: standard output); never the data file\n"
-    "      --segments N       segments per branch (3..32)\n"
+    "      --segments N|F,B   segments per branch (3..32), or forward and backward counts (2.., 3..)\n"
     "      --tol F            force tolerance: the fewest segments whose per-branch RMS error is <= F\n"
     "                         (default without either: least Bayesian information criterion, 3..--max-segments)\n"
     "      --max-segments N   largest count tried when choosing (default 12)\n"
@@ -88,10 +88,18 @@ static int parse_args(int argc, char **argv, fit_args *a)
             return HY_EXIT_OK;
         case 'o': a->out = optarg; break;
         case OPT_REPORT: a->report = optarg; break;
-        case OPT_SEGMENTS:
-            if (parse_int("segments", optarg, 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.segments))
+        case OPT_SEGMENTS: {
+            /* N (both branches) or NF,NB */
+            char buf[64];
+            snprintf(buf, sizeof buf, "%s", optarg);
+            char *comma = strchr(buf, ',');
+            if (comma)
+                *comma = '\0';
+            if (parse_int("segments", buf, comma ? 2 : 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.segments_F) ||
+                parse_int("segments", comma ? comma + 1 : buf, 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.segments_B))
                 return HY_EXIT_USAGE;
             break;
+        }
         case OPT_MAX_SEGMENTS:
             if (parse_int("max-segments", optarg, 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.max_segments))
                 return HY_EXIT_USAGE;
@@ -150,7 +158,7 @@ static int parse_args(int argc, char **argv, fit_args *a)
     if (optind + 1 < argc)
         return hy_cli_usage(CMD, "expected one data file, got '%s' and '%s'", argv[optind], argv[optind + 1]);
     a->data = argv[optind];
-    if (a->fit.segments && have_tol)
+    if (a->fit.segments_F && have_tol)
         return hy_cli_usage(CMD, "give --segments or --tol, not both");
     if (a->report && strcmp(a->report, "-") != 0 && strcmp(a->out, "-") != 0 && strcmp(a->report, a->out) == 0)
         return hy_cli_usage(CMD, "--report and --output name the same file '%s'", a->out);
@@ -163,23 +171,27 @@ static int parse_args(int argc, char **argv, fit_args *a)
 static void summary(FILE *fp, const fit_args *a, const hy_series *s, const hy_pwlfit_result *r)
 {
     const char *uq = s->q_unit[0] ? s->q_unit : "", *uQ = s->Q_unit[0] ? s->Q_unit : "";
-    fprintf(fp, "%s: %zu samples; %s kind, %d segments per branch (%s)\n", s->source, s->n,
-            a->fit.kind == HY_PWL_FRICTION ? "friction" : "constant", r->segments, r->segments_why);
-    fprintf(fp, "%-9s %7s %11s %11s %11s %11s %8s %8s\n", "side", "cycles", "backlash", "k_max", "F rms", "B rms",
-            "F R^2", "B R^2");
+    fprintf(fp, "%s: %zu samples; %s kind; segments: %s\n", s->source, s->n,
+            a->fit.kind == HY_PWL_FRICTION ? "friction" : "constant", r->segments_why);
+    fprintf(fp, "%-9s %6s %5s %5s %10s %11s %10s %10s %8s %8s\n", "side", "cycles", "F seg", "B seg", "backlash",
+            "k_max", "F rms", "B rms", "F R^2", "B R^2");
     for (int k = 0; k < 2; k++) {
         const hy_pwlfit_side *sd = &r->side[k];
-        fprintf(fp, "%-9s %7zu %11.5g %11.5g %11.5g %11.5g %8.5f %8.5f%s\n", k ? "negative" : "positive",
-                r->cycles[k], r->backlash[k].b, sd->k_max, sd->F.rms, sd->B.rms, sd->F.r2, sd->B.r2,
-                a->fit.symmetric && k ? "  (mirror)" : "");
+        fprintf(fp, "%-9s %6zu %5d %5d %10.5g %11.5g %10.5g %10.5g %8.5f %8.5f%s\n", k ? "negative" : "positive",
+                r->cycles[k], sd->nF - 1, sd->nB - 1, r->backlash[k].b, sd->k_max, sd->F.rms, sd->B.rms, sd->F.r2,
+                sd->B.r2, a->fit.symmetric && k ? "  (mirror)" : "");
     }
     if (uq[0] || uQ[0])
         fprintf(fp, "units: q %s, Q %s (k in %s/%s)\n", uq, uQ, uQ, uq);
-    if (r->unloading.n_inner > 0)
-        fprintf(fp, "transition slope k_max / unloading stiffness at %zu inner reversals (median %.5g): %.3f\n",
-                r->unloading.n_inner, r->unloading.k_inner, r->k_ratio);
-    else
-        fprintf(fp, "no inner reversals: k_max not compared with a measured unloading stiffness\n");
+    for (int k = 0; k < 2; k++) {
+        const hy_pwlfit_unloading *u = &r->unloading;
+        if (isfinite(r->k_ratio[k]))
+            fprintf(fp, "%s side: k_max / unloading stiffness after %zu inner reversals (median %.5g) = %.3f\n",
+                    k ? "negative" : "positive", u->n_inner[k], u->k_inner[k], r->k_ratio[k]);
+        else
+            fprintf(fp, "%s side: no inner reversal to compare k_max with (%zu too short to resolve)\n",
+                    k ? "negative" : "positive", u->n_unresolved[k]);
+    }
     if (a->fit.kind == HY_PWL_FRICTION)
         fprintf(fp, "friction: plateau onsets x_N = %.5g / %.5g, %zu slip events\n", r->xN_drift[0],
                 -r->xN_drift[1], r->slips);

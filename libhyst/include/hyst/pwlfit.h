@@ -188,18 +188,19 @@ int hy_pwlfit_segreg(const hy_pwlfit_data *d, int S, size_t G, double *t, double
 int hy_pwlfit_segreg_solve(const hy_pwlfit_data *d, int S, const double *t, double *v, double *sse, hy_err *err);
 
 /* ------------------------------------------------------------------------------------------------------------
- * One side (spec 000 §2): F and B branches with n = S + 1 points each, fitted together under the model's
- * assumptions:
+ * One side (spec 000 §2): F with nF = S_F + 1 points and B with nB = S_B + 1 points (the model allows different
+ * counts), fitted together under the model's assumptions:
  *   point 1 at (b, 0) on both, zero force for u < b (backlash);
  *   point 2 common to F and B (first segment common);
  *   point n common, slope k_beyond beyond it on both;
  *   constant kind: k_beyond = k_max, the largest slope of all segments (held by tying a segment that would be
  *   steeper to slope k_max), and the last B segment has slope k_max;
  *   friction kind: k_beyond = 0 (slip plateau), x_n fixed by the drift alignment.
- * Knot vector (2n - 3 entries): [b, x_2 .. x_n, z_3 .. z_{n-1}] with x the F abscissae and z the B ones. */
+ * Knot vector (nF + nB - 3 entries): [b, x_2 .. x_n, z_3 .. z_{nB-1}] with x the F abscissae and z the B ones. */
 typedef struct hy_pwlfit_side_spec {
     hy_pwl_kind kind;
-    int    segments;        /* S per branch, 3..HY_PWLFIT_MAX_SEGMENTS                                       */
+    int    segments_F;      /* forward segments, 2..HY_PWLFIT_MAX_SEGMENTS                                   */
+    int    segments_B;      /* backward segments, 3.. (constant kind; the last runs at k_max) or 2.. (friction) */
     int    backlash_fixed;  /* 1: b = backlash; 0: b is fitted                                              */
     double backlash;
     int    xn_fixed;        /* 1: x_n = xn (friction: plateau onset from the drift alignment)                */
@@ -215,7 +216,7 @@ typedef struct hy_pwlfit_branch_stats {
 } hy_pwlfit_branch_stats;
 
 typedef struct hy_pwlfit_side {
-    int    n;                                     /* points per branch                                       */
+    int    nF, nB;                                /* points on F and on B                                    */
     double uF[HY_PWLFIT_MAX_POINTS], PF[HY_PWLFIT_MAX_POINTS];   /* F points (mirrored coordinates)          */
     double uB[HY_PWLFIT_MAX_POINTS], PB[HY_PWLFIT_MAX_POINTS];   /* B points                                 */
     double k_beyond;                              /* slope beyond point n                                    */
@@ -288,24 +289,28 @@ int hy_pwlfit_drift_branches(const double *q, const double *Q, size_t n, const h
 /* ------------------------------------------------------------------------------------------------------------
  * Unloading stiffness at reversals (step 4): the slope of the first part of each half-cycle after a reversal,
  * by least squares over the samples within `frac` of the half-cycle's range. */
-typedef struct hy_pwlfit_unloading {
-    size_t n_inner;       /* inner (non-limit) reversals measured                                           */
-    size_t n_limit;       /* limit reversals measured                                                       */
-    double k_inner;       /* median slope at inner reversals (NAN when none)                                */
-    double k_limit;       /* median slope at limit reversals (NAN when none)                                */
-    double k_inner_min, k_inner_max;
+typedef struct hy_pwlfit_unloading {   /* [0] positive side, [1] negative side (side of the reversal point)    */
+    size_t n_inner[2];    /* inner (non-limit) reversals measured                                           */
+    size_t n_limit[2];    /* limit reversals measured                                                       */
+    double k_inner[2];    /* median initial slope after inner reversals (NAN when none)                     */
+    double k_limit[2];    /* median initial slope after limit reversals (NAN when none)                     */
+    double k_inner_min[2], k_inner_max[2];
+    size_t n_unresolved[2];   /* reversals whose first straight part the sampling does not resolve (< 8
+                                 samples, or a force change under 5 residual standard deviations)          */
 } hy_pwlfit_unloading;
 
-// (q, Q, analysis, fraction of the range, amplitude tolerance) => unloading stiffness figures
-void hy_pwlfit_unloading_measure(const double *q, const double *Q, size_t n, const hy_loops *L, double frac,
-                                 double amp_tol, hy_pwlfit_unloading *u);
+/* (q, Q, analysis, shift[n] or NULL (friction: the moved-back coordinate decides the side), fraction of the
+ * range, amplitude tolerance) => unloading stiffness figures per side */
+void hy_pwlfit_unloading_measure(const double *q, const double *Q, size_t n, const hy_loops *L, const double *shift,
+                                 double frac, double amp_tol, hy_pwlfit_unloading *u);
 
 /* ------------------------------------------------------------------------------------------------------------
  * The whole pipeline. */
 typedef enum { HY_PWLFIT_BACKLASH_AUTO = 0, HY_PWLFIT_BACKLASH_GIVEN = 1 } hy_pwlfit_backlash_mode;
 
 typedef struct hy_pwlfit_opts {
-    int         segments;      /* per branch; 0: choose (by tol when tol > 0, else by BIC)                  */
+    int         segments_F;    /* forward segments; 0: choose (by tol when tol > 0, else by BIC)            */
+    int         segments_B;    /* backward segments (given together with segments_F)                        */
     double      tol;           /* force tolerance: fewest segments whose per-branch RMS error is <= tol      */
     int         max_segments;  /* largest count tried when choosing (default 12)                            */
     int         backlash_mode; /* hy_pwlfit_backlash_mode                                                   */
@@ -318,9 +323,10 @@ typedef struct hy_pwlfit_opts {
 } hy_pwlfit_opts;
 
 #define HY_PWLFIT_MAX_WARN 16
-typedef struct hy_pwlfit_choice {   /* one segment count tried                                              */
-    int    segments;
-    double sse, rms_max, bic;
+#define HY_PWLFIT_MAX_TRIED 64
+typedef struct hy_pwlfit_choice {   /* one pair of segment counts tried on a side                           */
+    int    segments_F, segments_B;
+    double sse, rms_max, bic;       /* bic: N ln(SSE/N) + p ln N over the side's samples (NAN: fit failed)   */
 } hy_pwlfit_choice;
 
 typedef struct hy_pwlfit_result {
@@ -328,16 +334,15 @@ typedef struct hy_pwlfit_result {
     double         tq[2][2][HY_PWLFIT_MAX_POINTS], tQ[2][2][HY_PWLFIT_MAX_POINTS];  /* [side][F/B][i]        */
     hy_pwlfit_side side[2];            /* [0] positive, [1] negative (a mirror of [0] when symmetric)        */
     hy_pwlfit_backlash_info backlash[2];
-    int            segments;
-    char           segments_why[160];
-    hy_pwlfit_choice tried[HY_PWLFIT_MAX_SEGMENTS + 1];
-    int            n_tried;
+    char           segments_why[160];  /* the rule that chose the counts                                     */
+    hy_pwlfit_choice tried[2][HY_PWLFIT_MAX_TRIED];   /* per fitted side ([0] only when symmetric)          */
+    int            n_tried[2];
     size_t         cycles[2];
     double         amp[2];
     double         xN_drift[2];        /* friction: plateau onsets used for the drift alignment              */
     size_t         slips;              /* friction: slip events found                                        */
     hy_pwlfit_unloading unloading;
-    double         k_ratio;            /* k_max / measured inner unloading stiffness (NAN when not measured) */
+    double         k_ratio[2];         /* k_max / measured inner unloading stiffness per side (NAN: none)    */
     /* replay of the fitted model on the record's displacement history */
     int            replayed;           /* 1 when the replay ran to the end                                   */
     char           replay_error[HY_MSG_LEN];
