@@ -335,6 +335,7 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
     memset(pooled, 0, sizeof pooled);
     hy_pwl_model *model = NULL;
     double *Qm = NULL, *shift = NULL;
+    r->threshold = L.threshold;
     if (L.n_rev == 0) {
         rc = hy_err_set(err, HY_EDATA,
                         "no reversal in the record: q only moves one way (threshold %g), so there is no loading and "

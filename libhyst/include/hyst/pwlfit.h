@@ -347,6 +347,7 @@ typedef struct hy_pwlfit_result {
     int            replayed;           /* 1 when the replay ran to the end                                   */
     char           replay_error[HY_MSG_LEN];
     double         nrmse;              /* RMS(Q_model - Q_data) / peak-to-peak of Q_data                     */
+    double         threshold;          /* reversal threshold the loop analysis used (q units)                */
     size_t         n_cycles;           /* cycles compared                                                    */
     double        *energy_data, *energy_model;   /* per cycle (malloc'd, n_cycles each)                      */
     double         energy_total_data, energy_total_model;
