@@ -441,8 +441,6 @@ static int render_file(const char *exe, const plot *P, int term, const char *out
     for (size_t k = 0; k < R->n_models; k++)
         if (hy_same_file(out, R->m[k].path))
             return hy_cli_fail(CMD, "%s: refusing to overwrite an input (model file)", out);
-    if (strcmp(out, "-") == 0)
-        return hy_cli_usage(CMD, "-o -: plots are written to files (.png, .svg, .pdf)");
     hy_atomic a;
     if (hy_atomic_open(&a, out, R->data_path, &err) != HY_OK)
         return hy_cli_fail(CMD, "%s", err.msg);
@@ -569,6 +567,8 @@ int hy_cmd_plot(int argc, char **argv)
         return hy_cli_usage(CMD, "expected [MODEL.json ...] DATA.csv after '%s'", kind_names[P.kind]);
     if (npos < 2 && (P.kind == KIND_RESIDUAL || P.kind == KIND_ALL))
         return hy_cli_usage(CMD, "'%s' needs at least one model: MODEL.json [...] DATA.csv", kind_names[P.kind]);
+    if (out && strcmp(out, "-") == 0)
+        return hy_cli_usage(CMD, "-o -: plots are written to files (.png, .svg, .pdf)");
     int term = hy_gp_term_for(out);
     if (term < 0)
         return hy_cli_usage(CMD, "%s: unknown output type (expected .png, .svg or .pdf)", out);
