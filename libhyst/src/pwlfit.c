@@ -369,8 +369,9 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
         has[s] = bs.F[s].n >= 12 && bs.B[s].n >= 12 && bs.cycles[s] > 0;
     if (!has[0] && !has[1]) {
         rc = hy_err_set(err, HY_EDATA,
-                        "no limit loop with both loading and unloading on either side (%zu reversals): nothing to fit",
-                        L.n_rev);
+                        "the limit loop has too few samples to fit (positive side %zu forward, %zu backward; negative "
+                        "side %zu, %zu; need 12 on each branch): take in more cycles with a larger --amp-tol (now %g)",
+                        bs.F[0].n, bs.B[0].n, bs.F[1].n, bs.B[1].n, o->loops.amp_tol);
         goto done;
     }
     if (!o->symmetric && (!has[0] || !has[1])) {
@@ -394,8 +395,10 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
             int s = has[0] ? 0 : 1;
             fs.F[0] = &bs.F[s];
             fs.B[0] = &bs.B[s];
-            warn(r, "the record has no %s side: the table's %s side is a mirror of the %s one (--symmetric)",
-                 side_name[1 - s], side_name[1 - s], side_name[s]);
+            warn(r,
+                 "the %s side has no usable limit loop (%zu forward, %zu backward samples): the table's %s side is a "
+                 "mirror of the %s one (--symmetric)",
+                 side_name[1 - s], bs.F[1 - s].n, bs.B[1 - s].n, side_name[1 - s], side_name[s]);
         }
         fs.xn[0] = fmin(0.5 * (r->xN_drift[0] + r->xN_drift[1]), fs.F[0]->u[fs.F[0]->n - 1]);
     } else {
