@@ -93,6 +93,7 @@ typedef struct hy_pwlfit_lsq {
 
 // (row capacity, parameter capacity) => workspace
 int hy_pwlfit_lsq_init(hy_pwlfit_lsq *ls, int rows, int params, hy_err *err);
+// (ls) => workspace released
 void hy_pwlfit_lsq_free(hy_pwlfit_lsq *ls);
 // (p) => system emptied for p parameters
 void hy_pwlfit_lsq_reset(hy_pwlfit_lsq *ls, int p);
@@ -131,6 +132,7 @@ size_t hy_pwlfit_grid(const hy_pwlfit_data *const *ds, int nd, double lo, double
  * minimum samples per segment) => table of the best costs with s = 1..smax segments from every candidate */
 int hy_pwlfit_dp_branch(const hy_pwlfit_data *d, const double *g, size_t G, size_t end, size_t i_end,
                         double terminal, int smax, int min_pts, hy_pwlfit_dp *dp, hy_err *err);
+// (dp) => table released
 void hy_pwlfit_dp_free(hy_pwlfit_dp *dp);
 // (table, start candidate, segments) => interior breakpoints written to knots[0..s-2]; returns s - 1
 int hy_pwlfit_dp_path(const hy_pwlfit_dp *dp, const double *g, size_t c, int s, double *knots);
@@ -278,6 +280,7 @@ typedef struct hy_pwlfit_branchset {
 // (q, Q, loop analysis, options) => limit-loop branches of both sides (constant kind)
 int hy_pwlfit_branches(const double *q, const double *Q, size_t n, const hy_loops *L, const hy_loops_opts *o,
                        hy_pwlfit_branchset *bs, hy_err *err);
+// (bs) => memory released
 void hy_pwlfit_branchset_free(hy_pwlfit_branchset *bs);
 
 // (q[n], reversals, plateau onsets xN[2] (positive, negative as a positive number)) => shift[n]; returns slips
