@@ -323,7 +323,7 @@ static void panel_energy(FILE *fp, const plot *P, const char *title)
     int bars = px / (double)(nc * series) >= 6.0;
     size_t room = (size_t)(px / 40.0); /* about one tic per 40 px */
     /* the range includes 0 even when every energy is positive; room above for the legend */
-    fprintf(fp, "set grid ytics\nunset xzeroaxis\nunset yzeroaxis\nset yrange [*<0:*]\nset offsets 0,0,graph 0.3,0\n"
+    fprintf(fp, "set grid ytics\nunset xzeroaxis\nunset yzeroaxis\nset yrange [*<0:*]\nset autoscale yfixmin\nset offsets 0,0,graph 0.3,0\n"
                 "set xrange [0.3:%zu.7]\n", nc);
     if (nc > room && room > 0)
         fprintf(fp, "set xtics %zu out nomirror\n", (nc + room - 1) / room);
@@ -351,7 +351,7 @@ static void panel_energy(FILE *fp, const plot *P, const char *title)
     }
     fputc('\n', fp);
     /* leave the next panel (or a restyled script) with default settings */
-    fputs("unset xrange\nunset yrange\nunset offsets\nset xtics autofreq\nset boxwidth\nset style fill empty\n", fp);
+    fputs("unset xrange\nunset yrange\nset autoscale y\nunset offsets\nset xtics autofreq\nset boxwidth\nset style fill empty\n", fp);
 }
 
 // (P) => settings and plot commands after the datablocks
