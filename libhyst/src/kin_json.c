@@ -97,25 +97,12 @@ int hy_kin_from_json(const cJSON *doc, const char *name, hy_kin_model **out, hy_
     return HY_OK;
 }
 
-/* (v) => a JSON number that reads back bit-exactly: the shortest of %.15g/%.16g/%.17g that strtod maps back to v.
- * (cJSON's own printer accepts a 1-ulp difference, so coefficients are written as raw number text.) */
-static cJSON *exact_number(double v)
-{
-    char buf[40];
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    return cJSON_CreateRaw(buf);
-}
-
 // (values, n) => JSON array of exact numbers
 static cJSON *exact_array(const double *v, int n)
 {
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; a && i < n; i++) {
-        cJSON *x = exact_number(v[i]);
+        cJSON *x = hy_json_exact_number(v[i]);
         if (!x) {
             cJSON_Delete(a);
             return NULL;

@@ -184,7 +184,7 @@ char *hy_model_print(const hy_model *m, hy_err *err)
         rc = hy_err_set(err, HY_EARG, "model has no type");
     for (const cJSON *it = m->extra ? m->extra->child : NULL; rc == HY_OK && it; it = it->next)
         cJSON_AddItemToObject(doc, it->string, cJSON_Duplicate(it, 1));
-    char *text = rc == HY_OK ? cJSON_Print(doc) : NULL;
+    char *text = rc == HY_OK ? hy_json_print(doc) : NULL;
     if (rc == HY_OK && !text)
         hy_err_set(err, HY_ENOMEM, "out of memory");
     cJSON_Delete(doc);

@@ -108,25 +108,13 @@ int hy_pwl_from_json(const cJSON *doc, const char *name, hy_pwl_model **out, hy_
     return rc;
 }
 
-// (x) => a raw JSON number item that reads back to exactly x
-static cJSON *exact_number(double x)
-{
-    char buf[40];
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-    return cJSON_CreateRaw(buf);
-}
-
 // (points) => JSON array of [q, Q] pairs, or NULL when out of memory
 static cJSON *points_json(const hy_pwl_points *p)
 {
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; arr && i < p->n; i++) {
         cJSON *pt = cJSON_CreateArray();
-        cJSON *a = exact_number(p->q[i]), *b = exact_number(p->Q[i]);
+        cJSON *a = hy_json_exact_number(p->q[i]), *b = hy_json_exact_number(p->Q[i]);
         if (!pt || !a || !b || !cJSON_AddItemToArray(pt, a) || !cJSON_AddItemToArray(pt, b) ||
             !cJSON_AddItemToArray(arr, pt)) {
             cJSON_Delete(pt);
@@ -159,7 +147,7 @@ int hy_pwl_to_json(const hy_pwl_model *m, cJSON *doc, hy_err *err)
             cJSON_Delete(B);
             B = NULL;
         }
-        cJSON *k = B ? exact_number(sides[s]->k_beyond) : NULL;
+        cJSON *k = B ? hy_json_exact_number(sides[s]->k_beyond) : NULL;
         if (!k || !cJSON_AddItemToObject(obj, "k_beyond", k)) {
             cJSON_Delete(k);
             return hy_err_set(err, HY_ENOMEM, "out of memory");

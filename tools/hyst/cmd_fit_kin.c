@@ -281,7 +281,7 @@ int hy_cmd_fit_kin(int argc, char **argv)
         goto done;
     }
     if (report_path) {
-        char *text = cJSON_Print(rep);
+        char *text = hy_json_print(rep);
         hy_atomic a;
         if (!text) {
             rc = hy_cli_fail(CMD, "out of memory writing the report");

@@ -281,7 +281,7 @@ int hy_cmd_fit_pwl(int argc, char **argv)
         goto done;
     }
     if (a.report) {
-        char *text = cJSON_Print(report);
+        char *text = hy_json_print(report);
         hy_atomic at;
         if (!text) {
             rc = hy_cli_fail(CMD, "out of memory");

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include "cli.h"
 #include "hyst/loops.h"
+#include "hyst/model.h"
 #include "hyst/util.h"
 
 #define CMD "loops"
@@ -43,12 +44,10 @@ typedef struct loops_args {
     hy_csv_opts csv;
 } loops_args;
 
-// (x) => shortest of %.15g / %.17g that reads back exactly (as cJSON prints numbers)
+// (x) => text that reads back to exactly x
 static const char *num(double x, char buf[32])
 {
-    snprintf(buf, 32, "%.15g", x);
-    if (strtod(buf, NULL) != x)
-        snprintf(buf, 32, "%.17g", x);
+    hy_fmt_exact(buf, 32, x);
     return buf;
 }
 
@@ -365,7 +364,7 @@ int hy_cmd_loops(int argc, char **argv)
         switch (k) {
         case OUT_JSON: {
             json = report_json(&s, &L, have_B ? &B : NULL);
-            char *text = json ? cJSON_Print(json) : NULL;
+            char *text = json ? hy_json_print(json) : NULL;
             if (!text) {
                 rc = hy_cli_fail(CMD, "out of memory writing the JSON report");
                 goto done;

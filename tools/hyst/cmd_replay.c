@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include "cli.h"
 #include "hyst/replay.h"
+#include "hyst/model.h"
 #include "hyst/util.h"
 #include "replay_set.h"
 
@@ -152,13 +153,11 @@ static int write_text(const char *path, const char *text, const hy_replay_set *R
     return 0;
 }
 
-// (fp, v) => shortest of %.15g / %.17g that reads back as v
+// (fp, v) => text that reads back to exactly v
 static void put_num(FILE *fp, double v)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        snprintf(buf, sizeof buf, "%.17g", v);
+    char buf[40];
+    hy_fmt_exact(buf, sizeof buf, v);
     fputs(buf, fp);
 }
 
@@ -394,7 +393,7 @@ int hy_cmd_replay(int argc, char **argv)
     int rc = hy_replay_set_load(CMD, argv + optind, (size_t)npos - 1, argv[argc - 1], &copts, &lopts, 0, &R);
     if (rc == 0 && json_path) {
         cJSON *doc = report(&R);
-        char *text = doc ? cJSON_Print(doc) : NULL;
+        char *text = doc ? hy_json_print(doc) : NULL;
         cJSON_Delete(doc);
         if (!text) {
             rc = hy_cli_fail(CMD, "out of memory writing the JSON report");

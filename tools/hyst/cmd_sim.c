@@ -437,13 +437,7 @@ static int fmt_num(char *buf, size_t len, double v, int digits)
 {
     if (digits > 0)
         return snprintf(buf, len, "%.*g", digits, v);
-    int n = 0;
-    for (int prec = 15; prec <= 17; prec++) {
-        n = snprintf(buf, len, "%.*g", prec, v);
-        if (prec == 17 || strtod(buf, NULL) == v)
-            break;
-    }
-    return n;
+    return hy_fmt_exact(buf, len, v);
 }
 
 // (rows 0..n-1) => CSV rows on fp

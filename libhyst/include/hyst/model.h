@@ -39,6 +39,13 @@ int hy_model_element(const hy_model *m, hy_element *e, hy_err *err);
 // (m) => memory released
 void hy_model_free(hy_model *m);
 
+// (v) => a cJSON number item that reads back to exactly v (null when v is not finite); for model files and reports
+struct cJSON *hy_json_exact_number(double v);
+
+// (doc) => indented JSON text (malloc'd) in which every number reads back to exactly its value; doc's numbers
+// become exact raw items in place. Use it for every JSON file hystkit writes.
+char *hy_json_print(struct cJSON *doc);
+
 /* Hooks each model family implements (pwl_json.c, kin_json.c). from_json receives the whole document and reads
  * only its own keys; to_json adds its own keys to doc. The *_json_keys lists name those keys so that every
  * other key is kept as an extra. */

@@ -24,6 +24,9 @@ int hy_atomic_commit(hy_atomic *a, hy_err *err);
 // (open atomic file) => temporary file removed, target untouched
 void hy_atomic_abort(hy_atomic *a);
 
+// (v) => shortest of %.15g / %.16g / %.17g that reads back to exactly v, into buf; returns the text length
+int hy_fmt_exact(char *buf, size_t len, double v);
+
 // (a, b) => 1 when both paths name the same existing file, else 0
 int hy_same_file(const char *a, const char *b);
 

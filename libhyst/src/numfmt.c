@@ -1,0 +1,57 @@
+// Decimal text for doubles that reads back exactly (see hyst/util.h and hyst/model.h).
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "hyst/model.h"
+#include "hyst/util.h"
+
+// (v) => shortest of %.15g / %.16g / %.17g that strtod maps back to exactly v; returns the text length
+int hy_fmt_exact(char *buf, size_t len, double v)
+{
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = snprintf(buf, len, "%.*g", prec, v);
+        if (prec == 17 || !isfinite(v) || strtod(buf, NULL) == v)
+            break;
+    }
+    return n;
+}
+
+/* (v) => a cJSON number item whose text reads back to exactly v; JSON null for a non-finite v.
+ * cJSON's own printer accepts a 1-ulp mismatch (it writes 0.1 + 0.2 as 0.3), so the text is made here. */
+struct cJSON *hy_json_exact_number(double v)
+{
+    if (!isfinite(v))
+        return cJSON_CreateNull();
+    char buf[40];
+    hy_fmt_exact(buf, sizeof buf, v);
+    return cJSON_CreateRaw(buf);
+}
+
+/* (item) => every number below it turned, in place, into a raw item holding its exact text. In place keeps the
+ * key, the order and duplicate keys; cJSON_Delete frees valuestring with the default hooks (malloc/free). */
+static void make_numbers_exact(cJSON *item)
+{
+    for (cJSON *c = item ? item->child : NULL; c; c = c->next) {
+        if (cJSON_IsNumber(c) && isfinite(c->valuedouble)) {
+            char buf[40];
+            hy_fmt_exact(buf, sizeof buf, c->valuedouble);
+            char *text = strdup(buf);
+            if (!text)
+                continue; /* keep cJSON's own (near-exact) text rather than fail */
+            c->type = cJSON_Raw;
+            c->valuestring = text;
+        } else {
+            make_numbers_exact(c);
+        }
+    }
+}
+
+// (doc) => indented JSON text with exact numbers
+char *hy_json_print(struct cJSON *doc)
+{
+    make_numbers_exact(doc);
+    return cJSON_Print(doc);
+}
