@@ -1,4 +1,5 @@
 // Piecewise-linear hysteresis model: table validation and compilation into the immutable model (spec 000 §2-3).
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,15 @@
 /* Relative tolerance on slopes compared with k_beyond: tables come from measurements and JSON, so the last
  * backward segment's slope computed from its two points equals k_beyond only to round-off. */
 #define SLOPE_RTOL 1e-9
+
+/* (segment end points, its slope k, reference slope) => how far k may exceed the reference and still count as
+ * equal: a relative 1e-9, plus what rounding the stored end points can do to a slope computed from them (a fitted
+ * segment held at k_max comes back from its ordinates a few ulps of Q / dq off). */
+static double slope_allowance(double q0, double Q0, double q1, double Q1, double k, double kref)
+{
+    double dq = fabs(q1 - q0);
+    return SLOPE_RTOL * fabs(kref) + 8 * DBL_EPSILON * (fabs(Q0) + fabs(Q1) + fabs(k) * (fabs(q0) + fabs(q1))) / dq;
+}
 
 static const char *const side_key[2] = {"positive", "negative"};
 static const char *const branch_key[2] = {"forward", "backward"};
@@ -101,7 +111,8 @@ static int check_side(const hy_pwl_side *s, hy_pwl_kind kind, int side, double s
                                   name, sk, branch_key[w], i);
             if (k > kmax_work)
                 kmax_work = k;
-            if (kind == HY_PWL_CONSTANT && k > s->k_beyond * (1 + SLOPE_RTOL))
+            if (kind == HY_PWL_CONSTANT &&
+                k > s->k_beyond + slope_allowance(p->q[i], p->Q[i], p->q[i + 1], p->Q[i + 1], k, s->k_beyond))
                 return hy_err_set(err, HY_EMODEL,
                                   "%s: %s.%s[%zu]: the segment to the next point has slope %.10g, steeper than "
                                   "k_beyond = %.10g; the beyond-range slope must be the largest (spec 000 §2 "
@@ -113,7 +124,7 @@ static int check_side(const hy_pwl_side *s, hy_pwl_kind kind, int side, double s
         const hy_pwl_points *B = &s->backward;
         size_t i = B->n - 2;
         double k = (B->Q[i + 1] - B->Q[i]) / (B->q[i + 1] - B->q[i]);
-        if (fabs(k - s->k_beyond) > SLOPE_RTOL * s->k_beyond)
+        if (fabs(k - s->k_beyond) > slope_allowance(B->q[i], B->Q[i], B->q[i + 1], B->Q[i + 1], k, s->k_beyond))
             return hy_err_set(err, HY_EMODEL,
                               "%s: %s.backward[%zu]: the last backward segment has slope %.10g, but it must have the "
                               "largest slope k_beyond = %.10g (spec 000 §2 assumption 5)",

@@ -96,4 +96,8 @@ check_exit "refuses to write the model over the data" 1 "refusing to overwrite" 
 expect "the data file is unchanged" cmp -s "$FX/pwl_double_loop_fit.csv" "$WORK/input.csv"
 check_exit "refuses to write the report over the data" 1 "refusing to overwrite" "$HYST" fit pwl "$WORK/input.csv" -o "$WORK/m.json" --report "$WORK/input.csv"
 expect "the data file is still unchanged" cmp -s "$FX/pwl_double_loop_fit.csv" "$WORK/input.csv"
+# A smooth (kin-law) loop: some segments are held at k_max by the fit and must survive the model's validation
+# despite the rounding of their ordinates (regression: 'slope 7060.078826, steeper than k_beyond = 7060.078818').
+check_exit "segments held at k_max are accepted by the model" 0 "held at k_max" "$HYST" fit pwl --t t "$FX/kin_paper_fit.csv" -o "$WORK/kp.json"
+expect "that model replays the validation drive" "$HYST" replay "$WORK/kp.json" "$FX/kin_paper_val.csv" --t t
 finish
