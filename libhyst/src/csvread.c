@@ -237,7 +237,7 @@ static void data_row_end(reader *r)
                   "found time %.10g after %.10g on line %zu, expected time that does not go backwards", r->v[R_T],
                   r->last_t, r->s.line[r->s.n - 1]);
     if (r->row_bad) {
-        int kept = (r->col[R_T] != NONE) + 2;
+        int kept = (r->col[R_T] != NONE) + (r->col[R_Y] != NONE) + 1;
         if (first && r->bad_code == HY_EPARSE && r->unitlike == kept) {
             /* The row right after the header (or the first row) is a units row the caller turned off. */
             if (r->has_header && r->o->units_row == 0)
@@ -393,8 +393,10 @@ static int resolve_columns(reader *r)
         }
     }
     /* Detection by header name, among the columns not yet taken. */
+    /* A displacement history (no_force) chooses a force column only when told which. */
+    int wanted = o->no_force && col[R_Y] == NONE ? 1 : 2;
     if (r->has_header)
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < wanted; k++) {
             if (col[k] != NONE)
                 continue;
             int kind = k == R_X ? HY_CSV_KIND_DISP : HY_CSV_KIND_FORCE;
@@ -424,7 +426,7 @@ static int resolve_columns(reader *r)
             col[k] = first;
         }
     /* Otherwise the first free columns (skipping a column named like time): column 1 = x, column 2 = y. */
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < wanted; k++) {
         if (col[k] != NONE)
             continue;
         for (int pass = 0; pass < 2 && col[k] == NONE; pass++)

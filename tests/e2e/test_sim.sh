@@ -180,4 +180,12 @@ expect "every fixture command of the script is in the README verbatim" sh -c \
 expect "all fixtures together at most 3 MB" test "$(cat "$FX"/* | wc -c)" -le 3145728
 expect "12 records from 6 true models" test "$(ls "$FX"/*.csv | wc -l),$(ls "$FX"/*.json | wc -l)" = "12,6"
 
+# A displacement history needs no force column (t,q or q alone), and gives the same forces.
+printf 'q\n0\n1\n2\n1\n0\n-1\n' > "$WORK/q_only.csv"
+printf 'q,Q\n0,9\n1,9\n2,9\n1,9\n0,9\n-1,9\n' > "$WORK/q_and_Q.csv"
+check "a drive file with only a q column" "$HYST" sim "$TOP/fixtures/models/pwl-constant.json" --drive "$WORK/q_only.csv" -o "$WORK/q_only.out"
+check "the same drive with a force column" "$HYST" sim "$TOP/fixtures/models/pwl-constant.json" --drive "$WORK/q_and_Q.csv" -o "$WORK/q_and_Q.out"
+expect "forces do not depend on the unused force column" cmp -s "$WORK/q_only.out" "$WORK/q_and_Q.out"
+expect "q-only drive: hand values 0,1,3,1,0,-1.5 (pwl-constant table)" test "$(awk -F, 'NR > 1 { printf "%s ", $3 }' "$WORK/q_only.out")" = "0 1 3 1 0 -1.5 "
+
 finish

@@ -28,6 +28,35 @@ static void plain_two_columns(void **state)
     hy_series_free(&s);
 }
 
+/* A displacement history (no_force): one column is enough; a force column is used only when named. */
+static void displacement_history_without_force(void **state)
+{
+    (void)state;
+    hy_csv_opts o;
+    hy_csv_opts_default(&o);
+    o.no_force = 1;
+    hy_series s;
+    read_ok("q\n0\n1.5\n-2\n", &o, &s);
+    assert_int_equal(s.n, 3);
+    assert_true(s.q[1] == 1.5 && s.q[2] == -2);
+    assert_true(s.Q[0] == 0 && s.Q[1] == 0 && s.Q[2] == 0);
+    assert_string_equal(s.Q_name, "");
+    hy_series_free(&s);
+    o.t_col = "time";
+    read_ok("time;angle;torque\n0;0,1;junk\n1;0,2;junk\n", &o, &s); /* other columns are not read */
+    assert_true(s.t[1] == 1 && s.q[0] == 0.1 && s.q[1] == 0.2 && s.Q[1] == 0);
+    hy_series_free(&s);
+    o.t_col = NULL;
+    o.y_col = "2";
+    read_ok("0,5\n1,6\n", &o, &s);
+    assert_true(s.Q[1] == 6);
+    hy_series_free(&s);
+    hy_csv_opts_default(&o); /* without no_force one column is an error */
+    hy_err err;
+    assert_int_not_equal(csv_read_text("q\n0\n1\n", &o, &s, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "expected at least 2"));
+}
+
 /* The layout of shared/data/SPC1.csv: names with trailing spaces and a misspelling, a units row, force first. */
 static void header_units_force_first(void **state)
 {
@@ -341,6 +370,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plain_two_columns),
+        cmocka_unit_test(displacement_history_without_force),
         cmocka_unit_test(header_units_force_first),
         cmocka_unit_test(detection_by_names),
         cmocka_unit_test(columns_by_index_and_name),

@@ -416,7 +416,10 @@ static int build_drive(sim_opts *o, run *r)
                         : o->inner_cycles ? "inner-cycles" : NULL;
     if (stray)
         return hy_cli_usage(CMD, "--%s applies to --protocol, not to --drive", stray);
-    /* The record is read like any bench record (hy_cli_read_series); its force column is read but not used. */
+    /* The record is read like any bench record (hy_cli_read_series), as a displacement history: a force column
+     * is neither needed nor read unless --y names one. */
+    if (!o->csv.y_col)
+        o->csv.no_force = 1;
     int rc = hy_cli_read_series(CMD, o->drive, &o->csv, &r->series);
     if (rc != 0)
         return rc;

@@ -19,6 +19,8 @@ typedef struct hy_csv_opts {
     int         header;    /* -1 detect, 0 none, 1 present                                                */
     int         units_row; /* -1 detect, 0 none, 1 present                                                */
     int         require_time_increasing; /* 1 (default when t_col is set): time must not go backwards     */
+    int         no_force;  /* 1: a displacement history only; no force column is chosen unless y_col names one,
+                              and Q is left 0 (hyst sim --drive)                                              */
     void      (*warn)(void *ctx, const char *msg);  /* warnings (skipped rows...); NULL = silent          */
     void       *warn_ctx;
 } hy_csv_opts;
