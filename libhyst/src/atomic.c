@@ -18,7 +18,7 @@ int hy_same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-// (path) => file name without directories, for messages
+// (path) => the name to use in messages: the path as given ("-" gives "<stdin>")
 const char *hy_display_name(const char *path)
 {
     if (!path || strcmp(path, "-") == 0)

@@ -5,16 +5,6 @@
 
 #define HYST_VERSION "0.1.0"
 
-/* While the commands are being written in parallel, a command whose file is absent links as NULL. */
-#pragma weak hy_cmd_loops
-#pragma weak hy_cmd_sim
-#pragma weak hy_cmd_fit_pwl
-#pragma weak hy_cmd_fit_kin
-#pragma weak hy_cmd_replay
-#pragma weak hy_cmd_plot
-#pragma weak hy_cli_data_option
-#pragma weak hy_cli_read_series
-
 typedef int (*cmd_fn)(int argc, char **argv);
 
 static const struct command {
@@ -107,10 +97,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "hyst help: unknown command '%s'\n", argv[2]);
             return HY_EXIT_USAGE;
         }
-        if (!c->fn) {
-            fprintf(stderr, "hyst: command '%s' is missing from this build\n", c->name);
-            return HY_EXIT_FAIL;
-        }
         char *hargv[] = {(char *)c->name, "--help", NULL};
         return c->fn(2, hargv);
     }
@@ -121,10 +107,6 @@ int main(int argc, char **argv)
             return group_usage(argv[1]);
         fprintf(stderr, "hyst: unknown command '%s' (see 'hyst --help')\n", argv[1]);
         return HY_EXIT_USAGE;
-    }
-    if (!c->fn) {
-        fprintf(stderr, "hyst: command '%s' is missing from this build\n", c->name);
-        return HY_EXIT_FAIL;
     }
     /* The command sees argv[0] = its full name, then its own arguments. */
     argv[words] = (char *)c->name;

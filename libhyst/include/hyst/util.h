@@ -30,7 +30,7 @@ int hy_fmt_exact(char *buf, size_t len, double v);
 // (a, b) => 1 when both paths name the same existing file, else 0
 int hy_same_file(const char *a, const char *b);
 
-// (path) => file name without directories, for messages ("-" gives "<stdin>")
+// (path) => the name to use in messages: the path as given, so the user can find the file ("-" gives "<stdin>")
 const char *hy_display_name(const char *path);
 
 #endif
