@@ -10,15 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "hyst/csvread.h"
+#include "bench_util.h"
 
 #define ROWS 2000000
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(void)
 {
@@ -76,13 +70,11 @@ int main(void)
     unlink(path);
     if (!ok)
         return 1;
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
     printf("csvread_rows          %10zu rows     (file %.1f MB)\n", n, mb);
     printf("csvread_seconds       %10.3f s        (target <= 0.25; issue 2: read+analyse <= 0.5)\n", best);
     printf("csvread_rows_per_s    %10.3g rows/s   (target >= 8e6)\n", (double)n / best);
     printf("csvread_throughput    %10.0f MB/s\n", mb / best);
-    printf("csvread_peak_rss      %10.1f MB       (series kept: %.1f MB)\n", (double)ru.ru_maxrss / 1024.0,
+    printf("csvread_peak_rss      %10.1f MB       (series kept: %.1f MB)\n", peak_rss_mb(),
            (double)n * (2 * sizeof(double) + sizeof(size_t)) / 1048576.0);
     return 0;
 }

@@ -4,13 +4,7 @@
 #include <stdio.h>
 #include <time.h>
 #include "hyst/kin.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
+#include "bench_util.h"
 
 // (model, n) => evaluations per second of R over 1024 scattered points (sum printed so nothing is optimised away)
 static double evals_per_second(const hy_kin_model *m, long n, double *sink)

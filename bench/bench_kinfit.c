@@ -8,27 +8,7 @@
 #include <time.h>
 #include "hyst/kin.h"
 #include "hyst/kinfit.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static uint64_t rng_state = 88172645463325252ULL;
-static double uniform(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
-}
-static double normal(void)
-{
-    double u1 = fmax(uniform(), 1e-300), u2 = uniform();
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
+#include "bench_util.h"
 
 // (model, calls) => evaluations of R per second (alternating directions, varying points)
 static double r_rate(const hy_kin_model *m, long calls, double *sink)
@@ -99,7 +79,7 @@ int main(void)
         return 1;
     }
     for (size_t i = 0; i < n; i++)
-        f[i] += 1.0 * normal();   /* 1 N m of force noise, ~0.7 % of the peak-to-peak force */
+        f[i] += 1.0 * gauss();   /* 1 N m of force noise, ~0.7 % of the peak-to-peak force */
 
     hy_kinfit_opts o;
     hy_kinfit_opts_default(&o);

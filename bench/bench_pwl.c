@@ -14,6 +14,7 @@
 #include <time.h>
 #include "hyst/model.h"
 #include "hyst/pwl.h"
+#include "bench_util.h"
 
 #define STEPS 1000000
 #define REPS 9
@@ -45,13 +46,6 @@ void *realloc(void *p, size_t n)
 }
 void free(void *p) { __libc_free(p); }
 #endif
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* A symmetric constant-kind table with `segs` segments per branch: backlash 0.1, common segment to 0.5 with
  * slope 2 (= k_max), F concave 0.8 + 8 (1 - exp(-(u - 0.5)/4)) (slope <= 2), B convex below it, its last segment

@@ -21,26 +21,7 @@
 #include "hyst/model.h"
 #include "hyst/pwl.h"
 #include "hyst/pwlfit.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t rng = 0x9E3779B97F4A7C15ULL;
-static double gauss(void)
-{
-    double u[2];
-    for (int k = 0; k < 2; k++) {
-        rng ^= rng >> 12;
-        rng ^= rng << 25;
-        rng ^= rng >> 27;
-        u[k] = ((double)((rng * 2685821657736338717ULL) >> 11) + 0.5) / 9007199254740992.0;
-    }
-    return sqrt(-2.0 * log(u[0])) * cos(2.0 * M_PI * u[1]);
-}
+#include "bench_util.h"
 
 /* positive side in mm and N; the negative side is its mirror */
 static const double F_q[] = {0.2, 0.6, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 8.0};

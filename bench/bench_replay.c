@@ -10,26 +10,7 @@
 #include "hyst/model.h"
 #include "hyst/pwl.h"
 #include "hyst/replay.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static double gauss(void)
-{
-    double u[2];
-    for (int k = 0; k < 2; k++) {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        u[k] = ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
-    }
-    return sqrt(-2.0 * log(u[0])) * cos(2.0 * M_PI * u[1]);
-}
+#include "bench_util.h"
 
 /* A symmetric constant-parameter table (spec 000 §2): backlash 0.1, common first segment, F and B meeting at the
  * last point, B's last segment and the beyond-range segment at k_max = 20. */
