@@ -4,6 +4,9 @@
 
 #include "hyst/loops.h"
 
+// (q[n], Q[n], reversals, threshold) => rev[].major, L->n_major, L->inner (the rainflow inner loops, by i0)
+int hy_loops_inner_build(const double *q, const double *Q, size_t n, hy_loops *L, hy_err *err);
+
 // (q, Q, half-cycles) => L->backbone_pos and L->backbone_neg (envelopes of the half-cycle peaks)
 int hy_loops_backbone_build(const double *q, const double *Q, hy_loops *L, hy_err *err);
 

@@ -120,6 +120,7 @@ static int push_rev(hy_reversal **rev, size_t *n, size_t *cap, size_t i, int kin
     }
     (*rev)[*n].i = i;
     (*rev)[*n].kind = kind;
+    (*rev)[*n].major = 0;
     (*n)++;
     return 0;
 }

@@ -210,7 +210,7 @@ static void bad_arguments(void **state)
     hy_branches B;
     hy_err err;
     assert_int_equal(hy_loops_analyze(r.q, r.Q, r.n, NULL, &L, NULL), HY_OK);
-    hy_loops_opts o = {0, 1.0};
+    hy_loops_opts o = {0, 1.0, 0.0};
     assert_int_equal(hy_loops_branches(r.q, r.Q, r.n, &L, &o, &B, &err), HY_EARG);
     o.amp_tol = -0.1;
     assert_int_equal(hy_loops_branches(r.q, r.Q, r.n, &L, &o, &B, &err), HY_EARG);

@@ -1,6 +1,6 @@
 // Loop analysis: dissipated energy, peaks, secant stiffness and xi_eq against closed forms (issue 2, "What it
-// must show"): the ellipse q = A sin t, Q = k q + c cos t encloses pi A c; elastic-perfectly-plastic loops
-// enclose 4 Fy (u - Fy/k).
+// must show"): the ellipse q = A sin t, Q = k q + c cos t encloses pi A c per cycle; elastic-perfectly-plastic
+// loops enclose 4 Fy (u - Fy/k). Cycles run from one upward crossing of q = 0 to the next (docs/loops.md).
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -44,8 +44,13 @@ static void ellipse_area_is_pi_A_c(void **state)
         assert_int_equal(L.rev[j].i, EN / 4 + j * EN / 2);
         assert_int_equal(L.rev[j].kind, j % 2 == 0 ? +1 : -1);
     }
-    /* non-overlapping cycles from the first reversal: P - 1 whole periods */
-    assert_int_equal(L.n_cyc, EPERIODS - 1);
+    /* every reversal is major (no inner loop); cycles from one upward crossing of 0 to the next: the record
+     * starts at q = 0 rising (a boundary) and ends at q = 0 after the last minimum (a boundary), so the P
+     * periods t = 0 .. 2 pi P are exactly P cycles */
+    assert_int_equal(L.n_major, L.n_rev);
+    assert_int_equal(L.n_inner, 0);
+    assert_int_equal(L.cycle_rule, HY_LOOPS_CYC_CROSSING);
+    assert_int_equal(L.n_cyc, EPERIODS);
     double exact = M_PI * EA * EC;
     /* the samples are the affine image of a regular N-gon: its area is exactly N/(2 pi) sin(2 pi/N) of the
      * ellipse's, which pins the trapezoid rule far below the 1e-6 of the closed form */
@@ -53,8 +58,9 @@ static void ellipse_area_is_pi_A_c(void **state)
     double cum = 0;
     for (size_t c = 0; c < L.n_cyc; c++) {
         const hy_cycle *y = &L.cyc[c];
-        assert_int_equal(y->i0, EN / 4 + c * EN);
-        assert_int_equal(y->i1, EN / 4 + (c + 1) * EN);
+        assert_int_equal(y->i0, c * EN);
+        assert_int_equal(y->i1, (c + 1) * EN);
+        assert_int_equal(y->n_inner, 0);
         assert_true(REL(y->energy, exact) <= 1e-6);
         assert_true(REL(y->energy, polygon) <= 1e-11);
         cum += y->energy;
@@ -83,7 +89,7 @@ static void counterclockwise_loop_has_negative_energy(void **state)
     size_t n = ellipse(-1, &q, &Q);
     hy_loops L;
     assert_int_equal(hy_loops_analyze(q, Q, n, NULL, &L, NULL), HY_OK);
-    assert_int_equal(L.n_cyc, EPERIODS - 1);
+    assert_int_equal(L.n_cyc, EPERIODS);
     for (size_t c = 0; c < L.n_cyc; c++) {
         assert_true(L.cyc[c].energy < 0);
         assert_true(REL(L.cyc[c].energy, -M_PI * EA * EC) <= 1e-6);
@@ -153,8 +159,9 @@ static void seg(path *p, double x, double y, int m)
 }
 
 /* The EPP loop built from its vertices: load to u1; for each amplitude u_i unload to -u_i (elastic over 2 uy,
- * then plastic at -Fy), reload to u_{i+1} (elastic, then plastic at +Fy); the record ends at +u_m. Along
- * straight segments the trapezoid rule is exact, so the closed forms hold to round-off. */
+ * then plastic at -Fy), reload to u_{i+1} (elastic, then plastic at +Fy, through a vertex at q = 0 so that the
+ * upward crossing of 0 is a sample); the record ends at +u_m. Along straight segments the trapezoid rule is
+ * exact, so the closed forms hold to round-off. */
 // (amplitudes u[m]) => the path
 static path epp(const double *u, int m)
 {
@@ -168,6 +175,8 @@ static path epp(const double *u, int m)
         seg(&p, u[i] - 2 * uy, -FY, 11);
         seg(&p, -u[i], -FY, 29);
         seg(&p, -u[i] + 2 * uy, FY, 13);
+        if (-u[i] + 2 * uy < 0)
+            seg(&p, 0, FY, 17);
         seg(&p, next, FY, 31);
     }
     return p;
@@ -176,7 +185,7 @@ static path epp(const double *u, int m)
 static void epp_loops_enclose_4Fy_u_minus_uy(void **state)
 {
     (void)state;
-    const double u[] = {0.5, 1.0, 1.0, 1.7, 1.2, 2.5};
+    const double u[] = {0.5, 1.0, 1.0, 1.7, 1.2, 1.2, 2.5};   /* two trailing cycles after 1.7, as in CUREE */
     const int m = (int)(sizeof u / sizeof u[0]);
     const double uy = FY / KE;
     path p = epp(u, m);
@@ -187,14 +196,18 @@ static void epp_loops_enclose_4Fy_u_minus_uy(void **state)
     assert_int_equal(L.n_rev, 2 * m);
     for (int j = 0; j < 2 * m; j++)
         assert_true(fabs(p.q[L.rev[j].i] - (j % 2 ? -u[j / 2] : u[j / 2])) <= 1e-12);
-    assert_int_equal(L.n_cyc, m - 1);
-    for (int c = 0; c < m - 1; c++) {
+    /* cycle c runs 0 -> +u_c -> -u_c -> 0: from the start (at rest at q = 0), then from each upward crossing of
+     * 0 (at Q = +Fy on the plastic plateau) to the next; the last one is on the final reload to +u_m. */
+    assert_int_equal(L.n_cyc, m);
+    for (int c = 0; c < m; c++) {
         const hy_cycle *y = &L.cyc[c];
-        double e = 4 * FY * (u[c] - uy);
+        assert_true(p.q[y->i0] == 0 && p.q[y->i1] == 0);
+        /* the first cycle loads from rest along the elastic line (0,0)-(uy,Fy) instead of reloading from
+         * (-u+2uy, -Fy): it encloses the triangle (0,0) (0,Fy) (uy,Fy) less */
+        double e = 4 * FY * (u[c] - uy) - (c == 0 ? 0.5 * FY * uy : 0);
         assert_true(REL(y->energy, e) <= 1e-12);
         assert_true(y->energy >= 0);
-        /* the cycle runs +u_c -> -u_c -> +u_{c+1} */
-        double top = u[c] > u[c + 1] ? u[c] : u[c + 1];
+        double top = u[c];
         assert_true(fabs(y->amp_pos - top) <= 1e-12);
         assert_true(fabs(y->amp_neg - u[c]) <= 1e-12);
         assert_true(fabs(y->Q_max - FY) <= 1e-12 && fabs(y->Q_min + FY) <= 1e-12);
@@ -223,12 +236,47 @@ static void every_clockwise_cycle_dissipates(void **state)
     path p = epp(u, 40);
     hy_loops L;
     assert_int_equal(hy_loops_analyze(p.q, p.Q, p.n, NULL, &L, NULL), HY_OK);
-    assert_int_equal(L.n_cyc, 39);
+    /* the amplitudes rise by 0.15 for six cycles, then drop by 0.55: each cycle after a drop is smaller than
+     * both neighbours, so the four-point rule makes it an inner loop of the next cycle (docs/loops.md); every
+     * one of the 40 loops is either a cycle or an inner loop inside one */
+    assert_int_equal(L.n_cyc + L.n_inner, 40);
+    size_t in_cycles = 0;
     for (size_t c = 0; c < L.n_cyc; c++) {
         assert_true(L.cyc[c].energy >= 0);
+        in_cycles += L.cyc[c].n_inner;
         if (c > 0)
             assert_true(L.cyc[c].cum_energy >= L.cyc[c - 1].cum_energy);
     }
+    assert_int_equal(in_cycles, L.n_inner);
+    for (size_t j = 0; j < L.n_inner; j++)
+        assert_true(L.inner[j].energy >= 0);
+    hy_loops_free(&L);
+    free(p.q);
+    free(p.Q);
+}
+
+static void single_smaller_cycle_is_an_inner_loop(void **state)
+{
+    (void)state;
+    /* 1.0, 1.7, then one cycle at 1.2 and 2.5: (+1.2, -1.2) lies inside (-1.7, +2.5), so the rainflow rule
+     * closes it as an inner loop; it is counted inside the 2.5 cycle, whose energy is the sum of both loops */
+    const double u[] = {1.0, 1.7, 1.2, 2.5};
+    const double uy = FY / KE;
+    path p = epp(u, 4);
+    hy_loops L;
+    assert_int_equal(hy_loops_analyze(p.q, p.Q, p.n, NULL, &L, NULL), HY_OK);
+    assert_int_equal(L.n_rev, 8);
+    assert_int_equal(L.n_major, 6);
+    assert_int_equal(L.n_inner, 1);
+    assert_true(fabs(p.q[L.inner[0].i0] - 1.2) <= 1e-12 && fabs(p.q[L.inner[0].i_turn] + 1.2) <= 1e-12);
+    assert_true(REL(L.inner[0].energy, 4 * FY * (1.2 - uy)) <= 1e-12);
+    assert_int_equal(L.n_cyc, 3);
+    assert_true(REL(L.cyc[0].energy, 4 * FY * (1.0 - uy) - 0.5 * FY * uy) <= 1e-12);
+    assert_true(REL(L.cyc[1].energy, 4 * FY * (1.7 - uy)) <= 1e-12);
+    assert_true(REL(L.cyc[2].energy, 4 * FY * (1.2 - uy) + 4 * FY * (2.5 - uy)) <= 1e-12);
+    assert_true(fabs(L.cyc[2].amp_pos - 2.5) <= 1e-12 && fabs(L.cyc[2].amp_neg - 2.5) <= 1e-12);
+    assert_int_equal(L.cyc[2].n_inner, 1);
+    assert_int_equal(L.inner[0].cycle, 2);
     hy_loops_free(&L);
     free(p.q);
     free(p.Q);
@@ -242,6 +290,7 @@ int main(void)
         cmocka_unit_test(halfcycles_partition_the_record),
         cmocka_unit_test(epp_loops_enclose_4Fy_u_minus_uy),
         cmocka_unit_test(every_clockwise_cycle_dissipates),
+        cmocka_unit_test(single_smaller_cycle_is_an_inner_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

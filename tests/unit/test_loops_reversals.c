@@ -170,6 +170,25 @@ static void given_threshold_is_a_strict_gate(void **state)
     assert_int_equal(L.rev[0].i, 2);
     assert_int_equal(L.rev[1].i, 4);
     assert_int_equal(L.rev[2].i, 6);
+    /* (1.0, 0.5) lies inside (start 0, 2.0) by more than 0.25 at both ends: an inner loop, closed at the first
+     * sample back at q >= 1.0 (sample 5, q = 1.25); its area by hand: trapezoid 2..5 = -0.375 - 0.125 + 0.375,
+     * closing segment 1/2 (1 + 2) (1.0 - 1.25) = -0.375 */
+    assert_int_equal(L.n_inner, 1);
+    assert_int_equal(L.n_major, 1);
+    assert_true(!L.rev[0].major && !L.rev[1].major && L.rev[2].major);
+    assert_int_equal(L.inner[0].i0, 2);
+    assert_int_equal(L.inner[0].i_turn, 4);
+    assert_int_equal(L.inner[0].i1, 5);
+    assert_int_equal(L.inner[0].kind, +1);
+    assert_true(fabs(L.inner[0].range - 0.5) <= 1e-15);
+    assert_true(fabs(L.inner[0].energy + 0.5) <= 1e-15);
+    /* q >= 0 throughout: one-sided; the excursion 0 -> 2 -> 0 is one cycle that holds the inner loop */
+    assert_int_equal(L.cycle_rule, HY_LOOPS_CYC_ONE_SIDED);
+    assert_int_equal(L.n_cyc, 1);
+    assert_int_equal(L.cyc[0].i0, 0);
+    assert_int_equal(L.cyc[0].i1, 8);
+    assert_int_equal(L.cyc[0].n_inner, 1);
+    assert_int_equal(L.inner[0].cycle, 0);
     hy_loops_free(&L);
     o.threshold = 0.5;                        /* back-move of exactly 0.5: not more than the threshold */
     assert_int_equal(hy_loops_analyze(q, Q, n, &o, &L, NULL), HY_OK);
@@ -177,7 +196,8 @@ static void given_threshold_is_a_strict_gate(void **state)
     assert_int_equal(L.rev[0].i, 6);
     assert_int_equal(L.rev[0].kind, +1);
     assert_int_equal(L.n_half, 2);
-    assert_int_equal(L.n_cyc, 0);
+    assert_int_equal(L.n_inner, 0);
+    assert_int_equal(L.n_cyc, 1);
     hy_loops_free(&L);
 }
 
@@ -292,8 +312,12 @@ static void non_finite_values_are_an_error(void **state)
     assert_int_equal(hy_loops_analyze(q, Q, 10, NULL, &L, &err), HY_EDATA);
     assert_non_null(strstr(err.msg, "sample 8: Q"));
     Q[7] = 0;
-    hy_loops_opts o = {INFINITY, 0.05};
+    hy_loops_opts o = {INFINITY, 0.05, 0.0};
     assert_int_equal(hy_loops_analyze(q, Q, 10, &o, &L, &err), HY_EARG);
+    o.threshold = 0;
+    o.center = NAN;
+    assert_int_equal(hy_loops_analyze(q, Q, 10, &o, &L, &err), HY_EARG);
+    assert_non_null(strstr(err.msg, "centre"));
     hy_reversal *rev;
     size_t nr;
     assert_int_equal(hy_loops_reversals(q, 10, -1.0, &rev, &nr, NULL, &err), HY_EARG);
@@ -342,16 +366,19 @@ static void real_records(void **state)
     assert_int_equal(hy_loops_analyze(q, Q, n, NULL, &L, NULL), HY_OK);
     assert_int_equal(L.threshold_rule, HY_LOOPS_THR_FLOOR);
     assert_int_equal(L.n_rev, 56);
-    assert_int_equal(L.n_cyc, 27);
+    /* CUREE protocol from rest: 28 minima, each followed by an upward crossing of 0, and the start at 0 */
+    assert_int_equal(L.n_cyc, 28);
+    assert_int_equal(L.cycle_rule, HY_LOOPS_CYC_CROSSING);
     assert_true(fabs(L.total_energy - 28035.90) < 0.005);   /* README reference */
     /* the count does not depend on the threshold anywhere between 0.02 mm and 3 mm (above 3.26 mm the first
      * excursion from the start no longer counts, above 4.88 mm the smallest cycles go) */
     static const double hs[] = {0.02, 0.1, 0.5, 1, 2, 3};
     for (size_t k = 0; k < sizeof hs / sizeof hs[0]; k++) {
         hy_loops M;
-        hy_loops_opts o = {hs[k], 0.05};
+        hy_loops_opts o = {hs[k], 0.05, 0.0};
         assert_int_equal(hy_loops_analyze(q, Q, n, &o, &M, NULL), HY_OK);
         assert_int_equal(M.n_rev, 56);
+        assert_int_equal(M.n_cyc, 28);
         hy_loops_free(&M);
     }
     hy_loops_free(&L);
@@ -363,6 +390,7 @@ static void real_records(void **state)
     assert_int_equal(hy_loops_analyze(q, Q, n, NULL, &L, NULL), HY_OK);
     assert_int_equal(L.threshold_rule, HY_LOOPS_THR_CAP);
     assert_int_equal(L.n_rev, 27);
+    assert_int_equal(L.n_cyc, 13);
     assert_true(fabs(L.total_energy / 1000 - 223.58) < 0.005);
     hy_loops_free(&L);
     free(q);

@@ -14,16 +14,20 @@
 #define CMD "loops"
 
 static const char usage_text[] =
-    "usage: hyst loops FILE [DATA OPTIONS] [--threshold H] [--json OUT] [--cycles-csv OUT] [--branches OUT]\n"
-    "                  [--backbone OUT] [--amp-tol F] [--quiet]\n"
+    "usage: hyst loops FILE [DATA OPTIONS] [--threshold H] [--center C] [--json OUT] [--cycles-csv OUT]\n"
+    "                  [--branches OUT] [--backbone OUT] [--amp-tol F] [--quiet]\n"
     "\n"
-    "Finds the reversal points of the displacement q, the half-cycles and the closed cycles (from a reversal to the\n"
-    "next of the same kind), and for each cycle its amplitudes, peak forces, dissipated energy (the area enclosed,\n"
-    "closed-path integral of Q dq), secant stiffness and equivalent viscous damping ratio xi_eq = E_D/(4 pi E_S).\n"
-    "Prints a table on standard output. Rules and definitions: docs/loops.md.\n"
+    "Finds the reversal points of the displacement q, the inner loops (rainflow four-point rule), the half-cycles\n"
+    "and the cycles, counted as the cyclic-test standards do (0 -> +A -> 0 -> -A -> 0: from one upward crossing\n"
+    "of the centre to the next; from one minimum to the next when q stays on one side of the centre), and for each\n"
+    "cycle its amplitudes, peak forces, dissipated energy (the area enclosed, closed-path integral of Q dq), secant\n"
+    "stiffness and equivalent viscous damping ratio xi_eq = E_D/(4 pi E_S). Prints a table on standard output.\n"
+    "Rules and definitions: docs/loops.md.\n"
     "\n"
     "      --threshold H      a reversal counts once q has moved back by more than H (q units, > 0); default: from\n"
     "                         the data, max(K x noise, 0.5 % of the q range), at most 1 % of it on sparse records\n"
+    "      --center C         centre of the motion (q units; default 0): cycles start where q rises through C,\n"
+    "                         amplitudes are measured from C (for records about an offset)\n"
     "      --json OUT         write the report as JSON ('-' = standard output)\n"
     "      --cycles-csv OUT   write the per-cycle table as CSV\n"
     "      --branches OUT     write the branches of the limit loop as CSV: side,branch,q,Q\n"
@@ -35,7 +39,7 @@ static const char usage_text[] =
     "Files are written atomically and never over the input. When an output is '-', the table is not printed.\n"
     "\n";
 
-enum { OPT_THRESHOLD = 0x2000, OPT_JSON, OPT_CYCLES_CSV, OPT_BRANCHES, OPT_BACKBONE, OPT_AMP_TOL };
+enum { OPT_THRESHOLD = 0x2000, OPT_JSON, OPT_CYCLES_CSV, OPT_BRANCHES, OPT_BACKBONE, OPT_AMP_TOL, OPT_CENTER };
 
 typedef struct loops_args {
     const char *input, *json, *cycles_csv, *branches, *backbone;
@@ -58,7 +62,8 @@ static int parse_args(int argc, char **argv, loops_args *a)
         {"threshold", required_argument, 0, OPT_THRESHOLD}, {"json", required_argument, 0, OPT_JSON},
         {"cycles-csv", required_argument, 0, OPT_CYCLES_CSV}, {"branches", required_argument, 0, OPT_BRANCHES},
         {"backbone", required_argument, 0, OPT_BACKBONE},   {"amp-tol", required_argument, 0, OPT_AMP_TOL},
-        {"quiet", no_argument, 0, 'q'},                     {"help", no_argument, 0, 'h'},
+        {"center", required_argument, 0, OPT_CENTER},       {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},
         HY_CLI_DATA_LONGOPTS,
         {0, 0, 0, 0}};
     opterr = 0;
@@ -85,6 +90,10 @@ static int parse_args(int argc, char **argv, loops_args *a)
                 return HY_EXIT_USAGE;
             if (a->lo.threshold <= 0)
                 return hy_cli_usage(CMD, "--threshold: expected a positive number (q units), got '%s'", optarg);
+            break;
+        case OPT_CENTER:
+            if (hy_cli_double(CMD, "center", optarg, &a->lo.center) != 0)
+                return HY_EXIT_USAGE;
             break;
         case OPT_AMP_TOL:
             if (hy_cli_double(CMD, "amp-tol", optarg, &a->lo.amp_tol) != 0)
@@ -160,16 +169,25 @@ static void print_table(const hy_series *s, const hy_loops *L)
                100 * HY_LOOPS_CAP, L->range, L->noise_ratio, L->noise_factor, L->noise, kn);
         break;
     }
-    printf("%zu reversals, %zu half-cycles, %zu cycles\n", L->n_rev, L->n_half, L->n_cyc);
+    printf("%zu reversals (%zu major), %zu inner loops, %zu half-cycles, %zu cycles\n", L->n_rev, L->n_major,
+           L->n_inner, L->n_half, L->n_cyc);
+    if (L->cycle_rule == HY_LOOPS_CYC_CROSSING)
+        printf("cycles: from one upward crossing of q = %.6g%s%s to the next (two-sided record)\n", L->center,
+               qu[0] ? " " : "", qu);
+    else
+        printf("cycles: from one major %s to the next (one-sided record: q stays %s q = %.6g%s%s)\n",
+               L->cycle_side > 0 ? "minimum" : "maximum", L->cycle_side > 0 ? "above" : "below", L->center,
+               qu[0] ? " " : "", qu);
     if (L->n_cyc > 0) {
-        printf("\n%5s %15s %10s %10s %10s %10s %12s %12s %10s %8s\n", "cycle", "lines", "amp+", "amp-", "Q_max",
-               "Q_min", "energy", "cumulative", "k_sec", "xi_eq");
+        printf("\n%5s %15s %10s %10s %10s %10s %12s %12s %10s %8s %5s\n", "cycle", "lines", "amp+", "amp-", "Q_max",
+               "Q_min", "energy", "cumulative", "k_sec", "xi_eq", "inner");
         for (size_t c = 0; c < L->n_cyc; c++) {
             const hy_cycle *y = &L->cyc[c];
             char lines[40];
             snprintf(lines, sizeof lines, "%zu-%zu", line_of(s, y->i0), line_of(s, y->i1));
-            printf("%5zu %15s %10.5g %10.5g %10.5g %10.5g %12.6g %12.6g %10.4g %8.4f\n", c + 1, lines, y->amp_pos,
-                   y->amp_neg, y->Q_max, y->Q_min, y->energy, y->cum_energy, y->k_sec, y->xi_eq);
+            printf("%5zu %15s %10.5g %10.5g %10.5g %10.5g %12.6g %12.6g %10.4g %8.4f %5zu\n", c + 1, lines,
+                   y->amp_pos, y->amp_neg, y->Q_max, y->Q_min, y->energy, y->cum_energy, y->k_sec, y->xi_eq,
+                   y->n_inner);
         }
         printf("\nenergy dissipated in the %zu cycles: %.6g%s%s\n", L->n_cyc, L->cyc[L->n_cyc - 1].cum_energy,
                eu[0] ? " " : "", eu);
@@ -187,13 +205,14 @@ static void write_cycles_csv(FILE *fp, const hy_series *s, const hy_loops *L)
 {
     char b[12][32];
     fputs("cycle,start_row,end_row,start_line,end_line,amplitude_pos,amplitude_neg,Q_max,Q_min,energy,"
-          "cumulative_energy,k_sec,strain_energy,xi_eq\n", fp);
+          "cumulative_energy,k_sec,strain_energy,xi_eq,inner_loops\n", fp);
     for (size_t c = 0; c < L->n_cyc; c++) {
         const hy_cycle *y = &L->cyc[c];
-        fprintf(fp, "%zu,%zu,%zu,%zu,%zu,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", c + 1, y->i0 + 1, y->i1 + 1,
+        fprintf(fp, "%zu,%zu,%zu,%zu,%zu,%s,%s,%s,%s,%s,%s,%s,%s,%s,%zu\n", c + 1, y->i0 + 1, y->i1 + 1,
                 line_of(s, y->i0), line_of(s, y->i1), num(y->amp_pos, b[0]), num(y->amp_neg, b[1]),
                 num(y->Q_max, b[2]), num(y->Q_min, b[3]), num(y->energy, b[4]), num(y->cum_energy, b[5]),
-                num(y->k_sec, b[6]), num(y->e_strain, b[7]), isfinite(y->xi_eq) ? num(y->xi_eq, b[8]) : "");
+                isfinite(y->k_sec) ? num(y->k_sec, b[6]) : "", num(y->e_strain, b[7]),
+                isfinite(y->xi_eq) ? num(y->xi_eq, b[8]) : "", y->n_inner);
     }
 }
 
@@ -256,11 +275,34 @@ static cJSON *report_json(const hy_series *s, const hy_loops *L, const hy_branch
         cJSON_AddNumberToObject(o, "row", (double)(i + 1));
         cJSON_AddNumberToObject(o, "line", (double)line_of(s, i));
         cJSON_AddStringToObject(o, "kind", L->rev[j].kind > 0 ? "max" : "min");
+        cJSON_AddBoolToObject(o, "major", L->rev[j].major);
         cJSON_AddNumberToObject(o, "q", s->q[i]);
         cJSON_AddNumberToObject(o, "Q", s->Q[i]);
         cJSON_AddItemToArray(rp, o);
     }
+    cJSON_AddNumberToObject(r, "major_reversals", (double)L->n_major);
+    cJSON *il = cJSON_AddArrayToObject(r, "inner_loops");
+    for (size_t j = 0; j < L->n_inner; j++) {
+        const hy_inner_loop *y = &L->inner[j];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "start_row", (double)(y->i0 + 1));
+        cJSON_AddNumberToObject(o, "turn_row", (double)(y->i_turn + 1));
+        cJSON_AddNumberToObject(o, "end_row", (double)(y->i1 + 1));
+        cJSON_AddNumberToObject(o, "start_line", (double)line_of(s, y->i0));
+        cJSON_AddNumberToObject(o, "end_line", (double)line_of(s, y->i1));
+        cJSON_AddStringToObject(o, "kind", y->kind > 0 ? "max" : "min");
+        cJSON_AddNumberToObject(o, "range", y->range);
+        cJSON_AddNumberToObject(o, "energy", y->energy);
+        if (y->cycle != HY_LOOPS_NONE)
+            cJSON_AddNumberToObject(o, "cycle", (double)(y->cycle + 1));
+        else
+            cJSON_AddNullToObject(o, "cycle");
+        cJSON_AddItemToArray(il, o);
+    }
     cJSON_AddNumberToObject(r, "half_cycles", (double)L->n_half);
+    cJSON_AddStringToObject(r, "cycle_rule", hy_loops_cycle_rule_name(L->cycle_rule));
+    cJSON_AddStringToObject(r, "cycle_side", L->cycle_side > 0 ? "positive" : L->cycle_side < 0 ? "negative" : "both");
+    cJSON_AddNumberToObject(r, "center", L->center);
     cJSON *cy = cJSON_AddArrayToObject(r, "cycles");
     for (size_t c = 0; c < L->n_cyc; c++) {
         const hy_cycle *y = &L->cyc[c];
@@ -278,12 +320,16 @@ static cJSON *report_json(const hy_series *s, const hy_loops *L, const hy_branch
         cJSON_AddNumberToObject(o, "Q_at_q_min", s->Q[y->i_qmin]);
         cJSON_AddNumberToObject(o, "energy", y->energy);
         cJSON_AddNumberToObject(o, "cumulative_energy", y->cum_energy);
-        cJSON_AddNumberToObject(o, "k_sec", y->k_sec);
+        if (isfinite(y->k_sec))
+            cJSON_AddNumberToObject(o, "k_sec", y->k_sec);
+        else
+            cJSON_AddNullToObject(o, "k_sec");
         cJSON_AddNumberToObject(o, "strain_energy", y->e_strain);
         if (isfinite(y->xi_eq))
             cJSON_AddNumberToObject(o, "xi_eq", y->xi_eq);
         else
             cJSON_AddNullToObject(o, "xi_eq");
+        cJSON_AddNumberToObject(o, "inner_loops", (double)y->n_inner);
         cJSON_AddItemToArray(cy, o);
     }
     cJSON_AddNumberToObject(r, "cycles_energy", L->n_cyc ? L->cyc[L->n_cyc - 1].cum_energy : 0.0);

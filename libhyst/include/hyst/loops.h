@@ -1,6 +1,7 @@
-/* Loop analysis of a hysteresis record: reversals, half-cycles, cycles, dissipated energy, backbones and the
- * branches of the outermost loop. Works on plain arrays so that every caller (CLI, fitting, replay) shares it.
- * The rules (threshold, cycle phase, E_S for asymmetric loops, branch selection) are in docs/loops.md. */
+/* Loop analysis of a hysteresis record: reversals, inner loops, half-cycles, cycles, dissipated energy, backbones
+ * and the branches of the outermost loop. Works on plain arrays so that every caller (CLI, fitting, replay) shares
+ * it. The rules (threshold, inner loops, cycle boundaries, E_S for asymmetric loops, branch selection) are in
+ * docs/loops.md. */
 #ifndef HYST_LOOPS_H
 #define HYST_LOOPS_H
 
@@ -12,6 +13,8 @@ typedef struct hy_loops_opts {
                          than this; <= 0 derives it from the data                                            */
     double amp_tol;   /* cycles whose amplitude is within this fraction of the largest count as the limit
                          loop when the branches are extracted (default 0.05)                                 */
+    double center;    /* centre c of the motion (q units, default 0): a two-sided record's cycles run from one
+                         upward crossing of c to the next; amplitudes and E_S are measured from c             */
 } hy_loops_opts;
 
 /* How the threshold was set (hy_loops.threshold_rule). */
@@ -26,10 +29,31 @@ enum hy_loops_rule {
 #define HY_LOOPS_CAP   0.01    /* ... nor above 1 % of it when the second differences are mostly signal     */
 #define HY_LOOPS_WHITE 1.25    /* lag-2 / lag-1 second-difference ratio up to which they count as noise     */
 
+/* How the cycle boundaries were placed (hy_loops.cycle_rule), docs/loops.md "Cycles". */
+enum hy_loops_cycle_rule {
+    HY_LOOPS_CYC_CROSSING = 0, /* two-sided record: from one upward crossing of the centre to the next          */
+    HY_LOOPS_CYC_ONE_SIDED     /* q stays on one side of the centre: from one major minimum (positive side) or
+                                  major maximum (negative side) to the next                                     */
+};
+#define HY_LOOPS_NONE ((size_t)-1) /* "no such cycle" (hy_inner_loop.cycle)                                    */
+
 typedef struct hy_reversal {
     size_t i;         /* sample index of the extreme                                                          */
     int    kind;      /* +1: local maximum of q, -1: local minimum                                            */
+    int    major;     /* 1: a major reversal (not part of an inner loop); majors alternate max / min          */
 } hy_reversal;
+
+/* An inner loop: a reversal pair (r2, r3) that the rainflow four-point rule (ASTM E1049) closes inside its
+ * neighbours r1, r4, e.g. a partial unloading on the way out to a peak. */
+typedef struct hy_inner_loop {
+    size_t i0;        /* its first reversal r2                                                                */
+    size_t i_turn;    /* its second reversal r3                                                               */
+    size_t i1;        /* the first sample after i_turn where q is back at q(i0): the loop closes there        */
+    int    kind;      /* +1: i0 is a maximum (a dip on the way up), -1: a minimum (a rise on the way down)    */
+    double range;     /* |q(i0) - q(i_turn)|                                                                  */
+    double energy;    /* integral of Q dq from i0 to i1 plus the closing segment back to i0 (enclosed area)   */
+    size_t cycle;     /* index of the cycle that holds it; HY_LOOPS_NONE outside every cycle                  */
+} hy_inner_loop;
 
 typedef struct hy_halfcycle {
     size_t i0, i1;    /* samples from one reversal (or the start) to the next (or the end)                    */
@@ -39,9 +63,9 @@ typedef struct hy_halfcycle {
 } hy_halfcycle;
 
 typedef struct hy_cycle {
-    size_t i0, i1;    /* closed cycle: from a reversal to the next reversal of the same kind                  */
-    double amp_pos;   /* largest q in the cycle (positive amplitude, q units)                                 */
-    double amp_neg;   /* minus the smallest q in the cycle (>= 0 for a cycle that crosses zero)               */
+    size_t i0, i1;    /* first and last sample: consecutive cycle boundaries (hy_loops.cycle_rule)            */
+    double amp_pos;   /* largest q in the cycle minus the centre (positive amplitude, q units)                */
+    double amp_neg;   /* centre minus the smallest q in the cycle (>= 0 for a cycle that crosses the centre)  */
     double Q_max, Q_min;   /* peak forces                                                                     */
     double energy;    /* dissipated energy: integral of Q dq around the cycle (enclosed area)                 */
     double cum_energy;/* dissipated energy of cycles 0..this one                                              */
@@ -49,6 +73,7 @@ typedef struct hy_cycle {
     double e_strain;  /* strain energy E_S used for xi_eq                                                     */
     double xi_eq;     /* equivalent viscous damping ratio E_D / (4 pi E_S); NaN when E_S <= 0                 */
     size_t i_qmax, i_qmin; /* samples where q is largest / smallest in the cycle (the peaks k_sec uses)       */
+    size_t n_inner;   /* inner loops inside the cycle (their energy is part of the cycle's)                   */
 } hy_cycle;
 
 typedef struct hy_curve {
@@ -60,8 +85,14 @@ typedef struct hy_loops {
     size_t        n;            /* samples analysed                                                           */
     double        threshold;    /* threshold used                                                             */
     size_t        n_rev;   hy_reversal  *rev;
+    size_t        n_major;      /* reversals with rev[].major set                                             */
+    size_t        n_inner; hy_inner_loop *inner;   /* in record order (by i0)                                 */
     size_t        n_half;  hy_halfcycle *half;
     size_t        n_cyc;   hy_cycle     *cyc;
+    double        center;       /* centre c used for the cycles                                               */
+    int           cycle_rule;   /* enum hy_loops_cycle_rule                                                   */
+    int           cycle_side;   /* one-sided records: +1 (q >= c - threshold throughout), -1 (q <= c +
+                                   threshold throughout); 0 for a two-sided record                           */
     double        total_energy; /* integral of Q dq along the whole record (open path, trapezoid)            */
     hy_curve      backbone_pos; /* envelope: peak points of growing positive amplitude                        */
     hy_curve      backbone_neg; /* same on the negative side (q < 0), ordered by growing |q|                  */
@@ -94,7 +125,7 @@ int hy_loops_default_threshold(const double *q, size_t n, hy_loops_thr *t, hy_er
 int hy_loops_reversals(const double *q, size_t n, double threshold, hy_reversal **rev, size_t *n_rev,
                        int *dir_end, hy_err *err);
 
-// (q[n], Q[n], options) => reversals, half-cycles, cycles, energies, backbones
+// (q[n], Q[n], options) => reversals, inner loops, half-cycles, cycles, energies, backbones
 int hy_loops_analyze(const double *q, const double *Q, size_t n, const hy_loops_opts *o, hy_loops *L,
                      hy_err *err);
 
@@ -103,6 +134,9 @@ void hy_loops_free(hy_loops *L);
 
 // (rule) => its name: "given", "noise", "floor", "cap"
 const char *hy_loops_rule_name(int rule);
+
+// (cycle rule) => its name: "center-crossing", "one-sided"
+const char *hy_loops_cycle_rule_name(int rule);
 
 /* The branches of the limit (outermost) loop as the fitting tools need them. On the positive side the forward
  * branch is the loading part (q > 0, q growing) and the backward branch the unloading part (q > 0, q shrinking);
