@@ -13,31 +13,11 @@
 #include <unistd.h>
 #include "hyst/csvread.h"
 #include "hyst/loops.h"
+#include "bench_util.h"
 
 #define ROWS   2000000
 #define LEVELS 10
 #define REPEAT 3
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* xorshift64* + Box-Muller: seeded, so the file is the same on every run */
-static uint64_t rng = 0x2545F4914F6CDD1DULL;
-static double gauss(void)
-{
-    double u[2];
-    for (int k = 0; k < 2; k++) {
-        rng ^= rng >> 12;
-        rng ^= rng << 25;
-        rng ^= rng >> 27;
-        u[k] = ((double)((rng * 2685821657736338717ULL) >> 11) + 0.5) / 9007199254740992.0;
-    }
-    return sqrt(-2.0 * log(u[0])) * cos(2.0 * M_PI * u[1]);
-}
 
 // (open file descriptor) => the record written: 2e6 rows "force,displacement" after the names and units rows; 0 on success
 static int write_record(int fd)
@@ -126,19 +106,17 @@ int main(void)
                 2 * LEVELS * REPEAT);
         return 1;
     }
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
     double t_all = t_an + t_br;
     printf("%-34s %12zu %-8s %zu reversals, %zu cycles, threshold %.4g mm (%s)\n", "loops rows", n, "rows", n_rev,
            n_cyc, thr, hy_loops_rule_name(rule));
-    printf("%-34s %12.4f %-8s (hy_csv_read, data engineer's)\n", "loops read seconds", t_read, "s");
+    printf("%-34s %12.4f %-8s (hy_csv_read)\n", "loops read seconds", t_read, "s");
     printf("%-34s %12.4f %-8s target <= 0.1\n", "loops analyse seconds", t_an, "s");
     printf("%-34s %12.4f %-8s (%zu branch points)\n", "loops branches seconds", t_br, "s", n_branch);
     printf("%-34s %12.4f %-8s target <= 0.1\n", "loops analyse+branches seconds", t_all, "s");
     printf("%-34s %12.4f %-8s target <= 0.5\n", "loops read+analyse seconds", t_read + t_all, "s");
     printf("%-34s %12.3g %-8s\n", "loops analysis rows per second", (double)n / t_all, "rows/s");
     printf("%-34s %12.3g %-8s\n", "loops read+analyse rows per second", (double)n / (t_read + t_all), "rows/s");
-    printf("%-34s %12.1f %-8s (series %.1f MB)\n", "loops peak memory", (double)ru.ru_maxrss / 1024.0, "MB",
+    printf("%-34s %12.1f %-8s (series %.1f MB)\n", "loops peak memory", peak_rss_mb(), "MB",
            (double)n * (2 * sizeof(double) + sizeof(size_t)) / 1048576.0);
     return 0;
 }
