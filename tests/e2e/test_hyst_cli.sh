@@ -26,4 +26,33 @@ if [ $rc -eq 2 ] && grep -q "unknown command 'bogus'" "$WORK/e" && [ "$(wc -l < 
 if [ $rc -eq 2 ] && grep -q "'fit pwl' 'fit kin'" "$WORK/e"; then ok "hyst fit alone names its subcommands"; else not_ok "hyst fit alone names its subcommands"; fi
 "$HYST" fit bouc x.csv > /dev/null 2>&1; check_num "unknown fit family: exit 2" $? 2 0
 "$HYST" help nothing > /dev/null 2>&1; check_num "help for an unknown command: exit 2" $? 2 0
+# The loop-analysis options are one group shared by every command that counts cycles (tools/hyst/cli_loops.c).
+M=$FIXTURES/models/pwl-constant.json
+D=$FIXTURES/synthetic/pwl_double_loop_fit.csv
+for c in "loops" "fit pwl" "fit kin" "replay $M" "plot loops $M"; do
+    # shellcheck disable=SC2086
+    "$HYST" $c "$D" --threshold -1 -o "$WORK/x.png" > /dev/null 2>"$WORK/e"; rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "--threshold: expected a positive number" "$WORK/e"; then
+        ok "hyst $c: --threshold -1 is a usage error"; else not_ok "hyst $c: --threshold -1 is a usage error (exit $rc)"; fi
+    # shellcheck disable=SC2086
+    "$HYST" $c "$D" --center abc -o "$WORK/x.png" > /dev/null 2>"$WORK/e"; rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "--center: expected a finite number" "$WORK/e"; then
+        ok "hyst $c: --center abc is a usage error"; else not_ok "hyst $c: --center abc is a usage error (exit $rc)"; fi
+    # shellcheck disable=SC2086
+    "$HYST" $c --help 2>/dev/null | grep -q -- "--center C" && ok "hyst $c --help lists --center" || not_ok "hyst $c --help lists --center"
+done
+# A record about an offset: q = 5 + 2 sin t, Q = 3 (q - 5) + cos t over 4 periods, starting on the centre. With
+# --center 5 the cycles run from one upward crossing of 5 to the next: 4 cycles of area pi A c = 2 pi (1000 samples
+# a period: trapezoid error ~1e-5), in loops and in replay alike.
+awk 'BEGIN { print "q,Q"; n = 4000; for (i = 0; i <= n; i++) { t = 8 * 3.14159265358979 * i / n;
+     printf "%.17g,%.17g\n", 5 + 2 * sin(t), 6 * sin(t) + cos(t) } }' > "$WORK/offset.csv"
+"$HYST" loops "$WORK/offset.csv" --center 5 > "$WORK/l.txt" 2>&1
+cyc=$(sed -n 's/.* \([0-9]*\) cycles$/\1/p' "$WORK/l.txt")
+check_num "loops --center 5: 4 cycles" "${cyc:-0}" 4 0
+e1=$(awk '$1 == "1" && NF >= 10 { print $7; exit }' "$WORK/l.txt")
+check_num "loops --center 5: cycle energy 2 pi" "${e1:-0}" 6.283185307 1e-4
+amp=$(awk '$1 == "2" && NF >= 10 { print $3 "," $4; exit }' "$WORK/l.txt")
+test "$amp" = "2,2" && ok "loops --center 5: amplitudes measured from the centre" || not_ok "amplitudes from the centre ($amp)"
+"$HYST" replay "$M" "$WORK/offset.csv" --center 5 > "$WORK/r.txt" 2>&1
+grep -q "4 cycles" "$WORK/r.txt" && ok "replay --center 5: the same 4 cycles" || not_ok "replay --center 5: the same 4 cycles"
 finish

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include "hyst/common.h"
 #include "hyst/csvread.h"
+#include "hyst/loops.h"
 #include "hyst/series.h"
 
 /* Command entry points: argv[0] is the command name ("loops", "fit pwl", ...). Return the exit status. */
@@ -50,6 +51,18 @@ extern const char hy_cli_data_help[];
 
 // (getopt value, its argument) => options updated; returns 1 when consumed, 0 when not a data option, -1 on a bad value (message printed)
 int hy_cli_data_option(const char *cmd, int opt, const char *arg, hy_csv_opts *o);
+
+/* Loop-analysis options shared by every command that finds reversals and cycles (loops, fit pwl, fit kin,
+ * replay, plot; implemented in cli_loops.c). Same use as the data options. */
+enum { HY_OPT_THRESHOLD = 0x1100, HY_OPT_CENTER };
+#define HY_CLI_LOOPS_LONGOPTS                                                                                    \
+    {"threshold", required_argument, 0, HY_OPT_THRESHOLD}, {"center", required_argument, 0, HY_OPT_CENTER}
+
+/* Help text for the options above. */
+extern const char hy_cli_loops_help[];
+
+// (getopt value, its argument) => loop options updated; returns 1 when consumed, 0 when not a loop option, -1 on a bad value (message printed)
+int hy_cli_loops_option(const char *cmd, int opt, const char *arg, hy_loops_opts *o);
 
 // (path or "-", options) => series read; warnings and errors printed as "hyst CMD: ..."; returns 0 or an exit status
 int hy_cli_read_series(const char *cmd, const char *path, hy_csv_opts *o, hy_series *s);

@@ -46,14 +46,13 @@ static void usage(FILE *fp)
             "  --no-prune         keep every term of the selected (k, m)\n"
             "  --refine           refine the coefficients by Levenberg-Marquardt on the integrated error\n"
             "  --refine-iter N    iteration cap of --refine (default 30)\n"
-            "  --threshold DQ     reversal threshold of the branch detection, in q units (default: from the data)\n"
             "  -q, --quiet        no summary on standard output\n"
             "  -h, --help         this help\n"
             "\n"
-            "%s"
+            "%s%s"
             "\n"
             "Exit status: 0 success, 1 unusable data (named with the reason), 2 usage.\n",
-            hy_cli_data_help);
+            hy_cli_loops_help, hy_cli_data_help);
 }
 
 // (text, name, range) => integer in [lo, hi], or a usage message and -1
@@ -105,7 +104,7 @@ int hy_cmd_fit_kin(int argc, char **argv)
 {
     enum {
         OPT_REPORT = 1, OPT_K, OPT_M, OPT_MAXK, OPT_MAXM, OPT_RULE, OPT_SMOOTH, OPT_MAXDEG, OPT_BRANCHES,
-        OPT_MINBR, OPT_RCOND, OPT_SELTOL, OPT_PRUNETOL, OPT_NOPRUNE, OPT_REFINE, OPT_REFITER, OPT_THRESHOLD
+        OPT_MINBR, OPT_RCOND, OPT_SELTOL, OPT_PRUNETOL, OPT_NOPRUNE, OPT_REFINE, OPT_REFITER
     };
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'},
@@ -125,10 +124,10 @@ int hy_cmd_fit_kin(int argc, char **argv)
         {"no-prune", no_argument, 0, OPT_NOPRUNE},
         {"refine", no_argument, 0, OPT_REFINE},
         {"refine-iter", required_argument, 0, OPT_REFITER},
-        {"threshold", required_argument, 0, OPT_THRESHOLD},
         {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         HY_CLI_DATA_LONGOPTS,
+        HY_CLI_LOOPS_LONGOPTS,
         {0, 0, 0, 0},
     };
     hy_csv_opts copts;
@@ -140,6 +139,8 @@ int hy_cmd_fit_kin(int argc, char **argv)
     optind = 1;
     while (!bad && (opt = getopt_long(argc, argv, "ho:q", longopts, NULL)) != -1) {
         int used = hy_cli_data_option(CMD, opt, optarg, &copts);
+        if (!used)
+            used = hy_cli_loops_option(CMD, opt, optarg, &o.loops);
         if (used < 0)
             return HY_EXIT_USAGE;
         if (used)
@@ -224,9 +225,6 @@ int hy_cmd_fit_kin(int argc, char **argv)
             break;
         case OPT_REFITER:
             bad = int_opt("refine-iter", optarg, 1, 1000, &o.refine_iter);
-            break;
-        case OPT_THRESHOLD:
-            bad = nonneg_opt("threshold", optarg, &o.loops.threshold);
             break;
         default:
             return hy_cli_usage(CMD, "unknown option");

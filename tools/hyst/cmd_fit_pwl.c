@@ -32,13 +32,11 @@ static const char usage_text[] =
     "      --kind K           constant (spec 000 §2, default) or friction (§3: slip plateau and drift)\n"
     "      --report FILE      also write the fit report as JSON\n"
     "      --amp-tol F        cycles within this fraction of the largest amplitude form the limit loop (default 0.05)\n"
-    "      --threshold T      reversal threshold in q units (default: derived from the data, see hyst loops)\n"
     "  -h, --help             this help\n"
     "\n";
 
 enum {
-    OPT_SEGMENTS = 0x2000, OPT_TOL, OPT_MAX_SEGMENTS, OPT_BACKLASH, OPT_SYMMETRIC, OPT_KIND, OPT_REPORT, OPT_AMP_TOL,
-    OPT_THRESHOLD
+    OPT_SEGMENTS = 0x2000, OPT_TOL, OPT_MAX_SEGMENTS, OPT_BACKLASH, OPT_SYMMETRIC, OPT_KIND, OPT_REPORT, OPT_AMP_TOL
 };
 
 typedef struct fit_args {
@@ -68,13 +66,16 @@ static int parse_args(int argc, char **argv, fit_args *a)
         {"max-segments", required_argument, 0, OPT_MAX_SEGMENTS},
         {"backlash", required_argument, 0, OPT_BACKLASH}, {"symmetric", no_argument, 0, OPT_SYMMETRIC},
         {"kind", required_argument, 0, OPT_KIND},         {"report", required_argument, 0, OPT_REPORT},
-        {"amp-tol", required_argument, 0, OPT_AMP_TOL},   {"threshold", required_argument, 0, OPT_THRESHOLD},
+        {"amp-tol", required_argument, 0, OPT_AMP_TOL},
         HY_CLI_DATA_LONGOPTS,
+        HY_CLI_LOOPS_LONGOPTS,
         {0, 0, 0, 0}};
     opterr = 0;
     int opt, have_tol = 0;
     while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         int used = hy_cli_data_option(CMD, opt, optarg, &a->csv);
+        if (!used)
+            used = hy_cli_loops_option(CMD, opt, optarg, &a->fit.loops);
         if (used < 0)
             return HY_EXIT_USAGE;
         if (used > 0)
@@ -83,7 +84,7 @@ static int parse_args(int argc, char **argv, fit_args *a)
         switch (opt) {
         case 'h':
             fputs(usage_text, stdout);
-            fputs("Data options:\n", stdout);
+            fputs(hy_cli_loops_help, stdout);
             fputs(hy_cli_data_help, stdout);
             return HY_EXIT_OK;
         case 'o': a->out = optarg; break;
@@ -139,13 +140,6 @@ static int parse_args(int argc, char **argv, fit_args *a)
             if (!(v >= 0 && v < 1))
                 return hy_cli_usage(CMD, "--amp-tol: expected a fraction in [0, 1), got '%s'", optarg);
             a->fit.loops.amp_tol = v;
-            break;
-        case OPT_THRESHOLD:
-            if (hy_cli_double(CMD, "threshold", optarg, &v))
-                return HY_EXIT_USAGE;
-            if (!(v > 0))
-                return hy_cli_usage(CMD, "--threshold: expected a displacement > 0, got '%s'", optarg);
-            a->fit.loops.threshold = v;
             break;
         case ':':
             return hy_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);

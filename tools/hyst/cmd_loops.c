@@ -14,7 +14,7 @@
 #define CMD "loops"
 
 static const char usage_text[] =
-    "usage: hyst loops FILE [DATA OPTIONS] [--threshold H] [--center C] [--json OUT] [--cycles-csv OUT]\n"
+    "usage: hyst loops FILE [DATA OPTIONS] [LOOP OPTIONS] [--json OUT] [--cycles-csv OUT]\n"
     "                  [--branches OUT] [--backbone OUT] [--amp-tol F] [--quiet]\n"
     "\n"
     "Finds the reversal points of the displacement q, the inner loops (rainflow four-point rule), the half-cycles\n"
@@ -24,10 +24,6 @@ static const char usage_text[] =
     "stiffness and equivalent viscous damping ratio xi_eq = E_D/(4 pi E_S). Prints a table on standard output.\n"
     "Rules and definitions: docs/loops.md.\n"
     "\n"
-    "      --threshold H      a reversal counts once q has moved back by more than H (q units, > 0); default: from\n"
-    "                         the data, max(K x noise, 0.5 % of the q range), at most 1 % of it on sparse records\n"
-    "      --center C         centre of the motion (q units; default 0): cycles start where q rises through C,\n"
-    "                         amplitudes are measured from C (for records about an offset)\n"
     "      --json OUT         write the report as JSON ('-' = standard output)\n"
     "      --cycles-csv OUT   write the per-cycle table as CSV\n"
     "      --branches OUT     write the branches of the limit loop as CSV: side,branch,q,Q\n"
@@ -39,7 +35,8 @@ static const char usage_text[] =
     "Files are written atomically and never over the input. When an output is '-', the table is not printed.\n"
     "\n";
 
-enum { OPT_THRESHOLD = 0x2000, OPT_JSON, OPT_CYCLES_CSV, OPT_BRANCHES, OPT_BACKBONE, OPT_AMP_TOL, OPT_CENTER };
+
+enum { OPT_JSON = 0x2000, OPT_CYCLES_CSV, OPT_BRANCHES, OPT_BACKBONE, OPT_AMP_TOL };
 
 typedef struct loops_args {
     const char *input, *json, *cycles_csv, *branches, *backbone;
@@ -59,18 +56,21 @@ static const char *num(double x, char buf[32])
 static int parse_args(int argc, char **argv, loops_args *a)
 {
     static const struct option longopts[] = {
-        {"threshold", required_argument, 0, OPT_THRESHOLD}, {"json", required_argument, 0, OPT_JSON},
+        {"json", required_argument, 0, OPT_JSON},
         {"cycles-csv", required_argument, 0, OPT_CYCLES_CSV}, {"branches", required_argument, 0, OPT_BRANCHES},
         {"backbone", required_argument, 0, OPT_BACKBONE},   {"amp-tol", required_argument, 0, OPT_AMP_TOL},
-        {"center", required_argument, 0, OPT_CENTER},       {"quiet", no_argument, 0, 'q'},
+        {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         HY_CLI_DATA_LONGOPTS,
+        HY_CLI_LOOPS_LONGOPTS,
         {0, 0, 0, 0}};
     opterr = 0;
     optind = 1;
     int opt;
     while ((opt = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
         int used = hy_cli_data_option(CMD, opt, optarg, &a->csv);
+        if (!used)
+            used = hy_cli_loops_option(CMD, opt, optarg, &a->lo);
         if (used < 0)
             return HY_EXIT_USAGE;
         if (used > 0)
@@ -78,6 +78,7 @@ static int parse_args(int argc, char **argv, loops_args *a)
         switch (opt) {
         case 'h':
             fputs(usage_text, stdout);
+            fputs(hy_cli_loops_help, stdout);
             fputs(hy_cli_data_help, stdout);
             return HY_EXIT_OK;
         case 'q': a->quiet = 1; break;
@@ -85,16 +86,6 @@ static int parse_args(int argc, char **argv, loops_args *a)
         case OPT_CYCLES_CSV: a->cycles_csv = optarg; break;
         case OPT_BRANCHES: a->branches = optarg; break;
         case OPT_BACKBONE: a->backbone = optarg; break;
-        case OPT_THRESHOLD:
-            if (hy_cli_double(CMD, "threshold", optarg, &a->lo.threshold) != 0)
-                return HY_EXIT_USAGE;
-            if (a->lo.threshold <= 0)
-                return hy_cli_usage(CMD, "--threshold: expected a positive number (q units), got '%s'", optarg);
-            break;
-        case OPT_CENTER:
-            if (hy_cli_double(CMD, "center", optarg, &a->lo.center) != 0)
-                return HY_EXIT_USAGE;
-            break;
         case OPT_AMP_TOL:
             if (hy_cli_double(CMD, "amp-tol", optarg, &a->lo.amp_tol) != 0)
                 return HY_EXIT_USAGE;

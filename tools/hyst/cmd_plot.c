@@ -51,13 +51,12 @@ static void usage(FILE *fp)
             "  --max-points N      points drawn per curve on long records (default 20000; 0 = all). Decimation\n"
             "                      keeps every run's extremes and is for drawing only: metrics use every sample\n"
             "  --no-table          do not draw piecewise-linear table points and transition segments\n"
-            "  --threshold DQ      reversal threshold of the loop analysis, in q units\n"
             "  -h, --help          this help\n"
             "\n"
-            "%s"
+            "%s%s"
             "\n"
             "gnuplot is looked up on PATH (or set HYST_GNUPLOT=/path/to/gnuplot).\n",
-            HY_GP_PX_PER_INCH, hy_cli_data_help);
+            HY_GP_PX_PER_INCH, hy_cli_loops_help, hy_cli_data_help);
 }
 
 // (fp, comment, block name, max points, x[n], y[n]) => a datablock of the decimated curve "x y"
@@ -490,7 +489,7 @@ static int parse_size(const char *text, int *w, int *h)
 // (argc, argv) => exit status
 int hy_cmd_plot(int argc, char **argv)
 {
-    enum { OPT_SCRIPT = 1, OPT_SIZE, OPT_TITLE, OPT_MAXPTS, OPT_NOTABLE, OPT_THRESHOLD };
+    enum { OPT_SCRIPT = 1, OPT_SIZE, OPT_TITLE, OPT_MAXPTS, OPT_NOTABLE };
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'},
         {"script", required_argument, 0, OPT_SCRIPT},
@@ -498,9 +497,9 @@ int hy_cmd_plot(int argc, char **argv)
         {"title", required_argument, 0, OPT_TITLE},
         {"max-points", required_argument, 0, OPT_MAXPTS},
         {"no-table", no_argument, 0, OPT_NOTABLE},
-        {"threshold", required_argument, 0, OPT_THRESHOLD},
         {"help", no_argument, 0, 'h'},
         HY_CLI_DATA_LONGOPTS,
+        HY_CLI_LOOPS_LONGOPTS,
         {0, 0, 0, 0},
     };
     hy_csv_opts copts;
@@ -513,6 +512,8 @@ int hy_cmd_plot(int argc, char **argv)
     optind = 1;
     while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         int used = hy_cli_data_option(CMD, opt, optarg, &copts);
+        if (!used)
+            used = hy_cli_loops_option(CMD, opt, optarg, &lopts);
         if (used < 0)
             return HY_EXIT_USAGE;
         if (used)
@@ -544,10 +545,6 @@ int hy_cmd_plot(int argc, char **argv)
         }
         case OPT_NOTABLE:
             P.table = 0;
-            break;
-        case OPT_THRESHOLD:
-            if (hy_cli_double(CMD, "threshold", optarg, &lopts.threshold) != 0)
-                return HY_EXIT_USAGE;
             break;
         default:
             return hy_cli_usage(CMD, "unknown option");

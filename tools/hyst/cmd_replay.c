@@ -29,16 +29,15 @@ static void usage(FILE *fp)
             "  -o, --output FILE.csv\n"
             "                   write t,q,Q_measured,Q_model (one Q column per model when several, named\n"
             "                   Q_<model file name>; no t column when the record has no time)\n"
-            "  --threshold DQ   reversal threshold of the loop analysis, in q units (default: from the data)\n"
             "  --markdown FILE  write the metrics as a Markdown table, one row per model (- for standard output)\n"
             "  --brief          summary only, without the per-cycle table\n"
             "  -h, --help       this help\n"
             "\n"
-            "%s"
+            "%s%s"
             "\n"
             "The summary goes to standard output unless --json or --output writes there.\n"
             "Exit status: 0 success, 1 bad data or model (a model violation names the data row and time), 2 usage.\n",
-            hy_cli_data_help);
+            hy_cli_loops_help, hy_cli_data_help);
 }
 
 // (value) => JSON number, or null when not finite
@@ -333,15 +332,15 @@ static void markdown(FILE *fp, const hy_replay_set *R)
 // (argc, argv) => exit status
 int hy_cmd_replay(int argc, char **argv)
 {
-    enum { OPT_JSON = 1, OPT_THRESHOLD, OPT_BRIEF, OPT_MARKDOWN };
+    enum { OPT_JSON = 1, OPT_BRIEF, OPT_MARKDOWN };
     static const struct option longopts[] = {
         {"json", required_argument, 0, OPT_JSON},
         {"output", required_argument, 0, 'o'},
-        {"threshold", required_argument, 0, OPT_THRESHOLD},
         {"brief", no_argument, 0, OPT_BRIEF},
         {"markdown", required_argument, 0, OPT_MARKDOWN},
         {"help", no_argument, 0, 'h'},
         HY_CLI_DATA_LONGOPTS,
+        HY_CLI_LOOPS_LONGOPTS,
         {0, 0, 0, 0},
     };
     hy_csv_opts copts;
@@ -353,6 +352,8 @@ int hy_cmd_replay(int argc, char **argv)
     optind = 1;
     while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         int used = hy_cli_data_option(CMD, opt, optarg, &copts);
+        if (!used)
+            used = hy_cli_loops_option(CMD, opt, optarg, &lopts);
         if (used < 0)
             return HY_EXIT_USAGE;
         if (used)
@@ -366,10 +367,6 @@ int hy_cmd_replay(int argc, char **argv)
             break;
         case 'o':
             csv_path = optarg;
-            break;
-        case OPT_THRESHOLD:
-            if (hy_cli_double(CMD, "threshold", optarg, &lopts.threshold) != 0)
-                return HY_EXIT_USAGE;
             break;
         case OPT_BRIEF:
             brief = 1;
