@@ -44,7 +44,7 @@ awk_ptp=$(awk -F, 'NR==2{lo=$3;hi=$3} NR>1{if($3<lo)lo=$3; if($3>hi)hi=$3} END{p
 check_num "peak-to-peak as awk finds it" "$ptp" "$awk_ptp" 1e-12
 
 # 3. the first cycle's measured energy, recomputed by awk (trapezoid along the cycle, closed back to its start)
-r0=$(jget row_start "$WORK/noisy.json"); r1=$(jget row_end "$WORK/noisy.json")
+r0=$(jget start_row "$WORK/noisy.json"); r1=$(jget end_row "$WORK/noisy.json")
 e_awk=$(awk -F, -v a="$r0" -v b="$r1" 'NR>1{r=NR-1; if(r==a){q0=$2;Q0=$3} if(r>a && r<=b) e+=0.5*($3+Qp)*($2-qp);
     if(r==b) e+=0.5*($3+Q0)*(q0-$2); qp=$2; Qp=$3} END{printf "%.12g", e}' "$WORK/noisy.csv")
 e_c1=$(sed -n '/"cycles":[[:space:]]*\[/,$p' "$WORK/noisy.json" | sed -n 's/^[[:space:]]*"energy_measured":[[:space:]]*\([^,]*\),*$/\1/p' | head -n 1)

@@ -86,8 +86,8 @@ static cJSON *model_report(const hy_replay_set *R, const hy_replay_one *m)
         const hy_replay_cycle *c = &M->cyc[k];
         cJSON *e = cJSON_CreateObject();
         add(e, "cycle", (double)(k + 1));
-        add(e, "row_start", (double)(c->i0 + 1));
-        add(e, "row_end", (double)(c->i1 + 1));
+        add(e, "start_row", (double)(c->i0 + 1));
+        add(e, "end_row", (double)(c->i1 + 1));
         add(e, "q_min", c->q_min);
         add(e, "q_max", c->q_max);
         add(e, "energy_measured", c->energy_measured);
