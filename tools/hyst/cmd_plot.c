@@ -418,12 +418,10 @@ static void make_labels(plot *P)
 static int write_script(const char *path, const char *text, size_t len, const hy_replay_set *R)
 {
     hy_err err;
-    for (size_t k = 0; k < R->n_models; k++)
-        if (hy_same_file(path, R->m[k].path))
-            return hy_cli_fail(CMD, "%s: refusing to overwrite an input (model file)", path);
     hy_atomic a;
-    if (hy_atomic_open(&a, path, R->data_path, &err) != HY_OK)
-        return hy_cli_fail(CMD, "%s", err.msg);
+    int rc_open = hy_replay_set_open_output(CMD, path, R, &a);
+    if (rc_open != 0)
+        return rc_open;
     fwrite(text, 1, len, a.fp);
     if (hy_atomic_commit(&a, &err) != HY_OK)
         return hy_cli_fail(CMD, "%s", err.msg);
@@ -437,12 +435,10 @@ static int render_file(const char *exe, const plot *P, int term, const char *out
 {
     const hy_replay_set *R = P->R;
     hy_err err;
-    for (size_t k = 0; k < R->n_models; k++)
-        if (hy_same_file(out, R->m[k].path))
-            return hy_cli_fail(CMD, "%s: refusing to overwrite an input (model file)", out);
     hy_atomic a;
-    if (hy_atomic_open(&a, out, R->data_path, &err) != HY_OK)
-        return hy_cli_fail(CMD, "%s", err.msg);
+    int rc_open = hy_replay_set_open_output(CMD, out, R, &a);
+    if (rc_open != 0)
+        return rc_open;
     char *text = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&text, &len);

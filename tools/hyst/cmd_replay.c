@@ -140,12 +140,10 @@ static cJSON *report(const hy_replay_set *R)
 static int write_text(const char *path, const char *text, const hy_replay_set *R)
 {
     hy_err err;
-    for (size_t k = 0; k < R->n_models; k++)
-        if (hy_same_file(path, R->m[k].path))
-            return hy_cli_fail(CMD, "%s: refusing to overwrite an input (model file)", path);
     hy_atomic a;
-    if (hy_atomic_open(&a, path, R->data_path, &err) != HY_OK)
-        return hy_cli_fail(CMD, "%s", err.msg);
+    int rc_open = hy_replay_set_open_output(CMD, path, R, &a);
+    if (rc_open != 0)
+        return rc_open;
     fputs(text, a.fp);
     if (hy_atomic_commit(&a, &err) != HY_OK)
         return hy_cli_fail(CMD, "%s", err.msg);
@@ -164,12 +162,10 @@ static void put_num(FILE *fp, double v)
 static int write_csv(const char *path, const hy_replay_set *R)
 {
     hy_err err;
-    for (size_t k = 0; k < R->n_models; k++)
-        if (hy_same_file(path, R->m[k].path))
-            return hy_cli_fail(CMD, "%s: refusing to overwrite an input (model file)", path);
     hy_atomic a;
-    if (hy_atomic_open(&a, path, R->data_path, &err) != HY_OK)
-        return hy_cli_fail(CMD, "%s", err.msg);
+    int rc_open = hy_replay_set_open_output(CMD, path, R, &a);
+    if (rc_open != 0)
+        return rc_open;
     FILE *fp = a.fp;
     const hy_series *s = &R->s;
     if (s->t)

@@ -120,3 +120,15 @@ void hy_replay_set_free(hy_replay_set *R)
     hy_series_free(&R->s);
     memset(R, 0, sizeof *R);
 }
+
+// (command, output path, set) => atomic output that never replaces an input
+int hy_replay_set_open_output(const char *cmd, const char *path, const hy_replay_set *R, hy_atomic *a)
+{
+    hy_err err;
+    for (size_t k = 0; k < R->n_models; k++)
+        if (hy_same_file(path, R->m[k].path))
+            return hy_cli_fail(cmd, "%s: refusing to overwrite an input (model file)", path);
+    if (hy_atomic_open(a, path, R->data_path, &err) != HY_OK)
+        return hy_cli_fail(cmd, "%s", err.msg);
+    return 0;
+}

@@ -8,6 +8,7 @@
 #include "hyst/loops.h"
 #include "hyst/model.h"
 #include "hyst/replay.h"
+#include "hyst/util.h"
 
 typedef struct hy_replay_one {
     const char        *path;        /* model file as given                                                   */
@@ -30,6 +31,10 @@ typedef struct hy_replay_set {
 // and measured; returns an exit status (0, or 1/2 after printing the message)
 int hy_replay_set_load(const char *cmd, char **model_paths, size_t n_models, const char *data_path,
                        hy_csv_opts *o, const hy_loops_opts *lo, int want_states, hy_replay_set *R);
+
+// (command, output path, set) => *a open for an atomic write that can replace neither a model file nor the
+// record; returns 0, or an exit status after printing the message
+int hy_replay_set_open_output(const char *cmd, const char *path, const hy_replay_set *R, hy_atomic *a);
 
 // (R) => memory released
 void hy_replay_set_free(hy_replay_set *R);
