@@ -21,14 +21,14 @@ else
 endif
 
 CC      ?= cc
-CPPFLAGS += -Ilibhyst/include -Ilibmech/include -D_GNU_SOURCE -DHY_SHARED_DIR='"$(SHARED)"' -MMD -MP
+CPPFLAGS += -Ilibhyst/include -Ilibmech/include -Ilibmech/src -D_GNU_SOURCE -DHY_SHARED_DIR='"$(SHARED)"' -MMD -MP
 CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
 LDLIBS  := -llapacke -lopenblas -lcsv -lcjson -lm
 
 HYST_SRC  := $(sort $(wildcard libhyst/src/*.c))
-MECH_SRC  := $(sort $(wildcard libmech/src/*.c))
+MECH_SRC  := $(sort $(wildcard libmech/src/*/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/hyst/*.c))
 MTOOL_SRC := $(sort $(wildcard tools/mech/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))

@@ -20,15 +20,15 @@ static int oscillator(double t, const double y[], double dy[], void *p)
 }
 
 // (stepper, h) => |y(T) - cos(w T)| with fixed steps
-static double fixed_error(const hy_ode_step_type *T, double h)
+static double fixed_error(const mech_ode_step_type *T, double h)
 {
     double w = 2.0, t = 0, y[2] = {1, 0};
-    hy_ode_system sys = {oscillator, 2, &w, NULL, NULL, NULL};
-    hy_ode_driver *d = hy_ode_driver_alloc_fixed(&sys, T, h);
+    mech_ode_system sys = {oscillator, 2, &w, NULL, NULL, NULL};
+    mech_ode_driver *d = mech_ode_driver_alloc_fixed(&sys, T, h);
     assert_non_null(d);
-    assert_int_equal(hy_ode_driver_apply(d, &t, 5.0, y), HY_OK);
+    assert_int_equal(mech_ode_driver_apply(d, &t, 5.0, y), HY_OK);
     assert_true(t == 5.0);
-    hy_ode_driver_free(d);
+    mech_ode_driver_free(d);
     return fabs(y[0] - cos(w * 5.0)) + fabs(y[1] + w * sin(w * 5.0));
 }
 
@@ -36,10 +36,10 @@ static void rk4_and_rk45_orders_on_closed_form(void **state)
 {
     (void)state;
     for (int r = 0; r < 3; r++) {
-        double o4 = log2(fixed_error(hy_ode_step_rk4, 0.05 / (1 << r)) / fixed_error(hy_ode_step_rk4, 0.025 / (1 << r)));
+        double o4 = log2(fixed_error(mech_ode_step_rk4, 0.05 / (1 << r)) / fixed_error(mech_ode_step_rk4, 0.025 / (1 << r)));
         assert_true(o4 > 3.8 && o4 < 4.3);
         double o5 =
-            log2(fixed_error(hy_ode_step_rk45, 0.1 / (1 << r)) / fixed_error(hy_ode_step_rk45, 0.05 / (1 << r)));
+            log2(fixed_error(mech_ode_step_rk45, 0.1 / (1 << r)) / fixed_error(mech_ode_step_rk45, 0.05 / (1 << r)));
         assert_true(o5 > 4.7 && o5 < 5.5);
     }
 }
@@ -50,19 +50,19 @@ static void adaptive_error_follows_tolerance(void **state)
     double prev = 1;
     for (int r = 0; r < 3; r++) {
         double tol = 1e-6 * pow(1e-2, r), w = 2.0, t = 0, y[2] = {1, 0};
-        hy_ode_system sys = {oscillator, 2, &w, NULL, NULL, NULL};
-        hy_ode_driver *d = hy_ode_driver_alloc_adaptive(&sys, hy_ode_step_rk45, 1e-3, tol, tol);
+        mech_ode_system sys = {oscillator, 2, &w, NULL, NULL, NULL};
+        mech_ode_driver *d = mech_ode_driver_alloc_adaptive(&sys, mech_ode_step_rk45, 1e-3, tol, tol);
         /* output at 50 intermediate times: the driver lands on each exactly */
         for (int k = 1; k <= 50; k++)
-            assert_int_equal(hy_ode_driver_apply(d, &t, 0.2 * k, y), HY_OK);
+            assert_int_equal(mech_ode_driver_apply(d, &t, 0.2 * k, y), HY_OK);
         double err = fabs(y[0] - cos(20.0));
         assert_true(err < 200 * tol);  /* global error stays within a modest multiple of the local tolerance */
         assert_true(err < prev);
         prev = err;
         assert_true(d->n_steps > 10);
-        hy_ode_driver_free(d);
+        mech_ode_driver_free(d);
     }
-    assert_null(hy_ode_driver_alloc_adaptive(NULL, hy_ode_step_rk4, 1e-3, 1e-6, 1e-6)); /* no error estimate */
+    assert_null(mech_ode_driver_alloc_adaptive(NULL, mech_ode_step_rk4, 1e-3, 1e-6, 1e-6)); /* no error estimate */
 }
 
 /* A disk on a hysteretic unit (paper law, spec 002) whose other side is driven: I x'' = -M(x - u(t)) - k x,
@@ -107,13 +107,13 @@ static double hosc_run(const hy_kin_model *m, double h, int events, unsigned lon
     hyst_osc o;
     hy_kin_state_init(&o.st, m, 0, 0, NULL);
     hy_kin_element_wrap(&o.st, &o.el);
-    hy_ode_system sys = {hosc_f, 2, &o, events ? hosc_event : NULL, hosc_accept, hosc_reject};
-    hy_ode_driver *d = hy_ode_driver_alloc_fixed(&sys, hy_ode_step_rk4, h);
+    mech_ode_system sys = {hosc_f, 2, &o, events ? hosc_event : NULL, hosc_accept, hosc_reject};
+    mech_ode_driver *d = mech_ode_driver_alloc_fixed(&sys, mech_ode_step_rk4, h);
     double t = 0, y[2] = {0, 0};
-    assert_int_equal(hy_ode_driver_apply(d, &t, 6.0, y), HY_OK);
+    assert_int_equal(mech_ode_driver_apply(d, &t, 6.0, y), HY_OK);
     if (n_events)
         *n_events = d->n_events;
-    hy_ode_driver_free(d);
+    mech_ode_driver_free(d);
     return y[0];
 }
 

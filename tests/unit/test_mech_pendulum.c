@@ -11,19 +11,19 @@
 #include <unistd.h>
 #include "mech/pendulum.h"
 
-static hy_pend_model *default_model(int two)
+static mech_pend_model *default_model(int two)
 {
-    hy_pend_params p;
-    hy_pend_params_default(&p, two);
-    hy_pend_model *m;
-    assert_int_equal(hy_pend_model_new(&p, NULL, &m, NULL), HY_OK);
+    mech_pend_params p;
+    mech_pend_params_default(&p, two);
+    mech_pend_model *m;
+    assert_int_equal(mech_pend_model_new(&p, NULL, &m, NULL), HY_OK);
     return m;
 }
 
-static hy_pend_solver solver(double tol)
+static mech_pend_solver solver(double tol)
 {
-    hy_pend_solver s;
-    hy_pend_solver_default(&s);
+    mech_pend_solver s;
+    mech_pend_solver_default(&s);
     s.tol = tol;
     return s;
 }
@@ -33,33 +33,33 @@ static void energy_balance(void **state)
 {
     (void)state;
     for (int two = 0; two < 2; two++) {
-        hy_pend_model *m = default_model(two);
-        hy_pend_solver s = solver(1e-10);
-        hy_pend_data *d;
-        assert_int_equal(hy_pend_data_new(m, 0.3, 2 * M_PI * 1.4, &s, &d, NULL), HY_OK);
+        mech_pend_model *m = default_model(two);
+        mech_pend_solver s = solver(1e-10);
+        mech_pend_data *d;
+        assert_int_equal(mech_pend_data_new(m, 0.3, 2 * M_PI * 1.4, &s, &d, NULL), HY_OK);
         d->ramp = 2 / 1.4;
         double worst = 0, scale = 0;
         for (int k = 1; k <= 400; k++) {
-            assert_int_equal(hy_pend_advance(d, k * 0.01, NULL), HY_OK);
-            hy_pend_obs o;
-            hy_pend_observe(d, &o);
+            assert_int_equal(mech_pend_advance(d, k * 0.01, NULL), HY_OK);
+            mech_pend_obs o;
+            mech_pend_observe(d, &o);
             worst = fmax(worst, fabs(o.W_in - (o.E - d->E0) - o.W_unit));
             scale = fmax(scale, fabs(o.W_in));
         }
         assert_true(scale > 10);          /* the run does pump energy: tens of joules */
         assert_true(worst < 1e-7 * scale);
         assert_true(d->drv->n_events > 6); /* and crosses reversals */
-        hy_pend_data_free(d);
+        mech_pend_data_free(d);
         /* free decay: nothing put in, the unit absorbs what the pendulum loses */
-        assert_int_equal(hy_pend_data_new(m, 0, 0, &s, &d, NULL), HY_OK);
-        assert_int_equal(hy_pend_data_start(d, 0.4, 0, 0.4, 0, 0, NULL), HY_OK);
-        assert_int_equal(hy_pend_advance(d, 3.0, NULL), HY_OK);
-        hy_pend_obs o;
-        hy_pend_observe(d, &o);
+        assert_int_equal(mech_pend_data_new(m, 0, 0, &s, &d, NULL), HY_OK);
+        assert_int_equal(mech_pend_data_start(d, 0.4, 0, 0.4, 0, 0, NULL), HY_OK);
+        assert_int_equal(mech_pend_advance(d, 3.0, NULL), HY_OK);
+        mech_pend_obs o;
+        mech_pend_observe(d, &o);
         assert_true(o.W_in == 0);
         assert_true(fabs(d->E0 - o.E - o.W_unit) < 1e-7 * d->E0);
-        hy_pend_data_free(d);
-        hy_pend_model_free(m);
+        mech_pend_data_free(d);
+        mech_pend_model_free(m);
     }
 }
 
@@ -67,21 +67,21 @@ static void energy_balance(void **state)
 static void steady_power_is_frequency_times_loop_area(void **state)
 {
     (void)state;
-    hy_pend_model *m = default_model(0);
-    hy_pend_solver s = solver(1e-10);
+    mech_pend_model *m = default_model(0);
+    mech_pend_solver s = solver(1e-10);
     const double freqs[3] = {0.4, 1.4, 2.6};
     for (int i = 0; i < 3; i++) {
         double f = freqs[i], T = 1 / f;
-        hy_pend_data *d;
-        assert_int_equal(hy_pend_data_new(m, 0.3, 2 * M_PI * f, &s, &d, NULL), HY_OK);
+        mech_pend_data *d;
+        assert_int_equal(mech_pend_data_new(m, 0.3, 2 * M_PI * f, &s, &d, NULL), HY_OK);
         d->ramp = 5 * T;
-        assert_int_equal(hy_pend_advance(d, 15 * T, NULL), HY_OK);
-        hy_pend_obs o;
-        hy_pend_observe(d, &o);
+        assert_int_equal(mech_pend_advance(d, 15 * T, NULL), HY_OK);
+        mech_pend_obs o;
+        mech_pend_observe(d, &o);
         double area = 0, a0 = o.alpha, M0 = o.M, W0 = o.W_unit;
         for (int k = 1; k <= 4000; k++) {
-            assert_int_equal(hy_pend_advance(d, (15 + k / 4000.0) * T, NULL), HY_OK);
-            hy_pend_observe(d, &o);
+            assert_int_equal(mech_pend_advance(d, (15 + k / 4000.0) * T, NULL), HY_OK);
+            mech_pend_observe(d, &o);
             area += 0.5 * (o.M + M0) * (o.alpha - a0);
             a0 = o.alpha;
             M0 = o.M;
@@ -90,13 +90,13 @@ static void steady_power_is_frequency_times_loop_area(void **state)
         assert_true(area > 0);                         /* clockwise loop: dissipation */
         assert_true(fabs(P_work - f * area) < 2e-4 * P_work);
         /* and the sweep point computes the same steady power */
-        hy_pend_steady r;
-        assert_int_equal(hy_pend_steady_run(m, 0.3, f, 5, 15, 1, &s, &r, NULL), HY_OK);
+        mech_pend_steady r;
+        assert_int_equal(mech_pend_steady_run(m, 0.3, f, 5, 15, 1, &s, &r, NULL), HY_OK);
         assert_true(fabs(r.P - P_work) < 1e-6 * P_work);
         assert_true(fabs(r.W_cycle - area) < 2e-4 * area);
-        hy_pend_data_free(d);
+        mech_pend_data_free(d);
     }
-    hy_pend_model_free(m);
+    mech_pend_model_free(m);
 }
 
 /* quasi-static drive: the loop energy per cycle does not depend on the rate (the unit is rate-independent and
@@ -104,19 +104,19 @@ static void steady_power_is_frequency_times_loop_area(void **state)
 static void rate_independence_quasi_static(void **state)
 {
     (void)state;
-    hy_pend_model *m = default_model(0);
-    hy_pend_solver s = solver(1e-9);
-    hy_pend_steady a, b;
-    assert_int_equal(hy_pend_steady_run(m, 0.3, 0.01, 1, 3, 1, &s, &a, NULL), HY_OK);
-    assert_int_equal(hy_pend_steady_run(m, 0.3, 0.02, 1, 3, 1, &s, &b, NULL), HY_OK);
+    mech_pend_model *m = default_model(0);
+    mech_pend_solver s = solver(1e-9);
+    mech_pend_steady a, b;
+    assert_int_equal(mech_pend_steady_run(m, 0.3, 0.01, 1, 3, 1, &s, &a, NULL), HY_OK);
+    assert_int_equal(mech_pend_steady_run(m, 0.3, 0.02, 1, 3, 1, &s, &b, NULL), HY_OK);
     assert_true(a.W_cycle > 0.1);
     assert_true(fabs(a.W_cycle - b.W_cycle) < 1e-3 * a.W_cycle);
     assert_true(fabs(b.P / a.P - 2.0) < 2e-3);
     /* a faster drive (0.4 Hz) is not quasi-static: the pendulum's inertia changes the loop markedly */
-    hy_pend_steady c;
-    assert_int_equal(hy_pend_steady_run(m, 0.3, 0.4, 5, 15, 2, &s, &c, NULL), HY_OK);
+    mech_pend_steady c;
+    assert_int_equal(mech_pend_steady_run(m, 0.3, 0.4, 5, 15, 2, &s, &c, NULL), HY_OK);
     assert_true(fabs(c.W_cycle - a.W_cycle) > 0.2 * a.W_cycle);
-    hy_pend_model_free(m);
+    mech_pend_model_free(m);
 }
 
 /* free decay from 0.4 rad with disk 1 fixed (Fig. 7): the unit keeps a residual moment, so the pendulum swings
@@ -125,22 +125,22 @@ static void rate_independence_quasi_static(void **state)
 static void free_decay_decreases(void **state)
 {
     (void)state;
-    hy_pend_model *m = default_model(1);
-    hy_pend_solver s = solver(1e-9);
-    hy_pend_data *d;
-    assert_int_equal(hy_pend_data_new(m, 0, 0, &s, &d, NULL), HY_OK);
-    assert_int_equal(hy_pend_data_start(d, 0.4, 0, 0.4, 0, 0, NULL), HY_OK);
+    mech_pend_model *m = default_model(1);
+    mech_pend_solver s = solver(1e-9);
+    mech_pend_data *d;
+    assert_int_equal(mech_pend_data_new(m, 0, 0, &s, &d, NULL), HY_OK);
+    assert_int_equal(mech_pend_data_start(d, 0.4, 0, 0.4, 0, 0, NULL), HY_OK);
     double ext[20] = {0.4}, energy[20] = {d->E0}, prev = 0.4, w_prev = 0;
     int ne = 1;
     for (int k = 1; k <= 3000 && ne < 20; k++) {
-        assert_int_equal(hy_pend_advance(d, k * 1e-3, NULL), HY_OK);
-        double w = d->y[HY_PEND_W3];
+        assert_int_equal(mech_pend_advance(d, k * 1e-3, NULL), HY_OK);
+        double w = d->y[MECH_PEND_W3];
         if (k > 1 && ((w_prev > 0 && w <= 0) || (w_prev < 0 && w >= 0))) { /* phi3 turned */
             ext[ne] = prev;
-            energy[ne++] = hy_pend_energy(m, d->y);
+            energy[ne++] = mech_pend_energy(m, d->y);
         }
         w_prev = w;
-        prev = d->y[HY_PEND_PHI3];
+        prev = d->y[MECH_PEND_PHI3];
     }
     assert_true(ne >= 6);  /* 0-3 s holds several swings (Fig. 7a) */
     for (int i = 2; i < ne; i++) {
@@ -148,33 +148,33 @@ static void free_decay_decreases(void **state)
         assert_true(energy[i] < energy[i - 1]);
     }
     assert_true(energy[ne - 1] < 0.2 * energy[0]);
-    hy_pend_data_free(d);
-    hy_pend_model_free(m);
+    mech_pend_data_free(d);
+    mech_pend_model_free(m);
 }
 
 /* A(t) = W_unit / t solves eq. (16) t A' + A = M alpha' (checked by central differences) and starts at M alpha' */
 static void running_power_solves_eq16(void **state)
 {
     (void)state;
-    hy_pend_model *m = default_model(0);
-    hy_pend_solver s = solver(1e-11);
-    hy_pend_data *d;
-    assert_int_equal(hy_pend_data_new(m, 0.3, 2 * M_PI * 1.4, &s, &d, NULL), HY_OK);
-    hy_pend_obs o0, o1, o2;
-    hy_pend_observe(d, &o0);
+    mech_pend_model *m = default_model(0);
+    mech_pend_solver s = solver(1e-11);
+    mech_pend_data *d;
+    assert_int_equal(mech_pend_data_new(m, 0.3, 2 * M_PI * 1.4, &s, &d, NULL), HY_OK);
+    mech_pend_obs o0, o1, o2;
+    mech_pend_observe(d, &o0);
     assert_true(o0.A == 0.0 && o0.t == 0.0);
     double t = 2.0, h = 1e-4;
-    assert_int_equal(hy_pend_advance(d, t - h, NULL), HY_OK);
-    hy_pend_observe(d, &o0);
-    assert_int_equal(hy_pend_advance(d, t, NULL), HY_OK);
-    hy_pend_observe(d, &o1);
-    assert_int_equal(hy_pend_advance(d, t + h, NULL), HY_OK);
-    hy_pend_observe(d, &o2);
+    assert_int_equal(mech_pend_advance(d, t - h, NULL), HY_OK);
+    mech_pend_observe(d, &o0);
+    assert_int_equal(mech_pend_advance(d, t, NULL), HY_OK);
+    mech_pend_observe(d, &o1);
+    assert_int_equal(mech_pend_advance(d, t + h, NULL), HY_OK);
+    mech_pend_observe(d, &o2);
     double dA = (o2.A - o0.A) / (2 * h), rhs = (o1.M * o1.alpha_dot - o1.A) / t;
     assert_true(fabs(dA - rhs) < 1e-5 * (fabs(rhs) + 1));
     assert_true(fabs(rhs) > 1); /* not a trivial 0 = 0 */
-    hy_pend_data_free(d);
-    hy_pend_model_free(m);
+    mech_pend_data_free(d);
+    mech_pend_model_free(m);
 }
 
 /* fixed-step RK4 converges with order ~4 to the adaptive RK5(4) solution through hundreds of reversals (the
@@ -183,38 +183,38 @@ static void running_power_solves_eq16(void **state)
 static void solvers_agree_and_range_is_guarded(void **state)
 {
     (void)state;
-    hy_pend_model *m = default_model(0);
-    hy_pend_solver a = solver(1e-11);
-    hy_pend_data *da;
-    assert_int_equal(hy_pend_data_new(m, 0.3, 2 * M_PI * 0.6, &a, &da, NULL), HY_OK);
-    assert_int_equal(hy_pend_advance(da, 2.5, NULL), HY_OK);
+    mech_pend_model *m = default_model(0);
+    mech_pend_solver a = solver(1e-11);
+    mech_pend_data *da;
+    assert_int_equal(mech_pend_data_new(m, 0.3, 2 * M_PI * 0.6, &a, &da, NULL), HY_OK);
+    assert_int_equal(mech_pend_advance(da, 2.5, NULL), HY_OK);
     assert_true(da->drv->n_events > 100);
     double e[3];
     for (int r = 0; r < 3; r++) {
-        hy_pend_solver f;
-        hy_pend_solver_default(&f);
+        mech_pend_solver f;
+        mech_pend_solver_default(&f);
         f.fixed = 1;
         f.h = 4e-4 / (1 << r);
-        hy_pend_data *df;
-        assert_int_equal(hy_pend_data_new(m, 0.3, 2 * M_PI * 0.6, &f, &df, NULL), HY_OK);
-        assert_int_equal(hy_pend_advance(df, 2.5, NULL), HY_OK);
+        mech_pend_data *df;
+        assert_int_equal(mech_pend_data_new(m, 0.3, 2 * M_PI * 0.6, &f, &df, NULL), HY_OK);
+        assert_int_equal(mech_pend_advance(df, 2.5, NULL), HY_OK);
         e[r] = 0;
         for (int i = 0; i < 4; i++)
             e[r] = fmax(e[r], fabs(da->y[i] - df->y[i]));
-        hy_pend_data_free(df);
+        mech_pend_data_free(df);
     }
     assert_true(log2(e[0] / e[1]) > 3.5 && log2(e[1] / e[2]) > 3.5);
     assert_true(e[2] < 1e-6);
-    hy_pend_data_free(da);
-    hy_pend_data *d;
+    mech_pend_data_free(da);
+    mech_pend_data *d;
     hy_err err;
-    assert_int_equal(hy_pend_data_new(m, 0.3, 2 * M_PI * 1.2, &a, &d, NULL), HY_OK);
-    assert_int_equal(hy_pend_advance(d, 20, &err), HY_ERANGE);
+    assert_int_equal(mech_pend_data_new(m, 0.3, 2 * M_PI * 1.2, &a, &d, NULL), HY_OK);
+    assert_int_equal(mech_pend_advance(d, 20, &err), HY_ERANGE);
     assert_non_null(strstr(err.msg, "t = "));
     assert_non_null(strstr(err.msg, "valid range"));
     assert_true(d->t > 0.5 && d->t < 20);
-    hy_pend_data_free(d);
-    hy_pend_model_free(m);
+    mech_pend_data_free(d);
+    mech_pend_model_free(m);
 }
 
 static void write_text(const char *path, const char *text)
@@ -230,13 +230,13 @@ static void parameter_files(void **state)
     (void)state;
     const char *top = getenv("TOP") ? getenv("TOP") : ".";
     char path[1024], unit[4096];
-    hy_pend_params p, def;
+    mech_pend_params p, def;
     hy_err err;
     for (int two = 0; two < 2; two++) {
         snprintf(path, sizeof path, "%s/fixtures/mech/pendulum-%s.json", top, two ? "two" : "one");
-        hy_pend_params_default(&def, two);
+        mech_pend_params_default(&def, two);
         memset(&p, 0, sizeof p);
-        assert_int_equal(hy_pend_params_read(path, &p, unit, sizeof unit, &err), HY_OK);
+        assert_int_equal(mech_pend_params_read(path, &p, unit, sizeof unit, &err), HY_OK);
         assert_true(fabs(p.I3 - def.I3) < 1e-12 && p.I2 == def.I2 && p.k_torsion == def.k_torsion);
         assert_int_equal(p.n_pend, def.n_pend);
         for (int i = 0; i < p.n_pend; i++)
@@ -260,22 +260,22 @@ static void parameter_files(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_text(path, bad[i].text);
-        hy_pend_params_default(&p, 0);
-        int rc = hy_pend_params_read(path, &p, unit, sizeof unit, &err);
+        mech_pend_params_default(&p, 0);
+        int rc = mech_pend_params_read(path, &p, unit, sizeof unit, &err);
         if (rc == HY_OK || !strstr(err.msg, bad[i].expect))
             fail_msg("case %zu: rc %d, \"%s\"", i, rc, err.msg);
     }
     /* a well-formed file whose values break the model: I3 below the pendulum's own m e^2 */
     write_text(path, "{\"format\": \"mech-pendulum\", \"I3\": 0.5}");
-    hy_pend_params_default(&p, 0);
-    assert_int_equal(hy_pend_params_read(path, &p, unit, sizeof unit, &err), HY_OK);
+    mech_pend_params_default(&p, 0);
+    assert_int_equal(mech_pend_params_read(path, &p, unit, sizeof unit, &err), HY_OK);
     assert_string_equal(unit, "");
-    hy_pend_model *m;
-    assert_int_equal(hy_pend_model_new(&p, NULL, &m, &err), HY_EMODEL);
+    mech_pend_model *m;
+    assert_int_equal(mech_pend_model_new(&p, NULL, &m, &err), HY_EMODEL);
     assert_non_null(strstr(err.msg, "I3 = 0.5"));
     unlink(path);
     rmdir(dir);
-    assert_int_equal(hy_pend_params_read("/nonexistent/p.json", &p, unit, sizeof unit, &err), HY_EIO);
+    assert_int_equal(mech_pend_params_read("/nonexistent/p.json", &p, unit, sizeof unit, &err), HY_EIO);
 }
 
 int main(void)

@@ -53,7 +53,7 @@ typedef struct opts {
     const char *params, *unit, *out;
     int two, periods, samples, settle, average;
     double amp, freq, ramp, fmin, fmax, fstep, angle, duration, dt;
-    hy_pend_solver solver;
+    mech_pend_solver solver;
     int ramp_set;
 } opts;
 
@@ -62,21 +62,21 @@ static void print_header(FILE *fp)
     fputs("t,phi1,phi2,phi3,alpha,alpha_dot,M,W_unit,W_in,E,A\n", fp);
 }
 
-static void print_obs(FILE *fp, const hy_pend_obs *o)
+static void print_obs(FILE *fp, const mech_pend_obs *o)
 {
     fprintf(fp, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", o->t, o->phi1, o->phi2,
             o->phi3, o->alpha, o->alpha_dot, o->M, o->W_unit, o->W_in, o->E, o->A);
 }
 
 // (model, options, output) => time series written; exit status
-static int run_series(const char *cmd, const hy_pend_model *m, const opts *o, int decay, FILE *fp)
+static int run_series(const char *cmd, const mech_pend_model *m, const opts *o, int decay, FILE *fp)
 {
     hy_err err;
-    hy_pend_data *d;
+    mech_pend_data *d;
     double omega = decay ? 0 : 2 * M_PI * o->freq;
-    int rc = hy_pend_data_new(m, decay ? 0 : o->amp, omega, &o->solver, &d, &err);
+    int rc = mech_pend_data_new(m, decay ? 0 : o->amp, omega, &o->solver, &d, &err);
     if (rc == HY_OK && decay)
-        rc = hy_pend_data_start(d, o->angle, 0, o->angle, 0, 0, &err);
+        rc = mech_pend_data_start(d, o->angle, 0, o->angle, 0, 0, &err);
     if (rc != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     double dt = decay ? o->dt : 1.0 / (o->freq * o->samples);
@@ -84,31 +84,31 @@ static int run_series(const char *cmd, const hy_pend_model *m, const opts *o, in
     if (!decay)
         d->ramp = o->ramp / o->freq;
     print_header(fp);
-    hy_pend_obs ob;
-    hy_pend_observe(d, &ob);
+    mech_pend_obs ob;
+    mech_pend_observe(d, &ob);
     print_obs(fp, &ob);
     for (long k = 1; k <= n; k++) {
-        if ((rc = hy_pend_advance(d, k * dt, &err)) != HY_OK)
+        if ((rc = mech_pend_advance(d, k * dt, &err)) != HY_OK)
             break;
-        hy_pend_observe(d, &ob);
+        mech_pend_observe(d, &ob);
         print_obs(fp, &ob);
     }
-    hy_pend_data_free(d);
+    mech_pend_data_free(d);
     if (rc != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     return MECH_EXIT_OK;
 }
 
 // (model, options, output) => sweep table written; exit status
-static int run_sweep(const char *cmd, const hy_pend_model *m, const opts *o, FILE *fp)
+static int run_sweep(const char *cmd, const mech_pend_model *m, const opts *o, FILE *fp)
 {
     fputs("freq,P,W_cycle,A_running,alpha_min,alpha_max,phi3_amp,M_max,reversals,status\n", fp);
     int nf = (int)floor((o->fmax - o->fmin) / o->fstep + 1e-9) + 1, bad = 0;
     for (int i = 0; i < nf; i++) {
         double f = o->fmin + i * o->fstep;
-        hy_pend_steady r;
+        mech_pend_steady r;
         hy_err err;
-        int rc = hy_pend_steady_run(m, o->amp, f, o->ramp, o->settle, o->average, &o->solver, &r, &err);
+        int rc = mech_pend_steady_run(m, o->amp, f, o->ramp, o->settle, o->average, &o->solver, &r, &err);
         if (rc == HY_ERANGE) {
             mech_cli_warn(cmd, "%.6g Hz: %s", f, err.msg);
             fprintf(fp, "%.10g,nan,nan,nan,nan,nan,nan,nan,0,out_of_range\n", f);
@@ -146,7 +146,7 @@ int mech_cmd_pendulum(int argc, char **argv)
     cmd = name;
     opts o = {.out = "-", .periods = 10, .samples = 400, .settle = 15, .average = 5, .amp = 0.3, .freq = 0.4,
               .fmin = 0.1, .fmax = 3.0, .fstep = 0.1, .angle = 0.4, .duration = 3.0, .dt = 0.001};
-    hy_pend_solver_default(&o.solver);
+    mech_pend_solver_default(&o.solver);
     static const struct option lo[] = {
         {"params", required_argument, 0, O_PARAMS}, {"two", no_argument, 0, O_TWO},
         {"unit-model", required_argument, 0, O_UNIT}, {"rk4", required_argument, 0, O_RK4},
@@ -205,11 +205,11 @@ int mech_cmd_pendulum(int argc, char **argv)
     if (o.params && o.two)
         return mech_cli_usage(cmd, "--params and --two exclude each other");
 
-    hy_pend_params p;
+    mech_pend_params p;
     hy_err err;
     char unit_path[4096] = "";
-    hy_pend_params_default(&p, o.two);
-    if (o.params && hy_pend_params_read(o.params, &p, unit_path, sizeof unit_path, &err) != HY_OK)
+    mech_pend_params_default(&p, o.two);
+    if (o.params && mech_pend_params_read(o.params, &p, unit_path, sizeof unit_path, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     if (o.unit)
         snprintf(unit_path, sizeof unit_path, "%s", o.unit);
@@ -224,8 +224,8 @@ int mech_cmd_pendulum(int argc, char **argv)
                                  hy_display_name(unit_path));
         }
     }
-    hy_pend_model *m;
-    if (hy_pend_model_new(&p, unit.kin, &m, &err) != HY_OK) {
+    mech_pend_model *m;
+    if (mech_pend_model_new(&p, unit.kin, &m, &err) != HY_OK) {
         hy_model_free(&unit);
         return mech_cli_fail(cmd, "%s%s%s", o.params ? hy_display_name(o.params) : "", o.params ? ": " : "", err.msg);
     }
@@ -246,7 +246,7 @@ int mech_cmd_pendulum(int argc, char **argv)
             }
         }
     }
-    hy_pend_model_free(m);
+    mech_pend_model_free(m);
     hy_model_free(&unit);
     return status;
 }

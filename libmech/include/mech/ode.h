@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include "hyst/common.h"
 
-typedef struct hy_ode_system {
+typedef struct mech_ode_system {
     // (t, y) => dydt; HY_OK or an error code (the driver shrinks the step, or stops in fixed-step mode)
     int (*function)(double t, const double y[], double dydt[], void *params);
     size_t dimension;
@@ -28,50 +28,50 @@ typedef struct hy_ode_system {
     int (*accept)(double t, const double y[], void *params);
     // optional: last trial discarded
     void (*reject)(void *params);
-} hy_ode_system;
+} mech_ode_system;
 
 /* ---- steppers (ode_rk4.c, ode_rk45.c) ---- */
-typedef struct hy_ode_step_type {
+typedef struct mech_ode_step_type {
     const char *name;
     int         order;      /* order of the solution that is propagated                                      */
     int         has_error;  /* 1 when apply fills yerr (embedded pair)                                        */
     size_t      work_len;   /* doubles of workspace per system dimension                                      */
     // (work, t, h, y) => y advanced by one step of size h, yerr (when has_error); HY_OK or the system's error
-    int (*apply)(double *work, double t, double h, double y[], double yerr[], const hy_ode_system *sys);
-} hy_ode_step_type;
+    int (*apply)(double *work, double t, double h, double y[], double yerr[], const mech_ode_system *sys);
+} mech_ode_step_type;
 
-extern const hy_ode_step_type *const hy_ode_step_rk4;   /* classic Runge-Kutta, order 4                       */
-extern const hy_ode_step_type *const hy_ode_step_rk45;  /* Dormand-Prince 5(4), order 5 with order-4 estimate  */
+extern const mech_ode_step_type *const mech_ode_step_rk4;   /* classic Runge-Kutta, order 4                       */
+extern const mech_ode_step_type *const mech_ode_step_rk45;  /* Dormand-Prince 5(4), order 5 with order-4 estimate  */
 
-typedef struct hy_ode_step {
-    const hy_ode_step_type *type;
+typedef struct mech_ode_step {
+    const mech_ode_step_type *type;
     size_t                  dim;
     double                 *work;
-} hy_ode_step;
+} mech_ode_step;
 
 // (type, dimension) => stepper with its workspace (NULL when out of memory)
-hy_ode_step *hy_ode_step_alloc(const hy_ode_step_type *T, size_t dim);
+mech_ode_step *mech_ode_step_alloc(const mech_ode_step_type *T, size_t dim);
 // (stepper, t, h, y) => y advanced, yerr filled when the type has an error estimate
-int hy_ode_step_apply(hy_ode_step *s, double t, double h, double y[], double yerr[], const hy_ode_system *sys);
+int mech_ode_step_apply(mech_ode_step *s, double t, double h, double y[], double yerr[], const mech_ode_system *sys);
 // (s) => memory released
-void hy_ode_step_free(hy_ode_step *s);
+void mech_ode_step_free(mech_ode_step *s);
 
 /* ---- step-size control (ode_control.c), the GSL "standard" control ---- */
-typedef struct hy_ode_control {
+typedef struct mech_ode_control {
     double eps_abs, eps_rel;   /* D_i = eps_abs + eps_rel (a_y |y_i| + a_dydt h |y'_i|), here a_y = 1, a_dydt = 0 */
     double safety;             /* 0.9                                                                           */
-} hy_ode_control;
+} mech_ode_control;
 
 // (control, order, y, yerr, h) => ratio max_i |yerr_i| / D_i and a new step size: smaller when ratio > 1.1
 // (returns -1: reject), larger when ratio < 0.5 (returns +1), else unchanged (0)
-int hy_ode_control_hadjust(const hy_ode_control *c, int order, const double y[], const double yerr[], size_t dim,
+int mech_ode_control_hadjust(const mech_ode_control *c, int order, const double y[], const double yerr[], size_t dim,
                            double *h, double *ratio);
 
 /* ---- driver (ode_driver.c) ---- */
-typedef struct hy_ode_driver {
-    const hy_ode_system *sys;
-    hy_ode_step         *step;
-    hy_ode_control       control;    /* used when the stepper has an error estimate and adaptive != 0            */
+typedef struct mech_ode_driver {
+    const mech_ode_system *sys;
+    mech_ode_step         *step;
+    mech_ode_control       control;    /* used when the stepper has an error estimate and adaptive != 0            */
     int                  adaptive;
     double               h;          /* current (adaptive) or nominal (fixed) step                               */
     double               hmin, hmax;
@@ -79,21 +79,21 @@ typedef struct hy_ode_driver {
     int                  event_dir;  /* sign of event() on the current segment (0: not yet known)                 */
     unsigned long        n_steps, n_rejected, n_events, n_evals_locate;
     double              *y0, *ytry, *yerr;
-} hy_ode_driver;
+} mech_ode_driver;
 
 // (system, stepper type, initial step, eps_abs, eps_rel) => adaptive driver (the type must have an error estimate)
-hy_ode_driver *hy_ode_driver_alloc_adaptive(const hy_ode_system *sys, const hy_ode_step_type *T, double h0,
+mech_ode_driver *mech_ode_driver_alloc_adaptive(const mech_ode_system *sys, const mech_ode_step_type *T, double h0,
                                            double eps_abs, double eps_rel);
 // (system, stepper type, step) => fixed-step driver (steps of h, shortened only to land on reversals)
-hy_ode_driver *hy_ode_driver_alloc_fixed(const hy_ode_system *sys, const hy_ode_step_type *T, double h);
+mech_ode_driver *mech_ode_driver_alloc_fixed(const mech_ode_system *sys, const mech_ode_step_type *T, double h);
 
 // (driver, t, t1, y) => y at t1 (t set to t1); stops at the first error, leaving (t, y) at the last accepted step
-int hy_ode_driver_apply(hy_ode_driver *d, double *t, double t1, double y[]);
+int mech_ode_driver_apply(mech_ode_driver *d, double *t, double t1, double y[]);
 
 // (driver) => event direction forgotten (call after changing y or t by hand)
-void hy_ode_driver_reset(hy_ode_driver *d);
+void mech_ode_driver_reset(mech_ode_driver *d);
 
 // (d) => memory released
-void hy_ode_driver_free(hy_ode_driver *d);
+void mech_ode_driver_free(mech_ode_driver *d);
 
 #endif

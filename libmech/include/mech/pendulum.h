@@ -22,107 +22,107 @@
 #include "hyst/kin.h"
 #include "mech/ode.h"
 
-#define HY_PEND_MAX_PENDULUMS 4
+#define MECH_PEND_MAX_PENDULUMS 4
 
 /* state vector components */
-enum { HY_PEND_PHI2 = 0, HY_PEND_W2, HY_PEND_PHI3, HY_PEND_W3, HY_PEND_WUNIT, HY_PEND_WIN, HY_PEND_DIM };
+enum { MECH_PEND_PHI2 = 0, MECH_PEND_W2, MECH_PEND_PHI3, MECH_PEND_W3, MECH_PEND_WUNIT, MECH_PEND_WIN, MECH_PEND_DIM };
 
-typedef struct hy_pend_pendulum {
+typedef struct mech_pend_pendulum {
     double m;       /* mass, kg                                                                             */
     double e;       /* eccentricity of its centre of mass from the axis, m                                   */
     double offset;  /* its angle from the downward vertical when phi3 = 0, rad (two pendulums: +-pi/4)     */
-} hy_pend_pendulum;
+} mech_pend_pendulum;
 
-typedef struct hy_pend_params {
+typedef struct mech_pend_params {
     double I2;         /* driven disk 2, kg m^2 (paper: I0 = 0.004)                                         */
     double m2;         /* its mass, kg (paper: m0 = 1.15; turns about its own axis, so not in the equations)  */
     double I3;         /* disk 3 with the pendulum(s) about the axis, kg m^2                                 */
     double k_torsion;  /* GJt/l of the elastic insert between disks 2 and 3, N m/rad                         */
     double g;          /* m/s^2                                                                             */
-    int    n_pend;     /* 1..HY_PEND_MAX_PENDULUMS                                                           */
-    hy_pend_pendulum pend[HY_PEND_MAX_PENDULUMS];
-} hy_pend_params;
+    int    n_pend;     /* 1..MECH_PEND_MAX_PENDULUMS                                                           */
+    mech_pend_pendulum pend[MECH_PEND_MAX_PENDULUMS];
+} mech_pend_params;
 
-typedef struct hy_pend_model hy_pend_model;   /* compiled, immutable */
+typedef struct mech_pend_model mech_pend_model;   /* compiled, immutable */
 
 // (two = 0: one pendulum, 1: the two-pendulum design 90 degrees apart) => the documented default parameters
-void hy_pend_params_default(hy_pend_params *p, int two);
+void mech_pend_params_default(mech_pend_params *p, int two);
 
 /* (path of a "mech-pendulum" JSON file) => parameters (defaults for keys not given) and the unit model path
  * (resolved against the file's folder; "" when the file names none). Errors name the file and the key. */
-int hy_pend_params_read(const char *path, hy_pend_params *p, char *unit_path, size_t unit_len, hy_err *err);
+int mech_pend_params_read(const char *path, mech_pend_params *p, char *unit_path, size_t unit_len, hy_err *err);
 
 // (params, unit law or NULL for the paper's reduced law of spec 002 eq. 13) => compiled model (the law is not
 // copied: it must outlive the model, except the built-in one, which the model owns)
-int hy_pend_model_new(const hy_pend_params *p, const hy_kin_model *unit, hy_pend_model **out, hy_err *err);
+int mech_pend_model_new(const mech_pend_params *p, const hy_kin_model *unit, mech_pend_model **out, hy_err *err);
 // (model) => its parameters
-const hy_pend_params *hy_pend_model_params(const hy_pend_model *m);
+const mech_pend_params *mech_pend_model_params(const mech_pend_model *m);
 // (model) => the unit's law
-const hy_kin_model *hy_pend_model_unit(const hy_pend_model *m);
+const hy_kin_model *mech_pend_model_unit(const mech_pend_model *m);
 // (model, state y) => stored energy E: kinetic + torsion spring + gravity (zero at rest at phi3 = 0)
-double hy_pend_energy(const hy_pend_model *m, const double y[HY_PEND_DIM]);
+double mech_pend_energy(const mech_pend_model *m, const double y[MECH_PEND_DIM]);
 // (m) => memory released
-void hy_pend_model_free(hy_pend_model *m);
+void mech_pend_model_free(mech_pend_model *m);
 
 /* How the equations are integrated. */
-typedef struct hy_pend_solver {
+typedef struct mech_pend_solver {
     int    fixed;   /* 0: adaptive Dormand-Prince RK5(4); 1: classic RK4 with step h                          */
     double h;       /* fixed step, or the initial step of the adaptive driver, s                              */
     double tol;     /* adaptive: absolute and relative tolerance                                              */
-} hy_pend_solver;
+} mech_pend_solver;
 
 // (s) => adaptive, tol = 1e-9, h = 1e-4
-void hy_pend_solver_default(hy_pend_solver *s);
+void mech_pend_solver_default(mech_pend_solver *s);
 
-typedef struct hy_pend_data {
-    const hy_pend_model *model;
+typedef struct mech_pend_data {
+    const mech_pend_model *model;
     double        Phi, omega;        /* drive phi1 = Phi sin(omega t); Phi = 0 holds disk 1 fixed             */
     double        ramp;              /* soft start: amplitude raised as (1 - cos(pi t / ramp)) / 2 over this
                                         many seconds (0: the paper's abrupt start); set before advancing     */
     double        t;
-    double        y[HY_PEND_DIM];
+    double        y[MECH_PEND_DIM];
     double        E0;                /* stored energy at the start                                          */
     hy_kin_state  unit;              /* the damping unit's state (committed at the last accepted step)       */
     hy_element    el;
     hy_diag       diag;              /* last refusal of the unit                                            */
     int           diag_set;
-    hy_ode_system sys;
-    hy_ode_driver *drv;
-} hy_pend_data;
+    mech_ode_system sys;
+    mech_ode_driver *drv;
+} mech_pend_data;
 
 // (model, drive amplitude rad, angular frequency rad/s, solver) => data at rest at t = 0 (all angles zero)
-int hy_pend_data_new(const hy_pend_model *m, double Phi, double omega, const hy_pend_solver *s, hy_pend_data **out,
+int mech_pend_data_new(const mech_pend_model *m, double Phi, double omega, const mech_pend_solver *s, mech_pend_data **out,
                      hy_err *err);
 // (data, phi2, phi2', phi3, phi3', unit moment M0) => state set at t = 0, work integrals zeroed
-int hy_pend_data_start(hy_pend_data *d, double phi2, double w2, double phi3, double w3, double M0, hy_err *err);
+int mech_pend_data_start(mech_pend_data *d, double phi2, double w2, double phi3, double w3, double M0, hy_err *err);
 // (data, t1) => state advanced to t1; errors name the time and the unit's refusal
-int hy_pend_advance(hy_pend_data *d, double t1, hy_err *err);
+int mech_pend_advance(mech_pend_data *d, double t1, hy_err *err);
 // (d) => memory released
-void hy_pend_data_free(hy_pend_data *d);
+void mech_pend_data_free(mech_pend_data *d);
 
 /* Everything a caller may print about the current state. */
-typedef struct hy_pend_obs {
+typedef struct mech_pend_obs {
     double t, phi1, phi2, phi3, alpha, alpha_dot, M;
     double W_unit, W_in, E;      /* work absorbed by the unit, work put in, stored energy                  */
     double A;                    /* running mean dissipation power W_unit / t (eq. 15); M alpha' at t = 0   */
-} hy_pend_obs;
+} mech_pend_obs;
 
 // (data) => observation at the current (committed) state
-void hy_pend_observe(const hy_pend_data *d, hy_pend_obs *o);
+void mech_pend_observe(const mech_pend_data *d, mech_pend_obs *o);
 
 /* Steady forced vibration at one frequency (a point of the sweep, spec 002 §4.3). */
-typedef struct hy_pend_steady {
+typedef struct mech_pend_steady {
     double freq;                 /* Hz                                                                       */
     double P;                    /* steady dissipation power: unit work over the averaging periods / time, W */
     double W_cycle;              /* P / freq: energy per cycle = M-alpha loop area, J                        */
     double A_running;            /* A(t) of eq. 15 at the end (includes the transient from rest)            */
     double alpha_min, alpha_max, phi3_amp, M_max;   /* over the averaging periods                          */
     unsigned long reversals;     /* located over the whole run                                              */
-} hy_pend_steady;
+} mech_pend_steady;
 
 // (model, Phi, freq Hz, soft-start periods, settle periods (counted from t = 0), averaging periods, solver)
 // => steady result from rest
-int hy_pend_steady_run(const hy_pend_model *m, double Phi, double freq, double ramp, int settle, int average,
-                       const hy_pend_solver *s, hy_pend_steady *r, hy_err *err);
+int mech_pend_steady_run(const mech_pend_model *m, double Phi, double freq, double ramp, int settle, int average,
+                       const mech_pend_solver *s, mech_pend_steady *r, hy_err *err);
 
 #endif

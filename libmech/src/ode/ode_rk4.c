@@ -3,7 +3,7 @@
 #include "mech/ode.h"
 
 // (work[5 dim], t, h, y) => y advanced by one RK4 step; HY_OK or the system's error (y unchanged then)
-static int rk4_apply(double *w, double t, double h, double y[], double yerr[], const hy_ode_system *sys)
+static int rk4_apply(double *w, double t, double h, double y[], double yerr[], const mech_ode_system *sys)
 {
     size_t n = sys->dimension;
     double *k1 = w, *k2 = w + n, *k3 = w + 2 * n, *k4 = w + 3 * n, *yt = w + 4 * n;
@@ -30,5 +30,5 @@ static int rk4_apply(double *w, double t, double h, double y[], double yerr[], c
     return HY_OK;
 }
 
-static const hy_ode_step_type rk4_type = {"rk4", 4, 0, 5, rk4_apply};
-const hy_ode_step_type *const hy_ode_step_rk4 = &rk4_type;
+static const mech_ode_step_type rk4_type = {"rk4", 4, 0, 5, rk4_apply};
+const mech_ode_step_type *const mech_ode_step_rk4 = &rk4_type;

@@ -15,7 +15,7 @@ static const double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920, e5 
                     e6 = 22.0 / 525, e7 = -1.0 / 40;
 
 // (work[8 dim], t, h, y) => y advanced by the fifth-order solution, yerr = estimate of the local error
-static int rk45_apply(double *w, double t, double h, double y[], double yerr[], const hy_ode_system *sys)
+static int rk45_apply(double *w, double t, double h, double y[], double yerr[], const mech_ode_system *sys)
 {
     size_t n = sys->dimension;
     double *k1 = w, *k2 = w + n, *k3 = w + 2 * n, *k4 = w + 3 * n, *k5 = w + 4 * n, *k6 = w + 5 * n,
@@ -56,5 +56,5 @@ static int rk45_apply(double *w, double t, double h, double y[], double yerr[], 
     return HY_OK;
 }
 
-static const hy_ode_step_type rk45_type = {"rk45", 5, 1, 8, rk45_apply};
-const hy_ode_step_type *const hy_ode_step_rk45 = &rk45_type;
+static const mech_ode_step_type rk45_type = {"rk45", 5, 1, 8, rk45_apply};
+const mech_ode_step_type *const mech_ode_step_rk45 = &rk45_type;

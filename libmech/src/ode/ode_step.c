@@ -3,9 +3,9 @@
 #include "mech/ode.h"
 
 // (type, dimension) => stepper with its workspace
-hy_ode_step *hy_ode_step_alloc(const hy_ode_step_type *T, size_t dim)
+mech_ode_step *mech_ode_step_alloc(const mech_ode_step_type *T, size_t dim)
 {
-    hy_ode_step *s = malloc(sizeof *s);
+    mech_ode_step *s = malloc(sizeof *s);
     if (!s)
         return NULL;
     s->type = T;
@@ -19,13 +19,13 @@ hy_ode_step *hy_ode_step_alloc(const hy_ode_step_type *T, size_t dim)
 }
 
 // (stepper, t, h, y) => y advanced by one step
-int hy_ode_step_apply(hy_ode_step *s, double t, double h, double y[], double yerr[], const hy_ode_system *sys)
+int mech_ode_step_apply(mech_ode_step *s, double t, double h, double y[], double yerr[], const mech_ode_system *sys)
 {
     return s->type->apply(s->work, t, h, y, yerr, sys);
 }
 
 // (s) => memory released
-void hy_ode_step_free(hy_ode_step *s)
+void mech_ode_step_free(mech_ode_step *s)
 {
     if (s) {
         free(s->work);

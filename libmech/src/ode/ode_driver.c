@@ -5,17 +5,17 @@
 #include <string.h>
 #include "mech/ode.h"
 
-static hy_ode_driver *alloc_common(const hy_ode_system *sys, const hy_ode_step_type *T, double h)
+static mech_ode_driver *alloc_common(const mech_ode_system *sys, const mech_ode_step_type *T, double h)
 {
-    hy_ode_driver *d = calloc(1, sizeof *d);
+    mech_ode_driver *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
     size_t n = sys->dimension;
     d->sys = sys;
-    d->step = hy_ode_step_alloc(T, n);
+    d->step = mech_ode_step_alloc(T, n);
     d->y0 = calloc(3 * n + 1, sizeof *d->y0);
     if (!d->step || !d->y0) {
-        hy_ode_driver_free(d);
+        mech_ode_driver_free(d);
         return NULL;
     }
     d->ytry = d->y0 + n;
@@ -29,12 +29,12 @@ static hy_ode_driver *alloc_common(const hy_ode_system *sys, const hy_ode_step_t
 }
 
 // (system, type, h0, tolerances) => adaptive driver
-hy_ode_driver *hy_ode_driver_alloc_adaptive(const hy_ode_system *sys, const hy_ode_step_type *T, double h0,
+mech_ode_driver *mech_ode_driver_alloc_adaptive(const mech_ode_system *sys, const mech_ode_step_type *T, double h0,
                                            double eps_abs, double eps_rel)
 {
     if (!T->has_error || !(h0 > 0))
         return NULL;
-    hy_ode_driver *d = alloc_common(sys, T, h0);
+    mech_ode_driver *d = alloc_common(sys, T, h0);
     if (d) {
         d->adaptive = 1;
         d->control.eps_abs = eps_abs;
@@ -44,7 +44,7 @@ hy_ode_driver *hy_ode_driver_alloc_adaptive(const hy_ode_system *sys, const hy_o
 }
 
 // (system, type, h) => fixed-step driver
-hy_ode_driver *hy_ode_driver_alloc_fixed(const hy_ode_system *sys, const hy_ode_step_type *T, double h)
+mech_ode_driver *mech_ode_driver_alloc_fixed(const mech_ode_system *sys, const mech_ode_step_type *T, double h)
 {
     if (!(h > 0))
         return NULL;
@@ -52,17 +52,17 @@ hy_ode_driver *hy_ode_driver_alloc_fixed(const hy_ode_system *sys, const hy_ode_
 }
 
 // (d) => event direction forgotten
-void hy_ode_driver_reset(hy_ode_driver *d)
+void mech_ode_driver_reset(mech_ode_driver *d)
 {
     d->event_dir = 0;
 }
 
 // (d) => memory released
-void hy_ode_driver_free(hy_ode_driver *d)
+void mech_ode_driver_free(mech_ode_driver *d)
 {
     if (!d)
         return;
-    hy_ode_step_free(d->step);
+    mech_ode_step_free(d->step);
     free(d->y0);
     free(d);
 }
@@ -73,11 +73,11 @@ static int sgn(double x)
 }
 
 // (driver, t, y0, h) => ytry = one step of size h from (t, y0), yerr; drops the stage trials afterwards
-static int try_step(hy_ode_driver *d, double t, double h)
+static int try_step(mech_ode_driver *d, double t, double h)
 {
     size_t n = d->sys->dimension;
     memcpy(d->ytry, d->y0, n * sizeof *d->ytry);
-    int rc = hy_ode_step_apply(d->step, t, h, d->ytry, d->yerr, d->sys);
+    int rc = mech_ode_step_apply(d->step, t, h, d->ytry, d->yerr, d->sys);
     if (d->sys->reject)
         d->sys->reject(d->sys->params);
     return rc;
@@ -86,9 +86,9 @@ static int try_step(hy_ode_driver *d, double t, double h)
 /* (driver, t, step h whose end has the event of the opposite sign) => *h shortened so that the step ends on the
  * zero of event() (within event_tol, on the old side), ytry/yerr for that step. Illinois regula falsi on the
  * step length: event() along the step is a smooth function of the length because no stage crosses a kink. */
-static int locate(hy_ode_driver *d, double t, double g0, double *h)
+static int locate(mech_ode_driver *d, double t, double g0, double *h)
 {
-    const hy_ode_system *s = d->sys;
+    const mech_ode_system *s = d->sys;
     int dir = d->event_dir;
     /* g0 may be a rounding-level value of either sign right after the previous reversal: count it as on the old side */
     double lo = 0.0, glo = sgn(g0) == dir ? g0 : dir * 1e-300;
@@ -130,9 +130,9 @@ static int locate(hy_ode_driver *d, double t, double g0, double *h)
 }
 
 // (driver, t, t1, y) => y at t1
-int hy_ode_driver_apply(hy_ode_driver *d, double *t, double t1, double y[])
+int mech_ode_driver_apply(mech_ode_driver *d, double *t, double t1, double y[])
 {
-    const hy_ode_system *s = d->sys;
+    const mech_ode_system *s = d->sys;
     size_t n = s->dimension;
     int rc = HY_OK;
     if (s->event && d->event_dir == 0)
@@ -173,7 +173,7 @@ int hy_ode_driver_apply(hy_ode_driver *d, double *t, double t1, double y[])
         }
         if (d->adaptive && h > 0.0) {
             double hnew = h, ratio;
-            int adj = hy_ode_control_hadjust(&d->control, d->step->type->order, d->ytry, d->yerr, n, &hnew, &ratio);
+            int adj = mech_ode_control_hadjust(&d->control, d->step->type->order, d->ytry, d->yerr, n, &hnew, &ratio);
             if (adj < 0) {
                 if (hnew < d->hmin)
                     return hy_err_set(NULL, HY_ENUMERIC, "step size underflow");

@@ -6,14 +6,14 @@
 #include <string.h>
 #include "mech/pendulum.h"
 
-struct hy_pend_model {
-    hy_pend_params      p;
+struct mech_pend_model {
+    mech_pend_params      p;
     const hy_kin_model *unit;
     hy_kin_model       *unit_owned;   /* the built-in paper law when the caller gave none                     */
 };
 
 // (params, unit) => compiled model
-int hy_pend_model_new(const hy_pend_params *p, const hy_kin_model *unit, hy_pend_model **out, hy_err *err)
+int mech_pend_model_new(const mech_pend_params *p, const hy_kin_model *unit, mech_pend_model **out, hy_err *err)
 {
     *out = NULL;
 #define POS(x, name)                                                                                                 \
@@ -24,9 +24,9 @@ int hy_pend_model_new(const hy_pend_params *p, const hy_kin_model *unit, hy_pend
     POS(p->k_torsion, "k_torsion");
     if (!(isfinite(p->g) && p->g >= 0))
         return hy_err_set(err, HY_EMODEL, "pendulum parameters: g = %g: expected a number >= 0", p->g);
-    if (p->n_pend < 1 || p->n_pend > HY_PEND_MAX_PENDULUMS)
+    if (p->n_pend < 1 || p->n_pend > MECH_PEND_MAX_PENDULUMS)
         return hy_err_set(err, HY_EMODEL, "pendulum parameters: %d pendulums: expected 1..%d", p->n_pend,
-                          HY_PEND_MAX_PENDULUMS);
+                          MECH_PEND_MAX_PENDULUMS);
     for (int i = 0; i < p->n_pend; i++) {
         POS(p->pend[i].m, "pendulums[].m");
         POS(p->pend[i].e, "pendulums[].e");
@@ -42,7 +42,7 @@ int hy_pend_model_new(const hy_pend_params *p, const hy_kin_model *unit, hy_pend
         return hy_err_set(err, HY_EMODEL,
                           "pendulum parameters: I3 = %g kg m^2 is below sum m e^2 = %g of the pendulums it includes",
                           p->I3, Ipend);
-    hy_pend_model *m = calloc(1, sizeof *m);
+    mech_pend_model *m = calloc(1, sizeof *m);
     if (!m)
         return hy_err_set(err, HY_ENOMEM, "out of memory");
     m->p = *p;
@@ -62,11 +62,11 @@ int hy_pend_model_new(const hy_pend_params *p, const hy_kin_model *unit, hy_pend
     return HY_OK;
 }
 
-const hy_pend_params *hy_pend_model_params(const hy_pend_model *m) { return &m->p; }
-const hy_kin_model *hy_pend_model_unit(const hy_pend_model *m) { return m->unit; }
+const mech_pend_params *mech_pend_model_params(const mech_pend_model *m) { return &m->p; }
+const hy_kin_model *mech_pend_model_unit(const mech_pend_model *m) { return m->unit; }
 
 // (m) => memory released
-void hy_pend_model_free(hy_pend_model *m)
+void mech_pend_model_free(mech_pend_model *m)
 {
     if (m) {
         hy_kin_model_free(m->unit_owned);
@@ -75,7 +75,7 @@ void hy_pend_model_free(hy_pend_model *m)
 }
 
 // (params, phi3) => gravity moment on disk 3, - sum m g e sin(phi3 + offset)
-static double gravity_moment(const hy_pend_params *p, double phi3)
+static double gravity_moment(const mech_pend_params *p, double phi3)
 {
     double G = 0;
     for (int i = 0; i < p->n_pend; i++)
@@ -84,20 +84,20 @@ static double gravity_moment(const hy_pend_params *p, double phi3)
 }
 
 // (model, y) => kinetic + torsion + gravity energy (gravity measured from phi3 = 0)
-double hy_pend_energy(const hy_pend_model *m, const double y[HY_PEND_DIM])
+double mech_pend_energy(const mech_pend_model *m, const double y[MECH_PEND_DIM])
 {
-    const hy_pend_params *p = &m->p;
-    double tw = y[HY_PEND_PHI3] - y[HY_PEND_PHI2];
-    double E = 0.5 * p->I2 * y[HY_PEND_W2] * y[HY_PEND_W2] + 0.5 * p->I3 * y[HY_PEND_W3] * y[HY_PEND_W3] +
+    const mech_pend_params *p = &m->p;
+    double tw = y[MECH_PEND_PHI3] - y[MECH_PEND_PHI2];
+    double E = 0.5 * p->I2 * y[MECH_PEND_W2] * y[MECH_PEND_W2] + 0.5 * p->I3 * y[MECH_PEND_W3] * y[MECH_PEND_W3] +
                0.5 * p->k_torsion * tw * tw;
     for (int i = 0; i < p->n_pend; i++)
-        E += p->pend[i].m * p->g * p->pend[i].e * (cos(p->pend[i].offset) - cos(y[HY_PEND_PHI3] + p->pend[i].offset));
+        E += p->pend[i].m * p->g * p->pend[i].e * (cos(p->pend[i].offset) - cos(y[MECH_PEND_PHI3] + p->pend[i].offset));
     return E;
 }
 
 /* (data, t) => drive angle phi1 and its rate: Phi r(t) sin(omega t), with the optional soft start
  * r = (1 - cos(pi t / ramp)) / 2 for t < ramp (r = 1 without a ramp: the paper's abrupt start) */
-static void drive(const hy_pend_data *d, double t, double *phi1, double *w1)
+static void drive(const mech_pend_data *d, double t, double *phi1, double *w1)
 {
     double s = sin(d->omega * t), c = cos(d->omega * t);
     if (d->ramp > 0 && t < d->ramp) {
@@ -113,23 +113,23 @@ static void drive(const hy_pend_data *d, double t, double *phi1, double *w1)
 // (t, y) => dy/dt of eqs. (12) with the unit's trial moment (spec 002 §4.2), and the two work integrals
 static int pend_rhs(double t, const double y[], double dy[], void *params)
 {
-    hy_pend_data *d = params;
-    const hy_pend_params *p = &d->model->p;
+    mech_pend_data *d = params;
+    const mech_pend_params *p = &d->model->p;
     double phi1, w1;
     drive(d, t, &phi1, &w1);
-    double alpha = y[HY_PEND_PHI2] - phi1, alpha_dot = y[HY_PEND_W2] - w1, M;
+    double alpha = y[MECH_PEND_PHI2] - phi1, alpha_dot = y[MECH_PEND_W2] - w1, M;
     int rc = hy_element_trial(&d->el, alpha, alpha_dot, &M, NULL, &d->diag);
     if (rc != HY_OK) {
         d->diag_set = 1;
         return rc;
     }
-    double spring = p->k_torsion * (y[HY_PEND_PHI3] - y[HY_PEND_PHI2]);
-    dy[HY_PEND_PHI2] = y[HY_PEND_W2];
-    dy[HY_PEND_W2] = (spring - M) / p->I2;
-    dy[HY_PEND_PHI3] = y[HY_PEND_W3];
-    dy[HY_PEND_W3] = (-spring + gravity_moment(p, y[HY_PEND_PHI3])) / p->I3;
-    dy[HY_PEND_WUNIT] = M * alpha_dot;   /* eq. (15) integrand */
-    dy[HY_PEND_WIN] = -M * w1;           /* the unit's reaction on the driven disk 1 */
+    double spring = p->k_torsion * (y[MECH_PEND_PHI3] - y[MECH_PEND_PHI2]);
+    dy[MECH_PEND_PHI2] = y[MECH_PEND_W2];
+    dy[MECH_PEND_W2] = (spring - M) / p->I2;
+    dy[MECH_PEND_PHI3] = y[MECH_PEND_W3];
+    dy[MECH_PEND_W3] = (-spring + gravity_moment(p, y[MECH_PEND_PHI3])) / p->I3;
+    dy[MECH_PEND_WUNIT] = M * alpha_dot;   /* eq. (15) integrand */
+    dy[MECH_PEND_WIN] = -M * w1;           /* the unit's reaction on the driven disk 1 */
     return HY_OK;
 }
 
@@ -138,16 +138,16 @@ static double pend_event(double t, const double y[], void *params)
 {
     double phi1, w1;
     drive(params, t, &phi1, &w1);
-    return y[HY_PEND_W2] - w1;
+    return y[MECH_PEND_W2] - w1;
 }
 
 // (t, y accepted) => the unit's trial at y committed
 static int pend_accept(double t, const double y[], void *params)
 {
-    hy_pend_data *d = params;
+    mech_pend_data *d = params;
     double phi1, w1, M;
     drive(d, t, &phi1, &w1);
-    int rc = hy_element_trial(&d->el, y[HY_PEND_PHI2] - phi1, y[HY_PEND_W2] - w1, &M, NULL, &d->diag);
+    int rc = hy_element_trial(&d->el, y[MECH_PEND_PHI2] - phi1, y[MECH_PEND_W2] - w1, &M, NULL, &d->diag);
     if (rc != HY_OK) {
         d->diag_set = 1;
         return rc;
@@ -158,11 +158,11 @@ static int pend_accept(double t, const double y[], void *params)
 
 static void pend_reject(void *params)
 {
-    hy_element_revert(&((hy_pend_data *)params)->el);
+    hy_element_revert(&((mech_pend_data *)params)->el);
 }
 
 // (s) => default solver
-void hy_pend_solver_default(hy_pend_solver *s)
+void mech_pend_solver_default(mech_pend_solver *s)
 {
     s->fixed = 0;
     s->h = 1e-4;
@@ -170,7 +170,7 @@ void hy_pend_solver_default(hy_pend_solver *s)
 }
 
 // (model, drive, solver) => data at rest
-int hy_pend_data_new(const hy_pend_model *m, double Phi, double omega, const hy_pend_solver *s, hy_pend_data **out,
+int mech_pend_data_new(const mech_pend_model *m, double Phi, double omega, const mech_pend_solver *s, mech_pend_data **out,
                      hy_err *err)
 {
     *out = NULL;
@@ -180,22 +180,22 @@ int hy_pend_data_new(const hy_pend_model *m, double Phi, double omega, const hy_
     if (!(s->h > 0) || (!s->fixed && !(s->tol > 0)))
         return hy_err_set(err, HY_EARG, "pendulum solver: step %g s, tolerance %g: expected positive values", s->h,
                           s->tol);
-    hy_pend_data *d = calloc(1, sizeof *d);
+    mech_pend_data *d = calloc(1, sizeof *d);
     if (!d)
         return hy_err_set(err, HY_ENOMEM, "out of memory");
     d->model = m;
     d->Phi = Phi;
     d->omega = omega;
-    d->sys = (hy_ode_system){pend_rhs, HY_PEND_DIM, d, pend_event, pend_accept, pend_reject};
-    d->drv = s->fixed ? hy_ode_driver_alloc_fixed(&d->sys, hy_ode_step_rk4, s->h)
-                      : hy_ode_driver_alloc_adaptive(&d->sys, hy_ode_step_rk45, s->h, s->tol, s->tol);
+    d->sys = (mech_ode_system){pend_rhs, MECH_PEND_DIM, d, pend_event, pend_accept, pend_reject};
+    d->drv = s->fixed ? mech_ode_driver_alloc_fixed(&d->sys, mech_ode_step_rk4, s->h)
+                      : mech_ode_driver_alloc_adaptive(&d->sys, mech_ode_step_rk45, s->h, s->tol, s->tol);
     if (!d->drv) {
         free(d);
         return hy_err_set(err, HY_ENOMEM, "out of memory");
     }
-    int rc = hy_pend_data_start(d, 0, 0, 0, 0, 0, err);
+    int rc = mech_pend_data_start(d, 0, 0, 0, 0, 0, err);
     if (rc != HY_OK) {
-        hy_pend_data_free(d);
+        mech_pend_data_free(d);
         return rc;
     }
     *out = d;
@@ -203,7 +203,7 @@ int hy_pend_data_new(const hy_pend_model *m, double Phi, double omega, const hy_
 }
 
 // (data, initial state) => state at t = 0
-int hy_pend_data_start(hy_pend_data *d, double phi2, double w2, double phi3, double w3, double M0, hy_err *err)
+int mech_pend_data_start(mech_pend_data *d, double phi2, double w2, double phi3, double w3, double M0, hy_err *err)
 {
     int rc = hy_kin_state_init(&d->unit, d->model->unit, phi2, M0, err); /* phi1(0) = 0: alpha(0) = phi2 */
     if (rc != HY_OK)
@@ -211,21 +211,21 @@ int hy_pend_data_start(hy_pend_data *d, double phi2, double w2, double phi3, dou
     hy_kin_element_wrap(&d->unit, &d->el);
     d->t = 0;
     memset(d->y, 0, sizeof d->y);
-    d->y[HY_PEND_PHI2] = phi2;
-    d->y[HY_PEND_W2] = w2;
-    d->y[HY_PEND_PHI3] = phi3;
-    d->y[HY_PEND_W3] = w3;
-    d->E0 = hy_pend_energy(d->model, d->y);
+    d->y[MECH_PEND_PHI2] = phi2;
+    d->y[MECH_PEND_W2] = w2;
+    d->y[MECH_PEND_PHI3] = phi3;
+    d->y[MECH_PEND_W3] = w3;
+    d->E0 = mech_pend_energy(d->model, d->y);
     d->diag_set = 0;
-    hy_ode_driver_reset(d->drv);
+    mech_ode_driver_reset(d->drv);
     return HY_OK;
 }
 
 // (data, t1) => advanced
-int hy_pend_advance(hy_pend_data *d, double t1, hy_err *err)
+int mech_pend_advance(mech_pend_data *d, double t1, hy_err *err)
 {
     d->diag_set = 0;
-    int rc = hy_ode_driver_apply(d->drv, &d->t, t1, d->y);
+    int rc = mech_ode_driver_apply(d->drv, &d->t, t1, d->y);
     if (rc == HY_OK)
         return HY_OK;
     if (d->diag_set) {
@@ -238,28 +238,28 @@ int hy_pend_advance(hy_pend_data *d, double t1, hy_err *err)
 }
 
 // (d) => memory released
-void hy_pend_data_free(hy_pend_data *d)
+void mech_pend_data_free(mech_pend_data *d)
 {
     if (d) {
-        hy_ode_driver_free(d->drv);
+        mech_ode_driver_free(d->drv);
         free(d);
     }
 }
 
 // (data) => observation at the current state
-void hy_pend_observe(const hy_pend_data *d, hy_pend_obs *o)
+void mech_pend_observe(const mech_pend_data *d, mech_pend_obs *o)
 {
     double w1;
     drive(d, d->t, &o->phi1, &w1);
     o->t = d->t;
-    o->phi2 = d->y[HY_PEND_PHI2];
-    o->phi3 = d->y[HY_PEND_PHI3];
+    o->phi2 = d->y[MECH_PEND_PHI2];
+    o->phi3 = d->y[MECH_PEND_PHI3];
     o->alpha = o->phi2 - o->phi1;
-    o->alpha_dot = d->y[HY_PEND_W2] - w1;
+    o->alpha_dot = d->y[MECH_PEND_W2] - w1;
     o->M = d->unit.f_c;
-    o->W_unit = d->y[HY_PEND_WUNIT];
-    o->W_in = d->y[HY_PEND_WIN];
-    o->E = hy_pend_energy(d->model, d->y);
+    o->W_unit = d->y[MECH_PEND_WUNIT];
+    o->W_in = d->y[MECH_PEND_WIN];
+    o->E = mech_pend_energy(d->model, d->y);
     /* eq. (16) t A' + A = M alpha' is singular at t = 0; its regular solution is A = W_unit / t, whose limit at
      * t = 0 is M alpha' (spec 002 §4.3) */
     o->A = d->t > 0 ? o->W_unit / d->t : o->M * o->alpha_dot;

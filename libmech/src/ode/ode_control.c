@@ -3,7 +3,7 @@
 #include "mech/ode.h"
 
 // (control, order, y, yerr, h) => error ratio and the adjusted step; -1 reject, +1 grown, 0 kept
-int hy_ode_control_hadjust(const hy_ode_control *c, int order, const double y[], const double yerr[], size_t dim,
+int mech_ode_control_hadjust(const mech_ode_control *c, int order, const double y[], const double yerr[], size_t dim,
                            double *h, double *ratio)
 {
     double rmax = 0.0;

@@ -1,4 +1,5 @@
-/* Parameters of the pendulum damper: documented defaults (docs/pendulum.md) and the "mech-pendulum" JSON file. */
+/* The "mech-pendulum" JSON parameter file (the defaults are in pendulum/pendulum_params.c). Engine code never parses
+ * files: this is the only place that reads this format. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -6,32 +7,6 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "mech/pendulum.h"
-
-/* The paper gives only I0 = 0.004 kg m^2 and m0 = 1.15 kg (spec 002 §3.4); the rest is chosen (docs/pendulum.md) so
- * that the pendulum's moments reach the unit's ~25 N m friction level (the spec's scale warning): a 20 kg pendulum
- * with its centre of mass 0.4 m off the axis (m g e = 78.5 N m; pendulum frequency 0.79 Hz, inside the 0-3 Hz
- * sweep), an elastic insert of 300 N m/rad. */
-// (two) => default parameters
-void hy_pend_params_default(hy_pend_params *p, int two)
-{
-    memset(p, 0, sizeof *p);
-    p->I2 = 0.004;
-    p->m2 = 1.15;
-    p->k_torsion = 300.0;
-    p->g = 9.81;
-    if (!two) {
-        p->n_pend = 1;
-        p->pend[0] = (hy_pend_pendulum){20.0, 0.4, 0.0};
-        p->I3 = 20.0 * 0.4 * 0.4 + 0.05;
-    } else {
-        /* two pendulums 90 degrees apart (Fig. 4b), hanging at +-45 degrees: the same gravity stiffness
-         * sum m g e cos(45 deg) = 78.5 N m/rad as the single pendulum */
-        p->n_pend = 2;
-        p->pend[0] = (hy_pend_pendulum){14.142, 0.4, M_PI / 4};
-        p->pend[1] = (hy_pend_pendulum){14.142, 0.4, -M_PI / 4};
-        p->I3 = 2 * 14.142 * 0.4 * 0.4 + 0.05;
-    }
-}
 
 static const char *const known[] = {"format", "version", "name", "notes", "source", "I2", "m2", "I3",
                                     "k_torsion", "g", "pendulums", "unit_model", NULL};
@@ -49,7 +24,7 @@ static int num(const cJSON *o, const char *key, double *x, const char *name, con
 }
 
 // (path) => parameters and unit model path
-int hy_pend_params_read(const char *path, hy_pend_params *p, char *unit_path, size_t unit_len, hy_err *err)
+int mech_pend_params_read(const char *path, mech_pend_params *p, char *unit_path, size_t unit_len, hy_err *err)
 {
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     if (unit_len)
@@ -121,9 +96,9 @@ int hy_pend_params_read(const char *path, hy_pend_params *p, char *unit_path, si
         rc = num(doc, "g", &p->g, name, "", err);
     if (rc == HY_OK && pend) {
         int np = cJSON_GetArraySize(pend);
-        if (!cJSON_IsArray(pend) || np < 1 || np > HY_PEND_MAX_PENDULUMS) {
+        if (!cJSON_IsArray(pend) || np < 1 || np > MECH_PEND_MAX_PENDULUMS) {
             rc = hy_err_set(err, HY_EPARSE, "%s: pendulums: expected an array of 1..%d objects "
-                            "{\"m\": kg, \"e\": m, \"offset_deg\": deg}", name, HY_PEND_MAX_PENDULUMS);
+                            "{\"m\": kg, \"e\": m, \"offset_deg\": deg}", name, MECH_PEND_MAX_PENDULUMS);
         } else {
             p->n_pend = np;
             int i = 0;
@@ -131,7 +106,7 @@ int hy_pend_params_read(const char *path, hy_pend_params *p, char *unit_path, si
                 char where[32];
                 snprintf(where, sizeof where, "pendulums[%d].", i);
                 double deg = 0;
-                p->pend[i] = (hy_pend_pendulum){NAN, NAN, 0};
+                p->pend[i] = (mech_pend_pendulum){NAN, NAN, 0};
                 if (!cJSON_IsObject(it))
                     rc = hy_err_set(err, HY_EPARSE, "%s: pendulums[%d]: expected an object", name, i);
                 if (rc == HY_OK)
