@@ -25,7 +25,7 @@ CPPFLAGS += -Ilibhyst/include -Ilibmech/include -Ilibmech/src -D_GNU_SOURCE -DHY
 CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
-LDLIBS  := -llapacke -lopenblas -lcsv -lcjson -lm
+LDLIBS  := -lslicot -lglpk -llapacke -lopenblas -lcsv -lcjson -lm
 
 HYST_SRC  := $(sort $(wildcard libhyst/src/*.c))
 MECH_SRC  := $(sort $(wildcard libmech/src/*/*.c))
