@@ -25,7 +25,9 @@ CPPFLAGS += -Ilibhyst/include -Ilibmech/include -Ilibmech/src -D_GNU_SOURCE -DHY
 CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
-LDLIBS  := -lslicot -lglpk -llapacke -lopenblas -lcsv -lcjson -lm
+# libhyst needs LAPACK, libcsv and cJSON; libmech adds SLICOT (Riccati) and GLPK (the friction LPs).
+HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -lm
+LDLIBS  := -lslicot -lglpk $(HYST_LIBS)
 
 HYST_SRC  := $(sort $(wildcard libhyst/src/*.c))
 MECH_SRC  := $(sort $(wildcard libmech/src/*/*.c))
@@ -73,7 +75,7 @@ $(LIBHYST_A): $(HYST_OBJ)
 	ar rcs $@ $^
 $(LIBHYST_SO): $(HYST_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(HYST_LIBS)
 $(LIBMECH_A): $(MECH_OBJ)
 	@mkdir -p $(dir $@)
 	@rm -f $@
@@ -81,7 +83,7 @@ $(LIBMECH_A): $(MECH_OBJ)
 
 $(BIN)/hyst: $(TOOL_OBJ) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(LIBHYST_A) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(LIBHYST_A) $(HYST_LIBS)
 $(BIN)/mech: $(MTOOL_OBJ) $(LIBMECH_A) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(MTOOL_OBJ) $(LIBMECH_A) $(LIBHYST_A) $(LDLIBS)
