@@ -3,7 +3,7 @@
  * Why SB02OD: it works on the extended (2n+m) pencil [[A, 0, B], [Q, A', 0], [0, B', R]] - s diag(I, -I, 0) with B
  * and R as given (no R^-1 is formed, so an ill-conditioned R does not spoil G = B R^-1 B'), compresses it to order
  * 2n, reorders the generalized real Schur form (QZ, dgges) with the stable eigenvalues first and scales the data
- * internally (van Dooren 1981). It is the routine behind MATLAB's and python-control's care. The Hamiltonian
+ * internally (van Dooren 1981). The state is balanced first (ctrl_balance: dgebal's diagonal scaling of A). It is the routine behind MATLAB's and python-control's care. The Hamiltonian
  * Schur method of ctrl_schur.c (Laub 1979, LAPACK only) is the independent cross-check in the tests. */
 #include <float.h>
 #include <math.h>
@@ -62,7 +62,7 @@ int mech_ctrl_care(size_t n, size_t m, const double *A, const double *B, const d
     if (NNM > ldwork) ldwork = NNM;
     if (3 * M > ldwork) ldwork = 3 * M;
     ldwork += 64 * NNM; /* "for optimum performance LDWORK should be larger": room for dgges' blocking */
-    size_t nd = n * n * 3 + n * m + m * m + 3 * (size_t)NN + 2 * (size_t)NNM * NNM + (size_t)NN * NN + (size_t)ldwork;
+    size_t nd = n * n * 5 + 2 * n * m + n + m * m + 3 * (size_t)NN + 2 * (size_t)NNM * NNM + (size_t)NN * NN + (size_t)ldwork;
     double *w = malloc(nd * sizeof *w);
     int *iw = malloc((size_t)(NN + M + 1) * sizeof *iw);
     int *bw = malloc((size_t)NN * sizeof *bw);
@@ -73,9 +73,15 @@ int mech_ctrl_care(size_t n, size_t m, const double *A, const double *B, const d
     double *a = w, *q = a + n * n, *x = q + n * n, *b = x + n * n, *r = b + n * m;
     double *alfar = r + m * m, *alfai = alfar + NN, *beta = alfai + NN;
     double *s = beta + NN, *t = s + (size_t)NNM * NNM, *u = t + (size_t)NNM * NNM, *dwork = u + (size_t)NN * NN;
-    to_col_major(n, n, A, a);
-    to_col_major(n, m, B, b);
-    to_col_major(n, n, Q, q);
+    double *As = dwork + ldwork, *Qs = As + n * n, *Bs = Qs + n * n, *d = Bs + n * m;
+    rc = ctrl_balance(who, n, m, A, B, Q, As, Bs, Qs, d, err);
+    if (rc != HY_OK) {
+        free(w); free(iw); free(bw);
+        return rc;
+    }
+    to_col_major(n, n, As, a);
+    to_col_major(n, m, Bs, b);
+    to_col_major(n, n, Qs, q);
     to_col_major(m, m, R, r);
     double rcond = 0.0, tol = 0.0, ldummy = 0.0;
     sb02od_("C", "B", "N", "U", "Z", "S", &N, &M, &P, a, &N, b, &N, q, &N, r, &M, &ldummy, &one, &rcond, x, &N,
@@ -84,6 +90,7 @@ int mech_ctrl_care(size_t n, size_t m, const double *A, const double *B, const d
         rc = hy_err_set(err, HY_ENUMERIC, "%s: SLICOT SB02OD failed (info %d): %s", who, info, sb02od_reason(info));
     } else {
         to_col_major(n, n, x, X); /* X is symmetric up to rounding; transposing keeps the exact output layout */
+        ctrl_unbalance(n, d, X);
         rc = ctrl_finish(who, n, m, A, B, R, X, err);
     }
     free(w); free(iw); free(bw);

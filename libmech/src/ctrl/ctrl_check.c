@@ -1,13 +1,11 @@
 /* What must hold before a CARE has a stabilising solution, checked with LAPACK: argument values (Q symmetric
  * PSD, R symmetric PD), stabilisability of (A, B) and detectability of (A, Q^(1/2)) by the PBH test, and the
  * eigenvalue helpers (poles, damping ratios). docs/ctrl.md explains the tolerances. */
-#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#define lapack_complex_double double _Complex
 #include <lapacke.h>
 #include "ctrl/ctrl_internal.h"
 #include "mech/ctrl.h"
@@ -86,6 +84,32 @@ int ctrl_check_args(const char *who, size_t n, size_t m, const double *A, const 
     return rc;
 }
 
+/* ---- balancing ---- */
+
+int ctrl_balance(const char *who, size_t n, size_t m, const double *A, const double *B, const double *Q,
+                 double *As, double *Bs, double *Qs, double *d, hy_err *err)
+{
+    memcpy(As, A, n * n * sizeof *As);
+    lapack_int ilo = 0, ihi = 0;
+    lapack_int rc = LAPACKE_dgebal(LAPACK_ROW_MAJOR, 'S', (lapack_int)n, As, (lapack_int)n, &ilo, &ihi, d);
+    if (rc != 0)
+        return hy_err_set(err, HY_ENUMERIC, "%s: LAPACKE_dgebal failed (info %d)", who, (int)rc);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < m; k++)
+            Bs[i * m + k] = B[i * m + k] / d[i];
+        for (size_t j = 0; j < n; j++)
+            Qs[i * n + j] = d[i] * Q[i * n + j] * d[j];
+    }
+    return HY_OK;
+}
+
+void ctrl_unbalance(size_t n, const double *d, double *X)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            X[i * n + j] /= d[i] * d[j];
+}
+
 /* ---- eigenvalues ---- */
 
 int mech_ctrl_poles(size_t n, const double *A, double *re, double *im, hy_err *err)
@@ -141,23 +165,27 @@ typedef struct pbh_hit {
     int    rank;    /* rank of [A - lambda I, B]                                             */
 } pbh_hit;
 
-/* (A n x n, B n x m, tol) => the eigenvalues with Re >= -tol (axis_only: |Re| <= tol) where rank [A - lambda I, B] < n, up to max_hits
- * distinct ones in hits[] (*nhits of them; *total counts all, with multiplicity). Eigenvalues within tol of 0 are
- * evaluated at exactly 0: a defective double eigenvalue at 0 (a rigid mode: angle and rate) comes out of dgeev
- * split by about sqrt(eps)|A|, and the test at the split value would see a spurious full rank.
- * Rank: singular values of the complex matrix (zgesvd) above 1000 eps |[A B]|_F. */
+/* (A n x n, B n x m, tol) => the eigenvalues with Re >= -tol (axis_only: |Re| <= tol) where
+ * rank [A - lambda I, B] < n, up to max_hits distinct ones in hits[] (*nhits of them; *total counts all, with
+ * multiplicity). Eigenvalues within tol of 0 are evaluated at exactly 0: a defective double eigenvalue at 0 (a rigid
+ * mode: angle and rate) comes out of dgeev split by about sqrt(eps)|A|, and the test at the split value would see a
+ * spurious full rank. Rank: singular values (dgesvd) above 1000 eps |[A B]|_F.
+ * A complex lambda = a + ib is handled in real arithmetic: the real 2n x 2(n+m) form [[Mr, -Mi], [Mi, Mr]] of
+ * M = Mr + i Mi has the singular values of M, each twice. (Debian 12's OpenBLAS 0.3.21 reads out of bounds in its
+ * complex gemv kernel inside zgesvd on wide matrices, OpenBLAS issue #5000; the real route avoids it.) The
+ * transpose is decomposed: tall, same singular values. */
 static int pbh_scan(const char *who, size_t n, size_t m, const double *A, const double *B, double tol,
                     int axis_only, pbh_hit *hits, int max_hits, int *nhits, int *total, hy_err *err)
 {
     *nhits = 0;
     *total = 0;
-    size_t w = n + m;
+    size_t w = n + m, rows = 2 * w, cols = 2 * n; /* the transposed real form: rows x cols */
     double *re = malloc(2 * n * sizeof *re);
-    double *sv = malloc(n * sizeof *sv);
-    double *superb = malloc(n * sizeof *superb);
-    double _Complex *M = malloc(n * w * sizeof *M);
-    if (!re || !sv || !superb || !M) {
-        free(re); free(sv); free(superb); free(M);
+    double *sv = malloc(cols * sizeof *sv);
+    double *superb = malloc(cols * sizeof *superb);
+    double *T = malloc(rows * cols * sizeof *T);
+    if (!re || !sv || !superb || !T) {
+        free(re); free(sv); free(superb); free(T);
         return hy_err_set(err, HY_ENOMEM, "%s: out of memory", who);
     }
     double *im = re + n;
@@ -175,24 +203,36 @@ static int pbh_scan(const char *who, size_t n, size_t m, const double *A, const 
         double lr = re[k], li = im[k];
         if (hypot(lr, li) <= tol)
             lr = li = 0.0;
-        for (size_t i = 0; i < n; i++) {
-            for (size_t j = 0; j < n; j++)
-                M[i * w + j] = A[i * n + j] - (i == j ? lr + li * I : 0.0);
-            for (size_t j = 0; j < m; j++)
-                M[i * w + n + j] = B[i * m + j];
-        }
-        lapack_int info = LAPACKE_zgesvd(LAPACK_ROW_MAJOR, 'N', 'N', (lapack_int)n, (lapack_int)w, M,
-                                         (lapack_int)w, sv, NULL, 1, NULL, 1, superb);
+        int cplx = li != 0.0;
+        size_t r = cplx ? rows : w, c = cplx ? cols : n; /* T is r x c, row-major */
+        /* T = M' for real lambda (M = [A - lr I, B]); the transposed real form for complex lambda */
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < w; j++) {
+                double mr = j < n ? A[i * n + j] - (i == j ? lr : 0.0) : B[i * m + (j - n)];
+                double mi = j == i ? -li : 0.0;
+                if (!cplx) {
+                    T[j * c + i] = mr;
+                    continue;
+                }
+                /* real form R = [[Mr, -Mi], [Mi, Mr]] (2n x 2w); T[j][i] = R[i][j] */
+                T[j * c + i] = mr;
+                T[(w + j) * c + i] = -mi;
+                T[j * c + n + i] = mi;
+                T[(w + j) * c + n + i] = mr;
+            }
+        lapack_int info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'N', 'N', (lapack_int)r, (lapack_int)c, T,
+                                         (lapack_int)c, sv, NULL, 1, NULL, 1, superb);
         if (info != 0) {
-            rc = hy_err_set(err, HY_ENUMERIC, "%s: PBH test: LAPACKE_zgesvd failed (info %d)", who, (int)info);
+            rc = hy_err_set(err, HY_ENUMERIC, "%s: PBH test: LAPACKE_dgesvd failed (info %d)", who, (int)info);
             break;
         }
-        int rank = 0;
-        for (size_t i = 0; i < n; i++)
-            rank += sv[i] > rank_tol;
+        int count = 0;
+        for (size_t i = 0; i < c; i++)
+            count += sv[i] > rank_tol;
+        int rank = cplx ? (count + 1) / 2 : count;
         if (rank >= (int)n)
             continue;
-        int mult = li > 0.0 ? 2 : 1;
+        int mult = cplx ? 2 : 1;
         *total += mult;
         int j = 0;
         while (j < *nhits && hypot(hits[j].re - lr, hits[j].im - li) > tol)
@@ -205,7 +245,7 @@ static int pbh_scan(const char *who, size_t n, size_t m, const double *A, const 
             (*nhits)++;
         }
     }
-    free(re); free(sv); free(superb); free(M);
+    free(re); free(sv); free(superb); free(T);
     return rc;
 }
 

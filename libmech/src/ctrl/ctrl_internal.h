@@ -19,6 +19,14 @@ int ctrl_check_args(const char *who, size_t n, size_t m, const double *A, const 
 int ctrl_check_model(const char *who, size_t n, size_t m, const double *A, const double *B, const double *Q,
                      hy_err *err);
 
+/* (A, B, Q) => the same problem in balanced state coordinates Z = D Zs: As = D^-1 A D (LAPACK dgebal, scaling only,
+ * D diagonal with powers of 2, so exact), Bs = D^-1 B, Qs = D Q D; d[n] receives D. The CARE solution transforms as
+ * X = D^-1 Xs D^-1 (ctrl_unbalance). Structural models mix positions and velocities whose scales differ by the
+ * modal frequencies; balancing first keeps the Riccati solvers accurate there (docs/ctrl.md). */
+int ctrl_balance(const char *who, size_t n, size_t m, const double *A, const double *B, const double *Q,
+                 double *As, double *Bs, double *Qs, double *d, hy_err *err);
+void ctrl_unbalance(size_t n, const double *d, double *X);
+
 /* (B, R, X) => K = R^-1 B' X (m x n), by Cholesky of R (dposv). */
 int ctrl_gain(const char *who, size_t n, size_t m, const double *B, const double *R, const double *X, double *K,
               hy_err *err);

@@ -2,7 +2,8 @@
  * The Hamiltonian H = [[A, -G], [-Q, -A']], G = B R^-1 B', has its eigenvalues in pairs (lambda, -lambda); when
  * (A, B) is stabilisable and (A, Q^(1/2)) detectable none lies on the imaginary axis, and the n stable ones span an
  * invariant subspace [U11; U21] with U11 invertible and X = U21 U11^-1 (Laub 1979). dgees computes the real Schur
- * form with the stable eigenvalues ordered first (select function), dgesv solves U11' X = U21' (X = X'). */
+ * form with the stable eigenvalues ordered first (select function), dgesv solves U11' X = U21' (X = X').
+ * Like the production path, it works in balanced state coordinates (ctrl_balance). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,14 +30,22 @@ int mech_ctrl_care_schur(size_t n, size_t m, const double *A, const double *B, c
         return rc;
 
     size_t nn = 2 * n;
-    double *w = malloc((m * m + m * n + 2 * nn * nn + 2 * nn + 2 * n * n) * sizeof *w);
+    double *w = malloc((m * m + m * n + 2 * nn * nn + 2 * nn + 4 * n * n + n * m + n) * sizeof *w);
     lapack_int *piv = malloc(n * sizeof *piv);
     if (!w || !piv) {
         free(w); free(piv);
         return hy_err_set(err, HY_ENOMEM, "%s: out of memory", who);
     }
     double *r = w, *Z = r + m * m, *H = Z + m * n, *U = H + nn * nn, *wr = U + nn * nn, *wi = wr + nn;
-    double *a = wi + nn, *y = a + n * n;
+    double *a = wi + nn, *y = a + n * n, *As = y + n * n, *Qs = As + n * n, *Bs = Qs + n * n, *d = Bs + n * m;
+    /* balanced coordinates (ctrl_balance); from here on A, B, Q are the balanced ones */
+    rc = ctrl_balance(who, n, m, A, B, Q, As, Bs, Qs, d, err);
+    if (rc != HY_OK)
+        goto done;
+    const double *A0 = A, *B0 = B;
+    A = As;
+    B = Bs;
+    Q = Qs;
 
     /* Z = R^-1 B' (m x n) by Cholesky */
     memcpy(r, R, m * m * sizeof *r);
@@ -85,7 +94,8 @@ int mech_ctrl_care_schur(size_t n, size_t m, const double *A, const double *B, c
     for (size_t i = 0; i < n; i++) /* y = X' */
         for (size_t j = 0; j < n; j++)
             X[i * n + j] = y[j * n + i];
-    rc = ctrl_finish(who, n, m, A, B, R, X, err);
+    ctrl_unbalance(n, d, X);
+    rc = ctrl_finish(who, n, m, A0, B0, R, X, err);
 done:
     free(w);
     free(piv);
