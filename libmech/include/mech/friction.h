@@ -90,7 +90,8 @@ typedef struct mech_friction_data {
     double *N;     /* normal reaction magnitude of the loaded side, >= 0, N        (nc)                           */
     double *F;     /* tangential force on the body along e_t (stuck: the unknown; slipping: -mu sigma N)  (nc)   */
     double *qdd;   /* generalized accelerations                                    (w)                            */
-    int attempts;  /* variant-index solves of the last call (1: the warm start was right)                        */
+    int attempts;  /* variant-index solves of the last call with a new variant (1: the warm start was right);
+                      re-solves after a stick hypothesis is released are not counted                          */
     int method;    /* MECH_FRICTION_VARIANT, _ENUM or _LP                                                         */
     /* paradox report, filled when a solve finds no admissible variant or several (HY_ESTATE) */
     int n_solutions;        /* admissible variants counted by the enumeration (0 or >= 2 means a paradox)     */
@@ -100,7 +101,7 @@ typedef struct mech_friction_data {
     unsigned bad_pairs;     /* pairs with a negative reaction in the last attempt (bit c)                     */
     unsigned lp_squeeze;    /* pairs loaded on both sides in the LP's vertex (bit c): not a variant state      */
     /* workspace (nothing is allocated after mech_friction_data_new) */
-    double *A, *z, *Kw, *Yw;
+    double *A, *z, *A2, *z2, *Kw, *Yw;
     int *ipiv, *idx;
     double *lp_ar;
     int *lp_ia, *lp_ja;
@@ -129,8 +130,8 @@ int mech_friction_prepare(const mech_friction_model *m, mech_friction_data *d, h
  * HY_ESTATE: no admissible variant (the report fields name the count and determinants). */
 int mech_friction_solve(const mech_friction_model *m, mech_friction_data *d, hy_err *err);
 
-/* (model, prepared data, slip indices as given) => number of admissible variants over all 2^nc chi (the oracle of
- * spec 003 §5), det[] of every variant, and the first admissible one left in chi/N/F/qdd (unchanged when none).
+/* (model, prepared data, slip indices as given) => number of distinct admissible solutions over all 2^nc chi (the
+ * oracle of spec 003 §5; variants that differ only in unloaded pairs give one solution), det[] of every variant, and the first admissible one left in chi/N/F/qdd (unchanged when none).
  * Only for square systems of pairs. */
 int mech_friction_enumerate(const mech_friction_model *m, mech_friction_data *d, int *count, hy_err *err);
 

@@ -81,7 +81,7 @@ static layout sizes(int w, int ns, int nc)
          + (size_t)(w * w) + (size_t)w * (4 * (size_t)nc + 1) + 4 * (size_t)nc * (size_t)ns + (size_t)ns
          + 2 * (size_t)nc                                                                /* L Y Kn Kt d v */
          + 2 * (size_t)nc + (size_t)w                                                    /* N F qdd */
-         + nmax * nmax + nmax + (size_t)(ns * ns) + (size_t)w                            /* A z Kw Yw */
+         + 2 * (nmax * nmax + nmax) + (size_t)(ns * ns) + (size_t)w                      /* A z A2 z2 Kw Yw */
          + L.lp_ne + 1;                                                                  /* lp_ar */
     L.ni = 4 * (size_t)nc + 2 * nmax + 2 * (L.lp_ne + 1);
     return L;
@@ -113,6 +113,8 @@ static void carve(mech_friction_data *d, char *buf)
     TAKE(qdd, (size_t)w);
     TAKE(A, nmax * nmax);
     TAKE(z, nmax);
+    TAKE(A2, nmax * nmax);
+    TAKE(z2, nmax);
     TAKE(Kw, (size_t)(ns * ns));
     TAKE(Yw, (size_t)w);
     TAKE(lp_ar, L.lp_ne + 1);

@@ -87,6 +87,26 @@ static int monitor(mech_friction_sim *s, double t, const double *y, double *g)
     return HY_OK;
 }
 
+// (sim after an enumeration, number of distinct admissible solutions) => the paradox report in s->err; HY_ESTATE
+static int paradox(mech_friction_sim *s, int count)
+{
+    const mech_friction_data *d = s->d;
+    int nc = s->nc;
+    char rep[400], pairs[64] = "";
+    mech_friction_report(d, rep, sizeof rep);
+    unsigned pm = count == 0 ? d->bad_pairs : (d->sol_mask[0] ^ d->sol_mask[1]);
+    if (!pm)
+        pm = (1u << nc) - 1;
+    for (int c = 0, n = 0; c < nc; c++)
+        if ((pm >> c) & 1)
+            n += snprintf(pairs + n, sizeof pairs - (size_t)n, "%s%d", n ? ", " : "", c + 1);
+    s->st.paradoxes++;
+    return hy_err_set(&s->err, HY_ESTATE, "t = %.9g s: Painlevé paradox: %s (pairs %s); %s", s->t,
+                      count == 0 ? "no admissible variant" : count == 2 ? "two admissible variants"
+                                                                        : "several admissible variants",
+                      pairs, rep);
+}
+
 // (sim, committed state before) => the discrete state solved at (t, y), checked for uniqueness, committed
 static int settle(mech_friction_sim *s)
 {
@@ -108,8 +128,13 @@ static int settle(mech_friction_sim *s)
             if (d->slip[c] != 0 && fabs(d->v[2 * c + fr_side(d->chi[c])]) <= m->opt.eps_v)
                 d->slip[c] = 0;
         rc = mech_friction_solve(m, d, &s->err);
-        if (rc != HY_OK)
-            return hy_err_set(&s->err, rc, "t = %.9g s: %s", s->t, s->err.msg);
+        if (rc == HY_ESTATE && fr_square(m))
+            return paradox(s, 0);
+        if (rc != HY_OK) {
+            char msg[HY_MSG_LEN];
+            snprintf(msg, sizeof msg, "%s", s->err.msg);
+            return hy_err_set(&s->err, rc, "t = %.9g s: %s", s->t, msg);
+        }
         /* stuck contacts: remove the residual sliding speed (the smallest change of kinetic energy, which is
          * dissipated: added to the friction work) */
         int moved = 0;
@@ -149,24 +174,11 @@ static int settle(mech_friction_sim *s)
             return rc;
     }
     if (count != 1) {
-        char rep[400];
-        mech_friction_report(d, rep, sizeof rep);
-        char pairs[64] = "";
-        unsigned pm = count == 0 ? d->bad_pairs : (d->sol_mask[0] ^ d->sol_mask[1]);
-        if (!pm)
-            pm = (1u << nc) - 1;
-        for (int c = 0, n = 0; c < nc; c++)
-            if ((pm >> c) & 1)
-                n += snprintf(pairs + n, sizeof pairs - (size_t)n, "%s%d", n ? ", " : "", c + 1);
-        s->st.paradoxes++;
-        hy_err_set(&s->err, HY_ESTATE, "t = %.9g s: Painlevé paradox: %s (pairs %s); %s", s->t,
-                   count == 0 ? "no admissible variant" : count == 2 ? "two admissible variants"
-                                                                     : "several admissible variants",
-                   pairs, rep);
+        int rc = paradox(s, count);
         if (!s->mc->cfg.on_paradox_lp || count == 0)
-            return HY_ESTATE;
+            return rc;
         /* continue on the LP's choice (the caller reports the paradox count) */
-        int rc = mech_friction_lp(m, d, &s->err);
+        rc = mech_friction_lp(m, d, &s->err);
         if (rc != HY_OK)
             return rc;
         memcpy(chi, d->chi, (size_t)nc * sizeof *chi);

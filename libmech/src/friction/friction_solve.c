@@ -4,9 +4,11 @@
  * nothing (the row-major wrappers would allocate a transposed copy on every call). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <lapacke.h>
 #include "friction/friction_internal.h"
+#include "hyst/linalg.h"
 
 static double dot(const double *a, const double *b, int n)
 {
@@ -63,6 +65,39 @@ void fr_slip_from_v(const mech_friction_model *m, const mech_friction_data *d, c
     }
 }
 
+/* (data with the system in A2, z2; n) => z = minimum-norm least-squares solution when the system is consistent.
+ * Allocates (hy_lstsq_svd): reached only in statically indeterminate stick. */
+static int min_norm(mech_friction_data *d, int n)
+{
+    double *At = malloc((size_t)(n * n) * sizeof *At), *b = malloc((size_t)n * sizeof *b);
+    int rc = At && b ? HY_OK : HY_ENOMEM;
+    /* the norm weighs the tangential forces only: the reactions' columns are scaled up by 1e6, so the solution
+     * minimizes sum F^2 (equal tangential compliances) and the reactions follow from the equations */
+    int nc = d->nc;
+    for (int i = 0; rc == HY_OK && i < n; i++) {
+        for (int j = 0; j < n; j++)
+            At[(size_t)i * n + j] = d->A2[(size_t)j * n + i] * (j < nc ? 1e6 : 1.0);
+        b[i] = d->z2[i];
+    }
+    if (rc == HY_OK)
+        rc = hy_lstsq_svd(At, (size_t)n, (size_t)n, b, 1e-13, d->z, NULL, NULL);
+    for (int j = 0; rc == HY_OK && j < nc; j++)
+        d->z[j] *= 1e6;
+    double res = 0, scale = 0;
+    for (int i = 0; rc == HY_OK && i < n; i++) {
+        double r = -d->z2[i];
+        for (int j = 0; j < n; j++)
+            r += d->A2[(size_t)j * n + i] * d->z[j], scale = fmax(scale, fabs(d->A2[(size_t)j * n + i] * d->z[j]));
+        res = fmax(res, fabs(r));
+        scale = fmax(scale, fabs(d->z2[i]));
+    }
+    if (rc == HY_OK && res > 1e-9 * fmax(scale, 1e-300))
+        rc = HY_ENUMERIC;
+    free(At);
+    free(b);
+    return rc;
+}
+
 /* The square system of one discrete state. Unknowns z = (N_1..N_nc, F of the stuck contacts in order); rows: the
  * ns equations (E2), then t_q . q'' = 0 for each stuck contact (§2.2). Column-major in d->A. */
 int fr_solve_fixed(const mech_friction_model *m, mech_friction_data *d, const int *chi, const int *slip, double *det)
@@ -110,6 +145,10 @@ int fr_solve_fixed(const mech_friction_model *m, mech_friction_data *d, const in
         int cr = d->idx[r], kr = fr_side(chi[cr]);
         z[ns + r] = -dot(d->tvec + (size_t)(2 * cr + kr) * (w + ns), fr_Yf(d), w);
     }
+    if (nst) {
+        memcpy(d->A2, A, (size_t)(n * n) * sizeof *A);
+        memcpy(d->z2, z, (size_t)n * sizeof *z);
+    }
     lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, A, n, d->ipiv);
     if (det) {
         double p = 1;
@@ -117,9 +156,18 @@ int fr_solve_fixed(const mech_friction_model *m, mech_friction_data *d, const in
             p *= A[(size_t)i * n + i] * (d->ipiv[i] != i + 1 ? -1 : 1);
         *det = info > 0 ? 0.0 : p;
     }
-    if (info != 0)
+    if (info < 0 || (info > 0 && !nst))
         return HY_ENUMERIC;
-    LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, A, n, d->ipiv, z, n);
+    if (info > 0) {
+        /* several stuck contacts on dependent sliding directions (e.g. both pairs of a bushing on one axial
+         * coordinate): their tangential forces are statically indeterminate. The minimum-norm split of the
+         * tangential forces (SVD) is the minimum complementary energy of spec 003 §2.5 with equal tangential
+         * compliances; it must satisfy the system. */
+        if (min_norm(d, n) != HY_OK)
+            return HY_ENUMERIC;
+    } else {
+        LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, A, n, d->ipiv, z, n);
+    }
     /* reactions, tangential forces, accelerations q'' = Mqq^-1 (fq + sum N (n_q - mu sigma t_q) + sum F t_q) */
     memcpy(d->qdd, fr_Yf(d), (size_t)w * sizeof *d->qdd);
     for (int c = 0, s = 0; c < nc; c++) {
@@ -158,6 +206,7 @@ int mech_friction_enumerate(const mech_friction_model *m, mech_friction_data *d,
                           "coordinates");
     int chi[MECH_FRICTION_MAX_CONTACTS], slip[MECH_FRICTION_MAX_CONTACTS];
     int first = -1;
+    double N1[MECH_FRICTION_MAX_CONTACTS], scale = 0;
     d->n_det = 0;
     for (unsigned b = 0; b < (1u << nc); b++) {
         for (int c = 0; c < nc; c++) {
@@ -172,11 +221,23 @@ int mech_friction_enumerate(const mech_friction_model *m, mech_friction_data *d,
             d->n_det = (int)b + 1;
         }
         if (rc == HY_OK && fr_admissible(m, d, chi, slip)) {
-            if (*count < 2)
-                d->sol_mask[*count] = b;
-            if (first < 0)
+            /* variants that differ only in pairs carrying no load are one solution (all reactions alike) */
+            int same = 0;
+            if (first >= 0) {
+                double dev = 0, sc = scale;
+                for (int c = 0; c < nc; c++)
+                    dev = fmax(dev, fabs(d->N[c] - N1[c])), sc = fmax(sc, fabs(d->N[c]));
+                same = dev <= 1e-6 * sc + 10 * m->opt.eps_N;
+            } else {
                 first = (int)b;
-            ++*count;
+                for (int c = 0; c < nc; c++)
+                    N1[c] = d->N[c], scale = fmax(scale, fabs(d->N[c]));
+            }
+            if (!same) {
+                if (*count < 2)
+                    d->sol_mask[*count] = b;
+                ++*count;
+            }
         }
     }
     d->n_solutions = *count;
@@ -202,9 +263,12 @@ int mech_friction_solve(const mech_friction_model *m, mech_friction_data *d, hy_
     }
     int *chi = d->chi, *slip = d->slip;
     int settled = 0;
+    int flipped = 1;
     for (int a = 0; a < m->opt.max_attempts && !settled; a++) {
         fr_slip_from_v(m, d, chi, slip);
-        d->attempts++;
+        /* attempts count the solves with a new variant (the paper's "attempts"); a re-solve after a stick
+         * hypothesis was released is not one */
+        d->attempts += flipped;
         if (fr_solve_fixed(m, d, chi, slip, NULL) != HY_OK)
             break; /* singular variant: let the enumeration decide */
         int changed = 0;
@@ -217,6 +281,7 @@ int mech_friction_solve(const mech_friction_model *m, mech_friction_data *d, hy_
                 changed = 1;
             }
         d->bad_pairs = bad;
+        flipped = changed;
         /* §2.2: a stuck contact whose force leaves the cone slips against that force */
         if (!changed)
             for (int c = 0; c < nc; c++)
