@@ -368,8 +368,15 @@ int mech_friction_config_parse(const char *text, size_t len, const char *name, m
     /* anything after the document other than white space is an error too */
     for (const char *p = end; p && p < text + len; p++)
         if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t' && *p != '\0') {
+            int line = 1, col = 1;
+            for (const char *q = text; q < p; q++) {
+                if (*q == '\n')
+                    line++, col = 1;
+                else
+                    col++;
+            }
             cJSON_Delete(doc);
-            return hy_err_set(err, HY_EPARSE, "%s: text after the JSON object", name);
+            return hy_err_set(err, HY_EPARSE, "%s:%d:%d: text after the JSON object", name, line, col);
         }
     static const char *const top[] = {"format", "version", "name", "notes", "source", "mechanism", "contacts",
                                       "loads", "initial", "run", "solver", NULL};
