@@ -13,6 +13,18 @@ typedef struct ctx {
     hy_err     *err;
 } ctx;
 
+// (text) => a copy fit for a one-line message: control characters become '?', long text is cut with "..."
+static void printable(char *dst, size_t len, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i + 4 < len; i++)
+        dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? '?' : src[i];
+    if (src[i])
+        memcpy(dst + i, "...", 4);
+    else
+        dst[i] = '\0';
+}
+
 // (object, where, known keys) => error naming the first unknown key
 static int known_keys(const ctx *x, const cJSON *o, const char *where, const char *const *known, const char *list)
 {
@@ -20,9 +32,11 @@ static int known_keys(const ctx *x, const cJSON *o, const char *where, const cha
         int ok = 0;
         for (const char *const *k = known; *k; k++)
             ok |= strcmp(it->string, *k) == 0;
-        if (!ok)
-            return hy_err_set(x->err, HY_EPARSE, "%s: %s%s: unknown key (known: %s)", x->name, where, it->string,
-                              list);
+        if (!ok) {
+            char key[48];
+            printable(key, sizeof key, it->string);
+            return hy_err_set(x->err, HY_EPARSE, "%s: %s%s: unknown key (known: %s)", x->name, where, key, list);
+        }
     }
     return HY_OK;
 }
@@ -394,7 +408,7 @@ int mech_friction_config_parse(const char *text, size_t len, const char *name, m
         if (!cJSON_IsString(nm))
             rc = hy_err_set(err, HY_EPARSE, "%s: name: expected a string", name);
         else
-            snprintf(c->name, sizeof c->name, "%s", nm->valuestring);
+            printable(c->name, sizeof c->name, nm->valuestring);
     }
     if (rc == HY_OK) {
         const cJSON *mo = cJSON_GetObjectItemCaseSensitive(doc, "mechanism");
