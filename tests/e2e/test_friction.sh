@@ -34,6 +34,8 @@ check_num "small-friction limit mu = 1/|kappa| = 0.5" "$lim" 0.5 1e-6
 # mu = 0.7: two solutions, reported with time, pair and determinants; exit 1
 check_fails "two solutions reported as a paradox" "t = 0 s: Painlevé paradox: two admissible variants \(pairs 1\); det\(\+\) = 2.4, det\(-\) = 0.4" \
     "$MECH" friction "$FX/spec3-two-solutions.json" -o "$WORK/p.csv"
+check "--check works where the state is a paradox" "$MECH" friction "$FX/spec3-two-solutions.json" --check
+grep -q "mu 0.5); the file's own coefficients are beyond it" "$WORK/.out" && ok "the file's mu 0.7 is beyond the limit" || not_ok "the file's mu 0.7 is beyond the limit"
 sed 's/"run": {/"run": {"on_paradox": "lp", /' "$FX/spec3-two-solutions.json" >"$WORK/lp.json"
 check "on_paradox lp continues" "$MECH" friction "$WORK/lp.json" -o "$WORK/lp.csv"
 grep -q 'Painlevé paradox states continued' "$WORK/.err" && ok "continuing is a warning" || not_ok "continuing is a warning"

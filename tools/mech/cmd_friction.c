@@ -96,11 +96,18 @@ static void row(FILE *fp, const mech_friction_mech *mc, const mech_friction_samp
 static int run_check(const char *cmd, const mech_friction_mech *mc, double mu_max, int steps, FILE *fp)
 {
     hy_err err;
-    mech_friction_sim *s;
-    if (mech_friction_sim_new(mc, &s, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    mech_friction_data *d = mech_friction_sim_data(s);
     const mech_friction_model *m = mc->model;
+    /* the reaction system at the initial state, without solving it: the check is most useful where no unique
+     * solution exists */
+    mech_friction_data *d;
+    double Qa[MECH_FRICTION_MAX_W], ke;
+    if (mech_friction_data_new(m, &d, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (mech_friction_mech_assemble(mc, 0, mc->cfg.q0, mc->cfg.qd0, d, Qa, &ke, &err) != HY_OK ||
+        mech_friction_prepare(m, d, &err) != HY_OK) {
+        mech_friction_data_free(d);
+        return mech_cli_fail(cmd, "%s", err.msg);
+    }
     double mu_file = 0;
     for (int c = 0; c < mc->cfg.nc; c++)
         mu_file = fmax(mu_file, fmax(mc->cfg.contact[c].mu[0], mc->cfg.contact[c].mu[1]));
@@ -135,7 +142,7 @@ static int run_check(const char *cmd, const mech_friction_mech *mc, double mu_ma
                     "coefficients are %s\n", lim, lim * mu_file, lim > 1 ? "inside (friction is small)"
                                                                           : "beyond it (paradox-prone)");
     }
-    mech_friction_sim_free(s);
+    mech_friction_data_free(d);
     return status;
 }
 
