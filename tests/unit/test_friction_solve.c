@@ -378,6 +378,40 @@ static void random_systems_agree(void **state)
     assert_true(hist3[1] + hist3[2] >= small3 * 9 / 10);
 }
 
+/* trial / commit / revert of the discrete state, and the data copy (one buffer, its own LP object) */
+static void trial_commit_revert_copy(void **state)
+{
+    (void)state;
+    mech_friction_model *m;
+    mech_friction_data *d, *e;
+    one_dof(0.3, -10, &m, &d);
+    assert_int_equal(d->chi_c[0], 1);
+    assert_int_equal(mech_friction_solve(m, d, NULL), HY_OK);
+    assert_int_equal(d->chi[0], -1);   /* trial */
+    assert_int_equal(d->chi_c[0], 1);  /* committed untouched */
+    mech_friction_revert(d);
+    assert_int_equal(d->chi[0], 1);
+    assert_int_equal(mech_friction_solve(m, d, NULL), HY_OK);
+    mech_friction_commit(d);
+    assert_int_equal(d->chi_c[0], -1);
+    assert_int_equal(d->slip_c[0], 1);
+    assert_int_equal(mech_friction_data_new(m, &e, NULL), HY_OK);
+    mech_friction_data_copy(e, d);
+    assert_true(e->Mqq != d->Mqq && e->lp != d->lp);
+    assert_float_equal(e->N[0], 25, 1e-12);
+    assert_int_equal(e->chi_c[0], -1);
+    d->fq[0] = 5; /* the source changes: the copy does not */
+    assert_int_equal(mech_friction_prepare(m, d, NULL), HY_OK);
+    assert_int_equal(mech_friction_solve(m, d, NULL), HY_OK);
+    assert_float_equal(d->N[0], 6.25, 1e-12);
+    assert_int_equal(mech_friction_solve(m, e, NULL), HY_OK);
+    assert_float_equal(e->N[0], 25, 1e-12);
+    assert_int_equal(mech_friction_lp(m, e, NULL), HY_OK);
+    assert_float_equal(e->N[0], 25, 1e-9);
+    mech_friction_data_free(e);
+    free_md(m, d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -388,6 +422,7 @@ int main(void)
         cmocka_unit_test(stick_slip_block),
         cmocka_unit_test(three_surface_pin),
         cmocka_unit_test(random_systems_agree),
+        cmocka_unit_test(trial_commit_revert_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
