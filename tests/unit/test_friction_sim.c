@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "friction/friction_internal.h"
+#include "hyst/linalg.h"
 
 static void load(const char *file, mech_friction_config *cfg)
 {
@@ -242,6 +243,48 @@ static void slider_crank_budget(void **state)
     mech_friction_mech_free(mc);
 }
 
+/* the slider-crank's reactions against Newton-Euler on the free bodies (a second method): crank J phi'' = T - S (P x e),
+ * slider m x'' = F + S e_x - mu sigma N, 0 = S e_y + chi N, x'' = x_phi phi'' + x_phiphi phi'^2, e the unit vector from
+ * the slider to the crank pin, S the rod force */
+static void slider_crank_newton_euler(void **state)
+{
+    (void)state;
+    mech_friction_config cfg;
+    load("slider-crank.json", &cfg);
+    mech_friction_mech *mc;
+    assert_int_equal(mech_friction_mech_new(&cfg, &mc, NULL), HY_OK);
+    mech_friction_data *d;
+    assert_int_equal(mech_friction_data_new(mc->model, &d, NULL), HY_OK);
+    double r = cfg.crank_radius, L = cfg.rod_length, m = cfg.mass, J = cfg.J;
+    int checked = 0;
+    for (int k = 0; k < 24; k++) {
+        double phi = 0.1 + k * 2 * M_PI / 24, w = (k % 3 ? 1 : -1) * (5 + k), q = phi, qd = w, Qa, ke;
+        assert_int_equal(mech_friction_mech_assemble(mc, 0.05 * k, &q, &qd, d, &Qa, &ke, NULL), HY_OK);
+        assert_int_equal(mech_friction_prepare(mc->model, d, NULL), HY_OK);
+        d->slip[0] = 0;
+        assert_int_equal(mech_friction_solve(mc->model, d, NULL), HY_OK);
+        int chi = d->chi[0], sg = d->slip[0];
+        double mu = cfg.contact[0].mu[chi > 0 ? 0 : 1];
+        double sp = sin(phi), cp = cos(phi), u = r * sp, c = sqrt(L * L - u * u), x = r * cp + c;
+        double x_p = -r * sp - u * r * cp / c, x_pp = -r * cp - (r * r * cp * cp - u * r * sp) / c - u * u * r * r * cp * cp / (c * c * c);
+        double ex = (r * cp - x) / L, ey = r * sp / L, T = mech_friction_load_at(&cfg.load[0], 0.05 * k);
+        double F = mech_friction_load_at(&cfg.load[1], 0.05 * k);
+        /* unknowns (phi'', S, N), row-major */
+        double A[9] = {J, r * cp * ey - r * sp * ex, 0,
+                       m * x_p, -ex, mu * sg,
+                       0, ey, chi};
+        double b[3] = {T, F - m * x_pp * w * w, 0}, z[3];
+        assert_int_equal(hy_solve_lu(A, 3, b, z, NULL), HY_OK);
+        double scale = fabs(z[2]) + 1;
+        assert_true(fabs(z[0] - d->qdd[0]) <= 1e-9 * (fabs(z[0]) + 1));
+        assert_true(fabs(z[2] - d->N[0]) <= 1e-9 * scale);
+        checked++;
+    }
+    assert_int_equal(checked, 24);
+    mech_friction_data_free(d);
+    mech_friction_mech_free(mc);
+}
+
 static void spec3_files(void **state)
 {
     (void)state;
@@ -281,6 +324,7 @@ int main(void)
         cmocka_unit_test(screw_nut_thresholds),
         cmocka_unit_test(screw_nut_locks),
         cmocka_unit_test(slider_crank_budget),
+        cmocka_unit_test(slider_crank_newton_euler),
         cmocka_unit_test(spec3_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
