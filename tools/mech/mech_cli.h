@@ -17,5 +17,7 @@ int mech_cli_int(const char *cmd, const char *opt, const char *text, int min, in
 
 // (argc, argv) of "mech pendulum ..." => exit status
 int mech_cmd_pendulum(int argc, char **argv);
+// (argc, argv) of "mech friction ..." => exit status
+int mech_cmd_friction(int argc, char **argv);
 
 #endif

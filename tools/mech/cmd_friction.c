@@ -1,0 +1,315 @@
+/* mech friction EXAMPLE.json: time simulation of a small guided mechanism with dry friction on variant constraints
+ * (spec 003, docs/friction.md), or --check: the small-friction verdict over a range of friction coefficients. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include "hyst/util.h"
+#include "mech/friction.h"
+#include "mech_cli.h"
+
+static void usage(FILE *fp)
+{
+    fputs("usage: mech friction EXAMPLE.json [OPTIONS]\n"
+          "\n"
+          "Dry friction on variant constraints (spec 003): a mechanism held on guides by pairs of opposite surfaces\n"
+          "(fixtures/mech/friction/*.json: bushing, screw_nut, slider_crank, generic). Simulates it from the file's\n"
+          "initial state and writes CSV: t, coordinates, velocities, normal reactions N_j of the loaded sides,\n"
+          "variant indices chi_j (+1/-1: which side of pair j is loaded), slip indices (+1/-1 sliding, 0 stuck),\n"
+          "tangential forces F_j, friction work, applied work and kinetic energy (header + units row).\n"
+          "A Painlevé paradox (no admissible variant, or several) stops the run with its time, pairs and\n"
+          "determinants; the rows written so far are kept.\n"
+          "\n"
+          "  -o, --output FILE   write the CSV to FILE atomically (default: standard output)\n"
+          "  --duration S        simulate S seconds (default: the file's run.duration)\n"
+          "  --plot FIG          also draw reactions, variants and energies with gnuplot into FIG (.png, .svg or\n"
+          "                      .pdf; needs -o FILE; gnuplot on PATH or HYST_GNUPLOT)\n"
+          "  --summary           counts on standard error: steps, events, flips, sticks, attempts of the\n"
+          "                      variant algorithm (1, 2, 3, >3), LP solves, paradoxes\n"
+          "  --check             no simulation: the small-friction verdict at the initial state (coherent-\n"
+          "                      orientation determinants over the box [0, s mu] of coefficients, spec 003 §2.6)\n"
+          "                      for s from 0 to --mu-max in --mu-steps rows, and the limit s* where it fails\n"
+          "  --mu-max S          largest scale of the file's coefficients for --check (default 3)\n"
+          "  --mu-steps N        rows of --check (default 12)\n"
+          "  -h, --help          this help\n"
+          "\n"
+          "Exit status: 0 success, 1 bad file or failed simulation (paradox), 2 bad usage.\n",
+          fp);
+}
+
+enum { O_DURATION = 0x100, O_PLOT, O_SUMMARY, O_CHECK, O_MUMAX, O_MUSTEPS };
+
+static void header(FILE *fp, const mech_friction_mech *mc)
+{
+    const mech_friction_config *c = &mc->cfg;
+    const char *nm, *un;
+    fputs("t", fp);
+    for (int i = 0; i < c->w; i++)
+        mech_friction_coord_name(mc, i, &nm, &un), fprintf(fp, ",%s", nm);
+    for (int i = 0; i < c->w; i++)
+        mech_friction_coord_name(mc, i, &nm, &un), fprintf(fp, ",%s_dot", nm);
+    for (int j = 0; j < c->nc; j++)
+        fprintf(fp, ",N%d", j + 1);
+    for (int j = 0; j < c->nc; j++)
+        fprintf(fp, ",chi%d", j + 1);
+    for (int j = 0; j < c->nc; j++)
+        fprintf(fp, ",slip%d", j + 1);
+    for (int j = 0; j < c->nc; j++)
+        fprintf(fp, ",F%d", j + 1);
+    fputs(",W_friction,W_applied,KE\ns", fp);
+    for (int i = 0; i < c->w; i++)
+        mech_friction_coord_name(mc, i, &nm, &un), fprintf(fp, ",%s", un);
+    for (int i = 0; i < c->w; i++)
+        mech_friction_coord_name(mc, i, &nm, &un), fprintf(fp, ",%s/s", un);
+    for (int j = 0; j < c->nc; j++)
+        fputs(",N", fp);
+    for (int j = 0; j < 2 * c->nc; j++)
+        fputs(",-", fp);
+    for (int j = 0; j < c->nc; j++)
+        fputs(",N", fp);
+    fputs(",J,J,J\n", fp);
+}
+
+static void row(FILE *fp, const mech_friction_mech *mc, const mech_friction_sample *o)
+{
+    const mech_friction_config *c = &mc->cfg;
+    fprintf(fp, "%.10g", o->t);
+    for (int i = 0; i < c->w; i++)
+        fprintf(fp, ",%.12g", o->q[i]);
+    for (int i = 0; i < c->w; i++)
+        fprintf(fp, ",%.12g", o->qd[i]);
+    for (int j = 0; j < c->nc; j++)
+        fprintf(fp, ",%.10g", o->N[j]);
+    for (int j = 0; j < c->nc; j++)
+        fprintf(fp, ",%d", o->chi[j]);
+    for (int j = 0; j < c->nc; j++)
+        fprintf(fp, ",%d", o->slip[j]);
+    for (int j = 0; j < c->nc; j++)
+        fprintf(fp, ",%.10g", o->F[j]);
+    fprintf(fp, ",%.12g,%.12g,%.12g\n", o->W_friction, o->W_applied, o->ke);
+}
+
+// (mechanism, options) => verdict table on fp; exit status
+static int run_check(const char *cmd, const mech_friction_mech *mc, double mu_max, int steps, FILE *fp)
+{
+    hy_err err;
+    const mech_friction_model *m = mc->model;
+    /* the reaction system at the initial state, without solving it: the check is most useful where no unique
+     * solution exists */
+    mech_friction_data *d;
+    double Qa[MECH_FRICTION_MAX_W], ke;
+    if (mech_friction_data_new(m, &d, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (mech_friction_mech_assemble(mc, 0, mc->cfg.q0, mc->cfg.qd0, d, Qa, &ke, &err) != HY_OK ||
+        mech_friction_prepare(m, d, &err) != HY_OK) {
+        mech_friction_data_free(d);
+        return mech_cli_fail(cmd, "%s", err.msg);
+    }
+    double mu_file = 0;
+    for (int c = 0; c < mc->cfg.nc; c++)
+        mu_file = fmax(mu_file, fmax(mc->cfg.contact[c].mu[0], mc->cfg.contact[c].mu[1]));
+    fprintf(fp, "# %s (%s): small-friction check at t = 0 (spec 003 §2.6), box [0, s mu] of the file's "
+            "coefficients\n", mc->cfg.name[0] ? mc->cfg.name : "mechanism", mech_friction_kind_name(mc->cfg.kind));
+    fprintf(fp, "%-10s %-10s %-8s %-12s %-12s %s\n", "scale", "mu_max", "verdict", "det_min", "det_max",
+            "worst_orientation");
+    int status = MECH_EXIT_OK;
+    for (int i = 0; i <= steps && status == MECH_EXIT_OK; i++) {
+        double sc = mu_max * i / steps;
+        mech_friction_verdict v;
+        if (mech_friction_check(m, d, sc, &v, &err) != HY_OK) {
+            status = mech_cli_fail(cmd, "%s", err.msg);
+            break;
+        }
+        char o[MECH_FRICTION_MAX_CONTACTS + 1];
+        for (int c = 0; c < mc->cfg.nc; c++)
+            o[c] = (v.worst >> c) & 1 ? '-' : '+';
+        o[mc->cfg.nc] = '\0';
+        fprintf(fp, "%-10.4g %-10.4g %-8s %-12.6g %-12.6g %s\n", sc, sc * mu_file, v.small ? "small" : "PARADOX",
+                v.det_min, v.det_max, o);
+    }
+    double lim;
+    if (status == MECH_EXIT_OK && mech_friction_mu_limit(m, d, mu_max, &lim, &err) != HY_OK)
+        status = mech_cli_fail(cmd, "%s", err.msg);
+    if (status == MECH_EXIT_OK) {
+        if (lim >= mu_max)
+            fprintf(fp, "small-friction limit: beyond scale %.6g (mu %.6g): friction is small over the whole range\n",
+                    mu_max, mu_max * mu_file);
+        else
+            fprintf(fp, "small-friction limit: scale %.6g of the file's coefficients (mu %.6g); the file's own "
+                    "coefficients are %s\n", lim, lim * mu_file, lim > 1 ? "inside (friction is small)"
+                                                                          : "beyond it (paradox-prone)");
+    }
+    mech_friction_data_free(d);
+    return status;
+}
+
+// (mechanism, duration, csv path) => figure drawn by gnuplot into fig (atomically: temporary file renamed)
+static int plot(const char *cmd, const mech_friction_mech *mc, const char *csv, const char *fig)
+{
+    const char *dot = strrchr(fig, '.');
+    const char *term = !dot ? NULL : strcasecmp(dot, ".png") == 0 ? "pngcairo size 900,900"
+                                   : strcasecmp(dot, ".svg") == 0 ? "svg size 900,900 background rgb 'white'"
+                                   : strcasecmp(dot, ".pdf") == 0 ? "pdfcairo size 7in,7in" : NULL;
+    if (!term)
+        return mech_cli_usage(cmd, "--plot %s: expected a .png, .svg or .pdf file", fig);
+    const char *gp = getenv("HYST_GNUPLOT");
+    char tmp[4200], line[4400];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld%s", fig, (long)getpid(), dot);
+    snprintf(line, sizeof line, "'%s' >/dev/null 2>&1", gp && *gp ? gp : "gnuplot");
+    if (strchr(gp && *gp ? gp : "", '\''))
+        return mech_cli_fail(cmd, "HYST_GNUPLOT must not contain a quote");
+    FILE *p = popen(line, "w");
+    if (!p)
+        return mech_cli_fail(cmd, "--plot: cannot start gnuplot");
+    const mech_friction_config *c = &mc->cfg;
+    int w = c->w, nc = c->nc;
+    const char *nm, *un;
+    mech_friction_coord_name(mc, 0, &nm, &un);
+    fprintf(p, "set terminal %s noenhanced\nset output '", term);
+    for (const char *s = tmp; *s; s++)
+        fputs(*s == '\'' ? "''" : (char[]){*s, 0}, p);
+    fputs("'\ndata = '", p);
+    for (const char *s = csv; *s; s++)
+        fputs(*s == '\'' ? "''" : (char[]){*s, 0}, p);
+    fputs("'\nset datafile separator ','\nset key outside right\nset grid\nset multiplot layout 3,1\n", p);
+    fprintf(p, "set title 'motion'\nset ylabel '%s (%s), %s_dot (%s/s)'\n", nm, un, nm, un);
+    fputs("plot ", p);
+    for (int i = 0; i < w; i++)
+        fprintf(p, "%sdata skip 2 using 1:%d with lines title 'coordinate %d'", i ? ", " : "", 2 + i, i + 1);
+    for (int i = 0; i < w; i++)
+        fprintf(p, ", data skip 2 using 1:%d with lines title 'velocity %d'", 2 + w + i, i + 1);
+    fputs("\nset title 'signed reactions chi_j N_j (the variant flips where a curve crosses 0)'\n"
+          "set ylabel 'N'\nplot ", p);
+    for (int j = 0; j < nc; j++)
+        fprintf(p, "%sdata skip 2 using 1:($%d*$%d) with lines title 'chi%d N%d'", j ? ", " : "",
+                2 + 2 * w + j, 2 + 2 * w + nc + j, j + 1, j + 1);
+    int cw = 2 + 2 * w + 4 * nc;
+    fprintf(p, "\nset title 'energy'\nset ylabel 'J'\nset xlabel 't (s)'\n"
+            "plot data skip 2 using 1:%d with lines title 'W_friction', data skip 2 using 1:%d with lines "
+            "title 'W_applied', data skip 2 using 1:%d with lines title 'KE'\nunset multiplot\n", cw, cw + 1, cw + 2);
+    int rc = pclose(p);
+    if (rc != 0 || access(tmp, F_OK) != 0) {
+        unlink(tmp);
+        return mech_cli_fail(cmd, "--plot: gnuplot failed (is it installed? set HYST_GNUPLOT)");
+    }
+    if (rename(tmp, fig) != 0) {
+        unlink(tmp);
+        return mech_cli_fail(cmd, "--plot: cannot write %s", fig);
+    }
+    return MECH_EXIT_OK;
+}
+
+int mech_cmd_friction(int argc, char **argv)
+{
+    const char *cmd = "friction";
+    static const struct option lo[] = {
+        {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
+        {"duration", required_argument, 0, O_DURATION}, {"plot", required_argument, 0, O_PLOT},
+        {"summary", no_argument, 0, O_SUMMARY}, {"check", no_argument, 0, O_CHECK},
+        {"mu-max", required_argument, 0, O_MUMAX}, {"mu-steps", required_argument, 0, O_MUSTEPS},
+        {0, 0, 0, 0}};
+    const char *out = "-", *fig = NULL;
+    double duration = -1, mu_max = 3;
+    int summary = 0, check = 0, steps = 12, c, bad = 0;
+    optind = 1;
+    opterr = 0;
+    while (!bad && (c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return MECH_EXIT_OK;
+        case 'o': out = optarg; break;
+        case O_DURATION: bad = mech_cli_double(cmd, "duration", optarg, &duration); break;
+        case O_PLOT: fig = optarg; break;
+        case O_SUMMARY: summary = 1; break;
+        case O_CHECK: check = 1; break;
+        case O_MUMAX: bad = mech_cli_double(cmd, "mu-max", optarg, &mu_max); break;
+        case O_MUSTEPS: bad = mech_cli_int(cmd, "mu-steps", optarg, 1, &steps); break;
+        case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+        default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (bad)
+        return MECH_EXIT_USAGE;
+    if (optind >= argc)
+        return mech_cli_usage(cmd, "missing the example file (fixtures/mech/friction/*.json)");
+    if (optind + 1 < argc)
+        return mech_cli_usage(cmd, "unexpected argument '%s'", argv[optind + 1]);
+    const char *path = argv[optind];
+    if (duration != -1 && !(duration >= 0 && duration <= 1e6))
+        return mech_cli_usage(cmd, "--duration must be within 0..1e6 s");
+    if (!(mu_max > 0 && mu_max <= 1e3) || steps > 10000)
+        return mech_cli_usage(cmd, "--mu-max must be within (0, 1000] and --mu-steps at most 10000");
+    if (fig && strcmp(out, "-") == 0)
+        return mech_cli_usage(cmd, "--plot needs the CSV in a file (-o FILE)");
+    if (fig && check)
+        return mech_cli_usage(cmd, "--plot and --check exclude each other");
+    mech_friction_config cfg;
+    hy_err err;
+    if (mech_friction_config_read(path, &cfg, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (duration >= 0)
+        cfg.duration = duration;
+    if (cfg.duration / cfg.step > 1e8)
+        return mech_cli_usage(cmd, "--duration: more than 1e8 steps of %g s", cfg.step);
+    mech_friction_mech *mc;
+    if (mech_friction_mech_new(&cfg, &mc, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s: %s", hy_display_name(path), err.msg);
+    hy_atomic a;
+    if (hy_atomic_open(&a, out, path, &err) != HY_OK) {
+        mech_friction_mech_free(mc);
+        return mech_cli_fail(cmd, "%s", err.msg);
+    }
+    int status = MECH_EXIT_OK, failed = 0;
+    if (check) {
+        status = run_check(cmd, mc, mu_max, steps, a.fp);
+    } else {
+        mech_friction_sim *s;
+        if (mech_friction_sim_new(mc, &s, &err) != HY_OK) {
+            status = mech_cli_fail(cmd, "%s: %s", hy_display_name(path), err.msg);
+            failed = 1;
+        } else {
+            header(a.fp, mc);
+            mech_friction_sample o;
+            mech_friction_sim_sample(s, &o);
+            row(a.fp, mc, &o);
+            long n = lround(ceil(cfg.duration / cfg.sample - 1e-9));
+            for (long k = 1; k <= n; k++) {
+                double t1 = fmin(k * cfg.sample, cfg.duration);
+                if (mech_friction_sim_advance(s, t1, &err) != HY_OK) {
+                    /* keep the rows so far, with the state where it stopped */
+                    mech_friction_sim_sample(s, &o);
+                    row(a.fp, mc, &o);
+                    status = mech_cli_fail(cmd, "%s: %s", hy_display_name(path), err.msg);
+                    failed = 1;
+                    break;
+                }
+                mech_friction_sim_sample(s, &o);
+                row(a.fp, mc, &o);
+            }
+            const mech_friction_stats *st = mech_friction_sim_stats(s);
+            if (summary)
+                fprintf(stderr, "mech friction: %lu steps, %lu events, %lu variant flips, %lu sticks, %lu releases; "
+                        "variant algorithm attempts 1: %lu, 2: %lu, 3: %lu, >3: %lu; %lu LP solves, %lu paradoxes\n",
+                        st->steps, st->events, st->flips, st->sticks, st->releases, st->attempts_hist[0],
+                        st->attempts_hist[1], st->attempts_hist[2], st->attempts_hist[3], st->lp_solves,
+                        st->paradoxes);
+            if (st->paradoxes && !failed)
+                mech_cli_warn(cmd, "%lu Painlevé paradox states continued on the LP's choice (run.on_paradox = "
+                              "\"lp\")", st->paradoxes);
+            mech_friction_sim_free(s);
+        }
+    }
+    /* a failed simulation keeps what it wrote; a failed check or parse writes nothing */
+    if (status == MECH_EXIT_OK || (failed && !check)) {
+        if (hy_atomic_commit(&a, &err) != HY_OK)
+            status = mech_cli_fail(cmd, "%s", err.msg);
+    } else {
+        hy_atomic_abort(&a);
+    }
+    if (status == MECH_EXIT_OK && fig)
+        status = plot(cmd, mc, out, fig);
+    mech_friction_mech_free(mc);
+    return status;
+}
