@@ -7,12 +7,17 @@
 
 /* An output file written atomically: everything goes to a temporary file beside the target, which replaces
  * the target only on hy_atomic_commit. An interrupted or failed run leaves any earlier file untouched.
+ * A symbolic link is followed: the temporary file goes beside the file it points to and replaces that file, so
+ * the link stays. A FIFO or a character device (a pipe, /dev/null, a terminal) is written directly (`direct`,
+ * no temporary file: tmp is ""); any other file that is not a regular file is refused.
  * The path "-" means standard output (written directly). */
 typedef struct hy_atomic {
     FILE *fp;
-    char  path[4096];
+    char  path[4096];   /* the path as given, for messages */
+    char  target[4096]; /* the file replaced on commit: path with symbolic links resolved */
     char  tmp[4096];
     int   is_stdout;
+    int   direct;       /* written in place: a FIFO or a character device */
 } hy_atomic;
 
 // (path) => a.fp open for writing; refuses to write over `protect` (an input; may be NULL)
