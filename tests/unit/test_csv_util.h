@@ -83,7 +83,7 @@ CSV_UNUSED static const char *short_msg(const hy_err *err)
  * FIXTURES, else fixtures/real relative to the top of the repository, where `make test` runs the tests. */
 CSV_UNUSED static const char *real_dir(void)
 {
-    static char dir[1024];
+    static char dir[900];
     const char *f = getenv("FIXTURES");
     snprintf(dir, sizeof dir, "%s/real", f && *f ? f : "fixtures");
     return dir;
