@@ -85,6 +85,7 @@ __attribute__((format(printf, 3, 4))) static int fail(reader *r, int code, const
         r->err->code = code;
         vsnprintf(r->err->msg, sizeof r->err->msg, fmt, ap);
         va_end(ap);
+        hy_msg_text(r->err->msg, sizeof r->err->msg, r->err->msg, strlen(r->err->msg), SIZE_MAX);
     }
     return code;
 }
@@ -98,20 +99,14 @@ __attribute__((format(printf, 2, 3))) static void warn(reader *r, const char *fm
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    hy_msg_text(msg, sizeof msg, msg, strlen(msg), SIZE_MAX);
     r->o->warn(r->o->warn_ctx, msg);
 }
 
-/* A cell as shown in a message: at most 40 bytes, control bytes as '?'. */
+/* A cell as shown in a message: at most 40 bytes, control bytes as '?' (hy_msg_text, the one sanitiser). */
 static void show_cell(const char *s, size_t len, char *out, size_t size)
 {
-    size_t max = size - 4 < 40 ? size - 4 : 40, n = 0;
-    for (size_t i = 0; i < len && n < max; i++)
-        out[n++] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-    if (len > max) {
-        memcpy(out + n, "...", 3);
-        n += 3;
-    }
-    out[n] = '\0';
+    hy_msg_text(out, size, s, len, 40);
 }
 
 static int cells_push(cells *c, const char *s, size_t len)
@@ -465,12 +460,14 @@ static int resolve_columns(reader *r)
     for (int k = 0; k < 3; k++) {
         if (col[k] == NONE)
             continue;
+        /* names and units reach reports, tables and plot labels: printable only (hy_msg_text) */
         if (r->has_header)
-            snprintf(name_of[k], name_size[k], "%s", r->names[col[k]]);
+            hy_msg_text(name_of[k], name_size[k], r->names[col[k]], strlen(r->names[col[k]]), SIZE_MAX);
         if (col[k] < r->units.n && r->units.s[col[k]][0])
             hy_csv_clean_unit(r->units.s[col[k]], strlen(r->units.s[col[k]]), unit_of[k], unit_size[k]);
         else if (r->has_header)
             hy_csv_unit_in_name(r->names[col[k]], unit_of[k], unit_size[k]);
+        hy_msg_text(unit_of[k], unit_size[k], unit_of[k], strlen(unit_of[k]), SIZE_MAX);
     }
     return HY_OK;
 }
