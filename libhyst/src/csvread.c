@@ -45,6 +45,7 @@ typedef struct reader {
     int in_row;              /* a row has begun and not ended                     */
     size_t row_line;         /* line on which the current row began               */
     size_t field;            /* cells seen in the current row                     */
+    size_t row_bytes;        /* bytes of the current row before the data          */
     int nonempty;            /* the current row has a cell that is not empty      */
     enum phase phase;
     cells row;               /* cells of the current row before the data          */
@@ -153,6 +154,7 @@ static void begin_row(reader *r)
     r->in_row = 1;
     r->row_line = r->line;
     r->field = 0;
+    r->row_bytes = 0;
     r->nonempty = 0;
     r->row_bad = 0;
     r->unitlike = 0;
@@ -583,6 +585,16 @@ static void on_row(int c, void *ctx)
         pre_row_end(r);
 }
 
+/* A row before the data is kept whole (cells and all) to decide header, units and columns: its size is bounded. */
+static void header_too_long(reader *r, size_t line)
+{
+    const char *what = r->phase == PH_FIRST ? "first row (header)" : "second row (units)";
+    fail(r, HY_EPARSE,
+         "%s:%zu:1: found a %s longer than %zu bytes (1 MiB), expected a header or units row of at most %zu bytes "
+         "(is the file a CSV file with line ends?)",
+         r->src, line, what, HY_CSV_MAX_HEADER_BYTES, HY_CSV_MAX_HEADER_BYTES);
+}
+
 /* One physical line (with its '\n', except perhaps the last). Blank and comment lines between rows never reach
  * libcsv; inside a quoted field everything does. */
 static void feed_line(reader *r, const char *s, size_t n)
@@ -595,6 +607,10 @@ static void feed_line(reader *r, const char *s, size_t n)
         if (k == n || s[k] == '#')
             return;
         begin_row(r);
+    }
+    if (r->phase != PH_DATA && (r->row_bytes += n) > HY_CSV_MAX_HEADER_BYTES) {
+        header_too_long(r, r->row_line);
+        return;
     }
     if (csv_parse(&r->p, s, n, on_cell, on_row, r) != n)
         fail(r, HY_ENOMEM, "%s:%zu: out of memory reading a field (%s)", r->src, r->line,
@@ -707,12 +723,31 @@ int hy_csv_read(const char *path, const hy_csv_opts *opts, hy_series *out, hy_er
     if (r->delim == '\t')
         csv_set_space_func(&r->p, is_space_only); /* libcsv would otherwise skip a tab as blank space */
 
+    /* Lines end at LF, CRLF or a lone CR (old Mac files): each counts once for the line numbers. The next LF and
+     * the next CR are found with memchr and remembered, so a file with only one kind costs one pass. */
+    size_t next_lf = NONE, next_cr = NONE;
     for (;;) {
-        char *nl = memchr(buf + start, '\n', have - start);
-        if (nl) {
-            size_t n = (size_t)(nl + 1 - (buf + start));
-            feed_line(r, buf + start, n);
-            start += n;
+        if (next_lf == NONE || next_lf < start) {
+            char *p = memchr(buf + start, '\n', have - start);
+            next_lf = p ? (size_t)(p - buf) : have;
+        }
+        if (next_cr == NONE || next_cr < start) {
+            char *p = memchr(buf + start, '\r', have - start);
+            next_cr = p ? (size_t)(p - buf) : have;
+        }
+        size_t e = next_lf < next_cr ? next_lf : next_cr, end = NONE;
+        if (e < have) {
+            if (buf[e] == '\n')
+                end = e + 1;
+            else if (e + 1 < have)
+                end = buf[e + 1] == '\n' ? e + 2 : e + 1;
+            else if (eof)
+                end = e + 1; /* a CR at the very end */
+            /* else a CR at the end of the block: an LF may follow in the next one */
+        }
+        if (end != NONE) {
+            feed_line(r, buf + start, end - start);
+            start = end;
             if (r->code)
                 break;
             continue;
@@ -726,6 +761,11 @@ int hy_csv_read(const char *path, const hy_csv_opts *opts, hy_series *out, hy_er
         memmove(buf, buf + start, have - start);
         have -= start;
         start = 0;
+        next_lf = next_cr = NONE;
+        if (have == cap && r->phase != PH_DATA) { /* the block is 1 MiB: a header row may not grow it */
+            header_too_long(r, r->in_row ? r->row_line : r->line + 1);
+            break;
+        }
         if (have == cap) { /* a line longer than the buffer (a huge quoted field) */
             char *nb = cap < SIZE_MAX / 2 ? realloc(buf, 2 * cap) : NULL;
             if (!nb) {

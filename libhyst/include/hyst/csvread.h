@@ -8,6 +8,10 @@
 #include "hyst/common.h"
 #include "hyst/series.h"
 
+/* The rows before the data (header, units row, or the first data row, which are kept whole to decide) may be at
+ * most this long (bytes, line ends included); a longer one is refused. Data rows are streamed cell by cell. */
+#define HY_CSV_MAX_HEADER_BYTES ((size_t)1 << 20)
+
 typedef struct hy_csv_opts {
     const char *x_col;     /* displacement column: name or 1-based index; NULL = detect by name, else 1   */
     const char *y_col;     /* force column: name or 1-based index; NULL = detect by name, else 2          */
