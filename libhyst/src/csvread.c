@@ -214,6 +214,31 @@ static void data_cell(reader *r, size_t idx, const char *s, size_t len)
         row_error(r, idx + 1, HY_EPARSE, "found '%s', expected a number for %s", cell, what);
 }
 
+/* A value beyond HY_CSV_MAX_ABS (after its scale factor): refused like a bad cell, naming the value as read, the
+ * scale when there is one, and the range that works. */
+static void out_of_range(reader *r, int role)
+{
+    double v = r->v[role], scale = role == R_X ? r->o->x_scale : r->o->y_scale;
+    char what[128], how[160], hint[64];
+    describe(r, role, what, sizeof what);
+    snprintf(hint, sizeof hint, scale != 1.0 ? "choose a smaller --%s-scale" : "rescale it with --%s-scale",
+             role_opt[role]);
+    if (scale != 1.0)
+        snprintf(how, sizeof how, "%.10g x --%s-scale %.10g = %.10g", v, role_opt[role], scale, v * scale);
+    else
+        snprintf(how, sizeof how, "%.10g", v);
+    row_error(r, r->col[role] + 1, HY_EDATA,
+              "found %s, expected a magnitude of at most %g for %s (larger values overflow the loop energies and "
+              "slopes; %s)",
+              how, HY_CSV_MAX_ABS, what, hint);
+    if (r->o->skip_bad_rows) {
+        r->s.skipped_rows++;
+        warn(r, "%s:%zu:%zu: skipped row: %s", r->src, r->row_line, r->bad_col, r->bad_msg);
+    } else {
+        fail(r, r->bad_code, "%s:%zu:%zu: %s", r->src, r->row_line, r->bad_col, r->bad_msg);
+    }
+}
+
 /* The end of a data row: checks, then the sample is kept, or the row skipped with a warning, or reading stops. */
 static void data_row_end(reader *r)
 {
@@ -257,6 +282,10 @@ static void data_row_end(reader *r)
         return;
     }
     double q = r->v[R_X] * r->o->x_scale, Q = r->v[R_Y] * r->o->y_scale;
+    if (!(fabs(q) <= HY_CSV_MAX_ABS) || !(fabs(Q) <= HY_CSV_MAX_ABS)) {
+        out_of_range(r, fabs(q) <= HY_CSV_MAX_ABS ? R_Y : R_X);
+        return;
+    }
     hy_err perr;
     if (hy_series_push(&r->s, r->has_t, r->v[R_T], q, Q, r->row_line, &perr) != HY_OK) {
         fail(r, perr.code, "%s", perr.msg);

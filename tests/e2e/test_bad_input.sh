@@ -25,4 +25,32 @@ expect "sim: past 2^40 samples refused with the limit" 2 \
     timeout 60 "$HYST" sim "$M" --protocol triangle --amplitudes 1,2 --cycles 1000000000 --points 10000 -o "$WORK/big.csv"
 if [ ! -e "$WORK/big.csv" ]; then ok "sim: nothing written"; else not_ok "sim: nothing written"; fi
 
+# ---- values near the double limit: an error about the data (line, column, the range that works), in every
+# ---- command that reads a record; inside the range, results without NaN or infinity -----------------------------
+K=$FIXTURES/synthetic/kin_paper_fit.csv
+for e in 1.7e308 1e200; do
+    awk -v a="$e" 'BEGIN { print "q,Q"; for (i = 0; i < 400; i++) { s = sin(6.283185307179586 * i / 100);
+        c = cos(6.283185307179586 * i / 100); printf "%.17g,%.17g\n", s * a / 2, (s + 0.3 * c) * a / 2 } }' >"$WORK/big.csv"
+    for c in "loops" "fit pwl -o $WORK/m.json" "fit kin -o $WORK/m.json" "replay $M" "plot loops $M -o $WORK/p.png"; do
+        n=$(echo "$c" | sed "s|$WORK/||g; s|$FIXTURES/||g")
+        # shellcheck disable=SC2086
+        expect "$n on data near $e: line, column, range" 1 \
+            "big.csv:[0-9]+:[12]: found -?[0-9.]+e\+[0-9]+, expected a magnitude of at most 1e\+60 for the (displacement|force)" \
+            "$HYST" $c "$WORK/big.csv"
+    done
+done
+# inside the range (1e55 times a real-sized record): every command succeeds and writes no NaN or infinity
+nonfinite() { grep -Eiwq 'nan|-nan|inf|-inf|infinity' "$@"; }
+for c in "loops --json $WORK/o.json" "fit pwl -o $WORK/o.json --report $WORK/r.json" \
+    "fit kin -o $WORK/o.json --report $WORK/r.json --max-k 3 --max-m 2" "replay $M --json $WORK/o.json -o $WORK/r.json" \
+    "plot loops $M --script $WORK/o.json -o $WORK/p.svg"; do
+    rm -f "$WORK/o.json" "$WORK/r.json"
+    n=$(echo "$c" | sed "s|$WORK/||g; s|$FIXTURES/||g")
+    # shellcheck disable=SC2086
+    "$HYST" $c --x-scale 1e55 --y-scale 1e55 "$D" >"$WORK/.out" 2>"$WORK/.err"; rc=$?
+    if [ "$rc" -eq 0 ] && ! nonfinite "$WORK/.out" "$WORK/o.json" $( [ -e "$WORK/r.json" ] && echo "$WORK/r.json"); then
+        ok "$n at 1e55 x the record: success, all finite"
+    else not_ok "$n at 1e55 x the record: success, all finite (exit $rc)"; head -3 "$WORK/.err"; fi
+done
+
 finish
