@@ -303,8 +303,8 @@ static int parse_index(const char *spec, size_t *idx)
         return 0;
     size_t v = 0;
     const char *p = spec;
-    for (; *p >= '0' && *p <= '9'; p++)
-        v = v > SIZE_MAX / 20 ? SIZE_MAX / 20 : v * 10 + (size_t)(*p - '0');
+    for (; *p >= '0' && *p <= '9'; p++) /* saturates at SIZE_MAX: out of range whatever the header */
+        v = v > (SIZE_MAX - 9) / 10 ? SIZE_MAX : v * 10 + (size_t)(*p - '0');
     while (*p == ' ')
         p++;
     if (*p)
@@ -402,10 +402,15 @@ static int resolve_columns(reader *r)
             if (idx == 0)
                 return fail(r, HY_EARG, "%s: column index 0 for the %s: columns are numbered from 1", r->src,
                             role_what[k]);
-            if (idx > r->ncols)
-                return fail(r, HY_EDATA, "%s:%zu:%zu: found %zu column%s in the %s, expected a column %zu for the %s",
+            if (idx > r->ncols) { /* the index as given: a saturated number would print as another one */
+                const char *digits = spec[k] + strspn(spec[k], " ");
+                return fail(r, HY_EDATA,
+                            "%s:%zu:%zu: found %zu column%s in the %s, expected a column %.*s for the %s (out of "
+                            "range: columns 1 to %zu)",
                             r->src, hl, r->ncols, r->ncols, r->ncols == 1 ? "" : "s",
-                            r->has_header ? "header" : "first row", idx, role_what[k]);
+                            r->has_header ? "header" : "first row", (int)strspn(digits, "0123456789"), digits,
+                            role_what[k], r->ncols);
+            }
             col[k] = idx - 1;
         } else {
             if (!r->has_header)

@@ -53,4 +53,25 @@ for c in "loops --json $WORK/o.json" "fit pwl -o $WORK/o.json --report $WORK/r.j
     else not_ok "$n at 1e55 x the record: success, all finite (exit $rc)"; head -3 "$WORK/.err"; fi
 done
 
+# ---- precise messages --------------------------------------------------------------------------------------
+mkdir "$WORK/dir"
+expect "a directory as a model file is called a directory" 1 "dir: is a directory, expected a model file" \
+    "$HYST" replay "$WORK/dir" "$D"
+expect "a directory as --params is called a directory" 1 "dir: is a directory, expected a parameter file" \
+    "$MECH" pendulum harmonic --params "$WORK/dir"
+expect "a directory as data is called a directory" 1 "dir: cannot read: Is a directory" "$HYST" loops "$WORK/dir"
+expect "--x 99999999999999999999999 echoed as given, out of range" 1 \
+    "expected a column 99999999999999999999999 for the displacement \(x\) \(out of range: columns 1 to 4\)" \
+    "$HYST" loops "$D" --x 99999999999999999999999
+awk 'BEGIN { printf "{\"format\": \"hyst-model\", \"a\": "; for (i = 0; i < 1000; i++) printf "[";
+    for (i = 0; i < 1000; i++) printf "]"; print "}" }' >"$WORK/deep.json"
+expect "JSON nested deeper than 1000 is called that" 1 "deep.json:1:1030: JSON nested deeper than 1000 levels" \
+    "$HYST" replay "$WORK/deep.json" "$D"
+sed 's/hyst-model/mech-pendulum/; s/"a"/"notes"/' "$WORK/deep.json" >"$WORK/deepp.json"
+expect "pendulum JSON nested deeper than 1000 is called that" 1 "deepp.json:1:[0-9]+: JSON nested deeper than 1000 levels" \
+    "$MECH" pendulum harmonic --params "$WORK/deepp.json"
+expect "--x-scale 1e308: file, line, column and the scale" 1 \
+    "pwl_double_loop_fit.csv:3:2: found 0.025 x --x-scale 1e\+308 = 2.5e\+306, expected a magnitude of at most 1e\+60 for the displacement \(x\) column .q." \
+    "$HYST" loops "$D" --x-scale 1e308
+
 finish

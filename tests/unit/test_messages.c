@@ -119,6 +119,64 @@ static void pendulum_json_keys_cleaned(void **state)
     assert_non_null(strstr(err.msg, "I2?[2J?"));
 }
 
+/* (depth, prefix, suffix) => "prefix" + depth nested arrays + "suffix" (malloc'd) */
+static char *nested(int depth, const char *prefix, const char *suffix)
+{
+    size_t lp = strlen(prefix), ls = strlen(suffix);
+    char *t = malloc(lp + 2 * (size_t)depth + ls + 1);
+    memcpy(t, prefix, lp);
+    memset(t + lp, '[', (size_t)depth);
+    memset(t + lp + depth, ']', (size_t)depth);
+    memcpy(t + lp + 2 * (size_t)depth, suffix, ls + 1);
+    return t;
+}
+
+/* Imprecise messages made precise: a directory is called one (not "malformed JSON" or "read error"), JSON nested
+ * deeper than the parser's limit is called that (not "malformed"), a column index too large for any integer is
+ * echoed as given (not as a saturated 922337203685477580). */
+static void precise_messages(void **state)
+{
+    (void)state;
+    hy_model m;
+    hy_err err;
+    assert_int_equal(hy_model_read(csv_dir, &m, &err), HY_EIO);
+    assert_non_null(strstr(err.msg, ": is a directory, expected a model file"));
+    mech_pend_params p;
+    char unit[256];
+    assert_int_equal(mech_pend_params_read(csv_dir, &p, unit, sizeof unit, &err), HY_EIO);
+    assert_non_null(strstr(err.msg, ": is a directory, expected a parameter file"));
+    /* 1 + 1000 levels: too deep for cJSON (1000), said so with the place */
+    char *deep = nested(1000, "{\"format\": \"hyst-model\", \"a\": ", "}");
+    assert_int_equal(hy_model_parse(deep, "m.json", &m, &err), HY_EPARSE);
+    assert_string_equal(err.msg, "m.json:1:1030: JSON nested deeper than 1000 levels (arrays and objects inside each "
+                                 "other), which this reader does not follow (expected a hyst-model object)");
+    free(deep);
+    /* 1 + 999 levels parse; brackets inside strings do not count; a real syntax error stays "malformed" */
+    deep = nested(999, "{\"format\": \"hyst-model\", \"s\": \"[[[{{\", \"a\": ", "}");
+    assert_int_equal(hy_model_parse(deep, "m.json", &m, &err), HY_EPARSE);
+    assert_null(strstr(err.msg, "nested"));
+    assert_null(strstr(err.msg, "malformed"));
+    free(deep);
+    deep = nested(999, "{\"format\": \"hyst-model\", \"a\": ", ",}");
+    assert_int_equal(hy_model_parse(deep, "m.json", &m, &err), HY_EPARSE);
+    assert_non_null(strstr(err.msg, "malformed JSON"));
+    free(deep);
+    deep = nested(1000, "{\"format\": \"mech-pendulum\", \"notes\": ", "}");
+    const char *path = csv_file(deep, 0);
+    assert_int_not_equal(mech_pend_params_read(path, &p, unit, sizeof unit, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "in.csv:1:1037: JSON nested deeper than 1000 levels"));
+    free(deep);
+    /* a column index beyond any integer, echoed as given */
+    hy_csv_opts o;
+    hy_csv_opts_default(&o);
+    o.x_col = "99999999999999999999999";
+    hy_series s;
+    assert_int_equal(csv_read_text("x,y\n1,2\n", &o, &s, &err), HY_EDATA);
+    assert_string_equal(short_msg(&err), "in.csv:1:2: found 2 columns in the header, expected a column "
+                                         "99999999999999999999999 for the displacement (x) (out of range: columns 1 "
+                                         "to 2)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -127,6 +185,7 @@ int main(void)
         cmocka_unit_test(csv_warnings_cleaned),
         cmocka_unit_test(model_json_names_cleaned),
         cmocka_unit_test(pendulum_json_keys_cleaned),
+        cmocka_unit_test(precise_messages),
     };
     return cmocka_run_group_tests(tests, csv_setup, csv_teardown);
 }
