@@ -53,6 +53,21 @@ for c in "loops --json $WORK/o.json" "fit pwl -o $WORK/o.json --report $WORK/r.j
     else not_ok "$n at 1e55 x the record: success, all finite (exit $rc)"; head -3 "$WORK/.err"; fi
 done
 
+# a valid model whose forces are 1e300 times too large for the record: an error, not NaN metrics with success
+cat >"$WORK/huge.json" <<'JSON'
+{"format": "hyst-model", "version": 1, "model": "pwl", "kind": "constant", "units": {"q": "mm", "Q": "N"},
+ "positive": {"forward": [[0.5, 0], [1, 1e300], [3, 5e300], [6, 8e300], [8, 12e300]],
+              "backward": [[0.5, 0], [1, 1e300], [4, 2.5e300], [6, 4e300], [8, 12e300]], "k_beyond": 4e300},
+ "negative": {"forward": [[-0.25, 0], [-1, -1.5e300], [-2, -3.5e300], [-5, -5e300], [-6, -8e300]],
+              "backward": [[-0.25, 0], [-1, -1.5e300], [-3, -1.75e300], [-5, -2e300], [-6, -8e300]], "k_beyond": 6e300}}
+JSON
+for c in replay "plot loops"; do
+    # shellcheck disable=SC2086
+    expect "$c: a model with forces beyond 1e60 on this record is an error" 1 \
+        "pwl_double_loop_fit.csv:[0-9]+: model .*huge.json predicts Q = [0-9.e+]+ at q = [-0-9.e+]+, expected a magnitude of at most 1e\+60" \
+        "$HYST" $c "$WORK/huge.json" "$D" -o "$WORK/h.svg"
+done
+
 # ---- precise messages --------------------------------------------------------------------------------------
 mkdir "$WORK/dir"
 expect "a directory as a model file is called a directory" 1 "dir: is a directory, expected a model file" \
