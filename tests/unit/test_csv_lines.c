@@ -29,6 +29,11 @@ static void lone_cr_file_is_read(void **state)
     assert_int_equal(s.line[0], 3);
     assert_int_equal(s.line[2], 5);
     hy_series_free(&s);
+    /* the separator is detected line by line there too: ';' with decimal commas */
+    assert_int_equal(csv_read_text("x;y\r1,5;2\r3;-4,25\r5;6\r", NULL, &s, &err), HY_OK);
+    assert_int_equal(s.n, 3);
+    assert_true(s.q[0] == 1.5 && s.Q[1] == -4.25);
+    hy_series_free(&s);
 }
 
 /* a CRLF split across the reader's 1 MiB blocks is one line end, a CR at the end of a block too */
