@@ -1,5 +1,6 @@
 // Model files of the "hyst-model" format family (see hyst/model.h and docs/formats.md).
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static int read_unit(const cJSON *units, const char *key, char *dst, size_t len,
         return HY_OK;
     if (!cJSON_IsString(u))
         return hy_err_set(err, HY_EPARSE, "%s: units.%s: expected a string", name, key);
-    snprintf(dst, len, "%s", u->valuestring);
+    hy_msg_text(dst, len, u->valuestring, strlen(u->valuestring), SIZE_MAX); /* printed in reports and labels */
     return HY_OK;
 }
 

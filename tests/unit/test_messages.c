@@ -104,6 +104,16 @@ static void model_json_names_cleaned(void **state)
                        "\"units\": {\"q\": \"mm\", \"Q\": \"N\"}}";
     assert_int_equal(hy_model_parse(kind, "m.json", &m, &err), HY_EPARSE);
     assert_one_printable_line(err.msg);
+    /* units of a valid model reach reports and plot labels: printable */
+    const char *units = "{\"format\": \"hyst-model\", \"version\": 1, \"model\": \"pwl\", \"kind\": \"constant\", "
+                        "\"units\": {\"q\": \"m\\u001b[2Jm\", \"Q\": \"k\\nN\"}, \"positive\": {\"forward\": [[0, 0], "
+                        "[1, 1]], \"backward\": [[0, 0], [1, 1]], \"k_beyond\": 1}, \"negative\": {\"forward\": "
+                        "[[0, 0], [-1, -1]], \"backward\": [[0, 0], [-1, -1]], \"k_beyond\": 1}}";
+    if (hy_model_parse(units, "m.json", &m, &err) != HY_OK)
+        fail_msg("%s", err.msg);
+    assert_string_equal(m.unit_q, "m?[2Jm");
+    assert_string_equal(m.unit_Q, "k?N");
+    hy_model_free(&m);
 }
 
 /* JSON keys of the pendulum parameter file */
