@@ -5,7 +5,6 @@
 # Parallel developers keep separate trees with BUILD=/tmp/x BIN=/tmp/x/bin.
 
 PREFIX ?= /usr/local
-SHARED ?= $(abspath ../shared)
 SAN    ?= 0
 
 ifeq ($(SAN),1)
@@ -21,7 +20,7 @@ else
 endif
 
 CC      ?= cc
-CPPFLAGS += -Ilibhyst/include -Ilibmech/include -Ilibmech/src -D_GNU_SOURCE -DHY_SHARED_DIR='"$(SHARED)"' -MMD -MP
+CPPFLAGS += -Ilibhyst/include -Ilibmech/include -Ilibmech/src -D_GNU_SOURCE -MMD -MP
 CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
@@ -97,18 +96,18 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYS
 
 # The test command of the README: unit tests (cmocka) and end-to-end tests of the programs.
 test: all $(UNIT_BIN)
-	@BUILD=$(BUILD) BIN=$(BIN) SHARED=$(SHARED) scripts/run-tests $(UNIT_BIN)
+	@BUILD=$(BUILD) BIN=$(BIN) scripts/run-tests $(UNIT_BIN)
 
 # One module's unit tests while developing: make check-one T=pwl
 check-one: all $(filter $(BUILD)/tests/test_$(T)%,$(UNIT_BIN))
-	@BUILD=$(BUILD) BIN=$(BIN) SHARED=$(SHARED) scripts/run-tests --unit-only $(filter $(BUILD)/tests/test_$(T)%,$(UNIT_BIN))
+	@BUILD=$(BUILD) BIN=$(BIN) scripts/run-tests --unit-only $(filter $(BUILD)/tests/test_$(T)%,$(UNIT_BIN))
 
 bench: all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$(basename $$b)"; \
-	  OPENBLAS_NUM_THREADS=1 BIN=$(BIN) SHARED=$(SHARED) BUILD=$(BUILD) $$b || exit 1; done
+	  OPENBLAS_NUM_THREADS=1 BIN=$(BIN) BUILD=$(BUILD) $$b || exit 1; done
 
 demo: all
-	@BIN=$(BIN) SHARED=$(SHARED) scripts/demo
+	@BIN=$(BIN) scripts/demo
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/hyst

@@ -26,6 +26,43 @@ const char *hy_display_name(const char *path)
     return path;
 }
 
+/* (path) => the file a write to `path` reaches: symbolic links followed one by one (a dangling link gives the
+ * missing file it names, which the commit creates, as the shell's `>` does), into target; 0, or -1 with errno */
+static int resolve_links(const char *path, char *target, size_t len)
+{
+    char cur[4096], link[4096];
+    snprintf(cur, sizeof cur, "%s", path);
+    for (int depth = 0; depth < 40; depth++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+            if (strlen(cur) >= len) {
+                errno = ENAMETOOLONG;
+                return -1;
+            }
+            snprintf(target, len, "%s", cur);
+            return 0;
+        }
+        ssize_t n = readlink(cur, link, sizeof link - 1);
+        if (n < 0)
+            return -1;
+        link[n] = '\0';
+        if (link[0] == '/') {
+            snprintf(cur, sizeof cur, "%s", link);
+        } else {
+            /* a relative link is relative to the directory holding the link */
+            char *slash = strrchr(cur, '/');
+            size_t dlen = slash ? (size_t)(slash - cur) + 1 : 0;
+            if (dlen + (size_t)n >= sizeof cur) {
+                errno = ENAMETOOLONG;
+                return -1;
+            }
+            memcpy(cur + dlen, link, (size_t)n + 1);
+        }
+    }
+    errno = ELOOP;
+    return -1;
+}
+
 // (path) => a.fp open for writing; refuses to write over `protect`
 int hy_atomic_open(hy_atomic *a, const char *path, const char *protect, hy_err *err)
 {
@@ -42,11 +79,27 @@ int hy_atomic_open(hy_atomic *a, const char *path, const char *protect, hy_err *
         return hy_err_set(err, HY_EARG, "%s: refusing to overwrite the input file with an output", path);
     if (strlen(path) + 16 >= sizeof a->path)
         return hy_err_set(err, HY_EARG, "%s: output path too long", path);
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return hy_err_set(err, HY_EIO, "%s: is a directory", path);
     snprintf(a->path, sizeof a->path, "%s", path);
-    snprintf(a->tmp, sizeof a->tmp, "%s.tmpXXXXXX", path);
+    if (resolve_links(path, a->target, sizeof a->target - 16) != 0)
+        return hy_err_set(err, HY_EIO, "%s: cannot follow the symbolic link: %s", path, strerror(errno));
+    struct stat st;
+    if (stat(a->target, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return hy_err_set(err, HY_EIO, "%s: is a directory", path);
+        if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+            /* A pipe or a device is written in place: renaming a file onto it would replace the node itself. */
+            a->fp = fopen(a->target, "w");
+            if (!a->fp)
+                return hy_err_set(err, HY_EIO, "%s: cannot open output file: %s", path, strerror(errno));
+            a->direct = 1;
+            return HY_OK;
+        }
+        if (!S_ISREG(st.st_mode))
+            return hy_err_set(err, HY_EIO, "%s: is not a regular file, a FIFO or a character device", path);
+    }
+    size_t tl = strlen(a->target); /* < sizeof tmp - 16 (resolve_links) */
+    memcpy(a->tmp, a->target, tl);
+    memcpy(a->tmp + tl, ".tmpXXXXXX", sizeof ".tmpXXXXXX");
     int fd = mkstemp(a->tmp);
     if (fd < 0)
         return hy_err_set(err, HY_EIO, "%s: cannot create output file: %s", path, strerror(errno));
@@ -70,6 +123,16 @@ int hy_atomic_commit(hy_atomic *a, hy_err *err)
         a->fp = NULL;
         return bad ? hy_err_set(err, HY_EIO, "standard output: write failed") : HY_OK;
     }
+    if (a->direct) {
+        int bad = fflush(a->fp) != 0 || ferror(a->fp);
+        int e = errno;
+        if (fclose(a->fp) != 0 && !bad) {
+            bad = 1;
+            e = errno;
+        }
+        a->fp = NULL;
+        return bad ? hy_err_set(err, HY_EIO, "%s: write failed: %s", a->path, strerror(e)) : HY_OK;
+    }
     int bad = fflush(a->fp) != 0 || ferror(a->fp) || fsync(fileno(a->fp)) != 0;
     int e = errno;
     /* A new file gets the usual 0666 & ~umask mode rather than mkstemp's 0600. */
@@ -86,7 +149,7 @@ int hy_atomic_commit(hy_atomic *a, hy_err *err)
         unlink(a->tmp);
         return hy_err_set(err, HY_EIO, "%s: write failed: %s", a->path, strerror(e));
     }
-    if (rename(a->tmp, a->path) != 0) {
+    if (rename(a->tmp, a->target) != 0) {
         e = errno;
         unlink(a->tmp);
         return hy_err_set(err, HY_EIO, "%s: cannot replace the output file: %s", a->path, strerror(e));
@@ -101,7 +164,8 @@ void hy_atomic_abort(hy_atomic *a)
         return;
     if (!a->is_stdout) {
         fclose(a->fp);
-        unlink(a->tmp);
+        if (!a->direct)
+            unlink(a->tmp);
     }
     a->fp = NULL;
 }

@@ -45,6 +45,7 @@ typedef struct reader {
     int in_row;              /* a row has begun and not ended                     */
     size_t row_line;         /* line on which the current row began               */
     size_t field;            /* cells seen in the current row                     */
+    size_t row_bytes;        /* bytes of the current row before the data          */
     int nonempty;            /* the current row has a cell that is not empty      */
     enum phase phase;
     cells row;               /* cells of the current row before the data          */
@@ -85,6 +86,7 @@ __attribute__((format(printf, 3, 4))) static int fail(reader *r, int code, const
         r->err->code = code;
         vsnprintf(r->err->msg, sizeof r->err->msg, fmt, ap);
         va_end(ap);
+        hy_msg_text(r->err->msg, sizeof r->err->msg, r->err->msg, strlen(r->err->msg), SIZE_MAX);
     }
     return code;
 }
@@ -98,20 +100,14 @@ __attribute__((format(printf, 2, 3))) static void warn(reader *r, const char *fm
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    hy_msg_text(msg, sizeof msg, msg, strlen(msg), SIZE_MAX);
     r->o->warn(r->o->warn_ctx, msg);
 }
 
-/* A cell as shown in a message: at most 40 bytes, control bytes as '?'. */
+/* A cell as shown in a message: at most 40 bytes, control bytes as '?' (hy_msg_text, the one sanitiser). */
 static void show_cell(const char *s, size_t len, char *out, size_t size)
 {
-    size_t max = size - 4 < 40 ? size - 4 : 40, n = 0;
-    for (size_t i = 0; i < len && n < max; i++)
-        out[n++] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-    if (len > max) {
-        memcpy(out + n, "...", 3);
-        n += 3;
-    }
-    out[n] = '\0';
+    hy_msg_text(out, size, s, len, 40);
 }
 
 static int cells_push(cells *c, const char *s, size_t len)
@@ -158,6 +154,7 @@ static void begin_row(reader *r)
     r->in_row = 1;
     r->row_line = r->line;
     r->field = 0;
+    r->row_bytes = 0;
     r->nonempty = 0;
     r->row_bad = 0;
     r->unitlike = 0;
@@ -217,6 +214,31 @@ static void data_cell(reader *r, size_t idx, const char *s, size_t len)
         row_error(r, idx + 1, HY_EPARSE, "found '%s', expected a number for %s", cell, what);
 }
 
+/* A value beyond HY_CSV_MAX_ABS (after its scale factor): refused like a bad cell, naming the value as read, the
+ * scale when there is one, and the range that works. */
+static void out_of_range(reader *r, int role)
+{
+    double v = r->v[role], scale = role == R_X ? r->o->x_scale : r->o->y_scale;
+    char what[128], how[160], hint[64];
+    describe(r, role, what, sizeof what);
+    snprintf(hint, sizeof hint, scale != 1.0 ? "choose a smaller --%s-scale" : "rescale it with --%s-scale",
+             role_opt[role]);
+    if (scale != 1.0)
+        snprintf(how, sizeof how, "%.10g x --%s-scale %.10g = %.10g", v, role_opt[role], scale, v * scale);
+    else
+        snprintf(how, sizeof how, "%.10g", v);
+    row_error(r, r->col[role] + 1, HY_EDATA,
+              "found %s, expected a magnitude of at most %g for %s (larger values overflow the loop energies and "
+              "slopes; %s)",
+              how, HY_CSV_MAX_ABS, what, hint);
+    if (r->o->skip_bad_rows) {
+        r->s.skipped_rows++;
+        warn(r, "%s:%zu:%zu: skipped row: %s", r->src, r->row_line, r->bad_col, r->bad_msg);
+    } else {
+        fail(r, r->bad_code, "%s:%zu:%zu: %s", r->src, r->row_line, r->bad_col, r->bad_msg);
+    }
+}
+
 /* The end of a data row: checks, then the sample is kept, or the row skipped with a warning, or reading stops. */
 static void data_row_end(reader *r)
 {
@@ -260,6 +282,10 @@ static void data_row_end(reader *r)
         return;
     }
     double q = r->v[R_X] * r->o->x_scale, Q = r->v[R_Y] * r->o->y_scale;
+    if (!(fabs(q) <= HY_CSV_MAX_ABS) || !(fabs(Q) <= HY_CSV_MAX_ABS)) {
+        out_of_range(r, fabs(q) <= HY_CSV_MAX_ABS ? R_Y : R_X);
+        return;
+    }
     hy_err perr;
     if (hy_series_push(&r->s, r->has_t, r->v[R_T], q, Q, r->row_line, &perr) != HY_OK) {
         fail(r, perr.code, "%s", perr.msg);
@@ -277,8 +303,8 @@ static int parse_index(const char *spec, size_t *idx)
         return 0;
     size_t v = 0;
     const char *p = spec;
-    for (; *p >= '0' && *p <= '9'; p++)
-        v = v > SIZE_MAX / 20 ? SIZE_MAX / 20 : v * 10 + (size_t)(*p - '0');
+    for (; *p >= '0' && *p <= '9'; p++) /* saturates at SIZE_MAX: out of range whatever the header */
+        v = v > (SIZE_MAX - 9) / 10 ? SIZE_MAX : v * 10 + (size_t)(*p - '0');
     while (*p == ' ')
         p++;
     if (*p)
@@ -376,10 +402,15 @@ static int resolve_columns(reader *r)
             if (idx == 0)
                 return fail(r, HY_EARG, "%s: column index 0 for the %s: columns are numbered from 1", r->src,
                             role_what[k]);
-            if (idx > r->ncols)
-                return fail(r, HY_EDATA, "%s:%zu:%zu: found %zu column%s in the %s, expected a column %zu for the %s",
+            if (idx > r->ncols) { /* the index as given: a saturated number would print as another one */
+                const char *digits = spec[k] + strspn(spec[k], " ");
+                return fail(r, HY_EDATA,
+                            "%s:%zu:%zu: found %zu column%s in the %s, expected a column %.*s for the %s (out of "
+                            "range: columns 1 to %zu)",
                             r->src, hl, r->ncols, r->ncols, r->ncols == 1 ? "" : "s",
-                            r->has_header ? "header" : "first row", idx, role_what[k]);
+                            r->has_header ? "header" : "first row", (int)strspn(digits, "0123456789"), digits,
+                            role_what[k], r->ncols);
+            }
             col[k] = idx - 1;
         } else {
             if (!r->has_header)
@@ -465,12 +496,14 @@ static int resolve_columns(reader *r)
     for (int k = 0; k < 3; k++) {
         if (col[k] == NONE)
             continue;
+        /* names and units reach reports, tables and plot labels: printable only (hy_msg_text) */
         if (r->has_header)
-            snprintf(name_of[k], name_size[k], "%s", r->names[col[k]]);
+            hy_msg_text(name_of[k], name_size[k], r->names[col[k]], strlen(r->names[col[k]]), SIZE_MAX);
         if (col[k] < r->units.n && r->units.s[col[k]][0])
             hy_csv_clean_unit(r->units.s[col[k]], strlen(r->units.s[col[k]]), unit_of[k], unit_size[k]);
         else if (r->has_header)
             hy_csv_unit_in_name(r->names[col[k]], unit_of[k], unit_size[k]);
+        hy_msg_text(unit_of[k], unit_size[k], unit_of[k], strlen(unit_of[k]), SIZE_MAX);
     }
     return HY_OK;
 }
@@ -586,6 +619,16 @@ static void on_row(int c, void *ctx)
         pre_row_end(r);
 }
 
+/* A row before the data is kept whole (cells and all) to decide header, units and columns: its size is bounded. */
+static void header_too_long(reader *r, size_t line)
+{
+    const char *what = r->phase == PH_FIRST ? "first row (header)" : "second row (units)";
+    fail(r, HY_EPARSE,
+         "%s:%zu:1: found a %s longer than %zu bytes (1 MiB), expected a header or units row of at most %zu bytes "
+         "(is the file a CSV file with line ends?)",
+         r->src, line, what, HY_CSV_MAX_HEADER_BYTES, HY_CSV_MAX_HEADER_BYTES);
+}
+
 /* One physical line (with its '\n', except perhaps the last). Blank and comment lines between rows never reach
  * libcsv; inside a quoted field everything does. */
 static void feed_line(reader *r, const char *s, size_t n)
@@ -598,6 +641,10 @@ static void feed_line(reader *r, const char *s, size_t n)
         if (k == n || s[k] == '#')
             return;
         begin_row(r);
+    }
+    if (r->phase != PH_DATA && (r->row_bytes += n) > HY_CSV_MAX_HEADER_BYTES) {
+        header_too_long(r, r->row_line);
+        return;
     }
     if (csv_parse(&r->p, s, n, on_cell, on_row, r) != n)
         fail(r, HY_ENOMEM, "%s:%zu: out of memory reading a field (%s)", r->src, r->line,
@@ -710,12 +757,31 @@ int hy_csv_read(const char *path, const hy_csv_opts *opts, hy_series *out, hy_er
     if (r->delim == '\t')
         csv_set_space_func(&r->p, is_space_only); /* libcsv would otherwise skip a tab as blank space */
 
+    /* Lines end at LF, CRLF or a lone CR (old Mac files): each counts once for the line numbers. The next LF and
+     * the next CR are found with memchr and remembered, so a file with only one kind costs one pass. */
+    size_t next_lf = NONE, next_cr = NONE;
     for (;;) {
-        char *nl = memchr(buf + start, '\n', have - start);
-        if (nl) {
-            size_t n = (size_t)(nl + 1 - (buf + start));
-            feed_line(r, buf + start, n);
-            start += n;
+        if (next_lf == NONE || next_lf < start) {
+            char *p = memchr(buf + start, '\n', have - start);
+            next_lf = p ? (size_t)(p - buf) : have;
+        }
+        if (next_cr == NONE || next_cr < start) {
+            char *p = memchr(buf + start, '\r', have - start);
+            next_cr = p ? (size_t)(p - buf) : have;
+        }
+        size_t e = next_lf < next_cr ? next_lf : next_cr, end = NONE;
+        if (e < have) {
+            if (buf[e] == '\n')
+                end = e + 1;
+            else if (e + 1 < have)
+                end = buf[e + 1] == '\n' ? e + 2 : e + 1;
+            else if (eof)
+                end = e + 1; /* a CR at the very end */
+            /* else a CR at the end of the block: an LF may follow in the next one */
+        }
+        if (end != NONE) {
+            feed_line(r, buf + start, end - start);
+            start = end;
             if (r->code)
                 break;
             continue;
@@ -729,6 +795,11 @@ int hy_csv_read(const char *path, const hy_csv_opts *opts, hy_series *out, hy_er
         memmove(buf, buf + start, have - start);
         have -= start;
         start = 0;
+        next_lf = next_cr = NONE;
+        if (have == cap && r->phase != PH_DATA) { /* the block is 1 MiB: a header row may not grow it */
+            header_too_long(r, r->in_row ? r->row_line : r->line + 1);
+            break;
+        }
         if (have == cap) { /* a line longer than the buffer (a huge quoted field) */
             char *nb = cap < SIZE_MAX / 2 ? realloc(buf, 2 * cap) : NULL;
             if (!nb) {

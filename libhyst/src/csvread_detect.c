@@ -53,11 +53,12 @@ char hy_csv_detect_delimiter(const char *buf, size_t len)
     size_t pos = 0, sampled = 0;
     while (pos < len && sampled < SAMPLE_LINES) {
         const char *line = buf + pos;
-        const char *nl = memchr(line, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - line) : len - pos;
-        pos += n + (nl != NULL);
-        if (n && line[n - 1] == '\r')
-            n--;
+        size_t n = 0; /* a line ends at LF, CRLF or a lone CR (a bounded sample: a plain scan) */
+        while (n < len - pos && line[n] != '\n' && line[n] != '\r')
+            n++;
+        pos += n;
+        if (pos < len)
+            pos += buf[pos] == '\r' && pos + 1 < len && buf[pos + 1] == '\n' ? 2 : 1;
         size_t k = 0;
         while (k < n && is_blank(line[k]))
             k++;

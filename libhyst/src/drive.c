@@ -1,7 +1,7 @@
 // Displacement histories: cycles of sine or triangle shape with partial inner loops (see hyst/drive.h).
 //
-// One walker produces the samples; hy_drive_count runs it without arrays and hy_drive_fill with them, so the count
-// and the history can never disagree.
+// One walker produces the samples into hy_drive_fill's arrays; hy_drive_count gives their number in closed form
+// (drive_size), and hy_drive_fill checks that the walker produced exactly that many, so the two cannot disagree.
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -9,6 +9,39 @@
 
 /* More samples than this is a mistake in the protocol (8 TB of doubles), not a test record. */
 #define MAX_SAMPLES ((size_t)1 << 40)
+
+static size_t excursion_samples(const hy_drive_spec *s, size_t i);
+static size_t lead_in_samples(const hy_drive_spec *s);
+
+// (spec) => how many cycles carry the inner loops (a cycle listed twice counts once, as in has_inner)
+static size_t inner_cycle_count(const hy_drive_spec *s, size_t total)
+{
+    if (s->n_inner == 0)
+        return 0;
+    if (s->n_inner_cycles == 0)
+        return total;
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_inner_cycles; i++) {
+        size_t j = 0;
+        while (j < i && s->inner_cycles[j] != s->inner_cycles[i])
+            j++;
+        k += j == i;
+    }
+    return k;
+}
+
+/* (validated spec) => the number of samples walk() produces, in floating point (cannot wrap): sample 0, the
+ * lead-in ramp, and per cycle its `points` samples (each quarter has points/4: the legs of an outgoing quarter
+ * add up to it) plus, in a cycle with inner loops, both legs of every excursion on both sides. */
+static double drive_size(const hy_drive_spec *s)
+{
+    size_t total = hy_drive_cycles_total(s);
+    double per_inner = 0.0;
+    for (size_t i = 0; i < s->n_inner; i++)
+        per_inner += 4.0 * (double)excursion_samples(s, i);
+    return 1.0 + (double)lead_in_samples(s) + (double)total * (double)s->points +
+           (double)inner_cycle_count(s, total) * per_inner;
+}
 
 typedef struct walker {
     double *t, *q;    /* outputs, NULL while counting                     */
@@ -238,28 +271,25 @@ static int validate(const hy_drive_spec *s, hy_err *err)
         if (s->inner_cycles[i] < 1 || s->inner_cycles[i] > total)
             return hy_err_set(err, HY_EARG, "drive: inner loops asked in cycle %zu, but the history has cycles 1 to %zu",
                               s->inner_cycles[i], total);
-    /* The size, in floating point so that it cannot wrap. */
-    double extra = 0.0;
-    for (size_t i = 0; i < s->n_inner; i++)
-        extra += 4.0 * (double)excursion_samples(s, i);
     if (s->lead_in && !(fabs(s->offset) / s->amplitude[0] * (double)(s->points / 4) < (double)MAX_SAMPLES))
         return hy_err_set(err, HY_EARG, "drive: the lead-in to the offset %g would be too long", s->offset);
-    double n = 1.0 + (double)total * ((double)s->points + extra);
+    double n = drive_size(s);
     if (n > (double)MAX_SAMPLES)
-        return hy_err_set(err, HY_EARG, "drive: the history would have %.3g samples; that is too many", n);
+        return hy_err_set(err, HY_EARG,
+                          "drive: the protocol asks for %.0f samples, more than the limit of %zu (2^40) samples a "
+                          "history may have",
+                          n, MAX_SAMPLES);
     return HY_OK;
 }
 
-// (spec) => exact sample count
+// (spec) => exact sample count, in closed form (a billion cycles cost no more than one)
 int hy_drive_count(const hy_drive_spec *s, size_t *n, hy_err *err)
 {
     *n = 0;
     int rc = validate(s, err);
     if (rc != HY_OK)
         return rc;
-    walker w = {0};
-    walk(&w, s);
-    *n = w.n;
+    *n = (size_t)drive_size(s); /* exact: an integer below 2^40 < 2^53 */
     return HY_OK;
 }
 
@@ -274,6 +304,8 @@ int hy_drive_fill(const hy_drive_spec *s, double *t, double *q, size_t n, hy_err
         return hy_err_set(err, HY_EARG, "drive: arrays of %zu samples given for a history of %zu", n, want);
     walker w = {.t = t, .q = q, .cap = n};
     walk(&w, s);
+    if (w.n != n) /* the closed form and the walker disagree: a defect, never silently a short history */
+        return hy_err_set(err, HY_EARG, "drive: internal error: %zu samples produced for a count of %zu", w.n, n);
     if (t) {
         t[0] = 0.0;
         for (size_t i = 1; i < n; i++)

@@ -1,7 +1,43 @@
 // Error records (see hyst/common.h).
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "hyst/common.h"
+
+// (text) => printable copy for a message (see hyst/common.h)
+size_t hy_msg_text(char *out, size_t size, const char *s, size_t len, size_t max)
+{
+    if (size == 0)
+        return 0;
+    size_t room = size - 1, n = 0, lead = 0, i = 0;
+    if (max > room)
+        max = room;
+    for (; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c & 0xC0) != 0x80)
+            lead = n; /* where the current UTF-8 character starts in out */
+        if (n >= max)
+            break;
+        if (c == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F) {
+            out[n++] = '?'; /* a C1 control such as U+009B (CSI), encoded in two bytes */
+            i++;
+        } else {
+            out[n++] = c < 0x20 || c == 0x7F ? '?' : (char)c;
+        }
+    }
+    if (i < len) { /* cut: no half character, then "..." */
+        if (((unsigned char)s[i] & 0xC0) == 0x80)
+            n = lead;
+        if (n + 3 > room)
+            n = room > 3 ? room - 3 : 0;
+        size_t k = room - n < 3 ? room - n : 3;
+        memcpy(out + n, "...", k);
+        n += k;
+    }
+    out[n] = '\0';
+    return n;
+}
 
 // (err, code, printf format) => err filled in (when err != NULL); returns code
 int hy_err_set(hy_err *err, int code, const char *fmt, ...)
@@ -12,6 +48,7 @@ int hy_err_set(hy_err *err, int code, const char *fmt, ...)
         err->code = code;
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        hy_msg_text(err->msg, sizeof err->msg, err->msg, strlen(err->msg), SIZE_MAX);
     }
     return code;
 }

@@ -18,22 +18,24 @@ static inline uint32_t abs_bits(double x)
 
 /* Median of |q[i+2L] - 2 q[i+L] + q[i]| without storing the differences: a radix selection on the bit patterns of
  * their single-precision values (ample for a scale), first on the high 16 bits, then on the low 16 bits within
- * the bucket that holds the median. Two streaming passes, O(n), no data movement. Rank m/2 of m values. */
-// (q[n], lag L, scratch counts[65536]) => median
-static double median_abs_d2(const double *q, size_t n, size_t L, size_t *cnt)
+ * the bucket that holds the median. Two streaming passes, O(n), no data movement. Rank m/2 of m values.
+ * The differences are multiplied by `scale`, a power of 2 (exact) that brings the record's range near 1, so that
+ * records in any unit fit the float range (1e-38 .. 3e38); differences below 1e-38 of the range count as 0. */
+// (q[n], lag L, scale 2^k, scratch counts[65536]) => median
+static double median_abs_d2(const double *q, size_t n, size_t L, double scale, size_t *cnt)
 {
     size_t m = n - 2 * L, k = m / 2, cum = 0;
     uint32_t hi = 0, lo = 0;
     memset(cnt, 0, 65536 * sizeof *cnt);
     for (size_t i = 0; i < m; i++)
-        cnt[abs_bits(q[i + 2 * L] - 2.0 * q[i + L] + q[i]) >> 16]++;
+        cnt[abs_bits(scale * (q[i + 2 * L] - 2.0 * q[i + L] + q[i])) >> 16]++;
     for (hi = 0; hi < 65535 && cum + cnt[hi] <= k; hi++)
         cum += cnt[hi];
     k -= cum;
     cum = 0;
     memset(cnt, 0, 65536 * sizeof *cnt);
     for (size_t i = 0; i < m; i++) {
-        uint32_t u = abs_bits(q[i + 2 * L] - 2.0 * q[i + L] + q[i]);
+        uint32_t u = abs_bits(scale * (q[i + 2 * L] - 2.0 * q[i + L] + q[i]));
         if (u >> 16 == hi)
             cnt[u & 0xffff]++;
     }
@@ -42,7 +44,7 @@ static double median_abs_d2(const double *q, size_t n, size_t L, size_t *cnt)
     uint32_t u = hi << 16 | lo;
     float f;
     memcpy(&f, &u, sizeof f);
-    return f;
+    return f / scale;
 }
 
 // (q[n]) => default threshold and the figures behind it
@@ -67,8 +69,11 @@ int hy_loops_default_threshold(const double *q, size_t n, hy_loops_thr *t, hy_er
     size_t *cnt = malloc(65536 * sizeof *cnt);
     if (!cnt)
         return hy_err_set(err, HY_ENOMEM, "out of memory estimating the noise of %zu samples", n);
-    double med1 = median_abs_d2(q, n, 1, cnt);
-    double med2 = n >= 5 ? median_abs_d2(q, n, 2, cnt) : 0.0;
+    int e2 = 0;
+    frexp(r, &e2); /* r = f 2^e2, 0.5 <= f < 1 (e2 = 0 for r = 0) */
+    double scale = ldexp(1.0, -e2);
+    double med1 = median_abs_d2(q, n, 1, scale, cnt);
+    double med2 = n >= 5 ? median_abs_d2(q, n, 2, scale, cnt) : 0.0;
     free(cnt);
     double sigma = 1.482602218505602 * med1 / sqrt(6.0);
     double rho = med1 > 0 ? med2 / med1 : 0.0;

@@ -1,8 +1,10 @@
 // Model files of the "hyst-model" format family (see hyst/model.h and docs/formats.md).
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cjson/cJSON.h>
 #include "hyst/model.h"
 #include "hyst/util.h"
@@ -15,6 +17,12 @@ static char *slurp(const char *path, hy_err *err)
     FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!fp) {
         hy_err_set(err, HY_EIO, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(fp);
+        hy_err_set(err, HY_EIO, "%s: is a directory, expected a model file (hyst-model JSON)", path);
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
@@ -47,21 +55,6 @@ static char *slurp(const char *path, hy_err *err)
     return buf;
 }
 
-// (text, position) => 1-based line and column of that position
-static void line_col(const char *text, const char *pos, int *line, int *col)
-{
-    *line = 1;
-    *col = 1;
-    for (const char *p = text; p < pos && *p; p++) {
-        if (*p == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
-
 static int key_in(const char *key, const char *const *list)
 {
     for (; list && *list; list++)
@@ -78,7 +71,7 @@ static int read_unit(const cJSON *units, const char *key, char *dst, size_t len,
         return HY_OK;
     if (!cJSON_IsString(u))
         return hy_err_set(err, HY_EPARSE, "%s: units.%s: expected a string", name, key);
-    snprintf(dst, len, "%s", u->valuestring);
+    hy_msg_text(dst, len, u->valuestring, strlen(u->valuestring), SIZE_MAX); /* printed in reports and labels */
     return HY_OK;
 }
 
@@ -88,12 +81,8 @@ int hy_model_parse(const char *text, const char *name, hy_model *m, hy_err *err)
     memset(m, 0, sizeof *m);
     const char *end = NULL;
     cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
-    if (!doc) {
-        int line, col;
-        line_col(text, end ? end : text, &line, &col);
-        return hy_err_set(err, HY_EPARSE, "%s:%d:%d: malformed JSON (expected a hyst-model object)", name, line,
-                          col);
-    }
+    if (!doc)
+        return hy_json_parse_error(err, name, text, end, CJSON_NESTING_LIMIT, "a hyst-model object");
     int rc = HY_OK;
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(doc, "version");

@@ -73,13 +73,15 @@ static int check_shared(const hy_pwl_side *s, int side, size_t iF, size_t iB, co
     return HY_OK;
 }
 
-// (points, q) => Q by linear interpolation in |q| (q within the branch's range)
-static double interp(const hy_pwl_points *p, double q)
+/* (points, q, segment cursor) => Q by linear interpolation in |q| (q within the branch's range). The cursor
+ * starts at 0 and only moves outward, so a sweep over growing |q| costs O(n + m) in all, not O(n m). */
+static double interp(const hy_pwl_points *p, double q, size_t *cursor)
 {
     double a = fabs(q);
-    size_t i = 0;
+    size_t i = *cursor;
     while (i + 2 < p->n && a > fabs(p->q[i + 1]))
         i++;
+    *cursor = i;
     double u0 = fabs(p->q[i]), u1 = fabs(p->q[i + 1]);
     return p->Q[i] + (p->Q[i + 1] - p->Q[i]) * (a - u0) / (u1 - u0);
 }
@@ -147,8 +149,9 @@ static int check_side(const hy_pwl_side *s, hy_pwl_kind kind, int side, double s
     double sg = side == 0 ? 1.0 : -1.0, tol = 1e-12 * scale_Q;
     for (int w = 0; w < 2; w++) {
         const hy_pwl_points *p = branch_of(s, w);
+        size_t cursor = 0; /* p's points grow in |q| (check_points): one merge-like sweep of the other branch */
         for (size_t i = 2; i + 1 < p->n; i++) {
-            double other = interp(branch_of(s, 1 - w), p->q[i]);
+            double other = interp(branch_of(s, 1 - w), p->q[i], &cursor);
             double PF = sg * (w == 0 ? p->Q[i] : other), PB = sg * (w == 0 ? other : p->Q[i]);
             if (PB > PF + tol)
                 return hy_err_set(err, HY_EMODEL,

@@ -3,6 +3,7 @@
  * backlash evidence -> table, validated by the model itself -> unloading stiffness -> replay -> warnings. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +41,10 @@ static void warn(hy_pwlfit_result *r, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->warn[r->n_warn++], sizeof r->warn[0], fmt, ap);
+    char *w = r->warn[r->n_warn++];
+    vsnprintf(w, sizeof r->warn[0], fmt, ap);
     va_end(ap);
+    hy_msg_text(w, sizeof r->warn[0], w, strlen(w), SIZE_MAX);
 }
 
 static double now(void)

@@ -1,6 +1,6 @@
 # Shared helpers for end-to-end tests of the programs. Source it: . tests/e2e/lib.sh
 # Each check prints "ok - NAME" or "not ok - NAME"; scripts/run-tests counts them.
-# Environment from the runner: HYST, MECH, BIN, SHARED, FIXTURES, TOP.
+# Environment from the runner: HYST, MECH, BIN, FIXTURES, TOP.
 set -u
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -22,8 +22,8 @@ check_exit() {
 check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1 (got '$2', expected '$3')"; fi; }
 
 # ---- the real records --------------------------------------------------------------------------------------
-SPC1="$SHARED/data/SPC1.csv"
-HYS1="$SHARED/data/Hys1.csv"
+SPC1="$FIXTURES/real/SPC1.csv"
+HYS1="$FIXTURES/real/Hys1.csv"
 report "$SPC1"
 check_eq "SPC1: rows" "$(json_val rows <"$WORK/r.json")" 33028
 check_eq "SPC1: q is the displacement column (detected)" "$(json_val q <"$WORK/r.json")" "Lead Actuator Displacment"

@@ -1,5 +1,5 @@
 # End-to-end tests of `hyst fit kin`: a round trip through `hyst sim` of the paper's law (spec 002 §3.2), the real
-# records of shared/data, the model file read back by `hyst replay`, and clear errors on bad input and options.
+# records of fixtures/real, the model file read back by `hyst replay`, and clear errors on bad input and options.
 . "$TOP/tests/e2e/lib.sh"
 
 # sec_val SECTION KEY < json: the first scalar "KEY" after the line that opens "SECTION" (cJSON's printed layout)
@@ -61,9 +61,9 @@ check_lt "refinement lowers the integrated error" "$(sec_val refinement nrmse_af
 check "model to standard output" "$HYST" fit kin "$WORK/paper.csv" --x q --y Q --max-k 3 --max-m 2
 grep -q '"format":[[:space:]]*"hyst-model"' "$WORK/.out" && ok "stdout is the model" || not_ok "stdout is the model"
 
-# ---- the real records (shared/data, credits in its README) ---------------------------------------------------
-SPC1="$SHARED/data/SPC1.csv"
-HYS1="$SHARED/data/Hys1.csv"
+# ---- the real records (fixtures/real, credits in its CREDITS.md) ---------------------------------------------------
+SPC1="$FIXTURES/real/SPC1.csv"
+HYS1="$FIXTURES/real/Hys1.csv"
 check "SPC1" "$HYST" fit kin -q "$SPC1" -o "$WORK/spc1.json" --report "$WORK/spc1r.json" --refine
 check_eq "SPC1 units kept" "$(sec_val units q <"$WORK/spc1.json")" mm
 check_lt "SPC1 integrated NRMSE < 5 %" "$(sec_val final nrmse <"$WORK/spc1r.json")" 0.05

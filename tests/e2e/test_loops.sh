@@ -1,11 +1,11 @@
 #!/bin/sh
-# End-to-end tests of `hyst loops`: the real records of shared/data checked against the README reference and
+# End-to-end tests of `hyst loops`: the real records of fixtures/real checked against the README reference and
 # an independent awk computation (scripts/ref-energy.awk), the cycles of every bundled record (one per protocol
 # cycle, none with negative energy or amplitude), --center, the output files, and every bad input.
 . "$TOP/tests/e2e/lib.sh"
 REF="$TOP/scripts/ref-energy.awk"
-SPC1="$SHARED/data/SPC1.csv"
-HYS1="$SHARED/data/Hys1.csv"
+SPC1="$FIXTURES/real/SPC1.csv"
+HYS1="$FIXTURES/real/Hys1.csv"
 
 # jnum KEY FILE: the number after the first "KEY": in a JSON file
 jnum() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([-+0-9.eE]*\).*/\1/p" "$2" | head -n 1; }
@@ -27,7 +27,7 @@ compare_cycles() {
 }
 
 if [ ! -r "$SPC1" ] || [ ! -r "$HYS1" ]; then
-    not_ok "shared data present in $SHARED/data"
+    not_ok "real records present in $FIXTURES/real"
     finish
 fi
 

@@ -54,6 +54,37 @@ static void nan_and_inf(void **state)
     expect_error("nan,1\n2,3\n", NULL, HY_EPARSE, "in.csv:1:1: found 'nan', expected a finite number");
 }
 
+/* Finite values too large for the analyses (energies and slopes multiply two of them): refused with line, column
+ * and the range that works; with a scale factor the message shows the value, the factor and their product. */
+static void values_beyond_the_working_range(void **state)
+{
+    (void)state;
+    expect_error("q,Q\n1,2\n3,1.7e308\n", NULL, HY_EDATA,
+                 "in.csv:3:2: found 1.7e+308, expected a magnitude of at most 1e+60 for the force (y) column 'Q' "
+                 "(larger values overflow the loop energies and slopes; rescale it with --y-scale)");
+    expect_error("q,Q\n1,2\n-1e200,2\n", NULL, HY_EDATA, "in.csv:3:1: found -1e+200, expected a magnitude of at most 1e+60");
+    hy_csv_opts o;
+    hy_csv_opts_default(&o);
+    o.x_scale = 1e308;
+    expect_error("q,Q\n0,2\n19,5\n", &o, HY_EDATA,
+                 "in.csv:3:1: found 19 x --x-scale 1e+308 = inf, expected a magnitude of at most 1e+60 for the "
+                 "displacement (x) column 'q' (larger values overflow the loop energies and slopes; choose a smaller "
+                 "--x-scale)");
+    /* up to the limit: read */
+    hy_series s;
+    hy_err err;
+    assert_int_equal(csv_read_text("q,Q\n1e60,-1e60\n-1e-300,0\n", NULL, &s, &err), HY_OK);
+    assert_int_equal(s.n, 2);
+    hy_series_free(&s);
+    /* --skip-bad-rows skips such a row like any bad row */
+    o.x_scale = 1.0;
+    o.skip_bad_rows = 1;
+    assert_int_equal(csv_read_text("q,Q\n1,2\n3,4e99\n5,6\n", &o, &s, &err), HY_OK);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.skipped_rows, 1);
+    hy_series_free(&s);
+}
+
 static void short_row(void **state)
 {
     (void)state;
@@ -228,6 +259,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(non_numeric_cell),
         cmocka_unit_test(nan_and_inf),
+        cmocka_unit_test(values_beyond_the_working_range),
         cmocka_unit_test(short_row),
         cmocka_unit_test(empty_file),
         cmocka_unit_test(missing_column_name),

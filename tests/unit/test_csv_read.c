@@ -57,7 +57,7 @@ static void displacement_history_without_force(void **state)
     assert_non_null(strstr(err.msg, "expected at least 2"));
 }
 
-/* The layout of shared/data/SPC1.csv: names with trailing spaces and a misspelling, a units row, force first. */
+/* The layout of fixtures/real/SPC1.csv: names with trailing spaces and a misspelling, a units row, force first. */
 static void header_units_force_first(void **state)
 {
     (void)state;

@@ -1,6 +1,6 @@
-/* The real bench records of shared/data read with the defaults (detection only), compared value by value with
+/* The real bench records of fixtures/real read with the defaults (detection only), compared value by value with
  * an independent line-by-line reading (fgets + strtod), and their total energy with the figures of
- * shared/data/README.md. */
+ * fixtures/real/CREDITS.md. */
 #include <math.h>
 #include "test_csv_util.h"
 
@@ -38,7 +38,7 @@ static void spc1(void **state)
 {
     (void)state;
     char path[1024];
-    snprintf(path, sizeof path, "%s/data/SPC1.csv", shared_dir());
+    snprintf(path, sizeof path, "%s/SPC1.csv", real_dir());
     hy_series s;
     hy_err err;
     if (hy_csv_read(path, NULL, &s, &err) != HY_OK)
@@ -63,7 +63,7 @@ static void spc1(void **state)
         qmax = fmax(qmax, s.q[i]);
     }
     assert_true(qmax > 80 && qmax < 90 && qmin < -80 && qmin > -90); /* "up to about +-85 mm" */
-    assert_true(fabs(trapezoid_energy(&s) - 28035.90) < 0.01);       /* README: 28035.90 kN mm */
+    assert_true(fabs(trapezoid_energy(&s) - 28035.90) < 0.01);       /* CREDITS.md: 28035.90 kN mm */
     hy_series_free(&s);
 
     /* the same record in N and m: scales multiply */
@@ -83,7 +83,7 @@ static void hys1(void **state)
 {
     (void)state;
     char path[1024];
-    snprintf(path, sizeof path, "%s/data/Hys1.csv", shared_dir());
+    snprintf(path, sizeof path, "%s/Hys1.csv", real_dir());
     hy_series s;
     hy_err err;
     if (hy_csv_read(path, NULL, &s, &err) != HY_OK)
@@ -100,7 +100,7 @@ static void hys1(void **state)
     for (size_t i = 0; i < s.n; i++)
         assert_true(s.q[i] == disp[i] && s.Q[i] == force[i]);
     hy_series_free(&s);
-    /* README: 223.58 with the force divided by 1000, as the source's example does */
+    /* CREDITS.md: 223.58 with the force divided by 1000, as the source's example does */
     hy_csv_opts o;
     hy_csv_opts_default(&o);
     o.y_scale = 1e-3;

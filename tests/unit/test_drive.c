@@ -424,6 +424,72 @@ static void sine_excursion_is_half_cosine(void **state)
     drop(&h);
 }
 
+/* The count is a closed form (it used to walk every sample: a billion cycles took half an hour before the
+ * allocation). Small specs of every kind: the count equals the samples the walker fills (hy_drive_fill checks it)
+ * and the formula written out here; huge ones answer at once, exactly, and past 2^40 samples they are refused with
+ * the number asked for and the limit. */
+static void count_is_closed_form(void **state)
+{
+    (void)state;
+    double amp[] = {1.0, 2.5, 4.0};
+    int cyc[] = {2, 1, 3};
+    hy_drive_inner in[] = {{0.3, 0.1}, {0.6, 0.45}, {0.9, 1.7}};
+    size_t which[] = {2, 5, 2, 6}; /* cycle 2 listed twice counts once */
+    for (int wave = 0; wave < 2; wave++)
+        for (size_t points = 16; points <= 64; points += 24)
+            for (size_t ni = 0; ni <= 3; ni++)
+                for (size_t nw = 0; nw <= 4; nw += 2)
+                    for (int lead = 0; lead < 2; lead++) {
+                        hy_drive_spec s;
+                        hy_drive_spec_default(&s);
+                        s.wave = wave ? HY_DRIVE_TRIANGLE : HY_DRIVE_SINE;
+                        s.n_levels = 3;
+                        s.amplitude = amp;
+                        s.cycles = cyc;
+                        s.points = points;
+                        s.n_inner = ni;
+                        s.inner = in;
+                        s.n_inner_cycles = ni ? nw : 0;
+                        s.inner_cycles = which;
+                        s.offset = lead ? 0.7 : 0.0;
+                        s.lead_in = lead;
+                        hist h = make(&s); /* fill fails when the walker disagrees with the count */
+                        size_t p4 = points / 4, ex = 0;
+                        for (size_t i = 0; i < ni; i++) {
+                            size_t nh = (size_t)floor(in[i].back * (double)p4 + 0.5);
+                            ex += 4 * (nh < 1 ? 1 : nh);
+                        }
+                        size_t with_inner = ni == 0 ? 0 : (nw == 0 ? 6 : (nw == 2 ? 2 : 3));
+                        size_t nl = lead ? (size_t)floor(0.7 / 1.0 * (double)p4 + 0.5) : 0;
+                        assert_int_equal(h.n, 1 + nl + 6 * points + with_inner * ex);
+                        drop(&h);
+                    }
+    /* over the limit: the number asked for and the limit */
+    double big_amp[] = {1.0, 2.0};
+    int big_cyc[] = {1000000000, 1000000000};
+    hy_drive_spec s;
+    hy_drive_spec_default(&s);
+    s.n_levels = 2;
+    s.amplitude = big_amp;
+    s.cycles = big_cyc;
+    s.points = 1000;
+    size_t n = 7;
+    hy_err err;
+    assert_int_equal(hy_drive_count(&s, &n, &err), HY_EARG);
+    assert_int_equal(n, 0);
+    assert_non_null(strstr(err.msg, "asks for 2000000000001 samples, more than the limit of 1099511627776"));
+    /* a billion cycles of 200 points: counted at once, exactly */
+    s.n_levels = 1;
+    s.points = 200;
+    assert_int_equal(hy_drive_count(&s, &n, &err), HY_OK);
+    assert_int_equal(n, (size_t)200000000001);
+    hy_drive_inner one[] = {{0.5, 0.25}};
+    s.n_inner = 1;
+    s.inner = one;
+    assert_int_equal(hy_drive_count(&s, &n, &err), HY_OK);
+    assert_int_equal(n, 1 + (size_t)1000000000 * (200 + 4 * 13)); /* 0.25 x 50 = 12.5 rounds to 13 each way */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -435,6 +501,7 @@ int main(void)
         cmocka_unit_test(rate_sets_the_speed),
         cmocka_unit_test(time_array_is_optional),
         cmocka_unit_test(bad_specs_are_refused),
+        cmocka_unit_test(count_is_closed_form),
         cmocka_unit_test(presets_expand_to_documented_levels),
         cmocka_unit_test(sine_excursion_is_half_cosine),
     };

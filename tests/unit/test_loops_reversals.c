@@ -124,6 +124,37 @@ static void noise_estimate_and_rule_on_white_noise(void **state)
     free(Q);
 }
 
+/* The noise estimate does not depend on the unit: the same record times 1e150, 1e50, 2^-200 or 1e-150 gives the
+ * same threshold times that factor (the median of the second differences used to be taken in float without
+ * scaling, so above ~1e38 it was infinite: "reversal threshold must be a positive finite number, got inf"). */
+static void threshold_scales_with_the_record(void **state)
+{
+    (void)state;
+    double *Q;
+    size_t n;
+    double *q = record(4, 20000, 0.004, 0, 7, &Q, &n);
+    double *qs = malloc(n * sizeof *qs);
+    assert_non_null(qs);
+    hy_loops_thr t0;
+    assert_int_equal(hy_loops_default_threshold(q, n, &t0, NULL), HY_OK);
+    static const double factors[] = {1e150, 1e50, 0x1p-200, 1e-150};
+    for (size_t k = 0; k < sizeof factors / sizeof factors[0]; k++) {
+        for (size_t i = 0; i < n; i++)
+            qs[i] = q[i] * factors[k];
+        hy_loops_thr t;
+        hy_err err;
+        if (hy_loops_default_threshold(qs, n, &t, &err) != HY_OK)
+            fail_msg("factor %g: %s", factors[k], err.msg);
+        assert_int_equal(t.rule, t0.rule);
+        assert_true(fabs(t.noise / (t0.noise * factors[k]) - 1) < 1e-6);
+        assert_true(fabs(t.threshold / (t0.threshold * factors[k]) - 1) < 1e-6);
+        assert_true(fabs(t.noise_ratio - t0.noise_ratio) < 1e-6);
+    }
+    free(qs);
+    free(q);
+    free(Q);
+}
+
 static void sparse_records_are_capped(void **state)
 {
     (void)state;
@@ -324,12 +355,12 @@ static void non_finite_values_are_an_error(void **state)
     assert_null(rev);
 }
 
-// (path relative to SHARED) => q, Q read with a plain scanf loop (independent of the library's CSV reader)
+// (file name in fixtures/real) => q, Q read with a plain scanf loop (independent of the library's CSV reader)
 static size_t read_pairs(const char *name, int skip, int q_first, double **q, double **Q)
 {
-    const char *shared = getenv("SHARED") ? getenv("SHARED") : HY_SHARED_DIR;
+    const char *fixtures = getenv("FIXTURES") && *getenv("FIXTURES") ? getenv("FIXTURES") : "fixtures";
     char path[1024], line[512];
-    snprintf(path, sizeof path, "%s/data/%s", shared, name);
+    snprintf(path, sizeof path, "%s/real/%s", fixtures, name);
     FILE *fp = fopen(path, "r");
     if (!fp)
         return 0;
@@ -357,10 +388,10 @@ static void real_records(void **state)
 {
     (void)state;
     double *q, *Q;
-    /* SPC1: force column 1 (kN), displacement column 2 (mm), two header lines (shared/data/README.md) */
+    /* SPC1: force column 1 (kN), displacement column 2 (mm), two header lines (fixtures/real/CREDITS.md) */
     size_t n = read_pairs("SPC1.csv", 2, 0, &q, &Q);
     if (n == 0)
-        skip();
+        fail_msg("fixtures/real/SPC1.csv not readable (run from the top of the repository)");
     assert_int_equal(n, 33028);
     hy_loops L;
     assert_int_equal(hy_loops_analyze(q, Q, n, NULL, &L, NULL), HY_OK);
@@ -411,6 +442,7 @@ int main(void)
         cmocka_unit_test(monotone_q_has_no_reversal),
         cmocka_unit_test(small_motion_below_the_threshold_has_no_halfcycle),
         cmocka_unit_test(non_finite_values_are_an_error),
+        cmocka_unit_test(threshold_scales_with_the_record),
         cmocka_unit_test(real_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,13 +2,18 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 
+/* The message is made printable (hy_msg_text): it may quote file names, options and values given by the user. */
 static void vreport(const char *cmd, const char *kind, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "hyst%s%s: %s", cmd ? " " : "", cmd ? cmd : "", kind);
-    vfprintf(stderr, fmt, ap);
+    char msg[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    hy_msg_text(msg, sizeof msg, msg, strlen(msg), SIZE_MAX);
+    fprintf(stderr, "hyst%s%s: %s%s", cmd ? " " : "", cmd ? cmd : "", kind, msg);
 }
 
 // (command, format) => message on stderr; HY_EXIT_FAIL

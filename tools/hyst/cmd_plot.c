@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "gnuplot.h"
 #include "hyst/pwl.h"
@@ -429,7 +430,8 @@ static int write_script(const char *path, const char *text, size_t len, const hy
 }
 
 /* Renders into a temporary file beside the output (hy_atomic), which replaces the output only when gnuplot
- * succeeded and wrote something: an earlier plot survives a failed run. */
+ * succeeded and wrote something: an earlier plot survives a failed run. An output written in place (a FIFO or a
+ * device: a.direct) gets the picture through a scratch file in $TMPDIR, copied once gnuplot has finished. */
 // (gnuplot, P, terminal, output, body) => output file drawn
 static int render_file(const char *exe, const plot *P, int term, const char *out, const char *body, size_t blen)
 {
@@ -439,25 +441,59 @@ static int render_file(const char *exe, const plot *P, int term, const char *out
     int rc_open = hy_replay_set_open_output(CMD, out, R, &a);
     if (rc_open != 0)
         return rc_open;
+    char scratch[4096] = "";
+    FILE *img = a.fp;
+    if (a.direct) {
+        const char *td = getenv("TMPDIR");
+        snprintf(scratch, sizeof scratch, "%s/hyst-plot-XXXXXX", td && *td ? td : "/tmp");
+        int fd = mkstemp(scratch);
+        img = fd >= 0 ? fdopen(fd, "w+") : NULL;
+        if (!img) {
+            if (fd >= 0) {
+                close(fd);
+                unlink(scratch);
+            }
+            hy_atomic_abort(&a);
+            return hy_cli_fail(CMD, "%s: cannot create a scratch file in %s", out, td && *td ? td : "/tmp");
+        }
+    }
     char *text = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&text, &len);
+    int rc = HY_ENOMEM;
+    if (fp) {
+        hy_gp_terminal(fp, term, P->width, P->height, a.direct ? scratch : a.tmp);
+        fwrite(body, 1, blen, fp);
+        fputs("set output\n", fp);
+        fclose(fp);
+        rc = hy_gp_run(exe, text, len, &err);
+    }
+    free(text);
+    long size = 0;
+    if (rc == HY_OK) {
+        fseek(img, 0, SEEK_END);
+        size = ftell(img);
+    }
+    if (rc == HY_OK && size > 0 && a.direct) {
+        char buf[65536];
+        size_t n;
+        rewind(img);
+        while ((n = fread(buf, 1, sizeof buf, img)) > 0)
+            fwrite(buf, 1, n, a.fp);
+    }
+    if (a.direct) {
+        fclose(img);
+        unlink(scratch);
+    }
     if (!fp) {
         hy_atomic_abort(&a);
         return hy_cli_fail(CMD, "out of memory");
     }
-    hy_gp_terminal(fp, term, P->width, P->height, a.tmp);
-    fwrite(body, 1, blen, fp);
-    fputs("set output\n", fp);
-    fclose(fp);
-    int rc = hy_gp_run(exe, text, len, &err);
-    free(text);
     if (rc != HY_OK) {
         hy_atomic_abort(&a);
         return hy_cli_fail(CMD, "%s: %s", out, err.msg);
     }
-    fseek(a.fp, 0, SEEK_END);
-    if (ftell(a.fp) <= 0) {
+    if (size <= 0) {
         hy_atomic_abort(&a);
         return hy_cli_fail(CMD, "%s: gnuplot wrote nothing", out);
     }

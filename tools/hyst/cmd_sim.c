@@ -4,9 +4,11 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "hyst/drive.h"
 #include "hyst/model.h"
@@ -383,6 +385,17 @@ static int build_protocol(const sim_opts *o, run *r)
     size_t n;
     if (hy_drive_count(&s, &n, &err) != HY_OK) {
         hy_cli_usage(CMD, "%s", err.msg);
+        goto out;
+    }
+    /* t, q, Q and the state of every sample stay in memory: refuse what the machine cannot hold before trying */
+    size_t per_sample = 3 * sizeof(double) + sizeof(int);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t limit = pages > 0 && page > 0 ? (size_t)((double)pages * (double)page / (double)per_sample) : SIZE_MAX;
+    if (n > limit) {
+        hy_cli_usage(CMD,
+                     "the protocol asks for %zu samples, more than this machine's memory (%.1f GiB) holds: at most %zu "
+                     "samples (%zu bytes each for t, q, Q and the state); use fewer cycles or points per cycle",
+                     n, (double)pages * (double)page / 1073741824.0, limit, per_sample);
         goto out;
     }
     r->n = n;

@@ -1,6 +1,8 @@
 // Reading, replaying and measuring a record against several models (see replay_set.h).
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hyst/csvread.h"
 #include "hyst/util.h"
 #include "replay_set.h"
 
@@ -100,6 +102,15 @@ int hy_replay_set_load(const char *cmd, char **model_paths, size_t n_models, con
         if (hy_replay_drive(&m->model, R->s.t, R->s.q, n, m->Q, m->states, &row, &diag, &err) != HY_OK)
             return hy_cli_fail(cmd, "%s:%zu: model %s stopped at %s", hy_display_name(data_path),
                                hy_replay_set_line(R, row), hy_display_name(m->path), err.msg);
+        /* the record is within HY_CSV_MAX_ABS (the reader checks); a model's forces must be too, or the errors and
+         * energies overflow into NaN and infinity */
+        for (size_t i = 0; i < n; i++)
+            if (!(fabs(m->Q[i]) <= HY_CSV_MAX_ABS))
+                return hy_cli_fail(cmd,
+                                   "%s:%zu: model %s predicts Q = %g at q = %g, expected a magnitude of at most %g "
+                                   "(the errors and energies would overflow; do the model's units match the record's?)",
+                                   hy_display_name(data_path), hy_replay_set_line(R, i), hy_display_name(m->path),
+                                   m->Q[i], R->s.q[i], HY_CSV_MAX_ABS);
         if (hy_replay_metrics_compute(R->s.q, R->s.Q, m->Q, n, R->L.cyc, R->L.n_cyc, &m->M, &err) != HY_OK)
             return hy_cli_fail(cmd, "%s", err.msg);
     }

@@ -4,14 +4,18 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include "hyst/common.h"
 #include "mech_cli.h"
 
 static void vreport(const char *cmd, const char *pre, const char *post, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "mech %s: %s", cmd, pre);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "%s\n", post);
+    char msg[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    hy_msg_text(msg, sizeof msg, msg, strlen(msg), SIZE_MAX); /* one printable line */
+    fprintf(stderr, "mech %s: %s%s%s\n", cmd, pre, msg, post);
 }
 
 int mech_cli_fail(const char *cmd, const char *fmt, ...)

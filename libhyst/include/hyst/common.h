@@ -31,6 +31,12 @@ typedef struct hy_err {
 // (err, code, printf format) => err filled in (when err != NULL); returns code
 int hy_err_set(hy_err *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* (text s of len bytes) => printable copy in out (size bytes, NUL-terminated): every control byte (C0, DEL, and
+ * the UTF-8 encoded C1 controls U+0080..U+009F) as '?', so that a message stays one line and no escape
+ * sequence reaches a terminal; more than max bytes end in "...". out may be s (cleaning in place). Returns the
+ * length written. Every message goes through it: hy_err_set, the CSV reader's cells and names, the programs. */
+size_t hy_msg_text(char *out, size_t size, const char *s, size_t len, size_t max);
+
 // (err) => err cleared to HY_OK
 void hy_err_clear(hy_err *err);
 

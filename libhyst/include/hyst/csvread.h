@@ -8,6 +8,16 @@
 #include "hyst/common.h"
 #include "hyst/series.h"
 
+/* The rows before the data (header, units row, or the first data row, which are kept whole to decide) may be at
+ * most this long (bytes, line ends included); a longer one is refused. Data rows are streamed cell by cell. */
+#define HY_CSV_MAX_HEADER_BYTES ((size_t)1 << 20)
+
+/* The largest magnitude of q and Q (after the scale factors) the reader accepts. Loop energies (sums of Q dq),
+ * noise estimates and slopes multiply two values, the least-squares fits up to four (the piecewise-linear fit
+ * fails between 1e70 and 1e75): up to 1e60 every command stays finite on records of any length (tests/e2e/
+ * test_bad_input.sh); a larger value is refused with its line and column. */
+#define HY_CSV_MAX_ABS 1e60
+
 typedef struct hy_csv_opts {
     const char *x_col;     /* displacement column: name or 1-based index; NULL = detect by name, else 1   */
     const char *y_col;     /* force column: name or 1-based index; NULL = detect by name, else 2          */

@@ -7,12 +7,17 @@
 
 /* An output file written atomically: everything goes to a temporary file beside the target, which replaces
  * the target only on hy_atomic_commit. An interrupted or failed run leaves any earlier file untouched.
+ * A symbolic link is followed: the temporary file goes beside the file it points to and replaces that file, so
+ * the link stays. A FIFO or a character device (a pipe, /dev/null, a terminal) is written directly (`direct`,
+ * no temporary file: tmp is ""); any other file that is not a regular file is refused.
  * The path "-" means standard output (written directly). */
 typedef struct hy_atomic {
     FILE *fp;
-    char  path[4096];
+    char  path[4096];   /* the path as given, for messages */
+    char  target[4096]; /* the file replaced on commit: path with symbolic links resolved */
     char  tmp[4096];
     int   is_stdout;
+    int   direct;       /* written in place: a FIFO or a character device */
 } hy_atomic;
 
 // (path) => a.fp open for writing; refuses to write over `protect` (an input; may be NULL)
@@ -29,6 +34,12 @@ int hy_fmt_exact(char *buf, size_t len, double v);
 
 // (a, b) => 1 when both paths name the same existing file, else 0
 int hy_same_file(const char *a, const char *b);
+
+/* (JSON text that failed to parse, where the parser stopped, its nesting limit) => HY_EPARSE with
+ * "NAME:LINE:COL: malformed JSON (expected EXPECTED)", or "... JSON nested deeper than LIMIT levels ..." when the
+ * text up to there is only too deep (cJSON: CJSON_NESTING_LIMIT) */
+int hy_json_parse_error(hy_err *err, const char *name, const char *text, const char *stop, int nesting_limit,
+                        const char *expected);
 
 // (path) => the name to use in messages: the path as given, so the user can find the file ("-" gives "<stdin>")
 const char *hy_display_name(const char *path);

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cjson/cJSON.h>
+#include "hyst/util.h"
 #include "mech/pendulum.h"
 
 static const char *const known[] = {"format", "version", "name", "notes", "source", "I2", "m2", "I3",
@@ -32,6 +34,11 @@ int mech_pend_params_read(const char *path, mech_pend_params *p, char *unit_path
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return hy_err_set(err, HY_EIO, "%s: cannot open: %s", name, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(fp);
+        return hy_err_set(err, HY_EIO, "%s: is a directory, expected a parameter file (mech-pendulum JSON)", name);
+    }
     char *text = NULL;
     size_t cap = 0, n = 0;
     for (;;) {
@@ -54,18 +61,9 @@ int mech_pend_params_read(const char *path, mech_pend_params *p, char *unit_path
     const char *end = NULL;
     cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
     if (!doc) {
-        int line = 1, col = 1;
-        for (const char *c = text; end && c < end; c++) {
-            if (*c == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
+        int rc = hy_json_parse_error(err, name, text, end, CJSON_NESTING_LIMIT, "a mech-pendulum object");
         free(text);
-        return hy_err_set(err, HY_EPARSE, "%s:%d:%d: malformed JSON (expected a mech-pendulum object)", name, line,
-                          col);
+        return rc;
     }
     free(text);
     int rc = HY_OK;
