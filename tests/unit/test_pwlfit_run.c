@@ -3,7 +3,8 @@
  * 1.2x the noise, and the fitted model replayed on the record's DIFFERENT validation drive matching the true
  * model's force with NRMSE <= 2 % (RMS error / peak-to-peak force). Also: a record with 5000 points per cycle
  * made here, the backlash decision in closed form, the drift shifts by hand, the unloading stiffness, the
- * tolerance rule, the symmetric fit, and the errors for records the fit cannot use. */
+ * tolerance rule, the symmetric fit, the errors for records the fit cannot use, and a record with one cycle per
+ * amplitude whose limit loop the fit widens itself (and one too sparse even for that). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

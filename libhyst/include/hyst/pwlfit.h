@@ -2,6 +2,7 @@
  *
  * Pipeline (each step a function below, each with its own tests):
  *   1. loop analysis -> forward/backward branches of the limit loop on each side       (hy_pwlfit_branches)
+ *      (too few samples by default, e.g. one cycle per amplitude: the next largest loops) (hy_pwlfit_branches_widen)
  *      (friction kind: the branches are first moved back by the brake-slip drift)      (hy_pwlfit_drift_*)
  *   2. backlash: a free knot of the fit, or given; its evidence judged afterwards      (hy_pwlfit_backlash_*)
  *   3. constrained continuous piecewise-linear fit of F and B on each side:             (hy_pwlfit_side_fit)
