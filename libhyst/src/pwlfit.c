@@ -21,6 +21,7 @@ void hy_pwlfit_opts_default(hy_pwlfit_opts *o)
     o->backlash_mode = HY_PWLFIT_BACKLASH_AUTO;
     o->kind = HY_PWL_CONSTANT;
     o->replay = 1;
+    o->amp_tol_auto = 1;
     hy_loops_opts_default(&o->loops);
 }
 
@@ -32,6 +33,11 @@ void hy_pwlfit_result_free(hy_pwlfit_result *r)
     free(r->energy_data);
     free(r->energy_model);
     r->energy_data = r->energy_model = NULL;
+    for (int s = 0; s < 2; s++) {
+        free(r->limit[s].loops);
+        r->limit[s].loops = NULL;
+        r->limit[s].n_loops = 0;
+    }
 }
 
 static void warn(hy_pwlfit_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -364,25 +370,66 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
     if (rc)
         goto done;
     for (int s = 0; s < 2; s++) {
-        r->cycles[s] = bs.cycles[s];
-        r->amp[s] = bs.amp[s];
+        bs.limit[s].amplitude = bs.amp[s];
+        bs.limit[s].amp_tol = o->loops.amp_tol;
+        bs.limit[s].rule = o->amp_tol_auto ? HY_PWLFIT_LIMIT_DEFAULT : HY_PWLFIT_LIMIT_GIVEN;
     }
     int has[2];
     for (int s = 0; s < 2; s++)
-        has[s] = bs.F[s].n >= 12 && bs.B[s].n >= 12 && bs.cycles[s] > 0;
+        has[s] = bs.F[s].n >= HY_PWLFIT_MIN_BRANCH && bs.B[s].n >= HY_PWLFIT_MIN_BRANCH && bs.cycles[s] > 0;
+    /* Too few samples where the default limit loop must serve (one cycle per amplitude, sparse sampling): take in
+     * the next largest loops of the short sides, one amplitude at a time (docs/fit-pwl.md, step 1). Only when the
+     * default would fail, so every record the default serves keeps its result. */
+    int widen = o->amp_tol_auto && o->kind == HY_PWL_CONSTANT &&
+                ((!has[0] && !has[1]) || (!o->symmetric && (!has[0] || !has[1])));
+    if (widen)
+        for (int s = 0; s < 2; s++) {
+            if (has[s])
+                continue;
+            rc = hy_pwlfit_branches_widen(q, Q, &L, s, HY_PWLFIT_MIN_BRANCH, HY_PWLFIT_WIDEN_MAX, &bs, err);
+            if (rc)
+                goto done;
+            has[s] = bs.F[s].n >= HY_PWLFIT_MIN_BRANCH && bs.B[s].n >= HY_PWLFIT_MIN_BRANCH && bs.cycles[s] > 0;
+        }
+    for (int s = 0; s < 2; s++) {
+        r->cycles[s] = bs.cycles[s];
+        r->amp[s] = bs.amp[s];
+        r->limit[s] = bs.limit[s];   /* the result owns the loop list from here */
+        bs.limit[s].loops = NULL;
+        bs.limit[s].n_loops = 0;
+    }
     if (!has[0] && !has[1]) {
-        rc = hy_err_set(err, HY_EDATA,
-                        "the limit loop has too few samples to fit (positive side %zu forward, %zu backward; negative "
-                        "side %zu, %zu; need 12 on each branch): take in more cycles with a larger --amp-tol (now %g)",
-                        bs.F[0].n, bs.B[0].n, bs.F[1].n, bs.B[1].n, o->loops.amp_tol);
+        if (widen)
+            rc = hy_err_set(err, HY_EDATA,
+                            "the limit loop has too few samples to fit, even with every loop down to %g %% of the "
+                            "largest amplitude taken in (positive side %zu forward, %zu backward; negative side %zu, "
+                            "%zu; need %d on each branch): the record has too few samples per cycle for a table fit; "
+                            "smaller loops can be taken in with --amp-tol above %g",
+                            100 * (1 - HY_PWLFIT_WIDEN_MAX), bs.F[0].n, bs.B[0].n, bs.F[1].n, bs.B[1].n,
+                            HY_PWLFIT_MIN_BRANCH, HY_PWLFIT_WIDEN_MAX);
+        else
+            rc = hy_err_set(err, HY_EDATA,
+                            "the limit loop has too few samples to fit (positive side %zu forward, %zu backward; "
+                            "negative side %zu, %zu; need %d on each branch): take in more cycles with a larger "
+                            "--amp-tol (now %g)",
+                            bs.F[0].n, bs.B[0].n, bs.F[1].n, bs.B[1].n, HY_PWLFIT_MIN_BRANCH, o->loops.amp_tol);
         goto done;
     }
     if (!o->symmetric && (!has[0] || !has[1])) {
         int s = has[0] ? 1 : 0;
-        rc = hy_err_set(err, HY_EDATA,
-                        "one-sided test: the %s side has no limit loop (%zu forward and %zu backward samples); fit "
-                        "both sides as mirrors of the %s one with --symmetric",
-                        side_name[s], bs.F[s].n, bs.B[s].n, side_name[1 - s]);
+        if (widen && bs.amp[s] > 0)
+            rc = hy_err_set(err, HY_EDATA,
+                            "the %s side's limit loop has too few samples to fit, even with every loop down to %g %% "
+                            "of its largest amplitude taken in (%zu forward and %zu backward; need %d on each "
+                            "branch): fit both sides as mirrors of the %s one with --symmetric, or take in smaller "
+                            "loops with --amp-tol above %g",
+                            side_name[s], 100 * (1 - HY_PWLFIT_WIDEN_MAX), bs.F[s].n, bs.B[s].n,
+                            HY_PWLFIT_MIN_BRANCH, side_name[1 - s], HY_PWLFIT_WIDEN_MAX);
+        else
+            rc = hy_err_set(err, HY_EDATA,
+                            "one-sided test: the %s side has no limit loop (%zu forward and %zu backward samples); "
+                            "fit both sides as mirrors of the %s one with --symmetric",
+                            side_name[s], bs.F[s].n, bs.B[s].n, side_name[1 - s]);
         goto done;
     }
     fit_set fs;

@@ -39,6 +39,46 @@ static const char *evidence(const hy_pwlfit_backlash_info *b, const hy_pwlfit_op
     return b->clear > 0 ? "clear" : b->clear < 0 ? "doubtful" : "none";
 }
 
+static const char *limit_rule_name(int rule)
+{
+    return rule == HY_PWLFIT_LIMIT_WIDENED ? "widened" : rule == HY_PWLFIT_LIMIT_GIVEN ? "given" : "default";
+}
+
+/* Which loops formed the side's limit loop and why: rows are 1-based samples, as in the `hyst loops` report;
+ * "cycle" is the 1-based cycle of that report holding the loop's peak. */
+static cJSON *limit_json(const hy_pwlfit_limit *lim)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "rule", limit_rule_name(lim->rule));
+    num(o, "amp_tol", lim->amp_tol);
+    num(o, "amplitude", lim->amplitude);
+    num(o, "min_amplitude", (1.0 - lim->amp_tol) * lim->amplitude);
+    if (lim->rule == HY_PWLFIT_LIMIT_WIDENED) {
+        cJSON *d = cJSON_AddObjectToObject(o, "default");
+        num(d, "amp_tol", lim->amp_tol0);
+        cJSON_AddNumberToObject(d, "forward_samples", (double)lim->n_F0);
+        cJSON_AddNumberToObject(d, "backward_samples", (double)lim->n_B0);
+        cJSON_AddNumberToObject(d, "samples_needed", HY_PWLFIT_MIN_BRANCH);
+    }
+    cJSON *a = cJSON_AddArrayToObject(o, "loops");
+    for (size_t k = 0; a && k < lim->n_loops; k++) {
+        const hy_pwlfit_loop *lp = &lim->loops[k];
+        cJSON *l = cJSON_CreateObject();
+        if (lp->cycle == HY_LOOPS_NONE)
+            cJSON_AddNullToObject(l, "cycle");
+        else
+            cJSON_AddNumberToObject(l, "cycle", (double)(lp->cycle + 1));
+        cJSON_AddNumberToObject(l, "start_row", (double)(lp->i0 + 1));
+        cJSON_AddNumberToObject(l, "peak_row", (double)(lp->i_peak + 1));
+        cJSON_AddNumberToObject(l, "end_row", (double)(lp->i1 + 1));
+        num(l, "amplitude", lp->amplitude);
+        cJSON_AddNumberToObject(l, "forward_samples", (double)lp->n_F);
+        cJSON_AddNumberToObject(l, "backward_samples", (double)lp->n_B);
+        cJSON_AddItemToArray(a, l);
+    }
+    return o;
+}
+
 // (result, options, source) => report object
 cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o, const char *source)
 {
@@ -69,6 +109,7 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
         cJSON_AddStringToObject(op, "backlash", "auto");
     cJSON_AddBoolToObject(op, "symmetric", o->symmetric);
     num(op, "amp_tol", o->loops.amp_tol);
+    cJSON_AddBoolToObject(op, "amp_tol_auto", o->amp_tol_auto);
 
     cJSON *sg = cJSON_AddObjectToObject(root, "segments");
     cJSON_AddStringToObject(sg, "why", r->segments_why);
@@ -96,6 +137,7 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
         cJSON_AddBoolToObject(so, "mirrored", o->symmetric);
         cJSON_AddNumberToObject(so, "cycles", (double)r->cycles[s]);
         num(so, "amplitude", r->amp[s]);
+        cJSON_AddItemToObject(so, "limit_loop", limit_json(&r->limit[s]));
         cJSON *b = cJSON_AddObjectToObject(so, "backlash");
         num(b, "width", bl->b);
         num(b, "fitted", bl->b_fitted);

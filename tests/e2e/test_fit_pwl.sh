@@ -63,10 +63,36 @@ expect "standard output holds the model (summary on stderr)" grep -q '"format":[
 check "SPC1 (force col 1, displacement col 2)" "$HYST" fit pwl "$FIXTURES/real/SPC1.csv" --x 2 --y 1 -o "$WORK/spc1.json" --report "$WORK/spc1.report.json"
 expect "SPC1 model keeps the units kN, mm" sh -c "grep -q '\"q\":[[:space:]]*\"mm\"' '$WORK/spc1.json' && grep -q '\"Q\":[[:space:]]*\"kN\"' '$WORK/spc1.json'"
 check "SPC1 model replays on its record" "$HYST" sim "$WORK/spc1.json" --drive "$FIXTURES/real/SPC1.csv" --x 2 --y 1 -o "$WORK/spc1.csv"
-check_exit "Hys1 with the default limit loop: too few samples, told to widen --amp-tol" 1 "too few samples.*--amp-tol" "$HYST" fit pwl "$FIXTURES/real/Hys1.csv" -o "$WORK/hys1.json"
+# Hys1 has one loop per amplitude, ~23 points each: the default limit loop (5 %) is too short, so the fit takes in
+# the next largest loops itself and says which (docs/fit-pwl.md, step 1); an explicit --amp-tol is used as given.
+check "Hys1 without options: the limit loop is widened automatically" "$HYST" fit pwl "$FIXTURES/real/Hys1.csv" -o "$WORK/hys1a.json" --report "$WORK/hys1a.report.json"
+expect "Hys1: the summary says which loops and why" sh -c "grep -q 'limit loop, positive side: 4 loops with amplitude >= 41.476 (amp-tol 0.231 of 53.952), widened automatically: the default amp-tol 0.05 gave 7 forward and 2 backward samples' '$WORK/.out' && grep -q 'limit loop, negative side: 6 loops with amplitude >= 29.711' '$WORK/.out'"
+expect "Hys1: both sides widened in the report" test "$(grep -c '"rule":[[:space:]]*"widened"' "$WORK/hys1a.report.json")" -eq 2
+expect "Hys1: the report lists 10 loops with cycles, rows and lines" sh -c "test \$(grep -c '\"peak_row\"' '$WORK/hys1a.report.json') -eq 10 && test \$(grep -c '\"peak_line\"' '$WORK/hys1a.report.json') -eq 10 && grep -q '\"cycle\":[[:space:]]*13' '$WORK/hys1a.report.json'"
+expect "Hys1: the model file keeps the same limit loop under \"fit\"" test "$(grep -c '"rule":[[:space:]]*"widened"' "$WORK/hys1a.json")" -eq 2
+check_exit "Hys1 with an explicit --amp-tol 0.05: too few samples, as before" 1 "too few samples.*--amp-tol \(now 0.05\)" "$HYST" fit pwl "$FIXTURES/real/Hys1.csv" --amp-tol 0.05 -o "$WORK/hys1.json"
 # a yielding damper: its loops cross q = 0 at large force, which the model (branches through the origin) cannot
 # represent: the table is written, with warnings that say so
 check_exit "Hys1 pooled (--amp-tol 0.5 --symmetric): fitted, and the misfit is reported" 0 "poor fit|far from it" "$HYST" fit pwl "$FIXTURES/real/Hys1.csv" --amp-tol 0.5 --symmetric -o "$WORK/hys1.json"
+
+# ---- one cycle per amplitude (fixtures/synthetic/pwl_double_loop_growing_fit.csv): widened to the 9.5 and 10.5 mm
+# loops (10 samples per branch and loop, 12 needed), validated on the double loop's own validation drive ----
+nm=pwl_double_loop_growing
+check "$nm: fit without options" "$HYST" fit pwl "$FX/${nm}_fit.csv" -o "$WORK/$nm.json" --report "$WORK/$nm.report.json"
+expect "$nm: summary: 2 loops per side, widened from 10 samples" sh -c "test \$(grep -c '2 loops with amplitude >= 9.5 (amp-tol 0.0952 of 10.5), widened automatically: the default amp-tol 0.05 gave 10 forward and 10 backward samples, fewer than 12' '$WORK/.out') -eq 2"
+expect "$nm: the report names cycles 9 and 10 of each side" test "$(grep -Ec '"cycle":[[:space:]]*(9|10),' "$WORK/$nm.report.json")" -eq 4
+check "$nm: fitted model on the validation drive" "$HYST" sim "$WORK/$nm.json" --drive "$FX/pwl_double_loop_val.csv" --x q --y Q --t t -o "$WORK/$nm.fit.csv"
+check_num "$nm: validation NRMSE <= 2 % against the true model (measured 1.19 %)" "$(nrmse "$WORK/pwl_double_loop.true.csv" "$WORK/$nm.fit.csv")" 0.01 1.0
+check_exit "$nm: an explicit --amp-tol 0.05 is used as given (too few samples)" 1 "too few samples.*--amp-tol" "$HYST" fit pwl "$FX/${nm}_fit.csv" --amp-tol 0.05 -o "$WORK/$nm.given.json"
+check "$nm: --amp-tol 0.0953 given gives the same loops" "$HYST" fit pwl "$FX/${nm}_fit.csv" --amp-tol 0.0953 -o "$WORK/$nm.given.json"
+# the table: the model file from its "positive" key to its "name" key (the report under "fit" comes after)
+table_of() { awk '/"positive":/ { on = 1 } /"name":/ { exit } on' "$1"; }
+table_of "$WORK/$nm.json" > "$WORK/a.t"; table_of "$WORK/$nm.given.json" > "$WORK/b.t"
+expect "$nm: ... and the same table" sh -c "test \$(wc -l < '$WORK/a.t') -eq 10 && cmp -s '$WORK/a.t' '$WORK/b.t'"
+# too sparse even widened: 16 samples per cycle, 4 per branch and loop; down to half of 10 mm: loops 10, 7 (8 < 12)
+check "a sparse record: 16 samples per cycle" "$HYST" sim "$FX/pwl_double_loop.json" --protocol triangle --amplitudes 2,4,7,10 --points 16 --noise 1% --seed 7 -o "$WORK/sparse.csv"
+check_exit "too sparse even widened: a clear message, nothing written" 1 "too few samples to fit, even with every loop down to 50 % of the largest amplitude taken in \(positive side 8 forward, 8 backward; negative side 8, 8; need 12 on each branch\)" "$HYST" fit pwl "$WORK/sparse.csv" -o "$WORK/sparse.json"
+expect "no model left after it" test ! -e "$WORK/sparse.json"
 
 # ---- usage errors (exit 2) ----
 check_exit "no data file" 2 "expected a data file" "$HYST" fit pwl -o "$WORK/x.json"

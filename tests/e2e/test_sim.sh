@@ -178,7 +178,7 @@ done
 expect "every fixture command of the script is in the README verbatim" sh -c \
     "grep '^hyst sim' '$TOP/scripts/make-fixtures' | while IFS= read -r l; do grep -qxF \"\$l\" '$FX/README.md' || exit 1; done"
 expect "all fixtures together at most 3 MB" test "$(cat "$FX"/* | wc -c)" -le 3145728
-expect "12 records from 6 true models" test "$(ls "$FX"/*.csv | wc -l),$(ls "$FX"/*.json | wc -l)" = "12,6"
+expect "13 records from 6 true models" test "$(ls "$FX"/*.csv | wc -l),$(ls "$FX"/*.json | wc -l)" = "13,6"
 
 # A displacement history needs no force column (t,q or q alone), and gives the same forces.
 printf 'q\n0\n1\n2\n1\n0\n-1\n' > "$WORK/q_only.csv"

@@ -3,7 +3,8 @@
  * 1.2x the noise, and the fitted model replayed on the record's DIFFERENT validation drive matching the true
  * model's force with NRMSE <= 2 % (RMS error / peak-to-peak force). Also: a record with 5000 points per cycle
  * made here, the backlash decision in closed form, the drift shifts by hand, the unloading stiffness, the
- * tolerance rule, the symmetric fit, and the errors for records the fit cannot use. */
+ * tolerance rule, the symmetric fit, the errors for records the fit cannot use, and a record with one cycle per
+ * amplitude whose limit loop the fit widens itself (and one too sparse even for that). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -158,6 +159,11 @@ static void check_fixture(const fx_case *c)
     assert_true(rms >= 0.8 * c->sigma);       /* and does not chase the noise */
     assert_true(nrmse <= 0.02);
     assert_true(r.replayed);
+    /* these records repeat their largest cycle: the default limit loop serves, nothing is widened */
+    for (int k = 0; k < 2 && c->kind == HY_PWL_CONSTANT; k++) {
+        assert_int_equal(r.limit[k].rule, HY_PWLFIT_LIMIT_DEFAULT);
+        assert_true(r.limit[k].n_loops == r.cycles[k] && r.cycles[k] >= 2);
+    }
     /* Energy per cycle of the replay on the fitted record. Reference: the TRUE model on the same history (no
      * noise), analysed with the same reversals: every cycle within 3 % of the largest cycle energy. Against the
      * noisy record itself: the limit cycles (>= 90 % of the largest energy) within 5 % and the whole record's
@@ -513,6 +519,165 @@ static void bad_records(void **st)
     hy_model_free(&truth);
 }
 
+
+/* ---- one cycle per amplitude: the limit loop widened automatically (docs/fit-pwl.md, step 1) ---- */
+
+/* (result, side) => the fitted table's points printed (for docs/fit-pwl.md) */
+static void print_side(const hy_pwl_table *t, int s)
+{
+    const hy_pwl_side *sd = s ? &t->negative : &t->positive;
+    for (int b = 0; b < 2; b++) {
+        const hy_pwl_points *p = b ? &sd->backward : &sd->forward;
+        print_message("  %s %s:", s ? "negative" : "positive", b ? "B" : "F");
+        for (size_t i = 0; i < p->n; i++)
+            print_message(" (%.3g, %.4g)", p->q[i], p->Q[i]);
+        print_message("\n");
+    }
+    print_message("  k_beyond %.4g\n", sd->k_beyond);
+}
+
+/* The double-loop table under a triangle test with ONE cycle at each amplitude 1.5, 2.5, ..., 10.5 mm and 40
+ * samples per cycle (fixtures/synthetic/pwl_double_loop_growing_fit.csv). Closed forms: each loop gives 40/4 = 10
+ * samples to each branch of each side, so the default limit loop (the 10.5 mm loop alone) has 10 < 12; the
+ * smallest widening that suffices takes in the 9.5 mm loop (20 per branch), amp-tol 1 - 9.5/10.5. The fitted
+ * model replays the DIFFERENT validation drive of the double loop against the true model within NRMSE 2 % (the
+ * target of every synthetic record; measured 1.19 %: ten samples 1.05 mm apart per branch and loop cannot
+ * resolve the 0.5 mm segments of the table, so BIC keeps 2 forward and 3 backward segments). */
+static void one_cycle_per_amplitude_widened(void **st)
+{
+    (void)st;
+    hy_series s, v;
+    hy_series_init(&s);
+    hy_series_init(&v);
+    read_record("pwl_double_loop_growing", "fit", &s);
+    read_record("pwl_double_loop", "val", &v);
+    hy_model truth;
+    read_truth("pwl_double_loop", &truth);
+    hy_pwlfit_opts o;
+    hy_pwlfit_opts_default(&o);
+    hy_pwlfit_result r;
+    hy_err err;
+    int rc = hy_pwlfit_run(s.q, s.Q, s.t, s.n, &o, &r, &err);
+    if (rc)
+        print_message("%s\n", err.msg);
+    assert_int_equal(rc, HY_OK);
+    const double tol = 1.0 - 9.5 / 10.5;
+    for (int k = 0; k < 2; k++) {
+        const hy_pwlfit_limit *lim = &r.limit[k];
+        assert_int_equal(lim->rule, HY_PWLFIT_LIMIT_WIDENED);
+        assert_true(fabs(lim->amp_tol - tol) < 1e-12);
+        assert_true(lim->amp_tol0 == 0.05);
+        assert_int_equal(lim->n_F0, 10);
+        assert_int_equal(lim->n_B0, 10);
+        assert_true(lim->amplitude == 10.5);
+        assert_int_equal(lim->n_loops, 2);
+        assert_int_equal(r.cycles[k], 2);
+        for (size_t j = 0; j < 2; j++) {
+            const hy_pwlfit_loop *lp = &lim->loops[j];
+            assert_true(lp->amplitude == 9.5 + (double)j);       /* record order: 9.5 then 10.5 */
+            assert_true(fabs(s.q[lp->i_peak]) == lp->amplitude);
+            assert_true(k == 0 ? s.q[lp->i_peak] > 0 : s.q[lp->i_peak] < 0);
+            assert_int_equal(lp->cycle, 8 + j);                   /* cycles 9 and 10 of `hyst loops` */
+            assert_int_equal(lp->n_F, 10);
+            assert_int_equal(lp->n_B, 10);
+            assert_true(lp->i0 < lp->i_peak && lp->i_peak < lp->i1);
+        }
+        assert_int_equal(r.side[k].F.n, 20);
+        assert_int_equal(r.side[k].B.n, 20);
+    }
+    hy_pwl_model *fm = NULL;
+    assert_int_equal(hy_pwl_model_new(&r.table, "fit", &fm, NULL), HY_OK);
+    double nrmse = validation_nrmse(truth.pwl, fm, &v);
+    hy_pwl_table tt;
+    hy_pwl_model_table(truth.pwl, &tt);
+    int same_counts;
+    double worst = worst_breakpoint(&tt, &r.table, &same_counts);
+    print_message("growing, one cycle each: amp-tol %.4f, %zu + %zu loops, segments (%d, %d), validation NRMSE %.3f "
+                  "%%, record NRMSE %.3f %%, worst true breakpoint to a fitted one %.3f mm\n",
+                  r.limit[0].amp_tol, r.limit[0].n_loops, r.limit[1].n_loops, r.side[0].nF - 1, r.side[0].nB - 1,
+                  100 * nrmse, 100 * r.nrmse, worst);
+    print_side(&r.table, 0);
+    print_side(&r.table, 1);
+    assert_true(nrmse <= 0.02);
+    assert_true(r.replayed && r.nrmse <= 0.02);
+    /* the report says which loops and why */
+    cJSON *rep = hy_pwlfit_report_json(&r, &o, "test");
+    cJSON *ll = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "sides"), "negative"), "limit_loop");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(ll, "rule")), "widened");
+    cJSON *loops = cJSON_GetObjectItem(ll, "loops");
+    assert_int_equal(cJSON_GetArraySize(loops), 2);
+    cJSON *l1 = cJSON_GetArrayItem(loops, 1);
+    assert_int_equal((int)cJSON_GetNumberValue(cJSON_GetObjectItem(l1, "cycle")), 10);
+    assert_int_equal((size_t)cJSON_GetNumberValue(cJSON_GetObjectItem(l1, "peak_row")), r.limit[1].loops[1].i_peak + 1);
+    assert_true(cJSON_GetNumberValue(cJSON_GetObjectItem(l1, "amplitude")) == 10.5);
+    assert_int_equal((int)cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(ll, "default"),
+                                                                   "forward_samples")), 10);
+    cJSON_Delete(rep);
+    hy_pwl_model_free(fm);
+
+    /* it is the smallest widening: the same tolerance given explicitly gives the same table, a little less fails */
+    hy_pwlfit_result g;
+    o.amp_tol_auto = 0;
+    o.loops.amp_tol = tol + 1e-9;
+    assert_int_equal(hy_pwlfit_run(s.q, s.Q, s.t, s.n, &o, &g, &err), HY_OK);
+    assert_int_equal(g.limit[0].rule, HY_PWLFIT_LIMIT_GIVEN);
+    for (int k = 0; k < 2; k++)
+        for (int b = 0; b < 2; b++)
+            for (int i = 0; i < r.side[k].nF && b == 0; i++)
+                assert_true(g.tq[k][b][i] == r.tq[k][b][i] && g.tQ[k][b][i] == r.tQ[k][b][i]);
+    assert_true(g.side[0].nB == r.side[0].nB && g.side[1].nB == r.side[1].nB);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < r.side[k].nB; i++)
+            assert_true(g.tq[k][1][i] == r.tq[k][1][i] && g.tQ[k][1][i] == r.tQ[k][1][i]);
+    hy_pwlfit_result_free(&g);
+    o.loops.amp_tol = 0.9 * tol;
+    assert_int_equal(hy_pwlfit_run(s.q, s.Q, s.t, s.n, &o, &g, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "too few samples"));
+    assert_non_null(strstr(err.msg, "--amp-tol"));
+    /* an explicit --amp-tol 0.05 (the default value, but given) is used as it is: no widening */
+    o.loops.amp_tol = 0.05;
+    assert_int_equal(hy_pwlfit_run(s.q, s.Q, s.t, s.n, &o, &g, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "positive side 10 forward, 10 backward"));
+    hy_pwlfit_result_free(&r);
+    hy_model_free(&truth);
+    hy_series_free(&s);
+    hy_series_free(&v);
+}
+
+/* Too sparse even widened: 16 samples per cycle (4 per branch and loop) at amplitudes 2, 4, 7, 10 mm. Widening
+ * stops at half the largest amplitude: loops 10 and 7, 8 samples per branch < 12, so the fit fails and says how
+ * far it widened; an explicit --amp-tol 0.7 takes in the 4 mm loop too (12 per branch) and fits. */
+static void too_sparse_even_widened(void **st)
+{
+    (void)st;
+    hy_model truth;
+    read_truth("pwl_double_loop", &truth);
+    double *t, *q, *Q;
+    const double amp[] = {2, 4, 7, 10};
+    const int cyc[] = {1, 1, 1, 1};
+    size_t n = make_record(truth.pwl, HY_DRIVE_TRIANGLE, amp, cyc, 4, 16, 10.0, &t, &q, &Q);
+    hy_pwlfit_opts o;
+    hy_pwlfit_opts_default(&o);
+    hy_pwlfit_result r;
+    hy_err err;
+    assert_int_equal(hy_pwlfit_run(q, Q, t, n, &o, &r, &err), HY_EDATA);
+    print_message("%s\n", err.msg);
+    assert_non_null(strstr(err.msg, "even with every loop down to 50 % of the largest amplitude"));
+    assert_non_null(strstr(err.msg, "positive side 8 forward, 8 backward; negative side 8, 8"));
+    assert_non_null(strstr(err.msg, "--amp-tol above 0.5"));
+    o.amp_tol_auto = 0;
+    o.loops.amp_tol = 0.7;
+    int rc = hy_pwlfit_run(q, Q, t, n, &o, &r, &err);
+    if (rc)
+        print_message("%s\n", err.msg);
+    assert_int_equal(rc, HY_OK);
+    assert_int_equal(r.limit[0].n_loops, 3);
+    assert_int_equal(r.side[0].F.n, 12);
+    hy_pwlfit_result_free(&r);
+    free(t), free(q), free(Q);
+    hy_model_free(&truth);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -528,6 +693,8 @@ int main(void)
         cmocka_unit_test(tolerance_rule),
         cmocka_unit_test(symmetric_fit_mirrors),
         cmocka_unit_test(bad_records),
+        cmocka_unit_test(one_cycle_per_amplitude_widened),
+        cmocka_unit_test(too_sparse_even_widened),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,7 +31,9 @@ static const char usage_text[] =
     "      --symmetric        fit both sides as one, mirrored (also for one-sided tests)\n"
     "      --kind K           constant (spec 000 §2, default) or friction (§3: slip plateau and drift)\n"
     "      --report FILE      also write the fit report as JSON\n"
-    "      --amp-tol F        cycles within this fraction of the largest amplitude form the limit loop (default 0.05)\n"
+    "      --amp-tol F        loops within this fraction of the largest amplitude form the limit loop (default:\n"
+    "                         0.05, widened automatically - next largest loops first, down to half the largest\n"
+    "                         amplitude - when that leaves fewer than 12 samples on a branch)\n"
     "  -h, --help             this help\n"
     "\n";
 
@@ -140,6 +142,7 @@ static int parse_args(int argc, char **argv, fit_args *a)
             if (!(v >= 0 && v < 1))
                 return hy_cli_usage(CMD, "--amp-tol: expected a fraction in [0, 1), got '%s'", optarg);
             a->fit.loops.amp_tol = v;
+            a->fit.amp_tol_auto = 0;
             break;
         case ':':
             return hy_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
@@ -161,6 +164,70 @@ static int parse_args(int argc, char **argv, fit_args *a)
     return -1;
 }
 
+/* (report, record) => the file lines of every limit-loop row added next to the rows (start_line, peak_line,
+ * end_line), as the `hyst loops` report has them */
+static void add_lines(cJSON *report, const hy_series *s)
+{
+    cJSON *sides = cJSON_GetObjectItem(report, "sides"), *side;
+    cJSON_ArrayForEach(side, sides)
+    {
+        cJSON *lp, *loops = cJSON_GetObjectItem(cJSON_GetObjectItem(side, "limit_loop"), "loops");
+        cJSON_ArrayForEach(lp, loops)
+        {
+            static const char *const row[3] = {"start_row", "peak_row", "end_row"};
+            static const char *const line[3] = {"start_line", "peak_line", "end_line"};
+            for (int k = 0; k < 3; k++) {
+                double v = cJSON_GetNumberValue(cJSON_GetObjectItem(lp, row[k]));
+                if (s->line && v >= 1 && v <= (double)s->n)
+                    cJSON_AddNumberToObject(lp, line[k], (double)s->line[(size_t)v - 1]);
+            }
+        }
+    }
+}
+
+// (result, record, side) => which loops formed the side's limit loop and why
+static void summary_limit(FILE *fp, const hy_series *s, const hy_pwlfit_result *r, int k)
+{
+    const hy_pwlfit_limit *lim = &r->limit[k];
+    const char *sn = k ? "negative" : "positive";
+    if (!(lim->amplitude > 0)) {
+        fprintf(fp, "limit loop, %s side: none (the record does not go to this side)\n", sn);
+        return;
+    }
+    if (lim->rule == HY_PWLFIT_LIMIT_WIDENED)
+        fprintf(fp,
+                "limit loop, %s side: %zu loops with amplitude >= %.5g (amp-tol %.3g of %.5g), widened automatically: "
+                "the default amp-tol %g gave %zu forward and %zu backward samples, fewer than %d\n",
+                sn, lim->n_loops, (1 - lim->amp_tol) * lim->amplitude, lim->amp_tol, lim->amplitude, lim->amp_tol0,
+                lim->n_F0, lim->n_B0, HY_PWLFIT_MIN_BRANCH);
+    else
+        fprintf(fp, "limit loop, %s side: %zu loops with amplitude >= %.5g (amp-tol %g of %.5g, %s)\n", sn,
+                lim->n_loops, (1 - lim->amp_tol) * lim->amplitude, lim->amp_tol, lim->amplitude,
+                lim->rule == HY_PWLFIT_LIMIT_GIVEN ? "given" : "default: repeated limit cycles");
+    if (lim->n_loops == 0)
+        return;
+    fprintf(fp, "  %6s %15s %15s %6s %12s %6s %6s\n", "cycle", "rows", "lines", "peak", "amplitude", "F pts",
+            "B pts");
+    enum { SHOW = 12 };
+    for (size_t i = 0; i < lim->n_loops && i < SHOW; i++) {
+        const hy_pwlfit_loop *lp = &lim->loops[i];
+        char cyc[24], rows[48], lines[48];
+        if (lp->cycle == HY_LOOPS_NONE)
+            snprintf(cyc, sizeof cyc, "-");
+        else
+            snprintf(cyc, sizeof cyc, "%zu", lp->cycle + 1);
+        snprintf(rows, sizeof rows, "%zu-%zu", lp->i0 + 1, lp->i1 + 1);
+        if (s->line)
+            snprintf(lines, sizeof lines, "%zu-%zu", s->line[lp->i0], s->line[lp->i1]);
+        else
+            snprintf(lines, sizeof lines, "-");
+        fprintf(fp, "  %6s %15s %15s %6zu %12.5g %6zu %6zu\n", cyc, rows, lines, lp->i_peak + 1, lp->amplitude,
+                lp->n_F, lp->n_B);
+    }
+    if (lim->n_loops > SHOW)
+        fprintf(fp, "  ... %zu more (all in the report)\n", lim->n_loops - SHOW);
+}
+
 // (result) => human summary
 static void summary(FILE *fp, const fit_args *a, const hy_series *s, const hy_pwlfit_result *r)
 {
@@ -177,6 +244,9 @@ static void summary(FILE *fp, const fit_args *a, const hy_series *s, const hy_pw
     }
     if (uq[0] || uQ[0])
         fprintf(fp, "units: q %s, Q %s (k in %s/%s)\n", uq, uQ, uQ, uq);
+    if (a->fit.kind == HY_PWL_CONSTANT)
+        for (int k = 0; k < 2; k++)
+            summary_limit(fp, s, r, k);
     for (int k = 0; k < 2; k++) {
         const hy_pwlfit_unloading *u = &r->unloading;
         if (isfinite(r->k_ratio[k]))
@@ -255,6 +325,8 @@ int hy_cmd_fit_pwl(int argc, char **argv)
         hy_cli_warn(CMD, "%s: %s", s.source, r.warn[i]);
 
     report = hy_pwlfit_report_json(&r, &a.fit, s.source);
+    if (report)
+        add_lines(report, &s);
     m.type = HY_MODEL_PWL;
     snprintf(m.unit_q, sizeof m.unit_q, "%s", s.q_unit);
     snprintf(m.unit_Q, sizeof m.unit_Q, "%s", s.Q_unit);

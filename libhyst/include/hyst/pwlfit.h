@@ -2,6 +2,7 @@
  *
  * Pipeline (each step a function below, each with its own tests):
  *   1. loop analysis -> forward/backward branches of the limit loop on each side       (hy_pwlfit_branches)
+ *      (too few samples by default, e.g. one cycle per amplitude: the next largest loops) (hy_pwlfit_branches_widen)
  *      (friction kind: the branches are first moved back by the brake-slip drift)      (hy_pwlfit_drift_*)
  *   2. backlash: a free knot of the fit, or given; its evidence judged afterwards      (hy_pwlfit_backlash_*)
  *   3. constrained continuous piecewise-linear fit of F and B on each side:             (hy_pwlfit_side_fit)
@@ -271,15 +272,53 @@ double hy_pwlfit_backlash_zero_cost(const hy_pwlfit_data *F, const hy_pwlfit_dat
  * Friction kind (spec 000 §3.2): after a brake slip every abscissa of the table moves by the irreversible
  * displacement, so the total shift during a half-cycle is s = q_rev - x_N of the last slip reversal; the
  * branches are collected in the moved-back coordinate q - s. */
+/* How the loops that form a side's limit loop were chosen (hy_pwlfit_limit.rule; docs/fit-pwl.md, step 1). */
+enum hy_pwlfit_limit_rule {
+    HY_PWLFIT_LIMIT_DEFAULT = 0, /* every loop within the default amp_tol of the largest (repeated limit cycles)  */
+    HY_PWLFIT_LIMIT_GIVEN,       /* every loop within the amp_tol the caller gave (--amp-tol)                     */
+    HY_PWLFIT_LIMIT_WIDENED      /* the default left a branch with fewer than HY_PWLFIT_MIN_BRANCH samples: the
+                                    next largest loops were taken in, one amplitude at a time, until both branches
+                                    had enough, down to (1 - HY_PWLFIT_WIDEN_MAX) x the largest amplitude          */
+};
+#define HY_PWLFIT_MIN_BRANCH 12     /* samples a branch needs for a side to be fitted                            */
+#define HY_PWLFIT_WIDEN_MAX  0.5    /* automatic widening never takes a loop below half the largest amplitude    */
+
+/* One loop of a side's limit loop: an outward half-cycle (|q| growing on that side, up to its peak) and the
+ * half-cycle after it. Its samples on that side form the forward and the backward branch. */
+typedef struct hy_pwlfit_loop {
+    size_t i0, i_peak, i1;   /* first sample of the outward half-cycle, its peak, last sample of the next one     */
+    size_t cycle;            /* cycle of the loop analysis (hy_loops.cyc, 0-based) holding the peak; HY_LOOPS_NONE */
+    double amplitude;        /* |q| at the peak, measured on the side (mirrored, >= 0)                            */
+    size_t n_F, n_B;         /* samples it gives to the forward and the backward branch                           */
+} hy_pwlfit_loop;
+
+typedef struct hy_pwlfit_limit {
+    int             rule;        /* enum hy_pwlfit_limit_rule                                                   */
+    double          amp_tol;     /* loops with amplitude >= (1 - amp_tol) x amplitude were taken                 */
+    double          amplitude;   /* largest amplitude of the side (0: the record never goes to that side)       */
+    size_t          n_F0, n_B0;  /* widened: the samples the default amp_tol gave (why it was widened)          */
+    double          amp_tol0;    /* widened: that default amp_tol                                               */
+    size_t          n_loops;
+    hy_pwlfit_loop *loops;       /* in record order (malloc'd; NULL for the friction kind)                      */
+} hy_pwlfit_limit;
+
 typedef struct hy_pwlfit_branchset {
     hy_pwlfit_data F[2], B[2];       /* [0] positive side, [1] negative side, mirrored coordinates          */
     size_t cycles[2];                /* limit cycles used on each side                                     */
     double amp[2];                   /* limit amplitudes (mirrored, >= 0)                                   */
+    hy_pwlfit_limit limit[2];        /* which loops formed the limit loop of each side, and why            */
 } hy_pwlfit_branchset;
 
-// (q, Q, loop analysis, options) => limit-loop branches of both sides (constant kind)
+/* (q, Q, loop analysis, options) => limit-loop branches of both sides (constant kind): on each side every loop
+ * whose amplitude is within o->amp_tol of the largest (the first loading from rest only when no other loop
+ * qualifies); the peak sample belongs to both branches. limit[s].rule is HY_PWLFIT_LIMIT_DEFAULT. */
 int hy_pwlfit_branches(const double *q, const double *Q, size_t n, const hy_loops *L, const hy_loops_opts *o,
                        hy_pwlfit_branchset *bs, hy_err *err);
+/* (q, Q, analysis, side s, bs) => side s widened: the loops taken in order of decreasing amplitude (all loops of
+ * one amplitude together) until both branches have min_samples, but none below (1 - max_tol) x the largest; when
+ * even that is too few, the widest set is left in bs (the caller reports its counts). rule becomes WIDENED. */
+int hy_pwlfit_branches_widen(const double *q, const double *Q, const hy_loops *L, int s, size_t min_samples,
+                             double max_tol, hy_pwlfit_branchset *bs, hy_err *err);
 // (bs) => memory released
 void hy_pwlfit_branchset_free(hy_pwlfit_branchset *bs);
 
@@ -322,6 +361,9 @@ typedef struct hy_pwlfit_opts {
     hy_pwl_kind kind;
     size_t      grid;          /* DP candidates (0: default)                                                */
     int         replay;        /* 1 (default): replay the fitted model on the record for the report         */
+    int         amp_tol_auto;  /* 1 (default): loops.amp_tol is the default; when it leaves too few samples the
+                                  limit loop is widened automatically (constant kind). 0: loops.amp_tol was given
+                                  and is used as it is                                                       */
     hy_loops_opts loops;
 } hy_pwlfit_opts;
 
@@ -342,6 +384,7 @@ typedef struct hy_pwlfit_result {
     int            n_tried[2];
     size_t         cycles[2];
     double         amp[2];
+    hy_pwlfit_limit limit[2];          /* the loops that formed each side's limit loop and why (loops malloc'd) */
     double         xN_drift[2];        /* friction: plateau onsets used for the drift alignment              */
     size_t         slips;              /* friction: slip events found                                        */
     hy_pwlfit_unloading unloading;
