@@ -63,10 +63,9 @@ static void cantilever_closed_form(void **state)
     mech_beam_model_info(m, &in);
     for (int i = 0; i < 5; i++)
         assert_true(fabs(in.tip[i] - 2 / sqrt(rho1 * p.length)) < 1e-4);
-    /* mass-normalised: Mhat = I */
-    for (size_t i = 0; i < in.nm; i++)
-        for (size_t j = 0; j < in.nm; j++)
-            assert_true(fabs(in.Mhat[i * in.nm + j] - (i == j)) < 1e-12);
+    /* mass-normalised: Phi' Mbar Phi = I and Phi' Kbar Phi diagonal to round-off */
+    print_message("cantilever: Phi' Mbar Phi - I and Phi' Kbar Phi off-diagonal: %.1e\n", in.ortho_err);
+    assert_true(in.ortho_err < 1e-10);
     mech_beam_model_free(m);
 }
 

@@ -102,6 +102,8 @@ typedef struct mech_beam_info {
     const double *dphi;            /* n_hinges x nm: hinge rotation jump per modal coordinate                  */
     const double *b_u;             /* nm: MFC generalized force per volt (zero without MFC)                    */
     const double *f_load;          /* nm: generalized force per newton at the load point                       */
+    double ortho_err;              /* how far Phi' Mbar Phi was from I and Phi' Kbar Phi from diagonal before
+                                      the model snapped them (round-off)                                       */
 } mech_beam_info;
 void mech_beam_model_info(const mech_beam_model *m, mech_beam_info *info);
 const mech_beam_params *mech_beam_model_params(const mech_beam_model *m);
@@ -129,9 +131,17 @@ typedef struct mech_beam_solver {
 } mech_beam_solver;
 void mech_beam_solver_default(mech_beam_solver *s);
 
-/* External load: a rectangular pulse plus an optional force history (linear interpolation, 0 outside). */
+/* External load: a rectangular pulse plus an optional force history (linear interpolation, 0 outside).
+ * How the pulse's two jumps fall on the time grid is a named choice (docs/beam.md, load.edges): */
+enum mech_beam_edges {
+    MECH_BEAM_EDGES_CLOSED = 0, /* F0 at both end samples, t0 <= t <= t0 + width: impulse (width + dt) F0 in the
+                                   trapezoid sense; reproduces spec §8's baseline (the default)                  */
+    MECH_BEAM_EDGES_HALF,       /* F0 / 2 at both end samples: the exact impulse width F0                        */
+    MECH_BEAM_EDGES_OPEN        /* t0 <= t < t0 + width: impulse (width - dt) F0                                 */
+};
 typedef struct mech_beam_load {
-    double F0, t0, width;      /* pulse: F0 newtons on [t0, t0 + width) (300, 0, 0.005)                        */
+    double F0, t0, width;      /* pulse: F0 newtons from t0 for width seconds (300, 0, 0.005)                  */
+    int    edges;              /* enum mech_beam_edges                                                          */
     size_t n_hist;             /* force history samples (0: none)                                             */
     const double *t_hist, *F_hist;   /* borrowed; t increasing                                                */
 } mech_beam_load;
@@ -167,6 +177,8 @@ typedef struct mech_beam_obs {
     double w_tip;              /* elastic tip deflection in the body frame, m                                 */
     double theta, theta_dot;   /* rad, rad/s                                                                    */
     double U;                  /* MFC voltage, V                                                               */
+    double F;                  /* external force, N                                                            */
+    /* filled by mech_beam_observe_energy only (O(n) or O(n kd) more work): */
     double h;                  /* angular momentum (J + q'Mq) th' + H q', N m s                                */
     double T, V_beam;          /* kinetic energy and the beam's elastic energy without hinge springs, J        */
     double W_hinge;            /* work absorbed by the hinges so far, sum of trapezoids of M d(dth), J         */
@@ -186,8 +198,10 @@ void mech_beam_data_free(mech_beam_data *d);
 // (data) => one Newmark step; allocates nothing. Errors name the time, the hinge and a hint; the data keeps the last
 // accepted state
 int mech_beam_step(mech_beam_data *d, hy_err *err);
-// (data) => observation of the last accepted state (pointers into the data)
+// (data) => observation of the last accepted state (pointers into the data); energy fields 0
 void mech_beam_observe(const mech_beam_data *d, mech_beam_obs *o);
+// (data) => the same with the angular momentum and the energies
+void mech_beam_observe_energy(const mech_beam_data *d, mech_beam_obs *o);
 // (data) => number of steps taken
 long mech_beam_steps(const mech_beam_data *d);
 // (data) => reduced or physical coordinates x = [theta; q] and rates (1 + n each), n in *n
@@ -199,5 +213,38 @@ const double *mech_beam_state(const mech_beam_data *d, const double **rate, size
  * theta-state model Z = [theta; q; theta'; q'] of eqs. 23-24 (n = 1 + nm). */
 enum { MECH_BEAM_DESIGN_FLEX = 0, MECH_BEAM_DESIGN_THETA = 1 };
 int mech_beam_linear(const mech_beam_model *m, int design, double *A, double *B, size_t *n_state, hy_err *err);
+
+/* ---- configuration file ("mech-beam" JSON, io/beam_json.c; docs/beam.md lists every key) ---- */
+#define MECH_BEAM_PATH_LEN 1024
+typedef struct mech_beam_config {
+    mech_beam_params params;
+    mech_beam_solver solver;
+    mech_beam_load   load;
+    char   model_path[MECH_BEAM_MAX_HINGES][MECH_BEAM_PATH_LEN];   /* hinges[j].model, resolved ("" = none)    */
+    hy_model models[MECH_BEAM_MAX_HINGES];                         /* loaded by mech_beam_config_load          */
+    char   history_path[MECH_BEAM_PATH_LEN];                       /* load.history, resolved ("" = none)       */
+    char   history_t[64], history_F[64];                           /* its time and force columns ("t", "F")    */
+    double *hist;                                                  /* t then F (2 n_hist), owned               */
+    int    control_enabled;                                        /* control.enabled                          */
+    int    control_design;                                         /* control.design: MECH_BEAM_DESIGN_*       */
+    double control_Q, control_R, control_u_max;                    /* control.Q (600), .R (0.1), .u_max (0)    */
+} mech_beam_config;
+
+// (c) => the defaults (params, solver, load defaults; control off, Q 600, R 0.1)
+void mech_beam_config_default(mech_beam_config *c);
+/* (JSON text[len], name for messages, folder that relative paths are resolved against or NULL) => configuration
+ * (model files and the force history are only named, not read). Errors name the file and the key, or the
+ * line:column of malformed JSON. Never touches the file system. */
+int mech_beam_config_parse(const char *text, size_t len, const char *name, const char *dir, mech_beam_config *c,
+                           hy_err *err);
+// (parsed configuration) => hinge model files and the force history read; unit checks (angle, moment)
+int mech_beam_config_load(mech_beam_config *c, const char *name, hy_err *err);
+// (path) => read + parse + load
+int mech_beam_config_read(const char *path, mech_beam_config *c, hy_err *err);
+void mech_beam_config_free(mech_beam_config *c);
+// (unit text) => model units per rad, or 0 when it is not an angle unit
+double mech_beam_angle_scale(const char *unit);
+// (unit text) => N m per model unit, or 0 when it is not a moment unit
+double mech_beam_moment_scale(const char *unit);
 
 #endif

@@ -32,6 +32,7 @@ struct mech_beam_model {
     double *e_tip, *e_load, *e_u, *e_dphi;   /* ndof physical selection vectors; e_dphi n_hinges x ndof        */
     double *h_phys;            /* ndof: Mbar u_r                                                              */
     double J;
+    double ortho_err;          /* max deviation of the computed Mhat from I and of Khat from diagonal        */
     double *Phi, *omega, *Mhat, *Khat, *H, *tip, *dphi, *b_u, *f_load;
     int     tip_dof, load_dof;
     beam_sys red, phys;
@@ -41,5 +42,11 @@ struct mech_beam_model {
 int beam_fe_build(mech_beam_model *m, hy_err *err);
 // (m) => modes, reduced matrices (beam_modal.c)
 int beam_modal_build(mech_beam_model *m, hy_err *err);
+
+// (hinge, its element or NULL, dtheta rad, its rate rad/s) => total hinge moment M, N m (a trial for element laws)
+// (beam_hinge.c)
+int beam_hinge_trial(const mech_beam_hinge *h, hy_element *el, double dth, double rate, double *M, hy_diag *diag);
+// (hinge, dtheta) => 1 when the joint is beyond its clearance (in contact)
+int beam_hinge_in_contact(const mech_beam_hinge *h, double dth);
 
 #endif

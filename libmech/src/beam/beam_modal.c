@@ -127,8 +127,31 @@ int beam_modal_build(mech_beam_model *m, hy_err *err)
     }
     project(m->Phi, m->Mbar, n, nm, m->Mhat, tmp);
     project(m->Phi, m->Kbar, n, nm, m->Khat, tmp);
+    /* Mhat = I and Khat diagonal up to round-off (dsygvd's vectors, or the Ritz vectors): record the deviation and
+     * snap it, so that the Newmark matrix of the reduced model is exactly diagonal plus the theta border */
+    double kmax = 0, dev = 0;
     for (size_t c = 0; c < nm; c++)
-        m->omega[c] = sqrt(fmax(0.0, m->Khat[c * nm + c] / m->Mhat[c * nm + c]));
+        kmax = fmax(kmax, fabs(m->Khat[c * nm + c]));
+    for (size_t r = 0; r < nm; r++)
+        for (size_t c = 0; c < nm; c++) {
+            dev = fmax(dev, fabs(m->Mhat[r * nm + c] - (r == c)));
+            if (r != c)
+                dev = fmax(dev, fabs(m->Khat[r * nm + c]) / kmax);
+        }
+    m->ortho_err = dev;
+    if (!(dev < 1e-5)) {
+        free(A);
+        return hy_err_set(err, HY_ENUMERIC, "modes: the modal basis is not mass-orthonormal (deviation %.3g); the "
+                          "hinge stiffness is probably too large for double precision (use k <= 1e9)", dev);
+    }
+    for (size_t r = 0; r < nm; r++)
+        for (size_t c = 0; c < nm; c++) {
+            m->Mhat[r * nm + c] = r == c;
+            if (r != c)
+                m->Khat[r * nm + c] = 0;
+        }
+    for (size_t c = 0; c < nm; c++)
+        m->omega[c] = sqrt(fmax(0.0, m->Khat[c * nm + c]));
     row(m->h_phys, m->Phi, n, nm, m->H);
     row(m->e_tip, m->Phi, n, nm, m->tip);
     row(m->e_u, m->Phi, n, nm, m->b_u);

@@ -44,5 +44,5 @@ void mech_beam_model_info(const mech_beam_model *m, mech_beam_info *i)
     *i = (mech_beam_info){.n_elem = m->n_elem, .n_node = m->n_node, .ndof = m->ndof, .nm = m->nm, .J = m->J,
                           .k_ref = m->k_ref, .x_node = m->x_node, .omega = m->omega, .Phi = m->Phi,
                           .Mhat = m->Mhat, .Khat = m->Khat, .H = m->H, .tip = m->tip, .dphi = m->dphi,
-                          .b_u = m->b_u, .f_load = m->f_load};
+                          .b_u = m->b_u, .f_load = m->f_load, .ortho_err = m->ortho_err};
 }

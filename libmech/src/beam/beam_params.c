@@ -61,13 +61,21 @@ void mech_beam_load_default(mech_beam_load *l)
     *l = (mech_beam_load){.F0 = 300, .t0 = 0, .width = 0.005};
 }
 
-// Pulse on [t0, t0 + width): the ends are compared with a tolerance of 1e-9 of the width so that t = i dt lands
-// on the intended side (50 steps of 1e-4 s in the 5 ms pulse).
+// The pulse's ends are compared with a tolerance of 1e-9 of the width so that t = i dt lands on the intended side
+// (t = 50 * 1e-4 is 0.005000000000000001 in floating point).
 double mech_beam_load_eval(const mech_beam_load *l, double t)
 {
-    double F = 0, eps = 1e-9 * (l->width > 0 ? l->width : 1);
-    if (l->width > 0 && t >= l->t0 - eps && t < l->t0 + l->width - eps)
-        F += l->F0;
+    double F = 0, eps = 1e-9 * (l->width > 0 ? l->width : 1), t1 = l->t0 + l->width;
+    if (l->width > 0 && t >= l->t0 - eps && t <= t1 + eps) {
+        /* a jump at t = 0 happened before the run: the first sample carries the full force */
+        int at_edge = (fabs(t - l->t0) <= eps && fabs(t) > eps) || fabs(t - t1) <= eps;
+        if (!at_edge || l->edges == MECH_BEAM_EDGES_CLOSED)
+            F += l->F0;
+        else if (l->edges == MECH_BEAM_EDGES_HALF)
+            F += 0.5 * l->F0;
+        else if (fabs(t - l->t0) <= eps)
+            F += l->F0;   /* open: the start sample only */
+    }
     if (l->n_hist > 0 && t >= l->t_hist[0] && t <= l->t_hist[l->n_hist - 1]) {
         size_t lo = 0, hi = l->n_hist - 1;
         while (hi - lo > 1) {
@@ -84,4 +92,44 @@ double mech_beam_load_eval(const mech_beam_load *l, double t)
         F += (1 - w) * l->F_hist[lo] + w * l->F_hist[hi];
     }
     return F;
+}
+
+// unit text with everything but ASCII letters dropped ("N·m", "N m", "N*m" -> "Nm")
+static void letters(const char *u, char *out, size_t len)
+{
+    size_t k = 0;
+    for (; *u && k + 1 < len; u++)
+        if ((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z'))
+            out[k++] = *u;
+    out[k] = '\0';
+}
+
+double mech_beam_angle_scale(const char *unit)
+{
+    char u[32];
+    letters(unit, u, sizeof u);
+    if (strcmp(u, "rad") == 0)
+        return 1;
+    if (strcmp(u, "mrad") == 0)
+        return 1e3;
+    if (strcmp(u, "urad") == 0)
+        return 1e6;
+    if (strcmp(u, "deg") == 0 || strcmp(unit, "°") == 0)
+        return 180 / M_PI;
+    return 0;
+}
+
+double mech_beam_moment_scale(const char *unit)
+{
+    char u[32];
+    letters(unit, u, sizeof u);
+    if (strcmp(u, "Nm") == 0)
+        return 1;
+    if (strcmp(u, "kNm") == 0)
+        return 1e3;
+    if (strcmp(u, "Nmm") == 0 || strcmp(u, "mNm") == 0)
+        return 1e-3;
+    if (strcmp(u, "Ncm") == 0)
+        return 1e-2;
+    return 0;
 }
