@@ -12,6 +12,7 @@ static void usage(FILE *fp)
           "  pendulum harmonic   M-alpha loops and dissipation power of the pendulum damper under phi1 = Phi sin(wt)\n"
           "  pendulum sweep      steady dissipation power against drive frequency (stepped sweep)\n"
           "  pendulum decay      free decay of the pendulum from an initial angle, driving disk fixed\n"
+          "  beam freq|sim|lqr   jointed-beam spacecraft (spec 004): frequency tables, Newmark response, LQR\n"
           "\n"
           "'mech pendulum --help' lists the options. Exit status: 0 success, 1 failure on the data or model,\n"
           "2 bad usage.\n",
@@ -30,6 +31,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "pendulum") == 0)
         return mech_cmd_pendulum(argc - 1, argv + 1);
+    if (strcmp(argv[1], "beam") == 0)
+        return mech_cmd_beam(argc - 1, argv + 1);
     fprintf(stderr, "mech: unknown model '%s' (see 'mech --help')\n", argv[1]);
     return MECH_EXIT_USAGE;
 }
