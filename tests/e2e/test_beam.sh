@@ -79,6 +79,15 @@ check "four clearance hinges" "$MECH" beam sim "$B/hinges-4.json" --duration 0.3
 n=$(grep -c '"contact_fraction"' "$WORK/h4.json")
 check_num "four hinges in the summary" "$n" 4 0
 
+# T8: LQR on the reduced flexible model; the paper's theta-state design is refused
+check "lqr design and closed loop" "$MECH" beam lqr "$B/paper-4.5.json" --duration 0.5 -o "$WORK/lqr.csv"
+grep -q 'positive definite: yes' "$WORK/.out" && ok "CARE solution positive definite" || not_ok "CARE solution positive definite"
+grep -q 'A - B K is Hurwitz: yes' "$WORK/.out" && ok "closed loop Hurwitz" || not_ok "closed loop Hurwitz"
+head -1 "$WORK/lqr.csv" | grep -q 'w_tip_open,.*w_tip_ctrl,' && ok "controlled and uncontrolled columns" || not_ok "controlled and uncontrolled columns"
+sed 's/"design": "flex"/"design": "theta"/' "$B/paper-4.5.json" >"$WORK/theta.json"
+check_fails "theta-state design refused" 'control.design = "theta": .*refused.*not stabilisable.*uncontrollable eigenvalue 0' "$MECH" beam lqr "$WORK/theta.json"
+check_fails "lqr needs the MFC" 'mfc.enabled' "$MECH" beam lqr "$B/baseline.json"
+
 # ---- a fitted hinge: static test of the true table, hyst fit pwl, the simulator, hyst loops ----
 check "static test of the hinge" "$HYST" sim "$B/hinge-true.json" --protocol steps --max 5.5 --steps 4 --cycles 2 \
     --points 400 --noise 1% --seed 7 -o "$WORK/static_raw.csv"

@@ -7,10 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include <lapacke.h>
 #include "hyst/loops.h"
 #include "hyst/model.h"
 #include "hyst/util.h"
 #include "mech/beam.h"
+#include "mech/ctrl.h"
 #include "mech_cli.h"
 
 static void usage(FILE *fp)
@@ -660,6 +662,102 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
     return status;
 }
 
+/* ---------- lqr ---------- */
+
+// (history) => RMS of the tip deflection
+static double rms_tip(const hist *h)
+{
+    double s = 0;
+    for (long i = 0; i < h->n; i++)
+        s += h->w[i] * h->w[i];
+    return h->n ? sqrt(s / (double)h->n) : 0;
+}
+
+static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const mech_beam_model *m)
+{
+    hy_err err;
+    if (!c->params.mfc.enabled)
+        return mech_cli_fail(cmd, "%s: mfc.enabled: the LQR needs the MFC pair (an \"mfc\" section)",
+                             hy_display_name(o->config));
+    mech_beam_lqr L;
+    int theta = c->control_design == MECH_BEAM_DESIGN_THETA;
+    int rc = mech_beam_lqr_design(m, c->control_design, c->control_Q, c->control_R, &L, &err);
+    if (rc == HY_EMODEL && theta)
+        return mech_cli_fail(cmd, "%s: control.design = \"theta\": the paper's theta-state design (spec 004 eqs. "
+                             "23-25) is refused, since the MFC's internal moment pair cannot move the rigid attitude "
+                             "mode (J theta + H q has zero second derivative for every voltage; spec 004 §5, §9.3): "
+                             "%s; use \"design\": \"flex\", the reduced flexible model of §5 (a)",
+                             hy_display_name(o->config), err.msg);
+    if (rc != HY_OK)
+        return mech_cli_fail(cmd, "%s: %s", hy_display_name(o->config), err.msg);
+    size_t ns = L.ns;
+    /* the CARE solution: symmetric positive definite (smallest eigenvalue by LAPACK dsyev) */
+    double *Xc = malloc((ns * ns + ns) * sizeof *Xc), asym = 0;
+    if (!Xc) {
+        mech_beam_lqr_free(&L);
+        return mech_cli_fail(cmd, "out of memory");
+    }
+    for (size_t i = 0; i < ns; i++)
+        for (size_t j = 0; j < ns; j++)
+            asym = fmax(asym, fabs(L.X[i * ns + j] - L.X[j * ns + i]) / fmax(1e-300, fabs(L.X[i * ns + j])));
+    memcpy(Xc, L.X, ns * ns * sizeof *Xc);
+    double *ev = Xc + ns * ns;
+    LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)ns, Xc, (lapack_int)ns, ev);
+    FILE *fp = stdout;
+    fprintf(fp, "LQR on the %s (%zu states), Q = %g I, R = %g (spec 004 eq. 25; SLICOT SB02OD via libmech ctrl)\n",
+            theta ? "theta-state model" : "reduced flexible model, theta eliminated with h = 0 (spec 004 §5 (a))",
+            ns, c->control_Q, c->control_R);
+    fprintf(fp, "CARE solution X: eigenvalues %.4g .. %.4g (positive definite: %s), max relative asymmetry %.1e\n",
+            ev[0], ev[ns - 1], ev[0] > 0 ? "yes" : "NO", asym);
+    fputs("gain K (U = -K z, z = [q; q'], V per modal unit):", fp);
+    for (size_t i = 0; i < ns; i++)
+        fprintf(fp, " %.6g", L.K[i]);
+    fputs("\npole  open_re      open_im      closed_re     closed_im     zeta       f_Hz\n", fp);
+    double worst = -INFINITY;
+    for (size_t i = 0; i < ns; i++) {
+        double z, wn;
+        mech_ctrl_damping(1, &L.pole_re[i], &L.pole_im[i], &z, &wn);
+        fprintf(fp, "%4zu  %-11.5g  %-11.5g  %-12.5g  %-12.5g  %-9.4g  %.5g\n", i + 1, L.open_re[i], L.open_im[i],
+                L.pole_re[i], L.pole_im[i], z, wn / (2 * M_PI));
+        worst = fmax(worst, L.pole_re[i]);
+    }
+    fprintf(fp, "A - B K is Hurwitz: %s (largest real part %.4g 1/s)\n", worst < 0 ? "yes" : "NO", worst);
+    free(Xc);
+    int status = MECH_EXIT_OK;
+    if (strcmp(o->out, "-") != 0 || o->plot) {
+        mech_beam_control ctl = {.K = L.K, .u_max = c->control_u_max};
+        hist open, ctrl;
+        rc = simulate(m, c, NULL, &open, &err);
+        if (rc != HY_OK) {
+            hist_free(&open);
+            mech_beam_lqr_free(&L);
+            return mech_cli_fail(cmd, "uncontrolled run: %s", err.msg);
+        }
+        rc = simulate(m, c, &ctl, &ctrl, &err);
+        if (rc != HY_OK) {
+            hist_free(&open);
+            hist_free(&ctrl);
+            mech_beam_lqr_free(&L);
+            return mech_cli_fail(cmd, "controlled run: %s", err.msg);
+        }
+        double umax = 0;
+        for (long i = 0; i < ctrl.n; i++)
+            umax = fmax(umax, fabs(ctrl.U[i]));
+        fprintf(fp, "closed loop on the nonlinear model (%s update, %g s): tip RMS %.4g m -> %.4g m (%.1f %% lower), "
+                "peak |U| %.4g V%s\n", c->solver.update == MECH_BEAM_ITERATED ? "iterated" : "lagged",
+                c->solver.duration, rms_tip(&open), rms_tip(&ctrl), 100 * (1 - rms_tip(&ctrl) / rms_tip(&open)),
+                umax, c->control_u_max > 0 ? " (saturated at u_max)" : "");
+        if (strcmp(o->out, "-") != 0)
+            status = write_hist_file(cmd, o->out, &open, &ctrl, o, c);
+        if (status == MECH_EXIT_OK && o->plot)
+            status = plot_response(cmd, o->plot, &open, &ctrl, "uncontrolled", "LQR");
+        hist_free(&open);
+        hist_free(&ctrl);
+    }
+    mech_beam_lqr_free(&L);
+    return status;
+}
+
 int mech_cmd_beam(int argc, char **argv)
 {
     const char *cmd = "beam";
@@ -753,7 +851,7 @@ int mech_cmd_beam(int argc, char **argv)
     } else if (mode == 1) {
         status = cmd_sim(cmd, &o, &c, m);
     } else {
-        status = mech_cli_fail(cmd, "the LQR design needs libmech's ctrl module, which this build does not have");
+        status = cmd_lqr(cmd, &o, &c, m);
     }
     mech_beam_model_free(m);
     mech_beam_config_free(&c);

@@ -212,7 +212,24 @@ const double *mech_beam_state(const mech_beam_data *d, const double **rate, size
  * model (theta eliminated with h = 0: M_eff = Mhat - H'H/J, z = [q; q']; n = nm); design 1: the paper's
  * theta-state model Z = [theta; q; theta'; q'] of eqs. 23-24 (n = 1 + nm). */
 enum { MECH_BEAM_DESIGN_FLEX = 0, MECH_BEAM_DESIGN_THETA = 1 };
+// (model, design) => state size 2n in *n_state; A, B (caller-sized 2n x 2n and 2n, n = 1 + nm at most) filled
 int mech_beam_linear(const mech_beam_model *m, int design, double *A, double *B, size_t *n_state, hy_err *err);
+
+/* An LQR design (spec §5 eq. 25): Q = q_weight I, R = r_weight, on the chosen design model, solved by libmech's
+ * ctrl module (SLICOT SB02OD). All arrays are owned by the result. */
+typedef struct mech_beam_lqr {
+    size_t ns;                 /* state size                                                                   */
+    double *A, *B;             /* ns x ns, ns                                                                  */
+    double *K;                 /* 1 x ns: U = -K z                                                             */
+    double *X;                 /* ns x ns: the CARE solution                                                   */
+    double *pole_re, *pole_im; /* ns closed-loop poles of A - B K                                              */
+    double *open_re, *open_im; /* ns open-loop poles of A                                                      */
+} mech_beam_lqr;
+/* (model with an MFC, design, Q weight, R weight) => design; HY_EMODEL with the ctrl module's message when the
+ * design model is not stabilisable (the theta-state design: the rigid mode is uncontrollable) */
+int mech_beam_lqr_design(const mech_beam_model *m, int design, double q_weight, double r_weight, mech_beam_lqr *out,
+                         hy_err *err);
+void mech_beam_lqr_free(mech_beam_lqr *l);
 
 /* ---- configuration file ("mech-beam" JSON, io/beam_json.c; docs/beam.md lists every key) ---- */
 #define MECH_BEAM_PATH_LEN 1024
