@@ -74,6 +74,30 @@ static void sys_mv(const beam_sys *S, int which, const double *x, double *y)
         }
 }
 
+// banded only, one pass over the band: ya = M a, yb = M b, yc = M c, yd = K d (the four products of a step)
+static void band_mv4(const beam_sys *S, const double *a, const double *b, const double *c, const double *d,
+                     double *ya, double *yb, double *yc, double *yd)
+{
+    size_t n = S->n, kd = S->kd, ld = kd + 1;
+    const double *M = S->M, *K = S->K;
+    for (size_t j = 0; j < n; j++) {
+        const double *mc = M + j * ld + kd - j, *kc = K + j * ld + kd - j;   /* mc[i] = M(i, j), i in band */
+        double sa = mc[j] * a[j], sb = mc[j] * b[j], sc = mc[j] * c[j], sd = kc[j] * d[j];
+        for (size_t i = j > kd ? j - kd : 0; i < j; i++) {
+            double m = mc[i], k = kc[i];
+            ya[i] += m * a[j];
+            yb[i] += m * b[j];
+            yc[i] += m * c[j];
+            yd[i] += k * d[j];
+            sa += m * a[i];
+            sb += m * b[i];
+            sc += m * c[i];
+            sd += k * d[i];
+        }
+        ya[j] = sa, yb[j] = sb, yc[j] = sc, yd[j] = sd;
+    }
+}
+
 static double dot(const double *a, const double *b, size_t n)
 {
     double s = 0;
@@ -166,17 +190,21 @@ static int newmark_solve(mech_beam_data *d, const double *xs, const double *vs, 
     const beam_sys *S = d->S;
     size_t n = d->n, N = n + 1;
     double thd = vs[0];
-    sys_mv(S, 0, xs + 1, d->Mq);
-    sys_mv(S, 0, vs + 1, d->Mv);
+    double *rx = d->an + 1;   /* scratch until the accelerations are formed */
+    for (size_t i = 0; i < N; i++)
+        d->w[i] = d->c1 * d->v[i] + d->c2 * d->a[i];
+    if (S->banded) {
+        band_mv4(S, xs + 1, vs + 1, d->w + 1, d->x + 1, d->Mq, d->Mv, rx, d->vn + 1);
+    } else {
+        sys_mv(S, 0, xs + 1, d->Mq);
+        sys_mv(S, 0, vs + 1, d->Mv);
+        sys_mv(S, 0, d->w + 1, rx);
+        sys_mv(S, 1, d->x + 1, d->vn + 1);   /* K q_i (vn as scratch) */
+    }
     double mtt = S->J + (d->en.mass_coupling ? dot(xs + 1, d->Mq, n) : 0);
     double kc = d->en.centrifugal ? thd * thd : 0;
     double Fth = (d->en.gyroscopic ? -2 * thd * dot(xs + 1, d->Mv, n) : 0) + (d->s.theta_torque ? d->r_load * F : 0);
-    for (size_t i = 0; i < N; i++)
-        d->w[i] = d->c1 * d->v[i] + d->c2 * d->a[i];
-    double *rx = d->an + 1;   /* scratch until the accelerations are formed */
-    sys_mv(S, 0, d->w + 1, rx);
     double rth = mtt * d->w[0] + dot(S->h, d->w + 1, n) + Fth;
-    sys_mv(S, 1, d->x + 1, d->vn + 1);   /* K q_i (vn as scratch) */
     for (size_t i = 0; i < n; i++)
         rx[i] += S->h[i] * d->w[0] + S->f_load[i] * F + d->fh[i] + S->b_u[i] * U - d->vn[1 + i];
     if (S->banded) {

@@ -30,6 +30,18 @@ typedef struct ctx {
     hy_err *err;
 } ctx;
 
+// (text from the file) => printable copy for a one-line message: control characters become '?', long text is cut
+static const char *printable(const char *s, char *buf, size_t len)
+{
+    size_t k = 0;
+    for (; *s && k + 4 < len; s++)
+        buf[k++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+    if (*s)
+        buf[k++] = '.', buf[k++] = '.', buf[k++] = '.';
+    buf[k] = '\0';
+    return buf;
+}
+
 // (object, allowed keys, path of the object) => error naming the first unknown key
 static int keys(const ctx *x, const cJSON *o, const char *where, const char *const *allowed)
 {
@@ -41,8 +53,9 @@ static int keys(const ctx *x, const cJSON *o, const char *where, const char *con
             char list[400] = "";
             for (const char *const *k = allowed; *k; k++)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k == allowed ? "" : ", ", *k);
+            char key[64];
             return hy_err_set(x->err, HY_EPARSE, "%s: %s%s\"%s\": unknown key (known: %s)", x->name, where,
-                              *where ? "." : "", it->string, list);
+                              *where ? "." : "", printable(it->string, key, sizeof key), list);
         }
     }
     return HY_OK;
