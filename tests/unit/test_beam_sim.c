@@ -398,13 +398,110 @@ static void errors(void **state)
     mech_beam_model_free(m);
 }
 
+/* freeplay in series with a linear element (slope k) is the Option A dead zone; a hysteretic element under the
+ * iterated update (trial in the passes, commit per step) keeps the energy balance and dissipates */
+static void series_and_hysteretic_hinges(void **state)
+{
+    (void)state;
+    const char *lin = "{\"format\": \"hyst-model\", \"version\": 1, \"model\": \"pwl\", \"kind\": \"constant\","
+                      " \"units\": {\"q\": \"rad\", \"Q\": \"kN m\"},"
+                      " \"positive\": {\"forward\": [[0, 0], [0.01, 0.4375]], \"backward\": [[0, 0], [0.01, 0.4375]],"
+                      " \"k_beyond\": 43.75},"
+                      " \"negative\": {\"forward\": [[0, 0], [-0.01, -0.4375]], \"backward\": [[0, 0], [-0.01, -0.4375]],"
+                      " \"k_beyond\": 43.75}}";
+    const char *hys = "{\"format\": \"hyst-model\", \"version\": 1, \"model\": \"pwl\", \"kind\": \"constant\","
+                      " \"units\": {\"q\": \"mrad\", \"Q\": \"N m\"},"
+                      " \"positive\": {\"forward\": [[0, 0], [0.5, 20], [2, 70], [4, 120], [6, 160]],"
+                      " \"backward\": [[0, 0], [0.5, 20], [2, 40], [4, 80], [6, 160]], \"k_beyond\": 40},"
+                      " \"negative\": {\"forward\": [[0, 0], [-0.5, -20], [-2, -70], [-4, -120], [-6, -160]],"
+                      " \"backward\": [[0, 0], [-0.5, -20], [-2, -40], [-4, -80], [-6, -160]], \"k_beyond\": 40}}";
+    hy_model hl, hh;
+    hy_err err;
+    if (hy_model_parse(lin, "lin.json", &hl, &err) != HY_OK || hy_model_parse(hys, "hys.json", &hh, &err) != HY_OK)
+        fail_msg("%s", err.msg);
+    mech_beam_params p;
+    mech_beam_params_default(&p);
+    p.hinge[0].clearance = 0.001;
+    mech_beam_model *ma = build(&p);
+    p.hinge[0].law = MECH_BEAM_DEADZONE_MODEL;
+    p.hinge[0].model = &hl;
+    p.hinge[0].Q_scale = mech_beam_moment_scale(hl.unit_Q);
+    assert_true(p.hinge[0].Q_scale == 1000);
+    mech_beam_model *mb = build(&p);
+    mech_beam_solver s = solver(0.5);
+    mech_beam_load l;
+    mech_beam_load_default(&l);
+    l.F0 = 1500;
+    run a = simulate(ma, &s, &l, NULL, NULL), b = simulate(mb, &s, &l, NULL, NULL);
+    assert_true(a.contact_steps > 0);
+    for (int i = 0; i <= a.n; i++)
+        assert_true(fabs(a.w[i] - b.w[i]) <= 1e-9 * a.w_max && fabs(a.M[i] - b.M[i]) <= 1e-9 * a.M_max);
+    run_free(&a);
+    run_free(&b);
+    mech_beam_model_free(ma);
+    mech_beam_model_free(mb);
+    /* hysteretic hinge, iterated */
+    mech_beam_params_default(&p);
+    p.hinge[0].law = MECH_BEAM_MODEL;
+    p.hinge[0].model = &hh;
+    p.hinge[0].q_scale = mech_beam_angle_scale(hh.unit_q);
+    p.hinge[0].k = 40000;
+    mech_beam_model *mh = build(&p);
+    s.update = MECH_BEAM_ITERATED;
+    l.F0 = 1000;
+    run h = simulate(mh, &s, &l, NULL, NULL);
+    mech_beam_data *d;
+    assert_int_equal(mech_beam_data_new(mh, &s, &l, NULL, NULL, NULL, &d, NULL), HY_OK);
+    mech_beam_obs o;
+    for (int i = 0; i < h.n; i++)
+        assert_int_equal(mech_beam_step(d, NULL), HY_OK);
+    mech_beam_observe_energy(d, &o);
+    print_message("hysteretic hinge, iterated: hinge work %.6f J of %.6f J put in, balance %.2e J\n", o.W_hinge,
+                  o.W_ext, h.bal_max);
+    assert_true(o.W_hinge > 0.01 * o.W_ext);
+    assert_true(h.bal_max <= 1e-8 * o.W_ext);
+    mech_beam_data_free(d);
+    run_free(&h);
+    mech_beam_model_free(mh);
+    hy_model_free(&hl);
+    hy_model_free(&hh);
+}
+
+/* attachment modes: the reduced model with an open gap moves closer to the physical FE run (contact fraction) */
+static void attachment_mode_freeplay(void **state)
+{
+    (void)state;
+    mech_beam_params p;
+    mech_beam_params_default(&p);
+    p.hinge[0].clearance = 0.005;
+    mech_beam_solver s = solver(0.5);
+    s.update = MECH_BEAM_ITERATED;
+    mech_beam_load l;
+    mech_beam_load_default(&l);
+    l.F0 = 1500;
+    int contact[3];
+    for (int k = 0; k < 3; k++) {
+        p.attachment_modes = k == 1;
+        s.physical = k == 2;
+        mech_beam_model *m = build(&p);
+        run r = simulate(m, &s, &l, NULL, NULL);
+        contact[k] = r.contact_steps;
+        run_free(&r);
+        mech_beam_model_free(m);
+    }
+    print_message("contact steps (of 5000), d = 0.005, 1500 N: 5 modes %d, + attachment %d, physical %d\n", contact[0],
+                  contact[1], contact[2]);
+    assert_true(abs(contact[1] - contact[2]) < abs(contact[0] - contact[2]));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(baseline_4_5),      cmocka_unit_test(conservation),
         cmocka_unit_test(no_attitude_drift), cmocka_unit_test(clearance_limits),
         cmocka_unit_test(physical_vs_modal), cmocka_unit_test(model_law_hinge),
-        cmocka_unit_test(errors),
+        cmocka_unit_test(errors),            cmocka_unit_test(series_and_hysteretic_hinges),
+        cmocka_unit_test(attachment_mode_freeplay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
