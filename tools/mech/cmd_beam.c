@@ -246,7 +246,7 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
     if (!fp)
         return mech_cli_fail(cmd, "%s: cannot write: %s", script, strerror(errno));
     const hist *hs[2] = {a, b};
-    int ns = b ? 2 : 1, rows = b ? 5 : 4;
+    int ns = b ? 2 : 1, rows = 5;
     for (int s = 0; s < ns; s++) {
         char nm[32];
         size_t stride = (size_t)hs[s]->cap;
@@ -257,6 +257,11 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
         for (int j = 0; j < hs[s]->nh; j++) {
             snprintf(nm, sizeof nm, "M%d_%d", s, j), block(fp, nm, hs[s]->t, hs[s]->M + (size_t)j * stride, hs[s]->n);
         }
+    }
+    for (int j = 0; !b && j < a->nh; j++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "L%d", j);
+        block(fp, nm, a->dth + (size_t)j * (size_t)a->cap, a->M + (size_t)j * (size_t)a->cap, a->n);
     }
     fprintf(fp, "set terminal %s\nset output '%s'\nset multiplot layout %d,1\nset grid\nset xlabel 't (s)'\n", term,
             tmpfig, rows);
@@ -276,8 +281,17 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
     if (hs[0]->nh == 0)
         fputs("0 title 'no hinges'", fp);
     fputc('\n', fp);
-    if (b)
+    if (b) {
         fprintf(fp, "set ylabel 'MFC voltage U (V)'\nplot $U1 with lines lw 1.2 title '%s'\n", lb);
+    } else {
+        /* the hinges' dtheta-M loops, as hyst plot would draw the records */
+        fputs("set xlabel 'hinge rotation jump dtheta (rad)'\nset ylabel 'hinge moment M (N m)'\nplot ", fp);
+        for (int j = 0; j < a->nh; j++)
+            fprintf(fp, "%s$L%d with lines title 'hinge %d'", j ? ", " : "", j, j + 1);
+        if (a->nh == 0)
+            fputs("0 title 'no hinges'", fp);
+        fputc('\n', fp);
+    }
     fputs("unset multiplot\n", fp);
     fclose(fp);
     return run_gnuplot(cmd, script, tmpfig, fig);

@@ -295,16 +295,14 @@ int mech_beam_step(mech_beam_data *d, hy_err *err)
             if (rel_change(d->xn, d->xs, N) <= d->s.tol && rel_change(d->vn, d->vs, N) <= d->s.tol)
                 break;
         }
-        if (rc == HY_OK && it >= d->s.max_iter)
-            rc = hy_err_set(err, HY_ENUMERIC, "t = %.9g s (step %ld): the iterated update did not converge in %d "
-                            "passes (hint: raise solver.tol or solver.max_iter, or reduce solver.dt)", t1,
-                            d->step + 1, d->s.max_iter);
-        if (rc == HY_ENUMERIC && it >= d->s.max_iter) {
+        if (rc == HY_OK && it >= d->s.max_iter) {
             int dummy;
             revert_hinges(d);
-            hinges_at(d, d->x, d->v, d->dthn, d->Mhn, &dummy, &diag);
+            hinges_at(d, d->x, d->v, d->dthn, d->Mhn, &dummy, &diag);   /* the accepted state's hinge force */
             revert_hinges(d);
-            return rc;
+            return hy_err_set(err, HY_ENUMERIC, "t = %.9g s (step %ld): the iterated update did not converge in %d "
+                              "passes (hint: raise solver.tol or solver.max_iter, or reduce solver.dt)", t1,
+                              d->step + 1, d->s.max_iter);
         }
     }
     for (size_t i = 0; rc == HY_OK && i < N; i++)
