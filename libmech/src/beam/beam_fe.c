@@ -174,10 +174,17 @@ int beam_fe_build(mech_beam_model *m, hy_err *err)
         hinge_node[node_at(m, p->hinge[j].position)] = j + 1;
     int next = 0;
     m->dof_w[0] = m->dof_l[0] = m->dof_r[0] = -1;   /* clamped root, spec §2 */
+    /* node order w, theta; at a hinge theta_s, w, theta_{s+1}: every element then spans 4 consecutive DOFs, so the
+     * half bandwidth stays 3 with hinges (w, theta_s, theta_{s+1} would make it 4) */
     for (size_t i = 1; i < nn; i++) {
-        m->dof_w[i] = next++;
-        m->dof_l[i] = next++;
-        m->dof_r[i] = hinge_node[i] ? next++ : m->dof_l[i];
+        if (hinge_node[i]) {
+            m->dof_l[i] = next++;
+            m->dof_w[i] = next++;
+            m->dof_r[i] = next++;
+        } else {
+            m->dof_w[i] = next++;
+            m->dof_l[i] = m->dof_r[i] = next++;
+        }
     }
     size_t n = m->ndof = (size_t)next;
     m->EI = mech_beam_EI(p);
