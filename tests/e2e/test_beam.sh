@@ -35,7 +35,13 @@ check_num "J1 = 20: f1 = 2.8588 Hz" "$j20" 2.8588 3e-5
 if command -v gnuplot >/dev/null 2>&1; then
     check "sweep plot" "$MECH" beam freq "$B/baseline.json" --sweep mass --plot "$WORK/mass.svg" -o "$WORK/m.csv"
     [ -s "$WORK/mass.svg" ] && ok "sweep plot written" || not_ok "sweep plot written"
+    check "response plot" "$MECH" beam sim "$B/hinges-4.json" --duration 0.1 --plot "$WORK/resp.png" -o "$WORK/resp.csv"
+    [ -s "$WORK/resp.png" ] && ok "response plot written" || not_ok "response plot written"
+    check "control plot" "$MECH" beam lqr "$B/paper-4.5.json" --duration 0.1 --plot "$WORK/ctl.svg"
+    [ -s "$WORK/ctl.svg" ] && ok "control plot written" || not_ok "control plot written"
+    ls "$WORK"/*.tmp* >/dev/null 2>&1 && not_ok "no temporary files left" || ok "no temporary files left"
 fi
+check_fails "plot needs a known extension" "expected a .svg, .png or .pdf" "$MECH" beam sim "$B/baseline.json" --plot "$WORK/x.gif"
 
 # T6: the §4.5 linear baseline (spec §8: 4.48e-2 m, 4.92e-3 rad, max |dtheta| 1.6e-3 rad)
 check "baseline sim" "$MECH" beam sim "$B/baseline.json" -o "$WORK/b.csv" --summary "$WORK/b.json"
