@@ -109,7 +109,12 @@ sed -e "s|hinge-true.json|$WORK/fit_raw.json|" "$B/fitted-hinge.json" >"$WORK/cf
 check_fails "a fitted model without units is refused" 'units q = "", Q = ""' "$MECH" beam sim "$WORK/cfg_raw.json" -o "$WORK/raw.csv"
 check "simulation with the fitted hinge" "$MECH" beam sim "$WORK/cfg_fit.json" -o "$WORK/fit.csv" --summary "$WORK/fit_sum.json" \
     --hinge-records "$WORK/hinge"
-check "simulation with the true hinge" "$MECH" beam sim "$B/fitted-hinge.json" -o "$WORK/true.csv" --summary "$WORK/true_sum.json"
+check "simulation with the true hinge" "$MECH" beam sim "$B/fitted-hinge.json" -o "$WORK/true.csv" --summary "$WORK/true_sum.json" \
+    --hinge-records "$WORK/true_hinge"
+# the hinge record replayed through the same table by hyst replay: the simulator drove the element exactly so
+check "hyst replay of the hinge record" "$HYST" replay "$B/hinge-true.json" "$WORK/true_hinge1.csv" --x-scale 1000 --json "$WORK/rep.json"
+nr=$(sed -n 's/^[[:space:]]*"nrmse":[[:space:]]*\([-0-9.eE+]*\).*/\1/p' "$WORK/rep.json" | head -1)
+check_num "replay NRMSE of the simulated hinge = 0" "$nr" 0 1e-12
 check "hyst loops on the simulator's output" "$HYST" loops "$WORK/fit.csv" --x dtheta_1 --y M_1 --json "$WORK/loops.json" -q
 check "hyst loops on the hinge record" "$HYST" loops "$WORK/hinge1.csv" --json "$WORK/loops_rec.json" -q
 work=$(sed -n 's/.*"work":[[:space:]]*\([-0-9.eE+]*\).*/\1/p' "$WORK/fit_sum.json" | head -1)
