@@ -40,6 +40,9 @@ if command -v gnuplot >/dev/null 2>&1; then
     check "control plot" "$MECH" beam lqr "$B/paper-4.5.json" --duration 0.1 --plot "$WORK/ctl.svg"
     [ -s "$WORK/ctl.svg" ] && ok "control plot written" || not_ok "control plot written"
     ls "$WORK"/*.tmp* >/dev/null 2>&1 && not_ok "no temporary files left" || ok "no temporary files left"
+    check "figure name with a quote" "$MECH" beam sim "$B/baseline.json" --duration 0.01 --plot "$WORK/it's.svg" -o "$WORK/q.csv"
+    check_fails "gnuplot missing: the message says so" "gnuplot failed" env PATH=/nonexistent "$MECH" beam sim \
+        "$B/baseline.json" --duration 0.01 --plot "$WORK/none.svg" -o "$WORK/q2.csv"
 fi
 check_fails "plot needs a known extension" "expected a .svg, .png or .pdf" "$MECH" beam sim "$B/baseline.json" --plot "$WORK/x.gif"
 
