@@ -84,6 +84,10 @@ check_fails "diverging run stops with the time" "t = .*hint.*rows before it are 
 
 # physical FE coordinates run (banded LAPACK) and a gap that closes
 check "physical coordinates" "$MECH" beam sim "$B/section-4.3.json" --physical --duration 0.3 -o "$WORK/p.csv"
+check "lagged update with an opening gap" "$MECH" beam sim "$B/section-4.3.json" --duration 0.5 -o "$WORK/lag.csv"
+grep -q "energy balance is off by .*--iterated" "$WORK/.err" && ok "lagged energy error is reported" || not_ok "lagged energy error is reported"
+check "iterated update with an opening gap" "$MECH" beam sim "$B/section-4.3.json" --duration 0.5 --iterated -o "$WORK/it.csv"
+grep -q "energy balance" "$WORK/.err" && not_ok "iterated update balances" || ok "iterated update balances"
 check "four clearance hinges" "$MECH" beam sim "$B/hinges-4.json" --duration 0.3 -o "$WORK/h4.csv" --summary "$WORK/h4.json"
 n=$(grep -c '"contact_fraction"' "$WORK/h4.json")
 check_num "four hinges in the summary" "$n" 4 0

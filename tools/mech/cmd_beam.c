@@ -687,6 +687,10 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
     if (rc != HY_OK && !h.failed)
         return mech_cli_fail(cmd, "%s", err.msg);
     int status = write_hist_file(cmd, o->out, &h, NULL, o, c);
+    if (h.bal_max > 0.01 * fabs(h.W_ext) && h.W_ext != 0)
+        mech_cli_warn(cmd, "the energy balance is off by %.2g %% of the work put in%s", 100 * h.bal_max / fabs(h.W_ext),
+                      c->solver.update == MECH_BEAM_LAGGED ? " (the paper's lagged update with a hinge gap that opens: "
+                      "use --iterated or solver.update = \"iterated\")" : "; reduce solver.dt");
     if (status == MECH_EXIT_OK && o->summary) {
         cJSON *doc = summary(&h, c, m);
         char *txt = doc ? hy_json_print(doc) : NULL;
