@@ -13,8 +13,9 @@ static void usage(FILE *fp)
           "  pendulum sweep      steady dissipation power against drive frequency (stepped sweep)\n"
           "  pendulum decay      free decay of the pendulum from an initial angle, driving disk fixed\n"
           "  friction FILE.json  dry friction on variant constraints: guides, screw-nut, slider-crank (spec 003)\n"
+          "  beam freq|sim|lqr   jointed-beam spacecraft (spec 004): frequency tables, Newmark response, LQR\n"
           "\n"
-          "'mech pendulum --help' lists the options. Exit status: 0 success, 1 failure on the data or model,\n"
+          "'mech MODEL --help' lists each model's options. Exit status: 0 success, 1 failure on the data or model,\n"
           "2 bad usage.\n",
           fp);
 }
@@ -33,6 +34,8 @@ int main(int argc, char **argv)
         return mech_cmd_pendulum(argc - 1, argv + 1);
     if (strcmp(argv[1], "friction") == 0)
         return mech_cmd_friction(argc - 1, argv + 1);
+    if (strcmp(argv[1], "beam") == 0)
+        return mech_cmd_beam(argc - 1, argv + 1);
     fprintf(stderr, "mech: unknown model '%s' (see 'mech --help')\n", argv[1]);
     return MECH_EXIT_USAGE;
 }

@@ -19,5 +19,7 @@ int mech_cli_int(const char *cmd, const char *opt, const char *text, int min, in
 int mech_cmd_pendulum(int argc, char **argv);
 // (argc, argv) of "mech friction ..." => exit status
 int mech_cmd_friction(int argc, char **argv);
+// (argc, argv) of "mech beam ..." => exit status
+int mech_cmd_beam(int argc, char **argv);
 
 #endif

@@ -1,0 +1,905 @@
+/* mech beam freq|sim|lqr: the jointed-beam spacecraft of spec 004 (docs/beam.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <cjson/cJSON.h>
+#include <lapacke.h>
+#include "hyst/loops.h"
+#include "hyst/model.h"
+#include "hyst/util.h"
+#include "mech/beam.h"
+#include "mech/ctrl.h"
+#include "mech_cli.h"
+
+static void usage(FILE *fp)
+{
+    fputs("usage: mech beam freq|sim|lqr CONFIG.json [OPTIONS]\n"
+          "\n"
+          "The rigid-flexible spacecraft of spec 004: a hub (attitude theta) with a flexible appendage split by\n"
+          "clearance or hysteretic hinges, reduced to n_m clamped modes, integrated by Newmark. CONFIG is a\n"
+          "\"mech-beam\" JSON file (fixtures/mech/beam/; every key and its default in docs/beam.md).\n"
+          "\n"
+          "  freq   frequency table: rigid mode + elastic modes of the free hub (eig(K_s, M_s)), the clamped\n"
+          "         hinged beam and, with open hinges, the reduced model's open-hinge frequencies\n"
+          "         --sweep mass|J1|c|hinges   the analogues of the paper's Tables 2-5 (hinge mass, hub inertia,\n"
+          "                                     c = k_g / k_l, hinge count) over --values LIST (default: spec §8's)\n"
+          "         columns: mode,free_hub_Hz,clamped_Hz,open_hinge_Hz  |  sweep: value,f0_Hz,f1_Hz,...[,pct1,...]\n"
+          "  sim    time response: CSV t,w_tip,theta,theta_dot,dtheta_1,M_1,...,U,F with a units row; a hinge's\n"
+          "         dtheta_j, M_j columns are a bench record for hyst loops / hyst plot (--x dtheta_1 --y M_1)\n"
+          "         --summary FILE.json   peaks and their times, contact time fraction, energy balance, hinge\n"
+          "                               work and its energy per cycle (hyst's loop analysis)\n"
+          "         --hinge-records PREFIX  one t,q,Q record per hinge: PREFIX1.csv, PREFIX2.csv, ...\n"
+          "  lqr    LQR on the linear model (21)-(24): gain, closed-loop poles and damping ratios; with -o the\n"
+          "         controlled and uncontrolled runs side by side (columns of sim with _open / _ctrl)\n"
+          "\n"
+          "options:\n"
+          "  -o, --output FILE      CSV output (atomically; default standard output)\n"
+          "      --plot FILE        gnuplot figure (.svg, .png or .pdf): freq --sweep: frequencies against the swept\n"
+          "                         value; sim: tip deflection, attitude, rate, hinge moments (Figs. 7-9) and the\n"
+          "                         hinge loops; lqr: controlled vs uncontrolled and the voltage (Figs. 14-15)\n"
+          "      --values LIST      freq --sweep: values a,b,c,...\n"
+          "      --duration S       override solver.duration      --dt S      override solver.dt\n"
+          "      --F0 N             override load.F0              --clearance RAD  every hinge's clearance\n"
+          "      --physical         integrate in physical FE coordinates (banded LAPACK) instead of modes\n"
+          "      --iterated         iterated update instead of the paper's lagged one\n"
+          "  -h, --help             this help\n"
+          "\n"
+          "Units: m, rad, s, N, N m, V, Hz. Exit status: 0 success, 1 bad configuration or failed simulation (the\n"
+          "rows before the failure are kept), 2 bad usage.\n",
+          fp);
+}
+
+enum { O_SWEEP = 0x100, O_VALUES, O_PLOT, O_SUMMARY, O_RECORDS, O_DURATION, O_DT, O_F0, O_CLEAR, O_PHYS, O_ITER };
+
+typedef struct opts {
+    const char *config, *out, *plot, *summary, *records, *sweep, *values;
+    double duration, dt, F0, clearance;
+    int set_duration, set_dt, set_F0, set_clearance, physical, iterated;
+} opts;
+
+/* ---------- time histories ---------- */
+
+typedef struct hist {
+    long n;                         /* samples recorded (steps + 1 when the run finished)               */
+    long cap;                       /* samples allocated: the stride of dth and M                       */
+    int nh;
+    double *t, *w, *th, *thd, *U, *F, *dth, *M;   /* dth, M: nh x n, hinge-major                        */
+    double W_ext, W_hinge, T, V, h, bal_max;
+    double *W_j;                    /* nh: work of each hinge                                           */
+    long contact[MECH_BEAM_MAX_HINGES];
+    int failed;
+    char msg[HY_MSG_LEN];
+} hist;
+
+static void hist_free(hist *h)
+{
+    free(h->t);
+    memset(h, 0, sizeof *h);
+}
+
+// (model, configuration, control or NULL) => time history; a failed run keeps its rows and the message
+static int simulate(const mech_beam_model *m, const mech_beam_config *c, const mech_beam_control *ctl, hist *h,
+                    hy_err *err)
+{
+    memset(h, 0, sizeof *h);
+    const mech_beam_params *p = mech_beam_model_params(m);
+    long n = lround(c->solver.duration / c->solver.dt) + 1;
+    int nh = p->n_hinges;
+    h->t = malloc((size_t)n * (6 + 2 * (size_t)nh) * sizeof(double) + (size_t)(nh + 1) * sizeof(double));
+    if (!h->t)
+        return hy_err_set(err, HY_ENOMEM, "out of memory for %ld samples", n);
+    h->w = h->t + n, h->th = h->w + n, h->thd = h->th + n, h->U = h->thd + n, h->F = h->U + n;
+    h->dth = h->F + n, h->M = h->dth + (size_t)nh * n, h->W_j = h->M + (size_t)nh * n;
+    h->nh = nh;
+    h->cap = n;
+    memset(h->W_j, 0, (size_t)(nh + 1) * sizeof(double));
+    mech_beam_data *d;
+    int rc = mech_beam_data_new(m, &c->solver, &c->load, ctl, NULL, NULL, &d, err);
+    if (rc != HY_OK)
+        return rc;
+    mech_beam_obs o;
+    for (long i = 0; i < n; i++) {
+        if (i > 0 && (rc = mech_beam_step(d, err)) != HY_OK) {
+            h->failed = 1;
+            snprintf(h->msg, sizeof h->msg, "%s", err->msg);
+            break;
+        }
+        mech_beam_observe_energy(d, &o);
+        h->t[i] = o.t, h->w[i] = o.w_tip, h->th[i] = o.theta, h->thd[i] = o.theta_dot, h->U[i] = o.U, h->F[i] = o.F;
+        for (int j = 0; j < nh; j++) {
+            h->dth[(size_t)j * n + i] = o.dtheta[j];
+            h->M[(size_t)j * n + i] = o.M[j];
+            if (i > 0)
+                h->W_j[j] += 0.5 * (h->M[(size_t)j * n + i] + h->M[(size_t)j * n + i - 1]) *
+                             (o.dtheta[j] - h->dth[(size_t)j * n + i - 1]);
+            if (fabs(o.dtheta[j]) > p->hinge[j].clearance)
+                h->contact[j]++;
+        }
+        h->bal_max = fmax(h->bal_max, fabs(o.T + o.V_beam + o.W_hinge - o.W_ext));
+        h->n = i + 1;
+    }
+    h->W_ext = o.W_ext, h->W_hinge = o.W_hinge, h->T = o.T, h->V = o.V_beam, h->h = o.h;
+    mech_beam_data_free(d);
+    return h->failed ? HY_ESTATE : HY_OK;
+}
+
+static void num(FILE *fp, double v, int last)
+{
+    char b[40];
+    hy_fmt_exact(b, sizeof b, v);
+    fputs(b, fp);
+    fputc(last ? '\n' : ',', fp);
+}
+
+// (history, suffix for column names or "") => CSV with a header and a units row
+static void write_hist(FILE *fp, const hist *h, const hist *h2)
+{
+    const hist *hs[2] = {h, h2};
+    int nset = h2 ? 2 : 1;
+    for (int s = 0; s < nset; s++) {
+        const char *sx = nset == 1 ? "" : s == 0 ? "_open" : "_ctrl";
+        if (s == 0)
+            fputs("t,", fp);
+        fprintf(fp, "w_tip%s,theta%s,theta_dot%s,", sx, sx, sx);
+        for (int j = 0; j < h->nh; j++)
+            fprintf(fp, "dtheta_%d%s,M_%d%s,", j + 1, sx, j + 1, sx);
+        fprintf(fp, "U%s,F%s%s", sx, sx, s == nset - 1 ? "\n" : ",");
+    }
+    for (int s = 0; s < nset; s++) {
+        if (s == 0)
+            fputs("s,", fp);
+        fputs("m,rad,rad/s,", fp);
+        for (int j = 0; j < h->nh; j++)
+            fputs("rad,N m,", fp);
+        fprintf(fp, "V,N%s", s == nset - 1 ? "\n" : ",");
+    }
+    long n = h->n;
+    for (int s = 1; s < nset; s++)
+        n = hs[s]->n < n ? hs[s]->n : n;
+    for (long i = 0; i < n; i++) {
+        for (int s = 0; s < nset; s++) {
+            const hist *x = hs[s];
+            size_t stride = (size_t)x->cap;
+            if (s == 0)
+                num(fp, x->t[i], 0);
+            num(fp, x->w[i], 0);
+            num(fp, x->th[i], 0);
+            num(fp, x->thd[i], 0);
+            for (int j = 0; j < x->nh; j++) {
+                num(fp, x->dth[(size_t)j * stride + (size_t)i], 0);
+                num(fp, x->M[(size_t)j * stride + (size_t)i], 0);
+            }
+            num(fp, x->U[i], 0);
+            num(fp, x->F[i], s == nset - 1);
+        }
+    }
+}
+
+/* ---------- gnuplot ---------- */
+
+// (figure path) => terminal line for its extension, or NULL
+static const char *terminal(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot)
+        return NULL;
+    if (strcmp(dot, ".svg") == 0)
+        return "svg size 900,1000 noenhanced font 'sans,10' background rgb 'white'";
+    if (strcmp(dot, ".png") == 0)
+        return "pngcairo size 900,1000 noenhanced font 'sans,10'";
+    if (strcmp(dot, ".pdf") == 0)
+        return "pdfcairo size 9in,10in noenhanced font 'sans,8'";
+    return NULL;
+}
+
+// (fp, text) => gnuplot single-quoted string (' doubled)
+static void gp_quote(FILE *fp, const char *t)
+{
+    fputc('\'', fp);
+    for (; *t; t++) {
+        if (*t == '\'')
+            fputc('\'', fp);
+        if ((unsigned char)*t >= 0x20)
+            fputc(*t, fp);
+    }
+    fputc('\'', fp);
+}
+
+// (script text file, figure path) => gnuplot run on the script; the figure is renamed into place on success
+static int run_gnuplot(const char *cmd, const char *script, const char *tmpfig, const char *fig)
+{
+    char line[8192] = "gnuplot '";
+    size_t k = strlen(line);
+    for (const char *c = script; *c && k + 8 < sizeof line; c++) {
+        if (*c == '\'') {
+            memcpy(line + k, "'\\''", 4);   /* ' -> '\'' for the shell */
+            k += 4;
+        } else {
+            line[k++] = *c;
+        }
+    }
+    snprintf(line + k, sizeof line - k, "' 2>&1");
+    FILE *pp = popen(line, "r");
+    if (!pp)
+        return mech_cli_fail(cmd, "%s: cannot run gnuplot", fig);
+    char buf[512], first[512] = "";
+    while (fgets(buf, sizeof buf, pp))
+        if (!first[0] && strspn(buf, " \t\r\n") < strlen(buf)) {
+            snprintf(first, sizeof first, "%s", buf + strspn(buf, " \t"));
+            first[strcspn(first, "\r\n")] = '\0';
+        }
+    int st = pclose(pp);
+    unlink(script);
+    if (st != 0 || access(tmpfig, F_OK) != 0) {
+        unlink(tmpfig);
+        return mech_cli_fail(cmd, "%s: gnuplot failed (exit status %d)%s%s", fig, WIFEXITED(st) ? WEXITSTATUS(st) : st,
+                             first[0] ? ": " : "", first);
+    }
+    if (rename(tmpfig, fig) != 0) {
+        unlink(tmpfig);
+        return mech_cli_fail(cmd, "%s: cannot write: %s", fig, strerror(errno));
+    }
+    return MECH_EXIT_OK;
+}
+
+// (fp, block name, x, y, n) => datablock, decimated to at most 4000 points
+static void block(FILE *fp, const char *name, const double *x, const double *y, long n)
+{
+    long step = n > 4000 ? (n + 3999) / 4000 : 1;
+    fprintf(fp, "$%s << EOD\n", name);
+    for (long i = 0; i < n; i += step)
+        fprintf(fp, "%.10g %.10g\n", x[i], y[i]);
+    fputs("EOD\n", fp);
+}
+
+// (figure, histories: uncontrolled and optionally controlled) => multiplot like Figs. 7-9 / 14-15
+static int plot_response(const char *cmd, const char *fig, const hist *a, const hist *b, const char *la,
+                         const char *lb)
+{
+    const char *term = terminal(fig);
+    if (!term)
+        return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", fig);
+    char script[4200], tmpfig[4200];
+    snprintf(script, sizeof script, "%s.gp.tmp", fig);
+    snprintf(tmpfig, sizeof tmpfig, "%s.tmp%s", fig, strrchr(fig, '.'));
+    FILE *fp = fopen(script, "w");
+    if (!fp)
+        return mech_cli_fail(cmd, "%s: cannot write: %s", script, strerror(errno));
+    const hist *hs[2] = {a, b};
+    int ns = b ? 2 : 1, rows = 5;
+    for (int s = 0; s < ns; s++) {
+        char nm[32];
+        size_t stride = (size_t)hs[s]->cap;
+        snprintf(nm, sizeof nm, "w%d", s), block(fp, nm, hs[s]->t, hs[s]->w, hs[s]->n);
+        snprintf(nm, sizeof nm, "th%d", s), block(fp, nm, hs[s]->t, hs[s]->th, hs[s]->n);
+        snprintf(nm, sizeof nm, "thd%d", s), block(fp, nm, hs[s]->t, hs[s]->thd, hs[s]->n);
+        snprintf(nm, sizeof nm, "U%d", s), block(fp, nm, hs[s]->t, hs[s]->U, hs[s]->n);
+        for (int j = 0; j < hs[s]->nh; j++) {
+            snprintf(nm, sizeof nm, "M%d_%d", s, j), block(fp, nm, hs[s]->t, hs[s]->M + (size_t)j * stride, hs[s]->n);
+        }
+    }
+    for (int j = 0; !b && j < a->nh; j++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "L%d", j);
+        block(fp, nm, a->dth + (size_t)j * (size_t)a->cap, a->M + (size_t)j * (size_t)a->cap, a->n);
+    }
+    fprintf(fp, "set terminal %s\nset output ", term);
+    gp_quote(fp, tmpfig);
+    fprintf(fp, "\nset multiplot layout %d,1\nset grid\nset xlabel 't (s)'\n", rows);
+    const char *what[4] = {"w", "th", "thd", NULL};
+    const char *ylab[4] = {"tip deflection w (m)", "attitude theta (rad)", "attitude rate (rad/s)", NULL};
+    for (int k = 0; k < 3; k++) {
+        fprintf(fp, "set ylabel '%s'\nplot $%s0 with lines lw 1.2 title '%s'", ylab[k], what[k], la);
+        if (b)
+            fprintf(fp, ", $%s1 with lines lw 1.2 title '%s'", what[k], lb);
+        fputc('\n', fp);
+    }
+    fputs("set ylabel 'hinge moment M (N m)'\nplot ", fp);
+    for (int s = 0; s < ns; s++)
+        for (int j = 0; j < hs[s]->nh; j++)
+            fprintf(fp, "%s$M%d_%d with lines title 'hinge %d%s%s'", s || j ? ", " : "", s, j, j + 1,
+                    ns > 1 ? " " : "", ns > 1 ? (s ? lb : la) : "");
+    if (hs[0]->nh == 0)
+        fputs("0 title 'no hinges'", fp);
+    fputc('\n', fp);
+    if (b) {
+        fprintf(fp, "set ylabel 'MFC voltage U (V)'\nplot $U1 with lines lw 1.2 title '%s'\n", lb);
+    } else {
+        /* the hinges' dtheta-M loops, as hyst plot would draw the records */
+        fputs("set xlabel 'hinge rotation jump dtheta (rad)'\nset ylabel 'hinge moment M (N m)'\nplot ", fp);
+        for (int j = 0; j < a->nh; j++)
+            fprintf(fp, "%s$L%d with lines title 'hinge %d'", j ? ", " : "", j, j + 1);
+        if (a->nh == 0)
+            fputs("0 title 'no hinges'", fp);
+        fputc('\n', fp);
+    }
+    fputs("unset multiplot\n", fp);
+    fclose(fp);
+    return run_gnuplot(cmd, script, tmpfig, fig);
+}
+
+/* ---------- configuration ---------- */
+
+static int load_config(const char *cmd, const opts *o, mech_beam_config *c, mech_beam_model **m)
+{
+    hy_err err;
+    *m = NULL;
+    if (mech_beam_config_read(o->config, c, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (o->set_duration)
+        c->solver.duration = o->duration;
+    if (o->set_dt)
+        c->solver.dt = o->dt;
+    if (o->set_F0)
+        c->load.F0 = o->F0;
+    if (o->set_clearance)
+        for (int j = 0; j < c->params.n_hinges; j++)
+            c->params.hinge[j].clearance = o->clearance;
+    if (o->physical)
+        c->solver.physical = 1;
+    if (o->iterated)
+        c->solver.update = MECH_BEAM_ITERATED;
+    if (!(c->solver.dt > 0) || !(c->solver.duration >= 0) || c->solver.duration / c->solver.dt > 1e8) {
+        mech_beam_config_free(c);
+        return mech_cli_usage(cmd, "--duration and --dt must give 0 .. 1e8 steps of a positive size");
+    }
+    if (mech_beam_model_new(&c->params, m, &err) != HY_OK) {
+        mech_beam_config_free(c);
+        return mech_cli_fail(cmd, "%s: %s", hy_display_name(o->config), err.msg);
+    }
+    return MECH_EXIT_OK;
+}
+
+// (path) => 1 when it names the configuration or one of its model files
+static int is_input(const char *path, const opts *o, const mech_beam_config *c)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    if (hy_same_file(path, o->config))
+        return 1;
+    for (int j = 0; j < c->params.n_hinges; j++)
+        if (c->model_path[j][0] && hy_same_file(path, c->model_path[j]))
+            return 1;
+    return c->history_path[0] && hy_same_file(path, c->history_path);
+}
+
+/* ---------- freq ---------- */
+
+static int freq_table(const char *cmd, const mech_beam_model *m, FILE *fp)
+{
+    mech_beam_info in;
+    mech_beam_model_info(m, &in);
+    double *f = malloc(3 * (in.nm + 1) * sizeof *f);
+    if (!f)
+        return mech_cli_fail(cmd, "out of memory");
+    double *fc = f + in.nm + 1, *fo = fc + in.nm + 1;
+    hy_err err;
+    if (mech_beam_freq_system(m, f, &err) != HY_OK || mech_beam_freq_clamped(m, fc, &err) != HY_OK ||
+        mech_beam_freq_open(m, fo, &err) != HY_OK) {
+        free(f);
+        return mech_cli_fail(cmd, "%s", err.msg);
+    }
+    fputs("mode,free_hub_Hz,clamped_Hz,open_hinge_Hz\nmode,Hz,Hz,Hz\n", fp);
+    for (size_t i = 0; i <= in.nm; i++) {
+        fprintf(fp, "%zu,%.6f,", i, f[i]);
+        if (i == 0)
+            fputs(",\n", fp);
+        else
+            fprintf(fp, "%.6f,%.6f\n", fc[i - 1], fo[i - 1]);
+    }
+    free(f);
+    return MECH_EXIT_OK;
+}
+
+static int parse_list(const char *cmd, const char *text, double *v, int max)
+{
+    int n = 0;
+    const char *p = text;
+    while (*p && n < max) {
+        char *end;
+        errno = 0;
+        double x = strtod(p, &end);
+        if (end == p || errno || !isfinite(x)) {
+            mech_cli_usage(cmd, "--values: '%s' is not a list of numbers", text);
+            return -1;
+        }
+        v[n++] = x;
+        p = end;
+        if (*p == ',')
+            p++;
+        else if (*p) {
+            mech_cli_usage(cmd, "--values: '%s' is not a comma-separated list", text);
+            return -1;
+        }
+    }
+    if (n == 0) {
+        mech_cli_usage(cmd, "--values: empty list");
+        return -1;
+    }
+    return n;
+}
+
+static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE *fp)
+{
+    static const double d_mass[] = {0, 0.02, 0.1, 0.5, 1, 2}, d_J1[] = {20, 50, 80, 100, 200, 500, 1000},
+                        d_c[] = {0.1, 0.5, 1, 3, 10}, d_n[] = {0, 1, 3, 4};
+    int kind = strcmp(o->sweep, "mass") == 0 ? 0 : strcmp(o->sweep, "J1") == 0 ? 1 : strcmp(o->sweep, "c") == 0 ? 2
+             : strcmp(o->sweep, "hinges") == 0 ? 3 : -1;
+    if (kind < 0)
+        return mech_cli_usage(cmd, "--sweep: unknown quantity '%s' (expected mass, J1, c or hinges)", o->sweep);
+    double v[64];
+    int nv;
+    if (o->values) {
+        if ((nv = parse_list(cmd, o->values, v, 64)) < 0)
+            return MECH_EXIT_USAGE;
+    } else {
+        const double *dv = kind == 0 ? d_mass : kind == 1 ? d_J1 : kind == 2 ? d_c : d_n;
+        nv = kind == 0 ? 6 : kind == 1 ? 7 : kind == 2 ? 5 : 4;
+        memcpy(v, dv, (size_t)nv * sizeof *v);
+    }
+    mech_beam_params base = c->params;
+    double ref[64] = {0};
+    int nm_print = 0;
+    hy_err err;
+    if (kind == 2) {   /* Table 4: percentages of the hinge-less frequencies */
+        mech_beam_params p = base;
+        p.n_hinges = 0;
+        mech_beam_model *m;
+        if (mech_beam_model_new(&p, &m, &err) != HY_OK || mech_beam_freq_system(m, ref, &err) != HY_OK) {
+            mech_beam_model_free(m);
+            return mech_cli_fail(cmd, "%s", err.msg);
+        }
+        mech_beam_model_free(m);
+    }
+    double *table = calloc((size_t)nv * 64, sizeof *table);
+    if (!table)
+        return mech_cli_fail(cmd, "out of memory");
+    for (int i = 0; i < nv; i++) {
+        mech_beam_params p = base;
+        const char *key = kind == 0 ? "mass" : kind == 1 ? "J1" : kind == 2 ? "c" : "hinges";
+        if (kind == 0) {
+            for (int j = 0; j < p.n_hinges; j++)
+                p.hinge[j].mass = v[i];
+        } else if (kind == 1) {
+            p.J1 = v[i];
+        } else if (kind == 2) {
+            for (int j = 0; j < p.n_hinges; j++)
+                p.hinge[j].k = v[i] * mech_beam_k_ref(&p);
+        } else {
+            if (v[i] < 0 || v[i] > MECH_BEAM_MAX_HINGES || v[i] != floor(v[i])) {
+                free(table);
+                return mech_cli_usage(cmd, "--values: hinge counts are integers 0..%d", MECH_BEAM_MAX_HINGES);
+            }
+            mech_beam_params_equal_hinges(&p, (int)v[i]);
+        }
+        mech_beam_model *m;
+        if (mech_beam_model_new(&p, &m, &err) != HY_OK) {
+            free(table);
+            return mech_cli_fail(cmd, "--sweep %s = %g: %s", key, v[i], err.msg);
+        }
+        mech_beam_info in;
+        mech_beam_model_info(m, &in);
+        nm_print = (int)(in.nm < 63 ? in.nm : 62);
+        if (mech_beam_freq_system(m, table + (size_t)i * 64, &err) != HY_OK) {
+            mech_beam_model_free(m);
+            free(table);
+            return mech_cli_fail(cmd, "%s", err.msg);
+        }
+        mech_beam_model_free(m);
+    }
+    fprintf(fp, "%s", o->sweep);
+    for (int k = 0; k <= nm_print; k++)
+        fprintf(fp, ",f%d_Hz", k);
+    for (int k = 1; kind == 2 && k <= nm_print; k++)
+        fprintf(fp, ",pct%d", k);
+    fprintf(fp, "\n%s", kind == 0 ? "kg" : kind == 1 ? "kg m^2" : "-");
+    for (int k = 0; k <= nm_print; k++)
+        fputs(",Hz", fp);
+    for (int k = 1; kind == 2 && k <= nm_print; k++)
+        fputs(",%", fp);
+    fputc('\n', fp);
+    for (int i = 0; i < nv; i++) {
+        fprintf(fp, "%.10g", v[i]);
+        for (int k = 0; k <= nm_print; k++)
+            fprintf(fp, ",%.6f", table[(size_t)i * 64 + k]);
+        for (int k = 1; kind == 2 && k <= nm_print; k++)
+            fprintf(fp, ",%.2f", 100 * table[(size_t)i * 64 + k] / ref[k]);
+        fputc('\n', fp);
+    }
+    int status = MECH_EXIT_OK;
+    if (o->plot) {
+        const char *term = terminal(o->plot);
+        if (!term) {
+            free(table);
+            return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", o->plot);
+        }
+        char script[4200], tmpfig[4200];
+        snprintf(script, sizeof script, "%s.gp.tmp", o->plot);
+        snprintf(tmpfig, sizeof tmpfig, "%s.tmp%s", o->plot, strrchr(o->plot, '.'));
+        FILE *gp = fopen(script, "w");
+        if (!gp) {
+            free(table);
+            return mech_cli_fail(cmd, "%s: cannot write: %s", script, strerror(errno));
+        }
+        fputs("$D << EOD\n", gp);
+        for (int i = 0; i < nv; i++) {
+            fprintf(gp, "%.10g", v[i]);
+            for (int k = 1; k <= nm_print; k++)
+                fprintf(gp, " %.10g", table[(size_t)i * 64 + k] / table[k]);
+            fputc('\n', gp);
+        }
+        fputs("EOD\n", gp);
+        fprintf(gp, "set terminal %s\nset output ", term);
+        gp_quote(gp, tmpfig);
+        fputs("\nset grid\nset key outside right\n", gp);
+        fprintf(gp, "set xlabel '%s'\nset ylabel 'f_i / f_i(first value)'\nset title 'free-hub frequencies against "
+                "%s (spec 004 Tables 2-5)'\n%s", kind == 0 ? "hinge mass (kg)" : kind == 1 ? "hub inertia J1 (kg m^2)"
+                : kind == 2 ? "stiffness ratio c = k_g / k_l" : "hinge count n_j", o->sweep,
+                kind == 1 || kind == 2 ? "set logscale x\n" : "");
+        fputs("plot ", gp);
+        for (int k = 1; k <= nm_print; k++)
+            fprintf(gp, "%s$D using 1:%d with linespoints title 'f%d'", k > 1 ? ", " : "", k + 1, k);
+        fputc('\n', gp);
+        fclose(gp);
+        status = run_gnuplot(cmd, script, tmpfig, o->plot);
+    }
+    free(table);
+    return status;
+}
+
+/* ---------- sim ---------- */
+
+// (history) => summary JSON document
+static cJSON *summary(const hist *h, const mech_beam_config *c, const mech_beam_model *m)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "format", "mech-beam-summary");
+    cJSON_AddNumberToObject(doc, "steps", (double)(h->n - 1));
+    cJSON_AddNumberToObject(doc, "dt", c->solver.dt);
+    cJSON_AddStringToObject(doc, "coordinates", c->solver.physical ? "physical" : "modal");
+    cJSON_AddStringToObject(doc, "update", c->solver.update == MECH_BEAM_ITERATED ? "iterated" : "lagged");
+    mech_beam_info in;
+    mech_beam_model_info(m, &in);
+    cJSON_AddNumberToObject(doc, "modes", (double)in.nm);
+    struct { const char *name; const double *v; } pk[] = {
+        {"w_tip", h->w}, {"theta", h->th}, {"theta_dot", h->thd}, {"U", h->U}};
+    cJSON *peaks = cJSON_AddObjectToObject(doc, "peaks");
+    for (size_t k = 0; k < 4; k++) {
+        long im = 0;
+        for (long i = 0; i < h->n; i++)
+            if (fabs(pk[k].v[i]) > fabs(pk[k].v[im]))
+                im = i;
+        cJSON *o = cJSON_AddObjectToObject(peaks, pk[k].name);
+        cJSON_AddItemToObject(o, "max_abs", hy_json_exact_number(fabs(pk[k].v[im])));
+        cJSON_AddItemToObject(o, "value", hy_json_exact_number(pk[k].v[im]));
+        cJSON_AddItemToObject(o, "time", hy_json_exact_number(h->t[im]));
+    }
+    cJSON *hs = cJSON_AddArrayToObject(doc, "hinges");
+    size_t stride = (size_t)h->cap;
+    for (int j = 0; j < h->nh; j++) {
+        const double *q = h->dth + (size_t)j * stride, *Q = h->M + (size_t)j * stride;
+        cJSON *o = cJSON_CreateObject();
+        long idq = 0, iM = 0;
+        for (long i = 0; i < h->n; i++) {
+            if (fabs(q[i]) > fabs(q[idq]))
+                idq = i;
+            if (fabs(Q[i]) > fabs(Q[iM]))
+                iM = i;
+        }
+        cJSON_AddItemToObject(o, "position", hy_json_exact_number(c->params.hinge[j].position));
+        cJSON_AddItemToObject(o, "clearance", hy_json_exact_number(c->params.hinge[j].clearance));
+        cJSON_AddItemToObject(o, "dtheta_max_abs", hy_json_exact_number(fabs(q[idq])));
+        cJSON_AddItemToObject(o, "dtheta_time", hy_json_exact_number(h->t[idq]));
+        cJSON_AddItemToObject(o, "M_max_abs", hy_json_exact_number(fabs(Q[iM])));
+        cJSON_AddItemToObject(o, "M_time", hy_json_exact_number(h->t[iM]));
+        cJSON_AddItemToObject(o, "contact_fraction", hy_json_exact_number((double)h->contact[j] / (double)h->n));
+        cJSON_AddItemToObject(o, "work", hy_json_exact_number(h->W_j[j]));
+        /* energy per cycle of the hinge's dtheta-M loop, counted by hyst's loop analysis (docs/loops.md) */
+        hy_loops_opts lo;
+        hy_loops L;
+        hy_err e;
+        hy_loops_opts_default(&lo);
+        cJSON *cyc = cJSON_AddArrayToObject(o, "energy_per_cycle");
+        if (h->n >= 3 && hy_loops_analyze(q, Q, (size_t)h->n, &lo, &L, &e) == HY_OK) {
+            for (size_t k = 0; k < L.n_cyc; k++)
+                cJSON_AddItemToArray(cyc, hy_json_exact_number(L.cyc[k].energy));
+            cJSON_AddItemToObject(o, "loops_total_energy", hy_json_exact_number(L.total_energy));
+            hy_loops_free(&L);
+        }
+        cJSON_AddItemToArray(hs, o);
+    }
+    cJSON *en = cJSON_AddObjectToObject(doc, "energy");
+    cJSON_AddItemToObject(en, "work_external", hy_json_exact_number(h->W_ext));
+    cJSON_AddItemToObject(en, "work_hinges", hy_json_exact_number(h->W_hinge));
+    cJSON_AddItemToObject(en, "kinetic_final", hy_json_exact_number(h->T));
+    cJSON_AddItemToObject(en, "elastic_final", hy_json_exact_number(h->V));
+    cJSON_AddItemToObject(en, "balance_max_abs", hy_json_exact_number(h->bal_max));
+    cJSON_AddItemToObject(doc, "angular_momentum_final", hy_json_exact_number(h->h));
+    if (h->failed)
+        cJSON_AddStringToObject(doc, "error", h->msg);
+    return doc;
+}
+
+static int write_text(const char *cmd, const char *path, const char *text, const opts *o, const mech_beam_config *c)
+{
+    hy_err err;
+    hy_atomic a;
+    if (is_input(path, o, c))
+        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
+    if (hy_atomic_open(&a, path, o->config, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    fputs(text, a.fp);
+    if (hy_atomic_commit(&a, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    return MECH_EXIT_OK;
+}
+
+static int write_hist_file(const char *cmd, const char *path, const hist *h, const hist *h2, const opts *o,
+                           const mech_beam_config *c)
+{
+    hy_err err;
+    hy_atomic a;
+    if (is_input(path, o, c))
+        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
+    if (hy_atomic_open(&a, path, o->config, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    write_hist(a.fp, h, h2);
+    if (hy_atomic_commit(&a, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    return MECH_EXIT_OK;
+}
+
+static int hinge_records(const char *cmd, const char *prefix, const hist *h, const opts *o,
+                         const mech_beam_config *c)
+{
+    size_t stride = (size_t)h->cap;
+    for (int j = 0; j < h->nh; j++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s%d.csv", prefix, j + 1);
+        hy_err err;
+        hy_atomic a;
+        if (is_input(path, o, c))
+            return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
+        if (hy_atomic_open(&a, path, o->config, &err) != HY_OK)
+            return mech_cli_fail(cmd, "%s", err.msg);
+        fputs("t,q,Q\ns,rad,N m\n", a.fp);
+        for (long i = 0; i < h->n; i++) {
+            num(a.fp, h->t[i], 0);
+            num(a.fp, h->dth[(size_t)j * stride + i], 0);
+            num(a.fp, h->M[(size_t)j * stride + i], 1);
+        }
+        if (hy_atomic_commit(&a, &err) != HY_OK)
+            return mech_cli_fail(cmd, "%s", err.msg);
+    }
+    return MECH_EXIT_OK;
+}
+
+static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const mech_beam_model *m)
+{
+    hist h;
+    hy_err err;
+    int rc = simulate(m, c, NULL, &h, &err);
+    if (rc != HY_OK && !h.failed)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    int status = write_hist_file(cmd, o->out, &h, NULL, o, c);
+    if (h.bal_max > 0.01 * fabs(h.W_ext) && h.W_ext != 0)
+        mech_cli_warn(cmd, "the energy balance is off by %.2g %% of the work put in%s", 100 * h.bal_max / fabs(h.W_ext),
+                      c->solver.update == MECH_BEAM_LAGGED ? " (the paper's lagged update with a hinge gap that opens: "
+                      "use --iterated or solver.update = \"iterated\")" : "; reduce solver.dt");
+    if (status == MECH_EXIT_OK && o->summary) {
+        cJSON *doc = summary(&h, c, m);
+        char *txt = doc ? hy_json_print(doc) : NULL;
+        status = txt ? write_text(cmd, o->summary, txt, o, c) : mech_cli_fail(cmd, "out of memory");
+        free(txt);
+        cJSON_Delete(doc);
+    }
+    if (status == MECH_EXIT_OK && o->records)
+        status = hinge_records(cmd, o->records, &h, o, c);
+    if (status == MECH_EXIT_OK && o->plot && h.n > 1)
+        status = plot_response(cmd, o->plot, &h, NULL, "response", "");
+    if (h.failed)
+        status = mech_cli_fail(cmd, "%s (the %ld rows before it are written)", h.msg, h.n);
+    hist_free(&h);
+    return status;
+}
+
+/* ---------- lqr ---------- */
+
+// (history) => RMS of the tip deflection
+static double rms_tip(const hist *h)
+{
+    double s = 0;
+    for (long i = 0; i < h->n; i++)
+        s += h->w[i] * h->w[i];
+    return h->n ? sqrt(s / (double)h->n) : 0;
+}
+
+static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const mech_beam_model *m)
+{
+    hy_err err;
+    if (!c->params.mfc.enabled)
+        return mech_cli_fail(cmd, "%s: mfc.enabled: the LQR needs the MFC pair (an \"mfc\" section)",
+                             hy_display_name(o->config));
+    mech_beam_lqr L;
+    int theta = c->control_design == MECH_BEAM_DESIGN_THETA;
+    int rc = mech_beam_lqr_design(m, c->control_design, c->control_Q, c->control_R, &L, &err);
+    if (rc == HY_EMODEL && theta)
+        return mech_cli_fail(cmd, "%s: control.design = \"theta\": the paper's theta-state design (spec 004 eqs. "
+                             "23-25) is refused, since the MFC's internal moment pair cannot move the rigid attitude "
+                             "mode (J theta + H q has zero second derivative for every voltage; spec 004 §5, §9.3): "
+                             "%s; use \"design\": \"flex\", the reduced flexible model of §5 (a)",
+                             hy_display_name(o->config), err.msg);
+    if (rc != HY_OK)
+        return mech_cli_fail(cmd, "%s: %s", hy_display_name(o->config), err.msg);
+    size_t ns = L.ns;
+    /* the CARE solution: symmetric positive definite (smallest eigenvalue by LAPACK dsyev) */
+    double *Xc = malloc((ns * ns + ns) * sizeof *Xc), asym = 0;
+    if (!Xc) {
+        mech_beam_lqr_free(&L);
+        return mech_cli_fail(cmd, "out of memory");
+    }
+    for (size_t i = 0; i < ns; i++)
+        for (size_t j = 0; j < ns; j++)
+            asym = fmax(asym, fabs(L.X[i * ns + j] - L.X[j * ns + i]) / fmax(1e-300, fabs(L.X[i * ns + j])));
+    memcpy(Xc, L.X, ns * ns * sizeof *Xc);
+    double *ev = Xc + ns * ns;
+    LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)ns, Xc, (lapack_int)ns, ev);
+    FILE *fp = stdout;
+    fprintf(fp, "LQR on the %s (%zu states), Q = %g I, R = %g (spec 004 eq. 25; SLICOT SB02OD via libmech ctrl)\n",
+            theta ? "theta-state model" : "reduced flexible model, theta eliminated with h = 0 (spec 004 §5 (a))",
+            ns, c->control_Q, c->control_R);
+    fprintf(fp, "CARE solution X: eigenvalues %.4g .. %.4g (positive definite: %s), max relative asymmetry %.1e\n",
+            ev[0], ev[ns - 1], ev[0] > 0 ? "yes" : "NO", asym);
+    fputs("gain K (U = -K z, z = [q; q'], V per modal unit):", fp);
+    for (size_t i = 0; i < ns; i++)
+        fprintf(fp, " %.6g", L.K[i]);
+    fputs("\npole  open_re      open_im      closed_re     closed_im     zeta       f_Hz\n", fp);
+    double worst = -INFINITY;
+    for (size_t i = 0; i < ns; i++) {
+        double z, wn;
+        mech_ctrl_damping(1, &L.pole_re[i], &L.pole_im[i], &z, &wn);
+        fprintf(fp, "%4zu  %-11.5g  %-11.5g  %-12.5g  %-12.5g  %-9.4g  %.5g\n", i + 1, L.open_re[i], L.open_im[i],
+                L.pole_re[i], L.pole_im[i], z, wn / (2 * M_PI));
+        worst = fmax(worst, L.pole_re[i]);
+    }
+    fprintf(fp, "A - B K is Hurwitz: %s (largest real part %.4g 1/s)\n", worst < 0 ? "yes" : "NO", worst);
+    free(Xc);
+    int status = MECH_EXIT_OK;
+    if (strcmp(o->out, "-") != 0 || o->plot) {
+        mech_beam_control ctl = {.K = L.K, .u_max = c->control_u_max};
+        hist open, ctrl;
+        rc = simulate(m, c, NULL, &open, &err);
+        if (rc != HY_OK) {
+            hist_free(&open);
+            mech_beam_lqr_free(&L);
+            return mech_cli_fail(cmd, "uncontrolled run: %s", err.msg);
+        }
+        rc = simulate(m, c, &ctl, &ctrl, &err);
+        if (rc != HY_OK) {
+            hist_free(&open);
+            hist_free(&ctrl);
+            mech_beam_lqr_free(&L);
+            return mech_cli_fail(cmd, "controlled run: %s", err.msg);
+        }
+        double umax = 0;
+        for (long i = 0; i < ctrl.n; i++)
+            umax = fmax(umax, fabs(ctrl.U[i]));
+        fprintf(fp, "closed loop on the nonlinear model (%s update, %g s): tip RMS %.4g m -> %.4g m (%.1f %% lower), "
+                "peak |U| %.4g V%s\n", c->solver.update == MECH_BEAM_ITERATED ? "iterated" : "lagged",
+                c->solver.duration, rms_tip(&open), rms_tip(&ctrl), 100 * (1 - rms_tip(&ctrl) / rms_tip(&open)),
+                umax, c->control_u_max > 0 ? " (saturated at u_max)" : "");
+        if (strcmp(o->out, "-") != 0)
+            status = write_hist_file(cmd, o->out, &open, &ctrl, o, c);
+        if (status == MECH_EXIT_OK && o->plot)
+            status = plot_response(cmd, o->plot, &open, &ctrl, "uncontrolled", "LQR");
+        hist_free(&open);
+        hist_free(&ctrl);
+    }
+    mech_beam_lqr_free(&L);
+    return status;
+}
+
+int mech_cmd_beam(int argc, char **argv)
+{
+    const char *cmd = "beam";
+    if (argc < 2) {
+        usage(stderr);
+        return MECH_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return MECH_EXIT_OK;
+    }
+    const char *sub = argv[1];
+    int mode = strcmp(sub, "freq") == 0 ? 0 : strcmp(sub, "sim") == 0 ? 1 : strcmp(sub, "lqr") == 0 ? 2 : -1;
+    if (mode < 0)
+        return mech_cli_usage(cmd, "unknown command '%s' (expected freq, sim or lqr)", sub);
+    char name[32];
+    snprintf(name, sizeof name, "beam %s", sub);
+    cmd = name;
+    opts o = {.out = "-"};
+    static const struct option lo[] = {
+        {"output", required_argument, 0, 'o'},       {"help", no_argument, 0, 'h'},
+        {"sweep", required_argument, 0, O_SWEEP},    {"values", required_argument, 0, O_VALUES},
+        {"plot", required_argument, 0, O_PLOT},      {"summary", required_argument, 0, O_SUMMARY},
+        {"hinge-records", required_argument, 0, O_RECORDS},
+        {"duration", required_argument, 0, O_DURATION}, {"dt", required_argument, 0, O_DT},
+        {"F0", required_argument, 0, O_F0},          {"clearance", required_argument, 0, O_CLEAR},
+        {"physical", no_argument, 0, O_PHYS},        {"iterated", no_argument, 0, O_ITER},
+        {0, 0, 0, 0}};
+    int ch, bad = 0;
+    optind = 1;
+    opterr = 0;
+    while (!bad && (ch = getopt_long(argc - 1, argv + 1, ":o:h", lo, NULL)) != -1) {
+        switch (ch) {
+        case 'h': usage(stdout); return MECH_EXIT_OK;
+        case 'o': o.out = optarg; break;
+        case O_SWEEP: o.sweep = optarg; break;
+        case O_VALUES: o.values = optarg; break;
+        case O_PLOT: o.plot = optarg; break;
+        case O_SUMMARY: o.summary = optarg; break;
+        case O_RECORDS: o.records = optarg; break;
+        case O_DURATION: bad = mech_cli_double(cmd, "duration", optarg, &o.duration); o.set_duration = 1; break;
+        case O_DT: bad = mech_cli_double(cmd, "dt", optarg, &o.dt); o.set_dt = 1; break;
+        case O_F0: bad = mech_cli_double(cmd, "F0", optarg, &o.F0); o.set_F0 = 1; break;
+        case O_CLEAR: bad = mech_cli_double(cmd, "clearance", optarg, &o.clearance); o.set_clearance = 1; break;
+        case O_PHYS: o.physical = 1; break;
+        case O_ITER: o.iterated = 1; break;
+        case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind]);
+        default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind]);
+        }
+    }
+    if (bad)
+        return MECH_EXIT_USAGE;
+    if (optind >= argc - 1)
+        return mech_cli_usage(cmd, "missing CONFIG.json");
+    o.config = argv[optind + 1];
+    if (optind + 2 < argc)
+        return mech_cli_usage(cmd, "unexpected argument '%s'", argv[optind + 2]);
+    if ((o.sweep || o.values) && mode != 0)
+        return mech_cli_usage(cmd, "--sweep and --values belong to 'mech beam freq'");
+    if ((o.summary || o.records) && mode != 1)
+        return mech_cli_usage(cmd, "--summary and --hinge-records belong to 'mech beam sim'");
+    if (o.values && !o.sweep)
+        return mech_cli_usage(cmd, "--values needs --sweep");
+    if (o.plot && mode == 0 && !o.sweep)
+        return mech_cli_usage(cmd, "--plot needs --sweep with 'mech beam freq'");
+    if (o.plot && !terminal(o.plot))
+        return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", o.plot);
+    if (o.set_clearance && !(o.clearance >= 0))
+        return mech_cli_usage(cmd, "--clearance must be >= 0 rad");
+    mech_beam_config c;
+    mech_beam_model *m;
+    int status = load_config(cmd, &o, &c, &m);
+    if (status != MECH_EXIT_OK)
+        return status;
+    if (mode == 0) {
+        hy_err err;
+        hy_atomic a;
+        if (is_input(o.out, &o, &c)) {
+            status = mech_cli_fail(cmd, "%s: refusing to overwrite an input file", o.out);
+        } else if (hy_atomic_open(&a, o.out, o.config, &err) != HY_OK) {
+            status = mech_cli_fail(cmd, "%s", err.msg);
+        } else {
+            status = o.sweep ? freq_sweep(cmd, &o, &c, a.fp) : freq_table(cmd, m, a.fp);
+            if (status == MECH_EXIT_OK) {
+                if (hy_atomic_commit(&a, &err) != HY_OK)
+                    status = mech_cli_fail(cmd, "%s", err.msg);
+            } else {
+                hy_atomic_abort(&a);
+            }
+        }
+    } else if (mode == 1) {
+        status = cmd_sim(cmd, &o, &c, m);
+    } else {
+        status = cmd_lqr(cmd, &o, &c, m);
+    }
+    mech_beam_model_free(m);
+    mech_beam_config_free(&c);
+    return status;
+}
