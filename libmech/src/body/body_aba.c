@@ -162,6 +162,155 @@ static inline __attribute__((always_inline)) int pass2_body(const mech_body_mode
     return HY_OK;
 }
 
+/* Pass 2 for a revolute joint about axis k with γ = 1₃ (every joint of the spec chain), with the zero structure
+ * the projection leaves: N_rr has row and column k zero (only its (m, n) block remains), N_tr has column k zero,
+ * N_tt and N_rr are symmetric. The rotation back is the §2.5 similarity transform written for that structure,
+ * the shift (r ≠ 0 only) the cross-product form. Same results as pass2_body to round-off (tested). */
+static inline __attribute__((always_inline)) int pass2_revolute(const mech_body_model *m, mech_body_data *d, int j,
+                                                                const int k, mech_mat3 C[3], mech_vec3 *Cf,
+                                                                mech_vec3 *Cm)
+{
+    const int mm = (k + 1) % 3, nn = (k + 2) % 3, p = m->parent[j];
+    const mech_mat3 *Mtt = &d->Mtt[j], *Mtr = &d->Mtr[j], *Mrr = &d->Mrr[j];
+    double Ut[3], Ur[3];
+    FOR3(a, Ut[a] = Mtr->m[a][k]; Ur[a] = Mrr->m[a][k];);
+    const double D = Mrr->m[k][k];
+    if (!(D > 1e-12 * (Mrr->m[0][0] + Mrr->m[1][1] + Mrr->m[2][2])) || !isfinite(D)) {
+        d->Dinv[j - 1] = INFINITY;
+        return HY_ENUMERIC;
+    }
+    const double f[3] = {d->fsum[j].x, d->fsum[j].y, d->fsum[j].z};
+    const double mo[3] = {d->msum[j].x, d->msum[j].y, d->msum[j].z};
+    const double Di = 1.0 / D, aJ = Di * (d->tau[j - 1] + mo[k]);
+    d->Dinv[j - 1] = Di;
+    d->aJ[j - 1] = aJ;
+    d->Ut[j] = mech_vec3_make(Ut[0], Ut[1], Ut[2]);
+    d->Ur[j] = mech_vec3_make(Ur[0], Ur[1], Ur[2]);
+    /* N = M - U D^-1 U^T with its structure: Ntt symmetric (upper part), Ntr columns m, n, Nrr the (m, n) block */
+    double Ntt[3][3], Ntr[3][3], r_mm, r_mn, r_nn;
+    FOR3(a, const double ta = Di * Ut[a]; FOR3(b, if (b >= a) Ntt[a][b] = Mtt->m[a][b] - ta * Ut[b];);
+         Ntr[a][mm] = Mtr->m[a][mm] - ta * Ur[mm]; Ntr[a][nn] = Mtr->m[a][nn] - ta * Ur[nn];);
+    Ntt[1][0] = Ntt[0][1];
+    Ntt[2][0] = Ntt[0][2];
+    Ntt[2][1] = Ntt[1][2];
+    r_mm = Mrr->m[mm][mm] - Di * Ur[mm] * Ur[mm];
+    r_mn = Mrr->m[mm][nn] - Di * Ur[mm] * Ur[nn];
+    r_nn = Mrr->m[nn][nn] - Di * Ur[nn] * Ur[nn];
+    /* n = N [w; ε] + U a_J - [f; m] (eq. 2.7); ε has no k component (ε = ω_p × e_k q̇) */
+    const double w[3] = {d->w[j].x, d->w[j].y, d->w[j].z}, e[3] = {d->eps[j].x, d->eps[j].y, d->eps[j].z};
+    double nt[3], nr[3];
+    FOR3(a, nt[a] = aJ * Ut[a] - f[a] + Ntt[a][0] * w[0] + Ntt[a][1] * w[1] + Ntt[a][2] * w[2] +
+                    Ntr[a][mm] * e[mm] + Ntr[a][nn] * e[nn];);
+    nr[k] = aJ * Ur[k] - mo[k]; /* N_tr column k and N_rr row k are zero */
+    nr[mm] = aJ * Ur[mm] - mo[mm] + Ntr[0][mm] * w[0] + Ntr[1][mm] * w[1] + Ntr[2][mm] * w[2] + r_mm * e[mm] +
+             r_mn * e[nn];
+    nr[nn] = aJ * Ur[nn] - mo[nn] + Ntr[0][nn] * w[0] + Ntr[1][nn] * w[1] + Ntr[2][nn] * w[2] + r_mn * e[mm] +
+             r_nn * e[nn];
+    /* to the parent frame: α^T N α (spec 001 §2.5 with vT1 = c², vT2 = s², vT3 = s c) */
+    const double c = d->cosq[j - 1], s = d->sinq[j - 1], c2 = c * c, s2 = s * s, cs = c * s;
+    mech_mat3 P[3];
+    /* tt: symmetric */
+    {
+        double a_km = Ntt[k][mm], a_kn = Ntt[k][nn], a_mm = Ntt[mm][mm], a_nn = Ntt[nn][nn], a_mn = Ntt[mm][nn];
+        double R_km = c * a_km - s * a_kn, R_kn = c * a_kn + s * a_km;
+        double R_mm = c2 * a_mm + s2 * a_nn - 2.0 * cs * a_mn, R_nn = c2 * a_nn + s2 * a_mm + 2.0 * cs * a_mn;
+        double R_mn = (c2 - s2) * a_mn + cs * (a_mm - a_nn);
+        P[0].m[k][k] = Ntt[k][k];
+        P[0].m[k][mm] = P[0].m[mm][k] = R_km;
+        P[0].m[k][nn] = P[0].m[nn][k] = R_kn;
+        P[0].m[mm][mm] = R_mm;
+        P[0].m[nn][nn] = R_nn;
+        P[0].m[mm][nn] = P[0].m[nn][mm] = R_mn;
+    }
+    /* tr: column k zero */
+    {
+        double a_km = Ntr[k][mm], a_kn = Ntr[k][nn], a_mm = Ntr[mm][mm], a_mn = Ntr[mm][nn], a_nm = Ntr[nn][mm],
+               a_nn = Ntr[nn][nn];
+        P[1].m[k][k] = P[1].m[mm][k] = P[1].m[nn][k] = 0.0;
+        P[1].m[k][mm] = c * a_km - s * a_kn;
+        P[1].m[k][nn] = c * a_kn + s * a_km;
+        P[1].m[mm][mm] = c2 * a_mm + s2 * a_nn - cs * (a_mn + a_nm);
+        P[1].m[mm][nn] = c2 * a_mn - s2 * a_nm + cs * (a_mm - a_nn);
+        P[1].m[nn][mm] = c2 * a_nm - s2 * a_mn + cs * (a_mm - a_nn);
+        P[1].m[nn][nn] = c2 * a_nn + s2 * a_mm + cs * (a_mn + a_nm);
+    }
+    /* rr: the (m, n) block only */
+    {
+        P[2] = mech_mat3_zero();
+        P[2].m[mm][mm] = c2 * r_mm + s2 * r_nn - 2.0 * cs * r_mn;
+        P[2].m[nn][nn] = c2 * r_nn + s2 * r_mm + 2.0 * cs * r_mn;
+        P[2].m[mm][nn] = P[2].m[nn][mm] = (c2 - s2) * r_mn + cs * (r_mm - r_nn);
+    }
+    mech_vec3 df = mech_vec3_neg(mech_vec3_alpha_t(k, c, s, mech_vec3_make(nt[0], nt[1], nt[2])));
+    mech_vec3 dm = mech_vec3_neg(mech_vec3_alpha_t(k, c, s, mech_vec3_make(nr[0], nr[1], nr[2])));
+    if (!m->r_zero[j]) {
+        mech_vec3 r = d->r[j];
+        mech_mat3 N1R, A, B;
+        rows_cross(r, &P[0], &N1R);
+        cols_cross(r, &N1R, &A);
+        cols_cross(r, &P[1], &B);
+        FOR3(a, FOR3(b, P[2].m[a][b] += A.m[a][b] + B.m[a][b] + B.m[b][a];
+                        P[1].m[a][b] += N1R.m[a][b];););
+        dm = mech_vec3_add(dm, mech_vec3_cross(r, df));
+        if (p == 0) {
+            add_to(&C[0], &P[0]);
+            add_to(&C[1], &P[1]);
+            add_to(&C[2], &P[2]);
+        } else {
+            add_to(&d->Mtt[p], &P[0]);
+            add_to(&d->Mtr[p], &P[1]);
+            add_to(&d->Mrr[p], &P[2]);
+        }
+    } else {
+        /* no shift: add only what is not structurally zero */
+        mech_mat3 *Ptt = p == 0 ? &C[0] : &d->Mtt[p], *Ptr = p == 0 ? &C[1] : &d->Mtr[p],
+                  *Prr = p == 0 ? &C[2] : &d->Mrr[p];
+        add_to(Ptt, &P[0]);
+        FOR3(a, Ptr->m[a][mm] += P[1].m[a][mm]; Ptr->m[a][nn] += P[1].m[a][nn];);
+        Prr->m[mm][mm] += P[2].m[mm][mm];
+        Prr->m[mm][nn] += P[2].m[mm][nn];
+        Prr->m[nn][mm] += P[2].m[nn][mm];
+        Prr->m[nn][nn] += P[2].m[nn][nn];
+    }
+    if (p == 0) {
+        *Cf = mech_vec3_add(*Cf, df);
+        *Cm = mech_vec3_add(*Cm, dm);
+    } else {
+        d->fsum[p] = mech_vec3_add(d->fsum[p], df);
+        d->msum[p] = mech_vec3_add(d->msum[p], dm);
+    }
+    return HY_OK;
+}
+
+/* Pass 3 for body j with joint axis i (eq. 2.8), falling-frame accelerations */
+static inline void pass3_body(const mech_body_model *m, mech_body_data *d, int j,
+                                                             const int i)
+{
+    const int p = m->parent[j], revolute = m->type[j] == MECH_BODY_REVOLUTE;
+    mech_vec3 alp = d->alpha[p], vp = d->acc[p], vtr, wtr;
+    if (!m->r_zero[j])
+        vp = mech_vec3_add(vp, mech_vec3_cross(alp, d->r[j]));
+    if (revolute && m->mount_identity[j]) {
+        double c = d->cosq[j - 1], s = d->sinq[j - 1];
+        vtr = mech_vec3_alpha(i, c, s, vp);
+        wtr = mech_vec3_alpha(i, c, s, alp);
+    } else if (!revolute && m->mount_identity[j]) {
+        vtr = vp;
+        wtr = alp;
+    } else {
+        vtr = mech_mat3_apply(d->beta[j], vp);
+        wtr = mech_mat3_apply(d->beta[j], alp);
+    }
+    vtr = mech_vec3_add(vtr, d->w[j]);
+    wtr = mech_vec3_add(wtr, d->eps[j]);
+    double qdd = d->aJ[j - 1] - d->Dinv[j - 1] * (mech_vec3_dot(d->Ut[j], vtr) + mech_vec3_dot(d->Ur[j], wtr));
+    d->qdd[j - 1] = qdd;
+    mech_vec3 *x = revolute ? &wtr : &vtr;
+    if (i == 0) x->x += qdd; else if (i == 1) x->y += qdd; else x->z += qdd;
+    d->acc[j] = vtr;
+    d->alpha[j] = wtr;
+}
+
 // (kinematics, loads) => passes 2 and 3 (fast form)
 int mech_body_aba(const mech_body_model *m, mech_body_data *d)
 {
@@ -169,6 +318,12 @@ int mech_body_aba(const mech_body_model *m, mech_body_data *d)
     /* ---- pass 2 initialisation: rigid-body inertia and velocity-product bias of every body */
     for (int j = 0; j <= n; j++) {
         double mj = m->mass[j];
+        if (m->massless[j]) { /* fictitious body: only its loads */
+            d->Mtt[j] = d->Mtr[j] = d->Mrr[j] = mech_mat3_zero();
+            d->fsum[j] = d->f_ext[j];
+            d->msum[j] = d->m_ext[j];
+            continue;
+        }
         mech_vec3 c = m->c[j], w = d->omega[j];
         d->Mtt[j] = mech_mat3_diag(mj, mj, mj);
         d->Mtr[j] = mech_mat3_skew(mech_vec3_neg(c)); /* c̃^T */
@@ -187,7 +342,13 @@ int mech_body_aba(const mech_body_model *m, mech_body_data *d)
 
     /* ---- pass 2: leaves -> root */
     for (int j = n; j >= 1; j--) {
-        int rc = m->axis[j] == 0 ? pass2_body(m, d, j, 0, C, &Cf, &Cm)
+        int rc;
+        if (m->type[j] == MECH_BODY_REVOLUTE && m->mount_identity[j])
+            rc = m->axis[j] == 0 ? pass2_revolute(m, d, j, 0, C, &Cf, &Cm)
+               : m->axis[j] == 1 ? pass2_revolute(m, d, j, 1, C, &Cf, &Cm)
+                                 : pass2_revolute(m, d, j, 2, C, &Cf, &Cm);
+        else
+            rc = m->axis[j] == 0 ? pass2_body(m, d, j, 0, C, &Cf, &Cm)
                : m->axis[j] == 1 ? pass2_body(m, d, j, 1, C, &Cf, &Cm)
                                  : pass2_body(m, d, j, 2, C, &Cf, &Cm);
         if (rc != HY_OK)
@@ -198,34 +359,7 @@ int mech_body_aba(const mech_body_model *m, mech_body_data *d)
 
     /* ---- pass 3: root -> leaves (eq. 2.8), falling-frame accelerations */
     for (int j = 1; j <= n; j++) {
-        const int i = m->axis[j], p = m->parent[j], revolute = m->type[j] == MECH_BODY_REVOLUTE;
-        mech_vec3 alp = d->alpha[p], vp = d->acc[p], vtr, wtr;
-        if (!m->r_zero[j]) {
-            mech_vec3 r = d->r[j];
-            vp = mech_vec3_add(vp, mech_vec3_cross(alp, r));
-        }
-        if (revolute && m->mount_identity[j]) {
-            double c = d->cosq[j - 1], s = d->sinq[j - 1];
-            vtr = mech_vec3_alpha(i, c, s, vp);
-            wtr = mech_vec3_alpha(i, c, s, alp);
-        } else if (!revolute && m->mount_identity[j]) {
-            vtr = vp;
-            wtr = alp;
-        } else {
-            vtr = mech_mat3_apply(d->beta[j], vp);
-            wtr = mech_mat3_apply(d->beta[j], alp);
-        }
-        vtr = mech_vec3_add(vtr, d->w[j]);
-        wtr = mech_vec3_add(wtr, d->eps[j]);
-        double qdd = d->aJ[j - 1] - d->Dinv[j - 1] * (mech_vec3_dot(d->Ut[j], vtr) + mech_vec3_dot(d->Ur[j], wtr));
-        d->qdd[j - 1] = qdd;
-        if (revolute) {
-            if (i == 0) wtr.x += qdd; else if (i == 1) wtr.y += qdd; else wtr.z += qdd;
-        } else {
-            if (i == 0) vtr.x += qdd; else if (i == 1) vtr.y += qdd; else vtr.z += qdd;
-        }
-        d->acc[j] = vtr;
-        d->alpha[j] = wtr;
+        pass3_body(m, d, j, m->axis[j]);
     }
     mech_body_gravity_fix(m, d);
     return HY_OK;

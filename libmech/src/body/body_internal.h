@@ -18,6 +18,7 @@ struct mech_body_model {
     int       *mount_identity;     /* γ == 1₃ exactly: β = α (the scalar rotation shortcut applies)            */
     mech_mat3 *mount;              /* γ                                                                         */
     mech_vec3 *offset;             /* l                                                                         */
+    int       *massless;           /* mass 0 and inertia 0 (fictitious body): no rigid-body terms             */
     int       *r_zero;             /* revolute joint at its parent's origin: r = 0 always (no shift)            */
     mech_vec3 *mount_axis;         /* γ^T e_i: the prismatic displacement direction in the parent frame         */
     double    *mass;

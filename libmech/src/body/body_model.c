@@ -38,6 +38,7 @@ void mech_body_model_free(mech_body_model *m)
     free(m->offset);
     free(m->mount_axis);
     free(m->r_zero);
+    free(m->massless);
     free(m->mass);
     free(m->com);
     free(m->c);
@@ -243,13 +244,14 @@ int mech_body_model_new(const mech_body_def *def, mech_body_model **out, hy_err 
     m->offset = calloc((size_t)nb, sizeof *m->offset);
     m->mount_axis = calloc((size_t)nb, sizeof *m->mount_axis);
     m->r_zero = calloc((size_t)nb, sizeof *m->r_zero);
+    m->massless = calloc((size_t)nb, sizeof *m->massless);
     m->mass = calloc((size_t)nb, sizeof *m->mass);
     m->com = calloc((size_t)nb, sizeof *m->com);
     m->c = calloc((size_t)nb, sizeof *m->c);
     m->inertia = calloc((size_t)nb, sizeof *m->inertia);
     m->inertia_inv = calloc((size_t)nb, sizeof *m->inertia_inv);
     if (!m->joints || !m->free || !m->names || !m->parent || !m->type || !m->axis || !m->mount_identity ||
-        !m->mount || !m->offset || !m->mount_axis || !m->r_zero || !m->mass || !m->com || !m->c || !m->inertia || !m->inertia_inv) {
+        !m->mount || !m->offset || !m->mount_axis || !m->r_zero || !m->massless || !m->mass || !m->com || !m->c || !m->inertia || !m->inertia_inv) {
         mech_body_model_free(m);
         return hy_err_set(err, HY_ENOMEM, "body model: out of memory");
     }
@@ -286,6 +288,7 @@ int mech_body_model_new(const mech_body_def *def, mech_body_model **out, hy_err 
         m->c[j] = mech_vec3_scale(J->com, J->mass);
         /* symmetrised: the check allowed a rounding-level asymmetry */
         m->inertia[j] = mech_mat3_scale(mech_mat3_add(J->inertia, mech_mat3_transpose(J->inertia)), 0.5);
+        m->massless[j] = J->mass == 0.0 && mech_mat3_maxabs(J->inertia) == 0.0;
     }
     for (int k = 0; k < nf; k++) {
         int id = n + 1 + k;
