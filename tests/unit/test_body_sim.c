@@ -441,6 +441,16 @@ static int failing_force(const mech_body_model *m, mech_body_data *d, void *user
     return HY_OK;
 }
 
+static int nan_force(const mech_body_model *m, mech_body_data *d, void *user, hy_err *err)
+{
+    (void)m;
+    (void)user;
+    (void)err;
+    if (d->t > 0.0205)
+        d->f_ext[0].x = NAN; /* a force law gone wrong */
+    return HY_OK;
+}
+
 static void integrator_errors_name_the_time(void **state)
 {
     (void)state;
@@ -467,6 +477,15 @@ static void integrator_errors_name_the_time(void **state)
     assert_non_null(strstr(err.msg, "t = 0.01 s"));
     assert_non_null(strstr(err.msg, "contact 2 (head-cone): penetration"));
     assert_true(fabs(mech_body_sim_time(s) - 0.01) < 1e-12); /* the state stays at the last accepted step */
+    mech_body_sim_free(s);
+    /* a non-finite state is refused before it is committed */
+    mech_body_sim_opts on = {1e-3, nan_force, NULL, NULL, NULL};
+    assert_int_equal(mech_body_sim_new(m, &on, &s, &err), HY_OK);
+    assert_int_equal(mech_body_sim_start(s, 0.0, y, &err), HY_OK);
+    assert_int_equal(mech_body_sim_advance(s, 1.0, &err), HY_ENUMERIC);
+    printf("error: %s\n", err.msg);
+    assert_non_null(strstr(err.msg, "t = 0.02 s (step to 0.021 s): state component"));
+    assert_true(isfinite(mech_body_sim_state(s)[7]));
     mech_body_sim_free(s);
     mech_body_model_free(m);
 }

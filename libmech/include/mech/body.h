@@ -40,7 +40,8 @@
  *   [the caller adds loads: f_ext, m_ext, tau, hook_*]
  *   mech_body_aba          (kinematics, loads) => articulated inertias, qdd, accelerations, base reaction
  *   mech_body_free_dynamics (free-body state, loads) => free-body accelerations
- *   mech_body_forward      all three.
+ *   mech_body_forward      aba + free dynamics (after kinematics and loads)
+ *   mech_body_state_deriv  (accelerations) => dy/dt
  * The independent reference (composite-rigid-body mass matrix + recursive Newton-Euler bias, LAPACK solve) is
  * mech_body_crba / mech_body_rne / mech_body_forward_reference: slower and allocating (a test oracle). */
 #ifndef MECH_BODY_H

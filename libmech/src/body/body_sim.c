@@ -155,6 +155,10 @@ int mech_body_sim_advance(mech_body_sim *s, double t1, hy_err *err)
         hy_err_clear(&s->err);
         int rc = mech_ode_step_apply(s->step, s->t, step, s->y, NULL, &s->sys);
         sim_reject(s); /* the stage trials are dropped whatever happened */
+        for (size_t i = 0; rc == HY_OK && i < dim; i++)
+            if (!isfinite(s->y[i]))
+                rc = hy_err_set(&s->err, HY_ENUMERIC, "state component %zu is not finite (step too large for the "
+                                "stiffest force?)", i);
         if (rc == HY_OK) {
             normalise(s->m, s->y);
             rc = sim_accept(s->t + step, s->y, s);
@@ -168,11 +172,6 @@ int mech_body_sim_advance(mech_body_sim *s, double t1, hy_err *err)
         }
         s->t = t1 - s->t <= h * (1.0 + 1e-9) ? t1 : s->t + step;
         s->steps++;
-        /* non-finite state: stop with the body that went wrong */
-        for (size_t i = 0; i < dim; i++)
-            if (!isfinite(s->y[i]))
-                return hy_err_set(err, HY_ENUMERIC, "t = %.9g s: state component %zu is not finite (step too "
-                                  "large for the stiffest force?)", s->t, i);
     }
     return HY_OK;
 }
