@@ -84,7 +84,10 @@ void mech_body_pass1(const mech_body_model *m, mech_body_data *d)
             a.m[mm][nn] = s;
             a.m[nn][mm] = -s;
             a.m[nn][nn] = c;
-            beta = m->mount_identity[j] ? a : mech_mat3_mul(a, m->mount[j]);
+            if (m->mount_identity[j])
+                beta = a;
+            else
+                beta = mech_mat3_mul(a, m->mount[j]);
         } else {
             beta = m->mount[j];
             r = mech_vec3_axpy(r, qj, m->mount_axis[j]);
