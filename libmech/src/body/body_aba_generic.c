@@ -14,6 +14,14 @@
 #include <math.h>
 #include "body/body_internal.h"
 
+/* FOR3(v, statements): the statements with v = 0, 1, 2 as constants (unrolled 3x3 loops, kept in registers) */
+#define FOR3(v, ...)                                                                                                 \
+    do {                                                                                                             \
+        { const int v = 0; __VA_ARGS__ }                                                                             \
+        { const int v = 1; __VA_ARGS__ }                                                                             \
+        { const int v = 2; __VA_ARGS__ }                                                                             \
+    } while (0)
+
 /* (A) => A + A^T (the shift's r̃ N_tr + N_tr^T r̃^T) */
 static inline mech_mat3 sym_outer_sum(mech_mat3 A)
 {
@@ -46,23 +54,19 @@ int mech_body_solve6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C,
     const double fv[3] = {f.x, f.y, f.z}, mv[3] = {mo.x, mo.y, mo.z};
     if (sym_inverse(A, Ai) == 0.0)
         return 0;
-    for (int r = 0; r < 3; r++) {
-        Aif[r] = Ai[r][0] * fv[0] + Ai[r][1] * fv[1] + Ai[r][2] * fv[2];
-        for (int c = 0; c < 3; c++)
-            AiB[r][c] = Ai[r][0] * B->m[0][c] + Ai[r][1] * B->m[1][c] + Ai[r][2] * B->m[2][c];
-    }
+    FOR3(r, Aif[r] = Ai[r][0] * fv[0] + Ai[r][1] * fv[1] + Ai[r][2] * fv[2];
+         FOR3(c, AiB[r][c] = Ai[r][0] * B->m[0][c] + Ai[r][1] * B->m[1][c] + Ai[r][2] * B->m[2][c];););
     mech_mat3 S;
-    for (int r = 0; r < 3; r++)
-        for (int c = r; c < 3; c++)
-            S.m[r][c] = S.m[c][r] = C->m[r][c] - (B->m[0][r] * AiB[0][c] + B->m[1][r] * AiB[1][c] +
-                                                  B->m[2][r] * AiB[2][c]);
+    FOR3(r, FOR3(c, if (c >= r) {
+        double x = C->m[r][c] - (B->m[0][r] * AiB[0][c] + B->m[1][r] * AiB[1][c] + B->m[2][r] * AiB[2][c]);
+        S.m[r][c] = x;
+        S.m[c][r] = x;
+    }););
     if (sym_inverse(&S, Si) == 0.0)
         return 0;
     double rhs[3], x[3];
-    for (int r = 0; r < 3; r++)
-        rhs[r] = mv[r] - (B->m[0][r] * Aif[0] + B->m[1][r] * Aif[1] + B->m[2][r] * Aif[2]);
-    for (int r = 0; r < 3; r++)
-        x[r] = Si[r][0] * rhs[0] + Si[r][1] * rhs[1] + Si[r][2] * rhs[2];
+    FOR3(r, rhs[r] = mv[r] - (B->m[0][r] * Aif[0] + B->m[1][r] * Aif[1] + B->m[2][r] * Aif[2]););
+    FOR3(r, x[r] = Si[r][0] * rhs[0] + Si[r][1] * rhs[1] + Si[r][2] * rhs[2];);
     *al = mech_vec3_make(x[0], x[1], x[2]);
     *a = mech_vec3_make(Aif[0] - (AiB[0][0] * x[0] + AiB[0][1] * x[1] + AiB[0][2] * x[2]),
                         Aif[1] - (AiB[1][0] * x[0] + AiB[1][1] * x[1] + AiB[1][2] * x[2]),
@@ -77,29 +81,32 @@ int mech_body_solve6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C,
 int mech_body_root(const mech_body_model *m, mech_body_data *d, const mech_mat3 *pCtt, const mech_mat3 *pCtr,
                    const mech_mat3 *pCrr, mech_vec3 Cf, mech_vec3 Cm)
 {
-    const mech_mat3 Ctt = *pCtt, Ctr = *pCtr, Crr = *pCrr;
+    const mech_mat3 *Ctt = pCtt, *Ctr = pCtr, *Crr = pCrr;
     /* ---- the root: its articulated inertia collects the tree's */
-    mech_vec3 own_f = d->fsum[0], own_m = d->msum[0];
-    d->Mtt[0] = mech_mat3_add(d->Mtt[0], Ctt);
-    d->Mtr[0] = mech_mat3_add(d->Mtr[0], Ctr);
-    d->Mrr[0] = mech_mat3_add(d->Mrr[0], Crr);
-    d->fsum[0] = mech_vec3_add(own_f, Cf);
-    d->msum[0] = mech_vec3_add(own_m, Cm);
-    mech_vec3 g0 = m->has_gravity ? mech_mat3_tapply(d->xmat[0], m->def.gravity) : mech_vec3_zero();
+    FOR3(r, FOR3(c, d->Mtt[0].m[r][c] += Ctt->m[r][c]; d->Mtr[0].m[r][c] += Ctr->m[r][c];
+                    d->Mrr[0].m[r][c] += Crr->m[r][c];););
+    d->fsum[0] = mech_vec3_add(d->fsum[0], Cf);
+    d->msum[0] = mech_vec3_add(d->msum[0], Cm);
     mech_vec3 a0, al0; /* a0: base origin acceleration in the falling frame (true acceleration - g) */
     if (m->floating) {
         if (!mech_body_solve6(&d->Mtt[0], &d->Mtr[0], &d->Mrr[0], d->fsum[0], d->msum[0], &a0, &al0))
             return 0;
     } else {
+        mech_vec3 g0 = m->has_gravity ? mech_mat3_tapply(d->xmat[0], m->def.gravity) : mech_vec3_zero();
         a0 = mech_vec3_sub(d->base_acc_in, g0);
         al0 = d->base_alpha_in;
     }
     d->acc[0] = a0;
     d->alpha[0] = al0;
     /* load of the tree on the base: the children's bias minus their inertia times the base motion */
-    d->base_force = mech_vec3_sub(Cf, mech_vec3_add(mech_mat3_apply(Ctt, a0), mech_mat3_apply(Ctr, al0)));
-    d->base_moment = mech_vec3_sub(Cm, mech_vec3_add(mech_mat3_tapply(Ctr, a0), mech_mat3_apply(Crr, al0)));
-
+    const double av[3] = {a0.x, a0.y, a0.z}, lv[3] = {al0.x, al0.y, al0.z};
+    double F[3], M[3];
+    FOR3(r, F[r] = Ctt->m[r][0] * av[0] + Ctt->m[r][1] * av[1] + Ctt->m[r][2] * av[2] + Ctr->m[r][0] * lv[0] +
+                   Ctr->m[r][1] * lv[1] + Ctr->m[r][2] * lv[2];
+         M[r] = Ctr->m[0][r] * av[0] + Ctr->m[1][r] * av[1] + Ctr->m[2][r] * av[2] + Crr->m[r][0] * lv[0] +
+                Crr->m[r][1] * lv[1] + Crr->m[r][2] * lv[2];);
+    d->base_force = mech_vec3_make(Cf.x - F[0], Cf.y - F[1], Cf.z - F[2]);
+    d->base_moment = mech_vec3_make(Cm.x - M[0], Cm.y - M[1], Cm.z - M[2]);
     return 1;
 }
 
