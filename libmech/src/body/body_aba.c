@@ -305,8 +305,11 @@ static inline void pass3_body(const mech_body_model *m, mech_body_data *d, int j
     wtr = mech_vec3_add(wtr, d->eps[j]);
     double qdd = d->aJ[j - 1] - d->Dinv[j - 1] * (mech_vec3_dot(d->Ut[j], vtr) + mech_vec3_dot(d->Ur[j], wtr));
     d->qdd[j - 1] = qdd;
-    mech_vec3 *x = revolute ? &wtr : &vtr;
-    if (i == 0) x->x += qdd; else if (i == 1) x->y += qdd; else x->z += qdd;
+    const mech_vec3 e = mech_vec3_make(i == 0 ? qdd : 0.0, i == 1 ? qdd : 0.0, i == 2 ? qdd : 0.0);
+    if (revolute)
+        wtr = mech_vec3_add(wtr, e);
+    else
+        vtr = mech_vec3_add(vtr, e);
     d->acc[j] = vtr;
     d->alpha[j] = wtr;
 }
