@@ -89,7 +89,8 @@ $(BIN)/mech: $(MTOOL_OBJ) $(LIBMECH_A) $(LIBHYST_A)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS) -lcmocka
+	$(CC) $(LDFLAGS) -o $@ $< $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS) -lcmocka \
+	  $(if $(filter test_body_mujoco%,$*),-lmujoco)
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS)

@@ -104,6 +104,22 @@ static void attitude_propagation_keeps_unit_norm(void **state)
     }
 }
 
+/* the adjugate inverse: A A^-1 = 1 for a general and a symmetric positive definite matrix; a hand-computed case */
+static void inverse_by_adjugate(void **state)
+{
+    (void)state;
+    mech_mat3 A = {{{4, 1, 0.5}, {-2, 3, 1}, {0.3, -0.7, 5}}}, S = {{{5, 1, 0.2}, {1, 4, -0.3}, {0.2, -0.3, 3}}};
+    mech_mat3 mats[2] = {A, S};
+    for (int k = 0; k < 2; k++) {
+        mech_mat3 Ai = mech_mat3_inverse(mats[k], mech_mat3_det(mats[k]));
+        assert_true(mech_mat3_maxabs(mech_mat3_sub(mech_mat3_mul(mats[k], Ai), mech_mat3_identity())) < 1e-15);
+        assert_true(mech_mat3_maxabs(mech_mat3_sub(mech_mat3_mul(Ai, mats[k]), mech_mat3_identity())) < 1e-15);
+    }
+    /* diag(2, 4, 8)^-1 = diag(0.5, 0.25, 0.125) exactly */
+    mech_mat3 D = mech_mat3_inverse(mech_mat3_diag(2, 4, 8), 64);
+    assert_true(mech_mat3_maxabs(mech_mat3_sub(D, mech_mat3_diag(0.5, 0.25, 0.125))) == 0.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -111,6 +127,7 @@ int main(void)
         cmocka_unit_test(alpha_is_the_passive_rotation),
         cmocka_unit_test(quaternion_matrix_round_trip),
         cmocka_unit_test(attitude_propagation_keeps_unit_norm),
+        cmocka_unit_test(inverse_by_adjugate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
