@@ -1,0 +1,79 @@
+/* Internal helpers of the contact module: the meridian-plane decomposition every axisymmetric primitive uses.
+ * A point q of a shape's local frame (axis = local x) is written q = u x̂ + ρ e_r with ρ >= 0; on the axis
+ * (ρ = 0) e_r is local +y, so a ring contact reports its +y point (docs/contact.md §2). */
+#ifndef MECH_CONTACT_INTERNAL_H
+#define MECH_CONTACT_INTERNAL_H
+
+#include <math.h>
+#include "mech/contact.h"
+
+typedef struct contact_meridian {
+    double    u, rho;  /* axial and radial coordinates, m */
+    mech_vec3 er;      /* unit radial direction, local frame */
+} contact_meridian;
+
+static inline contact_meridian contact_meridian_of(mech_vec3 q)
+{
+    contact_meridian m;
+    m.u = q.x;
+    m.rho = hypot(q.y, q.z);
+    if (m.rho > 0.0)
+        m.er = (mech_vec3){0.0, q.y / m.rho, q.z / m.rho};
+    else
+        m.er = (mech_vec3){0.0, 1.0, 0.0};
+    return m;
+}
+
+// (meridian coordinates (a, b), radial direction) => the local vector a x̂ + b e_r
+static inline mech_vec3 contact_meridian_vec(double a, double b, mech_vec3 er)
+{
+    return (mech_vec3){a, b * er.y, b * er.z};
+}
+
+// (pose, world point) => local coordinates
+static inline mech_vec3 contact_to_local(const mech_contact_pose *p, mech_vec3 w)
+{
+    return mech_mat3_tapply(p->rot, mech_vec3_sub(w, p->pos));
+}
+static inline mech_vec3 contact_to_world(const mech_contact_pose *p, mech_vec3 l)
+{
+    return mech_vec3_add(p->pos, mech_mat3_apply(p->rot, l));
+}
+
+// the "no contact possible" geometry
+static inline void contact_geom_none(mech_contact_geom *g)
+{
+    g->depth = -INFINITY;
+    g->point = mech_vec3_zero();
+    g->normal = (mech_vec3){1.0, 0.0, 0.0};
+    g->feature = MECH_CONTACT_FEAT_NONE;
+}
+
+/* A generatrix segment in the meridian plane, from (u0, rho0) to (u1, rho1), u1 > u0, with the free side
+ * towards the axis (INSIDE, hollow) or away from it (OUTSIDE, solid). */
+typedef struct contact_segment {
+    double u0, rho0;       /* start point                                          */
+    double tu, trho, len;  /* unit direction and length                            */
+    double nu, nrho;       /* unit normal towards the free side                    */
+} contact_segment;
+
+static inline contact_segment contact_segment_make(double u0, double rho0, double u1, double rho1, int side)
+{
+    contact_segment s;
+    double du = u1 - u0, dr = rho1 - rho0, L = hypot(du, dr);
+    s.u0 = u0;
+    s.rho0 = rho0;
+    s.len = L;
+    s.tu = du / L;
+    s.trho = dr / L;
+    if (side == MECH_CONTACT_INSIDE) { /* free side has the negative radial component */
+        s.nu = s.trho;
+        s.nrho = -s.tu;
+    } else {
+        s.nu = -s.trho;
+        s.nrho = s.tu;
+    }
+    return s;
+}
+
+#endif
