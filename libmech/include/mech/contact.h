@@ -120,7 +120,8 @@ int mech_contact_sphere_cone(const mech_contact_shape *a, const mech_contact_pos
 int mech_contact_sphere_circle(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                                const mech_contact_pose *pb, mech_contact_geom *g);
 // frustum lateral surface (A) against a circular edge (B): limiter pads on the cone rim. The deepest point of the
-// edge inside A's material (16 samples, then Newton on the angle along the edge)
+// edge inside A's material: Newton on the angle along the edge, started from the first harmonic of the depth
+// through 4 points (16 points when that fails); the contact set warm-starts it from the last step's angle
 int mech_contact_frustum_circle(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                                 const mech_contact_pose *pb, mech_contact_geom *g);
 
@@ -205,6 +206,7 @@ typedef struct mech_contact_model {
     int                npair;
     mech_contact_pair *pair;     /* npair, copied from the caller                                              */
     double            *hc_s;     /* npair, s(e) of each pair's law (compiled once)                             */
+    unsigned char     *rot_ident;/* npair, bit 0 / bit 1: local_a / local_b rotation is the identity (compiled)   */
     int                disable;  /* MECH_CONTACT_DISABLE_* flags (an option, as MuJoCo's m->opt.disableflags)  */
 } mech_contact_model;
 
@@ -221,6 +223,7 @@ typedef struct mech_contact_state {
     int       touching;  /* 1 when the pair was in contact                                                     */
     int       sliding;   /* 1 when it slipped (kinetic μ applies next), 0 when it stuck                         */
     double    v_impact;  /* approach speed at the onset of this contact, m/s (floored at law.v_min)            */
+    double    edge_angle;/* FRUSTUM-CIRCLE pairs: angle of the deepest edge point (warm start of the search), rad */
     mech_vec3 anchor_a;  /* anchor: material point of body A, in A's body frame, m                             */
     mech_vec3 anchor_b;  /* anchor: material point of body B, in B's body frame, m; the tangential spring
                             stretch is the tangential part of world(anchor_a) - world(anchor_b)                 */

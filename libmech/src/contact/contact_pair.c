@@ -3,7 +3,6 @@
  * generatrix a segment, and the 3-D normal and point follow from the radial direction. Conventions (normal out of
  * B into A, point midway between the surfaces) are those of mech/contact.h; the formulas are in docs/contact.md §2. */
 #include <math.h>
-#include <stdio.h>
 #include "contact/contact_internal.h"
 
 /* ---- shapes ---- */
@@ -143,7 +142,7 @@ int mech_contact_sphere_plane(const mech_contact_shape *a, const mech_contact_po
     mech_vec3 c = contact_to_local(pb, pa->pos);
     /* the extent is tested on the projection of the centre (= the contact point) */
     if (b->disc_radius > 0.0) {
-        if (hypot(c.y, c.z) > b->disc_radius) goto none;
+        if (c.y * c.y + c.z * c.z > b->disc_radius * b->disc_radius) goto none;
     } else if ((b->half_y > 0.0 && fabs(c.y) > b->half_y) || (b->half_z > 0.0 && fabs(c.z) > b->half_z))
         goto none;
     return finish(pb, (mech_vec3){0.0, c.y, c.z}, (mech_vec3){1.0, 0.0, 0.0}, a->radius - c.x,
@@ -183,7 +182,7 @@ int mech_contact_sphere_frustum(const mech_contact_shape *a, const mech_contact_
 static int sphere_edge(const contact_meridian *m, double r, double R, mech_vec3 n_degenerate,
                        const mech_contact_pose *pb, mech_contact_geom *g)
 {
-    double wu = m->u, wr = m->rho - R, dist = hypot(wu, wr);
+    double wu = m->u, wr = m->rho - R, dist = sqrt(wu * wu + wr * wr);
     mech_vec3 n = dist > 0.0 ? contact_meridian_vec(wu / dist, wr / dist, m->er) : n_degenerate;
     return finish(pb, contact_meridian_vec(0.0, R, m->er), n, r - dist, MECH_CONTACT_FEAT_EDGE, g);
 }
@@ -228,14 +227,19 @@ typedef struct edge_eval {
     mech_vec3        q;          /* edge point, A's local frame                                             */
 } edge_eval;
 
-static edge_eval edge_at(const contact_segment *s, mech_vec3 c, mech_vec3 e1, mech_vec3 e2, double R, double th)
+typedef struct edge_ctx {
+    contact_segment s;
+    mech_vec3       c, e1, e2;  /* edge centre and in-plane axes (times the radius), A's local frame            */
+} edge_ctx;
+
+// (context, cos θ, sin θ) => the edge point at angle θ and the wall distance with its θ-derivatives
+static edge_eval edge_at(const edge_ctx *x, double ct, double st)
 {
     edge_eval e;
-    double ct = cos(th), st = sin(th);
-    mech_vec3 r = mech_vec3_axpy(mech_vec3_scale(e1, R * ct), R * st, e2);
-    mech_vec3 q1 = mech_vec3_axpy(mech_vec3_scale(e1, -R * st), R * ct, e2); /* dq/dθ   */
-    mech_vec3 q2 = mech_vec3_neg(r);                                         /* d²q/dθ² */
-    e.q = mech_vec3_add(c, r);
+    const contact_segment *s = &x->s;
+    mech_vec3 r = mech_vec3_axpy(mech_vec3_scale(x->e1, ct), st, x->e2);
+    mech_vec3 q1 = mech_vec3_axpy(mech_vec3_scale(x->e1, -st), ct, x->e2); /* dq/dθ; d²q/dθ² = -r */
+    e.q = mech_vec3_add(x->c, r);
     e.m = contact_meridian_of(e.q);
     double du = e.m.u - s->u0, dr = e.m.rho - s->rho0, t = du * s->tu + dr * s->trho;
     e.in = t >= 0.0 && t <= s->len;
@@ -243,63 +247,134 @@ static edge_eval edge_at(const contact_segment *s, mech_vec3 c, mech_vec3 e1, me
     double rho1 = 0.0, rho2 = 0.0, rho = e.m.rho;
     if (rho > 0.0) {
         rho1 = (e.q.y * q1.y + e.q.z * q1.z) / rho;
-        rho2 = (q1.y * q1.y + q1.z * q1.z + e.q.y * q2.y + e.q.z * q2.z) / rho - rho1 * rho1 / rho;
+        rho2 = (q1.y * q1.y + q1.z * q1.z - e.q.y * r.y - e.q.z * r.z) / rho - rho1 * rho1 / rho;
     }
     e.f1 = s->nu * q1.x + s->nrho * rho1;
-    e.f2 = s->nu * q2.x + s->nrho * rho2;
+    e.f2 = -s->nu * r.x + s->nrho * rho2;
     return e;
 }
 
-int mech_contact_frustum_circle(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
-                                const mech_contact_pose *pb, mech_contact_geom *g)
+// (context, start angle and its evaluation) => Newton on df/dθ = 0, steps at most π/8 and halved until f does
+// not increase; *th and *best updated
+static void edge_newton(const edge_ctx *x, double *th, edge_eval *best)
 {
-    enum { NSAMPLE = 16 };
-    contact_segment s = contact_segment_make(0.0, a->r0, a->length, a->r1, a->side);
-    mech_mat3 Rab = mech_mat3_tmul(pa->rot, pb->rot); /* B's local axes in A's frame */
-    mech_vec3 c = contact_to_local(pa, pb->pos), e1 = mech_mat3_col(Rab, 1), e2 = mech_mat3_col(Rab, 2);
-    double R = b->radius, th = 0.0;
-    edge_eval best = {0};
-    int found = 0;
-    /* coarse: the deepest of 16 points along the edge (the first one wins ties: a coaxial ring reports θ = 0,
-     * B's local +y) */
-    for (int k = 0; k < NSAMPLE; k++) {
-        double tk = 2.0 * M_PI * k / NSAMPLE;
-        edge_eval e = edge_at(&s, c, e1, e2, R, tk);
-        if (e.in && (!found || e.f < best.f)) {
-            best = e;
-            th = tk;
-            found = 1;
-        }
-    }
-    if (!found) {
-        contact_geom_none(g);
-        return 0;
-    }
-    /* fine: Newton on df/dθ = 0, steps limited to one sample spacing and halved until f does not increase */
     for (int it = 0; it < 30; it++) {
-        if (!(best.f2 > 0.0)) break;
-        double step = -best.f1 / best.f2, lim = M_PI / NSAMPLE;
+        if (!(best->f2 > 0.0)) return;
+        double step = -best->f1 / best->f2, lim = M_PI / 8;
         if (step > lim) step = lim;
         if (step < -lim) step = -lim;
         int taken = 0;
-        for (int h = 0; h < 20 && !taken; h++, step *= 0.5) {
-            edge_eval e = edge_at(&s, c, e1, e2, R, th + step);
-            if (e.in && e.f <= best.f) {
-                best = e;
-                th += step;
+        for (int h = 0; h < 20 && !taken; h++) {
+            double sn, cs;
+            sincos(*th + step, &sn, &cs);
+            edge_eval e = edge_at(x, cs, sn);
+            if (e.in && e.f <= best->f) {
+                *best = e;
+                *th += step;
                 taken = 1;
+            } else
+                step *= 0.5;
+        }
+        /* quadratic convergence: after a step below 1e-7 rad the next one is below round-off */
+        if (!taken || fabs(step) < 1e-7) return;
+    }
+}
+
+/* cos and sin of 2πk/16 */
+#define C1 0.92387953251128674
+#define S1 0.38268343236508978
+#define H2 0.70710678118654752
+static const double ring16[16][2] = {
+    {1, 0},    {C1, S1},  {H2, H2},  {S1, C1},  {0, 1},  {-S1, C1}, {-H2, H2}, {-C1, S1},
+    {-1, 0},   {-C1, -S1}, {-H2, -H2}, {-S1, -C1}, {0, -1}, {S1, -C1}, {H2, -H2}, {C1, -S1},
+};
+#undef C1
+#undef S1
+#undef H2
+
+int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                                const mech_contact_pose *pb, const double *warm, double *theta, mech_contact_geom *g)
+{
+    edge_ctx x;
+    x.s = contact_segment_make(0.0, a->r0, a->length, a->r1, a->side);
+    mech_mat3 Rab = mech_mat3_tmul(pa->rot, pb->rot); /* B's local axes in A's frame */
+    x.c = contact_to_local(pa, pb->pos);
+    x.e1 = mech_vec3_scale(mech_mat3_col(Rab, 1), b->radius);
+    x.e2 = mech_vec3_scale(mech_mat3_col(Rab, 2), b->radius);
+    double th = 0.0;
+    edge_eval best = {0}, card[4];
+    int found = 0, all_in = 1;
+    if (warm) {
+        /* warm start (a contact that persists from the last step): Newton from the last angle */
+        double sn, cs;
+        th = *warm;
+        sincos(th, &sn, &cs);
+        best = edge_at(&x, cs, sn);
+        if (best.in && best.f2 > 0.0) {
+            edge_newton(&x, &th, &best);
+            goto out;
+        }
+    }
+    /* fast path: the four cardinal points give the first harmonic of f(θ), whose minimum starts Newton (a
+     * coaxial ring has no harmonic: θ = 0, B's local +y, is reported) */
+    for (int k = 0; k < 4; k++) {
+        card[k] = edge_at(&x, ring16[4 * k][0], ring16[4 * k][1]);
+        all_in &= card[k].in;
+        if (card[k].in && (!found || card[k].f < best.f)) {
+            best = card[k];
+            th = 0.5 * M_PI * k;
+            found = 1;
+        }
+    }
+    double a1 = 0.5 * (card[0].f - card[2].f), b1 = 0.5 * (card[1].f - card[3].f);
+    double fcard = best.f;
+    int done = 0;
+    if (all_in) {
+        double th0 = (a1 != 0.0 || b1 != 0.0) ? atan2(-b1, -a1) : 0.0, sn, cs;
+        sincos(th0, &sn, &cs);
+        edge_eval e = edge_at(&x, cs, sn);
+        if (e.in && e.f2 > 0.0) {
+            edge_newton(&x, &th0, &e);
+            if (e.f <= fcard) { /* the harmonic's guess led to the deepest point found so far */
+                best = e;
+                th = th0;
+                done = 1;
             }
         }
-        if (!taken || fabs(step) < 1e-13) break;
     }
+    if (!done) {
+        /* robust path: the deepest of 16 points (first wins ties), then Newton */
+        found = 0;
+        for (int k = 0; k < 16; k++) {
+            edge_eval e = edge_at(&x, ring16[k][0], ring16[k][1]);
+            if (e.in && (!found || e.f < best.f)) {
+                best = e;
+                th = 2.0 * M_PI * k / 16;
+                found = 1;
+            }
+        }
+        if (!found) {
+            contact_geom_none(g);
+            return 0;
+        }
+        edge_newton(&x, &th, &best);
+    }
+out:
+    if (theta) *theta = remainder(th, 2.0 * M_PI);
     /* the edge pushes A's wall back: the force on A is along minus the free-side normal */
-    mech_vec3 nfree = contact_meridian_vec(s.nu, s.nrho, best.m.er);
+    mech_vec3 nfree = contact_meridian_vec(x.s.nu, x.s.nrho, best.m.er);
     double depth = -best.f;
     g->depth = depth;
     g->normal = mech_vec3_neg(mech_mat3_apply(pa->rot, nfree));
     g->point = contact_to_world(pa, mech_vec3_axpy(best.q, 0.5 * depth, nfree));
     g->feature = MECH_CONTACT_FEAT_WALL;
     return depth > 0.0;
+}
+
+int mech_contact_frustum_circle(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                                const mech_contact_pose *pb, mech_contact_geom *g)
+{
+    return contact_frustum_circle_warm(a, pa, b, pb, NULL, NULL, g);
 }
 
 /* ---- pair table ---- */

@@ -55,14 +55,18 @@ int mech_contact_model_new(int nbody, int npair, const mech_contact_pair *pairs,
         if (rc) return rc;
     }
     size_t n = (size_t)npair;
-    mech_contact_model *m = calloc(1, sizeof *m + n * (sizeof(mech_contact_pair) + sizeof(double)));
+    mech_contact_model *m = calloc(1, sizeof *m + n * (sizeof(mech_contact_pair) + sizeof(double) + 1));
     if (!m) return hy_err_set(err, HY_ENOMEM, "contact set: out of memory for %d pairs", npair);
     m->nbody = nbody;
     m->npair = npair;
     m->pair = (mech_contact_pair *)(m + 1);
     m->hc_s = (double *)(m->pair + n);
+    m->rot_ident = (unsigned char *)(m->hc_s + n);
+    mech_mat3 I = mech_mat3_identity();
     for (size_t i = 0; i < n; i++) {
         m->pair[i] = pairs[i];
+        m->rot_ident[i] = (unsigned char)((memcmp(&pairs[i].local_a.rot, &I, sizeof I) == 0) |
+                                          (memcmp(&pairs[i].local_b.rot, &I, sizeof I) == 0) << 1);
         m->pair[i].name[MECH_CONTACT_NAME_LEN - 1] = '\0';
         m->hc_s[i] = mech_contact_hc_factor(pairs[i].law.e, MECH_CONTACT_HC_EXACT);
     }
@@ -153,11 +157,27 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         const mech_contact_pair *p = &m->pair[i];
         const mech_contact_law *L = &p->law;
         const mech_contact_body *ba = body_of(bodies, p->body_a), *bb = body_of(bodies, p->body_b);
-        mech_contact_pose frame_a = {ba->pos, ba->rot}, frame_b = {bb->pos, bb->rot};
-        mech_contact_pose pa = mech_contact_pose_compose(frame_a, p->local_a);
-        mech_contact_pose pb = mech_contact_pose_compose(frame_b, p->local_b);
+        /* shape poses in the world (the rotation product is skipped for shapes not turned in their body) */
+        mech_contact_pose pa, pb;
+        pa.pos = mech_vec3_add(ba->pos, mech_mat3_apply(ba->rot, p->local_a.pos));
+        pa.rot = (m->rot_ident[i] & 1) ? ba->rot : mech_mat3_mul(ba->rot, p->local_a.rot);
+        pb.pos = mech_vec3_add(bb->pos, mech_mat3_apply(bb->rot, p->local_b.pos));
+        pb.rot = (m->rot_ident[i] & 2) ? bb->rot : mech_mat3_mul(bb->rot, p->local_b.rot);
         mech_contact_geom *g = &d->geom[i];
-        if (mech_contact_collide(&p->shape_a, &pa, &p->shape_b, &pb, g) != 1) {
+        const mech_contact_state *c = &d->committed[i];
+        mech_contact_state *tr = &d->trial[i];
+        double edge_angle = 0.0;
+        int hit;
+        if (p->shape_a.type == MECH_CONTACT_FRUSTUM && p->shape_b.type == MECH_CONTACT_CIRCLE)
+            hit = contact_frustum_circle_warm(&p->shape_a, &pa, &p->shape_b, &pb, c->touching ? &c->edge_angle : NULL,
+                                              &edge_angle, g);
+        else if (p->shape_a.type == MECH_CONTACT_CIRCLE && p->shape_b.type == MECH_CONTACT_FRUSTUM) {
+            hit = contact_frustum_circle_warm(&p->shape_b, &pb, &p->shape_a, &pa, c->touching ? &c->edge_angle : NULL,
+                                              &edge_angle, g);
+            g->normal = mech_vec3_neg(g->normal);
+        } else
+            hit = mech_contact_collide(&p->shape_a, &pa, &p->shape_b, &pb, g);
+        if (hit != 1) {
             pair_off(d, i);
             continue;
         }
@@ -165,8 +185,6 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         mech_vec3 n = g->normal, pt = g->point;
         mech_contact_vel v = mech_contact_relvel(g, point_velocity(ba, pt), point_velocity(bb, pt));
         d->vel[i] = v;
-        const mech_contact_state *c = &d->committed[i];
-        mech_contact_state *tr = &d->trial[i];
 
         /* normal: Hunt-Crossley with the damping factor fixed at the onset of this contact */
         double rate = -v.vn;
@@ -208,6 +226,7 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         tr->touching = 1;
         tr->sliding = sliding;
         tr->v_impact = v_imp;
+        tr->edge_angle = edge_angle;
         tr->anchor_a = body_to_local(ba, pt);
         tr->anchor_b = body_to_local(bb, mech_vec3_sub(pt, z));
     }
