@@ -218,6 +218,52 @@ static void loads_are_equal_and_opposite(void **state)
     mech_contact_model_free(m);
 }
 
+/* the limiter-rim search in the set is warm-started from the committed edge angle: along a moving, turning
+ * contact it finds the same deepest point as the cold search of the pair function */
+static void warm_started_limiter_matches_the_cold_search(void **state)
+{
+    (void)state;
+    mech_contact_pair pr = {0};
+    strcpy(pr.name, "limiter-rim");
+    pr.body_a = 0;
+    pr.body_b = 1;
+    pr.shape_a = mech_contact_frustum(0.185, 0.135, 0.08, MECH_CONTACT_OUTSIDE);
+    pr.shape_b = mech_contact_circle(0.2);
+    pr.local_a = mech_contact_pose_make(mech_vec3_make(0.4, 0, 0), mech_mat3_identity());
+    pr.local_b = mech_contact_pose_make(mech_vec3_zero(), mech_mat3_rot(0, 0.3));
+    pr.law = law_make(5e6, 1.0, 0.3, 0.15, 0.15, 1e5, 50);
+    mech_contact_model *m;
+    hy_err err;
+    assert_int_equal(mech_contact_model_new(2, 1, &pr, &m, &err), HY_OK);
+    mech_contact_data *d = mech_contact_data_new(m);
+    int active = 0;
+    for (int k = 0; k < 260; k++) {
+        /* the housing turns about its own axis while it tilts by up to 0.13 rad: its limiter (0.4 m ahead) reaches
+         * the rim after about 0.117 rad and ends about 6 mm deep */
+        double tilt = 0.0005 * k, spin = 0.05 * k;
+        mech_contact_body b[2] = {
+            {{-0.43, -0.004, 0.002}, mech_mat3_mul(mech_mat3_rot(1, 0.3 * tilt), mech_mat3_mul(mech_mat3_rot(2, tilt), mech_mat3_rot(0, spin))), {0, 0, 0}, {0, 0, 0}},
+            {{0, 0, 0}, mech_mat3_identity(), {0, 0, 0}, {0, 0, 0}},
+        };
+        mech_contact_eval(m, d, b);
+        mech_contact_pose pa = mech_contact_pose_compose(mech_contact_pose_make(b[0].pos, b[0].rot), pr.local_a);
+        mech_contact_pose pb = mech_contact_pose_compose(mech_contact_pose_make(b[1].pos, b[1].rot), pr.local_b);
+        mech_contact_geom g;
+        int hit = mech_contact_frustum_circle(&pr.shape_a, &pa, &pr.shape_b, &pb, &g);
+        assert_int_equal(hit, d->nactive);
+        if (hit) {
+            active++;
+            assert_true(g.depth < 0.01);
+            near(d->geom[0].depth, g.depth, 1e-12);
+            near(mech_vec3_norm(mech_vec3_sub(d->geom[0].point, g.point)), 0.0, 1e-6);
+        }
+        mech_contact_commit(m, d);
+    }
+    assert_true(active > 10);
+    mech_contact_data_free(d);
+    mech_contact_model_free(m);
+}
+
 static void bad_sets_are_refused_with_the_pair_named(void **state)
 {
     (void)state;
@@ -272,6 +318,7 @@ int main(void)
         cmocka_unit_test(block_slides_above_it_with_kinetic_friction),
         cmocka_unit_test(revert_leaves_anchors_bit_identical),
         cmocka_unit_test(loads_are_equal_and_opposite),
+        cmocka_unit_test(warm_started_limiter_matches_the_cold_search),
         cmocka_unit_test(bad_sets_are_refused_with_the_pair_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
