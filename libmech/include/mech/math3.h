@@ -160,6 +160,23 @@ static inline double mech_mat3_det(mech_mat3 A)
            A.m[0][1] * (A.m[1][0] * A.m[2][2] - A.m[1][2] * A.m[2][0]) +
            A.m[0][2] * (A.m[1][0] * A.m[2][1] - A.m[1][1] * A.m[2][0]);
 }
+// (A, det A) => A^-1 by the adjugate (closed form for 3x3 blocks such as the root of the articulated-body
+// algorithm); the caller checks det against its own scale first
+static inline mech_mat3 mech_mat3_inverse(mech_mat3 A, double det)
+{
+    double k = 1.0 / det;
+    mech_mat3 B;
+    B.m[0][0] = k * (A.m[1][1] * A.m[2][2] - A.m[1][2] * A.m[2][1]);
+    B.m[0][1] = k * (A.m[0][2] * A.m[2][1] - A.m[0][1] * A.m[2][2]);
+    B.m[0][2] = k * (A.m[0][1] * A.m[1][2] - A.m[0][2] * A.m[1][1]);
+    B.m[1][0] = k * (A.m[1][2] * A.m[2][0] - A.m[1][0] * A.m[2][2]);
+    B.m[1][1] = k * (A.m[0][0] * A.m[2][2] - A.m[0][2] * A.m[2][0]);
+    B.m[1][2] = k * (A.m[0][2] * A.m[1][0] - A.m[0][0] * A.m[1][2]);
+    B.m[2][0] = k * (A.m[1][0] * A.m[2][1] - A.m[1][1] * A.m[2][0]);
+    B.m[2][1] = k * (A.m[0][1] * A.m[2][0] - A.m[0][0] * A.m[2][1]);
+    B.m[2][2] = k * (A.m[0][0] * A.m[1][1] - A.m[0][1] * A.m[1][0]);
+    return B;
+}
 // (A) => max |A_ij|
 static inline double mech_mat3_maxabs(mech_mat3 A)
 {

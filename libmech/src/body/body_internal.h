@@ -1,0 +1,35 @@
+/* Internal layout of the compiled body model (mech/body.h), shared by the body_*.c files and tests. */
+#ifndef MECH_BODY_INTERNAL_H
+#define MECH_BODY_INTERNAL_H
+
+#include "mech/body.h"
+
+struct mech_body_model {
+    mech_body_def       def;       /* as given; joints/free point at the arrays below                         */
+    int                 n, nf, nb; /* tree bodies, free bodies, 1 + n + nf                                     */
+    int                 floating;  /* base_mode == MECH_BODY_FLOATING                                          */
+    int                 has_gravity;
+    mech_body_joint_def *joints;   /* n rows (owned copy)                                                      */
+    mech_body_free_def  *free;     /* nf rows (owned copy)                                                     */
+    char               **names;    /* nb names (owned)                                                         */
+    /* per body id (nb entries): tree-body fields are meaningful for 1..n */
+    int       *parent;             /* p(j); -1 for the base and free bodies                                    */
+    int       *type, *axis;
+    int       *mount_identity;     /* γ == 1₃ exactly: β = α (the scalar rotation shortcut applies)            */
+    mech_mat3 *mount;              /* γ                                                                         */
+    mech_vec3 *offset;             /* l                                                                         */
+    mech_vec3 *mount_axis;         /* γ^T e_i: the prismatic displacement direction in the parent frame         */
+    double    *mass;
+    mech_vec3 *com;                /* d (base and tree: from the origin; free bodies: zero)                     */
+    mech_vec3 *c;                  /* c = m d                                                                    */
+    mech_mat3 *inertia;            /* about the origin (base, tree) or the CoM (free), body frame               */
+    mech_mat3 *inertia_inv;        /* free bodies: I^-1 (LAPACK at compile time)                                */
+    mech_body_layout layout;
+    size_t     data_bytes;
+};
+
+// (A 3x3 general, x = A^-1 b) by the adjugate with a relative determinant guard; 0 when singular
+int mech_body_solve6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C, mech_vec3 f, mech_vec3 mo,
+                     mech_vec3 *a, mech_vec3 *al);
+
+#endif
