@@ -192,6 +192,8 @@ typedef struct mech_contact_pair {
     mech_contact_shape shape_a, shape_b;
     mech_contact_pose  local_a, local_b;             /* pose of each shape in its body's frame                  */
     mech_contact_law   law;
+    double             max_depth;                    /* > 0: a deeper penetration stops a simulation through
+                                                        mech_contact_sim_force (HY_ESTATE), m; 0: no limit     */
 } mech_contact_pair;
 
 /* disable switches (model->disable), for tests: the component's array is written as 0 */
@@ -245,6 +247,9 @@ typedef struct mech_contact_data {
     /* written by mech_contact_eval (trial) and mech_contact_commit / _revert / _reset */
     mech_contact_state *trial;       /* npair                                                                   */
     mech_contact_state *committed;   /* npair                                                                   */
+    /* scratch of mech_contact_eval_bodies: the bodies' kinematics (nbody) */
+    mech_contact_body  *bodies;
+    int                 nbody;
 } mech_contact_data;
 
 // (nbody, pairs) => compiled model (pairs copied; laws and shapes checked, messages "contact pair 2 (name): ...")
@@ -283,5 +288,33 @@ static inline void mech_contact_wrench(mech_vec3 f, mech_vec3 p, mech_vec3 r, me
 // body's frame origin bodies[j].pos (world components); the world's share is dropped
 void mech_contact_loads(const mech_contact_model *m, const mech_contact_data *d, const mech_contact_body *bodies,
                         mech_vec3 *force, mech_vec3 *moment);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Coupling with the rigid-body module (mech/body.h): body indices of the pairs are body ids (0 base, 1..n tree,  */
+/* n+1.. free bodies; MECH_CONTACT_WORLD the world)                                                              */
+/* ------------------------------------------------------------------------------------------------------------ */
+struct mech_body_model;
+struct mech_body_data;
+
+// (body model and data after mech_body_kinematics) => d->bodies filled from the world poses and velocities, then
+// mech_contact_eval. The contact model's nbody must not exceed the body model's (mech_contact_sim_force checks)
+void mech_contact_eval_bodies(const mech_contact_model *m, mech_contact_data *d, const struct mech_body_model *bm,
+                              const struct mech_body_data *bd);
+// (evaluated contacts) => every active pair's force added to both bodies' external loads with
+// mech_body_apply_world_force (force on A, -force on B, at the contact point)
+void mech_contact_apply_loads(const mech_contact_model *m, const mech_contact_data *d, const struct mech_body_model *bm,
+                              struct mech_body_data *bd);
+
+/* Callbacks for mech_body_sim (mech_body_sim_opts.force / commit / revert) with user = a mech_contact_coupling.
+ * force: eval (trial) + loads; fails with HY_ESTATE and a message naming the pair for a non-finite force or a
+ * penetration beyond the pair's max_depth. commit: mech_contact_commit. revert: mech_contact_revert. A
+ * simulator with other force elements calls the three from its own callbacks. */
+typedef struct mech_contact_coupling {
+    const mech_contact_model *m;
+    mech_contact_data        *d;
+} mech_contact_coupling;
+int mech_contact_sim_force(const struct mech_body_model *bm, struct mech_body_data *bd, void *user, hy_err *err);
+int mech_contact_sim_commit(const struct mech_body_model *bm, const struct mech_body_data *bd, void *user, hy_err *err);
+void mech_contact_sim_revert(void *user);
 
 #endif

@@ -40,6 +40,9 @@ int mech_contact_model_new(int nbody, int npair, const mech_contact_pair *pairs,
             p->body_b >= nbody)
             return hy_err_set(err, HY_EMODEL, "contact pair %d (%s): bodies %d and %d: expected -1 (world) .. %d", i,
                               name, p->body_a, p->body_b, nbody - 1);
+        if (!(isfinite(p->max_depth) && p->max_depth >= 0.0))
+            return hy_err_set(err, HY_EMODEL, "contact pair %d (%s): max_depth = %g: expected a finite depth >= 0 "
+                              "(0: no limit)", i, name, p->max_depth);
         if (p->body_a == p->body_b)
             return hy_err_set(err, HY_EMODEL, "contact pair %d (%s): joins body %d to itself", i, name, p->body_a);
         snprintf(where, sizeof where, "contact pair %d (%s): shape_a", i, name);
@@ -79,7 +82,7 @@ void mech_contact_model_free(mech_contact_model *m) { free(m); }
 /* ---- data: the header and every array in one block ---- */
 static size_t up16(size_t x) { return (x + 15u) & ~(size_t)15u; }
 
-static size_t data_layout(size_t n, mech_contact_data *d, char *base)
+static size_t data_layout(size_t n, size_t nb, mech_contact_data *d, char *base)
 {
     size_t off = up16(sizeof(mech_contact_data));
 #define PLACE(field, type)                                                  \
@@ -97,24 +100,28 @@ static size_t data_layout(size_t n, mech_contact_data *d, char *base)
     PLACE(force, mech_vec3);
     PLACE(trial, mech_contact_state);
     PLACE(committed, mech_contact_state);
+    if (d) d->bodies = (mech_contact_body *)(void *)(base + off);
+    off += up16(nb * sizeof(mech_contact_body));
 #undef PLACE
     return off;
 }
 
 mech_contact_data *mech_contact_data_new(const mech_contact_model *m)
 {
-    size_t n = (size_t)m->npair, size = data_layout(n, NULL, NULL);
+    size_t n = (size_t)m->npair, nb = (size_t)m->nbody, size = data_layout(n, nb, NULL, NULL);
     char *base = calloc(1, size);
     if (!base) return NULL;
     mech_contact_data *d = (mech_contact_data *)(void *)base;
-    data_layout(n, d, base);
+    data_layout(n, nb, d, base);
     d->npair = m->npair;
+    d->nbody = m->nbody;
     return d;
 }
 
 void mech_contact_data_copy(mech_contact_data *dst, const mech_contact_data *src)
 {
-    size_t n = (size_t)src->npair, size = data_layout(n, NULL, NULL), head = up16(sizeof(mech_contact_data));
+    size_t n = (size_t)src->npair, size = data_layout(n, (size_t)src->nbody, NULL, NULL);
+    size_t head = up16(sizeof(mech_contact_data));
     memcpy((char *)dst + head, (const char *)src + head, size - head);
     dst->nactive = src->nactive;
 }
