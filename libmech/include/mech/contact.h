@@ -208,7 +208,8 @@ typedef struct mech_contact_model {
     int                npair;
     mech_contact_pair *pair;     /* npair, copied from the caller                                              */
     double            *hc_s;     /* npair, s(e) of each pair's law (compiled once)                             */
-    unsigned char     *rot_ident;/* npair, bit 0 / bit 1: local_a / local_b rotation is the identity (compiled)   */
+    unsigned char     *rot_ident;/* npair, bit 0 / bit 1: shape A / B needs no rotation product (identity local
+                                    rotation, or a sphere), compiled                                            */
     int                disable;  /* MECH_CONTACT_DISABLE_* flags (an option, as MuJoCo's m->opt.disableflags)  */
 } mech_contact_model;
 

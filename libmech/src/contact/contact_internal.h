@@ -76,6 +76,15 @@ static inline contact_segment contact_segment_make(double u0, double rho0, doubl
     return s;
 }
 
+static inline mech_contact_vel contact_relvel(const mech_contact_geom *g, mech_vec3 v_a, mech_vec3 v_b)
+{
+    mech_vec3 v = mech_vec3_sub(v_a, v_b);
+    mech_contact_vel r;
+    r.vn = mech_vec3_dot(v, g->normal);
+    r.vt = mech_vec3_axpy(v, -r.vn, g->normal);
+    return r;
+}
+
 /* mech_contact_frustum_circle with an optional warm start: `warm` (NULL: none) is the edge angle of the last
  * solution (B's local frame, from +y towards +z), *theta (may be NULL) receives the new one. The contact set
  * keeps the angle in its committed state so that a persisting limiter contact costs one or two Newton steps. */

@@ -68,8 +68,11 @@ int mech_contact_model_new(int nbody, int npair, const mech_contact_pair *pairs,
     mech_mat3 I = mech_mat3_identity();
     for (size_t i = 0; i < n; i++) {
         m->pair[i] = pairs[i];
-        m->rot_ident[i] = (unsigned char)((memcmp(&pairs[i].local_a.rot, &I, sizeof I) == 0) |
-                                          (memcmp(&pairs[i].local_b.rot, &I, sizeof I) == 0) << 1);
+        /* a sphere's orientation never matters (the coincident-centre fallback of sphere-sphere then uses the
+         * body's +x), so its rotation product is skipped too */
+        int ia = memcmp(&pairs[i].local_a.rot, &I, sizeof I) == 0 || pairs[i].shape_a.type == MECH_CONTACT_SPHERE;
+        int ib = memcmp(&pairs[i].local_b.rot, &I, sizeof I) == 0 || pairs[i].shape_b.type == MECH_CONTACT_SPHERE;
+        m->rot_ident[i] = (unsigned char)(ia | ib << 1);
         m->pair[i].name[MECH_CONTACT_NAME_LEN - 1] = '\0';
         m->hc_s[i] = mech_contact_hc_factor(pairs[i].law.e, MECH_CONTACT_HC_EXACT);
     }
@@ -190,7 +193,7 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         }
         nactive++;
         mech_vec3 n = g->normal, pt = g->point;
-        mech_contact_vel v = mech_contact_relvel(g, point_velocity(ba, pt), point_velocity(bb, pt));
+        mech_contact_vel v = contact_relvel(g, point_velocity(ba, pt), point_velocity(bb, pt));
         d->vel[i] = v;
 
         /* normal: Hunt-Crossley with the damping factor fixed at the onset of this contact */
