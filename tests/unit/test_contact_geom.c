@@ -299,6 +299,49 @@ static void limiter_on_rim(void **state)
     near(g.depth, 0.0, 1e-16);
 }
 
+/* limiter pads: three 0.6 rad pads at 0, 120° and 240° on the same solid cone around a coaxial rim edge share the
+ * ring contact symmetrically (the lateral forces cancel); a pad facing away from a shifted edge has only a gap */
+static void limiter_pads_share_a_coaxial_ring(void **state)
+{
+    (void)state;
+    mech_contact_shape full = mech_contact_frustum(0.3, 0.0, 0.4, MECH_CONTACT_OUTSIDE), rim = mech_contact_circle(0.14);
+    mech_contact_pose pa = at(0, 0, 0), pb = at(0.2, 0, 0);
+    mech_vec3 sum = V(0, 0, 0);
+    for (int k = 0; k < 3; k++) {
+        double mid = 2 * M_PI * k / 3;
+        mech_contact_shape pad = mech_contact_frustum_sector(full, mid, 0.3);
+        mech_contact_geom g;
+        assert_int_equal(mech_contact_frustum_circle(&pad, &pa, &rim, &pb, &g), 1);
+        near(g.depth, 0.008, 1e-15);
+        mech_vec3 b = V(0, cos(mid), sin(mid));
+        vnear(g.normal, mech_vec3_axpy(V(-0.6, 0, 0), -0.8, b), 1e-12);
+        vnear(g.point, mech_vec3_axpy(V(0.2024, 0, 0), 0.1432, b), 1e-12);
+        sum = mech_vec3_add(sum, g.normal);
+    }
+    vnear(sum, V(-1.8, 0, 0), 1e-12);
+    /* edge shifted towards -y: deep on the +y side, a gap of 0.09 cos β on the -y side */
+    mech_contact_shape rim2 = mech_contact_circle(0.19);
+    mech_contact_pose pb2 = at(0.2, -0.05, 0);
+    mech_contact_geom g;
+    mech_contact_shape up = mech_contact_frustum_sector(full, 0.0, 0.3), down = mech_contact_frustum_sector(full, M_PI, 0.3);
+    assert_int_equal(mech_contact_frustum_circle(&up, &pa, &rim2, &pb2, &g), 1);
+    near(g.depth, 0.008, 1e-12);
+    assert_int_equal(mech_contact_frustum_circle(&down, &pa, &rim2, &pb2, &g), 0);
+    near(g.depth, -(0.24 - 0.15) * 0.8, 1e-12);
+    /* a roller on a pad of the cone: inside the pad at azimuth atan2(0.8, 0.6), nothing outside it */
+    mech_contact_shape roller = mech_contact_sphere(0.1);
+    mech_contact_pose pr = at(0.254, 0.222 * 0.6, 0.222 * 0.8);
+    mech_contact_shape on = mech_contact_frustum_sector(full, atan2(0.8, 0.6), 0.1), off = mech_contact_frustum_sector(full, 0.0, 0.1);
+    assert_int_equal(mech_contact_sphere_frustum(&roller, &pr, &on, &pa, &g), 1);
+    near(g.depth, 0.01, 1e-15);
+    assert_int_equal(mech_contact_sphere_frustum(&roller, &pr, &off, &pa, &g), 0);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_NONE);
+    hy_err err;
+    mech_contact_shape bad = mech_contact_frustum_sector(full, 0.0, NAN);
+    assert_int_equal(mech_contact_shape_check(&bad, "pad", &err), HY_EMODEL);
+    assert_non_null(strstr(err.msg, "pad: frustum sector"));
+}
+
 /* second method: the deepest edge point by dense sampling (200 000 points) for tilted, shifted edges */
 static void limiter_search_matches_brute_force(void **state)
 {
@@ -401,6 +444,7 @@ int main(void)
         cmocka_unit_test(sphere_at_cone_rim),
         cmocka_unit_test(sphere_on_circle_edge),
         cmocka_unit_test(limiter_on_rim),
+        cmocka_unit_test(limiter_pads_share_a_coaxial_ring),
         cmocka_unit_test(limiter_search_matches_brute_force),
         cmocka_unit_test(rigid_motion_invariance),
         cmocka_unit_test(relative_velocity_parts),

@@ -50,6 +50,9 @@ typedef struct mech_contact_shape {
     double r0, r1;       /* FRUSTUM: radius at x = 0 and at x = length, m                                       */
     double length;       /* FRUSTUM: axial length (> 0), m                                                     */
     int    side;         /* FRUSTUM: MECH_CONTACT_INSIDE or MECH_CONTACT_OUTSIDE                               */
+    double sector_mid;   /* FRUSTUM: a pad: the surface exists only within sector_half of this azimuth about
+                            local x (from +y towards +z), rad                                                  */
+    double sector_half;  /* FRUSTUM: half-width of the pad, rad, in (0, pi); 0 (or >= pi): the full turn        */
     double half_angle;   /* CONE: generatrix to axis, rad, in (0, pi/2)                                         */
     double depth;        /* CONE: axial depth of the wall below the rim plane (> 0; the throat radius is
                             rim_radius - depth tan(half_angle) >= 0), m                                        */
@@ -61,6 +64,9 @@ mech_contact_shape mech_contact_plane(double half_y, double half_z);
 mech_contact_shape mech_contact_disc(double radius);
 mech_contact_shape mech_contact_frustum(double r0, double r1, double length, int side);
 mech_contact_shape mech_contact_bore(double radius, double length);  /* FRUSTUM r0 = r1, INSIDE              */
+// (frustum, mid azimuth, half-width) => the same surface restricted to a pad (limiter pads, a roller's track):
+// several pads around a ring share a coaxial load symmetrically, which one full-turn contact point cannot
+mech_contact_shape mech_contact_frustum_sector(mech_contact_shape frustum, double mid, double half);
 mech_contact_shape mech_contact_cone(double rim_radius, double half_angle, double depth);
 mech_contact_shape mech_contact_circle(double radius);
 

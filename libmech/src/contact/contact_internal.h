@@ -55,6 +55,8 @@ typedef struct contact_segment {
     double u0, rho0;       /* start point                                          */
     double tu, trho, len;  /* unit direction and length                            */
     double nu, nrho;       /* unit normal towards the free side                    */
+    int    sector;         /* 1: only radial directions within a pad count          */
+    double cy, cz, cos_half; /* pad bisector (local y, z) and cos(half-width)        */
 } contact_segment;
 
 static inline contact_segment contact_segment_make(double u0, double rho0, double u1, double rho1, int side)
@@ -73,7 +75,26 @@ static inline contact_segment contact_segment_make(double u0, double rho0, doubl
         s.nu = -s.trho;
         s.nrho = s.tu;
     }
+    s.sector = 0;
+    s.cy = 1.0, s.cz = 0.0, s.cos_half = -1.0;
     return s;
+}
+
+// (segment, frustum shape) => the pad restriction of a FRUSTUM (none for a full turn)
+static inline void contact_segment_sector(contact_segment *s, const mech_contact_shape *f)
+{
+    if (f->sector_half > 0.0 && f->sector_half < M_PI) {
+        s->sector = 1;
+        s->cy = cos(f->sector_mid);
+        s->cz = sin(f->sector_mid);
+        s->cos_half = cos(f->sector_half);
+    }
+}
+
+// (segment, radial direction) => 1 when the direction lies within the segment's pad (always without one)
+static inline int contact_segment_in_sector(const contact_segment *s, mech_vec3 er)
+{
+    return !s->sector || er.y * s->cy + er.z * s->cz >= s->cos_half;
 }
 
 static inline mech_contact_vel contact_relvel(const mech_contact_geom *g, mech_vec3 v_a, mech_vec3 v_b)

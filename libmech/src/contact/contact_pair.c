@@ -45,6 +45,12 @@ mech_contact_shape mech_contact_bore(double radius, double length)
 {
     return mech_contact_frustum(radius, radius, length, MECH_CONTACT_INSIDE);
 }
+mech_contact_shape mech_contact_frustum_sector(mech_contact_shape f, double mid, double half)
+{
+    f.sector_mid = mid;
+    f.sector_half = half;
+    return f;
+}
 mech_contact_shape mech_contact_cone(double rim_radius, double half_angle, double depth)
 {
     mech_contact_shape s = shape_zero(MECH_CONTACT_CONE);
@@ -84,6 +90,9 @@ int mech_contact_shape_check(const mech_contact_shape *s, const char *where, hy_
             return hy_err_set(err, HY_EMODEL, "%s: frustum length = %g: expected a finite value > 0", w, s->length);
         if (s->side != MECH_CONTACT_INSIDE && s->side != MECH_CONTACT_OUTSIDE)
             return hy_err_set(err, HY_EMODEL, "%s: frustum side = %d: expected INSIDE (0) or OUTSIDE (1)", w, s->side);
+        if (!(isfinite(s->sector_mid) && isfinite(s->sector_half) && s->sector_half >= 0.0))
+            return hy_err_set(err, HY_EMODEL, "%s: frustum sector (mid %g, half %g rad): expected finite values, "
+                              "half >= 0 (0: the full turn)", w, s->sector_mid, s->sector_half);
         return HY_OK;
     case MECH_CONTACT_CONE:
         if (!(isfinite(s->radius) && s->radius > 0.0))
@@ -159,7 +168,7 @@ static int sphere_segment(const contact_segment *s, const contact_meridian *m, d
 {
     double du = m->u - s->u0, dr = m->rho - s->rho0;
     double t = du * s->tu + dr * s->trho;  /* position of the foot along the generatrix */
-    if (!(t >= 0.0 && t <= s->len)) {
+    if (!(t >= 0.0 && t <= s->len) || !contact_segment_in_sector(s, m->er)) {
         contact_geom_none(g);
         return 0;
     }
@@ -175,6 +184,7 @@ int mech_contact_sphere_frustum(const mech_contact_shape *a, const mech_contact_
 {
     contact_meridian m = contact_meridian_of(contact_to_local(pb, pa->pos));
     contact_segment s = contact_segment_make(0.0, b->r0, b->length, b->r1, b->side);
+    contact_segment_sector(&s, b);
     return sphere_segment(&s, &m, a->radius, pb, g);
 }
 
@@ -242,7 +252,7 @@ static edge_eval edge_at(const edge_ctx *x, double ct, double st)
     e.q = mech_vec3_add(x->c, r);
     e.m = contact_meridian_of(e.q);
     double du = e.m.u - s->u0, dr = e.m.rho - s->rho0, t = du * s->tu + dr * s->trho;
-    e.in = t >= 0.0 && t <= s->len;
+    e.in = t >= 0.0 && t <= s->len && contact_segment_in_sector(s, e.m.er);
     e.f = du * s->nu + dr * s->nrho;
     double rho1 = 0.0, rho2 = 0.0, rho = e.m.rho;
     if (rho > 0.0) {
@@ -313,6 +323,7 @@ int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_
 {
     edge_ctx x;
     x.s = contact_segment_make(0.0, a->r0, a->length, a->r1, a->side);
+    contact_segment_sector(&x.s, a);
     mech_mat3 Rab = mech_mat3_tmul(pa->rot, pb->rot); /* B's local axes in A's frame */
     x.c = contact_to_local(pa, pb->pos);
     x.e1 = mech_vec3_scale(mech_mat3_col(Rab, 1), b->radius);
@@ -328,6 +339,19 @@ int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_
         best = edge_at(&x, cs, sn);
         if (best.in && best.f2 > 0.0) {
             edge_newton(&x, &th, &cs, &sn, &best);
+            goto out;
+        }
+    }
+    if (x.s.sector) {
+        /* a pad: start from the edge point furthest along the pad's bisector b (max of q(θ).b) */
+        double by = x.s.cy, bz = x.s.cz, sn, cs;
+        double th0 = atan2(x.e2.y * by + x.e2.z * bz, x.e1.y * by + x.e1.z * bz);
+        sincos(th0, &sn, &cs);
+        edge_eval e = edge_at(&x, cs, sn);
+        if (e.in) {
+            best = e;
+            th = th0;
+            if (e.f2 > 0.0) edge_newton(&x, &th, &cs, &sn, &best);
             goto out;
         }
     }
