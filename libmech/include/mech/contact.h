@@ -254,8 +254,10 @@ typedef struct mech_contact_data {
     /* written by mech_contact_eval (trial) and mech_contact_commit / _revert / _reset */
     mech_contact_state *trial;       /* npair                                                                   */
     mech_contact_state *committed;   /* npair                                                                   */
-    /* scratch of mech_contact_eval_bodies: the bodies' kinematics (nbody) */
+    /* scratch of mech_contact_eval_bodies / mech_contact_apply_loads: the bodies' kinematics and the summed
+       loads, force (N) and moment about the body origin (N m), world (nbody each) */
     mech_contact_body  *bodies;
+    mech_vec3          *body_force, *body_moment;
     int                 nbody;
 } mech_contact_data;
 
@@ -307,9 +309,10 @@ struct mech_body_data;
 // mech_contact_eval. The contact model's nbody must not exceed the body model's (mech_contact_sim_force checks)
 void mech_contact_eval_bodies(const mech_contact_model *m, mech_contact_data *d, const struct mech_body_model *bm,
                               const struct mech_body_data *bd);
-// (evaluated contacts) => every active pair's force added to both bodies' external loads with
-// mech_body_apply_world_force (force on A, -force on B, at the contact point)
-void mech_contact_apply_loads(const mech_contact_model *m, const mech_contact_data *d, const struct mech_body_model *bm,
+// (evaluated contacts) => every active pair's force added to both bodies' external loads (force on A, -force on
+// B, at the contact point): summed per body first (mech_contact_loads), then one mech_body_apply_world_force and
+// one mech_body_apply_world_moment per loaded body
+void mech_contact_apply_loads(const mech_contact_model *m, mech_contact_data *d, const struct mech_body_model *bm,
                               struct mech_body_data *bd);
 
 /* Callbacks for mech_body_sim (mech_body_sim_opts.force / commit / revert) with user = a mech_contact_coupling.

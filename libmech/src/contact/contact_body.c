@@ -13,14 +13,21 @@ void mech_contact_eval_bodies(const mech_contact_model *m, mech_contact_data *d,
     mech_contact_eval(m, d, d->bodies);
 }
 
-void mech_contact_apply_loads(const mech_contact_model *m, const mech_contact_data *d, const mech_body_model *bm,
+void mech_contact_apply_loads(const mech_contact_model *m, mech_contact_data *d, const mech_body_model *bm,
                               mech_body_data *bd)
 {
-    for (int i = 0; i < m->npair; i++) {
-        if (!(d->geom[i].depth > 0.0)) continue;
-        const mech_contact_pair *p = &m->pair[i];
-        if (p->body_a >= 0) mech_body_apply_world_force(bm, bd, p->body_a, d->geom[i].point, d->force[i]);
-        if (p->body_b >= 0) mech_body_apply_world_force(bm, bd, p->body_b, d->geom[i].point, mech_vec3_neg(d->force[i]));
+    if (d->nactive == 0) return;
+    /* sum per body (moments about the body origins), then one conversion to each body's frame */
+    for (int j = 0; j < m->nbody; j++) {
+        d->body_force[j] = d->body_moment[j] = mech_vec3_zero();
+        d->bodies[j].pos = bd->pos[j];
+    }
+    mech_contact_loads(m, d, d->bodies, d->body_force, d->body_moment);
+    for (int j = 0; j < m->nbody; j++) {
+        mech_vec3 F = d->body_force[j], M = d->body_moment[j];
+        if (F.x == 0.0 && F.y == 0.0 && F.z == 0.0 && M.x == 0.0 && M.y == 0.0 && M.z == 0.0) continue;
+        mech_body_apply_world_force(bm, bd, j, bd->pos[j], F);
+        mech_body_apply_world_moment(bm, bd, j, M);
     }
 }
 

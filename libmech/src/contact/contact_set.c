@@ -105,6 +105,10 @@ static size_t data_layout(size_t n, size_t nb, mech_contact_data *d, char *base)
     PLACE(committed, mech_contact_state);
     if (d) d->bodies = (mech_contact_body *)(void *)(base + off);
     off += up16(nb * sizeof(mech_contact_body));
+    if (d) d->body_force = (mech_vec3 *)(void *)(base + off);
+    off += up16(nb * sizeof(mech_vec3));
+    if (d) d->body_moment = (mech_vec3 *)(void *)(base + off);
+    off += up16(nb * sizeof(mech_vec3));
 #undef PLACE
     return off;
 }
