@@ -161,6 +161,7 @@ typedef struct mech_body_data {
     mech_vec3 *eps;          /* (nb) velocity-product angular acceleration ε_j, body frame, rad/s^2               */
     mech_vec3 *xvel;         /* (nb) origin velocity, world, m/s                                                  */
     mech_vec3 *xomega;       /* (nb) angular velocity, world, rad/s                                               */
+    double    *cosq, *sinq;  /* (n) cos q, sin q of revolute joints (1, 0 for prismatic ones)                     */
 
     /* ---- computed by mech_body_aba: (kinematics, loads) => (below) --------------------------------------------- */
     mech_mat3 *Mtt, *Mtr, *Mrr; /* (nb) articulated inertia M^Σ of spec 001 §2.4 pass 2 at the body origin, body

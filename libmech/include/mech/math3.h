@@ -205,12 +205,12 @@ static inline mech_mat3 mech_mat3_alpha(int axis, double q) { return mech_mat3_t
 // (axis, angle, vector in the parent frame) => α v without forming α (hot path of the articulated-body passes)
 static inline mech_vec3 mech_vec3_alpha(int axis, double c, double s, mech_vec3 v)
 {
-    double a[3] = {v.x, v.y, v.z}, r[3];
-    int m = (axis + 1) % 3, n = (axis + 2) % 3;
-    r[axis] = a[axis];
-    r[m] = c * a[m] + s * a[n];
-    r[n] = -s * a[m] + c * a[n];
-    return (mech_vec3){r[0], r[1], r[2]};
+    /* written per axis so that no component is addressed by a run-time index (keeps everything in registers) */
+    if (axis == 0)
+        return (mech_vec3){v.x, c * v.y + s * v.z, -s * v.y + c * v.z};
+    if (axis == 1)
+        return (mech_vec3){-s * v.z + c * v.x, v.y, c * v.z + s * v.x};
+    return (mech_vec3){c * v.x + s * v.y, -s * v.x + c * v.y, v.z};
 }
 // (axis, c, s, vector in the child frame) => α^T v (back to the parent frame)
 static inline mech_vec3 mech_vec3_alpha_t(int axis, double c, double s, mech_vec3 v)

@@ -18,6 +18,7 @@ struct mech_body_model {
     int       *mount_identity;     /* γ == 1₃ exactly: β = α (the scalar rotation shortcut applies)            */
     mech_mat3 *mount;              /* γ                                                                         */
     mech_vec3 *offset;             /* l                                                                         */
+    int       *r_zero;             /* revolute joint at its parent's origin: r = 0 always (no shift)            */
     mech_vec3 *mount_axis;         /* γ^T e_i: the prismatic displacement direction in the parent frame         */
     double    *mass;
     mech_vec3 *com;                /* d (base and tree: from the origin; free bodies: zero)                     */
@@ -28,8 +29,20 @@ struct mech_body_model {
     size_t     data_bytes;
 };
 
-// (A 3x3 general, x = A^-1 b) by the adjugate with a relative determinant guard; 0 when singular
+// (blocks of a symmetric positive definite 6x6 [[A, B], [B^T, C]], right side [f; mo]) => [a; al] by block
+// elimination with closed-form 3x3 inverses; 0 when singular (body_aba_generic.c)
 int mech_body_solve6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C, mech_vec3 f, mech_vec3 mo,
                      mech_vec3 *a, mech_vec3 *al);
+// root of the articulated-body algorithm, shared by both forms (body_aba_generic.c); 0 when singular
+int mech_body_root(const mech_body_model *m, mech_body_data *d, const mech_mat3 *Ctt, const mech_mat3 *Ctr,
+                   const mech_mat3 *Crr, mech_vec3 Cf, mech_vec3 Cm);
+// (falling-frame accelerations) => true accelerations (+ R^T g)
+void mech_body_gravity_fix(const mech_body_model *m, mech_body_data *d);
+// the two halves of mech_body_kinematics: spec 001 §2.4 pass 1 in body frames (all the ABA needs when there is
+// no gravity), and the world poses and velocities of every body (body_kin.c)
+void mech_body_pass1(const mech_body_model *m, mech_body_data *d);
+void mech_body_world(const mech_body_model *m, mech_body_data *d);
+// the generic form of mech_body_aba: full 3x3 products everywhere (the tested reference of the shortcuts)
+int mech_body_aba_generic(const mech_body_model *m, mech_body_data *d);
 
 #endif

@@ -63,55 +63,102 @@ void mech_body_get_state(const mech_body_model *m, const mech_body_data *d, doub
     }
 }
 
-/* (state) => β, r, w, ε, body-frame velocities of the tree bodies (spec 001 §2.4 pass 1: the paper's w_j uses
- * ω̃_p ω̃_p r and 2 ω̃_p v^rel; the linear velocity v_j = β (v_p + ω_p × r) + v^rel is added for contacts), and the
- * world pose, origin velocity and angular velocity of every body. */
-void mech_body_kinematics(const mech_body_model *m, mech_body_data *d)
+/* (state) => spec 001 §2.4 pass 1 in body frames: cos q, sin q, β, r, ω, v, w, ε of the tree bodies (the paper's
+ * w_j uses ω̃_p ω̃_p r and 2 ω̃_p v^rel; the linear velocity v_j = β (v_p + ω_p × r) + v^rel is added for contacts).
+ * A revolute joint with γ = 1₃ uses α_i(q) on the cached cosine and sine without forming products. */
+void mech_body_pass1(const mech_body_model *m, mech_body_data *d)
 {
-    d->xmat[0] = mech_quat_to_mat3(d->quat[0]);
-    d->xvel[0] = mech_mat3_apply(d->xmat[0], d->vel[0]);
-    d->xomega[0] = mech_mat3_apply(d->xmat[0], d->omega[0]);
     for (int j = 1; j <= m->n; j++) {
-        int p = m->parent[j], i = m->axis[j];
-        double qj = d->q[j - 1], qdj = d->qd[j - 1];
+        const int p = m->parent[j], i = m->axis[j], revolute = m->type[j] == MECH_BODY_REVOLUTE;
+        const double qj = d->q[j - 1], qdj = d->qd[j - 1];
         mech_vec3 wp = d->omega[p], r = m->offset[j];
+        double c = 1.0, s = 0.0;
         mech_mat3 beta;
-        if (m->type[j] == MECH_BODY_REVOLUTE) {
-            mech_mat3 a = mech_mat3_alpha(i, qj);
+        if (revolute) {
+            c = cos(qj);
+            s = sin(qj);
+            /* α_i(q) of spec 001 §2.5 from the cosine and sine */
+            mech_mat3 a = mech_mat3_identity();
+            int mm = (i + 1) % 3, nn = (i + 2) % 3;
+            a.m[mm][mm] = c;
+            a.m[mm][nn] = s;
+            a.m[nn][mm] = -s;
+            a.m[nn][nn] = c;
             beta = m->mount_identity[j] ? a : mech_mat3_mul(a, m->mount[j]);
         } else {
             beta = m->mount[j];
             r = mech_vec3_axpy(r, qj, m->mount_axis[j]);
         }
+        d->cosq[j - 1] = c;
+        d->sinq[j - 1] = s;
         d->beta[j] = beta;
         d->r[j] = r;
-        mech_vec3 wpj = mech_mat3_apply(beta, wp); /* ω_p^(j) */
-        mech_vec3 wxr = mech_vec3_cross(wp, r);
-        mech_vec3 v = mech_mat3_apply(beta, mech_vec3_add(d->vel[p], wxr));
-        mech_vec3 w = mech_mat3_apply(beta, mech_vec3_cross(wp, wxr));
+        const int fast = revolute && m->mount_identity[j];
+        mech_vec3 wpj = fast ? mech_vec3_alpha(i, c, s, wp) : mech_mat3_apply(beta, wp); /* ω_p^(j) */
+        mech_vec3 v, w;
+        if (r.x != 0.0 || r.y != 0.0 || r.z != 0.0) {
+            mech_vec3 wxr = mech_vec3_cross(wp, r);
+            mech_vec3 vp = mech_vec3_add(d->vel[p], wxr), wp2 = mech_vec3_cross(wp, wxr);
+            v = fast ? mech_vec3_alpha(i, c, s, vp) : mech_mat3_apply(beta, vp);
+            w = fast ? mech_vec3_alpha(i, c, s, wp2) : mech_mat3_apply(beta, wp2);
+        } else {
+            v = fast ? mech_vec3_alpha(i, c, s, d->vel[p]) : mech_mat3_apply(beta, d->vel[p]);
+            w = mech_vec3_zero();
+        }
         mech_vec3 om = wpj, eps = mech_vec3_zero();
         mech_vec3 e = mech_vec3_unit(i);
-        if (m->type[j] == MECH_BODY_REVOLUTE) {
+        if (revolute) {
             om = mech_vec3_axpy(om, qdj, e);
-            eps = mech_vec3_scale(mech_vec3_cross(wpj, e), qdj);
+            eps = mech_vec3_scale(mech_vec3_cross(wpj, e), qdj); /* ε = ω_p^(j) × R q̇ */
         } else {
             v = mech_vec3_axpy(v, qdj, e);
-            w = mech_vec3_axpy(w, 2.0 * qdj, mech_vec3_cross(wpj, e));
+            w = mech_vec3_axpy(w, 2.0 * qdj, mech_vec3_cross(wpj, e)); /* + 2 ω_p^(j) × T q̇ */
         }
         d->omega[j] = om;
         d->vel[j] = v;
         d->w[j] = w;
         d->eps[j] = eps;
-        d->xmat[j] = mech_mat3_mult(d->xmat[p], beta); /* R_j = R_p β^T */
-        d->pos[j] = mech_vec3_add(d->pos[p], mech_mat3_apply(d->xmat[p], r));
-        d->xvel[j] = mech_mat3_apply(d->xmat[j], v);
-        d->xomega[j] = mech_mat3_apply(d->xmat[j], om);
+    }
+}
+
+/* (pass 1 done) => world pose, origin velocity and angular velocity of every body (for contacts and outputs) */
+void mech_body_world(const mech_body_model *m, mech_body_data *d)
+{
+    d->xmat[0] = mech_quat_to_mat3(d->quat[0]);
+    d->xvel[0] = mech_mat3_apply(d->xmat[0], d->vel[0]);
+    d->xomega[0] = mech_mat3_apply(d->xmat[0], d->omega[0]);
+    for (int j = 1; j <= m->n; j++) {
+        const int p = m->parent[j], i = m->axis[j];
+        const mech_mat3 *Rp = &d->xmat[p];
+        if (m->type[j] == MECH_BODY_REVOLUTE && m->mount_identity[j]) {
+            /* R_j = R_p α^T: two columns of R_p turned by q in their plane */
+            const double c = d->cosq[j - 1], s = d->sinq[j - 1];
+            int mm = (i + 1) % 3, nn = (i + 2) % 3;
+            mech_mat3 R = *Rp;
+            for (int a = 0; a < 3; a++) {
+                R.m[a][mm] = c * Rp->m[a][mm] + s * Rp->m[a][nn];
+                R.m[a][nn] = -s * Rp->m[a][mm] + c * Rp->m[a][nn];
+            }
+            d->xmat[j] = R;
+        } else {
+            d->xmat[j] = mech_mat3_mult(*Rp, d->beta[j]); /* R_j = R_p β^T */
+        }
+        d->pos[j] = mech_vec3_add(d->pos[p], mech_mat3_apply(*Rp, d->r[j]));
+        d->xvel[j] = mech_mat3_apply(d->xmat[j], d->vel[j]);
+        d->xomega[j] = mech_mat3_apply(d->xmat[j], d->omega[j]);
     }
     for (int id = m->n + 1; id < m->nb; id++) {
         d->xmat[id] = mech_quat_to_mat3(d->quat[id]);
         d->xvel[id] = mech_mat3_apply(d->xmat[id], d->vel[id]);
         d->xomega[id] = mech_mat3_apply(d->xmat[id], d->omega[id]);
     }
+}
+
+// (state) => pass 1 and the world poses
+void mech_body_kinematics(const mech_body_model *m, mech_body_data *d)
+{
+    mech_body_pass1(m, d);
+    mech_body_world(m, d);
 }
 
 // () => loads zero

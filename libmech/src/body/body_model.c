@@ -37,6 +37,7 @@ void mech_body_model_free(mech_body_model *m)
     free(m->mount);
     free(m->offset);
     free(m->mount_axis);
+    free(m->r_zero);
     free(m->mass);
     free(m->com);
     free(m->c);
@@ -241,13 +242,14 @@ int mech_body_model_new(const mech_body_def *def, mech_body_model **out, hy_err 
     m->mount = calloc((size_t)nb, sizeof *m->mount);
     m->offset = calloc((size_t)nb, sizeof *m->offset);
     m->mount_axis = calloc((size_t)nb, sizeof *m->mount_axis);
+    m->r_zero = calloc((size_t)nb, sizeof *m->r_zero);
     m->mass = calloc((size_t)nb, sizeof *m->mass);
     m->com = calloc((size_t)nb, sizeof *m->com);
     m->c = calloc((size_t)nb, sizeof *m->c);
     m->inertia = calloc((size_t)nb, sizeof *m->inertia);
     m->inertia_inv = calloc((size_t)nb, sizeof *m->inertia_inv);
     if (!m->joints || !m->free || !m->names || !m->parent || !m->type || !m->axis || !m->mount_identity ||
-        !m->mount || !m->offset || !m->mount_axis || !m->mass || !m->com || !m->c || !m->inertia || !m->inertia_inv) {
+        !m->mount || !m->offset || !m->mount_axis || !m->r_zero || !m->mass || !m->com || !m->c || !m->inertia || !m->inertia_inv) {
         mech_body_model_free(m);
         return hy_err_set(err, HY_ENOMEM, "body model: out of memory");
     }
@@ -278,6 +280,7 @@ int mech_body_model_new(const mech_body_def *def, mech_body_model **out, hy_err 
         m->mount_identity[j] = mech_mat3_maxabs(mech_mat3_sub(J->mount, mech_mat3_identity())) == 0.0;
         m->offset[j] = J->offset;
         m->mount_axis[j] = mech_mat3_tapply(J->mount, mech_vec3_unit(J->axis));
+        m->r_zero[j] = J->type == MECH_BODY_REVOLUTE && J->offset.x == 0.0 && J->offset.y == 0.0 && J->offset.z == 0.0;
         m->mass[j] = J->mass;
         m->com[j] = J->com;
         m->c[j] = mech_vec3_scale(J->com, J->mass);
@@ -314,7 +317,7 @@ int mech_body_model_new(const mech_body_def *def, mech_body_model **out, hy_err 
     }
     layout_of(m);
     /* data buffer: nb-sized arrays of vec3 / mat3 / quat, n-sized arrays of double */
-    size_t nv3 = 14, nm3 = 5, nq = 1, nd = 6;
+    size_t nv3 = 14, nm3 = 5, nq = 1, nd = 8;
     m->data_bytes = (size_t)nb * (nv3 * sizeof(mech_vec3) + nm3 * sizeof(mech_mat3) + nq * sizeof(mech_quat)) +
                     (size_t)(n + 1) * nd * sizeof(double);
     rc = check_articulated(m, err);
@@ -364,6 +367,8 @@ static void carve(const mech_body_model *m, mech_body_data *d, char *buf)
     TAKE(Dinv, n);
     TAKE(aJ, n);
     TAKE(qdd, n);
+    TAKE(cosq, n);
+    TAKE(sinq, n);
 #undef TAKE
 }
 
@@ -403,6 +408,7 @@ void mech_body_data_copy(const mech_body_model *m, mech_body_data *dst, const me
     dst->xvel = keep.xvel; dst->xomega = keep.xomega; dst->Mtt = keep.Mtt; dst->Mtr = keep.Mtr; dst->Mrr = keep.Mrr;
     dst->fsum = keep.fsum; dst->msum = keep.msum; dst->Dinv = keep.Dinv; dst->aJ = keep.aJ; dst->qdd = keep.qdd;
     dst->acc = keep.acc; dst->alpha = keep.alpha; dst->Ut = keep.Ut; dst->Ur = keep.Ur;
+    dst->cosq = keep.cosq; dst->sinq = keep.sinq;
 }
 
 void mech_body_data_free(mech_body_data *d)
