@@ -185,10 +185,33 @@ static void sphere_in_cone_wall(void **state)
     near(g.depth, 0.05, 1e-15);
     vnear(g.normal, V(0.6, -0.8, 0), 1e-15);
     vnear(g.point, V(-0.32 - 0.015, 0.16 + 0.02, 0), 1e-15);
-    /* deeper than the throat: the socket's primitives take over */
+    /* deeper than the throat plane: the socket's primitives take over */
     pa = at(-0.5, 0.05, 0);
     assert_int_equal(mech_contact_sphere_cone(&head, &pa, &cone, &pb, &g), 0);
     assert_int_equal(g.feature, MECH_CONTACT_FEAT_NONE);
+    /* the throat edge (0.1 radius at x = -0.4), seen from inside a convex edge: centre 0.05 from it along
+     * (0.28, -0.96), between the wall normal (0.6, -0.8) and the bore's (0, -1) */
+    mech_contact_shape h6 = mech_contact_sphere(0.06);
+    pa = at(-0.386, 0.052, 0);
+    assert_int_equal(mech_contact_sphere_cone(&h6, &pa, &cone, &pb, &g), 1);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_EDGE);
+    near(g.depth, 0.01, 1e-15);
+    vnear(g.normal, V(0.28, -0.96, 0), 1e-14);
+    vnear(g.point, V(-0.4 - 0.005 * 0.28, 0.1 + 0.005 * 0.96, 0), 1e-15);
+    /* continuous with the wall where they meet (centre on the wall normal through the throat point) */
+    mech_vec3 c1 = V(-0.4 + 0.05 * 0.6, 0.1 - 0.05 * 0.8, 0), tg = V(0.8, 0.6, 0);
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        pa = mech_contact_pose_make(mech_vec3_axpy(c1, sgn * 1e-9, tg), mech_mat3_identity());
+        assert_int_equal(mech_contact_sphere_cone(&h6, &pa, &cone, &pb, &g), 1);
+        assert_int_equal(g.feature, sgn < 0 ? MECH_CONTACT_FEAT_EDGE : MECH_CONTACT_FEAT_WALL);
+        near(g.depth, 0.01, 1e-12);
+        vnear(g.normal, V(0.6, -0.8, 0), 1e-7);
+    }
+    /* and with the bore below it: at the throat plane the edge distance is the radial gap r_throat - ρ */
+    pa = at(-0.4, 0.07, 0);
+    assert_int_equal(mech_contact_sphere_cone(&h6, &pa, &cone, &pb, &g), 1);
+    near(g.depth, 0.06 - 0.03, 1e-15);
+    vnear(g.normal, V(0, -1, 0), 1e-15);
     /* tangent to the wall */
     mech_contact_shape small = mech_contact_sphere(0.04);
     pa = at(-0.176, 0.218, 0);

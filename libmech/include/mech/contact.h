@@ -34,7 +34,7 @@ typedef enum mech_contact_shape_type {
                                  or OUTSIDE (solid: limiter, a cone seen from outside)                          */
     MECH_CONTACT_CONE,        /* the hollow receiving cone: wall from its rim circle (radius rim_radius, in the
                                  plane x = 0) down to x = -depth, half-angle between generatrix and axis; the
-                                 opening faces +x; its entry-rim edge (the circle) is part of the shape          */
+                                 opening faces +x; its entry-rim edge and its throat edge are part of the shape  */
     MECH_CONTACT_CIRCLE,      /* a circular edge of radius `radius` in the plane x = 0, centred on the axis      */
     MECH_CONTACT_NSHAPE
 } mech_contact_shape_type;
@@ -119,7 +119,8 @@ int mech_contact_sphere_plane(const mech_contact_shape *a, const mech_contact_po
 // sphere against a frustum's lateral surface: socket bore (INSIDE, r0 = r1), roller on a cone (either side)
 int mech_contact_sphere_frustum(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                                 const mech_contact_pose *pb, mech_contact_geom *g);
-// sphere inside the hollow receiving cone: conical wall and its entry-rim edge (a torus of zero tube radius)
+// sphere inside the hollow receiving cone: conical wall, its entry-rim edge and its throat edge (tori of zero
+// tube radius; below the throat plane the socket's bore takes over)
 int mech_contact_sphere_cone(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                              const mech_contact_pose *pb, mech_contact_geom *g);
 // sphere against a circular edge (torus of zero tube radius)

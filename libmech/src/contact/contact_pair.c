@@ -205,9 +205,18 @@ int mech_contact_sphere_cone(const mech_contact_shape *a, const mech_contact_pos
     contact_meridian m = contact_meridian_of(contact_to_local(pb, pa->pos));
     contact_segment s = contact_segment_make(-D, R - D * ta, 0.0, R, MECH_CONTACT_INSIDE);
     double t = (m.u - s.u0) * s.tu + (m.rho - s.rho0) * s.trho;
-    if (t < 0.0) { /* deeper than the throat: the socket's primitives take over */
-        contact_geom_none(g);
-        return 0;
+    if (t < 0.0) {
+        /* beyond the throat end of the generatrix. Above the throat plane the centre faces the throat edge (seen
+         * from inside, the cone turns into the socket bore there: a convex edge, whose region lies between the
+         * wall normal at the throat and the bore's); below it the socket's primitives take over */
+        if (m.u < s.u0) {
+            contact_geom_none(g);
+            return 0;
+        }
+        double wu = m.u - s.u0, wr = m.rho - s.rho0, dist = sqrt(wu * wu + wr * wr);
+        mech_vec3 n = dist > 0.0 ? contact_meridian_vec(wu / dist, wr / dist, m.er)
+                                 : mech_vec3_normalize(contact_meridian_vec(s.nu, s.nrho - 1.0, m.er));
+        return finish(pb, contact_meridian_vec(s.u0, s.rho0, m.er), n, a->radius - dist, MECH_CONTACT_FEAT_EDGE, g);
     }
     if (t <= s.len) return sphere_segment(&s, &m, a->radius, pb, g);
     /* beyond the rim end of the generatrix: the rim edge, whose region lies between the wall normal at the rim
