@@ -1,0 +1,472 @@
+/* Geometry of the contact primitives and the pair table (as MuJoCo's mjCOLLISIONFUNC). Every axisymmetric shape
+ * is handled in its meridian plane (contact_internal.h): the sphere's centre becomes (u, ρ), the shape's
+ * generatrix a segment, and the 3-D normal and point follow from the radial direction. Conventions (normal out of
+ * B into A, point midway between the surfaces) are those of mech/contact.h; the formulas are in docs/contact.md §2. */
+#include <math.h>
+#include "contact/contact_internal.h"
+
+/* ---- shapes ---- */
+static mech_contact_shape shape_zero(mech_contact_shape_type t)
+{
+    mech_contact_shape s = {0};
+    s.type = t;
+    return s;
+}
+mech_contact_shape mech_contact_sphere(double radius)
+{
+    mech_contact_shape s = shape_zero(MECH_CONTACT_SPHERE);
+    s.radius = radius;
+    return s;
+}
+mech_contact_shape mech_contact_point(void) { return mech_contact_sphere(0.0); }
+mech_contact_shape mech_contact_plane(double half_y, double half_z)
+{
+    mech_contact_shape s = shape_zero(MECH_CONTACT_PLANE);
+    s.half_y = half_y;
+    s.half_z = half_z;
+    return s;
+}
+mech_contact_shape mech_contact_disc(double radius)
+{
+    mech_contact_shape s = shape_zero(MECH_CONTACT_PLANE);
+    s.disc_radius = radius;
+    return s;
+}
+mech_contact_shape mech_contact_frustum(double r0, double r1, double length, int side)
+{
+    mech_contact_shape s = shape_zero(MECH_CONTACT_FRUSTUM);
+    s.r0 = r0;
+    s.r1 = r1;
+    s.length = length;
+    s.side = side;
+    return s;
+}
+mech_contact_shape mech_contact_bore(double radius, double length)
+{
+    return mech_contact_frustum(radius, radius, length, MECH_CONTACT_INSIDE);
+}
+mech_contact_shape mech_contact_frustum_sector(mech_contact_shape f, double mid, double half)
+{
+    f.sector_mid = mid;
+    f.sector_half = half;
+    return f;
+}
+mech_contact_shape mech_contact_cone(double rim_radius, double half_angle, double depth)
+{
+    mech_contact_shape s = shape_zero(MECH_CONTACT_CONE);
+    s.radius = rim_radius;
+    s.half_angle = half_angle;
+    s.depth = depth;
+    return s;
+}
+mech_contact_shape mech_contact_circle(double radius)
+{
+    mech_contact_shape s = shape_zero(MECH_CONTACT_CIRCLE);
+    s.radius = radius;
+    return s;
+}
+
+static int finite_nonneg(double x) { return isfinite(x) && x >= 0.0; }
+
+int mech_contact_shape_check(const mech_contact_shape *s, const char *where, hy_err *err)
+{
+    const char *w = where ? where : "shape";
+    switch (s->type) {
+    case MECH_CONTACT_SPHERE:
+        if (!finite_nonneg(s->radius))
+            return hy_err_set(err, HY_EMODEL, "%s: sphere radius = %g: expected a finite value >= 0", w, s->radius);
+        return HY_OK;
+    case MECH_CONTACT_PLANE:
+        if (!finite_nonneg(s->disc_radius) || !finite_nonneg(s->half_y) || !finite_nonneg(s->half_z))
+            return hy_err_set(err, HY_EMODEL,
+                              "%s: plane extents (half_y %g, half_z %g, disc_radius %g): expected finite values >= 0"
+                              " (0 = unbounded)", w, s->half_y, s->half_z, s->disc_radius);
+        return HY_OK;
+    case MECH_CONTACT_FRUSTUM:
+        if (!finite_nonneg(s->r0) || !finite_nonneg(s->r1))
+            return hy_err_set(err, HY_EMODEL, "%s: frustum radii r0 = %g, r1 = %g: expected finite values >= 0", w,
+                              s->r0, s->r1);
+        if (!(isfinite(s->length) && s->length > 0.0))
+            return hy_err_set(err, HY_EMODEL, "%s: frustum length = %g: expected a finite value > 0", w, s->length);
+        if (s->side != MECH_CONTACT_INSIDE && s->side != MECH_CONTACT_OUTSIDE)
+            return hy_err_set(err, HY_EMODEL, "%s: frustum side = %d: expected INSIDE (0) or OUTSIDE (1)", w, s->side);
+        if (!(isfinite(s->sector_mid) && isfinite(s->sector_half) && s->sector_half >= 0.0))
+            return hy_err_set(err, HY_EMODEL, "%s: frustum sector (mid %g, half %g rad): expected finite values, "
+                              "half >= 0 (0: the full turn)", w, s->sector_mid, s->sector_half);
+        return HY_OK;
+    case MECH_CONTACT_CONE:
+        if (!(isfinite(s->radius) && s->radius > 0.0))
+            return hy_err_set(err, HY_EMODEL, "%s: cone rim radius = %g: expected a finite value > 0", w, s->radius);
+        if (!(s->half_angle > 0.0 && s->half_angle < 0.5 * M_PI))
+            return hy_err_set(err, HY_EMODEL, "%s: cone half_angle = %g rad: expected 0 < half_angle < pi/2", w,
+                              s->half_angle);
+        if (!(isfinite(s->depth) && s->depth > 0.0 && s->radius - s->depth * tan(s->half_angle) >= 0.0))
+            return hy_err_set(err, HY_EMODEL,
+                              "%s: cone depth = %g: expected 0 < depth <= rim_radius / tan(half_angle) = %g", w,
+                              s->depth, s->radius / tan(s->half_angle));
+        return HY_OK;
+    case MECH_CONTACT_CIRCLE:
+        if (!(isfinite(s->radius) && s->radius > 0.0))
+            return hy_err_set(err, HY_EMODEL, "%s: circle radius = %g: expected a finite value > 0", w, s->radius);
+        return HY_OK;
+    default:
+        return hy_err_set(err, HY_EMODEL, "%s: shape type %d: expected 0..%d", w, (int)s->type,
+                          (int)MECH_CONTACT_NSHAPE - 1);
+    }
+}
+
+/* ---- common finishing step ---- */
+/* (B's pose, local foot on B's surface, local unit normal out of B, depth, feature) => world geometry; returns
+ * the contact flag. The point is the foot moved half the depth against the normal (midway between surfaces). */
+static int finish(const mech_contact_pose *pb, mech_vec3 foot, mech_vec3 n, double depth, int feature,
+                  mech_contact_geom *g)
+{
+    g->depth = depth;
+    g->normal = mech_mat3_apply(pb->rot, n);
+    g->point = contact_to_world(pb, mech_vec3_axpy(foot, -0.5 * depth, n));
+    g->feature = feature;
+    return depth > 0.0;
+}
+
+/* ---- sphere - sphere ---- */
+int mech_contact_sphere_sphere(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                               const mech_contact_pose *pb, mech_contact_geom *g)
+{
+    mech_vec3 w = mech_vec3_sub(pa->pos, pb->pos);
+    double d = mech_vec3_norm(w);
+    /* coincident centres: any direction is as good; take B's local +x (deterministic) */
+    mech_vec3 n = d > 0.0 ? mech_vec3_scale(w, 1.0 / d) : mech_mat3_col(pb->rot, 0);
+    double depth = a->radius + b->radius - d;
+    g->depth = depth;
+    g->normal = n;
+    g->point = mech_vec3_axpy(mech_vec3_axpy(pb->pos, b->radius, n), -0.5 * depth, n);
+    g->feature = MECH_CONTACT_FEAT_FACE;
+    return depth > 0.0;
+}
+
+/* ---- sphere - plane (rectangle, disc, unbounded) ---- */
+int mech_contact_sphere_plane(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                              const mech_contact_pose *pb, mech_contact_geom *g)
+{
+    mech_vec3 c = contact_to_local(pb, pa->pos);
+    /* the extent is tested on the projection of the centre (= the contact point) */
+    if (b->disc_radius > 0.0) {
+        if (c.y * c.y + c.z * c.z > b->disc_radius * b->disc_radius) goto none;
+    } else if ((b->half_y > 0.0 && fabs(c.y) > b->half_y) || (b->half_z > 0.0 && fabs(c.z) > b->half_z))
+        goto none;
+    return finish(pb, (mech_vec3){0.0, c.y, c.z}, (mech_vec3){1.0, 0.0, 0.0}, a->radius - c.x,
+                  MECH_CONTACT_FEAT_FACE, g);
+none:
+    contact_geom_none(g);
+    return 0;
+}
+
+/* (segment, sphere centre in the meridian plane, radius, B's pose) => wall contact when the foot of the
+ * perpendicular lies on the segment, else feature NONE (open ends) */
+static int sphere_segment(const contact_segment *s, const contact_meridian *m, double r, const mech_contact_pose *pb,
+                          mech_contact_geom *g)
+{
+    double du = m->u - s->u0, dr = m->rho - s->rho0;
+    double t = du * s->tu + dr * s->trho;  /* position of the foot along the generatrix */
+    if (!(t >= 0.0 && t <= s->len) || !contact_segment_in_sector(s, m->er)) {
+        contact_geom_none(g);
+        return 0;
+    }
+    double d = du * s->nu + dr * s->nrho;  /* signed distance of the centre from the wall, + on the free side */
+    mech_vec3 foot = contact_meridian_vec(s->u0 + t * s->tu, s->rho0 + t * s->trho, m->er);
+    mech_vec3 n = contact_meridian_vec(s->nu, s->nrho, m->er);
+    return finish(pb, foot, n, r - d, MECH_CONTACT_FEAT_WALL, g);
+}
+
+/* ---- sphere - frustum (bore, roller on a cone) ---- */
+int mech_contact_sphere_frustum(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                                const mech_contact_pose *pb, mech_contact_geom *g)
+{
+    contact_meridian m = contact_meridian_of(contact_to_local(pb, pa->pos));
+    contact_segment s = contact_segment_make(0.0, b->r0, b->length, b->r1, b->side);
+    contact_segment_sector(&s, b);
+    return sphere_segment(&s, &m, a->radius, pb, g);
+}
+
+/* (sphere centre in the meridian plane of a circle of radius R at u = 0) => edge contact */
+static int sphere_edge(const contact_meridian *m, double r, double R, mech_vec3 n_degenerate,
+                       const mech_contact_pose *pb, mech_contact_geom *g)
+{
+    double wu = m->u, wr = m->rho - R, dist = sqrt(wu * wu + wr * wr);
+    mech_vec3 n = dist > 0.0 ? contact_meridian_vec(wu / dist, wr / dist, m->er) : n_degenerate;
+    return finish(pb, contact_meridian_vec(0.0, R, m->er), n, r - dist, MECH_CONTACT_FEAT_EDGE, g);
+}
+
+/* ---- sphere - hollow cone with its entry rim ---- */
+int mech_contact_sphere_cone(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                             const mech_contact_pose *pb, mech_contact_geom *g)
+{
+    double R = b->radius, ta = tan(b->half_angle), D = b->depth;
+    contact_meridian m = contact_meridian_of(contact_to_local(pb, pa->pos));
+    contact_segment s = contact_segment_make(-D, R - D * ta, 0.0, R, MECH_CONTACT_INSIDE);
+    double t = (m.u - s.u0) * s.tu + (m.rho - s.rho0) * s.trho;
+    if (t < 0.0) {
+        /* beyond the throat end of the generatrix. Above the throat plane the centre faces the throat edge (seen
+         * from inside, the cone turns into the socket bore there: a convex edge, whose region lies between the
+         * wall normal at the throat and the bore's); below it the socket's primitives take over */
+        if (m.u < s.u0) {
+            contact_geom_none(g);
+            return 0;
+        }
+        double wu = m.u - s.u0, wr = m.rho - s.rho0, dist = sqrt(wu * wu + wr * wr);
+        mech_vec3 n = dist > 0.0 ? contact_meridian_vec(wu / dist, wr / dist, m.er)
+                                 : mech_vec3_normalize(contact_meridian_vec(s.nu, s.nrho - 1.0, m.er));
+        return finish(pb, contact_meridian_vec(s.u0, s.rho0, m.er), n, a->radius - dist, MECH_CONTACT_FEAT_EDGE, g);
+    }
+    if (t <= s.len) return sphere_segment(&s, &m, a->radius, pb, g);
+    /* beyond the rim end of the generatrix: the rim edge, whose region lies between the wall normal at the rim
+     * and the entry face's normal +x; a centre outside the rim radius faces the entry face (a PLANE primitive) */
+    if (m.rho > R) {
+        contact_geom_none(g);
+        return 0;
+    }
+    /* centre exactly on the rim circle: the bisector of the wall normal and +x */
+    mech_vec3 nd = mech_vec3_normalize(contact_meridian_vec(s.nu + 1.0, s.nrho, m.er));
+    return sphere_edge(&m, a->radius, R, nd, pb, g);
+}
+
+/* ---- sphere - circular edge ---- */
+int mech_contact_sphere_circle(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                               const mech_contact_pose *pb, mech_contact_geom *g)
+{
+    contact_meridian m = contact_meridian_of(contact_to_local(pb, pa->pos));
+    return sphere_edge(&m, a->radius, b->radius, (mech_vec3){1.0, 0.0, 0.0}, pb, g);
+}
+
+/* ---- frustum (A) - circular edge (B) ---- */
+typedef struct edge_eval {
+    double           f, f1, f2;  /* signed distance of the edge point from the wall (+ free side), d/dθ, d²/dθ² */
+    int              in;         /* foot on the generatrix segment                                          */
+    contact_meridian m;
+    mech_vec3        q;          /* edge point, A's local frame                                             */
+} edge_eval;
+
+typedef struct edge_ctx {
+    contact_segment s;
+    mech_vec3       c, e1, e2;  /* edge centre and in-plane axes (times the radius), A's local frame            */
+} edge_ctx;
+
+// (context, cos θ, sin θ) => the edge point at angle θ and the wall distance with its θ-derivatives
+static edge_eval edge_at(const edge_ctx *x, double ct, double st)
+{
+    edge_eval e;
+    const contact_segment *s = &x->s;
+    mech_vec3 r = mech_vec3_axpy(mech_vec3_scale(x->e1, ct), st, x->e2);
+    mech_vec3 q1 = mech_vec3_axpy(mech_vec3_scale(x->e1, -st), ct, x->e2); /* dq/dθ; d²q/dθ² = -r */
+    e.q = mech_vec3_add(x->c, r);
+    e.m = contact_meridian_of(e.q);
+    double du = e.m.u - s->u0, dr = e.m.rho - s->rho0, t = du * s->tu + dr * s->trho;
+    e.in = t >= 0.0 && t <= s->len && contact_segment_in_sector(s, e.m.er);
+    e.f = du * s->nu + dr * s->nrho;
+    double rho1 = 0.0, rho2 = 0.0, rho = e.m.rho;
+    if (rho > 0.0) {
+        rho1 = (e.q.y * q1.y + e.q.z * q1.z) / rho;
+        rho2 = (q1.y * q1.y + q1.z * q1.z - e.q.y * r.y - e.q.z * r.z) / rho - rho1 * rho1 / rho;
+    }
+    e.f1 = s->nu * q1.x + s->nrho * rho1;
+    e.f2 = -s->nu * r.x + s->nrho * rho2;
+    return e;
+}
+
+// (cos θ, sin θ, step s) => cos and sin of θ + s by the addition formulas (Taylor series of cos s and sin s
+// below 1e-2, error < 1e-16; the library's sincos above)
+static inline void turn(double c, double sn, double s, double *c2, double *s2)
+{
+    double cs, ss;
+    if (fabs(s) < 1e-2) {
+        double s2_ = s * s;
+        cs = 1.0 - 0.5 * s2_ * (1.0 - s2_ / 12.0 * (1.0 - s2_ / 30.0));
+        ss = s * (1.0 - s2_ / 6.0 * (1.0 - s2_ / 20.0 * (1.0 - s2_ / 42.0)));
+    } else
+        sincos(s, &ss, &cs);
+    *c2 = c * cs - sn * ss;
+    *s2 = sn * cs + c * ss;
+}
+
+// (context, start angle with its cos/sin and evaluation) => Newton on df/dθ = 0, steps at most π/8 and halved
+// until f does not increase; *th, *c, *sn and *best updated
+static void edge_newton(const edge_ctx *x, double *th, double *c, double *sn, edge_eval *best)
+{
+    for (int it = 0; it < 30; it++) {
+        if (!(best->f2 > 0.0)) return;
+        double step = -best->f1 / best->f2, lim = M_PI / 8;
+        if (step > lim) step = lim;
+        if (step < -lim) step = -lim;
+        int taken = 0;
+        for (int h = 0; h < 20 && !taken; h++) {
+            double c2, s2;
+            turn(*c, *sn, step, &c2, &s2);
+            edge_eval e = edge_at(x, c2, s2);
+            if (e.in && e.f <= best->f) {
+                *best = e;
+                *th += step;
+                *c = c2, *sn = s2;
+                taken = 1;
+            } else
+                step *= 0.5;
+        }
+        /* quadratic convergence: after a step below 1e-5 rad the angle is within ~1e-10 rad */
+        if (!taken || fabs(step) < 1e-5) return;
+    }
+}
+
+/* cos and sin of 2πk/16 */
+#define C1 0.92387953251128674
+#define S1 0.38268343236508978
+#define H2 0.70710678118654752
+static const double ring16[16][2] = {
+    {1, 0},    {C1, S1},  {H2, H2},  {S1, C1},  {0, 1},  {-S1, C1}, {-H2, H2}, {-C1, S1},
+    {-1, 0},   {-C1, -S1}, {-H2, -H2}, {-S1, -C1}, {0, -1}, {S1, -C1}, {H2, -H2}, {C1, -S1},
+};
+#undef C1
+#undef S1
+#undef H2
+
+int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                                const mech_contact_pose *pb, const double *warm, double *theta, mech_contact_geom *g)
+{
+    edge_ctx x;
+    x.s = contact_segment_make(0.0, a->r0, a->length, a->r1, a->side);
+    contact_segment_sector(&x.s, a);
+    mech_mat3 Rab = mech_mat3_tmul(pa->rot, pb->rot); /* B's local axes in A's frame */
+    x.c = contact_to_local(pa, pb->pos);
+    x.e1 = mech_vec3_scale(mech_mat3_col(Rab, 1), b->radius);
+    x.e2 = mech_vec3_scale(mech_mat3_col(Rab, 2), b->radius);
+    double th = 0.0;
+    edge_eval best = {0}, card[4];
+    int found = 0, all_in = 1;
+    if (warm) {
+        /* warm start (a contact that persists from the last step): Newton from the last angle */
+        double sn, cs;
+        th = *warm;
+        sincos(th, &sn, &cs);
+        best = edge_at(&x, cs, sn);
+        if (best.in && best.f2 > 0.0) {
+            edge_newton(&x, &th, &cs, &sn, &best);
+            goto out;
+        }
+    }
+    if (x.s.sector) {
+        /* a pad: start from the edge point furthest along the pad's bisector b (max of q(θ).b) */
+        double by = x.s.cy, bz = x.s.cz, sn, cs;
+        double th0 = atan2(x.e2.y * by + x.e2.z * bz, x.e1.y * by + x.e1.z * bz);
+        sincos(th0, &sn, &cs);
+        edge_eval e = edge_at(&x, cs, sn);
+        if (e.in) {
+            best = e;
+            th = th0;
+            if (e.f2 > 0.0) edge_newton(&x, &th, &cs, &sn, &best);
+            goto out;
+        }
+    }
+    /* fast path: the four cardinal points give the first harmonic of f(θ), whose minimum starts Newton (a
+     * coaxial ring has no harmonic: θ = 0, B's local +y, is reported) */
+    for (int k = 0; k < 4; k++) {
+        card[k] = edge_at(&x, ring16[4 * k][0], ring16[4 * k][1]);
+        all_in &= card[k].in;
+        if (card[k].in && (!found || card[k].f < best.f)) {
+            best = card[k];
+            th = 0.5 * M_PI * k;
+            found = 1;
+        }
+    }
+    double a1 = 0.5 * (card[0].f - card[2].f), b1 = 0.5 * (card[1].f - card[3].f);
+    double fcard = best.f;
+    int done = 0;
+    if (all_in) {
+        double th0 = (a1 != 0.0 || b1 != 0.0) ? atan2(-b1, -a1) : 0.0, sn, cs;
+        sincos(th0, &sn, &cs);
+        edge_eval e = edge_at(&x, cs, sn);
+        if (e.in && e.f2 > 0.0) {
+            edge_newton(&x, &th0, &cs, &sn, &e);
+            if (e.f <= fcard) { /* the harmonic's guess led to the deepest point found so far */
+                best = e;
+                th = th0;
+                done = 1;
+            }
+        }
+    }
+    if (!done) {
+        /* robust path: the deepest of 16 points (first wins ties), then Newton */
+        found = 0;
+        int kb = 0;
+        for (int k = 0; k < 16; k++) {
+            edge_eval e = edge_at(&x, ring16[k][0], ring16[k][1]);
+            if (e.in && (!found || e.f < best.f)) {
+                best = e;
+                th = 2.0 * M_PI * k / 16;
+                kb = k;
+                found = 1;
+            }
+        }
+        if (!found) {
+            contact_geom_none(g);
+            return 0;
+        }
+        double cs = ring16[kb][0], sn = ring16[kb][1];
+        edge_newton(&x, &th, &cs, &sn, &best);
+    }
+out:
+    if (theta) *theta = remainder(th, 2.0 * M_PI);
+    /* the edge pushes A's wall back: the force on A is along minus the free-side normal */
+    mech_vec3 nfree = contact_meridian_vec(x.s.nu, x.s.nrho, best.m.er);
+    double depth = -best.f;
+    g->depth = depth;
+    g->normal = mech_vec3_neg(mech_mat3_apply(pa->rot, nfree));
+    g->point = contact_to_world(pa, mech_vec3_axpy(best.q, 0.5 * depth, nfree));
+    g->feature = MECH_CONTACT_FEAT_WALL;
+    return depth > 0.0;
+}
+
+int mech_contact_frustum_circle(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                                const mech_contact_pose *pb, mech_contact_geom *g)
+{
+    return contact_frustum_circle_warm(a, pa, b, pb, NULL, NULL, g);
+}
+
+/* ---- pair table ---- */
+typedef int (*pair_fn)(const mech_contact_shape *, const mech_contact_pose *, const mech_contact_shape *,
+                       const mech_contact_pose *, mech_contact_geom *);
+
+/* rows: A, columns: B; an entry serves both orders (the swapped call flips the normal) */
+static const pair_fn pair_table[MECH_CONTACT_NSHAPE][MECH_CONTACT_NSHAPE] = {
+    /*            SPHERE                      PLANE                      FRUSTUM                      CONE                     CIRCLE */
+    /* SPHERE  */ {mech_contact_sphere_sphere, mech_contact_sphere_plane, mech_contact_sphere_frustum, mech_contact_sphere_cone, mech_contact_sphere_circle},
+    /* PLANE   */ {0, 0, 0, 0, 0},
+    /* FRUSTUM */ {0, 0, 0, 0, mech_contact_frustum_circle},
+    /* CONE    */ {0, 0, 0, 0, 0},
+    /* CIRCLE  */ {0, 0, 0, 0, 0},
+};
+
+static int type_ok(mech_contact_shape_type t) { return (int)t >= 0 && t < MECH_CONTACT_NSHAPE; }
+
+int mech_contact_pair_supported(mech_contact_shape_type a, mech_contact_shape_type b)
+{
+    if (!type_ok(a) || !type_ok(b)) return 0;
+    return pair_table[a][b] != 0 || pair_table[b][a] != 0;
+}
+
+int mech_contact_collide(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                         const mech_contact_pose *pb, mech_contact_geom *g)
+{
+    if (type_ok(a->type) && type_ok(b->type)) {
+        if (pair_table[a->type][b->type]) return pair_table[a->type][b->type](a, pa, b, pb, g);
+        if (pair_table[b->type][a->type]) {
+            int r = pair_table[b->type][a->type](b, pb, a, pa, g);
+            g->normal = mech_vec3_neg(g->normal);
+            return r;
+        }
+    }
+    contact_geom_none(g);
+    return -1;
+}
+
+mech_contact_vel mech_contact_relvel(const mech_contact_geom *g, mech_vec3 v_a, mech_vec3 v_b)
+{
+    return contact_relvel(g, v_a, v_b);
+}

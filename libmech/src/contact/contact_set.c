@@ -1,0 +1,299 @@
+/* A contact set: pairs of shapes on bodies, compiled once (model), and their per-step data: geometry, relative
+ * velocity, one array per force component, and the stick anchors with trial / commit / revert (the discipline of
+ * hyst/element.h: eval only writes the trial, computed from the committed state; accepted steps commit).
+ * The stick/slip model is described in mech/contact.h and docs/contact.md §4. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "contact/contact_internal.h"
+
+static int law_check(const mech_contact_law *L, int i, const char *name, hy_err *err)
+{
+#define BAD(key, val, what) hy_err_set(err, HY_EMODEL, "contact pair %d (%s): law.%s = %g: expected %s", i, name, key, val, what)
+    if (!(isfinite(L->k) && L->k >= 0.0)) return BAD("k", L->k, "a finite stiffness >= 0");
+    if (!(isfinite(L->n) && L->n >= 1.0)) return BAD("n", L->n, "a finite exponent >= 1 (1 linear, 1.5 Hertz)");
+    if (!(L->e > 0.0 && L->e <= 1.0)) return BAD("e", L->e, "0 < e <= 1 (e = 0 needs infinite Hunt-Crossley damping)");
+    if (!(isfinite(L->v_min) && L->v_min > 0.0)) return BAD("v_min", L->v_min, "a finite speed > 0");
+    if (!(isfinite(L->mu_k) && L->mu_k >= 0.0)) return BAD("mu_k", L->mu_k, "a finite value >= 0");
+    if (!(isfinite(L->mu_s) && L->mu_s >= L->mu_k)) return BAD("mu_s", L->mu_s, "a finite value >= mu_k");
+    if (!(isfinite(L->kt) && L->kt >= 0.0 && (L->kt > 0.0 || L->mu_s == 0.0)))
+        return BAD("kt", L->kt, "a finite stiffness, > 0 when there is friction");
+    if (!(isfinite(L->ct) && L->ct >= 0.0)) return BAD("ct", L->ct, "a finite damping >= 0");
+#undef BAD
+    return HY_OK;
+}
+
+int mech_contact_model_new(int nbody, int npair, const mech_contact_pair *pairs, mech_contact_model **out,
+                           hy_err *err)
+{
+    *out = NULL;
+    if (nbody < 0 || npair < 0 || (npair > 0 && !pairs))
+        return hy_err_set(err, HY_EARG, "contact set: nbody = %d, npair = %d: expected counts >= 0 and the pairs",
+                          nbody, npair);
+    for (int i = 0; i < npair; i++) {
+        const mech_contact_pair *p = &pairs[i];
+        char name[MECH_CONTACT_NAME_LEN], where[96];
+        memcpy(name, p->name, sizeof name);
+        name[sizeof name - 1] = '\0';
+        if (p->body_a < MECH_CONTACT_WORLD || p->body_a >= nbody || p->body_b < MECH_CONTACT_WORLD ||
+            p->body_b >= nbody)
+            return hy_err_set(err, HY_EMODEL, "contact pair %d (%s): bodies %d and %d: expected -1 (world) .. %d", i,
+                              name, p->body_a, p->body_b, nbody - 1);
+        if (!(isfinite(p->max_depth) && p->max_depth >= 0.0))
+            return hy_err_set(err, HY_EMODEL, "contact pair %d (%s): max_depth = %g: expected a finite depth >= 0 "
+                              "(0: no limit)", i, name, p->max_depth);
+        if (p->body_a == p->body_b)
+            return hy_err_set(err, HY_EMODEL, "contact pair %d (%s): joins body %d to itself", i, name, p->body_a);
+        snprintf(where, sizeof where, "contact pair %d (%s): shape_a", i, name);
+        int rc = mech_contact_shape_check(&p->shape_a, where, err);
+        if (rc) return rc;
+        snprintf(where, sizeof where, "contact pair %d (%s): shape_b", i, name);
+        rc = mech_contact_shape_check(&p->shape_b, where, err);
+        if (rc) return rc;
+        if (!mech_contact_pair_supported(p->shape_a.type, p->shape_b.type))
+            return hy_err_set(err, HY_EMODEL, "contact pair %d (%s): shapes %d and %d: no pair function for them", i,
+                              name, (int)p->shape_a.type, (int)p->shape_b.type);
+        rc = law_check(&p->law, i, name, err);
+        if (rc) return rc;
+    }
+    size_t n = (size_t)npair;
+    mech_contact_model *m = calloc(1, sizeof *m + n * (sizeof(mech_contact_pair) + sizeof(double) + 1));
+    if (!m) return hy_err_set(err, HY_ENOMEM, "contact set: out of memory for %d pairs", npair);
+    m->nbody = nbody;
+    m->npair = npair;
+    m->pair = (mech_contact_pair *)(m + 1);
+    m->hc_s = (double *)(m->pair + n);
+    m->rot_ident = (unsigned char *)(m->hc_s + n);
+    mech_mat3 I = mech_mat3_identity();
+    for (size_t i = 0; i < n; i++) {
+        m->pair[i] = pairs[i];
+        /* a sphere's orientation never matters (the coincident-centre fallback of sphere-sphere then uses the
+         * body's +x), so its rotation product is skipped too */
+        int ia = memcmp(&pairs[i].local_a.rot, &I, sizeof I) == 0 || pairs[i].shape_a.type == MECH_CONTACT_SPHERE;
+        int ib = memcmp(&pairs[i].local_b.rot, &I, sizeof I) == 0 || pairs[i].shape_b.type == MECH_CONTACT_SPHERE;
+        m->rot_ident[i] = (unsigned char)(ia | ib << 1);
+        m->pair[i].name[MECH_CONTACT_NAME_LEN - 1] = '\0';
+        m->hc_s[i] = mech_contact_hc_factor(pairs[i].law.e, MECH_CONTACT_HC_EXACT);
+    }
+    *out = m;
+    return HY_OK;
+}
+
+void mech_contact_model_free(mech_contact_model *m) { free(m); }
+
+/* ---- data: the header and every array in one block ---- */
+static size_t up16(size_t x) { return (x + 15u) & ~(size_t)15u; }
+
+static size_t data_layout(size_t n, size_t nb, mech_contact_data *d, char *base)
+{
+    size_t off = up16(sizeof(mech_contact_data));
+#define PLACE(field, type)                                                  \
+    do {                                                                    \
+        if (d) d->field = (type *)(void *)(base + off);                     \
+        off += up16(n * sizeof(type));                                      \
+    } while (0)
+    PLACE(geom, mech_contact_geom);
+    PLACE(vel, mech_contact_vel);
+    PLACE(fn_elastic, double);
+    PLACE(fn_damping, double);
+    PLACE(fn, double);
+    PLACE(f_friction, mech_vec3);
+    PLACE(stretch, mech_vec3);
+    PLACE(force, mech_vec3);
+    PLACE(trial, mech_contact_state);
+    PLACE(committed, mech_contact_state);
+    if (d) d->bodies = (mech_contact_body *)(void *)(base + off);
+    off += up16(nb * sizeof(mech_contact_body));
+    if (d) d->body_force = (mech_vec3 *)(void *)(base + off);
+    off += up16(nb * sizeof(mech_vec3));
+    if (d) d->body_moment = (mech_vec3 *)(void *)(base + off);
+    off += up16(nb * sizeof(mech_vec3));
+#undef PLACE
+    return off;
+}
+
+mech_contact_data *mech_contact_data_new(const mech_contact_model *m)
+{
+    size_t n = (size_t)m->npair, nb = (size_t)m->nbody, size = data_layout(n, nb, NULL, NULL);
+    char *base = calloc(1, size);
+    if (!base) return NULL;
+    mech_contact_data *d = (mech_contact_data *)(void *)base;
+    data_layout(n, nb, d, base);
+    d->npair = m->npair;
+    d->nbody = m->nbody;
+    return d;
+}
+
+void mech_contact_data_copy(mech_contact_data *dst, const mech_contact_data *src)
+{
+    size_t n = (size_t)src->npair, size = data_layout(n, (size_t)src->nbody, NULL, NULL);
+    size_t head = up16(sizeof(mech_contact_data));
+    memcpy((char *)dst + head, (const char *)src + head, size - head);
+    dst->nactive = src->nactive;
+}
+
+void mech_contact_data_free(mech_contact_data *d) { free(d); }
+
+/* ---- evaluation ---- */
+static const mech_contact_body world_body = {{0, 0, 0}, {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}, {0, 0, 0}, {0, 0, 0}};
+
+static inline const mech_contact_body *body_of(const mech_contact_body *bodies, int j)
+{
+    return j < 0 ? &world_body : &bodies[j];
+}
+static inline mech_vec3 point_velocity(const mech_contact_body *b, mech_vec3 p)
+{
+    return mech_vec3_add(b->vel, mech_vec3_cross(b->omega, mech_vec3_sub(p, b->pos)));
+}
+static inline mech_vec3 body_to_local(const mech_contact_body *b, mech_vec3 p)
+{
+    return mech_mat3_tapply(b->rot, mech_vec3_sub(p, b->pos));
+}
+static inline mech_vec3 body_to_world(const mech_contact_body *b, mech_vec3 l)
+{
+    return mech_vec3_add(b->pos, mech_mat3_apply(b->rot, l));
+}
+
+static void pair_off(mech_contact_data *d, int i)
+{
+    d->vel[i].vn = 0.0;
+    d->vel[i].vt = mech_vec3_zero();
+    d->fn_elastic[i] = d->fn_damping[i] = d->fn[i] = 0.0;
+    d->f_friction[i] = d->stretch[i] = d->force[i] = mech_vec3_zero();
+    memset(&d->trial[i], 0, sizeof d->trial[i]);
+}
+
+void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const mech_contact_body *bodies)
+{
+    int nactive = 0;
+    for (int i = 0; i < m->npair; i++) {
+        const mech_contact_pair *p = &m->pair[i];
+        const mech_contact_law *L = &p->law;
+        const mech_contact_body *ba = body_of(bodies, p->body_a), *bb = body_of(bodies, p->body_b);
+        /* shape poses in the world (the rotation product is skipped for shapes not turned in their body) */
+        mech_contact_pose pa, pb;
+        pa.pos = mech_vec3_add(ba->pos, mech_mat3_apply(ba->rot, p->local_a.pos));
+        pa.rot = (m->rot_ident[i] & 1) ? ba->rot : mech_mat3_mul(ba->rot, p->local_a.rot);
+        pb.pos = mech_vec3_add(bb->pos, mech_mat3_apply(bb->rot, p->local_b.pos));
+        pb.rot = (m->rot_ident[i] & 2) ? bb->rot : mech_mat3_mul(bb->rot, p->local_b.rot);
+        mech_contact_geom *g = &d->geom[i];
+        const mech_contact_state *c = &d->committed[i];
+        mech_contact_state *tr = &d->trial[i];
+        double edge_angle = 0.0;
+        int hit;
+        if (p->shape_a.type == MECH_CONTACT_FRUSTUM && p->shape_b.type == MECH_CONTACT_CIRCLE)
+            hit = contact_frustum_circle_warm(&p->shape_a, &pa, &p->shape_b, &pb, c->touching ? &c->edge_angle : NULL,
+                                              &edge_angle, g);
+        else if (p->shape_a.type == MECH_CONTACT_CIRCLE && p->shape_b.type == MECH_CONTACT_FRUSTUM) {
+            hit = contact_frustum_circle_warm(&p->shape_b, &pb, &p->shape_a, &pa, c->touching ? &c->edge_angle : NULL,
+                                              &edge_angle, g);
+            g->normal = mech_vec3_neg(g->normal);
+        } else
+            hit = mech_contact_collide(&p->shape_a, &pa, &p->shape_b, &pb, g);
+        if (hit != 1) {
+            pair_off(d, i);
+            continue;
+        }
+        nactive++;
+        mech_vec3 n = g->normal, pt = g->point;
+        mech_contact_vel v = contact_relvel(g, point_velocity(ba, pt), point_velocity(bb, pt));
+        d->vel[i] = v;
+
+        /* normal: Hunt-Crossley with the damping factor fixed at the onset of this contact */
+        double rate = -v.vn;
+        double v_imp = c->touching ? c->v_impact : fmax(rate, L->v_min);
+        double D = (m->disable & MECH_CONTACT_DISABLE_DAMPING) ? 0.0 : m->hc_s[i] / v_imp;
+        double fe, fd;
+        mech_contact_normal_force(L, D, g->depth, rate, &fe, &fd);
+        if (m->disable & MECH_CONTACT_DISABLE_ELASTIC) fe = 0.0;
+        double N = fe + fd > 0.0 ? fe + fd : 0.0;
+        d->fn_elastic[i] = fe;
+        d->fn_damping[i] = fd;
+        d->fn[i] = N;
+
+        /* tangential spring between the anchors (zero stretch at the onset) */
+        mech_vec3 u = mech_vec3_zero();
+        if (c->touching) {
+            mech_vec3 w = mech_vec3_sub(body_to_world(ba, c->anchor_a), body_to_world(bb, c->anchor_b));
+            u = mech_vec3_axpy(w, -mech_vec3_dot(w, n), n);
+        }
+        mech_vec3 ft = mech_vec3_zero(), z = u;
+        int sliding = 0;
+        if (!(m->disable & MECH_CONTACT_DISABLE_FRICTION)) {
+            mech_vec3 fs = mech_vec3_axpy(mech_vec3_scale(u, -L->kt), -L->ct, v.vt);
+            double fmag = mech_vec3_norm(fs), mu = c->touching && c->sliding ? L->mu_k : L->mu_s;
+            if (fmag <= mu * N) { /* stick (includes fs = 0) */
+                ft = fs;
+            } else { /* slip: kinetic force along the trial force; the anchor is dragged to |kt z| = mu_k N */
+                mech_vec3 dir = mech_vec3_scale(fs, 1.0 / fmag);
+                ft = mech_vec3_scale(dir, L->mu_k * N);
+                z = L->kt > 0.0 ? mech_vec3_scale(dir, -L->mu_k * N / L->kt) : mech_vec3_zero();
+                sliding = 1;
+            }
+        }
+        d->f_friction[i] = ft;
+        d->stretch[i] = z;
+        d->force[i] = mech_vec3_axpy(ft, N, n);
+
+        /* trial state: anchors re-based at the current point, B's anchor one stretch behind */
+        tr->touching = 1;
+        tr->sliding = sliding;
+        tr->v_impact = v_imp;
+        tr->edge_angle = edge_angle;
+        tr->anchor_a = body_to_local(ba, pt);
+        tr->anchor_b = body_to_local(bb, mech_vec3_sub(pt, z));
+    }
+    d->nactive = nactive;
+}
+
+void mech_contact_commit(const mech_contact_model *m, mech_contact_data *d)
+{
+    memcpy(d->committed, d->trial, (size_t)m->npair * sizeof *d->committed);
+}
+void mech_contact_revert(const mech_contact_model *m, mech_contact_data *d)
+{
+    memcpy(d->trial, d->committed, (size_t)m->npair * sizeof *d->trial);
+}
+void mech_contact_reset(const mech_contact_model *m, mech_contact_data *d)
+{
+    memset(d->trial, 0, (size_t)m->npair * sizeof *d->trial);
+    memset(d->committed, 0, (size_t)m->npair * sizeof *d->committed);
+}
+
+int mech_contact_force_on(const mech_contact_model *m, const mech_contact_data *d, int i, int body, mech_vec3 *f,
+                          mech_vec3 *point)
+{
+    const mech_contact_pair *p = &m->pair[i];
+    *point = d->geom[i].point;
+    if (body == p->body_a) {
+        *f = d->force[i];
+        return 1;
+    }
+    if (body == p->body_b) {
+        *f = mech_vec3_neg(d->force[i]);
+        return 1;
+    }
+    *f = mech_vec3_zero();
+    return 0;
+}
+
+void mech_contact_loads(const mech_contact_model *m, const mech_contact_data *d, const mech_contact_body *bodies,
+                        mech_vec3 *force, mech_vec3 *moment)
+{
+    for (int i = 0; i < m->npair; i++) {
+        if (d->geom[i].feature == MECH_CONTACT_FEAT_NONE || !(d->geom[i].depth > 0.0)) continue;
+        const mech_contact_pair *p = &m->pair[i];
+        mech_vec3 f = d->force[i], pt = d->geom[i].point;
+        if (p->body_a >= 0) {
+            int j = p->body_a;
+            force[j] = mech_vec3_add(force[j], f);
+            moment[j] = mech_vec3_add(moment[j], mech_vec3_cross(mech_vec3_sub(pt, bodies[j].pos), f));
+        }
+        if (p->body_b >= 0) {
+            int j = p->body_b;
+            force[j] = mech_vec3_sub(force[j], f);
+            moment[j] = mech_vec3_sub(moment[j], mech_vec3_cross(mech_vec3_sub(pt, bodies[j].pos), f));
+        }
+    }
+}

@@ -1,0 +1,477 @@
+/* Contact geometry (mech/contact.h): every primitive pair against hand-computed depth, point and normal, with the
+ * degenerate positions (centre on the axis, at the rim edge where wall and edge meet, exactly tangent, beyond the
+ * ends), the pair table in both orders, invariance under a rigid motion of the whole scene, and the limiter's
+ * edge search against brute-force sampling of the edge. Numbers are chosen with 3-4-5 triangles so the hand
+ * values are exact: the cone and frusta below have tan(half-angle) = 3/4 (sin 0.6, cos 0.8). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+#include "mech/contact.h"
+
+static void near(double a, double b, double tol)
+{
+    if (!(fabs(a - b) <= tol)) fail_msg("%.17g != %.17g (tol %g)", a, b, tol);
+}
+static void vnear(mech_vec3 a, mech_vec3 b, double tol)
+{
+    near(a.x, b.x, tol);
+    near(a.y, b.y, tol);
+    near(a.z, b.z, tol);
+}
+static mech_contact_pose at(double x, double y, double z) { return mech_contact_pose_make(mech_vec3_make(x, y, z), mech_mat3_identity()); }
+static mech_vec3 V(double x, double y, double z) { return mech_vec3_make(x, y, z); }
+
+static void sphere_sphere(void **state)
+{
+    (void)state;
+    mech_contact_shape a = mech_contact_sphere(0.3), b = mech_contact_sphere(0.5);
+    mech_contact_pose pa = at(0.36, 0.48, 0), pb = at(0, 0, 0);
+    mech_contact_geom g;
+    assert_int_equal(mech_contact_sphere_sphere(&a, &pa, &b, &pb, &g), 1);
+    near(g.depth, 0.2, 1e-15);
+    vnear(g.normal, V(0.6, 0.8, 0), 1e-15);
+    vnear(g.point, V(0.24, 0.32, 0), 1e-15); /* midway between B's surface 0.5 n and A's deepest point 0.3 n */
+    pa = at(0.8, 0, 0); /* touching exactly: r_a + r_b = 0.8 */
+    assert_int_equal(mech_contact_sphere_sphere(&a, &pa, &b, &pb, &g), 0);
+    assert_true(g.depth == 0.0);
+}
+
+static void sphere_on_disc_socket_bottom(void **state)
+{
+    (void)state;
+    mech_contact_shape head = mech_contact_sphere(0.045), bottom = mech_contact_disc(0.05);
+    mech_contact_pose pb = at(-0.72, 0, 0), pa = at(-0.68, 0.01, -0.02);
+    mech_contact_geom g;
+    assert_int_equal(mech_contact_sphere_plane(&head, &pa, &bottom, &pb, &g), 1);
+    near(g.depth, 0.005, 1e-15);
+    vnear(g.normal, V(1, 0, 0), 0);
+    vnear(g.point, V(-0.7225, 0.01, -0.02), 1e-15);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_FACE);
+    /* centre projected beyond the disc radius: no contact, whatever the depth */
+    pa = at(-0.70, 0.06, 0);
+    assert_int_equal(mech_contact_sphere_plane(&head, &pa, &bottom, &pb, &g), 0);
+    assert_true(isinf(g.depth) && g.depth < 0);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_NONE);
+    /* exactly tangent (binary-exact numbers): depth 0, not in contact */
+    mech_contact_shape ball = mech_contact_sphere(0.25), disc = mech_contact_disc(1.0);
+    mech_contact_pose pd = at(-1, 0, 0), ps = at(-0.75, 0.5, 0);
+    assert_int_equal(mech_contact_sphere_plane(&ball, &ps, &disc, &pd, &g), 0);
+    assert_true(g.depth == 0.0);
+    /* a disc facing world +z (local x turned onto z by -90 degrees about y) */
+    pd = mech_contact_pose_make(V(0, 0, 1), mech_mat3_rot(1, -M_PI / 2));
+    ps = at(0.1, 0.2, 1.2);
+    assert_int_equal(mech_contact_sphere_plane(&ball, &ps, &disc, &pd, &g), 1);
+    near(g.depth, 0.05, 1e-15);
+    vnear(g.normal, V(0, 0, 1), 1e-15);
+    vnear(g.point, V(0.1, 0.2, 0.975), 1e-15);
+}
+
+static void point_on_stop_face(void **state)
+{
+    (void)state;
+    mech_contact_shape latch = mech_contact_point(), stop = mech_contact_plane(0.02, 0.03);
+    mech_contact_pose pb = at(0, 0, 0), pa = at(-0.003, 0.01, 0.02);
+    mech_contact_geom g;
+    assert_int_equal(mech_contact_sphere_plane(&latch, &pa, &stop, &pb, &g), 1);
+    near(g.depth, 0.003, 1e-18);
+    vnear(g.point, V(-0.0015, 0.01, 0.02), 1e-18);
+    pa = at(-0.003, 0.025, 0.0); /* beyond half_y */
+    assert_int_equal(mech_contact_sphere_plane(&latch, &pa, &stop, &pb, &g), 0);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_NONE);
+    pa = at(0.004, 0.0, 0.0); /* in front of the face: gap 0.004 */
+    assert_int_equal(mech_contact_sphere_plane(&latch, &pa, &stop, &pb, &g), 0);
+    near(g.depth, -0.004, 1e-18);
+    /* pusher on an unbounded docking plane, through the pair table in both orders */
+    mech_contact_shape dock = mech_contact_plane(0, 0);
+    pa = at(-0.01, 7.0, -9.0);
+    assert_int_equal(mech_contact_collide(&latch, &pa, &dock, &pb, &g), 1);
+    near(g.depth, 0.01, 1e-18);
+    vnear(g.normal, V(1, 0, 0), 0);
+    mech_contact_geom h;
+    assert_int_equal(mech_contact_collide(&dock, &pb, &latch, &pa, &h), 1);
+    near(h.depth, g.depth, 0);
+    vnear(h.normal, V(-1, 0, 0), 0);
+    vnear(h.point, g.point, 0);
+}
+
+static void sphere_in_bore_socket_wall(void **state)
+{
+    (void)state;
+    mech_contact_shape head = mech_contact_sphere(0.045), bore = mech_contact_bore(0.05, 0.11);
+    mech_contact_pose pb = at(0, 0, 0), pa = at(0.05, 0.01, 0);
+    mech_contact_geom g;
+    assert_int_equal(mech_contact_sphere_frustum(&head, &pa, &bore, &pb, &g), 1);
+    near(g.depth, 0.005, 1e-15);
+    vnear(g.normal, V(0, -1, 0), 1e-15);
+    vnear(g.point, V(0.05, 0.0525, 0), 1e-15);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_WALL);
+    /* oblique radial direction (0, 0.6, -0.8) */
+    pa = at(0.02, 0.006, -0.008);
+    assert_int_equal(mech_contact_sphere_frustum(&head, &pa, &bore, &pb, &g), 1);
+    near(g.depth, 0.005, 1e-15);
+    vnear(g.normal, V(0, -0.6, 0.8), 1e-15);
+    /* centre on the axis: a ring; the +y point is reported */
+    pa = at(0.05, 0, 0);
+    assert_int_equal(mech_contact_sphere_frustum(&head, &pa, &bore, &pb, &g), 0);
+    near(g.depth, -0.005, 1e-15);
+    mech_contact_shape big = mech_contact_sphere(0.06);
+    assert_int_equal(mech_contact_sphere_frustum(&big, &pa, &bore, &pb, &g), 1);
+    near(g.depth, 0.01, 1e-15);
+    vnear(g.normal, V(0, -1, 0), 0);
+    vnear(g.point, V(0.05, 0.055, 0), 1e-15);
+    /* beyond either open end: no contact */
+    pa = at(0.111, 0.04, 0);
+    assert_int_equal(mech_contact_sphere_frustum(&head, &pa, &bore, &pb, &g), 0);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_NONE);
+    pa = at(-0.001, 0.04, 0);
+    assert_int_equal(mech_contact_sphere_frustum(&head, &pa, &bore, &pb, &g), 0);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_NONE);
+    /* exactly tangent */
+    mech_contact_shape ball = mech_contact_sphere(0.25), wide = mech_contact_bore(0.5, 1.0);
+    pa = at(0.5, 0.25, 0);
+    assert_int_equal(mech_contact_sphere_frustum(&ball, &pa, &wide, &pb, &g), 0);
+    assert_true(g.depth == 0.0);
+}
+
+/* solid cone r0 = 0.3 at x = 0 to the apex at x = 0.4: generatrix (0.8, -0.6), outward normal (0.6, 0.8) */
+static void roller_on_cone(void **state)
+{
+    (void)state;
+    mech_contact_shape roller = mech_contact_sphere(0.1);
+    mech_contact_shape solid = mech_contact_frustum(0.3, 0.0, 0.4, MECH_CONTACT_OUTSIDE);
+    mech_contact_pose pb = at(0, 0, 0);
+    /* foot at (0.2, 0.15) on the generatrix, centre 0.09 along the normal, radial direction (0, 0.6, 0.8) */
+    mech_contact_pose pa = at(0.254, 0.222 * 0.6, 0.222 * 0.8);
+    mech_contact_geom g;
+    assert_int_equal(mech_contact_sphere_frustum(&roller, &pa, &solid, &pb, &g), 1);
+    near(g.depth, 0.01, 1e-15);
+    vnear(g.normal, V(0.6, 0.48, 0.64), 1e-15);
+    vnear(g.point, V(0.2 - 0.003, 0.15 * 0.6 - 0.004 * 0.6, 0.15 * 0.8 - 0.004 * 0.8), 1e-15);
+    /* the same roller inside the hollow cone of that shape: centre 0.09 inside */
+    mech_contact_shape hollow = mech_contact_frustum(0.3, 0.0, 0.4, MECH_CONTACT_INSIDE);
+    pa = at(0.2 - 0.054, 0.0, 0.15 - 0.072);
+    assert_int_equal(mech_contact_sphere_frustum(&roller, &pa, &hollow, &pb, &g), 1);
+    near(g.depth, 0.01, 1e-15);
+    vnear(g.normal, V(-0.6, 0, -0.8), 1e-15);
+    /* exactly tangent (to round-off of the 3-4-5 arithmetic) */
+    pa = at(0.2 + 0.06, 0.0, 0.15 + 0.08);
+    mech_contact_geom t;
+    mech_contact_sphere_frustum(&roller, &pa, &solid, &pb, &t);
+    near(t.depth, 0.0, 1e-16);
+}
+
+/* hollow cone: rim radius 0.4 at x = 0, tan(half-angle) = 3/4, depth 0.4 (throat radius 0.1). Generatrix from
+ * P0 = (-0.4, 0.1) to P1 = (0, 0.4), direction (0.8, 0.6), length 0.5, inward normal (0.6, -0.8) */
+static mech_contact_shape test_cone(void) { return mech_contact_cone(0.4, atan(0.75), 0.4); }
+
+static void sphere_in_cone_wall(void **state)
+{
+    (void)state;
+    mech_contact_shape cone = test_cone(), head = mech_contact_sphere(0.05);
+    mech_contact_pose pb = at(0, 0, 0), pa = at(-0.176, 0.0, -0.218); /* e_r = -z */
+    mech_contact_geom g;
+    assert_int_equal(mech_contact_sphere_cone(&head, &pa, &cone, &pb, &g), 1);
+    near(g.depth, 0.01, 1e-15);
+    vnear(g.normal, V(0.6, 0, 0.8), 1e-15);
+    vnear(g.point, V(-0.2 - 0.003, 0, -0.25 - 0.004), 1e-15);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_WALL);
+    /* centre on the axis, 0.2 from the wall: a ring; the +y point */
+    mech_contact_shape big = mech_contact_sphere(0.25);
+    pa = at(-0.2, 0, 0);
+    assert_int_equal(mech_contact_sphere_cone(&big, &pa, &cone, &pb, &g), 1);
+    near(g.depth, 0.05, 1e-15);
+    vnear(g.normal, V(0.6, -0.8, 0), 1e-15);
+    vnear(g.point, V(-0.32 - 0.015, 0.16 + 0.02, 0), 1e-15);
+    /* deeper than the throat plane: the socket's primitives take over */
+    pa = at(-0.5, 0.05, 0);
+    assert_int_equal(mech_contact_sphere_cone(&head, &pa, &cone, &pb, &g), 0);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_NONE);
+    /* the throat edge (0.1 radius at x = -0.4), seen from inside a convex edge: centre 0.05 from it along
+     * (0.28, -0.96), between the wall normal (0.6, -0.8) and the bore's (0, -1) */
+    mech_contact_shape h6 = mech_contact_sphere(0.06);
+    pa = at(-0.386, 0.052, 0);
+    assert_int_equal(mech_contact_sphere_cone(&h6, &pa, &cone, &pb, &g), 1);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_EDGE);
+    near(g.depth, 0.01, 1e-15);
+    vnear(g.normal, V(0.28, -0.96, 0), 1e-14);
+    vnear(g.point, V(-0.4 - 0.005 * 0.28, 0.1 + 0.005 * 0.96, 0), 1e-15);
+    /* continuous with the wall where they meet (centre on the wall normal through the throat point) */
+    mech_vec3 c1 = V(-0.4 + 0.05 * 0.6, 0.1 - 0.05 * 0.8, 0), tg = V(0.8, 0.6, 0);
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        pa = mech_contact_pose_make(mech_vec3_axpy(c1, sgn * 1e-9, tg), mech_mat3_identity());
+        assert_int_equal(mech_contact_sphere_cone(&h6, &pa, &cone, &pb, &g), 1);
+        assert_int_equal(g.feature, sgn < 0 ? MECH_CONTACT_FEAT_EDGE : MECH_CONTACT_FEAT_WALL);
+        near(g.depth, 0.01, 1e-12);
+        vnear(g.normal, V(0.6, -0.8, 0), 1e-7);
+    }
+    /* and with the bore below it: at the throat plane the edge distance is the radial gap r_throat - ρ */
+    pa = at(-0.4, 0.07, 0);
+    assert_int_equal(mech_contact_sphere_cone(&h6, &pa, &cone, &pb, &g), 1);
+    near(g.depth, 0.06 - 0.03, 1e-15);
+    vnear(g.normal, V(0, -1, 0), 1e-15);
+    /* tangent to the wall */
+    mech_contact_shape small = mech_contact_sphere(0.04);
+    pa = at(-0.176, 0.218, 0);
+    assert_int_equal(mech_contact_sphere_cone(&small, &pa, &cone, &pb, &g), 0);
+    near(g.depth, 0.0, 1e-16);
+}
+
+static void sphere_at_cone_rim(void **state)
+{
+    (void)state;
+    mech_contact_shape cone = test_cone(), head = mech_contact_sphere(0.06);
+    mech_contact_pose pb = at(0, 0, 0), pa = at(0.04, 0.37, 0); /* w = (0.04, -0.03) from the rim point (0, 0.4) */
+    mech_contact_geom g;
+    assert_int_equal(mech_contact_sphere_cone(&head, &pa, &cone, &pb, &g), 1);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_EDGE);
+    near(g.depth, 0.01, 1e-15);
+    vnear(g.normal, V(0.8, -0.6, 0), 1e-15);
+    vnear(g.point, V(-0.004, 0.4 + 0.003, 0), 1e-15);
+    /* where wall and edge meet: the centre on the rim point's wall normal, 0.05 away. Both sides of the
+     * boundary give the same depth and normal (the wall and the torus are tangent there) */
+    mech_vec3 c0 = V(0.03, 0.36, 0), tg = V(0.8, 0.6, 0);
+    pa = mech_contact_pose_make(c0, mech_mat3_identity());
+    mech_contact_sphere_cone(&head, &pa, &cone, &pb, &g);
+    near(g.depth, 0.01, 1e-15);
+    vnear(g.normal, V(0.6, -0.8, 0), 1e-15);
+    for (int s = -1; s <= 1; s += 2) {
+        mech_contact_geom h;
+        pa.pos = mech_vec3_axpy(c0, s * 1e-9, tg);
+        assert_int_equal(mech_contact_sphere_cone(&head, &pa, &cone, &pb, &h), 1);
+        assert_int_equal(h.feature, s < 0 ? MECH_CONTACT_FEAT_WALL : MECH_CONTACT_FEAT_EDGE);
+        near(h.depth, g.depth, 1e-12);
+        vnear(h.normal, g.normal, 1e-7); /* the edge normal turns by 1e-9 / 0.05 */
+        vnear(h.point, g.point, 1e-8);
+    }
+    /* centre exactly on the rim circle: depth = radius, normal the bisector of the wall normal and +x */
+    pa = at(0, 0, 0.4);
+    assert_int_equal(mech_contact_sphere_cone(&head, &pa, &cone, &pb, &g), 1);
+    near(g.depth, 0.06, 1e-15);
+    vnear(g.normal, mech_vec3_normalize(V(1.6, 0, -0.8)), 1e-15);
+    /* outside the rim radius, in front of the entry face: the face is another primitive */
+    pa = at(0.02, 0.45, 0);
+    assert_int_equal(mech_contact_sphere_cone(&head, &pa, &cone, &pb, &g), 0);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_NONE);
+    /* exactly tangent to the edge: centre 0.06 from the rim point along (0.8, -0.6) */
+    pa = at(0.048, 0.364, 0);
+    mech_contact_sphere_cone(&head, &pa, &cone, &pb, &g);
+    near(g.depth, 0.0, 1e-16);
+}
+
+static void sphere_on_circle_edge(void **state)
+{
+    (void)state;
+    mech_contact_shape rim = mech_contact_circle(0.4), head = mech_contact_sphere(0.06);
+    mech_contact_pose pb = at(0, 0, 0), pa = at(0.03, 0.0, 0.36);
+    mech_contact_geom g;
+    assert_int_equal(mech_contact_sphere_circle(&head, &pa, &rim, &pb, &g), 1);
+    near(g.depth, 0.01, 1e-15);
+    vnear(g.normal, V(0.6, 0, -0.8), 1e-15);
+    /* on the axis: every rim point at distance 0.5; the +y point */
+    mech_contact_shape big = mech_contact_sphere(0.6);
+    pa = at(0.3, 0, 0);
+    assert_int_equal(mech_contact_sphere_circle(&big, &pa, &rim, &pb, &g), 1);
+    near(g.depth, 0.1, 1e-15);
+    vnear(g.normal, V(0.6, -0.8, 0), 1e-15);
+    vnear(g.point, V(-0.03, 0.4 + 0.04, 0), 1e-15);
+}
+
+/* limiter: solid frustum r0 = 0.3 at x = 0 to the apex at x = 0.4 (A); rim circle (B) */
+static void limiter_on_rim(void **state)
+{
+    (void)state;
+    mech_contact_shape lim = mech_contact_frustum(0.3, 0.0, 0.4, MECH_CONTACT_OUTSIDE), rim = mech_contact_circle(0.14);
+    mech_contact_pose pa = at(0, 0, 0), pb = at(0.2, 0, 0);
+    mech_contact_geom g;
+    /* coaxial ring: the surface radius at x = 0.2 is 0.15; every edge point is 0.008 deep; B's +y point */
+    assert_int_equal(mech_contact_frustum_circle(&lim, &pa, &rim, &pb, &g), 1);
+    near(g.depth, 0.008, 1e-15);
+    vnear(g.normal, V(-0.6, -0.8, 0), 1e-15);
+    vnear(g.point, V(0.2 + 0.0024, 0.14 + 0.0032, 0), 1e-15);
+    /* off-axis edge: radius 0.19, centre 0.05 off the axis towards -(0, cos 0.3, sin 0.3): the deepest point is
+     * at angle 0.3, between the coarse samples, radius 0.14 */
+    mech_contact_shape rim2 = mech_contact_circle(0.19);
+    mech_vec3 er = V(0, cos(0.3), sin(0.3));
+    pb = mech_contact_pose_make(mech_vec3_axpy(V(0.2, 0, 0), -0.05, er), mech_mat3_identity());
+    assert_int_equal(mech_contact_frustum_circle(&lim, &pa, &rim2, &pb, &g), 1);
+    near(g.depth, 0.008, 1e-13);
+    vnear(g.normal, mech_vec3_axpy(V(-0.6, 0, 0), -0.8, er), 1e-7);
+    vnear(g.point, mech_vec3_axpy(V(0.2024, 0, 0), 0.1432, er), 1e-7);
+    /* the pair table in the swapped order flips the normal only */
+    mech_contact_geom h;
+    assert_int_equal(mech_contact_collide(&rim2, &pb, &lim, &pa, &h), 1);
+    near(h.depth, g.depth, 0);
+    vnear(h.normal, mech_vec3_neg(g.normal), 0);
+    vnear(h.point, g.point, 0);
+    /* an edge in front of the surface: the gap */
+    pb = at(0.45, 0, 0);
+    assert_int_equal(mech_contact_frustum_circle(&lim, &pa, &rim, &pb, &g), 0);
+    near(g.depth, -0.142, 1e-15);
+    /* an edge beyond the apex end of the frustum (past the end's normal): no contact */
+    mech_contact_shape rim4 = mech_contact_circle(0.05);
+    pb = at(0.6, 0, 0);
+    assert_int_equal(mech_contact_frustum_circle(&lim, &pa, &rim4, &pb, &g), 0);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_NONE);
+    /* edge exactly on the surface (coaxial, radius 0.15 at x = 0.2) */
+    mech_contact_shape rim3 = mech_contact_circle(0.15);
+    pb = at(0.2, 0, 0);
+    mech_contact_frustum_circle(&lim, &pa, &rim3, &pb, &g);
+    near(g.depth, 0.0, 1e-16);
+}
+
+/* limiter pads: three 0.6 rad pads at 0, 120° and 240° on the same solid cone around a coaxial rim edge share the
+ * ring contact symmetrically (the lateral forces cancel); a pad facing away from a shifted edge has only a gap */
+static void limiter_pads_share_a_coaxial_ring(void **state)
+{
+    (void)state;
+    mech_contact_shape full = mech_contact_frustum(0.3, 0.0, 0.4, MECH_CONTACT_OUTSIDE), rim = mech_contact_circle(0.14);
+    mech_contact_pose pa = at(0, 0, 0), pb = at(0.2, 0, 0);
+    mech_vec3 sum = V(0, 0, 0);
+    for (int k = 0; k < 3; k++) {
+        double mid = 2 * M_PI * k / 3;
+        mech_contact_shape pad = mech_contact_frustum_sector(full, mid, 0.3);
+        mech_contact_geom g;
+        assert_int_equal(mech_contact_frustum_circle(&pad, &pa, &rim, &pb, &g), 1);
+        near(g.depth, 0.008, 1e-15);
+        mech_vec3 b = V(0, cos(mid), sin(mid));
+        vnear(g.normal, mech_vec3_axpy(V(-0.6, 0, 0), -0.8, b), 1e-12);
+        vnear(g.point, mech_vec3_axpy(V(0.2024, 0, 0), 0.1432, b), 1e-12);
+        sum = mech_vec3_add(sum, g.normal);
+    }
+    vnear(sum, V(-1.8, 0, 0), 1e-12);
+    /* edge shifted towards -y: deep on the +y side, a gap of 0.09 cos β on the -y side */
+    mech_contact_shape rim2 = mech_contact_circle(0.19);
+    mech_contact_pose pb2 = at(0.2, -0.05, 0);
+    mech_contact_geom g;
+    mech_contact_shape up = mech_contact_frustum_sector(full, 0.0, 0.3), down = mech_contact_frustum_sector(full, M_PI, 0.3);
+    assert_int_equal(mech_contact_frustum_circle(&up, &pa, &rim2, &pb2, &g), 1);
+    near(g.depth, 0.008, 1e-12);
+    assert_int_equal(mech_contact_frustum_circle(&down, &pa, &rim2, &pb2, &g), 0);
+    near(g.depth, -(0.24 - 0.15) * 0.8, 1e-12);
+    /* a roller on a pad of the cone: inside the pad at azimuth atan2(0.8, 0.6), nothing outside it */
+    mech_contact_shape roller = mech_contact_sphere(0.1);
+    mech_contact_pose pr = at(0.254, 0.222 * 0.6, 0.222 * 0.8);
+    mech_contact_shape on = mech_contact_frustum_sector(full, atan2(0.8, 0.6), 0.1), off = mech_contact_frustum_sector(full, 0.0, 0.1);
+    assert_int_equal(mech_contact_sphere_frustum(&roller, &pr, &on, &pa, &g), 1);
+    near(g.depth, 0.01, 1e-15);
+    assert_int_equal(mech_contact_sphere_frustum(&roller, &pr, &off, &pa, &g), 0);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_NONE);
+    hy_err err;
+    mech_contact_shape bad = mech_contact_frustum_sector(full, 0.0, NAN);
+    assert_int_equal(mech_contact_shape_check(&bad, "pad", &err), HY_EMODEL);
+    assert_non_null(strstr(err.msg, "pad: frustum sector"));
+}
+
+/* second method: the deepest edge point by dense sampling (200 000 points) for tilted, shifted edges */
+static void limiter_search_matches_brute_force(void **state)
+{
+    (void)state;
+    mech_contact_shape lim = mech_contact_frustum(0.185, 0.135, 0.08, MECH_CONTACT_OUTSIDE), rim = mech_contact_circle(0.2);
+    double tilts[] = {0.02, 0.08, 0.15}, shifts[] = {0.01, 0.03, 0.05};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            mech_mat3 R = mech_mat3_mul(mech_mat3_rot(2, tilts[a]), mech_mat3_rot(0, 0.7 * a + 0.2));
+            mech_contact_pose pa = at(0, 0, 0), pb = mech_contact_pose_make(V(0.04, -shifts[b], 0.3 * shifts[b]), R);
+            mech_contact_geom g;
+            if (mech_contact_frustum_circle(&lim, &pa, &rim, &pb, &g) < 0) fail();
+            double best = -INFINITY;
+            for (int k = 0; k < 200000; k++) {
+                double th = 2 * M_PI * k / 200000.0;
+                mech_vec3 q = mech_vec3_add(pb.pos, mech_mat3_apply(R, V(0, 0.2 * cos(th), 0.2 * sin(th))));
+                double u = q.x, rho = hypot(q.y, q.z), t = u * 0.8 + (rho - 0.185) * (-0.6) / 1.0;
+                /* generatrix (0.08, -0.05) normalised */
+                double L = hypot(0.08, 0.05), tu = 0.08 / L, tr = -0.05 / L;
+                t = u * tu + (rho - 0.185) * tr;
+                if (t < 0 || t > L) continue;
+                double d = u * (-tr) + (rho - 0.185) * tu;
+                if (-d > best) best = -d;
+            }
+            near(g.depth, best, 1e-9);
+        }
+}
+
+/* a rigid motion of the whole scene moves the point and turns the normal; the depth does not change */
+static void rigid_motion_invariance(void **state)
+{
+    (void)state;
+    mech_mat3 Q = mech_mat3_mul(mech_mat3_rot(0, 0.4), mech_mat3_mul(mech_mat3_rot(1, -1.1), mech_mat3_rot(2, 2.3)));
+    mech_vec3 T = V(3.0, -1.5, 0.25);
+    struct { mech_contact_shape a, b; mech_contact_pose pa, pb; } cases[] = {
+        {mech_contact_sphere(0.05), test_cone(), at(-0.176, 0.0, -0.218), at(0, 0, 0)},
+        {mech_contact_sphere(0.06), test_cone(), at(0.04, 0.37, 0), at(0, 0, 0)},
+        {mech_contact_sphere(0.045), mech_contact_bore(0.05, 0.11), at(0.05, 0.006, 0.008), at(0, 0, 0)},
+        {mech_contact_sphere(0.045), mech_contact_disc(0.05), at(-0.68, 0.01, -0.02), at(-0.72, 0, 0)},
+        {mech_contact_sphere(0.1), mech_contact_frustum(0.3, 0.0, 0.4, MECH_CONTACT_OUTSIDE), at(0.254, 0.1332, 0.1776), at(0, 0, 0)},
+        {mech_contact_frustum(0.3, 0.0, 0.4, MECH_CONTACT_OUTSIDE), mech_contact_circle(0.19), at(0, 0, 0), at(0.2, -0.04, -0.03)},
+        {mech_contact_sphere(0.06), mech_contact_circle(0.4), at(0.03, 0.0, 0.36), at(0, 0, 0)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mech_contact_geom g, h;
+        int r = mech_contact_collide(&cases[i].a, &cases[i].pa, &cases[i].b, &cases[i].pb, &g);
+        assert_int_equal(r, 1);
+        mech_contact_pose qa = {mech_vec3_add(T, mech_mat3_apply(Q, cases[i].pa.pos)), mech_mat3_mul(Q, cases[i].pa.rot)};
+        mech_contact_pose qb = {mech_vec3_add(T, mech_mat3_apply(Q, cases[i].pb.pos)), mech_mat3_mul(Q, cases[i].pb.rot)};
+        assert_int_equal(mech_contact_collide(&cases[i].a, &qa, &cases[i].b, &qb, &h), 1);
+        near(h.depth, g.depth, 1e-12);
+        vnear(h.normal, mech_mat3_apply(Q, g.normal), 1e-9);
+        vnear(h.point, mech_vec3_add(T, mech_mat3_apply(Q, g.point)), 1e-9);
+        near(mech_vec3_norm(h.normal), 1.0, 1e-14);
+    }
+}
+
+static void relative_velocity_parts(void **state)
+{
+    (void)state;
+    mech_contact_geom g = {0.01, {0, 0, 0}, {0.6, 0.8, 0}, MECH_CONTACT_FEAT_FACE};
+    mech_contact_vel v = mech_contact_relvel(&g, V(1, 2, 3), V(0.5, 0, 1));
+    near(v.vn, 1.9, 1e-15);
+    vnear(v.vt, V(-0.64, 0.48, 2.0), 1e-15);
+    near(mech_vec3_dot(v.vt, g.normal), 0.0, 1e-15);
+}
+
+static void table_and_shape_checks(void **state)
+{
+    (void)state;
+    assert_true(mech_contact_pair_supported(MECH_CONTACT_CONE, MECH_CONTACT_SPHERE));
+    assert_true(mech_contact_pair_supported(MECH_CONTACT_CIRCLE, MECH_CONTACT_FRUSTUM));
+    assert_false(mech_contact_pair_supported(MECH_CONTACT_PLANE, MECH_CONTACT_CONE));
+    mech_contact_shape p = mech_contact_plane(0, 0), c = test_cone();
+    mech_contact_pose o = at(0, 0, 0);
+    mech_contact_geom g;
+    assert_int_equal(mech_contact_collide(&p, &o, &c, &o, &g), -1);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_NONE);
+    hy_err err;
+    mech_contact_shape bad = mech_contact_cone(0.4, atan(0.75), 0.6); /* throat radius < 0 */
+    assert_int_equal(mech_contact_shape_check(&bad, "cone", &err), HY_EMODEL);
+    assert_non_null(strstr(err.msg, "cone: cone depth = 0.6"));
+    bad = mech_contact_frustum(0.1, 0.1, 0.0, MECH_CONTACT_INSIDE);
+    assert_int_equal(mech_contact_shape_check(&bad, "bore", &err), HY_EMODEL);
+    assert_non_null(strstr(err.msg, "length"));
+    bad = mech_contact_sphere(NAN);
+    assert_int_equal(mech_contact_shape_check(&bad, "head", &err), HY_EMODEL);
+    assert_int_equal(mech_contact_shape_check(&c, "cone", &err), HY_OK);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sphere_sphere),
+        cmocka_unit_test(sphere_on_disc_socket_bottom),
+        cmocka_unit_test(point_on_stop_face),
+        cmocka_unit_test(sphere_in_bore_socket_wall),
+        cmocka_unit_test(roller_on_cone),
+        cmocka_unit_test(sphere_in_cone_wall),
+        cmocka_unit_test(sphere_at_cone_rim),
+        cmocka_unit_test(sphere_on_circle_edge),
+        cmocka_unit_test(limiter_on_rim),
+        cmocka_unit_test(limiter_pads_share_a_coaxial_ring),
+        cmocka_unit_test(limiter_search_matches_brute_force),
+        cmocka_unit_test(rigid_motion_invariance),
+        cmocka_unit_test(relative_velocity_parts),
+        cmocka_unit_test(table_and_shape_checks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
