@@ -39,7 +39,7 @@ size_t hy_replay_set_line(const hy_replay_set *R, size_t i)
 }
 
 // (units of the data and of a model, scale options) => warning when both are known and differ on an axis the user
-// did not scale (a --x-scale or --y-scale is the conversion the warning asks for)
+// did not scale (a --x-scale or --y-scale is the conversion the warning asks for; that axis then has the model's unit)
 static void check_units(const char *cmd, const hy_replay_set *R, const hy_replay_one *m, const hy_csv_opts *o)
 {
     const hy_series *s = &R->s;
@@ -89,6 +89,14 @@ int hy_replay_set_load(const char *cmd, char **model_paths, size_t n_models, con
     for (size_t k = 0; k < n_models && !R->s.q_unit[0] && !R->s.Q_unit[0]; k++) {
         snprintf(R->s.q_unit, sizeof R->s.q_unit, "%s", R->m[k].model.unit_q);
         snprintf(R->s.Q_unit, sizeof R->s.Q_unit, "%s", R->m[k].model.unit_Q);
+    }
+    /* a scaled axis is the conversion into the models' units (what check_units asks for): label it with the first
+       model's unit, so that plots and reports do not show the record's unscaled one */
+    for (size_t k = n_models; k-- > 0;) {
+        if (o->x_scale != 1 && R->m[k].model.unit_q[0])
+            snprintf(R->s.q_unit, sizeof R->s.q_unit, "%s", R->m[k].model.unit_q);
+        if (o->y_scale != 1 && R->m[k].model.unit_Q[0])
+            snprintf(R->s.Q_unit, sizeof R->s.Q_unit, "%s", R->m[k].model.unit_Q);
     }
     for (size_t k = 0; k < n_models; k++) {
         hy_replay_one *m = &R->m[k];
