@@ -122,6 +122,12 @@ check "simulation with the true hinge" "$MECH" beam sim "$B/fitted-hinge.json" -
 check "hyst replay of the hinge record" "$HYST" replay "$B/hinge-true.json" "$WORK/true_hinge1.csv" --x-scale 1000 --json "$WORK/rep.json"
 nr=$(sed -n 's/^[[:space:]]*"nrmse":[[:space:]]*\([-0-9.eE+]*\).*/\1/p' "$WORK/rep.json" | head -1)
 check_num "replay NRMSE of the simulated hinge = 0" "$nr" 0 1e-12
+# the record is in rad, the table in mrad: --x-scale 1000 is the conversion, so no unit warning, and the scaled
+# axis carries the table's unit; without the scale the warning stays
+grep -q "model units" "$WORK/.err" && not_ok "no unit warning with --x-scale" || ok "no unit warning with --x-scale"
+grep -q '"q_unit":[[:space:]]*"mrad"' "$WORK/rep.json" && ok "scaled axis in the table's unit" || not_ok "scaled axis in the table's unit"
+check "hyst replay without the scale" "$HYST" replay "$B/hinge-true.json" "$WORK/true_hinge1.csv"
+grep -q 'model units (q in mrad, Q in N m) differ from .*(q in rad' "$WORK/.err" && ok "unit warning without the scale" || not_ok "unit warning without the scale"
 check "hyst loops on the simulator's output" "$HYST" loops "$WORK/fit.csv" --x dtheta_1 --y M_1 --json "$WORK/loops.json" -q
 check "hyst loops on the hinge record" "$HYST" loops "$WORK/hinge1.csv" --json "$WORK/loops_rec.json" -q
 work=$(sed -n 's/.*"work":[[:space:]]*\([-0-9.eE+]*\).*/\1/p' "$WORK/fit_sum.json" | head -1)

@@ -38,12 +38,13 @@ size_t hy_replay_set_line(const hy_replay_set *R, size_t i)
     return R->s.line ? R->s.line[i] : i + 1;
 }
 
-// (units of the data and of a model) => warning when both are known and differ
-static void check_units(const char *cmd, const hy_replay_set *R, const hy_replay_one *m)
+// (units of the data and of a model, scale options) => warning when both are known and differ on an axis the user
+// did not scale (a --x-scale or --y-scale is the conversion the warning asks for; that axis then has the model's unit)
+static void check_units(const char *cmd, const hy_replay_set *R, const hy_replay_one *m, const hy_csv_opts *o)
 {
     const hy_series *s = &R->s;
-    int dq = s->q_unit[0] && m->model.unit_q[0] && strcmp(s->q_unit, m->model.unit_q) != 0;
-    int dQ = s->Q_unit[0] && m->model.unit_Q[0] && strcmp(s->Q_unit, m->model.unit_Q) != 0;
+    int dq = o->x_scale == 1 && s->q_unit[0] && m->model.unit_q[0] && strcmp(s->q_unit, m->model.unit_q) != 0;
+    int dQ = o->y_scale == 1 && s->Q_unit[0] && m->model.unit_Q[0] && strcmp(s->Q_unit, m->model.unit_Q) != 0;
     if (dq || dQ)
         hy_cli_warn(cmd, "%s: model units (q in %s, Q in %s) differ from %s (q in %s, Q in %s); no conversion is "
                     "made (use --x-scale/--y-scale)", hy_display_name(m->path), m->model.unit_q, m->model.unit_Q,
@@ -89,9 +90,17 @@ int hy_replay_set_load(const char *cmd, char **model_paths, size_t n_models, con
         snprintf(R->s.q_unit, sizeof R->s.q_unit, "%s", R->m[k].model.unit_q);
         snprintf(R->s.Q_unit, sizeof R->s.Q_unit, "%s", R->m[k].model.unit_Q);
     }
+    /* a scaled axis is the conversion into the models' units (what check_units asks for): label it with the first
+       model's unit, so that plots and reports do not show the record's unscaled one */
+    for (size_t k = n_models; k-- > 0;) {
+        if (o->x_scale != 1 && R->m[k].model.unit_q[0])
+            snprintf(R->s.q_unit, sizeof R->s.q_unit, "%s", R->m[k].model.unit_q);
+        if (o->y_scale != 1 && R->m[k].model.unit_Q[0])
+            snprintf(R->s.Q_unit, sizeof R->s.Q_unit, "%s", R->m[k].model.unit_Q);
+    }
     for (size_t k = 0; k < n_models; k++) {
         hy_replay_one *m = &R->m[k];
-        check_units(cmd, R, m);
+        check_units(cmd, R, m, o);
         m->Q = malloc(n * sizeof *m->Q);
         if (want_states)
             m->states = malloc(n * sizeof *m->states);
