@@ -12,8 +12,17 @@ int hy_err_set(hy_err *err, int code, const char *fmt, ...)
         err->code = code;
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        hy_msg_clean(err->msg);
     }
     return code;
+}
+
+// (message) => every control byte (newline, escape, ...) replaced by '?' in place
+void hy_msg_clean(char *msg)
+{
+    for (char *c = msg; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
 }
 
 // (err) => err cleared to HY_OK

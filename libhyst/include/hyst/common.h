@@ -31,6 +31,10 @@ typedef struct hy_err {
 // (err, code, printf format) => err filled in (when err != NULL); returns code
 int hy_err_set(hy_err *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+// (message) => every control byte (newline, escape, ...) replaced by '?' in place: whatever a file's names or
+// keys hold, a message stays one line and sends nothing to the terminal (hy_err_set applies it)
+void hy_msg_clean(char *msg);
+
 // (err) => err cleared to HY_OK
 void hy_err_clear(hy_err *err);
 

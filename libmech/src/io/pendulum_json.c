@@ -50,12 +50,30 @@ int mech_pend_params_read(const char *path, mech_pend_params *p, char *unit_path
             break;
     }
     fclose(fp);
-    text[n] = '\0';
+    int rc = mech_pend_params_parse(text, n, path, p, unit_path, unit_len, err);
+    free(text);
+    return rc;
+}
+
+// (text[len], path for messages and for the unit model's folder) => parameters and unit model path
+int mech_pend_params_parse(const char *text, size_t len, const char *path, mech_pend_params *p, char *unit_path,
+                           size_t unit_len, hy_err *err)
+{
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (unit_len)
+        unit_path[0] = '\0';
     const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
+    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    /* Only blank space may follow the document (a NUL byte or a second document is an error). */
+    while (doc && end < text + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
+        end++;
+    if (doc && end < text + len) {
+        cJSON_Delete(doc);
+        doc = NULL;
+    }
     if (!doc) {
         int line = 1, col = 1;
-        for (const char *c = text; end && c < end; c++) {
+        for (const char *c = text; end && c < end && c < text + len; c++) {
             if (*c == '\n') {
                 line++;
                 col = 1;
@@ -63,11 +81,9 @@ int mech_pend_params_read(const char *path, mech_pend_params *p, char *unit_path
                 col++;
             }
         }
-        free(text);
         return hy_err_set(err, HY_EPARSE, "%s:%d:%d: malformed JSON (expected a mech-pendulum object)", name, line,
                           col);
     }
-    free(text);
     int rc = HY_OK;
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *pend = cJSON_GetObjectItemCaseSensitive(doc, "pendulums");
