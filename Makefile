@@ -89,6 +89,11 @@ $(BIN)/mech: $(MTOOL_OBJ) $(LIBMECH_A) $(LIBHYST_A)
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS) -lcmocka
+# Tests of allocation failures (tests/unit/test_fault_*.c) are linked with the malloc interposer fault_alloc.c.
+$(BUILD)/tests/test_fault_%: $(BUILD)/obj/tests/unit/test_fault_%.o $(BUILD)/obj/tests/unit/fault_alloc.o \
+    $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS) -lcmocka -ldl
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS)

@@ -31,7 +31,7 @@ int mech_pend_params_read(const char *path, mech_pend_params *p, char *unit_path
         unit_path[0] = '\0';
     FILE *fp = fopen(path, "rb");
     if (!fp)
-        return hy_err_set(err, HY_EIO, "%s: cannot open: %s", name, strerror(errno));
+        return hy_err_set(err, errno == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open: %s", name, strerror(errno));
     char *text = NULL;
     size_t cap = 0, n = 0;
     for (;;) {
@@ -63,7 +63,10 @@ int mech_pend_params_parse(const char *text, size_t len, const char *path, mech_
     if (unit_len)
         unit_path[0] = '\0';
     const char *end = NULL;
+    errno = 0; /* cJSON says NULL for bad text and for a failed allocation alike; malloc's errno tells them apart */
     cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!doc && errno == ENOMEM)
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory reading the JSON", name);
     /* Only blank space may follow the document (a NUL byte or a second document is an error). */
     while (doc && end < text + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
         end++;
