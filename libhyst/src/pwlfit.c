@@ -222,8 +222,12 @@ static int choose_side(const fit_set *fs, int s, const hy_pwlfit_opts *o, hy_pwl
         return hy_err_set(err, HY_ENOMEM, "out of memory");
     hy_err e1;
     hy_err_clear(&e1);
-    int rc = HY_OK;
-#define TRY(SF_, SB_, OUT_) (fit_one(fs, s, o, (SF_), (SB_), (OUT_), &tried[*nt < HY_PWLFIT_MAX_TRIED ? (*nt)++ : *nt - 1], &e1))
+    int rc = HY_OK, oom = 0;
+    double tried_bic;
+    /* a candidate that failed for memory is not a count "the samples do not carry": remembered, reported below */
+#define TRY(SF_, SB_, OUT_) (tried_bic = fit_one(fs, s, o, (SF_), (SB_), (OUT_), \
+                             &tried[*nt < HY_PWLFIT_MAX_TRIED ? (*nt)++ : *nt - 1], &e1), \
+                             oom |= e1.code == HY_ENOMEM, tried_bic)
     if (o->segments_F) {
         if (!isfinite(TRY(o->segments_F, o->segments_B, best)))
             rc = hy_err_set(err, e1.code ? e1.code : HY_EDATA, "%s", e1.msg);
@@ -281,6 +285,8 @@ static int choose_side(const fit_set *fs, int s, const hy_pwlfit_opts *o, hy_pwl
     }
 #undef TRY
     free(cand);
+    if (oom)
+        rc = hy_err_set(err, HY_ENOMEM, "out of memory");
     return rc;
 }
 
@@ -490,7 +496,12 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
     r->table.kind = o->kind;
     {
         hy_err e1;
-        if (hy_pwl_model_new(&r->table, "fitted table", &model, &e1) != HY_OK) {
+        int mrc = hy_pwl_model_new(&r->table, "fitted table", &model, &e1);
+        if (mrc == HY_ENOMEM) {
+            rc = hy_err_set(err, HY_ENOMEM, "%s", e1.msg);
+            goto done;
+        }
+        if (mrc != HY_OK) {
             rc = hy_err_set(err, HY_EMODEL, "the fitted table breaks the model's assumptions (%s); not written", e1.msg);
             goto done;
         }

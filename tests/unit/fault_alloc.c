@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +64,13 @@ static int fail_now(void)
     long c = __atomic_add_fetch(&counted, 1, __ATOMIC_RELAXED);
     if (target > 0 && c == target) {
         fired = 1;
+        const char *bt = getenv("FAULT_BACKTRACE"); /* "1": every injected failure's call stack, "K": only the K-th */
+        if (bt && (atol(bt) <= 1 || atol(bt) == c)) {
+            void *pc[32];
+            int n = backtrace(pc, 32);
+            fprintf(stderr, "fault: allocation %ld fails here:\n", c);
+            backtrace_symbols_fd(pc, n, 2);
+        }
         errno = ENOMEM;
         return 1;
     }
@@ -208,8 +216,11 @@ int fault_check(const char *name, fault_fn fn, fault_cleanup_fn cleanup, void *c
             }
         } else {
             rep->injected++;
-            if (rc == HY_OK)
+            if (rc == HY_OK) {
                 rep->recovered++; /* the failure was absorbed (libcsv and stdio retry or go unbuffered) */
+                if (getenv("FAULT_VERBOSE"))
+                    fprintf(stderr, "fault: %s: allocation %ld failing is absorbed\n", name, k);
+            }
             else if (rc != HY_ENOMEM) {
                 rep->bad_code++;
                 snprintf(what, sizeof what, "allocation %ld failing gives status %d, expected HY_ENOMEM", k, rc);

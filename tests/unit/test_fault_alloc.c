@@ -357,7 +357,13 @@ static void test_pwlfit(void **state)
     memset(&c, 0, sizeof c);
     make_record("models/pwl-constant.json", 4.0, 40, &c.r);
     hy_pwlfit_opts_default(&c.po);
-    check("hy_pwlfit_run", pwlfit_call, pwlfit_clean, &c);
+    c.po.segments_F = 2; /* every path of the pipeline, without the search over counts */
+    c.po.segments_B = 3;
+    check("hy_pwlfit_run (2+3 segments)", pwlfit_call, pwlfit_clean, &c);
+    c.po.segments_F = c.po.segments_B = 0;
+    c.po.max_segments = 3;
+    c.po.symmetric = 1;
+    check("hy_pwlfit_run (symmetric, choose <= 3)", pwlfit_call, pwlfit_clean, &c);
     assert_int_equal(pwlfit_call(&c), HY_OK);
     check("hy_pwlfit_report_json", pwlfit_report_call, json_clean, &c);
     pwlfit_clean(&c);
