@@ -89,7 +89,11 @@ $(BIN)/mech: $(MTOOL_OBJ) $(LIBMECH_A) $(LIBHYST_A)
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS) -lcmocka
-# Tests of allocation failures (tests/unit/test_fault_*.c) are linked with the malloc interposer fault_alloc.c.
+# Tests of allocation failures (tests/unit/test_fault_*.c) are linked with the malloc interposer fault_alloc.c,
+# built without sanitizer instrumentation: it runs inside AddressSanitizer's own start-up, before its shadow memory.
+$(BUILD)/obj/tests/unit/fault_alloc.o: tests/unit/fault_alloc.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(filter-out -fsanitize=%,$(CFLAGS)) -c $< -o $@
 $(BUILD)/tests/test_fault_%: $(BUILD)/obj/tests/unit/test_fault_%.o $(BUILD)/obj/tests/unit/fault_alloc.o \
     $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
