@@ -452,7 +452,12 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
         double sse_free = best_sd[s].F.sse + best_sd[s].B.sse;
         size_t N = best_sd[s].F.n + best_sd[s].B.n, nz = 0;
         hy_pwlfit_backlash_zero_cost(fs.F[s], fs.B[s], best_sd[s].uF[0], &nz);
-        if (hy_pwlfit_side_refit(fs.F[s], fs.B[s], &sp, kn, &zero, NULL) == HY_OK) {
+        int zrc = hy_pwlfit_side_refit(fs.F[s], fs.B[s], &sp, kn, &zero, NULL);
+        if (zrc == HY_ENOMEM) { /* not evidence against a zero backlash */
+            rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+            goto done;
+        }
+        if (zrc == HY_OK) {
             hy_pwlfit_backlash_judge(N, sse_free, zero.F.sse + zero.B.sse, nz, best_sd[s].uF[0], range, bi);
             if (bi->b == 0.0 && best_sd[s].uF[0] > 0)
                 best_sd[s] = zero;
