@@ -355,7 +355,7 @@ static void test_pwlfit(void **state)
     (void)state;
     rec_ctx c;
     memset(&c, 0, sizeof c);
-    make_record("models/pwl-constant.json", 4.0, 40, &c.r);
+    make_record("models/pwl-constant.json", 4.0, 24, &c.r);
     hy_pwlfit_opts_default(&c.po);
     c.po.segments_F = 2; /* every path of the pipeline, without the search over counts */
     c.po.segments_B = 3;
