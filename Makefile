@@ -51,7 +51,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 PROGRAMS := $(BIN)/hyst $(if $(MTOOL_SRC),$(BIN)/mech)
 
 .SECONDARY:
-.PHONY: all deps lib test test-unit test-e2e bench demo install uninstall clean check-one
+.PHONY: all deps lib test test-unit test-e2e bench demo install uninstall clean check-one fuzz
 all: $(DEPS_STAMP) lib $(PROGRAMS)
 
 # Installs missing Debian packages once per build tree (the script itself is quick when nothing is missing).
@@ -91,6 +91,15 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(if $(MECH_SRC),$(LIBMECH_A)) $(L
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS) -lcmocka \
 	  $(if $(filter test_body_mujoco%,$*),-lmujoco)
+# Tests of allocation failures (tests/unit/test_fault_*.c) are linked with the malloc interposer fault_alloc.c,
+# built without sanitizer instrumentation: it runs inside AddressSanitizer's own start-up, before its shadow memory.
+$(BUILD)/obj/tests/unit/fault_alloc.o: tests/unit/fault_alloc.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(filter-out -fsanitize=%,$(CFLAGS)) -c $< -o $@
+$(BUILD)/tests/test_fault_%: $(BUILD)/obj/tests/unit/test_fault_%.o $(BUILD)/obj/tests/unit/fault_alloc.o \
+    $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS) -lcmocka -ldl
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS)
@@ -110,6 +119,26 @@ bench: all $(BENCH_BIN)
 demo: all
 	@BIN=$(BIN) scripts/demo
 
+# Fuzzing (docs/fuzzing.md): one libFuzzer binary per fuzz/fuzz_*.c, linked with every library source built by
+# clang with the fuzzer's coverage and ASan + UBSan in its own tree; each runs FUZZ_TIME seconds on a temporary
+# copy of fuzz/corpus/NAME (the repository's corpus is only read). A crash or failed invariant fails the target.
+FUZZ_CC     ?= clang
+FUZZ_TIME   ?= 60
+FUZZ_BUILD  ?= build-fuzz
+FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 $(FUZZ_SAN)
+FUZZ_SRC    := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_BIN    := $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRC))
+FUZZ_LIBOBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(HYST_SRC) $(MECH_SRC))
+
+$(FUZZ_BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_LIBOBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+fuzz: $(FUZZ_BIN)
+	@FUZZ_TIME=$(FUZZ_TIME) FUZZ_BUILD=$(FUZZ_BUILD) scripts/run-fuzz $(FUZZ_BIN)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/hyst
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
@@ -127,6 +156,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/hyst $(DESTDIR)$(PREFIX)/include/mech
 
 clean:
-	rm -rf build build-san bin out
+	rm -rf build build-san build-fuzz bin out
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(if $(filter fuzz $(FUZZ_BUILD)/%,$(MAKECMDGOALS)),$(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null))

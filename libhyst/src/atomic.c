@@ -108,7 +108,8 @@ int hy_atomic_open(hy_atomic *a, const char *path, const char *protect, hy_err *
         int e = errno;
         close(fd);
         unlink(a->tmp);
-        return hy_err_set(err, HY_EIO, "%s: cannot open output file: %s", path, strerror(e));
+        return hy_err_set(err, e == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open output file: %s", path,
+                          strerror(e));
     }
     return HY_OK;
 }

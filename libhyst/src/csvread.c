@@ -22,7 +22,7 @@
 #include "hyst/util.h"
 #include "csvread_internal.h"
 
-#define BLOCK ((size_t)1 << 20)
+size_t hy_csv_block = (size_t)1 << 20;
 #define NONE SIZE_MAX
 
 enum { R_X = 0, R_Y = 1, R_T = 2 }; /* roles: displacement q, force Q, time t */
@@ -86,7 +86,7 @@ __attribute__((format(printf, 3, 4))) static int fail(reader *r, int code, const
         r->err->code = code;
         vsnprintf(r->err->msg, sizeof r->err->msg, fmt, ap);
         va_end(ap);
-        hy_msg_text(r->err->msg, sizeof r->err->msg, r->err->msg, strlen(r->err->msg), SIZE_MAX);
+        hy_msg_clean(r->err->msg);
     }
     return code;
 }
@@ -100,7 +100,7 @@ __attribute__((format(printf, 2, 3))) static void warn(reader *r, const char *fm
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    hy_msg_text(msg, sizeof msg, msg, strlen(msg), SIZE_MAX);
+    hy_msg_clean(msg);
     r->o->warn(r->o->warn_ctx, msg);
 }
 
@@ -732,7 +732,7 @@ int hy_csv_read(const char *path, const hy_csv_opts *opts, hy_series *out, hy_er
     snprintf(r->s.source, sizeof r->s.source, "%s", src);
     csv_init(&r->p, 0);
 
-    size_t cap = BLOCK, have = 0, start = 0;
+    size_t cap = hy_csv_block < 4 ? 4 : hy_csv_block, have = 0, start = 0;
     int eof = 0;
     char *buf = malloc(cap);
     if (!buf) {

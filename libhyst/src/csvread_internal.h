@@ -10,6 +10,10 @@
 /* What a header name says about its column. */
 enum { HY_CSV_KIND_NONE = 0, HY_CSV_KIND_DISP, HY_CSV_KIND_FORCE, HY_CSV_KIND_TIME };
 
+/* Size of the first read and of the line buffer (1 MiB; the separator is detected in the first read). Tests and
+ * the fuzz harness set it small to check that block boundaries never change a result. */
+HY_CSV_HIDDEN extern size_t hy_csv_block;
+
 // (start of a file without BOM, its length) => the separator among '\t', ';', ',' that splits the first
 // non-comment lines into numeric cells most often (ties: tab, then ';', then ',')
 HY_CSV_HIDDEN char hy_csv_detect_delimiter(const char *buf, size_t len);

@@ -34,6 +34,8 @@ int hy_drive_preset_levels(hy_drive_preset p, double max, int steps, int cycles,
             return hy_err_set(err, HY_EARG, "protocol steps: need at least 1 step (got %d)", steps);
         if (cycles < 1)
             return hy_err_set(err, HY_EARG, "protocol steps: need at least 1 cycle per step (got %d)", cycles);
+        if (steps > 100000) /* as atc24's cap: a level count this large is a typing mistake, not a test */
+            return hy_err_set(err, HY_EARG, "protocol steps: %d steps give too many levels (at most 100000)", steps);
         for (int i = 1; i <= steps; i++)
             add(&L, i == steps ? max : max * (double)i / (double)steps, cycles);
         break;

@@ -48,9 +48,15 @@ int hy_err_set(hy_err *err, int code, const char *fmt, ...)
         err->code = code;
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
-        hy_msg_text(err->msg, sizeof err->msg, err->msg, strlen(err->msg), SIZE_MAX);
+        hy_msg_clean(err->msg);
     }
     return code;
+}
+
+// (message) => hy_msg_text in place: every control byte (C0, DEL, the UTF-8 C1 controls) as '?'
+void hy_msg_clean(char *msg)
+{
+    hy_msg_text(msg, strlen(msg) + 1, msg, strlen(msg), SIZE_MAX);
 }
 
 // (err) => err cleared to HY_OK

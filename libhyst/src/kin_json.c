@@ -143,10 +143,20 @@ int hy_kin_to_json(const hy_kin_model *m, cJSON *doc, hy_err *err)
         cJSON_Delete(rng);
         return hy_err_set(err, HY_ENOMEM, "out of memory writing the kinematic model");
     }
-    cJSON_AddItemToObject(doc, "rule", rule);
-    cJSON_AddItemToObject(doc, "C", c);
-    if (u)
-        cJSON_AddItemToObject(doc, "C_unloading", u);
-    cJSON_AddItemToObject(doc, "q_range", rng);
+    /* Each item belongs to doc once added; the ones not added yet are deleted here. */
+    int ok = cJSON_AddItemToObject(doc, "rule", rule);
+    if (!ok)
+        cJSON_Delete(rule);
+    ok = ok && cJSON_AddItemToObject(doc, "C", c);
+    if (!ok)
+        cJSON_Delete(c);
+    ok = ok && (!u || cJSON_AddItemToObject(doc, "C_unloading", u));
+    if (!ok)
+        cJSON_Delete(u);
+    ok = ok && cJSON_AddItemToObject(doc, "q_range", rng);
+    if (!ok) {
+        cJSON_Delete(rng);
+        return hy_err_set(err, HY_ENOMEM, "out of memory writing the kinematic model");
+    }
     return HY_OK;
 }

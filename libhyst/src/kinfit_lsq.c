@@ -27,7 +27,8 @@ int hy_kinfit_qr_r(double *A, size_t rows, size_t cols, double *R, hy_err *err)
     lapack_int rc = LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, (lapack_int)rows, (lapack_int)cols, A, (lapack_int)cols, tau);
     free(tau);
     if (rc != 0)
-        return hy_err_set(err, rc < 0 ? HY_EARG : HY_ENUMERIC, "QR: LAPACKE_dgeqrf failed (info %d)", (int)rc);
+        return hy_err_set(err, rc == LAPACK_WORK_MEMORY_ERROR || rc == LAPACK_TRANSPOSE_MEMORY_ERROR ? HY_ENOMEM
+                               : rc < 0 ? HY_EARG : HY_ENUMERIC, "QR: LAPACKE_dgeqrf failed (info %d)", (int)rc);
     for (size_t r = 0; r < kk; r++)
         for (size_t c = 0; c < cols; c++)
             R[r * cols + c] = c >= r ? A[r * cols + c] : 0.0;

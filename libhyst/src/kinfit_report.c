@@ -1,8 +1,27 @@
 /* The fit report of `hyst fit kin` (docs/formats.md, section fit-kin): what was chosen, how well-posed Stage B
  * was, how every candidate scored on the integrated trajectory, and the sanity checks of spec 002 §6.1 item 5. */
+#include <errno.h>
 #include <math.h>
 #include <cjson/cJSON.h>
 #include "hyst/kinfit.h"
+
+/* A report is built with cJSON's calls unchecked, one after another: a failed allocation leaves errno == ENOMEM
+ * (malloc sets it), the builder returns NULL then, and these two delete an item their parent did not take. */
+static void add_item(cJSON *parent, cJSON *item)
+{
+    if (!cJSON_AddItemToArray(parent, item)) {
+        cJSON_Delete(item);
+        errno = ENOMEM;
+    }
+}
+
+static void add_member(cJSON *parent, const char *key, cJSON *item)
+{
+    if (!cJSON_AddItemToObject(parent, key, item)) {
+        cJSON_Delete(item);
+        errno = ENOMEM;
+    }
+}
 
 // (object, key, value) => number, or null when not finite (JSON has no inf/NaN)
 static void num(cJSON *o, const char *key, double v)
@@ -20,7 +39,7 @@ static cJSON *terms(hy_kinfit_mask mask)
     for (int t = 0; a && t < HY_KINFIT_NTERMS; t++)
         if (mask >> t & 1) {
             int ij[2] = {t / HY_KIN_MAX, t % HY_KIN_MAX};
-            cJSON_AddItemToArray(a, cJSON_CreateIntArray(ij, 2));
+            add_item(a, cJSON_CreateIntArray(ij, 2));
         }
     return a;
 }
@@ -66,7 +85,7 @@ static void add_loop(cJSON *o, const char *key, const hy_kinfit_loop *lp, double
     if (!s)
         return;
     double qr[2] = {lp->q_lo, lp->q_hi};
-    cJSON_AddItemToObject(s, "q_range", cJSON_CreateDoubleArray(qr, 2));
+    add_member(s, "q_range", cJSON_CreateDoubleArray(qr, 2));
     cJSON_AddBoolToObject(s, "ok", lp->ok);
     num(s, "energy", lp->energy);
     num(s, "energy_first_cycle", lp->energy_first);
@@ -83,6 +102,7 @@ static void add_loop(cJSON *o, const char *key, const hy_kinfit_loop *lp, double
 // (result, options, source) => report object
 cJSON *hy_kinfit_report(const hy_kinfit_result *r, const hy_kinfit_opts *o, const char *source)
 {
+    errno = 0;
     int two = r->spec.rule == HY_KIN_TWO_SET;
     cJSON *rep = cJSON_CreateObject();
     if (!rep)
@@ -104,7 +124,7 @@ cJSON *hy_kinfit_report(const hy_kinfit_result *r, const hy_kinfit_opts *o, cons
         cJSON_AddNumberToObject(a, "points", (double)r->n_points);
         if (o->smooth != HY_KINFIT_SMOOTH_FD) {
             int deg[2] = {r->deg_min, r->deg_max};
-            cJSON_AddItemToObject(a, "degree_range", cJSON_CreateIntArray(deg, 2));
+            add_member(a, "degree_range", cJSON_CreateIntArray(deg, 2));
         }
     }
 
@@ -126,11 +146,11 @@ cJSON *hy_kinfit_report(const hy_kinfit_result *r, const hy_kinfit_opts *o, cons
         cJSON_AddNumberToObject(ch, "k", r->k_sel);
         cJSON_AddNumberToObject(ch, "m", r->m_sel);
         cJSON_AddBoolToObject(ch, "selected", !(o->k && o->m));
-        cJSON_AddItemToObject(ch, two ? "terms_loading" : "terms", terms(r->mask_load));
-        cJSON_AddItemToObject(ch, two ? "pruned_loading" : "pruned", terms(r->pruned_load));
+        add_member(ch, two ? "terms_loading" : "terms", terms(r->mask_load));
+        add_member(ch, two ? "pruned_loading" : "pruned", terms(r->pruned_load));
         if (two) {
-            cJSON_AddItemToObject(ch, "terms_unloading", terms(r->mask_unload));
-            cJSON_AddItemToObject(ch, "pruned_unloading", terms(r->pruned_unload));
+            add_member(ch, "terms_unloading", terms(r->mask_unload));
+            add_member(ch, "pruned_unloading", terms(r->pruned_unload));
         }
     }
 
@@ -164,7 +184,7 @@ cJSON *hy_kinfit_report(const hy_kinfit_result *r, const hy_kinfit_opts *o, cons
         cJSON_AddNumberToObject(e, "effective_rank", c->rank);
         num(e, "residual_rms", c->resid_rms);
         cJSON_AddNumberToObject(e, "constrained_points", c->constrained);
-        cJSON_AddItemToArray(cl, e);
+        add_item(cl, e);
     }
 
     const hy_kinfit_checks *k = &r->checks;
@@ -183,10 +203,14 @@ cJSON *hy_kinfit_report(const hy_kinfit_result *r, const hy_kinfit_opts *o, cons
         if (isfinite(k->cycle_energy_data))
             add_loop(cc, "largest_measured_cycle", &k->cycle, k->cycle_energy_data);
         double qr[2] = {k->q_min, k->q_max};
-        cJSON_AddItemToObject(cc, "q_range", cJSON_CreateDoubleArray(qr, 2));
+        add_member(cc, "q_range", cJSON_CreateDoubleArray(qr, 2));
     }
     cJSON *w = cJSON_AddArrayToObject(rep, "warnings");
     for (int i = 0; w && i < r->n_warnings; i++)
-        cJSON_AddItemToArray(w, cJSON_CreateString(r->warning[i]));
+        add_item(w, cJSON_CreateString(r->warning[i]));
+    if (errno == ENOMEM) { /* something is missing: no report rather than an incomplete one */
+        cJSON_Delete(rep);
+        return NULL;
+    }
     return rep;
 }

@@ -6,6 +6,13 @@
 #include <string.h>
 #include "hyst/linalg.h"
 
+/* LAPACKE's row-major wrappers allocate work and transposed copies; their failure is out of memory, not a
+ * numerical failure. */
+static int lapack_code(lapack_int rc)
+{
+    return rc == LAPACK_WORK_MEMORY_ERROR || rc == LAPACK_TRANSPOSE_MEMORY_ERROR ? HY_ENOMEM : HY_ENUMERIC;
+}
+
 // (A, b, rcond) => minimum-norm least-squares x by SVD (dgelsd)
 int hy_lstsq_svd(double *A, size_t m, size_t n, double *b, double rcond, double *x, hy_lstsq_info *info,
                  hy_err *err)
@@ -28,7 +35,7 @@ int hy_lstsq_svd(double *A, size_t m, size_t n, double *b, double rcond, double 
                                    rcond < 0 ? DBL_EPSILON : rcond, &rank);
     int status = HY_OK;
     if (rc != 0) {
-        status = hy_err_set(err, HY_ENUMERIC, "least squares: LAPACKE_dgelsd failed (info %d)", (int)rc);
+        status = hy_err_set(err, lapack_code(rc), "least squares: LAPACKE_dgelsd failed (info %d)", (int)rc);
     } else {
         memcpy(x, bb, n * sizeof *x);
         memcpy(b, bb, m * sizeof *b);
@@ -51,7 +58,7 @@ int hy_lstsq_qr(double *A, size_t m, size_t n, double *b, double *x, hy_err *err
         return hy_err_set(err, HY_EARG, "least squares: need at least as many rows as unknowns (%zu x %zu)", m, n);
     lapack_int rc = LAPACKE_dgels(LAPACK_ROW_MAJOR, 'N', (lapack_int)m, (lapack_int)n, 1, A, (lapack_int)n, b, 1);
     if (rc != 0)
-        return hy_err_set(err, HY_ENUMERIC, "least squares: LAPACKE_dgels failed (info %d%s)", (int)rc,
+        return hy_err_set(err, lapack_code(rc), "least squares: LAPACKE_dgels failed (info %d%s)", (int)rc,
                           rc > 0 ? ": rank deficient" : "");
     memcpy(x, b, n * sizeof *x);
     return HY_OK;
@@ -62,7 +69,7 @@ int hy_solve_spd(double *A, size_t n, double *b, double *x, hy_err *err)
 {
     lapack_int rc = LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', (lapack_int)n, 1, A, (lapack_int)n, b, 1);
     if (rc != 0)
-        return hy_err_set(err, HY_ENUMERIC, "linear solve: LAPACKE_dposv failed (info %d%s)", (int)rc,
+        return hy_err_set(err, lapack_code(rc), "linear solve: LAPACKE_dposv failed (info %d%s)", (int)rc,
                           rc > 0 ? ": not positive definite" : "");
     memcpy(x, b, n * sizeof *x);
     return HY_OK;
@@ -77,7 +84,7 @@ int hy_solve_lu(double *A, size_t n, double *b, double *x, hy_err *err)
     lapack_int rc = LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)n, 1, A, (lapack_int)n, piv, b, 1);
     free(piv);
     if (rc != 0)
-        return hy_err_set(err, HY_ENUMERIC, "linear solve: LAPACKE_dgesv failed (info %d%s)", (int)rc,
+        return hy_err_set(err, lapack_code(rc), "linear solve: LAPACKE_dgesv failed (info %d%s)", (int)rc,
                           rc > 0 ? ": singular matrix" : "");
     memcpy(x, b, n * sizeof *x);
     return HY_OK;

@@ -16,7 +16,7 @@ static char *slurp(const char *path, hy_err *err)
 {
     FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!fp) {
-        hy_err_set(err, HY_EIO, "%s: cannot open: %s", path, strerror(errno));
+        hy_err_set(err, errno == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     struct stat st;
@@ -80,9 +80,12 @@ int hy_model_parse(const char *text, const char *name, hy_model *m, hy_err *err)
 {
     memset(m, 0, sizeof *m);
     const char *end = NULL;
+    errno = 0; /* cJSON says NULL for bad text and for a failed allocation alike; malloc's errno tells them apart */
     cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
+    if (!doc && errno == ENOMEM)
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory reading the JSON", name);
     if (!doc)
-        return hy_json_parse_error(err, name, text, end, CJSON_NESTING_LIMIT, "a hyst-model object");
+        return hy_json_parse_error(err, name, text, strlen(text), end, CJSON_NESTING_LIMIT, "a hyst-model object");
     int rc = HY_OK;
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(doc, "version");
@@ -125,7 +128,12 @@ int hy_model_parse(const char *text, const char *name, hy_model *m, hy_err *err)
         for (const cJSON *it = doc->child; it && m->extra; it = it->next) {
             if (key_in(it->string, common_keys) || key_in(it->string, own))
                 continue;
-            cJSON_AddItemToObject(m->extra, it->string, cJSON_Duplicate(it, 1));
+            cJSON *dup = cJSON_Duplicate(it, 1);
+            if (!dup || !cJSON_AddItemToObject(m->extra, it->string, dup)) {
+                cJSON_Delete(dup);
+                cJSON_Delete(m->extra);
+                m->extra = NULL;
+            }
         }
         if (!m->extra)
             rc = hy_err_set(err, HY_ENOMEM, "%s: out of memory", name);
@@ -156,23 +164,26 @@ char *hy_model_print(const hy_model *m, hy_err *err)
         hy_err_set(err, HY_ENOMEM, "out of memory");
         return NULL;
     }
-    cJSON_AddStringToObject(doc, "format", "hyst-model");
-    cJSON_AddNumberToObject(doc, "version", 1);
-    cJSON_AddStringToObject(doc, "model", m->type == HY_MODEL_PWL ? "pwl" : "kin");
-    cJSON *units = cJSON_AddObjectToObject(doc, "units");
-    if (units) {
-        cJSON_AddStringToObject(units, "q", m->unit_q);
-        cJSON_AddStringToObject(units, "Q", m->unit_Q);
-    }
-    int rc;
-    if (m->type == HY_MODEL_PWL)
+    cJSON *units = NULL;
+    int rc = HY_OK;
+    if (!cJSON_AddStringToObject(doc, "format", "hyst-model") || !cJSON_AddNumberToObject(doc, "version", 1) ||
+        !cJSON_AddStringToObject(doc, "model", m->type == HY_MODEL_PWL ? "pwl" : "kin") ||
+        !(units = cJSON_AddObjectToObject(doc, "units")) || !cJSON_AddStringToObject(units, "q", m->unit_q) ||
+        !cJSON_AddStringToObject(units, "Q", m->unit_Q))
+        rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+    else if (m->type == HY_MODEL_PWL)
         rc = hy_pwl_to_json(m->pwl, doc, err);
     else if (m->type == HY_MODEL_KIN)
         rc = hy_kin_to_json(m->kin, doc, err);
     else
         rc = hy_err_set(err, HY_EARG, "model has no type");
-    for (const cJSON *it = m->extra ? m->extra->child : NULL; rc == HY_OK && it; it = it->next)
-        cJSON_AddItemToObject(doc, it->string, cJSON_Duplicate(it, 1));
+    for (const cJSON *it = m->extra ? m->extra->child : NULL; rc == HY_OK && it; it = it->next) {
+        cJSON *dup = cJSON_Duplicate(it, 1);
+        if (!dup || !cJSON_AddItemToObject(doc, it->string, dup)) {
+            cJSON_Delete(dup);
+            rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+        }
+    }
     char *text = rc == HY_OK ? hy_json_print(doc) : NULL;
     if (rc == HY_OK && !text)
         hy_err_set(err, HY_ENOMEM, "out of memory");

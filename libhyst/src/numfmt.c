@@ -31,27 +31,33 @@ struct cJSON *hy_json_exact_number(double v)
 }
 
 /* (item) => every number below it turned, in place, into a raw item holding its exact text. In place keeps the
- * key, the order and duplicate keys; cJSON_Delete frees valuestring with the default hooks (malloc/free). */
-static void make_numbers_exact(cJSON *item)
+ * key, the order and duplicate keys; cJSON_Delete frees valuestring with the default hooks (malloc/free).
+ * Returns 0, or -1 when out of memory (a number then keeps cJSON's near-exact text: the caller must not print). */
+static int make_numbers_exact(cJSON *item)
 {
+    int rc = 0;
     for (cJSON *c = item ? item->child : NULL; c; c = c->next) {
         if (cJSON_IsNumber(c) && isfinite(c->valuedouble)) {
             char buf[40];
             hy_fmt_exact(buf, sizeof buf, c->valuedouble);
             char *text = strdup(buf);
-            if (!text)
-                continue; /* keep cJSON's own (near-exact) text rather than fail */
+            if (!text) {
+                rc = -1;
+                continue;
+            }
             c->type = cJSON_Raw;
             c->valuestring = text;
-        } else {
-            make_numbers_exact(c);
+        } else if (make_numbers_exact(c) != 0) {
+            rc = -1;
         }
     }
+    return rc;
 }
 
 // (doc) => indented JSON text with exact numbers
 char *hy_json_print(struct cJSON *doc)
 {
-    make_numbers_exact(doc);
+    if (make_numbers_exact(doc) != 0)
+        return NULL; /* out of memory: no text rather than one whose numbers do not read back exactly */
     return cJSON_Print(doc);
 }

@@ -231,8 +231,12 @@ static int choose_side(const fit_set *fs, int s, const hy_pwlfit_opts *o, hy_pwl
         return hy_err_set(err, HY_ENOMEM, "out of memory");
     hy_err e1;
     hy_err_clear(&e1);
-    int rc = HY_OK;
-#define TRY(SF_, SB_, OUT_) (fit_one(fs, s, o, (SF_), (SB_), (OUT_), &tried[*nt < HY_PWLFIT_MAX_TRIED ? (*nt)++ : *nt - 1], &e1))
+    int rc = HY_OK, oom = 0;
+    double tried_bic;
+    /* a candidate that failed for memory is not a count "the samples do not carry": remembered, reported below */
+#define TRY(SF_, SB_, OUT_) (tried_bic = fit_one(fs, s, o, (SF_), (SB_), (OUT_), \
+                             &tried[*nt < HY_PWLFIT_MAX_TRIED ? (*nt)++ : *nt - 1], &e1), \
+                             oom |= e1.code == HY_ENOMEM, tried_bic)
     if (o->segments_F) {
         if (!isfinite(TRY(o->segments_F, o->segments_B, best)))
             rc = hy_err_set(err, e1.code ? e1.code : HY_EDATA, "%s", e1.msg);
@@ -290,6 +294,8 @@ static int choose_side(const fit_set *fs, int s, const hy_pwlfit_opts *o, hy_pwl
     }
 #undef TRY
     free(cand);
+    if (oom)
+        rc = hy_err_set(err, HY_ENOMEM, "out of memory");
     return rc;
 }
 
@@ -496,7 +502,12 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
         double sse_free = best_sd[s].F.sse + best_sd[s].B.sse;
         size_t N = best_sd[s].F.n + best_sd[s].B.n, nz = 0;
         hy_pwlfit_backlash_zero_cost(fs.F[s], fs.B[s], best_sd[s].uF[0], &nz);
-        if (hy_pwlfit_side_refit(fs.F[s], fs.B[s], &sp, kn, &zero, NULL) == HY_OK) {
+        int zrc = hy_pwlfit_side_refit(fs.F[s], fs.B[s], &sp, kn, &zero, NULL);
+        if (zrc == HY_ENOMEM) { /* not evidence against a zero backlash */
+            rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+            goto done;
+        }
+        if (zrc == HY_OK) {
             hy_pwlfit_backlash_judge(N, sse_free, zero.F.sse + zero.B.sse, nz, best_sd[s].uF[0], range, bi);
             if (bi->b == 0.0 && best_sd[s].uF[0] > 0)
                 best_sd[s] = zero;
@@ -540,7 +551,12 @@ int hy_pwlfit_run(const double *q, const double *Q, const double *t, size_t n, c
     r->table.kind = o->kind;
     {
         hy_err e1;
-        if (hy_pwl_model_new(&r->table, "fitted table", &model, &e1) != HY_OK) {
+        int mrc = hy_pwl_model_new(&r->table, "fitted table", &model, &e1);
+        if (mrc == HY_ENOMEM) {
+            rc = hy_err_set(err, HY_ENOMEM, "%s", e1.msg);
+            goto done;
+        }
+        if (mrc != HY_OK) {
             rc = hy_err_set(err, HY_EMODEL, "the fitted table breaks the model's assumptions (%s); not written", e1.msg);
             goto done;
         }

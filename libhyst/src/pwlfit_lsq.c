@@ -132,7 +132,9 @@ double hy_pwlfit_lsq_solve(hy_pwlfit_lsq *ls)
     if (m >= p) {
         memcpy(ls->A2, ls->A, mp * sizeof *ls->A);
         memcpy(ls->r2, ls->r, (size_t)m * sizeof *ls->r);
-        if (hy_lstsq_qr(ls->A2, (size_t)m, (size_t)p, ls->r2, ls->x, NULL) == HY_OK) {
+        int qr = hy_lstsq_qr(ls->A2, (size_t)m, (size_t)p, ls->r2, ls->x, NULL);
+        ls->oom |= qr == HY_ENOMEM;
+        if (qr == HY_OK) {
             /* dgels leaves R in the upper triangle: a tiny diagonal means (near) rank deficiency */
             double dmax = 0, dmin = INFINITY;
             for (int j = 0; j < p; j++) {
@@ -151,7 +153,9 @@ double hy_pwlfit_lsq_solve(hy_pwlfit_lsq *ls)
         memcpy(ls->r2, ls->r, (size_t)m * sizeof *ls->r);
         for (int i = m; i < p; i++)
             ls->r2[i] = 0.0;
-        if (hy_lstsq_svd(ls->A2, (size_t)m, (size_t)p, ls->r2, 1e-12, ls->x, NULL, NULL) != HY_OK)
+        int svd = hy_lstsq_svd(ls->A2, (size_t)m, (size_t)p, ls->r2, 1e-12, ls->x, NULL, NULL);
+        ls->oom |= svd == HY_ENOMEM;
+        if (svd != HY_OK)
             return NAN;
     }
     return hy_pwlfit_lsq_error(ls, ls->x);
@@ -200,7 +204,9 @@ double hy_pwlfit_lsq_solve_normal(hy_pwlfit_lsq *ls)
     memcpy(Hc, ls->H, (size_t)p * (size_t)p * sizeof *Hc);
     memcpy(gc, ls->g, (size_t)p * sizeof *gc);
     ls->rank_deficient = 0;
-    if (hy_solve_spd(Hc, (size_t)p, gc, ls->x, NULL) != HY_OK)
+    int chol = hy_solve_spd(Hc, (size_t)p, gc, ls->x, NULL);
+    ls->oom |= chol == HY_ENOMEM;
+    if (chol != HY_OK)
         return hy_pwlfit_lsq_solve(ls);
     for (int j = 0; j < p; j++)
         if (!isfinite(ls->x[j]))

@@ -1,8 +1,27 @@
 /* Step 5 of the table fit: the report as JSON (cJSON), written by `hyst fit pwl --report` and kept in the model
  * file under "fit". Layout in docs/formats.md (section fit-pwl). Non-finite figures are written as null. */
+#include <errno.h>
 #include <math.h>
 #include <cjson/cJSON.h>
 #include "hyst/pwlfit.h"
+
+/* A report is built with cJSON's calls unchecked, one after another: a failed allocation leaves errno == ENOMEM
+ * (malloc sets it), the builder returns NULL then, and these two delete an item their parent did not take. */
+static void add_item(cJSON *parent, cJSON *item)
+{
+    if (!cJSON_AddItemToArray(parent, item)) {
+        cJSON_Delete(item);
+        errno = ENOMEM;
+    }
+}
+
+static void add_member(cJSON *parent, const char *key, cJSON *item)
+{
+    if (!cJSON_AddItemToObject(parent, key, item)) {
+        cJSON_Delete(item);
+        errno = ENOMEM;
+    }
+}
 
 static const char *const side_name[2] = {"positive", "negative"};
 
@@ -18,7 +37,7 @@ static cJSON *num_array(const double *v, size_t n)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; a && i < n; i++)
-        cJSON_AddItemToArray(a, isfinite(v[i]) ? cJSON_CreateNumber(v[i]) : cJSON_CreateNull());
+        add_item(a, isfinite(v[i]) ? cJSON_CreateNumber(v[i]) : cJSON_CreateNull());
     return a;
 }
 
@@ -74,7 +93,7 @@ static cJSON *limit_json(const hy_pwlfit_limit *lim)
         num(l, "amplitude", lp->amplitude);
         cJSON_AddNumberToObject(l, "forward_samples", (double)lp->n_F);
         cJSON_AddNumberToObject(l, "backward_samples", (double)lp->n_B);
-        cJSON_AddItemToArray(a, l);
+        add_item(a, l);
     }
     return o;
 }
@@ -82,6 +101,7 @@ static cJSON *limit_json(const hy_pwlfit_limit *lim)
 // (result, options, source) => report object
 cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o, const char *source)
 {
+    errno = 0;
     cJSON *root = cJSON_CreateObject();
     if (!root)
         return NULL;
@@ -94,8 +114,8 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
     cJSON_AddStringToObject(op, "kind", o->kind == HY_PWL_FRICTION ? "friction" : "constant");
     if (o->segments_F) {
         cJSON *a = cJSON_AddArrayToObject(op, "segments");
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(o->segments_F));
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(o->segments_B));
+        add_item(a, cJSON_CreateNumber(o->segments_F));
+        add_item(a, cJSON_CreateNumber(o->segments_B));
     } else {
         cJSON_AddNullToObject(op, "segments");
     }
@@ -125,7 +145,7 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
             num(t, "sse", r->tried[s][i].sse);
             num(t, "rms_max", r->tried[s][i].rms_max);
             num(t, "bic", r->tried[s][i].bic);
-            cJSON_AddItemToArray(tried, t);
+            add_item(tried, t);
         }
     }
 
@@ -137,7 +157,7 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
         cJSON_AddBoolToObject(so, "mirrored", o->symmetric);
         cJSON_AddNumberToObject(so, "cycles", (double)r->cycles[s]);
         num(so, "amplitude", r->amp[s]);
-        cJSON_AddItemToObject(so, "limit_loop", limit_json(&r->limit[s]));
+        add_member(so, "limit_loop", limit_json(&r->limit[s]));
         cJSON *b = cJSON_AddObjectToObject(so, "backlash");
         num(b, "width", bl->b);
         num(b, "fitted", bl->b_fitted);
@@ -148,8 +168,8 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
         num(so, "k_max", sd->k_max);
         cJSON_AddNumberToObject(so, "segments_held_at_k_max", sd->ties);
         cJSON_AddNumberToObject(so, "points_B_held_on_F", sd->touches);
-        cJSON_AddItemToObject(so, "forward", branch_json(&sd->F));
-        cJSON_AddItemToObject(so, "backward", branch_json(&sd->B));
+        add_member(so, "forward", branch_json(&sd->F));
+        add_member(so, "backward", branch_json(&sd->B));
         num(so, "sse", sd->F.sse + sd->B.sse);
         num(so, "sse_global_search", sd->sse_dp);
         cJSON_AddNumberToObject(so, "refinement_sweeps", sd->sweeps);
@@ -157,7 +177,7 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
     }
     if (o->kind == HY_PWL_FRICTION) {
         cJSON *fr = cJSON_AddObjectToObject(root, "friction");
-        cJSON_AddItemToObject(fr, "x_N", num_array(r->xN_drift, 2));
+        add_member(fr, "x_N", num_array(r->xN_drift, 2));
         cJSON_AddNumberToObject(fr, "slips", (double)r->slips);
     }
 
@@ -185,12 +205,12 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
         cJSON_AddStringToObject(rp, "error", r->replay_error);
     num(rp, "nrmse", r->nrmse);
     cJSON *en = cJSON_AddObjectToObject(rp, "energy_per_cycle");
-    cJSON_AddItemToObject(en, "data", num_array(r->energy_data, r->n_cycles));
-    cJSON_AddItemToObject(en, "model", num_array(r->energy_model, r->n_cycles));
+    add_member(en, "data", num_array(r->energy_data, r->n_cycles));
+    add_member(en, "model", num_array(r->energy_model, r->n_cycles));
     cJSON *rel = cJSON_AddArrayToObject(en, "relative_difference");
     for (size_t k = 0; k < r->n_cycles; k++) {
         double d = r->energy_data[k] != 0 ? (r->energy_model[k] - r->energy_data[k]) / fabs(r->energy_data[k]) : NAN;
-        cJSON_AddItemToArray(rel, isfinite(d) ? cJSON_CreateNumber(d) : cJSON_CreateNull());
+        add_item(rel, isfinite(d) ? cJSON_CreateNumber(d) : cJSON_CreateNull());
     }
     cJSON *et = cJSON_AddObjectToObject(rp, "energy_total");
     num(et, "data", r->energy_total_data);
@@ -198,6 +218,10 @@ cJSON *hy_pwlfit_report_json(const hy_pwlfit_result *r, const hy_pwlfit_opts *o,
 
     cJSON *w = cJSON_AddArrayToObject(root, "warnings");
     for (int i = 0; i < r->n_warn; i++)
-        cJSON_AddItemToArray(w, cJSON_CreateString(r->warn[i]));
+        add_item(w, cJSON_CreateString(r->warn[i]));
+    if (errno == ENOMEM) { /* something is missing: no report rather than an incomplete one */
+        cJSON_Delete(root);
+        return NULL;
+    }
     return root;
 }

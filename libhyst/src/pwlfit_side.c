@@ -253,7 +253,9 @@ static double solve_kkt(side_ctx *c)
             K[(p + a) * N + j] = K[j * N + p + a] = row[j];
         b[p + a] = c->d[c->act[a]];
     }
-    if (hy_solve_lu(K, (size_t)N, b, c->sol, NULL) != HY_OK)
+    int lu = hy_solve_lu(K, (size_t)N, b, c->sol, NULL);
+    c->ls.oom |= lu == HY_ENOMEM;
+    if (lu != HY_OK)
         return NAN;
     for (int j = 0; j < p; j++)
         c->theta[j] = c->sol[j];
@@ -419,7 +421,13 @@ static int ctx_init(side_ctx *c, const hy_pwlfit_data *F, const hy_pwlfit_data *
         free(c->sol);
         return hy_err_set(err, HY_ENOMEM, "piecewise-linear fit: out of memory");
     }
-    return hy_pwlfit_lsq_init(&c->ls, 2 * (c->nF + c->nB + 4), HY_PWLFIT_MAX_PARAMS, err);
+    int rc = hy_pwlfit_lsq_init(&c->ls, 2 * (c->nF + c->nB + 4), HY_PWLFIT_MAX_PARAMS, err);
+    if (rc != HY_OK) { /* on failure nothing stays allocated: callers free only c itself */
+        free(c->kkt);
+        free(c->rhs);
+        free(c->sol);
+    }
+    return rc;
 }
 
 static void ctx_free(side_ctx *c)
@@ -503,7 +511,9 @@ int hy_pwlfit_side_solve(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const
     }
     c->final = 1;
     double e = side_cost(c, knots);
-    if (!isfinite(e)) {
+    if (c->ls.oom) {
+        rc = hy_err_set(err, HY_ENOMEM, "piecewise-linear fit: out of memory");
+    } else if (!isfinite(e)) {
         rc = hy_err_set(err, HY_ENUMERIC, "piecewise-linear fit: no solution for these breakpoints");
     } else {
         fill_result(c, knots, e, out);
@@ -592,6 +602,8 @@ int hy_pwlfit_side_refit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const
         out->evaluations = evals;
         hy_pwlfit_side_stats(out, F, B);
     }
+    if (c->ls.oom) /* a solve of the search failed for memory: the result is not the one asked for */
+        rc = hy_err_set(err, HY_ENOMEM, "piecewise-linear fit: out of memory");
     ctx_free(c);
     free(c);
     return rc;
@@ -758,6 +770,11 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
     hy_pwlfit_dp_free(&dF);
     hy_pwlfit_dp_free(&dB);
     free(g);
+    if (c->ls.oom) {
+        ctx_free(c);
+        free(c);
+        return hy_err_set(err, HY_ENOMEM, "piecewise-linear fit: out of memory");
+    }
     if (!isfinite(best_sse)) {
         ctx_free(c);
         free(c);
@@ -777,9 +794,10 @@ int hy_pwlfit_side_fit(const hy_pwlfit_data *F, const hy_pwlfit_data *B, const h
     out->evaluations = evals;
     out->start = start;
     hy_pwlfit_side_stats(out, F, B);
+    int oom = c->ls.oom; /* a solve of the search failed for memory: the result is not the one asked for */
     ctx_free(c);
     free(c);
-    return HY_OK;
+    return oom ? hy_err_set(err, HY_ENOMEM, "piecewise-linear fit: out of memory") : HY_OK;
 }
 
 // (side, branch, u) => fitted force in mirrored coordinates

@@ -490,6 +490,42 @@ static void count_is_closed_form(void **state)
     assert_int_equal(n, 1 + (size_t)1000000000 * (200 + 4 * 13)); /* 0.25 x 50 = 12.5 rounds to 13 each way */
 }
 
+/* hy_drive_parse: the option text of `hyst sim --protocol` (a library call the fuzz harness shares). */
+static void protocol_options_parse(void **state)
+{
+    (void)state;
+    hy_drive_args a = {.protocol = "triangle", .amplitudes = "1,2", .cycles = "3", .points = "8", .offset = "0.5",
+                       .inner = "0.5:0.25", .inner_cycles = "2"};
+    hy_drive_protocol p;
+    hy_err err;
+    assert_int_equal(hy_drive_parse(&a, &p, &err), HY_OK);
+    assert_int_equal(p.spec.wave, HY_DRIVE_TRIANGLE);
+    assert_int_equal(p.spec.n_levels, 2);
+    assert_true(p.spec.amplitude[1] == 2.0 && p.spec.cycles[0] == 3 && p.spec.cycles[1] == 3);
+    assert_int_equal(p.spec.points, 8);
+    assert_true(p.spec.offset == 0.5 && p.spec.lead_in == 1);
+    assert_true(p.spec.n_inner == 1 && p.spec.inner[0].back == 0.25);
+    assert_true(p.spec.n_inner_cycles == 1 && p.spec.inner_cycles[0] == 2);
+    hy_drive_protocol_free(&p);
+    assert_null(p.amplitude);
+
+    hy_drive_args b = {.protocol = "sine", .amplitudes = "1,x"};
+    assert_int_equal(hy_drive_parse(&b, &p, &err), HY_EARG);
+    assert_string_equal(err.msg, "--amplitudes: item 2 of '1,x' is not a finite number");
+    assert_null(p.amplitude);
+    hy_drive_args c = {.protocol = "atc24", .max = "5"};
+    assert_int_equal(hy_drive_parse(&c, &p, &err), HY_EARG);
+    assert_string_equal(err.msg, "--protocol atc24 needs --yield DY (the yield displacement)");
+    /* fuzz/corpus/protocol/regress_steps_huge: 499999999 steps took minutes and gigabytes before being refused */
+    hy_drive_args d = {.protocol = "steps", .max = "3", .steps = "499999999"};
+    assert_int_equal(hy_drive_parse(&d, &p, &err), HY_EARG);
+    assert_non_null(strstr(err.msg, "too many levels"));
+    hy_drive_args e = {.protocol = "steps", .max = "3", .steps = "100000", .cycles = "1"};
+    assert_int_equal(hy_drive_parse(&e, &p, &err), HY_OK);
+    assert_int_equal(p.spec.n_levels, 100000);
+    hy_drive_protocol_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -504,6 +540,7 @@ int main(void)
         cmocka_unit_test(count_is_closed_form),
         cmocka_unit_test(presets_expand_to_documented_levels),
         cmocka_unit_test(sine_excursion_is_half_cosine),
+        cmocka_unit_test(protocol_options_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

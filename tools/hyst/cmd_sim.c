@@ -102,33 +102,6 @@ typedef struct run {
 
 /* ---- option parsing ------------------------------------------------------------------------------------------ */
 
-// (text) => number of comma-separated items
-static size_t count_items(const char *text)
-{
-    size_t n = 1;
-    for (const char *p = text; *p; p++)
-        n += *p == ',';
-    return n;
-}
-
-// (text "a,b,c") => doubles; -1 with a usage message on a bad item
-static int parse_doubles(const char *opt, const char *text, double *out, size_t n)
-{
-    const char *p = text;
-    for (size_t i = 0; i < n; i++) {
-        char *end;
-        errno = 0;
-        double v = strtod(p, &end);
-        if (end == p || (*end != ',' && *end != '\0') || !isfinite(v) || errno == ERANGE) {
-            hy_cli_usage(CMD, "--%s: item %zu of '%s' is not a finite number", opt, i + 1, text);
-            return -1;
-        }
-        out[i] = v;
-        p = end + (*end == ',');
-    }
-    return 0;
-}
-
 // (text) => integer >= lo, whole string; -1 with a usage message
 static int parse_long(const char *opt, const char *text, long lo, long *out)
 {
@@ -140,24 +113,6 @@ static int parse_long(const char *opt, const char *text, long lo, long *out)
         return -1;
     }
     *out = v;
-    return 0;
-}
-
-// (text "n1,n2") => whole numbers >= 1; -1 with a usage message
-static int parse_counts(const char *opt, const char *text, long *out, size_t n)
-{
-    const char *p = text;
-    for (size_t i = 0; i < n; i++) {
-        char *end;
-        errno = 0;
-        long v = strtol(p, &end, 10);
-        if (end == p || (*end != ',' && *end != '\0') || errno == ERANGE || v < 1 || v > 1000000000L) {
-            hy_cli_usage(CMD, "--%s: item %zu of '%s' is not a whole number >= 1", opt, i + 1, text);
-            return -1;
-        }
-        out[i] = v;
-        p = end + (*end == ',');
-    }
     return 0;
 }
 
@@ -193,197 +148,23 @@ static int parse_seed(const char *text, uint64_t *seed)
     return 0;
 }
 
-// (text "AT:BACK,AT:BACK") => inner loops (malloc'd); -1 with a usage message
-static int parse_inner(const char *text, hy_drive_inner **out, size_t *n)
-{
-    *n = count_items(text);
-    *out = calloc(*n, sizeof **out);
-    if (!*out) {
-        hy_cli_fail(CMD, "out of memory");
-        return -1;
-    }
-    const char *p = text;
-    for (size_t i = 0; i < *n; i++) {
-        char *end, *end2;
-        double at = strtod(p, &end);
-        double back = end != p && *end == ':' ? strtod(end + 1, &end2) : NAN;
-        if (end == p || *end != ':' || end2 == end + 1 || (*end2 != ',' && *end2 != '\0') || !isfinite(at) ||
-            !isfinite(back)) {
-            hy_cli_usage(CMD, "--inner: item %zu of '%s': expected AT:BACK, e.g. 0.5:0.3 (reverse at 0.5 A, go back "
-                         "by 0.3 A)", i + 1, text);
-            return -1;
-        }
-        (*out)[i].at = at;
-        (*out)[i].back = back;
-        p = end2 + (*end2 == ',');
-    }
-    return 0;
-}
-
 /* ---- the history --------------------------------------------------------------------------------------------- */
 
 // (options) => protocol history in r; returns an exit status
 static int build_protocol(const sim_opts *o, run *r)
 {
-    int rc = HY_EXIT_USAGE;
-    double *amp = NULL;
-    int *cyc = NULL;
-    long *tmp = NULL;
-    hy_drive_inner *inner = NULL;
-    size_t *inner_cycles = NULL, n_levels = 0, n_inner = 0, n_ic = 0;
+    hy_drive_args a = {
+        .protocol = o->protocol, .amplitudes = o->amplitudes, .cycles = o->cycles, .max = o->max,
+        .steps = o->steps, .yield = o->yield, .wave = o->wave, .points = o->points, .offset = o->offset,
+        .period = o->period, .rate = o->rate, .inner = o->inner, .inner_cycles = o->inner_cycles};
+    hy_drive_protocol p;
     hy_err err;
-    hy_drive_spec s;
-    hy_drive_spec_default(&s);
-    s.lead_in = 1; /* the model is at rest at q = 0: reach an offset by a ramp, not a jump */
-
-    const char *p = o->protocol;
-    int explicit_levels = strcmp(p, "sine") == 0 || strcmp(p, "triangle") == 0;
-    hy_drive_preset preset = HY_DRIVE_STEPS;
-    if (!explicit_levels) {
-        if (strcmp(p, "steps") == 0)
-            preset = HY_DRIVE_STEPS;
-        else if (strcmp(p, "iso16670") == 0)
-            preset = HY_DRIVE_ISO16670;
-        else if (strcmp(p, "atc24") == 0)
-            preset = HY_DRIVE_ATC24;
-        else {
-            hy_cli_usage(CMD, "--protocol: unknown protocol '%s' (expected sine, triangle, steps, iso16670 or atc24)",
-                         p);
-            goto out;
-        }
-    }
-    /* Options that do not belong to the protocol chosen are refused rather than silently ignored. */
-    if (explicit_levels) {
-        const char *stray = o->max ? "max" : o->steps ? "steps" : o->yield ? "yield" : o->wave ? "wave" : NULL;
-        if (stray) {
-            hy_cli_usage(CMD, "--%s does not apply to --protocol %s (its shape and levels are given by the protocol "
-                         "name and --amplitudes)", stray, p);
-            goto out;
-        }
-        if (!o->amplitudes) {
-            hy_cli_usage(CMD, "--protocol %s needs --amplitudes A1,A2,...", p);
-            goto out;
-        }
-        s.wave = strcmp(p, "sine") == 0 ? HY_DRIVE_SINE : HY_DRIVE_TRIANGLE;
-        n_levels = count_items(o->amplitudes);
-        amp = calloc(n_levels, sizeof *amp);
-        cyc = calloc(n_levels, sizeof *cyc);
-        tmp = calloc(n_levels, sizeof *tmp);
-        if (!amp || !cyc || !tmp) {
-            rc = hy_cli_fail(CMD, "out of memory");
-            goto out;
-        }
-        if (parse_doubles("amplitudes", o->amplitudes, amp, n_levels) != 0)
-            goto out;
-        for (size_t i = 0; i < n_levels; i++)
-            tmp[i] = 1;
-        if (o->cycles) {
-            size_t nc = count_items(o->cycles);
-            if (nc != 1 && nc != n_levels) {
-                hy_cli_usage(CMD, "--cycles: %zu values for %zu amplitudes (give one for all, or one per amplitude)",
-                             nc, n_levels);
-                goto out;
-            }
-            if (parse_counts("cycles", o->cycles, tmp, nc) != 0)
-                goto out;
-            for (size_t i = nc; i < n_levels; i++)
-                tmp[i] = tmp[0];
-        }
-        for (size_t i = 0; i < n_levels; i++)
-            cyc[i] = (int)tmp[i];
-    } else {
-        const char *stray = o->amplitudes ? "amplitudes" : NULL;
-        if (!stray && preset != HY_DRIVE_STEPS)
-            stray = o->steps ? "steps" : o->cycles ? "cycles" : NULL;
-        if (!stray && preset != HY_DRIVE_ATC24)
-            stray = o->yield ? "yield" : NULL;
-        if (stray) {
-            hy_cli_usage(CMD, "--%s does not apply to --protocol %s", stray, p);
-            goto out;
-        }
-        if (!o->max) {
-            hy_cli_usage(CMD, "--protocol %s needs --max A (the largest amplitude)", p);
-            goto out;
-        }
-        if (preset == HY_DRIVE_STEPS && !o->steps) {
-            hy_cli_usage(CMD, "--protocol steps needs --steps K (the number of amplitude levels)");
-            goto out;
-        }
-        if (preset == HY_DRIVE_ATC24 && !o->yield) {
-            hy_cli_usage(CMD, "--protocol atc24 needs --yield DY (the yield displacement)");
-            goto out;
-        }
-        double max = 0, dy = 0;
-        long steps = 1, cycles = 3;
-        if (hy_cli_double(CMD, "max", o->max, &max) != 0 || (o->yield && hy_cli_double(CMD, "yield", o->yield, &dy)) ||
-            (o->steps && parse_long("steps", o->steps, 1, &steps)) ||
-            (o->cycles && parse_long("cycles", o->cycles, 1, &cycles)))
-            goto out;
-        s.wave = HY_DRIVE_TRIANGLE;
-        if (o->wave) {
-            if (strcmp(o->wave, "sine") == 0)
-                s.wave = HY_DRIVE_SINE;
-            else if (strcmp(o->wave, "triangle") != 0) {
-                hy_cli_usage(CMD, "--wave: expected sine or triangle, got '%s'", o->wave);
-                goto out;
-            }
-        }
-        if (hy_drive_preset_levels(preset, max, (int)steps, (int)cycles, dy, NULL, NULL, 0, &n_levels, &err) != HY_OK) {
-            hy_cli_usage(CMD, "%s", err.msg);
-            goto out;
-        }
-        amp = calloc(n_levels, sizeof *amp);
-        cyc = calloc(n_levels, sizeof *cyc);
-        if (!amp || !cyc) {
-            rc = hy_cli_fail(CMD, "out of memory");
-            goto out;
-        }
-        hy_drive_preset_levels(preset, max, (int)steps, (int)cycles, dy, amp, cyc, n_levels, &n_levels, NULL);
-    }
-    s.n_levels = n_levels;
-    s.amplitude = amp;
-    s.cycles = cyc;
-    long points = 200;
-    if (o->points && parse_long("points", o->points, 4, &points) != 0)
-        goto out;
-    s.points = (size_t)points;
-    if ((o->offset && hy_cli_double(CMD, "offset", o->offset, &s.offset) != 0) ||
-        (o->period && hy_cli_double(CMD, "period", o->period, &s.period) != 0) ||
-        (o->rate && hy_cli_double(CMD, "rate", o->rate, &s.rate) != 0))
-        goto out;
-    if (o->period && o->rate) {
-        hy_cli_usage(CMD, "give --period or --rate, not both");
-        goto out;
-    }
-    if (o->rate && !(s.rate > 0.0)) {
-        hy_cli_usage(CMD, "--rate: expected a rate > 0, got '%s'", o->rate);
-        goto out;
-    }
-    if (o->inner) {
-        if (parse_inner(o->inner, &inner, &n_inner) != 0)
-            goto out;
-        s.n_inner = n_inner;
-        s.inner = inner;
-    }
-    if (o->inner_cycles) {
-        if (!o->inner) {
-            hy_cli_usage(CMD, "--inner-cycles needs --inner");
-            goto out;
-        }
-        n_ic = count_items(o->inner_cycles);
-        inner_cycles = calloc(n_ic, sizeof *inner_cycles);
-        long *ic = calloc(n_ic, sizeof *ic);
-        int bad = !inner_cycles || !ic || parse_counts("inner-cycles", o->inner_cycles, ic, n_ic) != 0;
-        for (size_t i = 0; !bad && i < n_ic; i++)
-            inner_cycles[i] = (size_t)ic[i];
-        free(ic);
-        if (bad)
-            goto out;
-        s.n_inner_cycles = n_ic;
-        s.inner_cycles = inner_cycles;
-    }
+    int rc = hy_drive_parse(&a, &p, &err);
+    if (rc != HY_OK)
+        return rc == HY_ENOMEM ? hy_cli_fail(CMD, "%s", err.msg) : hy_cli_usage(CMD, "%s", err.msg);
+    rc = HY_EXIT_USAGE;
     size_t n;
-    if (hy_drive_count(&s, &n, &err) != HY_OK) {
+    if (hy_drive_count(&p.spec, &n, &err) != HY_OK) {
         hy_cli_usage(CMD, "%s", err.msg);
         goto out;
     }
@@ -405,18 +186,14 @@ static int build_protocol(const sim_opts *o, run *r)
         rc = hy_cli_fail(CMD, "out of memory for a history of %zu samples", n);
         goto out;
     }
-    if (hy_drive_fill(&s, r->t, r->q, n, &err) != HY_OK) {
+    if (hy_drive_fill(&p.spec, r->t, r->q, n, &err) != HY_OK) {
         hy_cli_usage(CMD, "%s", err.msg);
         goto out;
     }
     r->has_time = 1;
     rc = HY_EXIT_OK;
 out:
-    free(amp);
-    free(cyc);
-    free(tmp);
-    free(inner);
-    free(inner_cycles);
+    hy_drive_protocol_free(&p);
     return rc;
 }
 

@@ -36,6 +36,9 @@ int hy_err_set(hy_err *err, int code, const char *fmt, ...) __attribute__((forma
  * sequence reaches a terminal; more than max bytes end in "...". out may be s (cleaning in place). Returns the
  * length written. Every message goes through it: hy_err_set, the CSV reader's cells and names, the programs. */
 size_t hy_msg_text(char *out, size_t size, const char *s, size_t len, size_t max);
+// (message) => hy_msg_text applied in place (every control byte as '?'): whatever a file's names or keys
+// hold, a message stays one line and sends nothing to the terminal
+void hy_msg_clean(char *msg);
 
 // (err) => err cleared to HY_OK
 void hy_err_clear(hy_err *err);

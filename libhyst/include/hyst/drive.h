@@ -82,4 +82,32 @@ int hy_drive_fill(const hy_drive_spec *s, double *t, double *q, size_t n, hy_err
 int hy_drive_preset_levels(hy_drive_preset p, double max, int steps, int cycles, double dy, double *amp, int *cyc,
                            size_t cap, size_t *n, hy_err *err);
 
+/* A protocol given as option text, as `hyst sim --protocol NAME --amplitudes ...` takes it (NULL: not given).
+ * Parsing it is a library call (no printing, no exit) so that the command and the fuzz harness share it. */
+typedef struct hy_drive_args {
+    const char *protocol;      /* sine | triangle | steps | iso16670 | atc24                                    */
+    const char *amplitudes;    /* "A1,A2,..." (sine, triangle)                                                 */
+    const char *cycles;        /* "N" or "N1,N2,..." (one per amplitude; steps: one number)                    */
+    const char *max, *steps, *yield, *wave;   /* presets: largest amplitude, levels (steps), dy (atc24), shape */
+    const char *points, *offset, *period, *rate;
+    const char *inner;         /* "AT:BACK,AT:BACK,..."                                                        */
+    const char *inner_cycles;  /* "C1,C2,..." 1-based cycle numbers                                            */
+} hy_drive_args;
+
+/* A parsed protocol: the spec and the arrays it points into (owned). */
+typedef struct hy_drive_protocol {
+    hy_drive_spec   spec;
+    double         *amplitude;
+    int            *cycles;
+    hy_drive_inner *inner;
+    size_t         *inner_cycles;
+} hy_drive_protocol;
+
+// (option text) => protocol with lead-in (the model starts at rest at q = 0); HY_EARG with a message naming the
+// option ("--cycles: item 2 of '3,x' is not a whole number >= 1"), HY_ENOMEM; on error p holds nothing
+int hy_drive_parse(const hy_drive_args *a, hy_drive_protocol *p, hy_err *err);
+
+// (p) => memory released, p empty
+void hy_drive_protocol_free(hy_drive_protocol *p);
+
 #endif

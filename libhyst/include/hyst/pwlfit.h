@@ -90,6 +90,7 @@ typedef struct hy_pwlfit_lsq {
     double *H, *g;              /* normal equations A'A (p x p) and A'r, from hy_pwlfit_lsq_normal          */
     double  base;               /* part of the squared error no parameter can change                        */
     int     rank_deficient;     /* last solve needed the SVD fallback                                       */
+    int     oom;                /* a solve ran out of memory (sticky): the caller must report HY_ENOMEM     */
 } hy_pwlfit_lsq;
 
 // (row capacity, parameter capacity) => workspace

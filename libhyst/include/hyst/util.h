@@ -35,11 +35,11 @@ int hy_fmt_exact(char *buf, size_t len, double v);
 // (a, b) => 1 when both paths name the same existing file, else 0
 int hy_same_file(const char *a, const char *b);
 
-/* (JSON text that failed to parse, where the parser stopped, its nesting limit) => HY_EPARSE with
+/* (JSON text[len] that failed to parse, where the parser stopped, its nesting limit) => HY_EPARSE with
  * "NAME:LINE:COL: malformed JSON (expected EXPECTED)", or "... JSON nested deeper than LIMIT levels ..." when the
- * text up to there is only too deep (cJSON: CJSON_NESTING_LIMIT) */
-int hy_json_parse_error(hy_err *err, const char *name, const char *text, const char *stop, int nesting_limit,
-                        const char *expected);
+ * text up to there is only too deep (cJSON: CJSON_NESTING_LIMIT); reads nothing at or past text + len */
+int hy_json_parse_error(hy_err *err, const char *name, const char *text, size_t len, const char *stop,
+                        int nesting_limit, const char *expected);
 
 // (path) => the name to use in messages: the path as given, so the user can find the file ("-" gives "<stdin>")
 const char *hy_display_name(const char *path);

@@ -51,6 +51,9 @@ void mech_pend_params_default(mech_pend_params *p, int two);
 /* (path of a "mech-pendulum" JSON file) => parameters (defaults for keys not given) and the unit model path
  * (resolved against the file's folder; "" when the file names none). Errors name the file and the key. */
 int mech_pend_params_read(const char *path, mech_pend_params *p, char *unit_path, size_t unit_len, hy_err *err);
+// (JSON text[len], its path: for messages and the folder a relative unit_model is in) => as mech_pend_params_read
+int mech_pend_params_parse(const char *text, size_t len, const char *path, mech_pend_params *p, char *unit_path,
+                           size_t unit_len, hy_err *err);
 
 // (params, unit law or NULL for the paper's reduced law of spec 002 eq. 13) => compiled model (the law is not
 // copied: it must outlive the model, except the built-in one, which the model owns)

@@ -33,7 +33,7 @@ int mech_pend_params_read(const char *path, mech_pend_params *p, char *unit_path
         unit_path[0] = '\0';
     FILE *fp = fopen(path, "rb");
     if (!fp)
-        return hy_err_set(err, HY_EIO, "%s: cannot open: %s", name, strerror(errno));
+        return hy_err_set(err, errno == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open: %s", name, strerror(errno));
     struct stat st;
     if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(fp);
@@ -57,15 +57,32 @@ int mech_pend_params_read(const char *path, mech_pend_params *p, char *unit_path
             break;
     }
     fclose(fp);
-    text[n] = '\0';
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
-    if (!doc) {
-        int rc = hy_json_parse_error(err, name, text, end, CJSON_NESTING_LIMIT, "a mech-pendulum object");
-        free(text);
-        return rc;
-    }
+    int rc = mech_pend_params_parse(text, n, path, p, unit_path, unit_len, err);
     free(text);
+    return rc;
+}
+
+// (text[len], path for messages and for the unit model's folder) => parameters and unit model path
+int mech_pend_params_parse(const char *text, size_t len, const char *path, mech_pend_params *p, char *unit_path,
+                           size_t unit_len, hy_err *err)
+{
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (unit_len)
+        unit_path[0] = '\0';
+    const char *end = NULL;
+    errno = 0; /* cJSON says NULL for bad text and for a failed allocation alike; malloc's errno tells them apart */
+    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!doc && errno == ENOMEM)
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory reading the JSON", name);
+    /* Only blank space may follow the document (a NUL byte or a second document is an error). */
+    while (doc && end < text + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
+        end++;
+    if (doc && end < text + len) {
+        cJSON_Delete(doc);
+        doc = NULL;
+    }
+    if (!doc)
+        return hy_json_parse_error(err, name, text, len, end, CJSON_NESTING_LIMIT, "a mech-pendulum object");
     int rc = HY_OK;
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *pend = cJSON_GetObjectItemCaseSensitive(doc, "pendulums");
