@@ -111,5 +111,11 @@ static inline mech_contact_vel contact_relvel(const mech_contact_geom *g, mech_v
  * keeps the angle in its committed state so that a persisting limiter contact costs one or two Newton steps. */
 int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                                 const mech_contact_pose *pb, const double *warm, double *theta, mech_contact_geom *g);
+/* the same with the cosine and sine of the angles: warm_cs (NULL: computed from *warm) = {cos, sin} of *warm,
+ * theta_cs (may be NULL) receives those of the new angle; the contact set keeps both so that a persisting contact
+ * calls no trigonometric function */
+int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_contact_pose *pa,
+                                   const mech_contact_shape *b, const mech_contact_pose *pb, const double *warm,
+                                   const double *warm_cs, double *theta, double *theta_cs, mech_contact_geom *g);
 
 #endif

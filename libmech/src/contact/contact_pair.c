@@ -330,6 +330,13 @@ static const double ring16[16][2] = {
 int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                                 const mech_contact_pose *pb, const double *warm, double *theta, mech_contact_geom *g)
 {
+    return contact_frustum_circle_warm_cs(a, pa, b, pb, warm, NULL, theta, NULL, g);
+}
+
+int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_contact_pose *pa,
+                                   const mech_contact_shape *b, const mech_contact_pose *pb, const double *warm,
+                                   const double *warm_cs, double *theta, double *theta_cs, mech_contact_geom *g)
+{
     edge_ctx x;
     x.s = contact_segment_make(0.0, a->r0, a->length, a->r1, a->side);
     contact_segment_sector(&x.s, a);
@@ -337,17 +344,21 @@ int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_
     x.c = contact_to_local(pa, pb->pos);
     x.e1 = mech_vec3_scale(mech_mat3_col(Rab, 1), b->radius);
     x.e2 = mech_vec3_scale(mech_mat3_col(Rab, 2), b->radius);
-    double th = 0.0;
+    double th = 0.0, cs_best = 1.0, sn_best = 0.0;
     edge_eval best = {0}, card[4];
     int found = 0, all_in = 1;
     if (warm) {
         /* warm start (a contact that persists from the last step): Newton from the last angle */
         double sn, cs;
         th = *warm;
-        sincos(th, &sn, &cs);
+        if (warm_cs) /* the cosine and sine kept with the angle: no trigonometry on a persisting contact */
+            cs = warm_cs[0], sn = warm_cs[1];
+        else
+            sincos(th, &sn, &cs);
         best = edge_at(&x, cs, sn);
         if (best.in && best.f2 > 0.0) {
             edge_newton(&x, &th, &cs, &sn, &best);
+            cs_best = cs, sn_best = sn;
             goto out;
         }
     }
@@ -361,6 +372,7 @@ int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_
             best = e;
             th = th0;
             if (e.f2 > 0.0) edge_newton(&x, &th, &cs, &sn, &best);
+            cs_best = cs, sn_best = sn;
             goto out;
         }
     }
@@ -387,6 +399,7 @@ int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_
             if (e.f <= fcard) { /* the harmonic's guess led to the deepest point found so far */
                 best = e;
                 th = th0;
+                cs_best = cs, sn_best = sn;
                 done = 1;
             }
         }
@@ -410,9 +423,11 @@ int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_
         }
         double cs = ring16[kb][0], sn = ring16[kb][1];
         edge_newton(&x, &th, &cs, &sn, &best);
+        cs_best = cs, sn_best = sn;
     }
 out:
     if (theta) *theta = remainder(th, 2.0 * M_PI);
+    if (theta_cs) theta_cs[0] = cs_best, theta_cs[1] = sn_best;
     /* the edge pushes A's wall back: the force on A is along minus the free-side normal */
     mech_vec3 nfree = contact_meridian_vec(x.s.nu, x.s.nrho, best.m.er);
     double depth = -best.f;
