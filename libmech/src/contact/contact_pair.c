@@ -118,7 +118,7 @@ int mech_contact_shape_check(const mech_contact_shape *s, const char *where, hy_
 /* ---- common finishing step ---- */
 /* (B's pose, local foot on B's surface, local unit normal out of B, depth, feature) => world geometry; returns
  * the contact flag. The point is the foot moved half the depth against the normal (midway between surfaces). */
-static int finish(const mech_contact_pose *pb, mech_vec3 foot, mech_vec3 n, double depth, int feature,
+static inline __attribute__((always_inline)) int finish(const mech_contact_pose *pb, mech_vec3 foot, mech_vec3 n, double depth, int feature,
                   mech_contact_geom *g)
 {
     g->depth = depth;
@@ -163,7 +163,7 @@ none:
 
 /* (segment, sphere centre in the meridian plane, radius, B's pose) => wall contact when the foot of the
  * perpendicular lies on the segment, else feature NONE (open ends) */
-static int sphere_segment(const contact_segment *s, const contact_meridian *m, double r, const mech_contact_pose *pb,
+static inline __attribute__((always_inline)) int sphere_segment(const contact_segment *s, const contact_meridian *m, double r, const mech_contact_pose *pb,
                           mech_contact_geom *g)
 {
     double du = m->u - s->u0, dr = m->rho - s->rho0;
@@ -189,7 +189,7 @@ int mech_contact_sphere_frustum(const mech_contact_shape *a, const mech_contact_
 }
 
 /* (sphere centre in the meridian plane of a circle of radius R at u = 0) => edge contact */
-static int sphere_edge(const contact_meridian *m, double r, double R, mech_vec3 n_degenerate,
+static inline __attribute__((always_inline)) int sphere_edge(const contact_meridian *m, double r, double R, mech_vec3 n_degenerate,
                        const mech_contact_pose *pb, mech_contact_geom *g)
 {
     double wu = m->u, wr = m->rho - R, dist = sqrt(wu * wu + wr * wr);
@@ -252,7 +252,7 @@ typedef struct edge_ctx {
 } edge_ctx;
 
 // (context, cos θ, sin θ) => the edge point at angle θ and the wall distance with its θ-derivatives
-static edge_eval edge_at(const edge_ctx *x, double ct, double st)
+static inline __attribute__((always_inline)) edge_eval edge_at(const edge_ctx *x, double ct, double st)
 {
     edge_eval e;
     const contact_segment *s = &x->s;
