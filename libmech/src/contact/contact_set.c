@@ -164,6 +164,15 @@ static inline const mech_contact_body *body_of(const mech_contact_body *bodies, 
 {
     return j < 0 ? &world_body : &bodies[j];
 }
+// (A, B, C not overlapping them) => C = A B, element by element into C (no temporary matrix: the value form
+// mech_mat3_mul went through the stack and a copy, a store-forwarding stall per product)
+static inline void rot_product(const mech_mat3 *restrict A, const mech_mat3 *restrict B, mech_mat3 *restrict C)
+{
+    for (int i = 0; i < 3; i++) {
+        double a0 = A->m[i][0], a1 = A->m[i][1], a2 = A->m[i][2];
+        for (int j = 0; j < 3; j++) C->m[i][j] = a0 * B->m[0][j] + a1 * B->m[1][j] + a2 * B->m[2][j];
+    }
+}
 static inline mech_vec3 point_velocity(const mech_contact_body *b, mech_vec3 p)
 {
     return mech_vec3_add(b->vel, mech_vec3_cross(b->omega, mech_vec3_sub(p, b->pos)));
@@ -191,7 +200,7 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
     int nactive = 0;
     /* world rotations of the rotated shapes: one product per (body, local rotation), not one per pair */
     for (int k = 0; k < m->nrot; k++)
-        d->shape_rot[k] = mech_mat3_mul(body_of(bodies, m->rot_body[k])->rot, m->rot_local[k]);
+        rot_product(&body_of(bodies, m->rot_body[k])->rot, &m->rot_local[k], &d->shape_rot[k]);
     for (int i = 0; i < m->npair; i++) {
         const mech_contact_pair *p = &m->pair[i];
         const mech_contact_law *L = &p->law;
@@ -250,13 +259,13 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         int sliding = 0;
         if (!(m->disable & MECH_CONTACT_DISABLE_FRICTION)) {
             mech_vec3 fs = mech_vec3_axpy(mech_vec3_scale(u, -L->kt), -L->ct, v.vt);
-            double fmag = mech_vec3_norm(fs), mu = c->touching && c->sliding ? L->mu_k : L->mu_s;
-            if (fmag <= mu * N) { /* stick (includes fs = 0) */
+            double fmag2 = mech_vec3_dot(fs, fs), mu = c->touching && c->sliding ? L->mu_k : L->mu_s;
+            double f_lim = mu * N; /* >= 0: the stick test on squares needs no square root */
+            if (fmag2 <= f_lim * f_lim) { /* stick (includes fs = 0) */
                 ft = fs;
             } else { /* slip: kinetic force along the trial force; the anchor is dragged to |kt z| = mu_k N */
-                mech_vec3 dir = mech_vec3_scale(fs, 1.0 / fmag);
-                ft = mech_vec3_scale(dir, L->mu_k * N);
-                z = L->kt > 0.0 ? mech_vec3_scale(dir, -L->mu_k * N / L->kt) : mech_vec3_zero();
+                ft = mech_vec3_scale(fs, L->mu_k * N / sqrt(fmag2)); /* mu_k N along fs/|fs|: one division */
+                z = L->kt > 0.0 ? mech_vec3_scale(ft, -1.0 / L->kt) : mech_vec3_zero();
                 sliding = 1;
             }
         }
