@@ -215,6 +215,7 @@ typedef struct mech_contact_model {
     int                npair;
     mech_contact_pair *pair;     /* npair, copied from the caller                                              */
     double            *hc_s;     /* npair, s(e) of each pair's law (compiled once)                             */
+    double            *cone_tan; /* npair, SPHERE-CONE pairs: tan of the cone's half angle (compiled once), else 0 */
     int               *rot_slot; /* 2 npair, compiled: for shape A (2i) and B (2i+1) of pair i, the index of its
                                     world rotation in mech_contact_data.shape_rot, or -1 when the body's rotation
                                     serves (identity local rotation, or a sphere, whose orientation never matters) */

@@ -106,6 +106,10 @@ static inline mech_contact_vel contact_relvel(const mech_contact_geom *g, mech_v
     return r;
 }
 
+/* mech_contact_sphere_cone with tan(half_angle) given (the contact set compiles it once per pair) */
+int contact_sphere_cone_tan(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                            const mech_contact_pose *pb, double tan_half_angle, mech_contact_geom *g);
+
 /* mech_contact_frustum_circle with an optional warm start: `warm` (NULL: none) is the edge angle of the last
  * solution (B's local frame, from +y towards +z), *theta (may be NULL) receives the new one. The contact set
  * keeps the angle in its committed state so that a persisting limiter contact costs one or two Newton steps. */

@@ -201,7 +201,13 @@ static inline __attribute__((always_inline)) int sphere_edge(const contact_merid
 int mech_contact_sphere_cone(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                              const mech_contact_pose *pb, mech_contact_geom *g)
 {
-    double R = b->radius, ta = tan(b->half_angle), D = b->depth;
+    return contact_sphere_cone_tan(a, pa, b, pb, tan(b->half_angle), g);
+}
+
+int contact_sphere_cone_tan(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                            const mech_contact_pose *pb, double ta, mech_contact_geom *g)
+{
+    double R = b->radius, D = b->depth;
     contact_meridian m = contact_meridian_of(contact_to_local(pb, pa->pos));
     contact_segment s = contact_segment_make(-D, R - D * ta, 0.0, R, MECH_CONTACT_INSIDE);
     double t = (m.u - s.u0) * s.tu + (m.rho - s.rho0) * s.trho;
@@ -426,7 +432,8 @@ int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_conta
         cs_best = cs, sn_best = sn;
     }
 out:
-    if (theta) *theta = remainder(th, 2.0 * M_PI);
+    /* the warm start stays within (-pi, pi] after small steps: reduce only when it left it (same value) */
+    if (theta) *theta = (th > M_PI || th < -M_PI) ? remainder(th, 2.0 * M_PI) : th;
     if (theta_cs) theta_cs[0] = cs_best, theta_cs[1] = sn_best;
     /* the edge pushes A's wall back: the force on A is along minus the free-side normal */
     mech_vec3 nfree = contact_meridian_vec(x.s.nu, x.s.nrho, best.m.er);

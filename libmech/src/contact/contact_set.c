@@ -59,7 +59,7 @@ int mech_contact_model_new(int nbody, int npair, const mech_contact_pair *pairs,
     }
     size_t n = (size_t)npair;
     /* worst case 2 npair distinct rotations; the arrays are sized for it (a few hundred bytes per pair) */
-    size_t size = sizeof(mech_contact_model) + n * sizeof(mech_contact_pair) + n * sizeof(double) + 2 * n * sizeof(mech_mat3) +
+    size_t size = sizeof(mech_contact_model) + n * sizeof(mech_contact_pair) + 2 * n * sizeof(double) + 2 * n * sizeof(mech_mat3) +
                   4 * n * sizeof(int);
     mech_contact_model *m = calloc(1, size);
     if (!m) return hy_err_set(err, HY_ENOMEM, "contact set: out of memory for %d pairs", npair);
@@ -67,7 +67,8 @@ int mech_contact_model_new(int nbody, int npair, const mech_contact_pair *pairs,
     m->npair = npair;
     m->pair = (mech_contact_pair *)(m + 1);
     m->hc_s = (double *)(m->pair + n);
-    m->rot_local = (mech_mat3 *)(m->hc_s + n);
+    m->cone_tan = m->hc_s + n;
+    m->rot_local = (mech_mat3 *)(m->cone_tan + n);
     m->rot_slot = (int *)(m->rot_local + 2 * n);
     m->rot_body = m->rot_slot + 2 * n;
     mech_mat3 I = mech_mat3_identity();
@@ -75,6 +76,8 @@ int mech_contact_model_new(int nbody, int npair, const mech_contact_pair *pairs,
         m->pair[i] = pairs[i];
         m->pair[i].name[MECH_CONTACT_NAME_LEN - 1] = '\0';
         m->hc_s[i] = mech_contact_hc_factor(pairs[i].law.e, MECH_CONTACT_HC_EXACT);
+        if (pairs[i].shape_a.type == MECH_CONTACT_CONE) m->cone_tan[i] = tan(pairs[i].shape_a.half_angle);
+        if (pairs[i].shape_b.type == MECH_CONTACT_CONE) m->cone_tan[i] = tan(pairs[i].shape_b.half_angle);
         for (int side = 0; side < 2; side++) {
             int body = side ? pairs[i].body_b : pairs[i].body_a;
             const mech_mat3 *R = side ? &pairs[i].local_b.rot : &pairs[i].local_a.rot;
@@ -226,7 +229,9 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
                                                  c->touching ? &c->edge_angle : NULL, c->edge_cs, &edge_angle,
                                                  edge_cs, g);
             g->normal = mech_vec3_neg(g->normal);
-        } else
+        } else if (p->shape_a.type == MECH_CONTACT_SPHERE && p->shape_b.type == MECH_CONTACT_CONE)
+            hit = contact_sphere_cone_tan(&p->shape_a, &pa, &p->shape_b, &pb, m->cone_tan[i], g);
+        else
             hit = mech_contact_collide(&p->shape_a, &pa, &p->shape_b, &pb, g);
         if (hit != 1) {
             pair_off(d, i);
