@@ -215,8 +215,13 @@ typedef struct mech_contact_model {
     int                npair;
     mech_contact_pair *pair;     /* npair, copied from the caller                                              */
     double            *hc_s;     /* npair, s(e) of each pair's law (compiled once)                             */
-    unsigned char     *rot_ident;/* npair, bit 0 / bit 1: shape A / B needs no rotation product (identity local
-                                    rotation, or a sphere), compiled                                            */
+    double            *cone_tan; /* npair, SPHERE-CONE pairs: tan of the cone's half angle (compiled once), else 0 */
+    int               *rot_slot; /* 2 npair, compiled: for shape A (2i) and B (2i+1) of pair i, the index of its
+                                    world rotation in mech_contact_data.shape_rot, or -1 when the body's rotation
+                                    serves (identity local rotation, or a sphere, whose orientation never matters) */
+    int                nrot;     /* distinct (body, local rotation) combinations: one product each per evaluation */
+    int               *rot_body; /* nrot, body of each combination                                              */
+    mech_mat3         *rot_local;/* nrot, local rotation of each combination                                    */
     int                disable;  /* MECH_CONTACT_DISABLE_* flags (an option, as MuJoCo's m->opt.disableflags)  */
 } mech_contact_model;
 
@@ -234,6 +239,7 @@ typedef struct mech_contact_state {
     int       sliding;   /* 1 when it slipped (kinetic μ applies next), 0 when it stuck                         */
     double    v_impact;  /* approach speed at the onset of this contact, m/s (floored at law.v_min)            */
     double    edge_angle;/* FRUSTUM-CIRCLE pairs: angle of the deepest edge point (warm start of the search), rad */
+    double    edge_cs[2];/* FRUSTUM-CIRCLE pairs: cos and sin of edge_angle (the warm start needs no sincos)        */
     mech_vec3 anchor_a;  /* anchor: material point of body A, in A's body frame, m                             */
     mech_vec3 anchor_b;  /* anchor: material point of body B, in B's body frame, m; the tangential spring
                             stretch is the tangential part of world(anchor_a) - world(anchor_b)                 */
@@ -260,6 +266,10 @@ typedef struct mech_contact_data {
     mech_contact_body  *bodies;
     mech_vec3          *body_force, *body_moment;
     int                 nbody;
+    /* scratch of mech_contact_eval: world rotation of each (body, local rotation) combination (model->nrot),
+       computed once per evaluation and shared by every shape on that body with that local rotation */
+    mech_mat3          *shape_rot;
+    int                 nrot;
 } mech_contact_data;
 
 // (nbody, pairs) => compiled model (pairs copied; laws and shapes checked, messages "contact pair 2 (name): ...")

@@ -106,10 +106,20 @@ static inline mech_contact_vel contact_relvel(const mech_contact_geom *g, mech_v
     return r;
 }
 
+/* mech_contact_sphere_cone with tan(half_angle) given (the contact set compiles it once per pair) */
+int contact_sphere_cone_tan(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                            const mech_contact_pose *pb, double tan_half_angle, mech_contact_geom *g);
+
 /* mech_contact_frustum_circle with an optional warm start: `warm` (NULL: none) is the edge angle of the last
  * solution (B's local frame, from +y towards +z), *theta (may be NULL) receives the new one. The contact set
  * keeps the angle in its committed state so that a persisting limiter contact costs one or two Newton steps. */
 int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                                 const mech_contact_pose *pb, const double *warm, double *theta, mech_contact_geom *g);
+/* the same with the cosine and sine of the angles: warm_cs (NULL: computed from *warm) = {cos, sin} of *warm,
+ * theta_cs (may be NULL) receives those of the new angle; the contact set keeps both so that a persisting contact
+ * calls no trigonometric function */
+int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_contact_pose *pa,
+                                   const mech_contact_shape *b, const mech_contact_pose *pb, const double *warm,
+                                   const double *warm_cs, double *theta, double *theta_cs, mech_contact_geom *g);
 
 #endif

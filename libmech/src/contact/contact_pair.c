@@ -118,7 +118,7 @@ int mech_contact_shape_check(const mech_contact_shape *s, const char *where, hy_
 /* ---- common finishing step ---- */
 /* (B's pose, local foot on B's surface, local unit normal out of B, depth, feature) => world geometry; returns
  * the contact flag. The point is the foot moved half the depth against the normal (midway between surfaces). */
-static int finish(const mech_contact_pose *pb, mech_vec3 foot, mech_vec3 n, double depth, int feature,
+static inline __attribute__((always_inline)) int finish(const mech_contact_pose *pb, mech_vec3 foot, mech_vec3 n, double depth, int feature,
                   mech_contact_geom *g)
 {
     g->depth = depth;
@@ -163,7 +163,7 @@ none:
 
 /* (segment, sphere centre in the meridian plane, radius, B's pose) => wall contact when the foot of the
  * perpendicular lies on the segment, else feature NONE (open ends) */
-static int sphere_segment(const contact_segment *s, const contact_meridian *m, double r, const mech_contact_pose *pb,
+static inline __attribute__((always_inline)) int sphere_segment(const contact_segment *s, const contact_meridian *m, double r, const mech_contact_pose *pb,
                           mech_contact_geom *g)
 {
     double du = m->u - s->u0, dr = m->rho - s->rho0;
@@ -189,7 +189,7 @@ int mech_contact_sphere_frustum(const mech_contact_shape *a, const mech_contact_
 }
 
 /* (sphere centre in the meridian plane of a circle of radius R at u = 0) => edge contact */
-static int sphere_edge(const contact_meridian *m, double r, double R, mech_vec3 n_degenerate,
+static inline __attribute__((always_inline)) int sphere_edge(const contact_meridian *m, double r, double R, mech_vec3 n_degenerate,
                        const mech_contact_pose *pb, mech_contact_geom *g)
 {
     double wu = m->u, wr = m->rho - R, dist = sqrt(wu * wu + wr * wr);
@@ -201,7 +201,13 @@ static int sphere_edge(const contact_meridian *m, double r, double R, mech_vec3 
 int mech_contact_sphere_cone(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                              const mech_contact_pose *pb, mech_contact_geom *g)
 {
-    double R = b->radius, ta = tan(b->half_angle), D = b->depth;
+    return contact_sphere_cone_tan(a, pa, b, pb, tan(b->half_angle), g);
+}
+
+int contact_sphere_cone_tan(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
+                            const mech_contact_pose *pb, double ta, mech_contact_geom *g)
+{
+    double R = b->radius, D = b->depth;
     contact_meridian m = contact_meridian_of(contact_to_local(pb, pa->pos));
     contact_segment s = contact_segment_make(-D, R - D * ta, 0.0, R, MECH_CONTACT_INSIDE);
     double t = (m.u - s.u0) * s.tu + (m.rho - s.rho0) * s.trho;
@@ -252,7 +258,7 @@ typedef struct edge_ctx {
 } edge_ctx;
 
 // (context, cos θ, sin θ) => the edge point at angle θ and the wall distance with its θ-derivatives
-static edge_eval edge_at(const edge_ctx *x, double ct, double st)
+static inline __attribute__((always_inline)) edge_eval edge_at(const edge_ctx *x, double ct, double st)
 {
     edge_eval e;
     const contact_segment *s = &x->s;
@@ -330,6 +336,13 @@ static const double ring16[16][2] = {
 int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                                 const mech_contact_pose *pb, const double *warm, double *theta, mech_contact_geom *g)
 {
+    return contact_frustum_circle_warm_cs(a, pa, b, pb, warm, NULL, theta, NULL, g);
+}
+
+int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_contact_pose *pa,
+                                   const mech_contact_shape *b, const mech_contact_pose *pb, const double *warm,
+                                   const double *warm_cs, double *theta, double *theta_cs, mech_contact_geom *g)
+{
     edge_ctx x;
     x.s = contact_segment_make(0.0, a->r0, a->length, a->r1, a->side);
     contact_segment_sector(&x.s, a);
@@ -337,17 +350,21 @@ int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_
     x.c = contact_to_local(pa, pb->pos);
     x.e1 = mech_vec3_scale(mech_mat3_col(Rab, 1), b->radius);
     x.e2 = mech_vec3_scale(mech_mat3_col(Rab, 2), b->radius);
-    double th = 0.0;
+    double th = 0.0, cs_best = 1.0, sn_best = 0.0;
     edge_eval best = {0}, card[4];
     int found = 0, all_in = 1;
     if (warm) {
         /* warm start (a contact that persists from the last step): Newton from the last angle */
         double sn, cs;
         th = *warm;
-        sincos(th, &sn, &cs);
+        if (warm_cs) /* the cosine and sine kept with the angle: no trigonometry on a persisting contact */
+            cs = warm_cs[0], sn = warm_cs[1];
+        else
+            sincos(th, &sn, &cs);
         best = edge_at(&x, cs, sn);
         if (best.in && best.f2 > 0.0) {
             edge_newton(&x, &th, &cs, &sn, &best);
+            cs_best = cs, sn_best = sn;
             goto out;
         }
     }
@@ -361,6 +378,7 @@ int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_
             best = e;
             th = th0;
             if (e.f2 > 0.0) edge_newton(&x, &th, &cs, &sn, &best);
+            cs_best = cs, sn_best = sn;
             goto out;
         }
     }
@@ -387,6 +405,7 @@ int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_
             if (e.f <= fcard) { /* the harmonic's guess led to the deepest point found so far */
                 best = e;
                 th = th0;
+                cs_best = cs, sn_best = sn;
                 done = 1;
             }
         }
@@ -410,9 +429,12 @@ int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_
         }
         double cs = ring16[kb][0], sn = ring16[kb][1];
         edge_newton(&x, &th, &cs, &sn, &best);
+        cs_best = cs, sn_best = sn;
     }
 out:
-    if (theta) *theta = remainder(th, 2.0 * M_PI);
+    /* the warm start stays within (-pi, pi] after small steps: reduce only when it left it (same value) */
+    if (theta) *theta = (th > M_PI || th < -M_PI) ? remainder(th, 2.0 * M_PI) : th;
+    if (theta_cs) theta_cs[0] = cs_best, theta_cs[1] = sn_best;
     /* the edge pushes A's wall back: the force on A is along minus the free-side normal */
     mech_vec3 nfree = contact_meridian_vec(x.s.nu, x.s.nrho, best.m.er);
     double depth = -best.f;

@@ -58,23 +58,45 @@ int mech_contact_model_new(int nbody, int npair, const mech_contact_pair *pairs,
         if (rc) return rc;
     }
     size_t n = (size_t)npair;
-    mech_contact_model *m = calloc(1, sizeof *m + n * (sizeof(mech_contact_pair) + sizeof(double) + 1));
+    /* worst case 2 npair distinct rotations; the arrays are sized for it (a few hundred bytes per pair) */
+    size_t size = sizeof(mech_contact_model) + n * sizeof(mech_contact_pair) + 2 * n * sizeof(double) + 2 * n * sizeof(mech_mat3) +
+                  4 * n * sizeof(int);
+    mech_contact_model *m = calloc(1, size);
     if (!m) return hy_err_set(err, HY_ENOMEM, "contact set: out of memory for %d pairs", npair);
     m->nbody = nbody;
     m->npair = npair;
     m->pair = (mech_contact_pair *)(m + 1);
     m->hc_s = (double *)(m->pair + n);
-    m->rot_ident = (unsigned char *)(m->hc_s + n);
+    m->cone_tan = m->hc_s + n;
+    m->rot_local = (mech_mat3 *)(m->cone_tan + n);
+    m->rot_slot = (int *)(m->rot_local + 2 * n);
+    m->rot_body = m->rot_slot + 2 * n;
     mech_mat3 I = mech_mat3_identity();
     for (size_t i = 0; i < n; i++) {
         m->pair[i] = pairs[i];
-        /* a sphere's orientation never matters (the coincident-centre fallback of sphere-sphere then uses the
-         * body's +x), so its rotation product is skipped too */
-        int ia = memcmp(&pairs[i].local_a.rot, &I, sizeof I) == 0 || pairs[i].shape_a.type == MECH_CONTACT_SPHERE;
-        int ib = memcmp(&pairs[i].local_b.rot, &I, sizeof I) == 0 || pairs[i].shape_b.type == MECH_CONTACT_SPHERE;
-        m->rot_ident[i] = (unsigned char)(ia | ib << 1);
         m->pair[i].name[MECH_CONTACT_NAME_LEN - 1] = '\0';
         m->hc_s[i] = mech_contact_hc_factor(pairs[i].law.e, MECH_CONTACT_HC_EXACT);
+        if (pairs[i].shape_a.type == MECH_CONTACT_CONE) m->cone_tan[i] = tan(pairs[i].shape_a.half_angle);
+        if (pairs[i].shape_b.type == MECH_CONTACT_CONE) m->cone_tan[i] = tan(pairs[i].shape_b.half_angle);
+        for (int side = 0; side < 2; side++) {
+            int body = side ? pairs[i].body_b : pairs[i].body_a;
+            const mech_mat3 *R = side ? &pairs[i].local_b.rot : &pairs[i].local_a.rot;
+            mech_contact_shape_type t = side ? pairs[i].shape_b.type : pairs[i].shape_a.type;
+            int slot = -1;
+            /* a sphere's orientation never matters (the coincident-centre fallback of sphere-sphere then uses the
+             * body's +x), so it needs no product either; equal local rotations on one body share one product
+             * (the latch stops, the cone, the socket and the rim of one unit usually have the same frame) */
+            if (memcmp(R, &I, sizeof I) != 0 && t != MECH_CONTACT_SPHERE) {
+                for (int k = 0; k < m->nrot && slot < 0; k++)
+                    if (m->rot_body[k] == body && memcmp(&m->rot_local[k], R, sizeof *R) == 0) slot = k;
+                if (slot < 0) {
+                    slot = m->nrot++;
+                    m->rot_body[slot] = body;
+                    m->rot_local[slot] = *R;
+                }
+            }
+            m->rot_slot[2 * i + (size_t)side] = slot;
+        }
     }
     *out = m;
     return HY_OK;
@@ -85,7 +107,7 @@ void mech_contact_model_free(mech_contact_model *m) { free(m); }
 /* ---- data: the header and every array in one block ---- */
 static size_t up16(size_t x) { return (x + 15u) & ~(size_t)15u; }
 
-static size_t data_layout(size_t n, size_t nb, mech_contact_data *d, char *base)
+static size_t data_layout(size_t n, size_t nb, size_t nrot, mech_contact_data *d, char *base)
 {
     size_t off = up16(sizeof(mech_contact_data));
 #define PLACE(field, type)                                                  \
@@ -109,25 +131,28 @@ static size_t data_layout(size_t n, size_t nb, mech_contact_data *d, char *base)
     off += up16(nb * sizeof(mech_vec3));
     if (d) d->body_moment = (mech_vec3 *)(void *)(base + off);
     off += up16(nb * sizeof(mech_vec3));
+    if (d) d->shape_rot = (mech_mat3 *)(void *)(base + off);
+    off += up16(nrot * sizeof(mech_mat3));
 #undef PLACE
     return off;
 }
 
 mech_contact_data *mech_contact_data_new(const mech_contact_model *m)
 {
-    size_t n = (size_t)m->npair, nb = (size_t)m->nbody, size = data_layout(n, nb, NULL, NULL);
+    size_t n = (size_t)m->npair, nb = (size_t)m->nbody, nr = (size_t)m->nrot, size = data_layout(n, nb, nr, NULL, NULL);
     char *base = calloc(1, size);
     if (!base) return NULL;
     mech_contact_data *d = (mech_contact_data *)(void *)base;
-    data_layout(n, nb, d, base);
+    data_layout(n, nb, nr, d, base);
     d->npair = m->npair;
     d->nbody = m->nbody;
+    d->nrot = m->nrot;
     return d;
 }
 
 void mech_contact_data_copy(mech_contact_data *dst, const mech_contact_data *src)
 {
-    size_t n = (size_t)src->npair, size = data_layout(n, (size_t)src->nbody, NULL, NULL);
+    size_t n = (size_t)src->npair, size = data_layout(n, (size_t)src->nbody, (size_t)src->nrot, NULL, NULL);
     size_t head = up16(sizeof(mech_contact_data));
     memcpy((char *)dst + head, (const char *)src + head, size - head);
     dst->nactive = src->nactive;
@@ -141,6 +166,15 @@ static const mech_contact_body world_body = {{0, 0, 0}, {{{1, 0, 0}, {0, 1, 0}, 
 static inline const mech_contact_body *body_of(const mech_contact_body *bodies, int j)
 {
     return j < 0 ? &world_body : &bodies[j];
+}
+// (A, B, C not overlapping them) => C = A B, element by element into C (no temporary matrix: the value form
+// mech_mat3_mul went through the stack and a copy, a store-forwarding stall per product)
+static inline void rot_product(const mech_mat3 *restrict A, const mech_mat3 *restrict B, mech_mat3 *restrict C)
+{
+    for (int i = 0; i < 3; i++) {
+        double a0 = A->m[i][0], a1 = A->m[i][1], a2 = A->m[i][2];
+        for (int j = 0; j < 3; j++) C->m[i][j] = a0 * B->m[0][j] + a1 * B->m[1][j] + a2 * B->m[2][j];
+    }
 }
 static inline mech_vec3 point_velocity(const mech_contact_body *b, mech_vec3 p)
 {
@@ -167,31 +201,47 @@ static void pair_off(mech_contact_data *d, int i)
 void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const mech_contact_body *bodies)
 {
     int nactive = 0;
+    /* world rotations of the rotated shapes: one product per (body, local rotation), not one per pair */
+    for (int k = 0; k < m->nrot; k++)
+        rot_product(&body_of(bodies, m->rot_body[k])->rot, &m->rot_local[k], &d->shape_rot[k]);
     for (int i = 0; i < m->npair; i++) {
         const mech_contact_pair *p = &m->pair[i];
-        const mech_contact_law *L = &p->law;
         const mech_contact_body *ba = body_of(bodies, p->body_a), *bb = body_of(bodies, p->body_b);
         /* shape poses in the world (the rotation product is skipped for shapes not turned in their body) */
         mech_contact_pose pa, pb;
         pa.pos = mech_vec3_add(ba->pos, mech_mat3_apply(ba->rot, p->local_a.pos));
-        pa.rot = (m->rot_ident[i] & 1) ? ba->rot : mech_mat3_mul(ba->rot, p->local_a.rot);
+        int sa = m->rot_slot[2 * i], sb = m->rot_slot[2 * i + 1];
+        pa.rot = sa < 0 ? ba->rot : d->shape_rot[sa];
         pb.pos = mech_vec3_add(bb->pos, mech_mat3_apply(bb->rot, p->local_b.pos));
-        pb.rot = (m->rot_ident[i] & 2) ? bb->rot : mech_mat3_mul(bb->rot, p->local_b.rot);
+        pb.rot = sb < 0 ? bb->rot : d->shape_rot[sb];
         mech_contact_geom *g = &d->geom[i];
         const mech_contact_state *c = &d->committed[i];
         mech_contact_state *tr = &d->trial[i];
-        double edge_angle = 0.0;
-        int hit;
+        tr->edge_angle = tr->edge_cs[0] = tr->edge_cs[1] = 0.0;
         if (p->shape_a.type == MECH_CONTACT_FRUSTUM && p->shape_b.type == MECH_CONTACT_CIRCLE)
-            hit = contact_frustum_circle_warm(&p->shape_a, &pa, &p->shape_b, &pb, c->touching ? &c->edge_angle : NULL,
-                                              &edge_angle, g);
+            contact_frustum_circle_warm_cs(&p->shape_a, &pa, &p->shape_b, &pb, c->touching ? &c->edge_angle : NULL,
+                                           c->edge_cs, &tr->edge_angle, tr->edge_cs, g);
         else if (p->shape_a.type == MECH_CONTACT_CIRCLE && p->shape_b.type == MECH_CONTACT_FRUSTUM) {
-            hit = contact_frustum_circle_warm(&p->shape_b, &pb, &p->shape_a, &pa, c->touching ? &c->edge_angle : NULL,
-                                              &edge_angle, g);
+            contact_frustum_circle_warm_cs(&p->shape_b, &pb, &p->shape_a, &pa, c->touching ? &c->edge_angle : NULL,
+                                           c->edge_cs, &tr->edge_angle, tr->edge_cs, g);
             g->normal = mech_vec3_neg(g->normal);
-        } else
-            hit = mech_contact_collide(&p->shape_a, &pa, &p->shape_b, &pb, g);
-        if (hit != 1) {
+        } else if (p->shape_a.type == MECH_CONTACT_SPHERE && p->shape_b.type == MECH_CONTACT_CONE)
+            contact_sphere_cone_tan(&p->shape_a, &pa, &p->shape_b, &pb, m->cone_tan[i], g);
+        else
+            mech_contact_collide(&p->shape_a, &pa, &p->shape_b, &pb, g);
+    }
+    /* pass 2: forces and trial states. Two passes rather than one: each pair's work is a long dependency chain
+     * (geometry -> relative velocity -> normal force -> friction), and two shorter loops let the processor overlap
+     * consecutive pairs (bench_contact: 10 contacts 0.70 -> 0.65 us) */
+    for (int i = 0; i < m->npair; i++) {
+        const mech_contact_pair *p = &m->pair[i];
+        const mech_contact_law *L = &p->law;
+        const mech_contact_body *ba = body_of(bodies, p->body_a), *bb = body_of(bodies, p->body_b);
+        const mech_contact_geom *g = &d->geom[i];
+        const mech_contact_state *c = &d->committed[i];
+        mech_contact_state *tr = &d->trial[i];
+        /* every pair function returns depth > 0 as its contact flag (feature NONE has depth -inf) */
+        if (!(g->depth > 0.0)) {
             pair_off(d, i);
             continue;
         }
@@ -222,13 +272,13 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         int sliding = 0;
         if (!(m->disable & MECH_CONTACT_DISABLE_FRICTION)) {
             mech_vec3 fs = mech_vec3_axpy(mech_vec3_scale(u, -L->kt), -L->ct, v.vt);
-            double fmag = mech_vec3_norm(fs), mu = c->touching && c->sliding ? L->mu_k : L->mu_s;
-            if (fmag <= mu * N) { /* stick (includes fs = 0) */
+            double fmag2 = mech_vec3_dot(fs, fs), mu = c->touching && c->sliding ? L->mu_k : L->mu_s;
+            double f_lim = mu * N; /* >= 0: the stick test on squares needs no square root */
+            if (fmag2 <= f_lim * f_lim) { /* stick (includes fs = 0) */
                 ft = fs;
             } else { /* slip: kinetic force along the trial force; the anchor is dragged to |kt z| = mu_k N */
-                mech_vec3 dir = mech_vec3_scale(fs, 1.0 / fmag);
-                ft = mech_vec3_scale(dir, L->mu_k * N);
-                z = L->kt > 0.0 ? mech_vec3_scale(dir, -L->mu_k * N / L->kt) : mech_vec3_zero();
+                ft = mech_vec3_scale(fs, L->mu_k * N / sqrt(fmag2)); /* mu_k N along fs/|fs|: one division */
+                z = L->kt > 0.0 ? mech_vec3_scale(ft, -1.0 / L->kt) : mech_vec3_zero();
                 sliding = 1;
             }
         }
@@ -240,7 +290,6 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         tr->touching = 1;
         tr->sliding = sliding;
         tr->v_impact = v_imp;
-        tr->edge_angle = edge_angle;
         tr->anchor_a = body_to_local(ba, pt);
         tr->anchor_b = body_to_local(bb, mech_vec3_sub(pt, z));
     }
