@@ -18,32 +18,7 @@
 #define STEPS 20000
 #define REPS 7
 
-#if defined(__SANITIZE_ADDRESS__)
-#define COUNT_ALLOC 0
-#else
-#define COUNT_ALLOC 1
-static long n_alloc;
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-void *malloc(size_t n)
-{
-    n_alloc++;
-    return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t s)
-{
-    n_alloc++;
-    return __libc_calloc(n, s);
-}
-void *realloc(void *p, size_t n)
-{
-    n_alloc++;
-    return __libc_realloc(p, n);
-}
-void free(void *p) { __libc_free(p); }
-#endif
+#include "bench_alloc.h"
 
 static double rec[4][STEPS];
 
@@ -79,6 +54,8 @@ static double run(const mech_beam_model *m, const mech_beam_solver *s, long *all
         double t = now() - t0;
 #if COUNT_ALLOC
         *allocs += n_alloc - a0;
+#else
+        (void)allocs;
 #endif
         best = t < best ? t : best;
         mech_beam_data_free(d);

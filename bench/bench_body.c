@@ -11,45 +11,13 @@
 #include "body/body_internal.h"
 #include "bench_util.h"
 
-/* CPU time of this process: the machine is shared, and "one core" is what the target is about */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 #define NSTATE 1024
 #define ITERS 2000000
 #define REPS 7
 #define TARGET_NS 500.0
 
-#if defined(__SANITIZE_ADDRESS__)
-#define COUNT_ALLOC 0
-#else
-#define COUNT_ALLOC 1
-static long n_alloc;
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-void *malloc(size_t n)
-{
-    n_alloc++;
-    return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t s)
-{
-    n_alloc++;
-    return __libc_calloc(n, s);
-}
-void *realloc(void *p, size_t n)
-{
-    n_alloc++;
-    return __libc_realloc(p, n);
-}
-void free(void *p) { __libc_free(p); }
-#endif
+#include "bench_alloc.h"
 
 int main(void)
 {

@@ -18,42 +18,9 @@
 
 #define REPS 7
 
-/* CPU time of this thread: on a shared machine (many processes on 2 cores) wall time counts the time other
- * processes hold the core; the target is "one core", so the thread's own CPU time is what is compared */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 #define now cpu_now
 
-#if defined(__SANITIZE_ADDRESS__)
-#define COUNT_ALLOC 0
-#else
-#define COUNT_ALLOC 1
-static long n_alloc;
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-void *malloc(size_t n)
-{
-    n_alloc++;
-    return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t s)
-{
-    n_alloc++;
-    return __libc_calloc(n, s);
-}
-void *realloc(void *p, size_t n)
-{
-    n_alloc++;
-    return __libc_realloc(p, n);
-}
-void free(void *p) { __libc_free(p); }
-#endif
+#include "bench_alloc.h"
 
 static mech_contact_pose at(double x, double y, double z)
 {

@@ -18,43 +18,10 @@
 #define REPS 40
 #define TARGET_US 2.0
 
-#if defined(__SANITIZE_ADDRESS__)
-#define COUNT_ALLOC 0
-#else
-#define COUNT_ALLOC 1
-static long n_alloc;
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-void *malloc(size_t n)
-{
-    n_alloc++;
-    return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t s)
-{
-    n_alloc++;
-    return __libc_calloc(n, s);
-}
-void *realloc(void *p, size_t n)
-{
-    n_alloc++;
-    return __libc_realloc(p, n);
-}
-void free(void *p) { __libc_free(p); }
-#endif
+#include "bench_alloc.h"
 
 enum { W = 6, M = 4 };
 
-/* CPU time of this thread: the machine is shared by many processes (the brief's 2 cores), and wall time would
- * measure the others' load; the best of many short repetitions is kept. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 #define now cpu_now
 
 int main(void)

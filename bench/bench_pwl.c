@@ -21,32 +21,7 @@
 #define TARGET_NS 15.0
 #define LOAD_POINTS 160000
 
-#if defined(__SANITIZE_ADDRESS__)
-#define COUNT_ALLOC 0
-#else
-#define COUNT_ALLOC 1
-static long n_alloc;
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-void *malloc(size_t n)
-{
-    n_alloc++;
-    return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t s)
-{
-    n_alloc++;
-    return __libc_calloc(n, s);
-}
-void *realloc(void *p, size_t n)
-{
-    n_alloc++;
-    return __libc_realloc(p, n);
-}
-void free(void *p) { __libc_free(p); }
-#endif
+#include "bench_alloc.h"
 
 /* A symmetric constant-kind table with `segs` segments per branch: backlash 0.1, common segment to 0.5 with
  * slope 2 (= k_max), F concave 0.8 + 8 (1 - exp(-(u - 0.5)/4)) (slope <= 2), B convex below it, its last segment

@@ -16,6 +16,15 @@ static inline double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+// () => CPU seconds of the calling thread: on a shared machine wall time also counts the time other processes
+// hold the core, and the per-step targets are about one core (benchmarks run with OPENBLAS_NUM_THREADS=1)
+static inline double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 // () => peak resident memory of this process so far, MB
 static inline double peak_rss_mb(void)
 {
