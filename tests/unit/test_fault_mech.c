@@ -49,6 +49,10 @@ static void check(const char *name, fault_fn fn, fault_cleanup_fn cleanup, void 
     if (rc != 0)
         fail_msg("%s", rep.msg);
     assert_true(rep.injected == rep.allocs);
+    /* only the readers may absorb a failure (stdio goes unbuffered, libcsv retries); elsewhere a failing run that
+     * still succeeds means an out-of-memory was taken for something else (a singular variant, ...) */
+    if (rep.recovered && !strstr(name, "config_read"))
+        fail_msg("%s: %ld failing runs succeeded: an out-of-memory was hidden", name, rep.recovered);
 }
 
 /* ---- friction ---- */
@@ -222,6 +226,16 @@ static void test_friction(void **state)
         check("mech_friction_sim_new", fr_sim_call, fr_sim_clean, &c);
         c.t1 = 20 * c.cfg->step;
         check("mech_friction_sim_advance (20 steps)", fr_advance_call, fr_sim_clean, &c);
+        mech_friction_mech_free(c.mc);
+        /* the same mechanism at rest: stuck contacts, statically indeterminate when two pairs share a sliding
+           direction (the minimum-norm split allocates for its SVD) */
+        memset(c.cfg->qd0, 0, sizeof c.cfg->qd0);
+        assert_int_equal(mech_friction_mech_new(c.cfg, &c.mc, &err), HY_OK);
+        assert_int_equal(mech_friction_data_new(c.mc->model, &c.data, &err), HY_OK);
+        check("mech_friction_solve (at rest)", fr_solve_call, NULL, &c);
+        check("mech_friction_enumerate (at rest)", fr_enum_call, NULL, &c);
+        mech_friction_data_free(c.data);
+        check("mech_friction_sim_advance (at rest, 20 steps)", fr_advance_call, fr_sim_clean, &c);
         mech_friction_mech_free(c.mc);
         free(c.cfg);
     }
