@@ -315,6 +315,15 @@ static int beam_lqr_call(void *p)
     return mech_beam_lqr_design(c->model, c->design, 600, 0.1, &c->lqr, &err);
 }
 
+static int beam_linear_call(void *p)
+{
+    beam_ctx *c = p;
+    hy_err err;
+    static double A[64 * 64], B[64];
+    size_t ns;
+    return mech_beam_linear(c->model, c->design, A, B, &ns, &err);
+}
+
 static void beam_lqr_clean(void *p)
 {
     beam_ctx *c = p;
@@ -376,7 +385,13 @@ static void test_beam(void **state)
     c.params.mfc.enabled = 1;
     hy_err err;
     assert_int_equal(mech_beam_model_new(&c.params, &c.model, &err), HY_OK);
+    mech_beam_info info;
+    mech_beam_model_info(c.model, &info);
+    assert_true(2 * (1 + info.nm) <= 64); /* the static A, B of beam_linear_call */
+    c.design = MECH_BEAM_DESIGN_THETA;
+    check("mech_beam_linear (theta state)", beam_linear_call, NULL, &c);
     c.design = MECH_BEAM_DESIGN_FLEX;
+    check("mech_beam_linear (flexible)", beam_linear_call, NULL, &c);
     check("mech_beam_lqr_design (flexible)", beam_lqr_call, beam_lqr_clean, &c);
     mech_beam_model_free(c.model);
 }
