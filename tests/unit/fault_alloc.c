@@ -25,6 +25,25 @@ static long counted;   /* allocations since fault_arm                    */
 static long target;    /* the counted allocation that fails (0: none)     */
 static int fired;
 static long live;      /* allocations minus frees                          */
+static char exclude[128]; /* "a|b": allocations called from a shared object whose path contains a or b */
+
+/* (return address of malloc) => 1 when the caller lives in an excluded shared object */
+static int excluded(void *ra)
+{
+    if (!exclude[0])
+        return 0;
+    Dl_info info;
+    if (!dladdr(ra, &info) || !info.dli_fname)
+        return 0;
+    for (const char *p = exclude; *p;) {
+        size_t n = strcspn(p, "|");
+        for (const char *f = info.dli_fname; (f = strchr(f, *p)); f++)
+            if (strncmp(f, p, n) == 0)
+                return 1;
+        p += n + (p[n] == '|');
+    }
+    return 0;
+}
 
 static void *boot_alloc(size_t n)
 {
@@ -84,7 +103,7 @@ void *malloc(size_t n)
         if (!next_malloc)
             return boot_alloc(n);
     }
-    if (fail_now())
+    if (!excluded(__builtin_return_address(0)) && fail_now())
         return NULL;
     void *p = next_malloc(n);
     if (p)
@@ -99,7 +118,7 @@ void *calloc(size_t k, size_t n)
         if (!next_calloc)
             return n && k > SIZE_MAX / n ? NULL : boot_alloc(k * n); /* static, so already zero */
     }
-    if (fail_now())
+    if (!excluded(__builtin_return_address(0)) && fail_now())
         return NULL;
     void *p = next_calloc(k, n);
     if (p)
@@ -118,7 +137,7 @@ void *realloc(void *p, size_t n)
                                                                                               (unsigned char *)p));
         return q;
     }
-    if (fail_now())
+    if (!excluded(__builtin_return_address(0)) && fail_now())
         return NULL; /* p stays valid, as realloc promises */
     void *q = next_realloc(p, n);
     if (!p && q)
@@ -154,6 +173,11 @@ char *strndup(const char *s, size_t max)
         d[n] = '\0';
     }
     return d;
+}
+
+void fault_exclude(const char *lib)
+{
+    snprintf(exclude, sizeof exclude, "%s", lib ? lib : "");
 }
 
 long fault_arm(long k)

@@ -36,6 +36,11 @@ int fault_check(const char *name, fault_fn fn, fault_cleanup_fn cleanup, void *c
 // (k >= 1: the k-th allocation from now fails; 0: none) => armed; returns allocations counted since the last call
 long fault_arm(long k);
 
+/* (substrings of shared objects' paths separated by '|', e.g. "libglpk|libopenblas", or NULL) => allocations
+ * called directly from those objects are neither counted nor failed (still tracked for leaks): for libraries that
+ * cannot survive a failing malloc (GLPK's allocator aborts the process, OpenBLAS's threaded kernels exit(1)). */
+void fault_exclude(const char *lib);
+
 // () => 1 when the armed allocation was reached and made to fail
 int fault_fired(void);
 

@@ -4,6 +4,13 @@
 
 #include "mech/beam.h"
 
+/* (status of a row-major LAPACKE call, != 0) => HY_ENOMEM when the wrapper could not allocate its work or transposed
+ * arrays, else HY_ENUMERIC (a numerical failure: the matrix is not positive definite, ...) */
+static inline int beam_lapack_code(int info)
+{
+    return info == -1010 || info == -1011 ? HY_ENOMEM : HY_ENUMERIC; /* LAPACK_WORK/TRANSPOSE_MEMORY_ERROR */
+}
+
 /* One coordinate set the integrator runs on: the reduced modal one (dense) or the physical FE one (banded). */
 typedef struct beam_sys {
     size_t n;                  /* flexible coordinates                                                        */

@@ -35,7 +35,7 @@ int mech_beam_linear(const mech_beam_model *m, int design, double *A, double *B,
                                     rhs, (lapack_int)(n + 1));
     if (info != 0) {
         free(Ms);
-        return hy_err_set(err, HY_ENUMERIC, "linear model: the mass matrix is not positive definite (dposv %d)",
+        return hy_err_set(err, beam_lapack_code((int)info), "linear model: the mass matrix is not positive definite (dposv %d)",
                           (int)info);
     }
     memset(A, 0, ns * ns * sizeof *A);

@@ -14,7 +14,7 @@ static int gen_eig(double *A, double *B, size_t n, double *w, const char *what, 
     lapack_int info = LAPACKE_dsygvd(LAPACK_ROW_MAJOR, 1, 'V', 'U', (lapack_int)n, A, (lapack_int)n, B,
                                      (lapack_int)n, w);
     if (info != 0)
-        return hy_err_set(err, HY_ENUMERIC, "%s: LAPACK dsygvd failed (info %d)%s", what, (int)info,
+        return hy_err_set(err, beam_lapack_code((int)info), "%s: LAPACK dsygvd failed (info %d)%s", what, (int)info,
                           info > (lapack_int)n ? ": the mass matrix is not positive definite" : "");
     return HY_OK;
 }
@@ -92,7 +92,7 @@ int beam_modal_build(mech_beam_model *m, hy_err *err)
             lapack_int info = LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', (lapack_int)n, 1, A, (lapack_int)n, w, 1);
             if (info != 0) {
                 free(A);
-                return hy_err_set(err, HY_ENUMERIC, "modes.attachment: the clamped hinged beam's stiffness is "
+                return hy_err_set(err, beam_lapack_code((int)info), "modes.attachment: the clamped hinged beam's stiffness is "
                                   "singular (LAPACK dposv info %d)", (int)info);
             }
             double s = 0;

@@ -80,7 +80,11 @@ static int check_inertia(mech_mat3 In, double mass, mech_vec3 d, int about_com, 
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             a[3 * i + j] = 0.5 * (Ic.m[i][j] + Ic.m[j][i]);
-    if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'U', 3, a, 3, ev) != 0)
+    /* a is symmetric, so its column-major lower triangle is the row-major upper one; the column-major _work entry
+       point allocates nothing (the row-major wrapper would allocate a transposed copy and its work array, and an
+       out-of-memory there came back as HY_EMODEL) */
+    double work[16];
+    if (LAPACKE_dsyev_work(LAPACK_COL_MAJOR, 'N', 'L', 3, a, 3, ev, work, 16) != 0)
         return hy_err_set(err, HY_EMODEL, "%s: principal moments could not be computed", where);
     double tol = 1e-9 * fmax(scale, fabs(ev[2]));
     if (ev[0] < -tol)
@@ -304,7 +308,10 @@ int mech_body_model_new(const mech_body_def *def, mech_body_model **out, hy_err 
         for (int r = 0; r < 3; r++)
             for (int s = 0; s < 3; s++)
                 a[3 * r + s] = m->inertia[id].m[r][s];
-        if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', 3, a, 3) != 0 || LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'U', 3, a, 3) != 0) {
+        /* column-major 'L' on the symmetric a is the row-major 'U' read below; the _work entry points allocate
+           nothing (the row-major wrappers' allocation failure was reported as "not positive definite") */
+        if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', 3, a, 3) != 0 ||
+            LAPACKE_dpotri_work(LAPACK_COL_MAJOR, 'L', 3, a, 3) != 0) {
             int lrc = hy_err_set(err, HY_EMODEL, "free body %d (%s): inertia is not positive definite", k,
                                  m->names[id] ? m->names[id] : "?");
             mech_body_model_free(m);

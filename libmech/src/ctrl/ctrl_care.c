@@ -117,7 +117,7 @@ int ctrl_gain(const char *who, size_t n, size_t m, const double *B, const double
                                     (lapack_int)n);
     free(r);
     if (info != 0)
-        return hy_err_set(err, HY_ENUMERIC, "%s: gain: LAPACKE_dposv failed on R (info %d)", who, (int)info);
+        return hy_err_set(err, ctrl_lapack_code((int)info), "%s: gain: LAPACKE_dposv failed on R (info %d)", who, (int)info);
     return HY_OK;
 }
 

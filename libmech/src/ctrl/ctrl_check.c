@@ -39,7 +39,7 @@ static int sym_eigenvalues(const char *who, size_t k, const double *M, double *w
     lapack_int rc = LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)k, c, (lapack_int)k, w);
     free(c);
     if (rc != 0)
-        return hy_err_set(err, HY_ENUMERIC, "%s: LAPACKE_dsyev failed (info %d)", who, (int)rc);
+        return hy_err_set(err, ctrl_lapack_code((int)rc), "%s: LAPACKE_dsyev failed (info %d)", who, (int)rc);
     return HY_OK;
 }
 
@@ -93,7 +93,7 @@ int ctrl_balance(const char *who, size_t n, size_t m, const double *A, const dou
     lapack_int ilo = 0, ihi = 0;
     lapack_int rc = LAPACKE_dgebal(LAPACK_ROW_MAJOR, 'S', (lapack_int)n, As, (lapack_int)n, &ilo, &ihi, d);
     if (rc != 0)
-        return hy_err_set(err, HY_ENUMERIC, "%s: LAPACKE_dgebal failed (info %d)", who, (int)rc);
+        return hy_err_set(err, ctrl_lapack_code((int)rc), "%s: LAPACKE_dgebal failed (info %d)", who, (int)rc);
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < m; k++)
             Bs[i * m + k] = B[i * m + k] / d[i];
@@ -127,7 +127,7 @@ int mech_ctrl_poles(size_t n, const double *A, double *re, double *im, hy_err *e
                                   NULL, 1);
     free(c);
     if (rc != 0)
-        return hy_err_set(err, HY_ENUMERIC, "poles: LAPACKE_dgeev failed (info %d)", (int)rc);
+        return hy_err_set(err, ctrl_lapack_code((int)rc), "poles: LAPACKE_dgeev failed (info %d)", (int)rc);
     return HY_OK;
 }
 
@@ -223,7 +223,7 @@ static int pbh_scan(const char *who, size_t n, size_t m, const double *A, const 
         lapack_int info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'N', 'N', (lapack_int)r, (lapack_int)c, T,
                                          (lapack_int)c, sv, NULL, 1, NULL, 1, superb);
         if (info != 0) {
-            rc = hy_err_set(err, HY_ENUMERIC, "%s: PBH test: LAPACKE_dgesvd failed (info %d)", who, (int)info);
+            rc = hy_err_set(err, ctrl_lapack_code((int)info), "%s: PBH test: LAPACKE_dgesvd failed (info %d)", who, (int)info);
             break;
         }
         int count = 0;

@@ -4,7 +4,15 @@
 #define MECH_CTRL_INTERNAL_H
 
 #include <stddef.h>
+#include <lapacke.h>
 #include "hyst/common.h"
+
+/* (LAPACKE status != 0) => HY_ENOMEM when the row-major wrapper could not allocate its work or transposed arrays
+ * (LAPACK_WORK_MEMORY_ERROR, LAPACK_TRANSPOSE_MEMORY_ERROR), else HY_ENUMERIC (a numerical failure) */
+static inline int ctrl_lapack_code(int info)
+{
+    return info == LAPACK_WORK_MEMORY_ERROR || info == LAPACK_TRANSPOSE_MEMORY_ERROR ? HY_ENOMEM : HY_ENUMERIC;
+}
 
 /* Largest state and input count accepted: keeps every LAPACK/SLICOT dimension, (2n+m)^2 included, inside int. */
 #define CTRL_MAX_DIM 4096

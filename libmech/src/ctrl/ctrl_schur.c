@@ -55,7 +55,7 @@ int mech_ctrl_care_schur(size_t n, size_t m, const double *A, const double *B, c
     lapack_int info = LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', (lapack_int)m, (lapack_int)n, r, (lapack_int)m, Z,
                                     (lapack_int)n);
     if (info != 0) {
-        rc = hy_err_set(err, HY_ENUMERIC, "%s: LAPACKE_dposv failed on R (info %d)", who, (int)info);
+        rc = hy_err_set(err, ctrl_lapack_code((int)info), "%s: LAPACKE_dposv failed on R (info %d)", who, (int)info);
         goto done;
     }
     for (size_t i = 0; i < n; i++)
@@ -72,7 +72,7 @@ int mech_ctrl_care_schur(size_t n, size_t m, const double *A, const double *B, c
     info = LAPACKE_dgees(LAPACK_ROW_MAJOR, 'V', 'S', stable_first, (lapack_int)nn, H, (lapack_int)nn, &sdim, wr, wi,
                          U, (lapack_int)nn);
     if (info != 0) {
-        rc = hy_err_set(err, HY_ENUMERIC, "%s: LAPACKE_dgees failed (info %d%s)", who, (int)info,
+        rc = hy_err_set(err, ctrl_lapack_code((int)info), "%s: LAPACKE_dgees failed (info %d%s)", who, (int)info,
                         info == (lapack_int)nn + 2 ? ": reordering changed eigenvalues near the imaginary axis" : "");
         goto done;
     }
@@ -88,7 +88,7 @@ int mech_ctrl_care_schur(size_t n, size_t m, const double *A, const double *B, c
         }
     info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)n, a, (lapack_int)n, piv, y, (lapack_int)n);
     if (info != 0) {
-        rc = hy_err_set(err, HY_ENUMERIC, "%s: U11 is singular (LAPACKE_dgesv info %d)", who, (int)info);
+        rc = hy_err_set(err, ctrl_lapack_code((int)info), "%s: U11 is singular (LAPACKE_dgesv info %d)", who, (int)info);
         goto done;
     }
     for (size_t i = 0; i < n; i++) /* y = X' */

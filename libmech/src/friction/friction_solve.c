@@ -163,8 +163,9 @@ int fr_solve_fixed(const mech_friction_model *m, mech_friction_data *d, const in
          * coordinate): their tangential forces are statically indeterminate. The minimum-norm split of the
          * tangential forces (SVD) is the minimum complementary energy of spec 003 §2.5 with equal tangential
          * compliances; it must satisfy the system. */
-        if (min_norm(d, n) != HY_OK)
-            return HY_ENUMERIC;
+        int rc = min_norm(d, n);
+        if (rc != HY_OK)
+            return rc; /* HY_ENOMEM (its SVD allocates) or HY_ENUMERIC (no consistent split) */
     } else {
         LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, A, n, d->ipiv, z, n);
     }
@@ -216,6 +217,8 @@ int mech_friction_enumerate(const mech_friction_model *m, mech_friction_data *d,
         fr_slip_from_v(m, d, chi, slip);
         double det;
         int rc = fr_solve_fixed(m, d, chi, slip, &det);
+        if (rc == HY_ENOMEM)
+            return hy_err_set(err, HY_ENOMEM, "friction: out of memory");
         if (b < 64) {
             d->det[b] = det;
             d->n_det = (int)b + 1;
@@ -245,7 +248,8 @@ int mech_friction_enumerate(const mech_friction_model *m, mech_friction_data *d,
         for (int c = 0; c < nc; c++)
             d->chi[c] = ((unsigned)first >> c) & 1 ? -1 : 1;
         fr_slip_from_v(m, d, d->chi, d->slip);
-        fr_solve_fixed(m, d, d->chi, d->slip, NULL);
+        if (fr_solve_fixed(m, d, d->chi, d->slip, NULL) == HY_ENOMEM)
+            return hy_err_set(err, HY_ENOMEM, "friction: out of memory");
     }
     return HY_OK;
 }
@@ -269,7 +273,10 @@ int mech_friction_solve(const mech_friction_model *m, mech_friction_data *d, hy_
         /* attempts count the solves with a new variant (the paper's "attempts"); a re-solve after a stick
          * hypothesis was released is not one */
         d->attempts += flipped;
-        if (fr_solve_fixed(m, d, chi, slip, NULL) != HY_OK)
+        int rc = fr_solve_fixed(m, d, chi, slip, NULL);
+        if (rc == HY_ENOMEM)
+            return hy_err_set(err, HY_ENOMEM, "friction: out of memory");
+        if (rc != HY_OK)
             break; /* singular variant: let the enumeration decide */
         int changed = 0;
         unsigned bad = 0;

@@ -348,7 +348,10 @@ int mech_beam_config_parse(const char *txt, size_t len, const char *name, const 
     mech_beam_config_default(c);
     ctx x = {name, dir, err};
     const char *end = NULL;
+    errno = 0; /* cJSON says NULL for bad text and for a failed allocation alike; malloc's errno tells them apart */
     cJSON *doc = cJSON_ParseWithLengthOpts(txt, len, &end, 0);
+    if (!doc && errno == ENOMEM)
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory reading the JSON", name);
     if (!doc) {
         int line = 1, col = 1;
         for (const char *p = txt; end && p < end && p < txt + len; p++) {
@@ -421,7 +424,7 @@ int mech_beam_config_read(const char *file, mech_beam_config *c, hy_err *err)
     mech_beam_config_default(c);
     FILE *fp = fopen(file, "rb");
     if (!fp)
-        return hy_err_set(err, HY_EIO, "%s: cannot open: %s", file, strerror(errno));
+        return hy_err_set(err, errno == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open: %s", file, strerror(errno));
     char *txt = NULL;
     size_t cap = 0, n = 0;
     for (;;) {

@@ -367,7 +367,10 @@ int mech_friction_config_parse(const char *text, size_t len, const char *name, m
     mech_friction_opt_default(&c->opt);
     c->duration = 1.0, c->step = 1e-4, c->sample = 1e-3;
     const char *end = NULL;
+    errno = 0; /* cJSON says NULL for bad text and for a failed allocation alike; malloc's errno tells them apart */
     cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!doc && errno == ENOMEM)
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory reading the JSON", name);
     if (!doc) {
         int line = 1, col = 1;
         for (const char *p = text; end && p < end && p < text + len; p++) {
@@ -427,7 +430,7 @@ int mech_friction_config_read(const char *path, mech_friction_config *cfg, hy_er
     const char *name = path;
     FILE *fp = fopen(path, "rb");
     if (!fp)
-        return hy_err_set(err, HY_EIO, "%s: cannot open: %s", name, strerror(errno));
+        return hy_err_set(err, errno == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open: %s", name, strerror(errno));
     char *text = NULL;
     size_t cap = 0, n = 0;
     for (;;) {
