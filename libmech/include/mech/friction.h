@@ -105,6 +105,9 @@ typedef struct mech_friction_data {
     int *ipiv, *idx;
     double *lp_ar;
     int *lp_ia, *lp_ja;
+    double *ls_s, *ls_work; /* dgelsd: singular values (ns + nc) and workspace (ls_lwork), sized by LAPACK's query  */
+    int *ls_iwork;          /* (ls_liwork); for the minimum-norm split of statically indeterminate stick          */
+    int ls_lwork, ls_liwork;
     void *lp;               /* the GLPK problem object, created once (glp_prob *)                             */
 } mech_friction_data;
 

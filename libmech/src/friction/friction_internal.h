@@ -38,8 +38,8 @@ static inline int fr_square(const mech_friction_model *m)
 void fr_slip_from_v(const mech_friction_model *m, const mech_friction_data *d, const int *chi, int *slip);
 
 /* (model, prepared data, chi, slip: all fixed) => N, F, qdd of that discrete state (one LU solve, square systems);
- * *det = determinant of the system when det != NULL. HY_ENUMERIC when it is singular. Allocates only for statically
- * indeterminate stick (the minimum-norm split's SVD): HY_ENOMEM then, which callers pass on. */
+ * *det = determinant of the system when det != NULL. HY_ENUMERIC when it is singular (statically indeterminate
+ * stick: when no minimum-norm split satisfies it). Allocates nothing (the SVD's workspace is in the data). */
 int fr_solve_fixed(const mech_friction_model *m, mech_friction_data *d, const int *chi, const int *slip, double *det);
 
 /* (model, data after a solve, chi, slip) => 1 when every reaction is >= -eps_N and every stuck force inside its cone */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glpk.h>
+#include <lapacke.h>
 #include "friction/friction_internal.h"
 
 // (o) => defaults
@@ -63,13 +64,35 @@ const mech_friction_contact *mech_friction_model_contact(const mech_friction_mod
 const mech_friction_opt *mech_friction_model_opt(const mech_friction_model *m) { return &m->opt; }
 void mech_friction_model_free(mech_friction_model *m) { free(m); }
 
+/* (largest system order nmax) => the dgelsd workspace lengths that fit every square system of order 1..nmax with
+ * one right-hand side (the minimum-norm split of statically indeterminate stick, friction_solve.c): LAPACK's own
+ * workspace query, made once here so that the split allocates nothing. The query reads no matrix entries. */
+static int lstsq_query(int nmax, int *lwork, int *liwork)
+{
+    *lwork = 1;
+    *liwork = 1;
+    for (int n = 1; n <= nmax; n++) {
+        double a = 0, b = 0, s = 0, wq = 0;
+        lapack_int iq = 0, rank = 0;
+        lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, n, n, 1, &a, n, &b, n, &s, 1e-13, &rank, &wq, -1,
+                                              &iq);
+        if (info != 0)
+            return HY_ENUMERIC;
+        if ((int)wq > *lwork)
+            *lwork = (int)wq;
+        if ((int)iq > *liwork)
+            *liwork = (int)iq;
+    }
+    return HY_OK;
+}
+
 /* sizes of the arrays of one data, in the order they sit in the buffer */
 typedef struct layout {
     size_t nd, ni;      /* doubles, ints */
     size_t lp_cols, lp_rows, lp_ne;
 } layout;
 
-static layout sizes(int w, int ns, int nc)
+static layout sizes(int w, int ns, int nc, int ls_lwork, int ls_liwork)
 {
     size_t W = (size_t)(w + ns), nmax = (size_t)(ns + nc);
     layout L;
@@ -82,8 +105,9 @@ static layout sizes(int w, int ns, int nc)
          + 2 * (size_t)nc                                                                /* L Y Kn Kt d v */
          + 2 * (size_t)nc + (size_t)w                                                    /* N F qdd */
          + 2 * (nmax * nmax + nmax) + (size_t)(ns * ns) + (size_t)w                      /* A z A2 z2 Kw Yw */
-         + L.lp_ne + 1;                                                                  /* lp_ar */
-    L.ni = 4 * (size_t)nc + 2 * nmax + 2 * (L.lp_ne + 1);
+         + L.lp_ne + 1                                                                   /* lp_ar */
+         + nmax + (size_t)ls_lwork;                                                      /* ls_s ls_work */
+    L.ni = 4 * (size_t)nc + 2 * nmax + 2 * (L.lp_ne + 1) + (size_t)ls_liwork;
     return L;
 }
 
@@ -92,7 +116,7 @@ static void carve(mech_friction_data *d, char *buf)
 {
     int w = d->w, ns = d->ns, nc = d->nc;
     size_t W = (size_t)(w + ns), nmax = (size_t)(ns + nc);
-    layout L = sizes(w, ns, nc);
+    layout L = sizes(w, ns, nc, d->ls_lwork, d->ls_liwork);
     double *p = (double *)buf;
 #define TAKE(field, n) (d->field = p, p += (n))
     TAKE(Mqq, (size_t)(w * w));
@@ -118,6 +142,8 @@ static void carve(mech_friction_data *d, char *buf)
     TAKE(Kw, (size_t)(ns * ns));
     TAKE(Yw, (size_t)w);
     TAKE(lp_ar, L.lp_ne + 1);
+    TAKE(ls_s, nmax);
+    TAKE(ls_work, (size_t)d->ls_lwork);
 #undef TAKE
     int *q = (int *)p;
 #define TAKEI(field, n) (d->field = q, q += (n))
@@ -129,12 +155,13 @@ static void carve(mech_friction_data *d, char *buf)
     TAKEI(idx, nmax);
     TAKEI(lp_ia, L.lp_ne + 1);
     TAKEI(lp_ja, L.lp_ne + 1);
+    TAKEI(ls_iwork, (size_t)d->ls_liwork);
 #undef TAKEI
 }
 
-static size_t buffer_bytes(int w, int ns, int nc)
+static size_t buffer_bytes(const mech_friction_data *d)
 {
-    layout L = sizes(w, ns, nc);
+    layout L = sizes(d->w, d->ns, d->nc, d->ls_lwork, d->ls_liwork);
     return L.nd * sizeof(double) + L.ni * sizeof(int);
 }
 
@@ -142,18 +169,25 @@ static size_t buffer_bytes(int w, int ns, int nc)
 int mech_friction_data_new(const mech_friction_model *m, mech_friction_data **out, hy_err *err)
 {
     *out = NULL;
+    int lwork, liwork;
+    if (lstsq_query(m->ns + m->nc, &lwork, &liwork) != HY_OK)
+        return hy_err_set(err, HY_ENUMERIC, "friction data: the dgelsd workspace query failed");
     mech_friction_data *d = calloc(1, sizeof *d);
-    char *buf = calloc(1, buffer_bytes(m->w, m->ns, m->nc));
+    if (!d)
+        return hy_err_set(err, HY_ENOMEM, "friction data: out of memory");
+    d->w = m->w;
+    d->ns = m->ns;
+    d->nc = m->nc;
+    d->ls_lwork = lwork;
+    d->ls_liwork = liwork;
+    char *buf = calloc(1, buffer_bytes(d));
     glp_term_out(GLP_OFF); /* GLPK prints nothing, ever */
-    glp_prob *lp = buf && d ? glp_create_prob() : NULL;
-    if (!d || !buf || !lp) {
+    glp_prob *lp = buf ? glp_create_prob() : NULL;
+    if (!buf || !lp) {
         free(d);
         free(buf);
         return hy_err_set(err, HY_ENOMEM, "friction data: out of memory");
     }
-    d->w = m->w;
-    d->ns = m->ns;
-    d->nc = m->nc;
     carve(d, buf);
     d->lp = lp;
     for (int c = 0; c < m->nc; c++)
@@ -167,7 +201,7 @@ void mech_friction_data_copy(mech_friction_data *dst, const mech_friction_data *
 {
     void *lp = dst->lp;
     char *buf = (char *)dst->Mqq;
-    memcpy(buf, (const char *)src->Mqq, buffer_bytes(src->w, src->ns, src->nc));
+    memcpy(buf, (const char *)src->Mqq, buffer_bytes(src));
     mech_friction_data save = *src;
     *dst = save;
     carve(dst, buf);

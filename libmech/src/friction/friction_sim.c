@@ -40,10 +40,9 @@ static int frozen(mech_friction_sim *s, double t, const double *y)
     int rc = mech_friction_mech_assemble(s->mc, t, y, y + s->w, d, s->Qa, &s->ke, &s->err);
     if (rc == HY_OK)
         rc = mech_friction_prepare(s->m, d, &s->err);
-    if (rc == HY_OK && (rc = fr_solve_fixed(s->m, d, d->chi_c, d->slip_c, NULL)) != HY_OK)
-        rc = rc == HY_ENOMEM ? hy_err_set(&s->err, HY_ENOMEM, "t = %.9g s: out of memory", t)
-                             : hy_err_set(&s->err, HY_ENUMERIC, "t = %.9g s: the reaction system of the current "
-                                          "variant is singular (Painlevé paradox boundary)", t);
+    if (rc == HY_OK && fr_solve_fixed(s->m, d, d->chi_c, d->slip_c, NULL) != HY_OK)
+        rc = hy_err_set(&s->err, HY_ENUMERIC, "t = %.9g s: the reaction system of the current variant is "
+                        "singular (Painlevé paradox boundary)", t);
     return rc;
 }
 
@@ -188,10 +187,8 @@ static int settle(mech_friction_sim *s)
     }
     memcpy(d->chi, chi, (size_t)nc * sizeof *chi);
     memcpy(d->slip, slip, (size_t)nc * sizeof *slip);
-    int frc = fr_solve_fixed(m, d, chi, slip, NULL);
-    if (frc != HY_OK)
-        return frc == HY_ENOMEM ? hy_err_set(&s->err, HY_ENOMEM, "t = %.9g s: out of memory", s->t)
-                                : hy_err_set(&s->err, HY_ENUMERIC, "t = %.9g s: singular reaction system", s->t);
+    if (fr_solve_fixed(m, d, chi, slip, NULL) != HY_OK)
+        return hy_err_set(&s->err, HY_ENUMERIC, "t = %.9g s: singular reaction system", s->t);
     d->attempts = att;
     d->method = method;
     if (method == MECH_FRICTION_VARIANT)

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <lapacke.h>
 #include "friction/friction_internal.h"
-#include "hyst/linalg.h"
 
 static double dot(const double *a, const double *b, int n)
 {
@@ -66,36 +65,36 @@ void fr_slip_from_v(const mech_friction_model *m, const mech_friction_data *d, c
 }
 
 /* (data with the system in A2, z2; n) => z = minimum-norm least-squares solution when the system is consistent.
- * Allocates (hy_lstsq_svd): reached only in statically indeterminate stick. */
+ * dgelsd (SVD, divide and conquer) in the workspace sized by mech_friction_data_new: allocates nothing. The LU
+ * factors in d->A are not needed any more, so A holds the scaled copy that dgelsd overwrites; z (nmax long) is
+ * the right-hand side and receives the solution. */
 static int min_norm(mech_friction_data *d, int n)
 {
-    double *At = malloc((size_t)(n * n) * sizeof *At), *b = malloc((size_t)n * sizeof *b);
-    int rc = At && b ? HY_OK : HY_ENOMEM;
     /* the norm weighs the tangential forces only: the reactions' columns are scaled up by 1e6, so the solution
      * minimizes sum F^2 (equal tangential compliances) and the reactions follow from the equations */
     int nc = d->nc;
-    for (int i = 0; rc == HY_OK && i < n; i++) {
-        for (int j = 0; j < n; j++)
-            At[(size_t)i * n + j] = d->A2[(size_t)j * n + i] * (j < nc ? 1e6 : 1.0);
-        b[i] = d->z2[i];
+    for (int j = 0; j < n; j++) {
+        double sc = j < nc ? 1e6 : 1.0;
+        for (int i = 0; i < n; i++)
+            d->A[(size_t)j * n + i] = d->A2[(size_t)j * n + i] * sc;
     }
-    if (rc == HY_OK)
-        rc = hy_lstsq_svd(At, (size_t)n, (size_t)n, b, 1e-13, d->z, NULL, NULL);
-    for (int j = 0; rc == HY_OK && j < nc; j++)
+    memcpy(d->z, d->z2, (size_t)n * sizeof *d->z);
+    lapack_int rank = 0;
+    lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, n, n, 1, d->A, n, d->z, n, d->ls_s, 1e-13, &rank,
+                                          d->ls_work, d->ls_lwork, d->ls_iwork);
+    if (info != 0)
+        return HY_ENUMERIC; /* the SVD did not converge */
+    for (int j = 0; j < nc; j++)
         d->z[j] *= 1e6;
     double res = 0, scale = 0;
-    for (int i = 0; rc == HY_OK && i < n; i++) {
+    for (int i = 0; i < n; i++) {
         double r = -d->z2[i];
         for (int j = 0; j < n; j++)
             r += d->A2[(size_t)j * n + i] * d->z[j], scale = fmax(scale, fabs(d->A2[(size_t)j * n + i] * d->z[j]));
         res = fmax(res, fabs(r));
         scale = fmax(scale, fabs(d->z2[i]));
     }
-    if (rc == HY_OK && res > 1e-9 * fmax(scale, 1e-300))
-        rc = HY_ENUMERIC;
-    free(At);
-    free(b);
-    return rc;
+    return res > 1e-9 * fmax(scale, 1e-300) ? HY_ENUMERIC : HY_OK;
 }
 
 /* The square system of one discrete state. Unknowns z = (N_1..N_nc, F of the stuck contacts in order); rows: the
@@ -163,9 +162,8 @@ int fr_solve_fixed(const mech_friction_model *m, mech_friction_data *d, const in
          * coordinate): their tangential forces are statically indeterminate. The minimum-norm split of the
          * tangential forces (SVD) is the minimum complementary energy of spec 003 §2.5 with equal tangential
          * compliances; it must satisfy the system. */
-        int rc = min_norm(d, n);
-        if (rc != HY_OK)
-            return rc; /* HY_ENOMEM (its SVD allocates) or HY_ENUMERIC (no consistent split) */
+        if (min_norm(d, n) != HY_OK)
+            return HY_ENUMERIC; /* no consistent split */
     } else {
         LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, A, n, d->ipiv, z, n);
     }
@@ -217,8 +215,6 @@ int mech_friction_enumerate(const mech_friction_model *m, mech_friction_data *d,
         fr_slip_from_v(m, d, chi, slip);
         double det;
         int rc = fr_solve_fixed(m, d, chi, slip, &det);
-        if (rc == HY_ENOMEM)
-            return hy_err_set(err, HY_ENOMEM, "friction: out of memory");
         if (b < 64) {
             d->det[b] = det;
             d->n_det = (int)b + 1;
@@ -248,8 +244,7 @@ int mech_friction_enumerate(const mech_friction_model *m, mech_friction_data *d,
         for (int c = 0; c < nc; c++)
             d->chi[c] = ((unsigned)first >> c) & 1 ? -1 : 1;
         fr_slip_from_v(m, d, d->chi, d->slip);
-        if (fr_solve_fixed(m, d, d->chi, d->slip, NULL) == HY_ENOMEM)
-            return hy_err_set(err, HY_ENOMEM, "friction: out of memory");
+        fr_solve_fixed(m, d, d->chi, d->slip, NULL); /* solved admissibly in the loop above */
     }
     return HY_OK;
 }
@@ -273,10 +268,7 @@ int mech_friction_solve(const mech_friction_model *m, mech_friction_data *d, hy_
         /* attempts count the solves with a new variant (the paper's "attempts"); a re-solve after a stick
          * hypothesis was released is not one */
         d->attempts += flipped;
-        int rc = fr_solve_fixed(m, d, chi, slip, NULL);
-        if (rc == HY_ENOMEM)
-            return hy_err_set(err, HY_ENOMEM, "friction: out of memory");
-        if (rc != HY_OK)
+        if (fr_solve_fixed(m, d, chi, slip, NULL) != HY_OK)
             break; /* singular variant: let the enumeration decide */
         int changed = 0;
         unsigned bad = 0;
