@@ -62,6 +62,20 @@ static inline void add_to(mech_mat3 *A, const mech_mat3 *B)
     FOR3(a, FOR3(b, A->m[a][b] += B->m[a][b];););
 }
 
+/* Shift of a child's projected inertia P = (N_tt, N_tr, N_rr) and transmitted force to the parent origin, the
+ * reconstruction of spec 001 §2.4 (X^T N X, X = [[1, r̃^T], [0, 1]]): ΔM_tr = N_tt r̃^T + N_tr,
+ * ΔM_rr = r̃ (N_tt r̃^T) + r̃ N_tr + (r̃ N_tr)^T + N_rr, Δm += r × Δf. Used by both pass-2 forms. */
+static inline __attribute__((always_inline)) void shift_to_parent(mech_vec3 r, mech_mat3 P[3], mech_vec3 df, mech_vec3 *dm)
+{
+    mech_mat3 N1R, A, B;
+    rows_cross(r, &P[0], &N1R);
+    cols_cross(r, &N1R, &A);
+    cols_cross(r, &P[1], &B);
+    FOR3(a, FOR3(b, P[2].m[a][b] += A.m[a][b] + B.m[a][b] + B.m[b][a];
+                    P[1].m[a][b] += N1R.m[a][b];););
+    *dm = mech_vec3_add(*dm, mech_vec3_cross(r, df));
+}
+
 /* Pass 2 for body j whose joint axis is i: projection (eq. 2.5), transmitted bias (eq. 2.7), rotation to the
  * parent (eq. 2.6) and the reconstructed shift, added to the parent (or to the root's share C, Cf, Cm). Inlined
  * once per axis value, so that every index into the 3x3 blocks is a constant. HY_ENUMERIC when I* or m* is not
@@ -134,18 +148,9 @@ static inline __attribute__((always_inline)) int pass2_body(const mech_body_mode
     }
     df = mech_vec3_neg(df);
     dm = mech_vec3_neg(dm);
-    /* shift to the parent origin, the reconstruction: ΔM_tr = N_tt r̃^T + N_tr,
-     * ΔM_rr = r̃ (N_tt r̃^T) + r̃ N_tr + (r̃ N_tr)^T + N_rr */
-    mech_vec3 r = d->r[j];
-    if (r.x != 0.0 || r.y != 0.0 || r.z != 0.0) {
-        mech_mat3 N1R, A, B;
-        rows_cross(r, &P[0], &N1R);
-        cols_cross(r, &N1R, &A);
-        cols_cross(r, &P[1], &B);
-        FOR3(a, FOR3(b, P[2].m[a][b] += A.m[a][b] + B.m[a][b] + B.m[b][a];
-                        P[1].m[a][b] += N1R.m[a][b];););
-        dm = mech_vec3_add(dm, mech_vec3_cross(r, df));
-    }
+    mech_vec3 r = d->r[j]; /* shift to the parent origin (skipped when the joint sits at it) */
+    if (r.x != 0.0 || r.y != 0.0 || r.z != 0.0)
+        shift_to_parent(r, P, df, &dm);
     if (p == 0) {
         add_to(&C[0], &P[0]);
         add_to(&C[1], &P[1]);
@@ -245,13 +250,7 @@ static inline __attribute__((always_inline)) int pass2_revolute(const mech_body_
     mech_vec3 dm = mech_vec3_neg(mech_vec3_alpha_t(k, c, s, mech_vec3_make(nr[0], nr[1], nr[2])));
     if (!m->r_zero[j]) {
         mech_vec3 r = d->r[j];
-        mech_mat3 N1R, A, B;
-        rows_cross(r, &P[0], &N1R);
-        cols_cross(r, &N1R, &A);
-        cols_cross(r, &P[1], &B);
-        FOR3(a, FOR3(b, P[2].m[a][b] += A.m[a][b] + B.m[a][b] + B.m[b][a];
-                        P[1].m[a][b] += N1R.m[a][b];););
-        dm = mech_vec3_add(dm, mech_vec3_cross(r, df));
+        shift_to_parent(r, P, df, &dm);
         if (p == 0) {
             add_to(&C[0], &P[0]);
             add_to(&C[1], &P[1]);

@@ -379,3 +379,15 @@ int ctrl_check_model(const char *who, size_t n, size_t m, const double *A, const
     }
     return HY_OK;
 }
+
+// (who, n, m, A, B, Q, R, X) => the common checks of both CARE solvers
+int ctrl_check_care(const char *who, size_t n, size_t m, const double *A, const double *B, const double *Q,
+                    const double *R, const double *X, hy_err *err)
+{
+    int rc = ctrl_check_args(who, n, m, A, B, Q, R, err);
+    if (rc == HY_OK && !X)
+        rc = hy_err_set(err, HY_EARG, "%s: output X is NULL", who);
+    if (rc == HY_OK)
+        rc = ctrl_check_model(who, n, m, A, B, Q, err);
+    return rc;
+}

@@ -26,6 +26,10 @@ int ctrl_check_args(const char *who, size_t n, size_t m, const double *A, const 
  * offending eigenvalue and its PBH rank in the message (default margin: mech_ctrl_default_tol). */
 int ctrl_check_model(const char *who, size_t n, size_t m, const double *A, const double *B, const double *Q,
                      hy_err *err);
+// (who, n, m, A, B, Q, R, X) => ctrl_check_args, X not NULL, then ctrl_check_model: the common checks of both CARE
+// solvers; HY_OK or the first failure
+int ctrl_check_care(const char *who, size_t n, size_t m, const double *A, const double *B, const double *Q,
+                    const double *R, const double *X, hy_err *err);
 
 /* (A, B, Q) => the same problem in balanced state coordinates Z = D Zs: As = D^-1 A D (LAPACK dgebal, scaling only,
  * D diagonal with powers of 2, so exact), Bs = D^-1 B, Qs = D Q D; d[n] receives D. The CARE solution transforms as

@@ -21,11 +21,7 @@ int mech_ctrl_care_schur(size_t n, size_t m, const double *A, const double *B, c
                          double *X, hy_err *err)
 {
     const char *who = "CARE (Schur)";
-    int rc = ctrl_check_args(who, n, m, A, B, Q, R, err);
-    if (rc == HY_OK && !X)
-        rc = hy_err_set(err, HY_EARG, "%s: output X is NULL", who);
-    if (rc == HY_OK)
-        rc = ctrl_check_model(who, n, m, A, B, Q, err);
+    int rc = ctrl_check_care(who, n, m, A, B, Q, R, X, err);
     if (rc != HY_OK)
         return rc;
 
