@@ -1,0 +1,432 @@
+/* Probe-cone docking simulator (issue 11; spec 001 with the reference parameter set RP-1 and scenarios S1-S7 of
+ * 001-reference-parameters.md; hysteresis laws of spec 000): two free spacecraft, the central chain of the
+ * docking mechanism on the active one (universal joint q1, q2 = housing, body 2; probe torsion q3 and bending
+ * q4, q5 = probe + head, body 5), the axial damper as the separate nut equation (2.1), the lateral damper as four
+ * dependent chains reduced into body 2 (eqs. 2.3-2.4), the probe compliance (§2.6), the passive unit's cone,
+ * socket, latch slots and stops, the fixed limiter, capture and the energy budget. Drive locked (first 20 s:
+ * contact -> capture -> energy absorption).
+ *
+ * FRAMES (docs/dock.md has figures)
+ *   cone frame (world at t = 0): origin at the centre of the passive docking plane, +x along the cone axis out of
+ *     the passive vehicle towards the active one (RP-1 §2). The passive vehicle is a free body; the active
+ *     vehicle is the floating base of the body tree and moves along -x.
+ *   base frame (active vehicle, body 0): origin at the universal-joint centre, +x0 along the mechanism axis out
+ *     of the active docking plane towards the passive vehicle (so x0 = -x of the cone frame when aligned).
+ *   housing frame (body 2), probe frame (body 5): +x along the housing / probe axis towards the head.
+ *   Units are SI and radians everywhere in this header (the scenario file may use degrees; io/dock_json.c).
+ *
+ * LAYERS
+ *   mech_dock_params   plain physical parameters (RP-1 defaults by mech_dock_params_rp1), with the hysteresis
+ *                      laws as borrowed hy_model pointers (loaded by the io layer; physics never reads files)
+ *   mech_dock_model    compiled, immutable: body tree, contact set, axial damper, lateral damper, elements
+ *   mech_dock_sim      mutable: state, hysteresis element states (trial / commit / revert), contact anchors,
+ *                      capture logic, energy quadratures, peaks; one fixed-step RK4 step per call; allocates
+ *                      nothing after mech_dock_sim_new
+ *   sub-models         mech_dock_axial_* (nut equation, variants A and B) and mech_dock_lateral_* (the four
+ *                      chains): each usable and tested on its own. */
+#ifndef MECH_DOCK_H
+#define MECH_DOCK_H
+
+#include <stddef.h>
+#include "hyst/common.h"
+#include "hyst/element.h"
+#include "hyst/model.h"
+#include "mech/math3.h"
+#include "mech/contact.h"
+
+enum mech_dock_variant {
+    MECH_DOCK_A = 0,  /* existing mechanism: spiral spring + friction brake FrT2 + 2 axial magnetic brakes; UJ in
+                         the housing (spec 001 §1.3)                                                         */
+    MECH_DOCK_B = 1   /* modified dampers: FrT1 + FrT2 + gear-train compliance; UJ moved down into the base and
+                         the lateral chains re-oriented (spec 001 §5.1, §5.2)                                */
+};
+
+enum mech_dock_cone_type {
+    MECH_DOCK_CONE_MODULE = 0,  /* type 3 (modules), RP-1 full cone                                          */
+    MECH_DOCK_CONE_VEHICLE,     /* type 2 (existing vehicles)                                               */
+    MECH_DOCK_CONE_SHORT        /* shortened cone of a node module (variant C geometry, spec 001 §5.3)      */
+};
+
+/* A hysteretic law: a hyst-model element plus the unit conversion between its file units and SI. */
+typedef struct mech_dock_law {
+    const hy_model *model;   /* borrowed; must outlive every model and sim made from these params           */
+    double q_scale;          /* model q units per SI unit of the element's displacement (1 for "m"/"rad",
+                                1000 for "mm", 180/pi for "deg")                                              */
+    double Q_scale;          /* SI units (N or N m) per model Q unit (1 for "N", 1000 for "kN")              */
+    double scale;            /* extra multiplier of the force (1; bending uses L_Pr(0)/L_Pr(t) on top)        */
+} mech_dock_law;
+
+/* A monotone piecewise-linear table y(x), x >= 0 ascending, linear between samples, last slope continued
+ * (magnetic brakes, eq. 2.2). */
+#define MECH_DOCK_TABLE_MAX 16
+typedef struct mech_dock_table {
+    int    n;                        /* 1..MECH_DOCK_TABLE_MAX points                                        */
+    double x[MECH_DOCK_TABLE_MAX];   /* speed, m/s or rad/s                                                  */
+    double y[MECH_DOCK_TABLE_MAX];   /* force N or moment N m                                                */
+} mech_dock_table;
+// (table, x >= 0) => y(x) by linear interpolation (constant beyond the last point when its slope is given as
+// zero by a repeated y, linear extrapolation of the last segment otherwise)
+double mech_dock_table_eval(const mech_dock_table *t, double x);
+
+/* ---- vehicles ------------------------------------------------------------------------------------------ */
+typedef struct mech_dock_vehicle {
+    char      name[32];
+    double    mass;       /* kg                                                                               */
+    mech_vec3 inertia;    /* principal moments about the CoM along the vehicle axes (roll, transverse,
+                             transverse), kg m^2                                                            */
+    mech_vec3 port;       /* centre of its docking plane from its CoM, vehicle frame (x = docking axis out of
+                             the vehicle), m                                                                */
+} mech_dock_vehicle;
+
+/* ---- axial damper: the nut equation (2.1), forces given at the probe (RP-1 §2.5) ------------------------ */
+typedef struct mech_dock_axial_params {
+    int    variant;          /* MECH_DOCK_A or MECH_DOCK_B                                                    */
+    double lead;             /* ball-screw lead t, m (i_Nut = 2 pi / t)                       RP-1 0.012      */
+    double m_eq;             /* reduced axial mass of the moving chain, kg (I_Nut^tot = m_eq / i_Nut^2)  50   */
+    double screw_friction;   /* k_NutFr, sign-consistent Coulomb form (docs/dock.md)                 0.05     */
+    double damping;          /* structural damping c_D,FR at the probe, N s/m                        200      */
+    double stroke_limit;     /* push-in hard stop of the probe, m                                    0.32     */
+    double stop_stiffness;   /* penalty stiffness of that stop, N/m                                  5e6      */
+    double stop_restitution; /* its coefficient of restitution                                       0.3      */
+    /* variant A: spring + FrT2 chain as a variable-parameter (friction-kind) table, q = stroke m, Q = N at the
+       probe; the 2 axial magnetic brakes as a speed table (probe speed m/s -> total force N), eq. (2.2) */
+    mech_dock_law   chain;
+    mech_dock_table magnetic;
+    /* variant B: gear-train compliance (q = deflection m, Q = N at the probe) in series with the friction
+       brakes FrT1 (stroke-limited, then a hard stop) and FrT2; slip forces by direction */
+    mech_dock_law gear;
+    double frt1_push, frt1_pull;  /* N: FrT1 higher when pushed in                    1250 / (pull) 300       */
+    double frt1_stroke;           /* m: FrT1 stroke before its stop                   0.25                   */
+    double frt2_push, frt2_pull;  /* N: FrT2 higher when pulled out                   5000 / 6000            */
+} mech_dock_axial_params;
+
+/* ---- lateral damper: 2 U-P-S spring chains + 2 R-U-S magnetic-brake chains (spec 001 §2.3, RP-1 §2.6) ---- */
+#define MECH_DOCK_NCHAIN 4
+typedef struct mech_dock_lateral_params {
+    /* U-P-S spring mechanisms k = 0, 1: U joint on the base, prismatic rod with the coil + Belleville springs,
+       S joint on the housing */
+    mech_vec3 spring_base[2];      /* U-joint centre, base frame (origin = UJ centre), m                       */
+    mech_vec3 spring_housing[2];   /* S-joint centre, housing frame, m                                         */
+    double    spring_rod_mass[2];  /* kg (rod treated as a slender bar between the two centres)               */
+    mech_dock_law spring;          /* rod force (N) against rod stroke from neutral (m), both directions:
+                                      preload step, coil, preload step, Belleville (hysteretic table)         */
+    double    spring_stop;         /* |stroke| at the hard stop, m                                             */
+    double    stop_stiffness;      /* hard-stop penalty, N/m                                                   */
+    /* R-U-S magnetic brakes k = 2, 3: crank turning about an axis fixed on the base, coupler rod to an S joint
+       on the housing */
+    mech_vec3 brake_pivot[2];      /* crank pivot, base frame, m                                              */
+    mech_vec3 brake_axis[2];       /* crank axis (unit), base frame                                           */
+    double    brake_crank[2];      /* crank length, m                                                         */
+    double    brake_rod[2];        /* coupler length, m                                                       */
+    mech_vec3 brake_housing[2];    /* S-joint centre, housing frame, m                                        */
+    double    brake_crank_inertia[2]; /* crank + brake rotor about the crank axis, kg m^2                      */
+    mech_dock_table brake;         /* input-link speed rad/s -> brake moment N m (eq. 2.2)                     */
+    double    brake_stop;          /* |input-link angle from neutral| at its mechanical stops, rad             */
+    double    brake_stop_stiffness;/* N m/rad                                                                  */
+} mech_dock_lateral_params;
+
+/* ---- probe compliance (spec 001 §2.6, RP-1 §2.7) ----------------------------------------------------------- */
+typedef struct mech_dock_probe_params {
+    mech_dock_law bending;   /* joint moment (N m) against bending angle (rad) at L_Pr(0); the same law for q4
+                                and q5, each its own element; scaled by L_Pr(0)/L_Pr(t)                     */
+    mech_dock_law torsion;   /* joint moment against q3, not rescaled                                        */
+    double tip_factor;       /* 1.5: A_HS correction of latch and sensor positions                           */
+} mech_dock_probe_params;
+
+/* ---- geometry (RP-1 §2.2-2.3) --------------------------------------------------------------------------- */
+typedef struct mech_dock_geometry {
+    int    cone;             /* enum mech_dock_cone_type                                                      */
+    double rim_radius;       /* R_rim, m                                       0.40                          */
+    double rim_x;            /* rim plane x in the cone frame (0; short cone -0.17), m                       */
+    double half_angle;       /* cone half-angle alpha, rad                     30 deg                        */
+    double socket_radius;    /* throat radius r_sock, m                        0.050                         */
+    double stop_depth;       /* throat -> stop plane, m                        0.05                          */
+    double bottom_depth;     /* throat -> bottom face, m                       0.11                          */
+    double slot_entry;       /* latch-slot roll half-width at entry, rad       15 deg                        */
+    double slot_narrow;      /* at the narrow end, rad                          0.5 deg                       */
+    double detent_force;     /* force to push the 4 latches past the stops, N   150                           */
+    double detent_travel;    /* m                                              0.005                         */
+    double uj_behind_plane;  /* UJ centre behind the active docking plane, m  0.05 (A); B: moved down       */
+    double housing_length;   /* UJ -> probe exit (bending joint), m            0.55                          */
+    double probe_length;     /* L_Pr(0) at the ready position, m               0.55                          */
+    double head_radius;      /* m                                              0.045                         */
+    double latch_radius;     /* latch tips from the head centre, m                                            */
+    double limiter_r0, limiter_x0; /* fixed limiter larger base: radius, distance from the UJ, m   0.185, 0.40 */
+    double limiter_r1, limiter_x1; /* smaller base                                                0.135, 0.48 */
+    int    limiter_pads;     /* number of force pads on the limiter (4)                                      */
+    double limiter_pad_half; /* pad half-width, rad                                                            */
+} mech_dock_geometry;
+
+/* ---- mass properties (RP-1 §2.4) -------------------------------------------------------------------------- */
+typedef struct mech_dock_mass {
+    double    housing_mass;     /* kg 25                                                                       */
+    mech_vec3 housing_com;      /* housing frame, m                                                            */
+    mech_vec3 housing_inertia;  /* about the UJ centre (axial, transverse, transverse), kg m^2  0.3, 3, 3      */
+    double    probe_mass;       /* probe + head, kg 9                                                          */
+    mech_vec3 probe_com;        /* probe frame from the bending joint, m                                       */
+    mech_vec3 probe_inertia;    /* about the bending joint, kg m^2  0.02, 1.5, 1.5 (constant: docs/dock.md)    */
+} mech_dock_mass;
+
+/* ---- contact laws (RP-1 §2.8; mech/contact.h) ------------------------------------------------------------- */
+typedef struct mech_dock_contacts {
+    mech_contact_law head_cone;     /* head <-> cone wall and rim, head <-> socket wall                        */
+    mech_contact_law head_bottom;   /* head <-> socket bottom, latch <-> stop and slot faces                   */
+    mech_contact_law limiter_rim;   /* limiter pads <-> cone rim                                               */
+} mech_dock_contacts;
+
+/* ---- initial conditions at first contact (t = 0), the active vehicle relative to the passive one --------- */
+typedef struct mech_dock_initial {
+    double    closing_speed;  /* Vx > 0, m/s (the active vehicle moves along -x)                              */
+    mech_vec3 offset;         /* lateral miss: y, z of the active port axis in the cone frame (x ignored), m   */
+    mech_vec3 velocity;       /* lateral velocity y, z, m/s (x ignored: -closing_speed)                      */
+    mech_vec3 angles;         /* roll, pitch, yaw misalignment of the active vehicle, rad                     */
+    mech_vec3 rates;          /* roll, pitch, yaw rates, rad/s                                                */
+    double    gap;            /* head-to-first-contact clearance at t = 0 (>= 0), m: the run starts that far
+                                 from the first geometric contact along the approach                        */
+} mech_dock_initial;
+
+/* ---- thrust (scenario S4c): axial force on the active vehicle triggered by the cone-contact sensor ------- */
+typedef struct mech_dock_thrust {
+    double force;      /* N along -x of the cone frame (towards the passive vehicle); 0: off                  */
+    double duration;   /* s after the trigger                                                                */
+} mech_dock_thrust;
+
+typedef struct mech_dock_params {
+    int                      variant;      /* enum mech_dock_variant                                          */
+    mech_dock_vehicle        active, passive;
+    mech_dock_geometry       geom;
+    mech_dock_mass           mass;
+    mech_dock_axial_params   axial;
+    mech_dock_lateral_params lateral;
+    mech_dock_probe_params   probe;
+    mech_dock_contacts       contact;
+    mech_dock_initial        init;
+    mech_dock_thrust         thrust;
+    double h;                 /* fixed step, s                                                                */
+    double duration;          /* simulated time, s (20)                                                       */
+    double capture_timeout;   /* "failure to dock" when no capture by this time, s (10)                       */
+} mech_dock_params;
+
+/* (variant, cone) => RP-1 values for everything except the hysteresis laws (their model pointers are NULL and
+ * must be set: the shipped RP-1 model files are fixtures/mech/dock/models/*.json), initial conditions zero */
+void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone);
+// (params) => HY_OK, or HY_EMODEL with a message naming the parameter ("axial.frt1_push: ...")
+int mech_dock_params_check(const mech_dock_params *p, hy_err *err);
+
+/* ---- compiled model ----------------------------------------------------------------------------------- */
+typedef struct mech_dock_model mech_dock_model;
+// (params) => compiled model (params copied; laws checked: a law of the wrong family or kind is refused)
+int mech_dock_model_new(const mech_dock_params *p, mech_dock_model **out, hy_err *err);
+void mech_dock_model_free(mech_dock_model *m);
+const mech_dock_params *mech_dock_model_params(const mech_dock_model *m);
+
+/* ---- hysteretic elements a run drives (each writes a t, q, Q record) ----------------------------------- */
+enum mech_dock_element {
+    MECH_DOCK_EL_AXIAL = 0,     /* A: spring + brake chain; B: gear train                (m, N)               */
+    MECH_DOCK_EL_SPRING1,       /* lateral spring chain 1                                (m, N)               */
+    MECH_DOCK_EL_SPRING2,       /* lateral spring chain 2                                (m, N)               */
+    MECH_DOCK_EL_TORSION,       /* probe torsion q3                                      (rad, N m)           */
+    MECH_DOCK_EL_BEND_Y,        /* probe bending q4                                      (rad, N m)           */
+    MECH_DOCK_EL_BEND_Z,        /* probe bending q5                                      (rad, N m)           */
+    MECH_DOCK_NEL
+};
+// (element) => name ("axial", "spring1", ...), q and Q units of its record
+const char *mech_dock_element_name(int el);
+const char *mech_dock_element_unit_q(int el);
+const char *mech_dock_element_unit_Q(int el);
+
+/* ---- output channels (one value each per accepted step; names and units for CSV headers) -------------- */
+enum mech_dock_channel {
+    MECH_DOCK_CH_T = 0,
+    /* force ON the head from the passive unit (cone, socket, bottom, latches), cone frame, N */
+    MECH_DOCK_CH_HEAD_FX, MECH_DOCK_CH_HEAD_FY, MECH_DOCK_CH_HEAD_FZ,
+    MECH_DOCK_CH_HEAD_AXIAL,       /* component along the probe axis (push-in positive), N                     */
+    MECH_DOCK_CH_HEAD_LATERAL,     /* magnitude of the part normal to the probe axis, N                        */
+    MECH_DOCK_CH_LIMITER_F,        /* magnitude of the limiter-pad force, N                                    */
+    /* load of the mechanism on the active vehicle at the mechanism base, base frame */
+    MECH_DOCK_CH_BASE_FX, MECH_DOCK_CH_BASE_FY, MECH_DOCK_CH_BASE_FZ,
+    MECH_DOCK_CH_BASE_MX, MECH_DOCK_CH_BASE_MY, MECH_DOCK_CH_BASE_MZ,
+    /* load of the docking contacts on the passive vehicle at its port, cone frame */
+    MECH_DOCK_CH_PASSIVE_FX, MECH_DOCK_CH_PASSIVE_FY, MECH_DOCK_CH_PASSIVE_FZ,
+    MECH_DOCK_CH_PASSIVE_MX, MECH_DOCK_CH_PASSIVE_MY, MECH_DOCK_CH_PASSIVE_MZ,
+    MECH_DOCK_CH_Q1, MECH_DOCK_CH_Q2, MECH_DOCK_CH_Q3, MECH_DOCK_CH_Q4, MECH_DOCK_CH_Q5,   /* rad            */
+    MECH_DOCK_CH_SWING,            /* housing swing angle from the base axis, rad                              */
+    MECH_DOCK_CH_STROKE,           /* probe push-in from the ready position L_Pr(0) - L_Pr(t), m               */
+    MECH_DOCK_CH_STROKE_RATE,      /* m/s                                                                      */
+    MECH_DOCK_CH_NUT,              /* nut angle phi_Nut, rad                                                   */
+    MECH_DOCK_CH_SLIP1,            /* A: friction-brake slip (table shift); B: FrT1 slip, m                    */
+    MECH_DOCK_CH_SLIP2,            /* A: 0; B: FrT2 slip, m                                                    */
+    MECH_DOCK_CH_AXIAL_F,          /* resisting force of the axial chain at the probe, N                       */
+    MECH_DOCK_CH_CHAIN1_S, MECH_DOCK_CH_CHAIN2_S,   /* spring-chain rod strokes, m                              */
+    MECH_DOCK_CH_CHAIN3_S, MECH_DOCK_CH_CHAIN4_S,   /* brake-chain input-link angles, rad                       */
+    MECH_DOCK_CH_CHAIN1_F, MECH_DOCK_CH_CHAIN2_F,   /* spring-chain rod forces, N                               */
+    MECH_DOCK_CH_CHAIN3_F, MECH_DOCK_CH_CHAIN4_F,   /* brake moments, N m                                       */
+    /* relative motion of the active port w.r.t. the cone frame */
+    MECH_DOCK_CH_REL_X, MECH_DOCK_CH_REL_Y, MECH_DOCK_CH_REL_Z,            /* m                           */
+    MECH_DOCK_CH_REL_ROLL, MECH_DOCK_CH_REL_PITCH, MECH_DOCK_CH_REL_YAW,   /* rad                         */
+    MECH_DOCK_CH_REL_VX,           /* closing velocity along x, m/s                                            */
+    MECH_DOCK_CH_HEAD_X,           /* head-centre x in the cone frame, m                                       */
+    /* sensors and contact flags (0/1) */
+    MECH_DOCK_CH_CONE_CONTACT, MECH_DOCK_CH_SOCKET_CONTACT, MECH_DOCK_CH_BOTTOM_CONTACT,
+    MECH_DOCK_CH_LATCH_CONTACT, MECH_DOCK_CH_LIMITER_CONTACT, MECH_DOCK_CH_CAPTURE,
+    /* energy budget, J (docs/dock.md): initial kinetic energy = KE + stored + dissipated + residual */
+    MECH_DOCK_CH_E_KIN_VEHICLES,   /* both vehicles                                                            */
+    MECH_DOCK_CH_E_KIN_MECH,       /* housing, probe (tree bodies) and the nut chain                           */
+    MECH_DOCK_CH_E_CONTACT,        /* elastic energy in the contacts now                                       */
+    MECH_DOCK_CH_E_HYST,           /* work done on the hysteretic elements (stored + dissipated in them)       */
+    MECH_DOCK_CH_E_STOPS,          /* elastic energy in penalty stops now                                      */
+    MECH_DOCK_CH_E_BRAKES,         /* dissipated in friction brakes (FrT1, FrT2, slip of the A chain)          */
+    MECH_DOCK_CH_E_MAGNETIC,       /* dissipated in magnetic brakes (axial and lateral)                        */
+    MECH_DOCK_CH_E_DAMPING,        /* dissipated by structural damping and screw friction                      */
+    MECH_DOCK_CH_E_CONTACT_DISS,   /* dissipated by contact damping and friction                               */
+    MECH_DOCK_CH_E_RESIDUAL,       /* initial KE - everything above                                            */
+    MECH_DOCK_NCH
+};
+// (channel) => its CSV name ("head_fx") and unit ("N"); NULL for an index out of range
+const char *mech_dock_channel_name(int ch);
+const char *mech_dock_channel_unit(int ch);
+// (name) => channel index, or -1
+int mech_dock_channel_find(const char *name);
+
+/* ---- what a run reports (updated at every accepted step) ----------------------------------------------- */
+typedef struct mech_dock_summary {
+    int    captured;            /* 1 once the capture condition held                                          */
+    double capture_time;        /* s (NAN when not captured)                                                  */
+    int    failed;              /* 1: no capture by params.capture_timeout ("failure to dock")                */
+    int    cone_contacts;       /* head-cone contact episodes before capture                                  */
+    double first_contact_time;  /* first contact of any pair, s (NAN: none)                                   */
+    double peak_axial;          /* max |head axial force|, N                                                  */
+    double peak_lateral;        /* max lateral head force, N                                                  */
+    double peak_limiter;        /* max limiter-pad force, N                                                   */
+    double limiter_tilt;        /* relative tilt at the first limiter contact, rad (NAN: no contact)          */
+    double stroke_max;          /* max probe push-in, m                                                       */
+    double swing_max;           /* max housing swing, rad                                                     */
+    double e_initial;           /* initial kinetic energy, J                                                  */
+    double e_residual_max;      /* max |energy residual| over the run, J                                      */
+    mech_vec3 momentum0, momentum;  /* total linear momentum at t = 0 and now, cone frame, kg m/s             */
+    mech_vec3 ang_momentum0, ang_momentum; /* total angular momentum about the cone-frame origin, kg m^2/s   */
+} mech_dock_summary;
+
+/* A two-projection view of the mechanism in the cone (spec 001 §4.1): key points in the cone frame. */
+typedef struct mech_dock_pose_view {
+    mech_vec3 uj, bend, head;       /* UJ centre, bending-joint centre, head centre, m                          */
+    mech_vec3 limiter0, limiter1;   /* centres of the limiter's larger and smaller bases, m                      */
+    mech_vec3 housing_axis;         /* unit housing axis                                                        */
+    mech_vec3 active_port;          /* centre of the active docking plane, m                                    */
+    mech_vec3 active_axis;          /* unit docking axis of the active vehicle (towards the passive)            */
+} mech_dock_pose_view;
+
+/* ---- simulation --------------------------------------------------------------------------------------- */
+typedef struct mech_dock_sim mech_dock_sim;
+// (model) => simulation at t = 0 with the params' initial conditions, every element at rest (allocates here
+// only). Fails when the initial state already penetrates (HY_EMODEL naming the pair)
+int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err);
+void mech_dock_sim_free(mech_dock_sim *s);
+/* (sim) => one accepted RK4 step of params.h: stages evaluate trials, the accepted state commits. On failure (a
+ * NaN, a hysteresis state-machine violation, a penetration deeper than the geometry allows) the state stays at
+ * the last accepted step and err says "t = 1.2345 s: <element or contact>: <what>; hint: <e.g. halve the step
+ * (h = ...)>" (HY_ESTATE or HY_ENUMERIC). Allocates nothing. */
+int mech_dock_sim_step(mech_dock_sim *s, hy_err *err);
+double mech_dock_sim_time(const mech_dock_sim *s);
+unsigned long mech_dock_sim_steps(const mech_dock_sim *s);
+// (sim) => channel values at the last accepted state (MECH_DOCK_NCH doubles, index = enum mech_dock_channel)
+const double *mech_dock_sim_channels(const mech_dock_sim *s);
+// (sim, element) => its committed displacement q (SI), force Q (SI), branch state code, work booked so far (J,
+// the trapezoid sum of Q dq over the accepted steps, the same sum `hyst loops` makes over the record)
+void mech_dock_sim_element(const mech_dock_sim *s, int el, double *q, double *Q, int *state, double *work);
+const mech_dock_summary *mech_dock_sim_summary(const mech_dock_sim *s);
+void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v);
+
+/* ==== sub-models, usable on their own ======================================================================= */
+
+/* ---- axial damper (eq. 2.1): state phi_Nut, dphi_Nut integrated by the caller; hysteresis and slip states
+ * inside with trial / commit / revert. Probe stroke s = phi_Nut / i_Nut (push-in positive). ---------------- */
+typedef struct mech_dock_axial mech_dock_axial;
+typedef struct mech_dock_axial_out {
+    double phidd;        /* nut angular acceleration, rad/s^2                                                  */
+    double force;        /* resisting force of the chain at the probe (m_FR i_Nut expressed as a force), N     */
+    double f_magnetic;   /* magnetic-brake force at the probe (A), N, opposing the stroke rate                 */
+    double f_screw;      /* screw-friction loss at the probe, N                                                */
+    double f_damping;    /* structural damping c_D,FR * stroke rate, N                                         */
+    double f_stop;       /* stroke hard-stop force, N                                                          */
+    double slip1, slip2; /* A: brake slip (table shift), 0; B: FrT1 and FrT2 slips, m                          */
+    double q_el, Q_el;   /* the hysteretic element's displacement (m) and force (N) (A: chain, B: gear train)  */
+    int    state_el;     /* its branch state code                                                              */
+    /* dissipated power, W (>= 0 except the elastic parts): friction brakes, magnetic, damping + screw */
+    double p_brakes, p_magnetic, p_damping;
+    double e_stop;       /* elastic energy in the stroke stop, J                                               */
+} mech_dock_axial_out;
+// (params, variant) => RP-1 §2.5 values (law model pointers NULL; magnetic table filled for A)
+void mech_dock_axial_params_rp1(mech_dock_axial_params *p, int variant);
+// (params) => model + state at rest (stroke 0; allocates here only)
+int mech_dock_axial_new(const mech_dock_axial_params *p, mech_dock_axial **out, hy_err *err);
+void mech_dock_axial_free(mech_dock_axial *a);
+// (i_Nut) => 2 pi / lead
+double mech_dock_axial_ratio(const mech_dock_axial *a);
+/* (committed state, phi_Nut, dphi_Nut, head axial force f (N, push-in positive = the paper's -f_H^E(1))) =>
+ * trial of every element and the nut acceleration of eq. (2.1). HY_ESTATE with err naming the element on a
+ * state-machine violation. Never changes the committed state. */
+int mech_dock_axial_trial(mech_dock_axial *a, double phi, double phid, double f_head, mech_dock_axial_out *o,
+                          hy_err *err);
+void mech_dock_axial_commit(mech_dock_axial *a);
+void mech_dock_axial_revert(mech_dock_axial *a);
+
+/* ---- lateral damper (eqs. 2.3, 2.4): chain coordinates by analytic loop closure from the housing attitude;
+ * the spring hysteresis elements with trial / commit / revert. ----------------------------------------------- */
+typedef struct mech_dock_lateral mech_dock_lateral;
+typedef struct mech_dock_lateral_out {
+    mech_mat3 dI;            /* ΔI_C: chain inertia reduced to the housing, housing frame, about the UJ, kg m^2  */
+    mech_vec3 dm_bias;       /* inertial bias part of Δm_C^Σ: -Σ H_k^T A_k h_k (and velocity products), N m   */
+    mech_vec3 moment;        /* moment of the chains' active forces on the housing about the UJ, housing frame,
+                                N m (the base receives the opposite moment: internal forces)               */
+    double stroke[MECH_DOCK_NCHAIN];  /* spring rod strokes (m), brake input-link angles (rad) from neutral  */
+    double rate[MECH_DOCK_NCHAIN];    /* their rates                                                          */
+    double force[MECH_DOCK_NCHAIN];   /* spring rod forces (N, compression positive), brake moments (N m)     */
+    double p_magnetic;       /* power dissipated by the two brakes, W (>= 0)                                   */
+    double e_stops;          /* elastic energy in the hard stops and brake-angle stops, J                      */
+    int    state[2];         /* spring elements' branch state codes                                           */
+} mech_dock_lateral_out;
+// (params, variant) => RP-1 §2.6 chain geometry and laws for the UJ location of the variant (A: in the housing;
+// B: moved down into the base, chains re-oriented; spec 001 §5.2); the spring law's model pointer NULL
+void mech_dock_lateral_params_rp1(mech_dock_lateral_params *p, int variant);
+// (params, UJ placement of the variant is in the params' attachment points) => model + state at rest
+int mech_dock_lateral_new(const mech_dock_lateral_params *p, mech_dock_lateral **out, hy_err *err);
+void mech_dock_lateral_free(mech_dock_lateral *l);
+/* (committed state, housing attitude: passive rotation base -> housing alpha_C, housing angular velocity
+ * relative to the base omega_C (housing frame, rad/s)) => trial of the spring elements and the reduction of
+ * eq. (2.4). HY_ESTATE naming the chain when the loop cannot close (the geometry left its workspace). */
+int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech_vec3 omega_C,
+                            mech_dock_lateral_out *o, hy_err *err);
+void mech_dock_lateral_commit(mech_dock_lateral *l);
+void mech_dock_lateral_revert(mech_dock_lateral *l);
+
+/* ==== configuration file ("mech-dock" scenario JSON; io/dock_json.c; docs/dock.md lists every key) ======== */
+#define MECH_DOCK_PATH_LEN 1024
+enum mech_dock_law_slot { MECH_DOCK_LAW_CHAIN = 0, MECH_DOCK_LAW_GEAR, MECH_DOCK_LAW_SPRING, MECH_DOCK_LAW_BENDING,
+                          MECH_DOCK_LAW_TORSION, MECH_DOCK_NLAW };
+typedef struct mech_dock_config {
+    mech_dock_params params;
+    char     law_path[MECH_DOCK_NLAW][MECH_DOCK_PATH_LEN];  /* resolved model-file paths ("" = unused)        */
+    hy_model laws[MECH_DOCK_NLAW];                          /* loaded by mech_dock_config_load               */
+    /* outputs */
+    char   out_dir[MECH_DOCK_PATH_LEN];     /* output folder (resolved)                                        */
+    double out_rate;                        /* CSV rows per second (0: every step)                             */
+    int    nchannel;                        /* chosen channels (0: all)                                        */
+    int    channel[MECH_DOCK_NCH];
+    int    records;                         /* 1: write the t, q, Q record of every element                   */
+    int    plots;                           /* 1: gnuplot figures                                              */
+    double view_times[16]; int nview;       /* two-projection views at these times                             */
+    int    animation;                       /* 1: animated GIF                                                 */
+} mech_dock_config;
+void mech_dock_config_default(mech_dock_config *c);
+/* (JSON text[len], name for messages, folder relative paths resolve against or NULL) => configuration (model
+ * files only named). Errors name the file and the key ("s1.json: initial.closing_speed: ..."), or line:column
+ * of malformed JSON. Never touches the file system. */
+int mech_dock_config_parse(const char *text, size_t len, const char *name, const char *dir, mech_dock_config *c,
+                           hy_err *err);
+// (parsed configuration) => model files read, family/kind/unit checks, law pointers set in params
+int mech_dock_config_load(mech_dock_config *c, const char *name, hy_err *err);
+int mech_dock_config_read(const char *path, mech_dock_config *c, hy_err *err);
+void mech_dock_config_free(mech_dock_config *c);
+
+#endif
