@@ -208,7 +208,7 @@ typedef struct mech_dock_params {
 } mech_dock_params;
 
 /* (variant, cone) => RP-1 values for everything except the hysteresis laws (their model pointers are NULL and
- * must be set: the shipped RP-1 model files are fixtures/mech/dock/models/*.json), initial conditions zero */
+ * must be set: the shipped RP-1 model files are fixtures/mech/dock/models/), initial conditions zero */
 void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone);
 // (params) => HY_OK, or HY_EMODEL with a message naming the parameter ("axial.frt1_push: ...")
 int mech_dock_params_check(const mech_dock_params *p, hy_err *err);
