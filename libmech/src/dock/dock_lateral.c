@@ -132,12 +132,12 @@ void mech_dock_lateral_params_rp1(mech_dock_lateral_params *p, int variant)
        point moved out to keep the lever arm 0.25 m and the rod length sin(beta) |l| that cancels the quadratic
        stroke term (so the characteristic stays symmetric). */
     double beta = variant == MECH_DOCK_B ? 32.0 * deg : 0.0;
-    double arm = 0.25, r_spring = 0.10;
+    double arm = 0.25, r_spring = 0.0;
     mech_vec3 yv = mech_vec3_unit(1), zv = mech_vec3_unit(2);
 
     mech_vec3 v = mech_vec3_make(-arm / cos(beta), 0.0, r_spring);
     mech_vec3 n = mech_vec3_add(mech_vec3_scale(yv, cos(beta)), mech_vec3_scale(mech_vec3_normalize(v), sin(beta)));
-    double L0 = beta > 0.0 ? sin(beta) * mech_vec3_norm(v) : 0.20;
+    double L0 = beta > 0.0 ? sin(beta) * mech_vec3_norm(v) : 0.30;
     p->spring_housing[0] = v;
     p->spring_base[0] = mech_vec3_axpy(v, -L0, n);
     p->spring_housing[1] = quarter_turn(p->spring_housing[0]);
@@ -425,6 +425,15 @@ int mech_dock_lateral_kin_eval(const mech_dock_lateral *l, int k, const mech_mat
         o->h[i] = mech_vec3_dot(Jinv[i], rhs);
     }
     return HY_OK;
+}
+
+mech_vec3 mech_dock_lateral_kin_forward(const mech_dock_lateral *l, int k, const double p[3])
+{
+    const lateral_chain *c = &l->ch[k];
+    if (c->type == CHAIN_SPRING)
+        return mech_vec3_axpy(c->base, p[2], u_direction(c, p[0], p[1]).n);
+    mech_vec3 w = mech_vec3_axpy(mech_vec3_scale(c->er0, c->rho), c->len, u_direction(c, p[1], p[2]).n);
+    return mech_vec3_add(c->base, rot_about(c->e, p[0], w));
 }
 
 /* ---- trial / commit / revert ------------------------------------------------------------------------------ */
