@@ -282,38 +282,53 @@ static void inertia_against_brute_force_kinetic_energy(void **state)
     }
 }
 
+/* Virtual power: the moment on the housing does the work of the chains' active forces, moment . omega =
+ * sum Q_k pd_k = -F_1 s_1' - F_2 s_2' + M_3 phi_3' + M_4 phi_4' - d(e_stops)/dt (the stops' forces are
+ * conservative: their power is minus the rate of their energy, by central differences along the motion). */
 static void virtual_power_of_the_active_forces(void **state)
 {
     (void)state;
     unsigned seed = 3;
     for (int var = 0; var < 2; var++) {
         mech_dock_lateral *l = make(var);
-        double worst = 0.0;
-        for (int t = 0; t < 300; t++) {
-            /* up to 7 deg: the hard stops and the input-link stops act too */
-            mech_mat3 a = random_swing(&seed, 7.0);
+        double worst = 0.0, worst_free = 0.0;
+        int n_stop = 0;
+        for (int t = 0; t < 400; t++) {
+            /* up to 7.5 deg: the hard stops and the input-link stops act too */
+            mech_mat3 a = random_swing(&seed, 7.5);
             mech_vec3 w = vrand(&seed, 0.5);
-            mech_dock_lateral_out o;
+            mech_dock_lateral_out o, op, om;
             hy_err err;
+            double eps = 1e-6;
+            mech_mat3 ap = advance(a, w, mech_vec3_zero(), eps), am = advance(a, w, mech_vec3_zero(), -eps);
+            assert_int_equal(mech_dock_lateral_trial(l, &ap, w, &op, &err), HY_OK);
+            assert_int_equal(mech_dock_lateral_trial(l, &am, w, &om, &err), HY_OK);
             assert_int_equal(mech_dock_lateral_trial(l, &a, w, &o, &err), HY_OK);
-            double sum = 0.0, scale = 0.0, diss = 0.0;
+            double de = (op.e_stops - om.e_stops) / (2 * eps);
+            double sum = -de, scale = fabs(de), diss = 0.0;
             for (int k = 0; k < MECH_DOCK_NCHAIN; k++) {
                 double Qp = (k < 2 ? -o.force[k] : o.force[k]) * o.rate[k]; /* generalised force x rate */
                 sum += Qp;
                 scale += fabs(Qp);
+                if (k >= 2)
+                    diss += -Qp;
             }
-            for (int k = 2; k < 4; k++) /* the brakes alone dissipate */
-                if (fabs(o.stroke[k]) <= 6.0 * DEG)
-                    diss += -o.force[k] * o.rate[k];
-            if (fabs(o.stroke[2]) <= 6.0 * DEG && fabs(o.stroke[3]) <= 6.0 * DEG)
-                assert_true(fabs(diss - o.p_magnetic) <= 1e-12 * (scale + 1.0));
+            assert_true(fabs(diss - o.p_magnetic) <= 1e-12 * (scale + 1.0));
             assert_true(o.p_magnetic >= 0.0);
-            if (scale > 0.0)
-                worst = fmax(worst, fabs(mech_vec3_dot(o.moment, w) - sum) / scale);
+            double r = scale > 0.0 ? fabs(mech_vec3_dot(o.moment, w) - sum) / scale : 0.0;
+            if (o.e_stops > 0.0) {
+                n_stop++;
+                worst = fmax(worst, r);
+            } else {
+                worst_free = fmax(worst_free, r);
+            }
             mech_dock_lateral_commit(l);
         }
-        printf("variant %c: moment . omega = sum Q_k pd_k to %.2e relative\n", "AB"[var], worst);
-        assert_true(worst < 1e-12);
+        printf("variant %c: moment . omega = sum Q_k pd_k - d(e_stops)/dt: %.2e relative without stops, %.2e with "
+               "stops acting (%d of 400)\n", "AB"[var], worst_free, worst, n_stop);
+        assert_true(n_stop > 20);
+        assert_true(worst_free < 1e-12);
+        assert_true(worst < 1e-7);
         mech_dock_lateral_free(l);
     }
 }
@@ -376,6 +391,16 @@ static void moment_characteristic_in_the_chain_planes(void **state)
             /* monotone loading, restoring sign */
             for (int i = 1; i < NSWEEP; i++)
                 assert_true(M[i] >= M[i - 1] - 1e-9 * fabs(M[i]));
+            /* the same characteristic for a swing the other way (B: the rod length sin(beta) |l| cancels the
+               quadratic stroke term that the turned rods would otherwise add) */
+            static double Mn[NSWEEP];
+            sweep(var, mech_vec3_neg(axis), Mn, NSWEEP);
+            double asym = 0.0;
+            for (int i = 50; i <= 495; i += 5) /* up to the stop, whose 5e6 N m/rad magnifies 1e-5 rad */
+                if (fabs(i * 0.01 - 3.0) > 0.02)
+                    asym = fmax(asym, fabs(Mn[i] / M[i] - 1.0));
+            printf("  the other way: max rel. difference %.2e (0.5 .. 4.95 deg)\n", asym);
+            assert_true(asym < 0.002);
         }
 }
 
@@ -433,9 +458,13 @@ static void brake_damping_and_input_link_stops(void **state)
         hy_err err;
         assert_int_equal(mech_dock_lateral_trial(l, &a, mech_vec3_zero(), &o, &err), HY_OK);
         assert_true(fabs(o.stroke[3]) > 6.0 * DEG);
-        double over = fabs(o.stroke[3]) - 6.0 * DEG;
-        assert_true(fabs(o.force[3] + copysign(5e6 * over, o.stroke[3])) < 1e-6 * 5e6 * over);
-        assert_true(o.e_stops > 0.5 * 5e6 * over * over);
+        double over = fabs(o.stroke[3]) - 6.0 * DEG, ss = 0.0;
+        for (int k = 0; k < 2; k++) {
+            double os = fabs(o.stroke[k]) - 0.021789;
+            ss += os > 0.0 ? 0.5 * 5.6e7 * os * os : 0.0;
+        }
+        assert_true(ss > 0.0);
+        assert_true(fabs(o.e_stops - 0.5 * 5e6 * over * over - ss) <= 1e-12 * o.e_stops);
         mech_dock_lateral_free(l);
     }
 }

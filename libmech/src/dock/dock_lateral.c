@@ -468,16 +468,16 @@ int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech
             }
             /* the law is symmetric about 0 (both directions of rod motion compress the springs): force > 0
                resists a positive stroke; then the hard stop */
-            double F = p->spring.Q_scale * p->spring.scale * Qm;
+            double F = p->spring.Q_scale * p->spring.scale * Qm, Fs = 0.0;
             double over = fabs(stroke) - p->spring_stop;
             if (over > 0.0) {
-                F += copysign(p->stop_stiffness * over, stroke);
+                Fs = copysign(p->stop_stiffness * over, stroke);
                 o->e_stops += 0.5 * p->stop_stiffness * over * over;
             }
-            Q[2] = -F;
+            Q[2] = -(F + Fs);
             o->stroke[k] = stroke;
             o->rate[k] = rate;
-            o->force[k] = F;
+            o->force[k] = F; /* the element's own force: its t, q, Q record is what `hyst loops` reads */
             o->state[i] = hy_element_state(&l->spring[i]);
         } else {
             double phi = kin.p[0], rate = kin.pd[0];
@@ -492,7 +492,7 @@ int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech
             Q[0] = Mb + Ms;
             o->stroke[k] = phi;
             o->rate[k] = rate;
-            o->force[k] = Mb + Ms;
+            o->force[k] = Mb; /* eq. (2.2) alone; the stop's work is in e_stops */
         }
         /* eq. (2.4): moment = sum H^T Q (virtual work), dI = sum H^T A H, dm_bias = -sum H^T (A h + vp) */
         double Ah[3];
