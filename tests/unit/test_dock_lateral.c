@@ -333,6 +333,67 @@ static void virtual_power_of_the_active_forces(void **state)
     }
 }
 
+/* The trial's closed forms (spring rod = m/3 at its S joint, brake through its crank-angle row alone) against
+ * eq. (2.4) summed in full from the chain coordinates' H_k, h_k, A_k, vp_k and the generalised forces. */
+static void trial_equals_the_full_reduction(void **state)
+{
+    (void)state;
+    unsigned seed = 17;
+    for (int var = 0; var < 2; var++) {
+        mech_dock_lateral *l = make(var);
+        double worst = 0.0;
+        for (int t = 0; t < 200; t++) {
+            mech_mat3 a = random_swing(&seed, 4.5); /* inside the stops: Q from the outputs */
+            mech_vec3 w = vrand(&seed, 1.0);
+            mech_dock_lateral_out o;
+            hy_err err;
+            assert_int_equal(mech_dock_lateral_trial(l, &a, w, &o, &err), HY_OK);
+            assert_true(o.e_stops == 0.0);
+            double dI[3][3] = {{0}}, bias[3] = {0}, mom[3] = {0};
+            for (int k = 0; k < MECH_DOCK_NCHAIN; k++) {
+                mech_dock_lateral_kin kin;
+                assert_int_equal(mech_dock_lateral_kin_eval(l, k, &a, w, &kin, &err), HY_OK);
+                double Q[3] = {0, 0, 0};
+                if (k < 2)
+                    Q[2] = -o.force[k];
+                else
+                    Q[0] = o.force[k];
+                assert_true(fabs(kin.pd[k < 2 ? 2 : 0] - o.rate[k]) <= 1e-12 * (fabs(o.rate[k]) + 1e-3));
+                for (int i = 0; i < 3; i++) {
+                    double Ah = kin.vp[i];
+                    for (int j = 0; j < 3; j++)
+                        Ah += kin.A[i][j] * kin.h[j];
+                    for (int j = 0; j < 3; j++) {
+                        mom[j] += kin.H[i][j] * Q[i];
+                        bias[j] -= kin.H[i][j] * Ah;
+                        for (int m = 0; m < 3; m++)
+                            for (int n = 0; n < 3; n++)
+                                dI[j][m] += kin.H[i][j] * kin.A[i][n] * kin.H[n][m];
+                    }
+                }
+            }
+            double sI = 0, sb = 1e-9, sm = 1e-9;
+            for (int i = 0; i < 3; i++) {
+                sb = fmax(sb, fabs(bias[i]));
+                sm = fmax(sm, fabs(mom[i]));
+                for (int j = 0; j < 3; j++)
+                    sI = fmax(sI, fabs(dI[i][j]));
+            }
+            for (int i = 0; i < 3; i++) {
+                worst = fmax(worst, fabs(mech_vec3_get(o.dm_bias, i) - bias[i]) / sb);
+                worst = fmax(worst, fabs(mech_vec3_get(o.moment, i) - mom[i]) / sm);
+                for (int j = 0; j < 3; j++)
+                    worst = fmax(worst, fabs(o.dI.m[i][j] - dI[i][j]) / sI);
+            }
+            mech_dock_lateral_commit(l);
+        }
+        printf("variant %c: trial's closed forms vs the full eq. (2.4) sum: max rel. difference %.2e\n", "AB"[var],
+               worst);
+        assert_true(worst < 1e-12);
+        mech_dock_lateral_free(l);
+    }
+}
+
 /* ---- RP-1 characteristic ------------------------------------------------------------------------------------ */
 
 // RP-1 §2.6 on first loading (forward branch), swing g >= 0 rad: N m
@@ -605,6 +666,7 @@ int main(void)
         cmocka_unit_test(rates_and_accelerations_against_finite_differences),
         cmocka_unit_test(inertia_against_brute_force_kinetic_energy),
         cmocka_unit_test(virtual_power_of_the_active_forces),
+        cmocka_unit_test(trial_equals_the_full_reduction),
         cmocka_unit_test(moment_characteristic_in_the_chain_planes),
         cmocka_unit_test(moment_characteristic_at_45_degrees),
         cmocka_unit_test(brake_damping_and_input_link_stops),
