@@ -204,6 +204,7 @@ typedef struct run {
     double W_el, E_brk, W_brk, E_mag, E_damp, e_stop, e_stop_max; /* E_brk: integral of p_brakes; W_brk: booked */
     double resid, resid_max;               /* E0 - everything booked: at the end, max |.| over the run           */
     double s1, s2, f_plateau;
+    double f_probe;                        /* rig: head force when the stroke passed rig.s_probe                  */
 } run;
 
 typedef struct rig {
@@ -212,6 +213,7 @@ typedef struct rig {
     int    variant;
     double m_eq;
     double p1, n1, p2, n2;  /* B's brake levels */
+    double s_probe;         /* rig: stroke at which the head force is recorded */
 } rig;
 
 /* y = x (mass / rig end), v, phi, phid, E_mag, E_damp, E_brk */
@@ -249,6 +251,7 @@ static void integrate(mech_dock_axial *a, const rig *r, double h, double tmax, r
     mech_dock_axial_out o;
     double i = mech_dock_axial_ratio(a);
     memset(out, 0, sizeof *out);
+    out->f_probe = NAN;
     out->E0 = 0.5 * r->M * r->v0 * r->v0;
     rhs(a, r, 0, y, k[0], &o);
     mech_dock_axial_commit(a);
@@ -278,6 +281,8 @@ static void integrate(mech_dock_axial *a, const rig *r, double h, double tmax, r
         }
         double s = y[2] / i, d = y[0] - s;
         out->s_max = fmax(out->s_max, s);
+        if (r->mode && s >= r->s_probe && isnan(out->f_probe)) /* linear in the step: interpolate */
+            out->f_probe = r->kc * (r->v0 * (t - (s - r->s_probe) / (y[3] / i)) - r->s_probe);
         if (r->mode && o.slip1 > 0.01 && o.slip2 == 0) { /* plateau of the first brake (rig tests) */
             fsum += r->kc * (r->v0 * t - s);
             nf++;
@@ -300,7 +305,7 @@ static void impact(int variant, double M, double v0, double h, double tmax, run 
 {
     fixture f;
     make(&f, variant);
-    rig g = {0, M, v0, 1e7, variant, f.p.m_eq, f.p.frt1_push, f.p.frt1_pull, f.p.frt2_push, f.p.frt2_pull};
+    rig g = {0, M, v0, 1e7, variant, f.p.m_eq, f.p.frt1_push, f.p.frt1_pull, f.p.frt2_push, f.p.frt2_pull, 0};
     integrate(f.a, &g, h, tmax, r);
     drop(&f);
 }
@@ -389,7 +394,7 @@ static void rig_plateaus(void **st)
     const double v = 1e-2, k = 0.05;
     fixture f;
     make(&f, MECH_DOCK_B);
-    rig g = {1, 0, v, 1e5, MECH_DOCK_B, 50, 1250, 300, 5000, 6000};
+    rig g = {1, 0, v, 1e5, MECH_DOCK_B, 50, 1250, 300, 5000, 6000, 0.05};
     run r;
     integrate(f.a, &g, 1e-3, 10.0, &r);
     double want_b = (1250 + 200 * v) / (1 - k);
@@ -398,11 +403,16 @@ static void rig_plateaus(void **st)
     assert_float_equal(r.f_plateau, want_b, 1e-3 * want_b);
     drop(&f);
     make(&f, MECH_DOCK_A);
+    g.variant = MECH_DOCK_A;
     integrate(f.a, &g, 1e-3, 20.0, &r);
     double want_a = (5000 + 200 * v + 1000 * v) / (1 - k);
     print_message("rig A: FrT2 plateau head force %.2f N (closed form %.2f)\n", r.f_plateau, want_a);
     assert_false(isnan(r.f_plateau));
     assert_float_equal(r.f_plateau, want_a, 1e-3 * want_a);
+    /* on the spring: the 500 N preload, then (1000 - 500) / 0.10 N/m, through the screw friction */
+    double want_s = (500 + 5000 * (0.05 - 0.0005) + 200 * v + 1000 * v) / (1 - k);
+    print_message("rig A: head force at 0.05 m %.2f N (closed form %.2f)\n", r.f_probe, want_s);
+    assert_float_equal(r.f_probe, want_s, 1e-3 * want_s);
     drop(&f);
 }
 
