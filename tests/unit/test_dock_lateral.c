@@ -530,6 +530,69 @@ static void brake_damping_and_input_link_stops(void **state)
     }
 }
 
+/* A dynamic run (the housing + probe, 10 kg m^2, swinging about a fixed axis under a moment M(t) = 4000 sin(pi t)
+ * N m into the Belleville stage and back, RK4 h = 1e-4 s, the simulator's stage trial / revert / commit pattern):
+ * the work of M(t) equals the kinetic energy (housing + 1/2 omega^T dI omega) + the springs' element work (the
+ * trapezoid sum of force x stroke over accepted steps, as `hyst loops` would book it) + e_stops + the brakes'
+ * dissipation (p_magnetic integrated with the RK4 weights). This ties dI, dm_bias, moment, force and the energy
+ * outputs together the way the simulator's energy budget uses them. */
+static int swing_rhs(mech_dock_lateral *l, mech_vec3 axis, double t, const double *y, double *dy,
+                     mech_dock_lateral_out *o)
+{
+    mech_mat3 a = swing(mech_vec3_scale(axis, y[0]));
+    hy_err err;
+    if (mech_dock_lateral_trial(l, &a, mech_vec3_scale(axis, y[1]), o, &err))
+        return 1;
+    double J = 10.0 + mech_vec3_dot(axis, mech_mat3_apply(o->dI, axis)), M = 4000.0 * sin(M_PI * t);
+    dy[0] = y[1];
+    dy[1] = (M + mech_vec3_dot(axis, mech_vec3_add(o->moment, o->dm_bias))) / J;
+    dy[2] = M * y[1];      /* external work */
+    dy[3] = o->p_magnetic; /* brake dissipation */
+    return 0;
+}
+
+static void energy_budget_of_a_dynamic_swing(void **state)
+{
+    (void)state;
+    mech_vec3 axis = mech_vec3_normalize(mech_vec3_make(0.0, 0.8, 0.6));
+    for (int var = 0; var < 2; var++) {
+        mech_dock_lateral *l = make(var);
+        double y[4] = {0, 0, 0, 0}, k[4][4], yt[4], h = 1e-4, work_el = 0.0, worst = 0.0, e_in = 0.0, g_max = 0.0;
+        double s_old[2] = {0, 0}, f_old[2] = {0, 0};
+        mech_dock_lateral_out o;
+        for (long j = 0; j < 20000; j++) {
+            double t = j * h;
+            assert_int_equal(swing_rhs(l, axis, t, y, k[0], &o), 0);
+            for (int c = 0; c < 4; c++) yt[c] = y[c] + 0.5 * h * k[0][c];
+            assert_int_equal(swing_rhs(l, axis, t + 0.5 * h, yt, k[1], &o), 0);
+            for (int c = 0; c < 4; c++) yt[c] = y[c] + 0.5 * h * k[1][c];
+            assert_int_equal(swing_rhs(l, axis, t + 0.5 * h, yt, k[2], &o), 0);
+            for (int c = 0; c < 4; c++) yt[c] = y[c] + h * k[2][c];
+            assert_int_equal(swing_rhs(l, axis, t + h, yt, k[3], &o), 0);
+            mech_dock_lateral_revert(l);
+            for (int c = 0; c < 4; c++) y[c] += h / 6 * (k[0][c] + 2 * k[1][c] + 2 * k[2][c] + k[3][c]);
+            assert_int_equal(swing_rhs(l, axis, t + h, y, k[0], &o), 0);
+            mech_dock_lateral_commit(l);
+            for (int i = 0; i < 2; i++) {
+                work_el += 0.5 * (o.force[i] + f_old[i]) * (o.stroke[i] - s_old[i]);
+                s_old[i] = o.stroke[i];
+                f_old[i] = o.force[i];
+            }
+            double ke = 0.5 * 10.0 * y[1] * y[1] + 0.5 * y[1] * y[1] * mech_vec3_dot(axis, mech_mat3_apply(o.dI, axis));
+            double res = y[2] - (ke + work_el + o.e_stops + y[3]);
+            worst = fmax(worst, fabs(res));
+            e_in = fmax(e_in, fabs(y[2]));
+            g_max = fmax(g_max, fabs(y[0]));
+        }
+        printf("variant %c: dynamic swing to %.2f deg: external work up to %.1f J, springs' work %.2f J, brakes %.2f J; "
+               "energy residual max %.2e J (%.1e relative)\n", "AB"[var], g_max / DEG, e_in, work_el, y[3], worst,
+               worst / e_in);
+        assert_true(g_max > 4.0 * DEG); /* into the Belleville stage */
+        assert_true(worst < 1e-4 * e_in);
+        mech_dock_lateral_free(l);
+    }
+}
+
 /* ---- element discipline ------------------------------------------------------------------------------------- */
 
 static void trial_commit_revert(void **state)
@@ -670,6 +733,7 @@ int main(void)
         cmocka_unit_test(moment_characteristic_in_the_chain_planes),
         cmocka_unit_test(moment_characteristic_at_45_degrees),
         cmocka_unit_test(brake_damping_and_input_link_stops),
+        cmocka_unit_test(energy_budget_of_a_dynamic_swing),
         cmocka_unit_test(trial_commit_revert),
         cmocka_unit_test(no_allocation_in_trial_and_commit),
         cmocka_unit_test(outside_the_workspace),
