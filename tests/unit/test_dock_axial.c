@@ -198,6 +198,40 @@ static void chain_b_one_step(void **st)
     drop(&g);
 }
 
+/* B with a kinematic-ODE gear law (spec 002; what `hyst fit kin` writes), rescaled by the law's q / Q scales: the
+ * series solution only needs a monotone trial curve, so the brake levels hold exactly as with the pwl table */
+static void chain_b_kin_law(void **st)
+{
+    (void)st;
+    hy_model law;
+    const char *fx = getenv("FIXTURES");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/paper-damper-reduced.json", fx && *fx ? fx : "fixtures");
+    hy_err e;
+    assert_int_equal(hy_model_read(path, &law, &e), HY_OK);
+    mech_dock_axial_params p;
+    mech_dock_axial_params_rp1(&p, MECH_DOCK_B);
+    p.gear.model = &law;
+    p.gear.q_scale = 10;   /* 0.05 m of deflection = 0.5 rad of the law's range [-0.52, 0.52] */
+    p.gear.Q_scale = 100;  /* its ~100 N m at 0.5 rad = 10 kN, beyond FrT2's levels */
+    mech_dock_axial *a;
+    assert_int_equal(mech_dock_axial_new(&p, &a, &e), HY_OK);
+    const double path_s[] = {0.1, 0.02, 0.29, 0.2, -0.05, 0.05}, level[] = {1250, -300, 5000, -300, -6000, 1250};
+    mech_dock_axial_out o;
+    double s = 0;
+    for (int j = 0; j < 6; j++) {
+        for (int k = 1; k <= 500; k++)
+            step_to(a, s + (path_s[j] - s) * k / 500.0, path_s[j] > s ? 1e-3 : -1e-3, 0, &o);
+        s = path_s[j];
+        assert_float_equal(o.force, level[j], 1e-6 * fabs(level[j]));
+        assert_float_equal(o.slip1 + o.slip2 + o.q_el, s, 1e-12);
+        assert_true(o.slip1 >= 0 && o.slip1 <= 0.25);
+    }
+    assert_float_equal(o.slip2, -0.0084, 1e-4); /* FrT2 slipped in at 0.29 m, then out at -0.05 m */
+    mech_dock_axial_free(a);
+    hy_model_free(&law);
+}
+
 /* ---- integration of the nut equation alone, driven by an impacting mass or a displacement-controlled rig ---- */
 typedef struct run {
     double s_max, v_end, E0, E_end;        /* max stroke, mass velocity at the end, initial / final mechanical E */
@@ -333,7 +367,7 @@ static void impact_s1(void **st)
     double s1_cf = ((1 - k) * E - 1250.0 * 1250.0 / 4e5) / 1250.0; /* damping neglected: a few % */
     assert_true(fabs(b.s1 - s1_cf) < 0.05 * s1_cf);
     /* A returns the spring's energy: rebound ~0.09 m/s (RP-1 §3: up to 75 J); B only the gear's few J */
-    assert_true(fabs(-a.v_end - 0.09) < 0.25 * 0.09);
+    assert_true(fabs(-a.v_end - 0.09) < 0.15 * 0.09);
     assert_true(-b.v_end < 0.03);
 }
 
@@ -558,6 +592,7 @@ int main(void)
         cmocka_unit_test(chain_a_static),
         cmocka_unit_test(chain_b_static),
         cmocka_unit_test(chain_b_one_step),
+        cmocka_unit_test(chain_b_kin_law),
         cmocka_unit_test(impact_s1),
         cmocka_unit_test(impact_s5),
         cmocka_unit_test(energy_balance),
