@@ -14,6 +14,9 @@
 #include "mech/dock.h"
 
 #define DEG (M_PI / 180)
+/* the start of a scenario: the format, and the closing speed every scenario must give */
+#define FMT "\"format\": \"mech-dock\""
+#define DOCK FMT ", \"initial\": {\"closing_speed\": 0.15}"
 
 static int parse(const char *text, mech_dock_config *c, hy_err *err)
 {
@@ -32,8 +35,9 @@ static void defaults_follow_rp1(void **state)
     mech_dock_config c;
     hy_err err;
     mech_dock_params ref;
-    assert_int_equal(parse("{\"format\": \"mech-dock\"}", &c, &err), HY_OK);
+    assert_int_equal(parse("{" DOCK "}", &c, &err), HY_OK);
     mech_dock_params_rp1(&ref, MECH_DOCK_A, MECH_DOCK_CONE_MODULE);
+    ref.init.closing_speed = 0.15;
     assert_memory_equal(&c.params, &ref, sizeof ref);
     /* variant A drives the spring + brake chain, not the gear train; the RP-1 files by default */
     assert_string_equal(c.law_path[MECH_DOCK_LAW_CHAIN], "/data/models/axial-A.json");
@@ -45,9 +49,10 @@ static void defaults_follow_rp1(void **state)
     assert_string_equal(c.out_dir, "");
     mech_dock_config_free(&c);
     /* variant B on the shortened cone: RP-1's B geometry (UJ lower) and the short cone's rim */
-    assert_int_equal(parse("{\"format\": \"mech-dock\", \"version\": 1, \"variant\": \"B\", \"cone\": \"short\"}", &c,
+    assert_int_equal(parse("{" DOCK ", \"version\": 1, \"variant\": \"B\", \"cone\": \"short\"}", &c,
                            &err), HY_OK);
     mech_dock_params_rp1(&ref, MECH_DOCK_B, MECH_DOCK_CONE_SHORT);
+    ref.init.closing_speed = 0.15;
     assert_memory_equal(&c.params, &ref, sizeof ref);
     assert_int_equal(c.params.variant, MECH_DOCK_B);
     assert_int_equal(c.params.geom.cone, MECH_DOCK_CONE_SHORT);
@@ -62,7 +67,7 @@ static void units_are_converted(void **state)
     (void)state;
     mech_dock_config c;
     hy_err err;
-    const char *t = "{\"format\": \"mech-dock\", \"initial\": {\"closing_speed\": 0.25, \"offset_y\": 0.2, "
+    const char *t = "{" FMT ", \"initial\": {\"closing_speed\": 0.25, \"offset_y\": 0.2, "
                     "\"offset_z\": -0.05, \"velocity_y\": 0.03, \"velocity_z\": -0.01, \"roll_deg\": 2, "
                     "\"pitch_deg\": 5, \"yaw_deg\": -7, \"roll_rate_deg_s\": 0.1, \"pitch_rate_deg_s\": 0.3, "
                     "\"yaw_rate_deg_s\": -0.5, \"gap\": 0.01},"
@@ -94,7 +99,7 @@ static void paths_resolve_against_the_folder(void **state)
     (void)state;
     mech_dock_config c;
     hy_err err;
-    const char *t = "{\"format\": \"mech-dock\", \"laws\": {\"spring\": \"fit/spring.json\", \"torsion\": \"/abs/t.json\"},"
+    const char *t = "{" DOCK ", \"laws\": {\"spring\": \"fit/spring.json\", \"torsion\": \"/abs/t.json\"},"
                     " \"outputs\": {\"folder\": \"out/s1\", \"rate\": 100, \"channels\": [\"head_fx\", \"stroke\"],"
                     " \"records\": false, \"plots\": false, \"animation\": true, \"view_times\": [0.5, 1, 2]}}";
     assert_int_equal(parse(t, &c, &err), HY_OK);
@@ -118,79 +123,80 @@ static void errors_name_file_and_key(void **state)
     (void)state;
     struct { const char *text, *msg; } bad[] = {
         /* malformed JSON: line and column */
-        {"{\"format\": \"mech-dock\",\n \"initial\": {\"gap\": 1,,}}", "cfg.json:2:"},
+        {"{" FMT ",\n \"initial\": {\"gap\": 1,,}}", "cfg.json:2:"},
         {"", "cfg.json:1:1: malformed JSON"},
         {"[1]", "cfg.json: expected a JSON object at the top level"},
         {"{\"format\": \"mech-beam\"}", "cfg.json: format: expected \"mech-dock\""},
-        {"{\"format\": \"mech-dock\", \"version\": 2}", "cfg.json: version: expected 1"},
-        {"{\"format\": \"mech-dock\", \"name\": 3}", "cfg.json: name: expected a string"},
+        {"{" DOCK ", \"version\": 2}", "cfg.json: version: expected 1"},
+        {"{" DOCK ", \"name\": 3}", "cfg.json: name: expected a string"},
         /* unknown keys, at the top and nested, with the known ones */
-        {"{\"format\": \"mech-dock\", \"stepp\": 1}", "cfg.json: \"stepp\": unknown key (known: step, duration,"},
-        {"{\"format\": \"mech-dock\", \"initial\": {\"pitch\": 4}}",
+        {"{" DOCK ", \"stepp\": 1}", "cfg.json: \"stepp\": unknown key (known: step, duration,"},
+        {"{" FMT ", \"initial\": {\"pitch\": 4}}",
          "cfg.json: initial.\"pitch\": unknown key (known: closing_speed, offset_y,"},
-        {"{\"format\": \"mech-dock\", \"contact\": {\"head_cone\": {\"mu_x\": 1}}}",
+        {"{" DOCK ", \"contact\": {\"head_cone\": {\"mu_x\": 1}}}",
          "contact.head_cone.\"mu_x\": unknown key"},
-        {"{\"format\": \"mech-dock\", \"bad\\nkey\": 1}", "\"bad?key\": unknown key"},
+        {"{" DOCK ", \"bad\\nkey\": 1}", "\"bad?key\": unknown key"},
         /* choices, types, ranges */
-        {"{\"format\": \"mech-dock\", \"variant\": \"C\"}", "cfg.json: variant: expected one of \"A\", \"B\""},
-        {"{\"format\": \"mech-dock\", \"cone\": 1}", "cfg.json: cone: expected one of \"module\""},
-        {"{\"format\": \"mech-dock\", \"initial\": []}", "cfg.json: initial: expected an object"},
-        {"{\"format\": \"mech-dock\", \"vehicles\": {\"active\": 5}}", "cfg.json: vehicles.active: expected an object"},
-        {"{\"format\": \"mech-dock\", \"initial\": {\"closing_speed\": \"fast\"}}",
+        {"{" DOCK ", \"variant\": \"C\"}", "cfg.json: variant: expected one of \"A\", \"B\""},
+        {"{" DOCK ", \"cone\": 1}", "cfg.json: cone: expected one of \"module\""},
+        {"{" FMT ", \"initial\": []}", "cfg.json: initial: expected an object"},
+        {"{" DOCK ", \"vehicles\": {\"active\": 5}}", "cfg.json: vehicles.active: expected an object"},
+        {"{" FMT ", \"initial\": {\"closing_speed\": \"fast\"}}",
          "cfg.json: initial.closing_speed: expected a number in m/s"},
-        {"{\"format\": \"mech-dock\", \"initial\": {\"closing_speed\": -0.1}}",
+        {"{" FMT ", \"initial\": {\"closing_speed\": -0.1}}",
          "cfg.json: initial.closing_speed = -0.10000000000000001: expected > 0 m/s"},
-        {"{\"format\": \"mech-dock\", \"initial\": {\"gap\": -1}}", "initial.gap = -1: expected >= 0 m"},
-        {"{\"format\": \"mech-dock\", \"geometry\": {\"half_angle_deg\": 90}}",
+        {"{" FMT ", \"initial\": {\"gap\": -1}}", "initial.gap = -1: expected >= 0 m"},
+        {"{" FMT ", \"initial\": {\"offset_y\": 0.1}}", "cfg.json: initial.closing_speed: required"},
+        {"{" DOCK ", \"geometry\": {\"half_angle_deg\": 90}}",
          "geometry.half_angle_deg = 90: expected strictly between 0 and 90 deg"},
-        {"{\"format\": \"mech-dock\", \"geometry\": {\"limiter_pads\": 2.5}}", "geometry.limiter_pads = 2.5: expected an integer"},
-        {"{\"format\": \"mech-dock\", \"contact\": {\"head_cone\": {\"restitution\": 0}}}",
+        {"{" DOCK ", \"geometry\": {\"limiter_pads\": 2.5}}", "geometry.limiter_pads = 2.5: expected an integer"},
+        {"{" DOCK ", \"contact\": {\"head_cone\": {\"restitution\": 0}}}",
          "contact.head_cone.restitution = 0: expected in (0, 1]"},
-        {"{\"format\": \"mech-dock\", \"contact\": {\"limiter_rim\": {\"n\": 0.5}}}", "contact.limiter_rim.n = 0.5: expected >= 1"},
-        {"{\"format\": \"mech-dock\", \"vehicles\": {\"active\": {\"inertia\": [1, 2]}}}",
+        {"{" DOCK ", \"contact\": {\"limiter_rim\": {\"n\": 0.5}}}", "contact.limiter_rim.n = 0.5: expected >= 1"},
+        {"{" DOCK ", \"vehicles\": {\"active\": {\"inertia\": [1, 2]}}}",
          "vehicles.active.inertia: expected [x, y, z] in kg m^2, each > 0"},
-        {"{\"format\": \"mech-dock\", \"vehicles\": {\"passive\": {\"port\": [1, \"x\", 3]}}}",
+        {"{" DOCK ", \"vehicles\": {\"passive\": {\"port\": [1, \"x\", 3]}}}",
          "vehicles.passive.port: expected [x, y, z] in m"},
-        {"{\"format\": \"mech-dock\", \"vehicles\": {\"active\": {\"name\": \"\"}}}", "vehicles.active.name: expected a name"},
-        {"{\"format\": \"mech-dock\", \"step\": 0}", "cfg.json: step = 0: expected > 0 s"},
-        {"{\"format\": \"mech-dock\", \"step\": 1e-9, \"duration\": 20}", "cfg.json: duration = 20: expected at most 1e8 steps"},
-        {"{\"format\": \"mech-dock\", \"outputs\": {\"records\": 1}}", "cfg.json: outputs.records: expected true or false"},
+        {"{" DOCK ", \"vehicles\": {\"active\": {\"name\": \"\"}}}", "vehicles.active.name: expected a name"},
+        {"{" DOCK ", \"step\": 0}", "cfg.json: step = 0: expected > 0 s"},
+        {"{" DOCK ", \"step\": 1e-9, \"duration\": 20}", "cfg.json: duration = 20: expected at most 1e8 steps"},
+        {"{" DOCK ", \"outputs\": {\"records\": 1}}", "cfg.json: outputs.records: expected true or false"},
         /* cross-checks */
-        {"{\"format\": \"mech-dock\", \"contact\": {\"head_cone\": {\"mu\": 0.2, \"mu_k\": 0.1}}}",
+        {"{" DOCK ", \"contact\": {\"head_cone\": {\"mu\": 0.2, \"mu_k\": 0.1}}}",
          "contact.head_cone: give \"mu\" (both coefficients) or \"mu_s\" and \"mu_k\", not both"},
-        {"{\"format\": \"mech-dock\", \"contact\": {\"head_cone\": {\"mu_s\": 0.1, \"mu_k\": 0.3}}}",
+        {"{" DOCK ", \"contact\": {\"head_cone\": {\"mu_s\": 0.1, \"mu_k\": 0.3}}}",
          "contact.head_cone.mu_s = 0.1: expected >= mu_k = 0.3"},
-        {"{\"format\": \"mech-dock\", \"geometry\": {\"head_radius\": 0.06}}", "geometry.head_radius = 0.06: expected below"},
-        {"{\"format\": \"mech-dock\", \"geometry\": {\"socket_radius\": 0.5}}", "geometry.socket_radius = 0.5: expected below"},
-        {"{\"format\": \"mech-dock\", \"variant\": \"B\", \"axial\": {\"frt1_stroke\": 0.4}}",
+        {"{" DOCK ", \"geometry\": {\"head_radius\": 0.06}}", "geometry.head_radius = 0.06: expected below"},
+        {"{" DOCK ", \"geometry\": {\"socket_radius\": 0.5}}", "geometry.socket_radius = 0.5: expected below"},
+        {"{" DOCK ", \"variant\": \"B\", \"axial\": {\"frt1_stroke\": 0.4}}",
          "axial.frt1_stroke = 0.4: expected below axial.stroke_limit"},
         /* tables */
-        {"{\"format\": \"mech-dock\", \"axial\": {\"magnetic\": {\"speed\": [0, 1]}}}",
+        {"{" DOCK ", \"axial\": {\"magnetic\": {\"speed\": [0, 1]}}}",
          "axial.magnetic: expected both \"speed\" (m/s) and \"force\" (N) lists"},
-        {"{\"format\": \"mech-dock\", \"axial\": {\"magnetic\": {\"speed\": [0, 1], \"force\": [1]}}}",
+        {"{" DOCK ", \"axial\": {\"magnetic\": {\"speed\": [0, 1], \"force\": [1]}}}",
          "axial.magnetic.force: expected a list of 2 values"},
-        {"{\"format\": \"mech-dock\", \"axial\": {\"magnetic\": {\"speed\": [0, 1, 1], \"force\": [0, 1, 2]}}}",
+        {"{" DOCK ", \"axial\": {\"magnetic\": {\"speed\": [0, 1, 1], \"force\": [0, 1, 2]}}}",
          "axial.magnetic.speed[2]: expected a number >= 0 m/s, larger than the one before"},
-        {"{\"format\": \"mech-dock\", \"lateral\": {\"brake\": {\"speed\": [0], \"moment\": [-1]}}}",
+        {"{" DOCK ", \"lateral\": {\"brake\": {\"speed\": [0], \"moment\": [-1]}}}",
          "lateral.brake.moment[0]: expected a number >= 0 N m"},
-        {"{\"format\": \"mech-dock\", \"variant\": \"B\", \"axial\": {\"magnetic\": {\"speed\": [0], \"force\": [0]}}}",
+        {"{" DOCK ", \"variant\": \"B\", \"axial\": {\"magnetic\": {\"speed\": [0], \"force\": [0]}}}",
          "axial.magnetic: variant B has no axial magnetic brakes"},
         /* laws */
-        {"{\"format\": \"mech-dock\", \"variant\": \"B\", \"laws\": {\"chain\": \"a.json\"}}",
+        {"{" DOCK ", \"variant\": \"B\", \"laws\": {\"chain\": \"a.json\"}}",
          "cfg.json: laws.chain: variant B has no chain law"},
-        {"{\"format\": \"mech-dock\", \"laws\": {\"gear\": \"g.json\"}}", "cfg.json: laws.gear: variant A has no gear law"},
-        {"{\"format\": \"mech-dock\", \"laws\": {\"spring\": \"\"}}", "cfg.json: laws.spring: expected a path"},
-        {"{\"format\": \"mech-dock\", \"laws\": {\"springs\": \"x.json\"}}", "laws.\"springs\": unknown key"},
+        {"{" DOCK ", \"laws\": {\"gear\": \"g.json\"}}", "cfg.json: laws.gear: variant A has no gear law"},
+        {"{" DOCK ", \"laws\": {\"spring\": \"\"}}", "cfg.json: laws.spring: expected a path"},
+        {"{" DOCK ", \"laws\": {\"springs\": \"x.json\"}}", "laws.\"springs\": unknown key"},
         /* outputs */
-        {"{\"format\": \"mech-dock\", \"outputs\": {\"channels\": [\"head_fx\", \"nope\"]}}",
+        {"{" DOCK ", \"outputs\": {\"channels\": [\"head_fx\", \"nope\"]}}",
          "cfg.json: outputs.channels[1]: \"nope\": not a channel"},
-        {"{\"format\": \"mech-dock\", \"outputs\": {\"channels\": [\"stroke\", \"stroke\"]}}",
+        {"{" DOCK ", \"outputs\": {\"channels\": [\"stroke\", \"stroke\"]}}",
          "outputs.channels[1]: \"stroke\" is listed twice"},
-        {"{\"format\": \"mech-dock\", \"outputs\": {\"channels\": []}}", "outputs.channels: expected a list of 1.."},
-        {"{\"format\": \"mech-dock\", \"duration\": 5, \"outputs\": {\"view_times\": [1, 6]}}",
+        {"{" DOCK ", \"outputs\": {\"channels\": []}}", "outputs.channels: expected a list of 1.."},
+        {"{" DOCK ", \"duration\": 5, \"outputs\": {\"view_times\": [1, 6]}}",
          "outputs.view_times[1]: expected a time in 0..duration = 5 s"},
-        {"{\"format\": \"mech-dock\", \"outputs\": {\"view_times\": [2, 1]}}", "outputs.view_times[1]:"},
-        {"{\"format\": \"mech-dock\", \"outputs\": {\"rate\": -1}}", "outputs.rate = -1: expected >= 0 rows/s"},
+        {"{" DOCK ", \"outputs\": {\"view_times\": [2, 1]}}", "outputs.view_times[1]:"},
+        {"{" DOCK ", \"outputs\": {\"rate\": -1}}", "outputs.rate = -1: expected >= 0 rows/s"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         mech_dock_config c;
@@ -205,14 +211,14 @@ static void errors_name_file_and_key(void **state)
     }
     /* a path too long for the configuration */
     char big[3 * MECH_DOCK_PATH_LEN];
-    snprintf(big, sizeof big, "{\"format\": \"mech-dock\", \"laws\": {\"spring\": \"%0*d\"}}", MECH_DOCK_PATH_LEN, 7);
+    snprintf(big, sizeof big, "{" DOCK ", \"laws\": {\"spring\": \"%0*d\"}}", MECH_DOCK_PATH_LEN, 7);
     mech_dock_config c;
     hy_err err;
     assert_int_not_equal(parse(big, &c, &err), HY_OK);
     assert_non_null(strstr(err.msg, "laws.spring: path longer than"));
     /* text that is not terminated where its length ends is read only up to that length */
-    const char *t = "{\"format\": \"mech-dock\"}garbage";
-    assert_int_equal(mech_dock_config_parse(t, 23, "cfg.json", NULL, &c, &err), HY_OK);
+    const char *t = "{" DOCK "}garbage";
+    assert_int_equal(mech_dock_config_parse(t, strlen(t) - 7, "cfg.json", NULL, &c, &err), HY_OK);
     mech_dock_config_free(&c);
 }
 
@@ -273,19 +279,20 @@ static void load_checks_family_kind_units(void **state)
          " \"torsion\": \"angle-mrad-kNm.json\"", HY_EMODEL,
          "s.json: laws.chain: %s/constant-m-N.json is a pwl constant-kind model; the spring + friction-brake chain"},
         {"\"chain\": \"chain-mm-kN.json\", \"spring\": \"friction-m-N.json\", \"bending\": \"angle-mrad-kNm.json\","
-         " \"torsion\": \"angle-mrad-kNm.json\"", HY_EMODEL, "s.json: laws.spring: %s/friction-m-N.json is a pwl table of friction kind"},
+         " \"torsion\": \"angle-mrad-kNm.json\"", HY_EMODEL,
+         "s.json: laws.spring: %s/friction-m-N.json is a pwl table of friction kind"},
         {"\"chain\": \"chain-mm-kN.json\", \"spring\": \"seconds.json\", \"bending\": \"angle-mrad-kNm.json\","
          " \"torsion\": \"angle-mrad-kNm.json\"", HY_EMODEL,
          "s.json: laws.spring: %s/seconds.json has units q = \"s\", Q = \"N\"; this law needs a length"},
         {"\"chain\": \"chain-mm-kN.json\", \"spring\": \"constant-m-N.json\", \"bending\": \"constant-m-N.json\","
-         " \"torsion\": \"angle-mrad-kNm.json\"", HY_EMODEL, "laws.bending: %s/constant-m-N.json has units q = \"m\", Q = \"N\"; "
-         "this law needs an angle"},
+         " \"torsion\": \"angle-mrad-kNm.json\"", HY_EMODEL,
+         "laws.bending: %s/constant-m-N.json has units q = \"m\", Q = \"N\"; this law needs an angle"},
         {"\"chain\": \"chain-mm-kN.json\", \"spring\": \"missing.json\", \"bending\": \"angle-mrad-kNm.json\","
          " \"torsion\": \"angle-mrad-kNm.json\"", HY_EIO, "s.json: laws.spring: %s/missing.json"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char scen[1024], msg[512];
-        snprintf(scen, sizeof scen, "{\"format\": \"mech-dock\", \"laws\": {%s}}", cases[i].laws);
+        snprintf(scen, sizeof scen, "{" DOCK ", \"laws\": {%s}}", cases[i].laws);
         put(dir, "s.json", scen);
         char path[512];
         snprintf(path, sizeof path, "%s/s.json", dir);
@@ -318,7 +325,7 @@ static void load_checks_family_kind_units(void **state)
     snprintf(path, sizeof path, "%s/none.json", dir);
     assert_int_equal(mech_dock_config_read(path, &c, &err), HY_EIO);
     assert_non_null(strstr(err.msg, "none.json: cannot open"));
-    put(dir, "broken.json", "{\"format\": \"mech-dock\",\n\n  \"step\": }");
+    put(dir, "broken.json", "{" DOCK ",\n\n  \"step\": }");
     snprintf(path, sizeof path, "%s/broken.json", dir);
     assert_int_equal(mech_dock_config_read(path, &c, &err), HY_EPARSE);
     assert_non_null(strstr(err.msg, "broken.json:3:"));
@@ -334,7 +341,7 @@ static void load_checks_family_kind_units(void **state)
 static void print_parse_round_trip(void **state)
 {
     (void)state;
-    const char *t = "{\"format\": \"mech-dock\", \"variant\": \"%s\", \"vehicles\": {\"active\": {\"name\": \"soyuz\","
+    const char *t = "{" FMT ", \"variant\": \"%s\", \"vehicles\": {\"active\": {\"name\": \"soyuz\","
                     " \"mass\": 7200, \"inertia\": [6.5e3, 3e4, 3e4], \"port\": [4, 0, 0]}}, \"initial\": "
                     "{\"closing_speed\": 0.25, \"offset_y\": 0.2, \"pitch_deg\": 5, \"pitch_rate_deg_s\": 0.3,"
                     " \"roll_deg\": 0.1, \"yaw_deg\": 7}, \"geometry\": {\"half_angle_deg\": 33.3},"

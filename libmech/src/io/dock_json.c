@@ -395,6 +395,8 @@ static int read_table(const ctx *x, const cJSON *o, const char *w, const char *v
     return HY_OK;
 }
 
+static int parse_outputs(const ctx *x, const cJSON *o, mech_dock_config *c);
+
 static int parse_doc(const ctx *x, const cJSON *doc, mech_dock_config *c)
 {
     mech_dock_params *p = &c->params;
@@ -518,17 +520,28 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_dock_config *c)
         if (!law_used(variant, s))
             return hy_err_set(x->err, HY_EPARSE, "%s: laws.%s: variant %s has no %s law (%s)", x->name, law_key[s],
                               variant_names[variant], law_key[s],
-                              s == MECH_DOCK_LAW_CHAIN ? "its axial hysteresis is the gear train: laws.gear"
-                                                       : "its axial hysteresis is the spring + brake chain: laws.chain");
+                              s == MECH_DOCK_LAW_CHAIN
+                                  ? "its axial hysteresis is the gear train: laws.gear"
+                                  : "its axial hysteresis is the spring + brake chain: laws.chain");
         if ((rc = read_path(x, it, where("laws", law_key[s], w, sizeof w), c->law_path[s], MECH_DOCK_PATH_LEN)) !=
             HY_OK)
             return rc;
     }
-    /* outputs */
-    if ((rc = find_section(x, doc, "outputs", &o)) != HY_OK)
+    if ((rc = find_section(x, doc, "outputs", &o)) != HY_OK || (o && (rc = parse_outputs(x, o, c)) != HY_OK))
         return rc;
-    if (!o)
-        return HY_OK;
+    /* a scenario says how fast the vehicles meet (RP-1's parameters leave the initial conditions zero) */
+    if (!(p->init.closing_speed > 0))
+        return hy_err_set(x->err, HY_EPARSE, "%s: initial.closing_speed: required (m/s > 0; RP-1 nominal 0.15)",
+                          x->name);
+    return HY_OK;
+}
+
+// (the "outputs" object) => output choices
+static int parse_outputs(const ctx *x, const cJSON *o, mech_dock_config *c)
+{
+    const mech_dock_params *p = &c->params;
+    const cJSON *it;
+    int rc;
     if ((it = cJSON_GetObjectItemCaseSensitive(o, "folder")) &&
         (rc = read_path(x, it, "outputs.folder", c->out_dir, sizeof c->out_dir)) != HY_OK)
         return rc;
