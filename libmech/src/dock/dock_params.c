@@ -1,0 +1,409 @@
+/* Parameters of the probe-cone docking simulator: the RP-1 reference set (001-reference-parameters.md §2), its
+ * check (every message names the key, "geometry.half_angle: ..."), and the names and units of the output
+ * channels and of the hysteretic elements. Choices where RP-1 is silent are listed in docs/dock.md. */
+#include <math.h>
+#include <string.h>
+#include <stdio.h>
+#include "mech/dock.h"
+
+#define DEG (M_PI / 180.0)
+
+/* Variant B moves the universal joint down into the base (spec 001 §5.2). RP-1 gives no number: the UJ goes
+ * 0.15 m lower and the housing gets 0.15 m longer, so the probe exit, the head and the fixed limiter stay where
+ * they are relative to the docking plane; only the lever arm of the limiter force about the UJ grows. */
+#define DOCK_B_UJ_DROP 0.15
+
+static void vehicle(mech_dock_vehicle *v, const char *name, double mass, double roll, double transverse,
+                    double transverse2, double port)
+{
+    memset(v, 0, sizeof *v);
+    snprintf(v->name, sizeof v->name, "%s", name);
+    v->mass = mass;
+    v->inertia = (mech_vec3){roll, transverse, transverse2};
+    v->port = (mech_vec3){port, 0, 0};
+}
+
+static mech_contact_law law(double k, double e, double mu)
+{
+    /* linear penalty (n = 1); v_min 5 mm/s floors the Hunt-Crossley impact speed (slower touches, e.g. the
+       S4a approach at 10 mm/s, keep their restitution); stick spring kt = k / 2 with light damping */
+    return (mech_contact_law){.k = k, .n = 1, .e = e, .v_min = 0.005, .mu_s = mu, .mu_k = mu, .kt = 0.5 * k,
+                              .ct = 200};
+}
+
+void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
+{
+    memset(p, 0, sizeof *p);
+    p->variant = variant == MECH_DOCK_B ? MECH_DOCK_B : MECH_DOCK_A;
+
+    /* §2.1: 20 t active module, ISS passive (port 35 m ahead of its CoM along its docking axis) */
+    vehicle(&p->active, "module-20t", 20000, 6.0e4, 3.2e5, 3.2e5, 6.5);
+    vehicle(&p->passive, "iss", 420000, 1.3e8, 1.0e8, 2.0e8, 35.0);
+
+    /* §2.2 passive unit */
+    mech_dock_geometry *g = &p->geom;
+    g->cone = cone;
+    g->rim_radius = 0.40;
+    g->rim_x = 0;
+    if (cone == MECH_DOCK_CONE_SHORT) {   /* node module's shortened cone: same angle and socket */
+        g->rim_radius = 0.30;
+        g->rim_x = -0.17;
+    }
+    /* MECH_DOCK_CONE_VEHICLE (type 2): RP-1 gives no separate numbers; the module cone's are used */
+    g->half_angle = 30 * DEG;
+    g->socket_radius = 0.050;
+    g->stop_depth = 0.05;
+    g->bottom_depth = 0.11;
+    g->slot_entry = 15 * DEG;
+    g->slot_narrow = 0.5 * DEG;
+    g->detent_force = 150;
+    g->detent_travel = 0.005;
+    /* §2.3 active unit */
+    g->uj_behind_plane = 0.05;
+    g->housing_length = 0.55;
+    g->probe_length = 0.55;
+    g->head_radius = 0.045;
+    g->latch_radius = 0.065;   /* latch tips 15 mm outside the bore wall (they must reach the stops) */
+    g->limiter_r0 = 0.185;
+    g->limiter_x0 = 0.40;
+    g->limiter_r1 = 0.135;
+    g->limiter_x1 = 0.48;
+    g->limiter_pads = 4;
+    g->limiter_pad_half = 30 * DEG;
+
+    /* §2.4 mass properties: housing a 0.55 m shell (CoM at mid-length) + rotating parts; probe 6 kg tube +
+       3 kg head at its end: CoM (6 * 0.275 + 3 * 0.55) / 9 from the bending joint */
+    mech_dock_mass *ms = &p->mass;
+    ms->housing_mass = 25;
+    ms->housing_com = (mech_vec3){0.275, 0, 0};
+    ms->housing_inertia = (mech_vec3){0.3, 3.0, 3.0};
+    ms->probe_mass = 9;
+    ms->probe_com = (mech_vec3){(6 * 0.275 + 3 * 0.55) / 9, 0, 0};
+    ms->probe_inertia = (mech_vec3){0.02, 1.5, 1.5};
+
+    if (p->variant == MECH_DOCK_B) {
+        double dx = DOCK_B_UJ_DROP, c0 = ms->housing_com.x, c1 = c0 + dx;
+        g->uj_behind_plane += dx;
+        g->housing_length += dx;
+        g->limiter_x0 += dx;
+        g->limiter_x1 += dx;
+        /* the same housing mass, its CoM as far ahead of the probe exit as in A: transverse inertia about the
+           new UJ by the parallel-axis shift */
+        ms->housing_com.x = c1;
+        ms->housing_inertia.y += ms->housing_mass * (c1 * c1 - c0 * c0);
+        ms->housing_inertia.z += ms->housing_mass * (c1 * c1 - c0 * c0);
+    }
+
+    /* §2.5, §2.6 sub-models */
+    mech_dock_axial_params_rp1(&p->axial, p->variant);
+    mech_dock_lateral_params_rp1(&p->lateral, p->variant);
+
+    /* §2.7 probe compliance (model files fixtures/mech/dock/models/probe-*.json, q rad, Q N m) */
+    p->probe.bending = (mech_dock_law){.model = NULL, .q_scale = 1, .Q_scale = 1, .scale = 1};
+    p->probe.torsion = (mech_dock_law){.model = NULL, .q_scale = 1, .Q_scale = 1, .scale = 1};
+    p->probe.tip_factor = 1.5;
+
+    /* §2.8 contact laws */
+    p->contact.head_cone = law(2e6, 0.4, 0.15);
+    p->contact.head_bottom = law(5e6, 0.3, 0.1);
+    p->contact.limiter_rim = law(5e6, 0.3, 0.15);
+
+    p->h = 2e-4;
+    p->duration = 20;
+    p->capture_timeout = 10;
+}
+
+/* ---- check -------------------------------------------------------------------------------------------------- */
+
+#define FAIL(key, ...) return hy_err_set(err, HY_EMODEL, key ": " __VA_ARGS__)
+#define POS(x, key) do { if (!(isfinite(x) && (x) > 0)) FAIL(key, "must be a positive number (got %g)", (double)(x)); } while (0)
+#define NONNEG(x, key) do { if (!(isfinite(x) && (x) >= 0)) FAIL(key, "must be >= 0 (got %g)", (double)(x)); } while (0)
+#define FIN(x, key) do { if (!isfinite(x)) FAIL(key, "must be a finite number (got %g)", (double)(x)); } while (0)
+
+static int check_vehicle(const mech_dock_vehicle *v, const char *key, hy_err *err)
+{
+    if (!(isfinite(v->mass) && v->mass > 0))
+        return hy_err_set(err, HY_EMODEL, "%s.mass: must be a positive number (got %g)", key, v->mass);
+    const double I[3] = {v->inertia.x, v->inertia.y, v->inertia.z};
+    for (int i = 0; i < 3; i++)
+        if (!(isfinite(I[i]) && I[i] > 0))
+            return hy_err_set(err, HY_EMODEL, "%s.inertia[%d]: must be a positive number (got %g)", key, i, I[i]);
+    if (I[0] > I[1] + I[2] || I[1] > I[0] + I[2] || I[2] > I[0] + I[1])
+        return hy_err_set(err, HY_EMODEL, "%s.inertia: principal moments %g, %g, %g break the triangle inequality",
+                          key, I[0], I[1], I[2]);
+    if (!(isfinite(v->port.x) && isfinite(v->port.y) && isfinite(v->port.z)))
+        return hy_err_set(err, HY_EMODEL, "%s.port: must be finite", key);
+    return HY_OK;
+}
+
+static int check_law(const mech_contact_law *l, const char *key, hy_err *err)
+{
+    if (!(isfinite(l->k) && l->k > 0))
+        return hy_err_set(err, HY_EMODEL, "%s.k: must be a positive number (got %g)", key, l->k);
+    if (!(isfinite(l->n) && l->n >= 1))
+        return hy_err_set(err, HY_EMODEL, "%s.n: must be >= 1 (got %g)", key, l->n);
+    if (!(isfinite(l->e) && l->e > 0 && l->e <= 1))
+        return hy_err_set(err, HY_EMODEL, "%s.e: restitution must be in (0, 1] (got %g)", key, l->e);
+    if (!(isfinite(l->v_min) && l->v_min > 0))
+        return hy_err_set(err, HY_EMODEL, "%s.v_min: must be a positive number (got %g)", key, l->v_min);
+    if (!(isfinite(l->mu_k) && l->mu_k >= 0))
+        return hy_err_set(err, HY_EMODEL, "%s.mu_k: must be >= 0 (got %g)", key, l->mu_k);
+    if (!(isfinite(l->mu_s) && l->mu_s >= l->mu_k))
+        return hy_err_set(err, HY_EMODEL, "%s.mu_s: must be >= mu_k (got %g < %g)", key, l->mu_s, l->mu_k);
+    if (l->mu_k > 0 && !(isfinite(l->kt) && l->kt > 0))
+        return hy_err_set(err, HY_EMODEL, "%s.kt: must be positive when mu_k > 0 (got %g)", key, l->kt);
+    if (!(isfinite(l->ct) && l->ct >= 0))
+        return hy_err_set(err, HY_EMODEL, "%s.ct: must be >= 0 (got %g)", key, l->ct);
+    return HY_OK;
+}
+
+static int check_dlaw(const mech_dock_law *l, const char *key, int required, hy_err *err)
+{
+    if (required && !l->model)
+        return hy_err_set(err, HY_EMODEL, "%s: no hysteresis model given (a hyst-model file)", key);
+    if (!(isfinite(l->q_scale) && l->q_scale > 0))
+        return hy_err_set(err, HY_EMODEL, "%s.q_scale: must be a positive number (got %g)", key, l->q_scale);
+    if (!(isfinite(l->Q_scale) && l->Q_scale > 0))
+        return hy_err_set(err, HY_EMODEL, "%s.Q_scale: must be a positive number (got %g)", key, l->Q_scale);
+    if (!(isfinite(l->scale) && l->scale > 0))
+        return hy_err_set(err, HY_EMODEL, "%s.scale: must be a positive number (got %g)", key, l->scale);
+    return HY_OK;
+}
+
+int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
+{
+    int rc;
+    if (p->variant != MECH_DOCK_A && p->variant != MECH_DOCK_B)
+        FAIL("variant", "must be A or B (got %d)", p->variant);
+    if ((rc = check_vehicle(&p->active, "active", err)) || (rc = check_vehicle(&p->passive, "passive", err)))
+        return rc;
+
+    const mech_dock_geometry *g = &p->geom;
+    if (g->cone < MECH_DOCK_CONE_MODULE || g->cone > MECH_DOCK_CONE_SHORT)
+        FAIL("geometry.cone", "must be module, vehicle or short (got %d)", g->cone);
+    POS(g->rim_radius, "geometry.rim_radius");
+    FIN(g->rim_x, "geometry.rim_x");
+    if (!(isfinite(g->half_angle) && g->half_angle > 0 && g->half_angle < M_PI / 2))
+        FAIL("geometry.half_angle", "must be in (0, 90) deg (got %g rad)", g->half_angle);
+    POS(g->head_radius, "geometry.head_radius");
+    POS(g->socket_radius, "geometry.socket_radius");
+    if (g->socket_radius >= g->rim_radius)
+        FAIL("geometry.socket_radius", "%g m must be below the rim radius %g m", g->socket_radius, g->rim_radius);
+    if (g->head_radius >= g->socket_radius)
+        FAIL("geometry.head_radius", "%g m must be below the socket radius %g m (the head enters the socket)",
+             g->head_radius, g->socket_radius);
+    POS(g->stop_depth, "geometry.stop_depth");
+    POS(g->bottom_depth, "geometry.bottom_depth");
+    if (g->bottom_depth <= g->stop_depth + g->detent_travel)
+        FAIL("geometry.bottom_depth", "%g m must exceed stop_depth + detent_travel = %g m", g->bottom_depth,
+             g->stop_depth + g->detent_travel);
+    if (!(isfinite(g->slot_entry) && g->slot_entry > 0 && g->slot_entry < M_PI / 4))
+        FAIL("geometry.slot_entry", "must be in (0, 45) deg (got %g rad)", g->slot_entry);
+    if (!(isfinite(g->slot_narrow) && g->slot_narrow >= 0 && g->slot_narrow <= g->slot_entry))
+        FAIL("geometry.slot_narrow", "must be in [0, slot_entry] (got %g rad)", g->slot_narrow);
+    NONNEG(g->detent_force, "geometry.detent_force");
+    POS(g->detent_travel, "geometry.detent_travel");
+    NONNEG(g->uj_behind_plane, "geometry.uj_behind_plane");
+    POS(g->housing_length, "geometry.housing_length");
+    POS(g->probe_length, "geometry.probe_length");
+    if (!(isfinite(g->latch_radius) && g->latch_radius > g->socket_radius))
+        FAIL("geometry.latch_radius", "must exceed the socket radius %g m (got %g)", g->socket_radius,
+             g->latch_radius);
+    POS(g->limiter_r0, "geometry.limiter_r0");
+    POS(g->limiter_r1, "geometry.limiter_r1");
+    POS(g->limiter_x0, "geometry.limiter_x0");
+    if (!(isfinite(g->limiter_x1) && g->limiter_x1 > g->limiter_x0))
+        FAIL("geometry.limiter_x1", "must exceed limiter_x0 = %g m (got %g)", g->limiter_x0, g->limiter_x1);
+    if (g->limiter_pads < 0 || g->limiter_pads > 16)
+        FAIL("geometry.limiter_pads", "must be 0..16 (got %d)", g->limiter_pads);
+    if (g->limiter_pads > 0 &&
+        !(isfinite(g->limiter_pad_half) && g->limiter_pad_half > 0 && g->limiter_pad_half <= M_PI / g->limiter_pads))
+        FAIL("geometry.limiter_pad_half", "must be in (0, 180/pads] deg (got %g rad)", g->limiter_pad_half);
+
+    const mech_dock_mass *m = &p->mass;
+    POS(m->housing_mass, "mass.housing_mass");
+    POS(m->probe_mass, "mass.probe_mass");
+    POS(m->housing_inertia.x, "mass.housing_inertia[0]");
+    POS(m->housing_inertia.y, "mass.housing_inertia[1]");
+    POS(m->housing_inertia.z, "mass.housing_inertia[2]");
+    POS(m->probe_inertia.x, "mass.probe_inertia[0]");
+    POS(m->probe_inertia.y, "mass.probe_inertia[1]");
+    POS(m->probe_inertia.z, "mass.probe_inertia[2]");
+    FIN(m->housing_com.x, "mass.housing_com");
+    FIN(m->probe_com.x, "mass.probe_com");
+    /* inertia about the joint must hold the CoM's parallel-axis share (triangle inequality about the CoM) */
+    if (m->housing_inertia.y < m->housing_mass * m->housing_com.x * m->housing_com.x)
+        FAIL("mass.housing_inertia", "transverse %g kg m^2 below m d^2 = %g of the CoM offset", m->housing_inertia.y,
+             m->housing_mass * m->housing_com.x * m->housing_com.x);
+    if (m->probe_inertia.y < m->probe_mass * m->probe_com.x * m->probe_com.x)
+        FAIL("mass.probe_inertia", "transverse %g kg m^2 below m d^2 = %g of the CoM offset", m->probe_inertia.y,
+             m->probe_mass * m->probe_com.x * m->probe_com.x);
+
+    if ((rc = check_dlaw(&p->probe.bending, "probe.bending", 1, err)) ||
+        (rc = check_dlaw(&p->probe.torsion, "probe.torsion", 1, err)))
+        return rc;
+    if (!(isfinite(p->probe.tip_factor) && p->probe.tip_factor > 0))
+        FAIL("probe.tip_factor", "must be a positive number (got %g)", p->probe.tip_factor);
+
+    if ((rc = check_law(&p->contact.head_cone, "contact.head_cone", err)) ||
+        (rc = check_law(&p->contact.head_bottom, "contact.head_bottom", err)) ||
+        (rc = check_law(&p->contact.limiter_rim, "contact.limiter_rim", err)))
+        return rc;
+
+    /* axial damper: what the core relies on (the sub-model checks the rest in mech_dock_axial_new) */
+    if (p->axial.variant != p->variant)
+        FAIL("axial.variant", "%d differs from the mechanism variant %d", p->axial.variant, p->variant);
+    POS(p->axial.lead, "axial.lead");
+    POS(p->axial.m_eq, "axial.m_eq");
+    POS(p->axial.stroke_limit, "axial.stroke_limit");
+    if (p->axial.stroke_limit >= g->probe_length)
+        FAIL("axial.stroke_limit", "%g m must be below the probe length %g m", p->axial.stroke_limit, g->probe_length);
+    if ((rc = check_dlaw(p->variant == MECH_DOCK_A ? &p->axial.chain : &p->axial.gear,
+                         p->variant == MECH_DOCK_A ? "axial.chain" : "axial.gear", 1, err)) ||
+        (rc = check_dlaw(&p->lateral.spring, "lateral.spring", 1, err)))
+        return rc;
+
+    const mech_dock_initial *in = &p->init;
+    NONNEG(in->closing_speed, "initial.closing_speed");
+    FIN(in->offset.y, "initial.offset[1]");
+    FIN(in->offset.z, "initial.offset[2]");
+    FIN(in->velocity.y, "initial.velocity[1]");
+    FIN(in->velocity.z, "initial.velocity[2]");
+    FIN(in->angles.x, "initial.angles[0]");
+    FIN(in->angles.y, "initial.angles[1]");
+    FIN(in->angles.z, "initial.angles[2]");
+    FIN(in->rates.x, "initial.rates[0]");
+    FIN(in->rates.y, "initial.rates[1]");
+    FIN(in->rates.z, "initial.rates[2]");
+    if (fabs(in->angles.y) >= M_PI / 4 || fabs(in->angles.z) >= M_PI / 4)
+        FAIL("initial.angles", "pitch and yaw must stay below 45 deg");
+    if (hypot(in->offset.y, in->offset.z) >= g->rim_radius)
+        FAIL("initial.offset", "lateral miss %g m is outside the cone rim (radius %g m)",
+             hypot(in->offset.y, in->offset.z), g->rim_radius);
+    NONNEG(in->gap, "initial.gap");
+    FIN(p->thrust.force, "thrust.force");
+    NONNEG(p->thrust.duration, "thrust.duration");
+
+    POS(p->h, "solver.h");
+    if (p->h > 0.01)
+        FAIL("solver.h", "%g s is too large for the contact periods (13-20 ms); use <= 0.01 s", p->h);
+    POS(p->duration, "solver.duration");
+    if (p->duration / p->h > 1e9)
+        FAIL("solver.duration", "%g s at h = %g s needs more than 1e9 steps", p->duration, p->h);
+    POS(p->capture_timeout, "solver.capture_timeout");
+    return HY_OK;
+}
+
+/* ---- channel table ---------------------------------------------------------------------------------------- */
+
+static const struct { const char *name, *unit; } channels[MECH_DOCK_NCH] = {
+    [MECH_DOCK_CH_T] = {"t", "s"},
+    [MECH_DOCK_CH_HEAD_FX] = {"head_fx", "N"},
+    [MECH_DOCK_CH_HEAD_FY] = {"head_fy", "N"},
+    [MECH_DOCK_CH_HEAD_FZ] = {"head_fz", "N"},
+    [MECH_DOCK_CH_HEAD_AXIAL] = {"head_axial", "N"},
+    [MECH_DOCK_CH_HEAD_LATERAL] = {"head_lateral", "N"},
+    [MECH_DOCK_CH_LIMITER_F] = {"limiter_f", "N"},
+    [MECH_DOCK_CH_BASE_FX] = {"base_fx", "N"},
+    [MECH_DOCK_CH_BASE_FY] = {"base_fy", "N"},
+    [MECH_DOCK_CH_BASE_FZ] = {"base_fz", "N"},
+    [MECH_DOCK_CH_BASE_MX] = {"base_mx", "N m"},
+    [MECH_DOCK_CH_BASE_MY] = {"base_my", "N m"},
+    [MECH_DOCK_CH_BASE_MZ] = {"base_mz", "N m"},
+    [MECH_DOCK_CH_PASSIVE_FX] = {"passive_fx", "N"},
+    [MECH_DOCK_CH_PASSIVE_FY] = {"passive_fy", "N"},
+    [MECH_DOCK_CH_PASSIVE_FZ] = {"passive_fz", "N"},
+    [MECH_DOCK_CH_PASSIVE_MX] = {"passive_mx", "N m"},
+    [MECH_DOCK_CH_PASSIVE_MY] = {"passive_my", "N m"},
+    [MECH_DOCK_CH_PASSIVE_MZ] = {"passive_mz", "N m"},
+    [MECH_DOCK_CH_Q1] = {"q1", "rad"},
+    [MECH_DOCK_CH_Q2] = {"q2", "rad"},
+    [MECH_DOCK_CH_Q3] = {"q3", "rad"},
+    [MECH_DOCK_CH_Q4] = {"q4", "rad"},
+    [MECH_DOCK_CH_Q5] = {"q5", "rad"},
+    [MECH_DOCK_CH_SWING] = {"swing", "rad"},
+    [MECH_DOCK_CH_STROKE] = {"stroke", "m"},
+    [MECH_DOCK_CH_STROKE_RATE] = {"stroke_rate", "m/s"},
+    [MECH_DOCK_CH_NUT] = {"nut", "rad"},
+    [MECH_DOCK_CH_SLIP1] = {"slip1", "m"},
+    [MECH_DOCK_CH_SLIP2] = {"slip2", "m"},
+    [MECH_DOCK_CH_AXIAL_F] = {"axial_f", "N"},
+    [MECH_DOCK_CH_CHAIN1_S] = {"chain1_s", "m"},
+    [MECH_DOCK_CH_CHAIN2_S] = {"chain2_s", "m"},
+    [MECH_DOCK_CH_CHAIN3_S] = {"chain3_s", "rad"},
+    [MECH_DOCK_CH_CHAIN4_S] = {"chain4_s", "rad"},
+    [MECH_DOCK_CH_CHAIN1_F] = {"chain1_f", "N"},
+    [MECH_DOCK_CH_CHAIN2_F] = {"chain2_f", "N"},
+    [MECH_DOCK_CH_CHAIN3_F] = {"chain3_f", "N m"},
+    [MECH_DOCK_CH_CHAIN4_F] = {"chain4_f", "N m"},
+    [MECH_DOCK_CH_REL_X] = {"rel_x", "m"},
+    [MECH_DOCK_CH_REL_Y] = {"rel_y", "m"},
+    [MECH_DOCK_CH_REL_Z] = {"rel_z", "m"},
+    [MECH_DOCK_CH_REL_ROLL] = {"rel_roll", "rad"},
+    [MECH_DOCK_CH_REL_PITCH] = {"rel_pitch", "rad"},
+    [MECH_DOCK_CH_REL_YAW] = {"rel_yaw", "rad"},
+    [MECH_DOCK_CH_REL_VX] = {"rel_vx", "m/s"},
+    [MECH_DOCK_CH_HEAD_X] = {"head_x", "m"},
+    [MECH_DOCK_CH_CONE_CONTACT] = {"cone_contact", "1"},
+    [MECH_DOCK_CH_SOCKET_CONTACT] = {"socket_contact", "1"},
+    [MECH_DOCK_CH_BOTTOM_CONTACT] = {"bottom_contact", "1"},
+    [MECH_DOCK_CH_LATCH_CONTACT] = {"latch_contact", "1"},
+    [MECH_DOCK_CH_LIMITER_CONTACT] = {"limiter_contact", "1"},
+    [MECH_DOCK_CH_CAPTURE] = {"capture", "1"},
+    [MECH_DOCK_CH_E_KIN_VEHICLES] = {"e_kin_vehicles", "J"},
+    [MECH_DOCK_CH_E_KIN_MECH] = {"e_kin_mech", "J"},
+    [MECH_DOCK_CH_E_CONTACT] = {"e_contact", "J"},
+    [MECH_DOCK_CH_E_HYST] = {"e_hyst", "J"},
+    [MECH_DOCK_CH_E_STOPS] = {"e_stops", "J"},
+    [MECH_DOCK_CH_E_BRAKES] = {"e_brakes", "J"},
+    [MECH_DOCK_CH_E_MAGNETIC] = {"e_magnetic", "J"},
+    [MECH_DOCK_CH_E_DAMPING] = {"e_damping", "J"},
+    [MECH_DOCK_CH_E_CONTACT_DISS] = {"e_contact_diss", "J"},
+    [MECH_DOCK_CH_E_RESIDUAL] = {"e_residual", "J"},
+};
+
+const char *mech_dock_channel_name(int ch)
+{
+    return ch >= 0 && ch < MECH_DOCK_NCH ? channels[ch].name : NULL;
+}
+
+const char *mech_dock_channel_unit(int ch)
+{
+    return ch >= 0 && ch < MECH_DOCK_NCH ? channels[ch].unit : NULL;
+}
+
+int mech_dock_channel_find(const char *name)
+{
+    if (!name)
+        return -1;
+    for (int i = 0; i < MECH_DOCK_NCH; i++)
+        if (channels[i].name && strcmp(channels[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- element table ---------------------------------------------------------------------------------------- */
+
+static const struct { const char *name, *q, *Q; } elements[MECH_DOCK_NEL] = {
+    [MECH_DOCK_EL_AXIAL] = {"axial", "m", "N"},
+    [MECH_DOCK_EL_SPRING1] = {"spring1", "m", "N"},
+    [MECH_DOCK_EL_SPRING2] = {"spring2", "m", "N"},
+    [MECH_DOCK_EL_TORSION] = {"torsion", "rad", "N m"},
+    [MECH_DOCK_EL_BEND_Y] = {"bend_y", "rad", "N m"},
+    [MECH_DOCK_EL_BEND_Z] = {"bend_z", "rad", "N m"},
+};
+
+const char *mech_dock_element_name(int el)
+{
+    return el >= 0 && el < MECH_DOCK_NEL ? elements[el].name : NULL;
+}
+
+const char *mech_dock_element_unit_q(int el)
+{
+    return el >= 0 && el < MECH_DOCK_NEL ? elements[el].q : NULL;
+}
+
+const char *mech_dock_element_unit_Q(int el)
+{
+    return el >= 0 && el < MECH_DOCK_NEL ? elements[el].Q : NULL;
+}
