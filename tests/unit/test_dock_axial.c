@@ -237,6 +237,20 @@ static void chain_b_kin_law(void **st)
     }
     assert_near(o.slip2, -0.0084, 1e-4); /* FrT2 slipped in at 0.29 m, then out at -0.05 m */
     mech_dock_axial_free(a);
+    /* a law too weak for the brakes leaves its valid range before FrT1 slips: the element's error, named, and the
+       committed state kept */
+    p.gear.Q_scale = 1;
+    assert_int_equal(mech_dock_axial_new(&p, &a, &e), HY_OK);
+    step_to(a, 0.001, 1e-3, 0, &o);
+    double F0 = o.force, i = mech_dock_axial_ratio(a);
+    mech_dock_axial_out o2;
+    int rc = mech_dock_axial_trial(a, 0.1 * i, 1e-3 * i, 0, &o2, &e);
+    assert_int_equal(rc, HY_ERANGE);
+    print_message("%s\n", e.msg);
+    assert_int_equal(strncmp(e.msg, "axial.gear: ", 12), 0);
+    assert_int_equal(mech_dock_axial_trial(a, 0.001 * i, 1e-3 * i, 0, &o2, &e), HY_OK);
+    assert_near(o2.force, F0, 0);
+    mech_dock_axial_free(a);
     hy_model_free(&law);
 }
 
