@@ -433,4 +433,12 @@ void mech_dock_config_free(mech_dock_config *c);
  * (the fuzz harness checks it) */
 char *mech_dock_config_print(const mech_dock_config *c, hy_err *err);
 
+
+/* ==== additions ============================================================================================== */
+/* (params, speed bracket lo < hi in m/s, tolerance tol in m/s) => the capture-speed threshold: the smallest closing
+ * speed init.closing_speed that captures, by bisection (scenario S4a; each trial runs until capture, until the
+ * vehicles separate with no contact left, or until params.capture_timeout). *v = the midpoint of the last bracket.
+ * HY_EDATA when hi does not capture or lo does; a failing run's error otherwise. */
+int mech_dock_capture_speed(const mech_dock_params *p, double lo, double hi, double tol, double *v, hy_err *err);
+
 #endif

@@ -275,27 +275,52 @@ static int el_trial(mech_dock_axial *a, double q, double qdot, double *Q, double
     return HY_OK;
 }
 
-/* Root of G(q) = target on [lo, hi] (G(lo) <= target <= G(hi)) for the monotone trial curve G of the gear element
- * from its committed state: Newton on the piecewise-linear curve (exact once on the right segment), bisection when
- * a step leaves the bracket. Leaves the element's trial at the root (qdot = 0: the gear does not move while a brake
- * slips). */
-static int chain_solve(mech_dock_axial *a, double lo, double hi, double q, double target, double *root, hy_err *err)
+/* Root of G(q) = target on [lo, hi] for the monotone trial curve G of the gear element from its committed state,
+ * with h = G - target known at both ends (h_lo <= 0 <= h_hi; one end is the committed point, the other the elastic
+ * predictor). Newton on the piecewise-linear curve (exact once on the root's segment); a step that leaves the
+ * bracket is replaced by regula falsi (Illinois), which is exact on a single segment too. An end already at the
+ * level within the tolerance is the root (the committed point sits on the level after a slip). Typically 1-2
+ * element trials. */
+static int chain_solve(mech_dock_axial *a, double lo, double h_lo, double hi, double h_hi, double q, double target,
+                       double *root, hy_err *err)
 {
-    double G, k;
     double tol = CHAIN_TOL * (fabs(target) + 1);
+    if (h_lo >= -tol) {
+        *root = lo;
+        return HY_OK;
+    }
+    if (h_hi <= tol) {
+        *root = hi;
+        return HY_OK;
+    }
+    int side = 0; /* Illinois: which end was kept last time */
     for (int it = 0; it < CHAIN_MAXIT; it++) {
+        double G, k;
         int rc = el_trial(a, q, 0.0, &G, &k, err);
         if (rc)
             return rc;
         double h = G - target;
-        if (fabs(h) <= tol || hi - lo <= 1e-15 * (1 + fabs(q)))
+        if (fabs(h) <= tol)
             break;
-        if (h < 0)
-            lo = q;
-        else
-            hi = q;
-        double qn = k > 0 ? q - h / k : 0.5 * (lo + hi);
-        q = (qn > lo && qn < hi) ? qn : 0.5 * (lo + hi);
+        if (h < 0) {
+            lo = q, h_lo = h;
+            if (side == -1)
+                h_hi *= 0.5;
+            side = -1;
+        } else {
+            hi = q, h_hi = h;
+            if (side == 1)
+                h_lo *= 0.5;
+            side = 1;
+        }
+        if (hi - lo <= 1e-15 * (1 + fabs(q)))
+            break;
+        double qn = k > 0 ? q - h / k : lo - 1;
+        if (!(qn > lo && qn < hi))
+            qn = lo - h_lo * (hi - lo) / (h_hi - h_lo);
+        if (!(qn > lo && qn < hi))
+            qn = 0.5 * (lo + hi);
+        q = qn;
     }
     *root = q;
     return HY_OK;
@@ -308,14 +333,14 @@ static int chain_b(mech_dock_axial *a, double s, double sdot, double *F, double 
     const mech_dock_axial_params *p = &a->p;
     const axial_state *c = &a->committed;
     axial_state *t = &a->trial;
-    double s1 = c->s1, s2 = c->s2, qc = c->q_el;
+    double s1 = c->s1, s2 = c->s2, qc = c->q_el, Gc = c->Q_el;
     double q = s - s1 - s2, G;
     int rc = el_trial(a, q, sdot, &G, NULL, err);
     if (rc)
         return rc;
     if (G > p->frt1_push && s1 < p->frt1_stroke) { /* FrT1 slips in */
         double r;
-        if ((rc = chain_solve(a, qc, q, q, p->frt1_push, &r, err)))
+        if ((rc = chain_solve(a, qc, Gc - p->frt1_push, q, G - p->frt1_push, q, p->frt1_push, &r, err)))
             return rc;
         double s1n = s - s2 - r;
         if (s1n <= p->frt1_stroke) {
@@ -326,19 +351,19 @@ static int chain_b(mech_dock_axial *a, double s, double sdot, double *F, double 
             if ((rc = el_trial(a, q, sdot, &G, NULL, err)))
                 return rc;
             if (G > p->frt2_push) {
-                if ((rc = chain_solve(a, qc, q, q, p->frt2_push, &r, err)))
+                if ((rc = chain_solve(a, qc, Gc - p->frt2_push, q, G - p->frt2_push, q, p->frt2_push, &r, err)))
                     return rc;
                 s2 = s - s1 - r, q = r;
             }
         }
     } else if (G > p->frt2_push) { /* FrT1 on its stop: FrT2 slips in */
         double r;
-        if ((rc = chain_solve(a, qc, q, q, p->frt2_push, &r, err)))
+        if ((rc = chain_solve(a, qc, Gc - p->frt2_push, q, G - p->frt2_push, q, p->frt2_push, &r, err)))
             return rc;
         s2 = s - s1 - r, q = r;
     } else if (G < -p->frt1_pull && s1 > 0) { /* FrT1 slips back out */
         double r;
-        if ((rc = chain_solve(a, q, qc, q, -p->frt1_pull, &r, err)))
+        if ((rc = chain_solve(a, q, G + p->frt1_pull, qc, Gc + p->frt1_pull, q, -p->frt1_pull, &r, err)))
             return rc;
         double s1n = s - s2 - r;
         if (s1n >= 0) {
@@ -349,14 +374,14 @@ static int chain_b(mech_dock_axial *a, double s, double sdot, double *F, double 
             if ((rc = el_trial(a, q, sdot, &G, NULL, err)))
                 return rc;
             if (G < -p->frt2_pull) {
-                if ((rc = chain_solve(a, q, qc, q, -p->frt2_pull, &r, err)))
+                if ((rc = chain_solve(a, q, G + p->frt2_pull, qc, Gc + p->frt2_pull, q, -p->frt2_pull, &r, err)))
                     return rc;
                 s2 = s - s1 - r, q = r;
             }
         }
     } else if (G < -p->frt2_pull) { /* FrT1 at its start: FrT2 slips out */
         double r;
-        if ((rc = chain_solve(a, q, qc, q, -p->frt2_pull, &r, err)))
+        if ((rc = chain_solve(a, q, G + p->frt2_pull, qc, Gc + p->frt2_pull, q, -p->frt2_pull, &r, err)))
             return rc;
         s2 = s - s1 - r, q = r;
     }

@@ -1,0 +1,69 @@
+/* Internals of the probe-cone docking simulator (mech/dock.h): the compiled model, the contact sets of the passive
+ * and active units, the probe compliance helpers and the simulation state. docs/dock.md explains the choices. */
+#ifndef MECH_DOCK_INTERNAL_H
+#define MECH_DOCK_INTERNAL_H
+
+#include "mech/dock.h"
+#include "mech/body.h"
+#include "mech/contact.h"
+
+/* Body ids of the tree (spec 001 §1.6) and of the passive vehicle (free body 0). */
+enum { DOCK_B_BASE = 0, DOCK_B_UJ1 = 1, DOCK_B_HOUSING = 2, DOCK_B_TORSION = 3, DOCK_B_BEND4 = 4, DOCK_B_PROBE = 5,
+       DOCK_B_PASSIVE = 6, DOCK_NBODY = 7 };
+
+/* Contact bodies (indices into the kinematics array given to mech_contact_eval; not the tree's ids):
+ *   HEAD    the head frame: origin at the head centre (x = L_Pr(t) on body 5), body 5's axes, velocity of the head
+ *           material (body 5's point velocity minus the stroke rate along the probe axis)
+ *   LATCH   the head frame turned by the tip-angle correction A_HS (spec 001 §2.6): latches and sensors
+ *   HOUSING body 2 (limiter pads)
+ *   PASSIVE the passive vehicle (free body; its frame origin is its CoM) */
+enum { DOCK_CB_HEAD = 0, DOCK_CB_LATCH = 1, DOCK_CB_HOUSING = 2, DOCK_CB_PASSIVE = 3, DOCK_NCB = 4 };
+
+/* Contact sets, evaluated only when a cheap bounding check says they may touch (docs/dock.md §contacts). */
+enum { DOCK_SET_CONE = 0,    /* head-cone (wall, rim, throat edge)                                           */
+       DOCK_SET_SOCKET,      /* head-socket bore, head-bottom                                                */
+       DOCK_SET_LATCH,       /* 4 latch tips on the stop plane (after capture only)                          */
+       DOCK_SET_LIMITER,     /* limiter pads on the rim circle                                               */
+       DOCK_NSET };
+
+/* Passive-unit geometry along the cone axis, in the cone frame (x = 0 at the passive docking plane). */
+typedef struct dock_geom {
+    double rim_x, rim_r;       /* entry rim plane and radius                                                      */
+    double cone_depth;         /* rim -> throat                                                                   */
+    double throat_x;           /* throat plane                                                                    */
+    double stop_x;             /* stop plane (the latches rest on it from below after capture)                    */
+    double capture_x;          /* head-centre x at capture: stop_x - detent_travel                                */
+    double bottom_x;           /* socket bottom face                                                              */
+    double head_bottom_x;      /* head-centre x at bottom contact (bottom_x + head radius)                        */
+    double detent_ramp;        /* width of the detent force's rise and fall (centred on stop_x and capture_x), m  */
+    mech_vec3 cone_origin;     /* cone-frame origin in the passive vehicle's body frame (CoM origin)              */
+} dock_geom;
+
+struct mech_dock_model {
+    mech_dock_params    p;
+    mech_body_model    *bm;
+    mech_contact_model *set[DOCK_NSET];
+    dock_geom           g;
+    double              i_nut;          /* 2 pi / lead                                                        */
+    mech_vec3           passive_com;    /* passive CoM in the cone frame at t = 0                             */
+};
+
+/* ---- dock_geom.c ---- */
+// (params) => the passive unit's axial stations (closed forms of RP-1 §2.2)
+void dock_geom_compute(const mech_dock_params *p, dock_geom *g);
+// (params, geometry) => the contact sets (pairs in the contact bodies above)
+int dock_geom_contacts(const mech_dock_params *p, const dock_geom *g, mech_contact_model *set[DOCK_NSET], hy_err *err);
+// (geometry, detent force F, head-centre x in the cone frame) => push-out force (N) and its potential (J): a
+// constant F between stop_x and capture_x, with linear rise/fall of width `ramp` centred on both ends (work F * travel)
+double dock_detent(const dock_geom *g, double F, double x, double *energy);
+// (slot entry and narrow half-widths, stop depth, depth below the throat) => allowed roll half-width and its slope
+double dock_slot_width(const mech_dock_geometry *gm, double depth, double *dw_ddepth);
+
+/* ---- dock_probe.c ---- */
+// (q4, q5, tip factor) => active rotation head frame -> latch frame (A_HS^T of spec 001 §2.6, +sin b)
+mech_mat3 dock_probe_ahs(double q4, double q5, double tip_factor);
+// (law, element, q SI, qdot SI, extra scale) => generalized force SI (trial); HY_ESTATE/ERANGE with diag
+int dock_probe_law(const mech_dock_law *law, hy_element *el, double q, double qdot, double scale, double *Q,
+                   hy_diag *diag);
+
+#endif

@@ -1,0 +1,92 @@
+/* Compiled docking model: the body tree of spec 001 §1.6 on the active vehicle (floating base, origin at the
+ * universal-joint centre, +x0 towards the passive vehicle), the passive vehicle as a free body, and the contact
+ * sets of the passive unit and the limiter (dock_geom.c). docs/dock.md §2. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dock/dock_internal.h"
+#include "hyst/pwl.h"
+
+// (mass, CoM offset d from the reference point, principal inertia about the CoM) => inertia about the point
+static mech_mat3 shifted_inertia(double m, mech_vec3 d, mech_vec3 Ic)
+{
+    mech_mat3 I = mech_mat3_diag(Ic.x, Ic.y, Ic.z);
+    double dd = mech_vec3_dot(d, d);
+    return mech_mat3_add(I, mech_mat3_sub(mech_mat3_diag(m * dd, m * dd, m * dd), mech_mat3_scale(mech_mat3_outer(d, d), m)));
+}
+
+static int check_law_kind(const mech_dock_law *l, const char *key, hy_err *err)
+{
+    const hy_model *m = l->model;
+    if (m->type == HY_MODEL_PWL && hy_pwl_model_kind(m->pwl) == HY_PWL_FRICTION)
+        return hy_err_set(err, HY_EMODEL, "%s: a friction-kind table (spec 000 §3) cannot be a probe compliance "
+                          "law; use a constant-kind pwl or a kin model", key);
+    if (m->type != HY_MODEL_PWL && m->type != HY_MODEL_KIN)
+        return hy_err_set(err, HY_EMODEL, "%s: unknown model family", key);
+    return HY_OK;
+}
+
+int mech_dock_model_new(const mech_dock_params *p, mech_dock_model **out, hy_err *err)
+{
+    *out = NULL;
+    int rc = mech_dock_params_check(p, err);
+    if (rc)
+        return rc;
+    if ((rc = check_law_kind(&p->probe.bending, "probe.bending", err)) ||
+        (rc = check_law_kind(&p->probe.torsion, "probe.torsion", err)))
+        return rc;
+    mech_dock_model *m = calloc(1, sizeof *m);
+    if (!m)
+        return hy_err_set(err, HY_ENOMEM, "dock model: out of memory");
+    m->p = *p;
+    m->i_nut = 2 * M_PI / p->axial.lead;
+    dock_geom_compute(p, &m->g);
+    const mech_dock_geometry *g = &p->geom;
+    const mech_dock_mass *ms = &p->mass;
+
+    /* base = active vehicle about the UJ centre: its CoM lies (port.x - uj_behind_plane) behind the UJ */
+    mech_vec3 d0 = {g->uj_behind_plane - p->active.port.x, -p->active.port.y, -p->active.port.z};
+    mech_body_joint_def J[5];
+    memset(J, 0, sizeof J);
+    const mech_mat3 I3 = mech_mat3_identity(), Z = mech_mat3_zero();
+    /* UJ: q1 about z0 then q2 about y1 (spec 001 §7.1 item 4: order and axes ours), q3 torsion about the housing
+       axis x at the probe exit, q4 bending about y, q5 about z (§1.6) */
+    J[0] = (mech_body_joint_def){"uj-1", 0, MECH_BODY_REVOLUTE, 2, {0, 0, 0}, I3, 0, {0, 0, 0}, Z};
+    J[1] = (mech_body_joint_def){"housing", 1, MECH_BODY_REVOLUTE, 1, {0, 0, 0}, I3, ms->housing_mass, ms->housing_com,
+                                 mech_mat3_diag(ms->housing_inertia.x, ms->housing_inertia.y, ms->housing_inertia.z)};
+    J[2] = (mech_body_joint_def){"torsion", 2, MECH_BODY_REVOLUTE, 0, {g->housing_length, 0, 0}, I3, 0, {0, 0, 0}, Z};
+    J[3] = (mech_body_joint_def){"bend-4", 3, MECH_BODY_REVOLUTE, 1, {0, 0, 0}, I3, 0, {0, 0, 0}, Z};
+    J[4] = (mech_body_joint_def){"probe", 4, MECH_BODY_REVOLUTE, 2, {0, 0, 0}, I3, ms->probe_mass, ms->probe_com,
+                                 mech_mat3_diag(ms->probe_inertia.x, ms->probe_inertia.y, ms->probe_inertia.z)};
+    mech_body_free_def F = {"passive", p->passive.mass,
+                            mech_mat3_diag(p->passive.inertia.x, p->passive.inertia.y, p->passive.inertia.z)};
+    mech_body_def def = {
+        .base_mode = MECH_BODY_FLOATING,
+        .base = {p->active.mass, d0, shifted_inertia(p->active.mass, d0, p->active.inertia)},
+        .n = 5, .joints = J, .nfree = 1, .free = &F, .gravity = {0, 0, 0},
+        .hook_body = DOCK_B_HOUSING,
+    };
+    rc = mech_body_model_new(&def, &m->bm, err);
+    if (rc == HY_OK)
+        rc = dock_geom_contacts(p, &m->g, m->set, err);
+    if (rc) {
+        mech_dock_model_free(m);
+        return rc;
+    }
+    /* passive vehicle: its frame has the cone frame's axes; its CoM sits -port from the cone-frame origin */
+    m->passive_com = mech_vec3_neg(p->passive.port);
+    *out = m;
+    return HY_OK;
+}
+
+void mech_dock_model_free(mech_dock_model *m)
+{
+    if (!m)
+        return;
+    mech_body_model_free(m->bm);
+    for (int k = 0; k < DOCK_NSET; k++)
+        mech_contact_model_free(m->set[k]);
+    free(m);
+}
+
+const mech_dock_params *mech_dock_model_params(const mech_dock_model *m) { return &m->p; }

@@ -1,0 +1,842 @@
+/* Fixed-step simulation of the docking (mech/dock.h): RK4 over [body state | phi_Nut, phid_Nut | energy
+ * quadratures], every force element evaluated as a TRIAL at each stage, reverted after the stages and committed at
+ * the accepted state (the pattern of mech_body_sim, body_sim.c). The accepted state's evaluation is the next step's
+ * first stage, so a step costs four evaluations. Capture logic, sensors, energy budget and summary at every
+ * accepted step. Nothing here allocates after mech_dock_sim_new. docs/dock.md. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dock/dock_internal.h"
+
+/* energy quadratures integrated with the state (J) */
+enum { Q_CONTACT = 0,   /* work done on every contact, the detent and the slots (elastic + dissipated)          */
+       Q_BRAKES,        /* friction-brake slip                                                                  */
+       Q_MAGNETIC,      /* axial and lateral magnetic brakes                                                    */
+       Q_DAMPING,       /* structural damping, screw friction, stop damping                                     */
+       Q_THRUST,        /* work of the thrust (an input)                                                        */
+       NQ };
+
+#define GATE_MARGIN 0.02   /* m: a contact set is evaluated when its bounding check leaves less than this gap */
+
+/* What one evaluation computes besides the derivative (the accepted state's copy feeds the channels). */
+typedef struct dock_eval {
+    double    s, sdot, L;             /* stroke, rate, free length                                              */
+    mech_vec3 head, head_vel;         /* head centre and its material velocity, world                           */
+    mech_vec3 f_head;                 /* every passive-unit force on the head (contacts, detent, slots), world  */
+    mech_vec3 f_passive, m_passive;   /* load on the passive vehicle, world, moment about the cone origin       */
+    double    f_axial;                /* push-in positive axial head force                                      */
+    double    f_limiter;              /* sum of the pad forces' magnitudes                                      */
+    double    x_c;                    /* head-centre x in the cone frame                                        */
+    double    roll_err;               /* latch roll error about the cone axis, rad                              */
+    double    e_contact;              /* elastic energy in contacts, detent and slots                           */
+    double    detent;                 /* detent force now, N                                                    */
+    int       on[DOCK_NSET];          /* sets evaluated                                                         */
+    int       cone, socket, bottom, latch, limiter;   /* contact flags                                          */
+    double    Qel[MECH_DOCK_NEL], qel[MECH_DOCK_NEL]; /* element displacement and force (SI)                    */
+    int       stel[MECH_DOCK_NEL];
+    mech_dock_axial_out   ax;
+    mech_dock_lateral_out lat;
+    mech_mat3 alpha_C;                /* passive rotation base -> housing                                       */
+    /* slot-face contact (roll alignment), trial */
+    int       slot_touch;
+    double    slot_vimp;
+    double    p[NQ];                  /* powers integrated by the quadratures                                   */
+} dock_eval;
+
+struct mech_dock_sim {
+    const mech_dock_model *m;
+    const mech_body_model *bm;
+    mech_body_data        *d;
+    mech_contact_data     *cd[DOCK_NSET];
+    mech_dock_axial       *ax;
+    mech_dock_lateral     *lat;
+    hy_element             el[3];       /* torsion, bending q4, bending q5                                      */
+    mech_body_layout       L;
+    size_t                 nb, dim;     /* body-state length; total (nb + 2 + NQ)                                */
+    double                *y, *y0, *k1, *k2, *k3, *k4, *yt;
+    double                 t;
+    unsigned long          steps;
+    mech_contact_body      cb[DOCK_NCB];
+    dock_eval              ev;          /* last evaluation                                                      */
+    dock_eval              acc;         /* evaluation at the accepted state                                     */
+    /* committed discrete state */
+    int                    captured;
+    double                 thrust_on;   /* trigger time (NAN: not triggered)                                    */
+    int                    slot_touch;
+    double                 slot_vimp;
+    double                 work[MECH_DOCK_NEL], qc[MECH_DOCK_NEL], Qc[MECH_DOCK_NEL];
+    int                    cone_prev;
+    double                 ke0;
+    mech_dock_summary      sum;
+    double                 ch[MECH_DOCK_NCH];
+    char                   msg[400];    /* message of the failing evaluation                                    */
+    int                    fail_code;
+};
+
+/* ---- small helpers ------------------------------------------------------------------------------------------ */
+
+static double elastic_energy(const mech_contact_law *law, double depth)
+{
+    if (depth <= 0)
+        return 0;
+    return law->k * (law->n == 1 ? depth * depth : pow(depth, law->n + 1)) / (law->n + 1);
+}
+
+static int fail(mech_dock_sim *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#include <stdarg.h>
+static int fail(mech_dock_sim *s, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->msg, sizeof s->msg, fmt, ap);
+    va_end(ap);
+    s->fail_code = code;
+    return code;
+}
+
+static mech_mat3 flip_x(void) { return mech_mat3_diag(-1, 1, -1); }   /* base x0 = -x of the cone frame */
+
+/* kinetic energy of the two vehicles alone (the base def is the vehicle about the UJ) */
+static double vehicles_ke(const mech_dock_sim *s)
+{
+    const mech_dock_params *p = &s->m->p;
+    const mech_body_data *d = s->d;
+    const mech_body_def *def = mech_body_model_def(s->bm);
+    mech_vec3 v = d->vel[0], w = d->omega[0];
+    double m = def->base.mass;
+    double ke = 0.5 * m * mech_vec3_dot(v, v) + m * mech_vec3_dot(v, mech_vec3_cross(w, def->base.com)) +
+                0.5 * mech_vec3_dot(w, mech_mat3_apply(def->base.inertia, w));
+    int f = DOCK_B_PASSIVE;
+    mech_vec3 vp = d->vel[f], wp = d->omega[f];
+    ke += 0.5 * p->passive.mass * mech_vec3_dot(vp, vp) +
+          0.5 * (p->passive.inertia.x * wp.x * wp.x + p->passive.inertia.y * wp.y * wp.y + p->passive.inertia.z * wp.z * wp.z);
+    return ke;
+}
+
+/* ---- contact-body kinematics --------------------------------------------------------------------------------- */
+
+static void contact_bodies(mech_dock_sim *s, double L, double sdot)
+{
+    const mech_body_data *d = s->d;
+    const mech_dock_params *p = &s->m->p;
+    mech_mat3 R5 = d->xmat[DOCK_B_PROBE];
+    mech_vec3 ex = mech_mat3_col(R5, 0), w5 = d->xomega[DOCK_B_PROBE];
+    mech_vec3 arm = mech_vec3_scale(ex, L);
+    mech_vec3 c = mech_vec3_add(d->pos[DOCK_B_PROBE], arm);
+    mech_vec3 vc = mech_vec3_axpy(mech_vec3_add(d->xvel[DOCK_B_PROBE], mech_vec3_cross(w5, arm)), -sdot, ex);
+    s->cb[DOCK_CB_HEAD] = (mech_contact_body){c, R5, vc, w5};
+    mech_mat3 ahs = dock_probe_ahs(d->q[3], d->q[4], p->probe.tip_factor);
+    s->cb[DOCK_CB_LATCH] = (mech_contact_body){c, mech_mat3_mul(R5, ahs), vc, w5};
+    int h = DOCK_B_HOUSING, f = DOCK_B_PASSIVE;
+    s->cb[DOCK_CB_HOUSING] = (mech_contact_body){d->pos[h], d->xmat[h], d->xvel[h], d->xomega[h]};
+    s->cb[DOCK_CB_PASSIVE] = (mech_contact_body){d->pos[f], d->xmat[f], d->xvel[f], d->xomega[f]};
+}
+
+// world point => its position in the cone frame
+static mech_vec3 to_cone(const mech_dock_sim *s, mech_vec3 pw)
+{
+    const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE];
+    return mech_vec3_sub(mech_mat3_tapply(P->rot, mech_vec3_sub(pw, P->pos)), s->m->g.cone_origin);
+}
+
+static mech_vec3 passive_point_vel(const mech_dock_sim *s, mech_vec3 pw)
+{
+    const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE];
+    return mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(pw, P->pos)));
+}
+
+/* which sets can touch (cheap bounding checks; docs/dock.md §contacts) */
+static void gates(mech_dock_sim *s, dock_eval *e)
+{
+    const mech_dock_model *m = s->m;
+    const dock_geom *g = &m->g;
+    const mech_dock_geometry *gm = &m->p.geom;
+    double rh = gm->head_radius, x = e->x_c;
+    e->on[DOCK_SET_CONE] = x - rh < g->rim_x + GATE_MARGIN && x + rh > g->throat_x - GATE_MARGIN;
+    e->on[DOCK_SET_SOCKET] = x - rh < g->throat_x + GATE_MARGIN;
+    e->on[DOCK_SET_LATCH] = s->captured;
+    e->on[DOCK_SET_LIMITER] = 0;
+    if (m->set[DOCK_SET_LIMITER]) {
+        const mech_contact_body *H = &s->cb[DOCK_CB_HOUSING];
+        mech_vec3 ax = mech_mat3_tapply(s->cb[DOCK_CB_PASSIVE].rot, mech_mat3_col(H->rot, 0));   /* cone frame */
+        mech_vec3 a0 = to_cone(s, mech_vec3_axpy(H->pos, gm->limiter_x0, mech_mat3_col(H->rot, 0)));
+        mech_vec3 a1 = to_cone(s, mech_vec3_axpy(H->pos, gm->limiter_x1, mech_mat3_col(H->rot, 0)));
+        double st = sqrt(fmax(0.0, 1 - ax.x * ax.x));
+        double xmin = fmin(a0.x - gm->limiter_r0 * st, a1.x - gm->limiter_r1 * st);
+        double xmax = fmax(a0.x + gm->limiter_r0 * st, a1.x + gm->limiter_r1 * st);
+        if (g->rim_x > xmin - GATE_MARGIN && g->rim_x < xmax + GATE_MARGIN) {
+            /* where the limiter axis crosses the rim plane, and the widest section there */
+            double t = fabs(ax.x) > 1e-6 ? (g->rim_x - a0.x) / ax.x : 0;
+            mech_vec3 q = mech_vec3_axpy(a0, t, ax);
+            double rmax = fmax(gm->limiter_r0, gm->limiter_r1) / fmax(fabs(ax.x), 0.5);
+            e->on[DOCK_SET_LIMITER] = hypot(q.y, q.z) + rmax > g->rim_r - GATE_MARGIN;
+        }
+    }
+}
+
+/* ---- one evaluation: (t, y) => dy/dt and e (trials of every element; committed states untouched) ------------ */
+
+static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, dock_eval *e)
+{
+    const mech_dock_model *m = s->m;
+    const mech_dock_params *p = &m->p;
+    const mech_dock_geometry *gm = &p->geom;
+    const dock_geom *g = &m->g;
+    const mech_body_model *bm = s->bm;
+    mech_body_data *d = s->d;
+    size_t nb = s->nb;
+    int rc;
+
+    mech_body_set_state(bm, d, t, y);
+    mech_body_kinematics(bm, d);
+    mech_body_clear_loads(bm, d);
+
+    e->s = y[nb] / m->i_nut;
+    e->sdot = y[nb + 1] / m->i_nut;
+    e->L = gm->probe_length - e->s;
+    contact_bodies(s, e->L, e->sdot);
+    const mech_contact_body *H = &s->cb[DOCK_CB_HEAD], *P = &s->cb[DOCK_CB_PASSIVE];
+    mech_vec3 exp_ = mech_mat3_col(P->rot, 0);          /* cone axis, world */
+    mech_vec3 O = mech_vec3_add(P->pos, mech_mat3_apply(P->rot, g->cone_origin));
+    e->head = H->pos;
+    e->head_vel = H->vel;
+    e->x_c = to_cone(s, H->pos).x;
+    gates(s, e);
+
+    mech_vec3 Fh = {0, 0, 0}, Fp = {0, 0, 0}, Mp = {0, 0, 0};
+    double Pc = 0, Eel = 0, flim = 0;
+    e->cone = e->socket = e->bottom = e->latch = e->limiter = 0;
+    for (int k = 0; k < DOCK_NSET; k++) {
+        if (!e->on[k])
+            continue;
+        const mech_contact_model *cm = m->set[k];
+        mech_contact_data *cd = s->cd[k];
+        mech_contact_eval(cm, cd, s->cb);
+        if (cd->nactive == 0)
+            continue;
+        for (int i = 0; i < cm->npair; i++) {
+            const mech_contact_pair *pr = &cm->pair[i];
+            const mech_contact_geom *gg = &cd->geom[i];
+            if (!(gg->depth > 0))
+                continue;
+            if (pr->max_depth > 0 && gg->depth > pr->max_depth)
+                return fail(s, HY_ESTATE, "contact %s: penetration %.4g m deeper than the geometry allows (%.4g m)",
+                            pr->name, gg->depth, pr->max_depth);
+            mech_vec3 f = cd->force[i];
+            if (!(isfinite(f.x) && isfinite(f.y) && isfinite(f.z)))
+                return fail(s, HY_ENUMERIC, "contact %s: non-finite force", pr->name);
+            int body = pr->body_a == DOCK_CB_HOUSING ? DOCK_B_HOUSING : DOCK_B_PROBE;
+            mech_body_apply_world_force(bm, d, body, gg->point, f);
+            mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, gg->point, mech_vec3_neg(f));
+            Fp = mech_vec3_sub(Fp, f);
+            Mp = mech_vec3_sub(Mp, mech_vec3_cross(mech_vec3_sub(gg->point, O), f));
+            if (body == DOCK_B_PROBE)
+                Fh = mech_vec3_add(Fh, f);
+            /* power taken from the bodies: -f . (v_A - v_B) at the point */
+            mech_vec3 vrel = mech_vec3_axpy(cd->vel[i].vt, cd->vel[i].vn, gg->normal);
+            Pc -= mech_vec3_dot(f, vrel);
+            Eel += elastic_energy(&pr->law, gg->depth) + 0.5 * pr->law.kt * mech_vec3_dot(cd->stretch[i], cd->stretch[i]);
+            double fn = cd->fn[i];
+            if (fn > 0) {
+                if (k == DOCK_SET_CONE)
+                    e->cone = 1;
+                else if (k == DOCK_SET_SOCKET && i == 0)
+                    e->socket = 1;
+                else if (k == DOCK_SET_SOCKET)
+                    e->bottom = 1;
+                else if (k == DOCK_SET_LATCH)
+                    e->latch = 1;
+                else {
+                    e->limiter = 1;
+                    flim += mech_vec3_norm(f);
+                }
+            }
+        }
+    }
+
+    /* latch detent before capture: the latches are pushed in over detent_travel past the stop plane */
+    e->detent = 0;
+    if (!s->captured && gm->detent_force > 0) {
+        double U = 0, fd = dock_detent(g, gm->detent_force, e->x_c, &U);
+        if (fd > 0) {
+            mech_vec3 f = mech_vec3_scale(exp_, fd);
+            mech_body_apply_world_force(bm, d, DOCK_B_PROBE, H->pos, f);
+            mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, H->pos, mech_vec3_neg(f));
+            Fh = mech_vec3_add(Fh, f);
+            Fp = mech_vec3_sub(Fp, f);
+            Mp = mech_vec3_sub(Mp, mech_vec3_cross(mech_vec3_sub(H->pos, O), f));
+            Pc -= mech_vec3_dot(f, mech_vec3_sub(H->vel, passive_point_vel(s, H->pos)));
+            e->detent = fd;
+        }
+        Eel += U;
+    }
+
+    /* narrowing slot faces (roll alignment): penalty on the latch roll error beyond the slot's half-width */
+    const mech_contact_body *La = &s->cb[DOCK_CB_LATCH];
+    mech_vec3 yl = mech_mat3_tapply(P->rot, mech_mat3_col(La->rot, 1));
+    e->roll_err = remainder(atan2(yl.z, yl.y), 0.5 * M_PI);
+    e->slot_touch = 0;
+    e->slot_vimp = 0;
+    double depth = g->throat_x - e->x_c;
+    if (depth > 0) {
+        double dw = 0, w = dock_slot_width(gm, depth, &dw);
+        double over = fabs(e->roll_err) - w;
+        if (over > 0) {
+            const mech_contact_law *law = &p->contact.head_bottom;
+            double r = gm->latch_radius, sg = e->roll_err > 0 ? 1 : -1;
+            double roll_rate = mech_vec3_dot(exp_, mech_vec3_sub(La->omega, P->omega));
+            double depth_rate = -mech_vec3_dot(exp_, mech_vec3_sub(H->vel, passive_point_vel(s, H->pos)));
+            double pen = r * over, pen_rate = r * (sg * roll_rate - dw * depth_rate);
+            double vimp = s->slot_touch ? s->slot_vimp : fmax(-0.0 + pen_rate, law->v_min);
+            double D = mech_contact_hc_factor(law->e, MECH_CONTACT_HC_EXACT) / vimp, el, dm;
+            double Fn = mech_contact_normal_force(law, D, pen, pen_rate, &el, &dm);
+            mech_vec3 T = mech_vec3_scale(exp_, -sg * Fn * r);
+            mech_body_apply_world_moment(bm, d, DOCK_B_PROBE, T);
+            mech_body_apply_world_moment(bm, d, DOCK_B_PASSIVE, mech_vec3_neg(T));
+            mech_vec3 fa = mech_vec3_scale(exp_, -Fn * r * dw);   /* the narrowing face's axial share */
+            mech_body_apply_world_force(bm, d, DOCK_B_PROBE, H->pos, fa);
+            mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, H->pos, mech_vec3_neg(fa));
+            Fh = mech_vec3_add(Fh, fa);
+            Fp = mech_vec3_sub(Fp, fa);
+            Mp = mech_vec3_sub(mech_vec3_sub(Mp, T), mech_vec3_cross(mech_vec3_sub(H->pos, O), fa));
+            Pc += Fn * pen_rate;
+            Eel += elastic_energy(law, pen);
+            e->slot_touch = 1;
+            e->slot_vimp = vimp;
+        }
+    }
+    e->f_head = Fh;
+    e->f_passive = Fp;
+    e->m_passive = Mp;
+    e->e_contact = Eel;
+    e->f_limiter = flim;
+
+    /* axial damper: the nut equation with the head's push-in force (DOCK.md: counted once in the tree, once here) */
+    mech_vec3 ex5 = mech_mat3_col(H->rot, 0);
+    e->f_axial = -mech_vec3_dot(Fh, ex5);
+    hy_err aerr = {0};
+    rc = mech_dock_axial_trial(s->ax, y[nb], y[nb + 1], e->f_axial, &e->ax, &aerr);
+    if (rc)
+        return fail(s, rc, "%s", aerr.msg);
+
+    /* probe compliance: torsion q3 (not rescaled), bending q4, q5 scaled by L_Pr(0) / L_Pr(t) (spec 001 §2.6) */
+    static const int jel[3] = {MECH_DOCK_EL_TORSION, MECH_DOCK_EL_BEND_Y, MECH_DOCK_EL_BEND_Z};
+    double bend_scale = gm->probe_length / e->L;
+    for (int k = 0; k < 3; k++) {
+        const mech_dock_law *law = k == 0 ? &p->probe.torsion : &p->probe.bending;
+        hy_diag dg;
+        memset(&dg, 0, sizeof dg);
+        double Q = 0, q = d->q[2 + k], qd = d->qd[2 + k];
+        rc = dock_probe_law(law, &s->el[k], q, qd, k == 0 ? 1.0 : bend_scale, &Q, &dg);
+        if (rc) {
+            char buf[300];
+            hy_diag_format(&dg, buf, sizeof buf);
+            return fail(s, rc, "element %s: %s", mech_dock_element_name(jel[k]), buf);
+        }
+        d->tau[2 + k] -= Q;
+        e->qel[jel[k]] = q;
+        e->Qel[jel[k]] = Q;
+        e->stel[jel[k]] = hy_element_state(&s->el[k]);
+    }
+
+    /* lateral damper: chains reduced into the housing (hook), the opposite moment on the base as a couple */
+    const mech_body_data *dc = d;
+    e->alpha_C = mech_mat3_tmul(dc->xmat[DOCK_B_HOUSING], dc->xmat[DOCK_B_BASE]);
+    mech_vec3 omC = mech_vec3_sub(dc->omega[DOCK_B_HOUSING], mech_mat3_apply(e->alpha_C, dc->omega[DOCK_B_BASE]));
+    hy_err lerr = {0};
+    rc = mech_dock_lateral_trial(s->lat, &e->alpha_C, omC, &e->lat, &lerr);
+    if (rc)
+        return fail(s, rc, "%s", lerr.msg);
+    d->hook_inertia = e->lat.dI;
+    d->hook_moment = mech_vec3_add(e->lat.dm_bias, e->lat.moment);
+    mech_body_apply_world_moment(bm, d, DOCK_B_BASE,
+                                 mech_vec3_neg(mech_mat3_apply(d->xmat[DOCK_B_HOUSING], e->lat.moment)));
+
+    e->qel[MECH_DOCK_EL_AXIAL] = e->ax.q_el;
+    e->Qel[MECH_DOCK_EL_AXIAL] = e->ax.Q_el;
+    e->stel[MECH_DOCK_EL_AXIAL] = e->ax.state_el;
+    for (int k = 0; k < 2; k++) {
+        e->qel[MECH_DOCK_EL_SPRING1 + k] = e->lat.stroke[k];
+        e->Qel[MECH_DOCK_EL_SPRING1 + k] = e->lat.force[k];
+        e->stel[MECH_DOCK_EL_SPRING1 + k] = e->lat.state[k];
+    }
+
+    /* thrust on the active vehicle's CoM, triggered by the cone-contact sensor (S4c) */
+    double Pth = 0;
+    if (p->thrust.force != 0 && !isnan(s->thrust_on) && t - s->thrust_on < p->thrust.duration) {
+        const mech_body_def *def = mech_body_model_def(bm);
+        mech_vec3 com = mech_body_point_world(bm, d, DOCK_B_BASE, def->base.com);
+        mech_vec3 f = mech_vec3_scale(exp_, -p->thrust.force);
+        mech_body_apply_world_force(bm, d, DOCK_B_BASE, com, f);
+        Pth = mech_vec3_dot(f, mech_body_point_velocity(bm, d, DOCK_B_BASE, def->base.com));
+    }
+
+    rc = mech_body_forward(bm, d);
+    if (rc)
+        return fail(s, HY_ENUMERIC, "body tree: an articulated inertia is not positive (singular configuration)");
+    mech_body_state_deriv(bm, d, dy);
+    dy[nb] = y[nb + 1];
+    dy[nb + 1] = e->ax.phidd;
+    e->p[Q_CONTACT] = Pc;
+    e->p[Q_BRAKES] = e->ax.p_brakes;
+    e->p[Q_MAGNETIC] = e->ax.p_magnetic + e->lat.p_magnetic;
+    e->p[Q_DAMPING] = e->ax.p_damping;
+    e->p[Q_THRUST] = Pth;
+    for (int k = 0; k < NQ; k++)
+        dy[nb + 2 + k] = e->p[k];
+    for (size_t i = 0; i < nb + 2; i++)
+        if (!isfinite(dy[i]))
+            return fail(s, HY_ENUMERIC, "state derivative %zu is not finite", i);
+    return HY_OK;
+}
+
+/* ---- trial / commit / revert of everything with a state ------------------------------------------------------ */
+
+static void revert_all(mech_dock_sim *s)
+{
+    for (int k = 0; k < DOCK_NSET; k++)
+        if (s->cd[k])
+            mech_contact_revert(s->m->set[k], s->cd[k]);
+    for (int k = 0; k < 3; k++)
+        hy_element_revert(&s->el[k]);
+    mech_dock_axial_revert(s->ax);
+    mech_dock_lateral_revert(s->lat);
+}
+
+static void commit_all(mech_dock_sim *s, const dock_eval *e)
+{
+    for (int k = 0; k < DOCK_NSET; k++) {
+        if (!s->cd[k])
+            continue;
+        if (e->on[k])
+            mech_contact_commit(s->m->set[k], s->cd[k]);
+        else
+            mech_contact_reset(s->m->set[k], s->cd[k]);   /* far apart: nothing to keep */
+    }
+    for (int k = 0; k < 3; k++)
+        hy_element_commit(&s->el[k]);
+    mech_dock_axial_commit(s->ax);
+    mech_dock_lateral_commit(s->lat);
+    s->slot_touch = e->slot_touch;
+    s->slot_vimp = e->slot_vimp;
+}
+
+/* (accepted evaluation) => element work, capture, sensors, channels, summary */
+static void account(mech_dock_sim *s, int first)
+{
+    const mech_dock_model *m = s->m;
+    const mech_dock_params *p = &m->p;
+    const dock_geom *g = &m->g;
+    const dock_eval *e = &s->acc;
+    const mech_body_data *d = s->d;
+    const double *y = s->y;
+    size_t nb = s->nb;
+    mech_dock_summary *S = &s->sum;
+
+    for (int k = 0; k < MECH_DOCK_NEL; k++) {
+        if (!first)
+            s->work[k] += 0.5 * (e->Qel[k] + s->Qc[k]) * (e->qel[k] - s->qc[k]);
+        s->qc[k] = e->qel[k];
+        s->Qc[k] = e->Qel[k];
+    }
+    /* capture (RP-1 §2.2): latches past the stops by the detent travel, roll error within the slot entry */
+    if (!s->captured && e->x_c <= g->capture_x && fabs(e->roll_err) <= p->geom.slot_entry) {
+        s->captured = 1;
+        S->captured = 1;
+        S->capture_time = s->t;
+    }
+    int any = e->cone || e->socket || e->bottom || e->latch || e->limiter || e->detent > 0 || e->slot_touch;
+    if (any && isnan(S->first_contact_time))
+        S->first_contact_time = s->t;
+    if (e->cone && !s->cone_prev && !s->captured)
+        S->cone_contacts++;
+    if (e->cone && p->thrust.force != 0 && isnan(s->thrust_on))
+        s->thrust_on = s->t;
+    s->cone_prev = e->cone;
+    if (!s->captured && s->t >= p->capture_timeout)
+        S->failed = 1;
+
+    const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE], *H = &s->cb[DOCK_CB_HEAD];
+    mech_vec3 ex5 = mech_mat3_col(H->rot, 0);
+    mech_vec3 Fc = mech_mat3_tapply(P->rot, e->f_head);
+    double fax = e->f_axial;
+    double flat = mech_vec3_norm(mech_vec3_axpy(e->f_head, -mech_vec3_dot(e->f_head, ex5), ex5));
+    mech_vec3 x0 = mech_mat3_col(d->xmat[DOCK_B_BASE], 0), x2 = mech_mat3_col(d->xmat[DOCK_B_HOUSING], 0);
+    double swing = acos(fmax(-1.0, fmin(1.0, mech_vec3_dot(x0, x2))));
+    S->peak_axial = fmax(S->peak_axial, fabs(fax));
+    S->peak_lateral = fmax(S->peak_lateral, flat);
+    S->peak_limiter = fmax(S->peak_limiter, e->f_limiter);
+    S->stroke_max = fmax(S->stroke_max, e->s);
+    S->swing_max = fmax(S->swing_max, swing);
+    mech_vec3 exp_ = mech_mat3_col(P->rot, 0);
+    if (e->limiter && isnan(S->limiter_tilt))
+        S->limiter_tilt = acos(fmax(-1.0, fmin(1.0, -mech_vec3_dot(x0, exp_))));
+
+    /* energy budget (docs/dock.md §energy) */
+    double ke_veh = vehicles_ke(s);
+    double ke_all = mech_body_kinetic_energy(s->bm, d);
+    mech_vec3 w2 = d->omega[DOCK_B_HOUSING];
+    double ke_mech = ke_all - ke_veh + 0.5 * p->axial.m_eq * e->sdot * e->sdot +
+                     0.5 * mech_vec3_dot(w2, mech_mat3_apply(e->lat.dI, w2));
+    const double *Q = y + nb + 2;
+    double w_hyst = 0;
+    for (int k = 0; k < MECH_DOCK_NEL; k++)
+        w_hyst += s->work[k];
+    double brakes = Q[Q_BRAKES];
+    double e_hyst = p->variant == MECH_DOCK_A ? w_hyst - brakes : w_hyst;   /* A: the slip is in the chain's Q dq */
+    double e_stops = e->ax.e_stop + e->lat.e_stops;
+    double e_cdiss = Q[Q_CONTACT] - e->e_contact;
+    if (first)
+        s->ke0 = ke_veh + ke_mech;
+    double resid = s->ke0 + Q[Q_THRUST] -
+                   (ke_veh + ke_mech + e->e_contact + e_hyst + e_stops + brakes + Q[Q_MAGNETIC] + Q[Q_DAMPING] + e_cdiss);
+    S->e_initial = s->ke0;
+    S->e_residual_max = fmax(S->e_residual_max, fabs(resid));
+    mech_vec3 Pm, Lm;
+    mech_body_momentum(s->bm, d, &Pm, &Lm);
+    if (first) {
+        S->momentum0 = Pm;
+        S->ang_momentum0 = Lm;
+    }
+    S->momentum = Pm;
+    S->ang_momentum = Lm;
+
+    double *c = s->ch;
+    c[MECH_DOCK_CH_T] = s->t;
+    c[MECH_DOCK_CH_HEAD_FX] = Fc.x;
+    c[MECH_DOCK_CH_HEAD_FY] = Fc.y;
+    c[MECH_DOCK_CH_HEAD_FZ] = Fc.z;
+    c[MECH_DOCK_CH_HEAD_AXIAL] = fax;
+    c[MECH_DOCK_CH_HEAD_LATERAL] = flat;
+    c[MECH_DOCK_CH_LIMITER_F] = e->f_limiter;
+    /* mechanism load on the active vehicle: the tree's base reaction + the lateral chains' reaction couple */
+    mech_vec3 mb = mech_vec3_sub(d->base_moment, mech_mat3_tapply(e->alpha_C, e->lat.moment));
+    c[MECH_DOCK_CH_BASE_FX] = d->base_force.x;
+    c[MECH_DOCK_CH_BASE_FY] = d->base_force.y;
+    c[MECH_DOCK_CH_BASE_FZ] = d->base_force.z;
+    c[MECH_DOCK_CH_BASE_MX] = mb.x;
+    c[MECH_DOCK_CH_BASE_MY] = mb.y;
+    c[MECH_DOCK_CH_BASE_MZ] = mb.z;
+    mech_vec3 fp = mech_mat3_tapply(P->rot, e->f_passive), mp = mech_mat3_tapply(P->rot, e->m_passive);
+    c[MECH_DOCK_CH_PASSIVE_FX] = fp.x;
+    c[MECH_DOCK_CH_PASSIVE_FY] = fp.y;
+    c[MECH_DOCK_CH_PASSIVE_FZ] = fp.z;
+    c[MECH_DOCK_CH_PASSIVE_MX] = mp.x;
+    c[MECH_DOCK_CH_PASSIVE_MY] = mp.y;
+    c[MECH_DOCK_CH_PASSIVE_MZ] = mp.z;
+    for (int k = 0; k < 5; k++)
+        c[MECH_DOCK_CH_Q1 + k] = d->q[k];
+    c[MECH_DOCK_CH_SWING] = swing;
+    c[MECH_DOCK_CH_STROKE] = e->s;
+    c[MECH_DOCK_CH_STROKE_RATE] = e->sdot;
+    c[MECH_DOCK_CH_NUT] = y[nb];
+    c[MECH_DOCK_CH_SLIP1] = e->ax.slip1;
+    c[MECH_DOCK_CH_SLIP2] = e->ax.slip2;
+    c[MECH_DOCK_CH_AXIAL_F] = e->ax.force;
+    for (int k = 0; k < 4; k++) {
+        c[MECH_DOCK_CH_CHAIN1_S + k] = e->lat.stroke[k];
+        c[MECH_DOCK_CH_CHAIN1_F + k] = e->lat.force[k];
+    }
+    /* active port relative to the cone frame */
+    const mech_dock_geometry *gm = &p->geom;
+    mech_vec3 port = mech_vec3_axpy(d->pos[DOCK_B_BASE], gm->uj_behind_plane, x0);
+    mech_vec3 rel = to_cone(s, port);
+    mech_mat3 Rrel = mech_mat3_mul(mech_mat3_tmul(P->rot, d->xmat[DOCK_B_BASE]), flip_x());
+    c[MECH_DOCK_CH_REL_X] = rel.x;
+    c[MECH_DOCK_CH_REL_Y] = rel.y;
+    c[MECH_DOCK_CH_REL_Z] = rel.z;
+    c[MECH_DOCK_CH_REL_ROLL] = atan2(Rrel.m[2][1], Rrel.m[2][2]);
+    c[MECH_DOCK_CH_REL_PITCH] = asin(fmax(-1.0, fmin(1.0, -Rrel.m[2][0])));
+    c[MECH_DOCK_CH_REL_YAW] = atan2(Rrel.m[1][0], Rrel.m[0][0]);
+    mech_vec3 vport = mech_body_point_velocity(s->bm, d, DOCK_B_BASE, (mech_vec3){gm->uj_behind_plane, 0, 0});
+    c[MECH_DOCK_CH_REL_VX] = -mech_vec3_dot(exp_, mech_vec3_sub(vport, passive_point_vel(s, port)));
+    c[MECH_DOCK_CH_HEAD_X] = e->x_c;
+    c[MECH_DOCK_CH_CONE_CONTACT] = e->cone;
+    c[MECH_DOCK_CH_SOCKET_CONTACT] = e->socket;
+    c[MECH_DOCK_CH_BOTTOM_CONTACT] = e->bottom;
+    c[MECH_DOCK_CH_LATCH_CONTACT] = e->latch;
+    c[MECH_DOCK_CH_LIMITER_CONTACT] = e->limiter;
+    c[MECH_DOCK_CH_CAPTURE] = s->captured;
+    c[MECH_DOCK_CH_E_KIN_VEHICLES] = ke_veh;
+    c[MECH_DOCK_CH_E_KIN_MECH] = ke_mech;
+    c[MECH_DOCK_CH_E_CONTACT] = e->e_contact;
+    c[MECH_DOCK_CH_E_HYST] = e_hyst;
+    c[MECH_DOCK_CH_E_STOPS] = e_stops;
+    c[MECH_DOCK_CH_E_BRAKES] = brakes;
+    c[MECH_DOCK_CH_E_MAGNETIC] = Q[Q_MAGNETIC];
+    c[MECH_DOCK_CH_E_DAMPING] = Q[Q_DAMPING];
+    c[MECH_DOCK_CH_E_CONTACT_DISS] = e_cdiss;
+    c[MECH_DOCK_CH_E_RESIDUAL] = resid;
+}
+
+/* ---- initial placement ---------------------------------------------------------------------------------------- */
+
+/* (translation sigma of the active vehicle along the approach) => y (body part) with the vehicles' poses */
+static void place(mech_dock_sim *s, mech_vec3 port0, mech_vec3 dir, double sigma, mech_mat3 R0, double *y)
+{
+    const mech_dock_params *p = &s->m->p;
+    const mech_body_layout *L = &s->L;
+    mech_vec3 port = mech_vec3_axpy(port0, sigma, dir);
+    mech_vec3 uj = mech_vec3_axpy(port, -p->geom.uj_behind_plane, mech_mat3_col(R0, 0));
+    y[L->base_pos] = uj.x, y[L->base_pos + 1] = uj.y, y[L->base_pos + 2] = uj.z;
+    mech_quat q0 = mech_quat_from_mat3(R0);
+    y[L->base_quat] = q0.w, y[L->base_quat + 1] = q0.x, y[L->base_quat + 2] = q0.y, y[L->base_quat + 3] = q0.z;
+    mech_vec3 pc = s->m->passive_com;
+    y[L->free_pos] = pc.x, y[L->free_pos + 1] = pc.y, y[L->free_pos + 2] = pc.z;
+    y[L->free_pos + 3] = 1, y[L->free_pos + 4] = 0, y[L->free_pos + 5] = 0, y[L->free_pos + 6] = 0;
+}
+
+/* (y) => 1 when any contact set or the detent touches (geometry only; states are reset afterwards) */
+static int touches(mech_dock_sim *s, const double *y)
+{
+    mech_body_set_state(s->bm, s->d, 0, y);
+    mech_body_kinematics(s->bm, s->d);
+    contact_bodies(s, s->m->p.geom.probe_length, 0);
+    double xc = to_cone(s, s->cb[DOCK_CB_HEAD].pos).x;
+    int hit = xc <= s->m->g.stop_x + 0.5 * s->m->g.detent_ramp;
+    for (int k = 0; k < DOCK_NSET && !hit; k++) {
+        if (k == DOCK_SET_LATCH || !s->m->set[k])
+            continue;
+        mech_contact_eval(s->m->set[k], s->cd[k], s->cb);
+        hit = s->cd[k]->nactive > 0;
+        mech_contact_reset(s->m->set[k], s->cd[k]);
+    }
+    return hit;
+}
+
+static int initial_state(mech_dock_sim *s, hy_err *err)
+{
+    const mech_dock_model *m = s->m;
+    const mech_dock_params *p = &m->p;
+    const mech_dock_initial *in = &p->init;
+    const mech_body_layout *L = &s->L;
+    double *y = s->y;
+    memset(y, 0, s->dim * sizeof *y);
+    mech_mat3 Rm = mech_mat3_mul(mech_mat3_rot(2, in->angles.z),
+                                 mech_mat3_mul(mech_mat3_rot(1, in->angles.y), mech_mat3_rot(0, in->angles.x)));
+    mech_mat3 R0 = mech_mat3_mul(Rm, flip_x());
+    /* approach direction: the active vehicle's velocity relative to the passive one */
+    mech_vec3 v = {-in->closing_speed, in->velocity.y, in->velocity.z};
+    mech_vec3 dir = mech_vec3_norm(v) > 1e-12 ? mech_vec3_normalize(v) : (mech_vec3){-1, 0, 0};
+    if (dir.x > -0.2)
+        return hy_err_set(err, HY_EMODEL, "initial.closing_speed: the approach must close along the cone axis "
+                          "(closing speed %g m/s against lateral %g m/s)", in->closing_speed,
+                          hypot(in->velocity.y, in->velocity.z));
+    /* start with the head 0.1 m above the rim plane, then walk along the approach to the first contact */
+    double reach = p->geom.housing_length + p->geom.probe_length - p->geom.uj_behind_plane;
+    mech_vec3 port0 = {m->g.rim_x + p->geom.head_radius + 0.1 + reach * fabs(mech_mat3_col(R0, 0).x),
+                       in->offset.y, in->offset.z};
+    place(s, port0, dir, 0, R0, y);
+    if (touches(s, y))
+        return hy_err_set(err, HY_EMODEL, "initial: the mechanism touches the passive unit before the approach "
+                          "starts (offset or angles too large)");
+    double lo = 0, hi = 0, step = 0.002;
+    for (;;) {
+        hi = lo + step;
+        place(s, port0, dir, hi, R0, y);
+        if (touches(s, y))
+            break;
+        lo = hi;
+        if (lo > 3.0)
+            return hy_err_set(err, HY_EMODEL, "initial: no contact along the approach within 3 m (the head misses "
+                              "the cone: offset %g m)", hypot(in->offset.y, in->offset.z));
+    }
+    for (int it = 0; it < 60 && hi - lo > 1e-10; it++) {
+        double mid = 0.5 * (lo + hi);
+        place(s, port0, dir, mid, R0, y);
+        if (touches(s, y))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    place(s, port0, dir, lo - in->gap, R0, y);
+
+    /* velocities: the active CoM moves at v, turns at the rates (cone frame); the passive vehicle at rest */
+    const mech_body_def *def = mech_body_model_def(s->bm);
+    mech_vec3 uj = {y[L->base_pos], y[L->base_pos + 1], y[L->base_pos + 2]};
+    mech_vec3 com = mech_vec3_add(uj, mech_mat3_apply(R0, def->base.com));
+    mech_vec3 w = in->rates;
+    mech_vec3 vuj = mech_vec3_add(v, mech_vec3_cross(w, mech_vec3_sub(uj, com)));
+    mech_vec3 vb = mech_mat3_tapply(R0, vuj), wb = mech_mat3_tapply(R0, w);
+    y[L->base_vel] = vb.x, y[L->base_vel + 1] = vb.y, y[L->base_vel + 2] = vb.z;
+    y[L->base_omega] = wb.x, y[L->base_omega + 1] = wb.y, y[L->base_omega + 2] = wb.z;
+    return HY_OK;
+}
+
+/* ---- public API ----------------------------------------------------------------------------------------------- */
+
+void mech_dock_sim_free(mech_dock_sim *s)
+{
+    if (!s)
+        return;
+    mech_body_data_free(s->d);
+    for (int k = 0; k < DOCK_NSET; k++)
+        mech_contact_data_free(s->cd[k]);
+    for (int k = 0; k < 3; k++)
+        hy_element_free(&s->el[k]);
+    mech_dock_axial_free(s->ax);
+    mech_dock_lateral_free(s->lat);
+    free(s->y);
+    free(s);
+}
+
+static void renormalise(mech_dock_sim *s, double *y)
+{
+    size_t off[2] = {s->L.base_quat, s->L.free_pos + 3};
+    for (int k = 0; k < 2; k++) {
+        double *q = y + off[k];
+        mech_quat u = mech_quat_normalize((mech_quat){q[0], q[1], q[2], q[3]});
+        q[0] = u.w, q[1] = u.x, q[2] = u.y, q[3] = u.z;
+    }
+}
+
+int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err)
+{
+    *out = NULL;
+    mech_dock_sim *s = calloc(1, sizeof *s);
+    if (!s)
+        return hy_err_set(err, HY_ENOMEM, "dock simulation: out of memory");
+    s->m = m;
+    s->bm = m->bm;
+    s->L = mech_body_model_layout(m->bm);
+    s->nb = s->L.dim;
+    s->dim = s->nb + 2 + NQ;
+    s->thrust_on = NAN;
+    int rc = mech_body_data_new(m->bm, &s->d, err);
+    if (rc)
+        goto fail;
+    for (int k = 0; k < DOCK_NSET; k++)
+        if (m->set[k] && !(s->cd[k] = mech_contact_data_new(m->set[k]))) {
+            rc = hy_err_set(err, HY_ENOMEM, "dock simulation: out of memory");
+            goto fail;
+        }
+    const mech_dock_params *p = &m->p;
+    const mech_dock_law *laws[3] = {&p->probe.torsion, &p->probe.bending, &p->probe.bending};
+    for (int k = 0; k < 3; k++)
+        if ((rc = hy_model_element(laws[k]->model, &s->el[k], err)) || (rc = hy_element_reset(&s->el[k], 0, 0, err)))
+            goto fail;
+    if ((rc = mech_dock_axial_new(&p->axial, &s->ax, err)) || (rc = mech_dock_lateral_new(&p->lateral, &s->lat, err)))
+        goto fail;
+    s->y = calloc(7 * s->dim, sizeof *s->y);
+    if (!s->y) {
+        rc = hy_err_set(err, HY_ENOMEM, "dock simulation: out of memory");
+        goto fail;
+    }
+    s->y0 = s->y + s->dim, s->k1 = s->y0 + s->dim, s->k2 = s->k1 + s->dim, s->k3 = s->k2 + s->dim;
+    s->k4 = s->k3 + s->dim, s->yt = s->k4 + s->dim;
+    if ((rc = initial_state(s, err)))
+        goto fail;
+    s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
+    renormalise(s, s->y);
+    rc = evaluate(s, 0, s->y, s->k1, &s->ev);
+    if (rc == HY_OK) {
+        for (int k = 0; k < DOCK_NSET; k++)
+            if (s->ev.on[k] && s->cd[k]->nactive > 0)
+                for (int i = 0; i < m->set[k]->npair; i++)
+                    if (s->cd[k]->geom[i].depth > 0) {
+                        rc = hy_err_set(err, HY_EMODEL, "initial: contact %s already penetrates %.4g m at t = 0",
+                                        m->set[k]->pair[i].name, s->cd[k]->geom[i].depth);
+                        goto fail;
+                    }
+    } else {
+        rc = hy_err_set(err, rc, "t = 0 s: %s", s->msg);
+        goto fail;
+    }
+    s->acc = s->ev;
+    commit_all(s, &s->acc);
+    account(s, 1);
+    *out = s;
+    return HY_OK;
+fail:
+    mech_dock_sim_free(s);
+    return rc;
+}
+
+int mech_dock_sim_step(mech_dock_sim *s, hy_err *err)
+{
+    const double h = s->m->p.h, t = s->t;
+    const size_t n = s->dim;
+    double *y = s->y, *yt = s->yt;
+    memcpy(s->y0, y, n * sizeof *y);
+    s->fail_code = 0;
+    /* k1 is the accepted state's derivative (evaluated and committed at the end of the previous step) */
+    int rc = HY_OK;
+    for (size_t i = 0; i < n; i++)
+        yt[i] = y[i] + 0.5 * h * s->k1[i];
+    rc = evaluate(s, t + 0.5 * h, yt, s->k2, &s->ev);
+    if (rc == HY_OK) {
+        for (size_t i = 0; i < n; i++)
+            yt[i] = y[i] + 0.5 * h * s->k2[i];
+        rc = evaluate(s, t + 0.5 * h, yt, s->k3, &s->ev);
+    }
+    if (rc == HY_OK) {
+        for (size_t i = 0; i < n; i++)
+            yt[i] = y[i] + h * s->k3[i];
+        rc = evaluate(s, t + h, yt, s->k4, &s->ev);
+    }
+    revert_all(s);
+    if (rc == HY_OK) {
+        for (size_t i = 0; i < n; i++)
+            y[i] += h / 6 * (s->k1[i] + 2 * s->k2[i] + 2 * s->k3[i] + s->k4[i]);
+        for (size_t i = 0; i < n && rc == HY_OK; i++)
+            if (!isfinite(y[i]))
+                rc = fail(s, HY_ENUMERIC, "state component %zu is not finite", i);
+    }
+    if (rc == HY_OK) {
+        renormalise(s, y);
+        rc = evaluate(s, t + h, y, s->yt, &s->ev);
+    }
+    if (rc != HY_OK) {
+        revert_all(s);
+        memcpy(y, s->y0, n * sizeof *y);
+        /* the body data back at the accepted state (the view and the channels read it) */
+        double *scratch = s->k2;
+        dock_eval tmp;
+        evaluate(s, t, y, scratch, &tmp);
+        revert_all(s);
+        return hy_err_set(err, s->fail_code ? s->fail_code : rc, "t = %.6f s: %s; hint: halve the step (h = %g s)",
+                          t + h, s->msg, h);
+    }
+    memcpy(s->k1, s->yt, n * sizeof *y);
+    s->acc = s->ev;
+    commit_all(s, &s->acc);
+    s->t = t + h;
+    s->steps++;
+    account(s, 0);
+    return HY_OK;
+}
+
+double mech_dock_sim_time(const mech_dock_sim *s) { return s->t; }
+unsigned long mech_dock_sim_steps(const mech_dock_sim *s) { return s->steps; }
+const double *mech_dock_sim_channels(const mech_dock_sim *s) { return s->ch; }
+const mech_dock_summary *mech_dock_sim_summary(const mech_dock_sim *s) { return &s->sum; }
+
+void mech_dock_sim_element(const mech_dock_sim *s, int el, double *q, double *Q, int *state, double *work)
+{
+    if (el < 0 || el >= MECH_DOCK_NEL) {
+        *q = *Q = *work = 0;
+        *state = 0;
+        return;
+    }
+    *q = s->qc[el];
+    *Q = s->Qc[el];
+    *state = s->acc.stel[el];
+    *work = s->work[el];
+}
+
+void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
+{
+    const mech_dock_params *p = &s->m->p;
+    const mech_body_data *d = s->d;
+    mech_vec3 x0 = mech_mat3_col(d->xmat[DOCK_B_BASE], 0), x2 = mech_mat3_col(d->xmat[DOCK_B_HOUSING], 0);
+    v->uj = to_cone(s, d->pos[DOCK_B_BASE]);
+    v->bend = to_cone(s, d->pos[DOCK_B_PROBE]);
+    v->head = to_cone(s, s->cb[DOCK_CB_HEAD].pos);
+    v->limiter0 = to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_HOUSING], p->geom.limiter_x0, x2));
+    v->limiter1 = to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_HOUSING], p->geom.limiter_x1, x2));
+    const mech_mat3 Rp = s->cb[DOCK_CB_PASSIVE].rot;
+    v->housing_axis = mech_mat3_tapply(Rp, x2);
+    v->active_port = to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_BASE], p->geom.uj_behind_plane, x0));
+    v->active_axis = mech_mat3_tapply(Rp, x0);
+}
