@@ -216,7 +216,7 @@ static void observe(run *r, const mech_dock_sim *s)
     }
     if (!r->write)
         return;
-    if (r->c->out_rate <= 0 || t >= r->next_row - 1e-9 * h) {
+    if (r->c->out_rate <= 0 || t >= r->next_row - 0.5 * h) {
         for (int k = 0; k < r->ncol; k++)
             num(r->hist.fp, ch[r->col[k]], k + 1 == r->ncol);
         r->rows++;
