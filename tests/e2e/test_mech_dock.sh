@@ -61,6 +61,22 @@ check "S2-B hyst loops on the spring1 record" "$HYST" loops "$WORK/s2B/spring1.c
 check_num "S2-B lateral chain work (simulator) = hyst loops total energy" "$(jnum total_energy "$WORK/l2.json")" \
     "$(ework spring1 "$S")" 1e-6
 
+# ---- identified model in the loop: S2-A with the lateral spring table fitted by hyst fit pwl from a synthetic static
+# test (hyst sim --noise) against the true table (scripts/dock-fitted-spring) ----
+check "S2-A with the fitted and the true spring table" env BIN="$(dirname "$MECH")" "$TOP/scripts/dock-fitted-spring" \
+    "$WORK/fitted"
+C=$WORK/fitted/compare.json
+grep -q '"q":[[:space:]]*"m"' "$WORK/fitted/spring-fitted.json" && ok "the fitted table is in m and N" || not_ok "the fitted table is in m and N"
+# cfield KEY fitted|true: one value of compare.json
+cfield() { tr -d ' \n' <"$C" | grep -o "\"$1\":{[^}]*}" | sed -n "s/.*\"$2\":\([-0-9.eE+a-z]*\).*/\1/p"; }
+[ "$(cfield captured fitted)" = true ] && [ "$(cfield captured true)" = true ] && ok "S2-A captures with both tables" ||
+    not_ok "S2-A captures with both tables"
+check_num "capture time, fitted vs true table (2 %)" "$(cfield capture_time fitted)" "$(cfield capture_time true)" 0.02
+check_num "peak lateral head force, fitted vs true table (5 %)" "$(cfield peak_lateral_force fitted)" \
+    "$(cfield peak_lateral_force true)" 0.05
+check_num "maximum swing, fitted vs true table (5 %)" "$(cfield swing_max_deg fitted)" "$(cfield swing_max_deg true)" 0.05
+sed 's/^/# /' "$WORK/fitted/compare.md"
+
 # ---- figures (gnuplot): forces, loops, energy, views, animation ----
 if command -v gnuplot >/dev/null 2>&1; then
     sed -e 's/"animation": false/"animation": true/' -e 's/"view_times": \[[^]]*\]/"view_times": [0.5]/' \
