@@ -30,7 +30,7 @@ typedef struct lateral_chain {
     double    len;         /* spring: neutral rod length L0; brake: coupler length lambda, m               */
     mech_vec3 e, u, v;     /* brake: crank axis, in-plane reference u (pivot -> S at neutral), v = e x u   */
     double    rho;         /* brake: crank length, m                                                        */
-    double    theta0;      /* brake: neutral crank angle from u about e, rad                                */
+    double    c0, s0;      /* brake: cos, sin of the neutral crank angle theta0 from u about e              */
     mech_vec3 er0;         /* brake: neutral crank direction (unit)                                         */
     double    inertia;     /* spring: rod mass (kg); brake: crank + rotor about e (kg m^2)                 */
 } lateral_chain;
@@ -38,6 +38,7 @@ typedef struct lateral_chain {
 struct mech_dock_lateral {
     mech_dock_lateral_params p;
     lateral_chain            ch[MECH_DOCK_NCHAIN];
+    mech_mat3                dI_springs; /* (m/3)(|l|^2 1 - l l^T) of both rods: constant, housing frame       */
     hy_element               spring[2];
 };
 
@@ -52,6 +53,13 @@ static mech_vec3 rot_about(mech_vec3 e, double a, mech_vec3 y)
     double c = cos(a), s = sin(a);
     mech_vec3 r = mech_vec3_scale(y, c);
     r = mech_vec3_axpy(r, s, mech_vec3_cross(e, y));
+    return mech_vec3_axpy(r, mech_vec3_dot(e, y) * (1.0 - c), e);
+}
+
+// (axis e unit, cos a, sin a, y) => y turned by +a about e, the trigonometry done by the caller
+static mech_vec3 rot_cs(mech_vec3 e, double c, double s, mech_vec3 y)
+{
+    mech_vec3 r = mech_vec3_axpy(mech_vec3_scale(y, c), s, mech_vec3_cross(e, y));
     return mech_vec3_axpy(r, mech_vec3_dot(e, y) * (1.0 - c), e);
 }
 
@@ -92,16 +100,27 @@ static udir u_direction(const lateral_chain *c, double u1, double u2)
     return d;
 }
 
-// (chain, unit direction n in the U frame's coordinates) => the U angles (u1, u2); 0 at the U singularity
-static int u_angles(const lateral_chain *c, mech_vec3 n, double *u1, double *u2)
+/* The same derivatives from the direction n itself, without trigonometry (the trial's path): sin u2 = n.eb,
+ * m = (n - sin u2 eb) / cos u2, dm/du1 = eb x m; the angles only when asked (u1, u2 != NULL). 0 at the U
+ * singularity (|u2| -> 90 deg). */
+static int u_basis(const lateral_chain *c, mech_vec3 n, udir *d, double *u1, double *u2)
 {
-    double sb = mech_vec3_dot(n, c->eb);
-    if (sb > 1.0) sb = 1.0;
-    if (sb < -1.0) sb = -1.0;
-    if (!(sqrt(1.0 - sb * sb) > 1e-6))
+    double s2 = mech_vec3_dot(n, c->eb), c2sq = 1.0 - s2 * s2;
+    if (!(c2sq > 1e-12))
         return 0;
-    *u2 = asin(sb);
-    *u1 = atan2(mech_vec3_dot(n, c->ea), mech_vec3_dot(n, c->n0));
+    double c2 = sqrt(c2sq);
+    mech_vec3 m = mech_vec3_scale(mech_vec3_axpy(n, -s2, c->eb), 1.0 / c2);
+    mech_vec3 m1 = mech_vec3_cross(c->eb, m);
+    d->n = n;
+    d->n1 = mech_vec3_scale(m1, c2);
+    d->n2 = mech_vec3_add(mech_vec3_scale(m, -s2), mech_vec3_scale(c->eb, c2));
+    d->n11 = mech_vec3_scale(m, -c2);
+    d->n12 = mech_vec3_scale(m1, -s2);
+    d->n22 = mech_vec3_neg(n);
+    if (u1) {
+        *u2 = atan2(s2, c2);
+        *u1 = atan2(mech_vec3_dot(m, c->ea), mech_vec3_dot(m, c->n0));
+    }
     return 1;
 }
 
@@ -132,12 +151,12 @@ void mech_dock_lateral_params_rp1(mech_dock_lateral_params *p, int variant)
        point moved out to keep the lever arm 0.25 m and the rod length sin(beta) |l| that cancels the quadratic
        stroke term (so the characteristic stays symmetric). */
     double beta = variant == MECH_DOCK_B ? 32.0 * deg : 0.0;
-    double arm = 0.25, r_spring = 0.10;
+    double arm = 0.25, r_spring = 0.0;
     mech_vec3 yv = mech_vec3_unit(1), zv = mech_vec3_unit(2);
 
     mech_vec3 v = mech_vec3_make(-arm / cos(beta), 0.0, r_spring);
     mech_vec3 n = mech_vec3_add(mech_vec3_scale(yv, cos(beta)), mech_vec3_scale(mech_vec3_normalize(v), sin(beta)));
-    double L0 = beta > 0.0 ? sin(beta) * mech_vec3_norm(v) : 0.20;
+    double L0 = beta > 0.0 ? sin(beta) * mech_vec3_norm(v) : 0.30;
     p->spring_housing[0] = v;
     p->spring_base[0] = mech_vec3_axpy(v, -L0, n);
     p->spring_housing[1] = quarter_turn(p->spring_housing[0]);
@@ -251,6 +270,9 @@ static int build_chains(mech_dock_lateral *l, hy_err *err)
         c->n0 = mech_vec3_scale(d, 1.0 / c->len);
         u_frame(c, mech_vec3_unit(0)); /* first U axis: the mechanism axis, made perpendicular to the rod */
         c->inertia = p->spring_rod_mass[i];
+        /* the rod's kinetic energy is that of m/3 at the S joint (§4): H^T A H = (m/3) C^T C = (m/3) l~^T l~ */
+        mech_mat3 lx = mech_mat3_skew(c->l);
+        l->dI_springs = mech_mat3_add(l->dI_springs, mech_mat3_scale(mech_mat3_tmul(lx, lx), c->inertia / 3.0));
 
         c = &l->ch[2 + i];
         c->type = CHAIN_BRAKE;
@@ -274,8 +296,9 @@ static int build_chains(mech_dock_lateral *l, hy_err *err)
         if (!(fabs(cc) < a))
             return BAD("lateral.brake_rod[%d]: a coupler of %g m cannot join the crank tip (crank %g m) to the S "
                        "joint %g m from the pivot in the neutral position", i, c->len, c->rho, mech_vec3_norm(d));
-        c->theta0 = acos(cc / a);
-        c->er0 = mech_vec3_add(mech_vec3_scale(c->u, cos(c->theta0)), mech_vec3_scale(c->v, sin(c->theta0)));
+        c->c0 = cc / a;
+        c->s0 = sqrt(1.0 - c->c0 * c->c0);
+        c->er0 = mech_vec3_add(mech_vec3_scale(c->u, c->c0), mech_vec3_scale(c->v, c->s0));
         mech_vec3 tip = mech_vec3_axpy(c->base, c->rho, c->er0);
         c->n0 = mech_vec3_scale(mech_vec3_sub(c->l, tip), 1.0 / c->len);
         u_frame(c, c->e); /* first U axis on the crank: parallel to the crank axis, made perpendicular */
@@ -318,8 +341,11 @@ void mech_dock_lateral_free(mech_dock_lateral *l)
 
 /* ---- kinematics of one chain: closure and eq. (2.3) ----------------------------------------------------- */
 
-int mech_dock_lateral_kin_eval(const mech_dock_lateral *l, int k, const mech_mat3 *alpha_C, mech_vec3 omega_C,
-                               mech_dock_lateral_kin *o, hy_err *err)
+/* (chain k, attitude, rate, angles: 1 to fill the U angles of p too) => closure, eq. (2.3), A, vp. Only sqrt and
+ * one atan2 (the brake's crank angle) on the trial's path (angles = 0): the U-joint derivatives come from the
+ * rod direction itself (u_basis), the crank direction from a cos t + b sin t = c algebraically. */
+static int chain_eval(const mech_dock_lateral *l, int k, const mech_mat3 *alpha_C, mech_vec3 omega_C, int angles,
+                      mech_dock_lateral_kin *o, hy_err *err)
 {
     const lateral_chain *c = &l->ch[k];
     /* the cut joint: position, velocity C^(i) omega (C^(i) = -alpha_C^T l~, spec 001 §2.3) and the velocity-
@@ -331,17 +357,18 @@ int mech_dock_lateral_kin_eval(const mech_dock_lateral *l, int k, const mech_mat
     mech_mat3 C = mech_mat3_scale(mech_mat3_tmul(*alpha_C, mech_mat3_skew(c->l)), -1.0);
     mech_vec3 Ccol[3] = {mech_mat3_col(C, 0), mech_mat3_col(C, 1), mech_mat3_col(C, 2)};
     mech_vec3 J[3], Jinv[3], jdpd;
-    double u1, u2;
+    double u1 = 0.0, u2 = 0.0;
+    double *pu1 = angles ? &u1 : NULL, *pu2 = angles ? &u2 : NULL;
+    udir ud;
     o->s = s;
 
     if (c->type == CHAIN_SPRING) {
         /* r - U = L n(u1, u2): L = |r - U|, then the U angles of the rod direction */
         mech_vec3 d = mech_vec3_sub(s, c->base);
         double L = mech_vec3_norm(d);
-        if (!(L > 1e-6 * c->len) || !u_angles(c, mech_vec3_scale(d, 1.0 / L), &u1, &u2))
+        if (!(L > 1e-6 * c->len) || !u_basis(c, mech_vec3_scale(d, 1.0 / L), &ud, pu1, pu2))
             return hy_err_set(err, HY_ESTATE, "lateral %s: the rod left its workspace (length %g m, U joint at "
                               "its singular angle)", chain_name[k], L);
-        udir ud = u_direction(c, u1, u2);
         J[0] = mech_vec3_scale(ud.n1, L);
         J[1] = mech_vec3_scale(ud.n2, L);
         J[2] = ud.n;
@@ -376,16 +403,19 @@ int mech_dock_lateral_kin_eval(const mech_dock_lateral *l, int k, const mech_mat
             return hy_err_set(err, HY_ESTATE, "lateral %s: the coupler (%g m) cannot reach the S joint from the "
                               "crank (%g m): the loop does not close (S joint %g m from the pivot)", chain_name[k],
                               c->len, c->rho, mech_vec3_norm(d));
-        double theta = atan2(b, a) + acos(cc / rr);
-        double phi = remainder(theta - c->theta0, 2.0 * M_PI);
-        mech_vec3 er = mech_vec3_add(mech_vec3_scale(c->u, cos(theta)), mech_vec3_scale(c->v, sin(theta)));
+        /* theta = atan2(b, a) + acos(cc / rr) (the "+" branch, docs §2.2), its cosine and sine algebraically;
+           phi = theta - theta0 */
+        double w0 = sqrt(rr * rr - cc * cc), r2 = rr * rr;
+        double ct = (a * cc - b * w0) / r2, st = (b * cc + a * w0) / r2;
+        double cp = ct * c->c0 + st * c->s0, sp = st * c->c0 - ct * c->s0;
+        double phi = atan2(sp, cp);
+        mech_vec3 er = mech_vec3_add(mech_vec3_scale(c->u, ct), mech_vec3_scale(c->v, st));
         mech_vec3 tip = mech_vec3_axpy(c->base, c->rho, er);
         mech_vec3 nb = mech_vec3_scale(mech_vec3_sub(s, tip), 1.0 / c->len);
-        /* the coupler direction back in the crank's neutral frame gives the U angles */
-        if (!u_angles(c, rot_about(c->e, -phi, nb), &u1, &u2))
+        /* the coupler direction back in the crank's neutral frame (turned by -phi) gives the U joint */
+        if (!u_basis(c, rot_cs(c->e, cp, -sp, nb), &ud, pu1, pu2))
             return hy_err_set(err, HY_ESTATE, "lateral %s: the coupler's U joint reached its singular angle",
                               chain_name[k]);
-        udir ud = u_direction(c, u1, u2);
         /* S - pivot = R(phi) w, w = rho er0 + lambda n(u1, u2): in the neutral crank frame
            J = [e x w, lambda n_1, lambda n_2] */
         mech_vec3 w = mech_vec3_axpy(mech_vec3_scale(c->er0, c->rho), c->len, ud.n);
@@ -396,9 +426,9 @@ int mech_dock_lateral_kin_eval(const mech_dock_lateral *l, int k, const mech_mat
             return hy_err_set(err, HY_ESTATE, "lateral %s: the crank reached a dead point (crank and coupler "
                               "aligned)", chain_name[k]);
         for (int j = 0; j < 3; j++)
-            Ccol[j] = rot_about(c->e, -phi, Ccol[j]);
-        sv = rot_about(c->e, -phi, sv);
-        a0 = rot_about(c->e, -phi, a0);
+            Ccol[j] = rot_cs(c->e, cp, -sp, Ccol[j]);
+        sv = rot_cs(c->e, cp, -sp, sv);
+        a0 = rot_cs(c->e, cp, -sp, a0);
         o->p[0] = phi; o->p[1] = u1; o->p[2] = u2;
         for (int i = 0; i < 3; i++)
             o->pd[i] = mech_vec3_dot(Jinv[i], sv);
@@ -427,31 +457,54 @@ int mech_dock_lateral_kin_eval(const mech_dock_lateral *l, int k, const mech_mat
     return HY_OK;
 }
 
+int mech_dock_lateral_kin_eval(const mech_dock_lateral *l, int k, const mech_mat3 *alpha_C, mech_vec3 omega_C,
+                               mech_dock_lateral_kin *o, hy_err *err)
+{
+    return chain_eval(l, k, alpha_C, omega_C, 1, o, err);
+}
+
+mech_vec3 mech_dock_lateral_kin_forward(const mech_dock_lateral *l, int k, const double p[3])
+{
+    const lateral_chain *c = &l->ch[k];
+    if (c->type == CHAIN_SPRING)
+        return mech_vec3_axpy(c->base, p[2], u_direction(c, p[0], p[1]).n);
+    mech_vec3 w = mech_vec3_axpy(mech_vec3_scale(c->er0, c->rho), c->len, u_direction(c, p[1], p[2]).n);
+    return mech_vec3_add(c->base, rot_about(c->e, p[0], w));
+}
+
 /* ---- trial / commit / revert ------------------------------------------------------------------------------ */
 
 int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech_vec3 omega_C,
                             mech_dock_lateral_out *o, hy_err *err)
 {
     const mech_dock_lateral_params *p = &l->p;
-    o->dI = mech_mat3_zero();
     o->dm_bias = mech_vec3_zero();
     o->moment = mech_vec3_zero();
     o->p_magnetic = 0.0;
     o->e_stops = 0.0;
+    /* the two spring rods: (m/3) at their S joints, a constant inertia in the housing frame (§4 of the docs) */
+    o->dI = l->dI_springs;
     for (int k = 0; k < MECH_DOCK_NCHAIN; k++) {
-        mech_dock_lateral_kin kin;
-        int rc = mech_dock_lateral_kin_eval(l, k, alpha_C, omega_C, &kin, err);
-        if (rc)
-            return rc;
         const lateral_chain *c = &l->ch[k];
-        double Q[3] = {0.0, 0.0, 0.0}; /* active generalised forces on the chain coordinates */
+        /* the cut joint on the housing: s = alpha^T l, its velocity C^(i) omega = alpha^T (omega x l) and the
+           velocity-product part of its acceleration a0 = alpha^T (omega x (omega x l)), base frame */
+        mech_vec3 wl = mech_vec3_cross(omega_C, c->l), wwl = mech_vec3_cross(omega_C, wl);
+        mech_vec3 s = mech_mat3_tapply(*alpha_C, c->l);
+        mech_vec3 sv = mech_mat3_tapply(*alpha_C, wl);
+        mech_vec3 d = mech_vec3_sub(s, c->base);
         if (c->type == CHAIN_SPRING) {
+            /* closure L = |s - U| and the L row of eq. (2.3): L' = n . s' (the U angles are not needed here) */
+            double L = mech_vec3_norm(d);
+            if (!(L > 1e-6 * c->len))
+                return hy_err_set(err, HY_ESTATE, "lateral %s: the rod left its workspace (length %g m)",
+                                  chain_name[k], L);
+            mech_vec3 n = mech_vec3_scale(d, 1.0 / L);
             int i = c->index;
-            double stroke = kin.p[2] - c->len, rate = kin.pd[2];
+            double stroke = L - c->len, rate = mech_vec3_dot(n, sv);
             double Qm, dQ;
-            hy_diag dg;
-            memset(&dg, 0, sizeof dg);
-            rc = hy_element_trial(&l->spring[i], p->spring.q_scale * stroke, p->spring.q_scale * rate, &Qm, &dQ, &dg);
+            hy_diag dg; /* filled by the element when it refuses */
+            int rc = hy_element_trial(&l->spring[i], p->spring.q_scale * stroke, p->spring.q_scale * rate, &Qm, &dQ,
+                                      &dg);
             if (rc) {
                 char buf[256];
                 hy_diag_format(&dg, buf, sizeof buf);
@@ -459,20 +512,52 @@ int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech
             }
             /* the law is symmetric about 0 (both directions of rod motion compress the springs): force > 0
                resists a positive stroke; then the hard stop */
-            double F = p->spring.Q_scale * p->spring.scale * Qm;
+            double F = p->spring.Q_scale * p->spring.scale * Qm, Fs = 0.0;
             double over = fabs(stroke) - p->spring_stop;
             if (over > 0.0) {
-                F += copysign(p->stop_stiffness * over, stroke);
+                Fs = copysign(p->stop_stiffness * over, stroke);
                 o->e_stops += 0.5 * p->stop_stiffness * over * over;
             }
-            Q[2] = -F;
+            /* eq. (2.4) with Q = (0, 0, -(F + Fs)): H^T Q = -(F + Fs) C^T n = l x (alpha (-(F + Fs) n)), the
+               moment of the rod force at the S joint; the bias of the point mass m/3 at S:
+               -H^T (A h + vp) = -(m/3) C^T a0 = -(m/3) l x (omega x (omega x l)) */
+            mech_vec3 fH = mech_mat3_apply(*alpha_C, mech_vec3_scale(n, -(F + Fs)));
+            o->moment = mech_vec3_add(o->moment, mech_vec3_cross(c->l, fH));
+            o->dm_bias = mech_vec3_axpy(o->dm_bias, -c->inertia / 3.0, mech_vec3_cross(c->l, wwl));
             o->stroke[k] = stroke;
             o->rate[k] = rate;
-            o->force[k] = F;
+            o->force[k] = F; /* the element's own force: its t, q, Q record is what `hyst loops` reads */
             o->state[i] = hy_element_state(&l->spring[i]);
         } else {
-            double phi = kin.p[0], rate = kin.pd[0];
-            /* eq. (2.2) with the input-link rate: the brake opposes the motion */
+            /* closure: a cos t + b sin t = c, the "+" root's cosine and sine algebraically (docs §2.2) */
+            double a = mech_vec3_dot(d, c->u), b = mech_vec3_dot(d, c->v);
+            double cc = (mech_vec3_dot(d, d) + c->rho * c->rho - c->len * c->len) / (2.0 * c->rho);
+            double r2 = a * a + b * b;
+            if (!(r2 > 1e-18) || !(cc * cc < r2))
+                return hy_err_set(err, HY_ESTATE, "lateral %s: the coupler (%g m) cannot reach the S joint from "
+                                  "the crank (%g m): the loop does not close (S joint %g m from the pivot)",
+                                  chain_name[k], c->len, c->rho, mech_vec3_norm(d));
+            double w0 = sqrt(r2 - cc * cc);
+            double ct = (a * cc - b * w0) / r2, st = (b * cc + a * w0) / r2;
+            double phi = atan2(st * c->c0 - ct * c->s0, ct * c->c0 + st * c->s0);
+            mech_vec3 er = mech_vec3_add(mech_vec3_scale(c->u, ct), mech_vec3_scale(c->v, st));
+            mech_vec3 et = mech_vec3_cross(c->e, er);
+            mech_vec3 nb = mech_vec3_scale(mech_vec3_axpy(d, -c->rho, er), 1.0 / c->len);
+            /* only the crank angle carries inertia (A = diag(J, 0, 0)) and force, so eq. (2.4) needs the phi rows
+               of H and h alone: from the constant coupler length, nb . (s' - t') = 0 with t' = phi' rho et gives
+               phi' = nb . s' / (rho nb . et), i.e. H_phi^T = C^T nb / den = l x (alpha nb) / den, and its time
+               derivative h_phi = (nb . a0 + rho phi'^2 nb . er + |s' - t'|^2 / lambda) / den */
+            double den = c->rho * mech_vec3_dot(nb, et);
+            if (!(fabs(den) > 1e-9 * c->rho))
+                return hy_err_set(err, HY_ESTATE, "lateral %s: the crank reached a dead point (crank and coupler "
+                                  "aligned)", chain_name[k]);
+            mech_vec3 g = mech_vec3_scale(mech_vec3_cross(c->l, mech_mat3_apply(*alpha_C, nb)), 1.0 / den);
+            double rate = mech_vec3_dot(nb, sv) / den;
+            mech_vec3 rel = mech_vec3_axpy(sv, -rate * c->rho, et);
+            mech_vec3 a0 = mech_mat3_tapply(*alpha_C, wwl);
+            double hphi = (mech_vec3_dot(nb, a0) + c->rho * rate * rate * mech_vec3_dot(nb, er) +
+                           mech_vec3_dot(rel, rel) / c->len) / den;
+            /* eq. (2.2) with the input-link rate: the brake opposes the motion; then the input-link stops */
             double Mb = rate == 0.0 ? 0.0 : -copysign(mech_dock_table_eval(&p->brake, fabs(rate)), rate);
             o->p_magnetic += -Mb * rate;
             double over = fabs(phi) - p->brake_stop, Ms = 0.0;
@@ -480,30 +565,13 @@ int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech
                 Ms = -copysign(p->brake_stop_stiffness * over, phi);
                 o->e_stops += 0.5 * p->brake_stop_stiffness * over * over;
             }
-            Q[0] = Mb + Ms;
+            o->moment = mech_vec3_axpy(o->moment, Mb + Ms, g);
+            o->dI = mech_mat3_add(o->dI, mech_mat3_scale(mech_mat3_outer(g, g), c->inertia));
+            o->dm_bias = mech_vec3_axpy(o->dm_bias, -c->inertia * hphi, g);
             o->stroke[k] = phi;
             o->rate[k] = rate;
-            o->force[k] = Mb + Ms;
+            o->force[k] = Mb; /* eq. (2.2) alone; the stop's work is in e_stops */
         }
-        /* eq. (2.4): moment = sum H^T Q (virtual work), dI = sum H^T A H, dm_bias = -sum H^T (A h + vp) */
-        double Ah[3];
-        for (int i = 0; i < 3; i++)
-            Ah[i] = kin.A[i][0] * kin.h[0] + kin.A[i][1] * kin.h[1] + kin.A[i][2] * kin.h[2] + kin.vp[i];
-        double AH[3][3];
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                AH[i][j] = kin.A[i][0] * kin.H[0][j] + kin.A[i][1] * kin.H[1][j] + kin.A[i][2] * kin.H[2][j];
-        double mom[3] = {0, 0, 0}, bias[3] = {0, 0, 0};
-        for (int j = 0; j < 3; j++) {
-            for (int i = 0; i < 3; i++) {
-                mom[j] += kin.H[i][j] * Q[i];
-                bias[j] -= kin.H[i][j] * Ah[i];
-            }
-            for (int m = 0; m < 3; m++)
-                o->dI.m[j][m] += kin.H[0][j] * AH[0][m] + kin.H[1][j] * AH[1][m] + kin.H[2][j] * AH[2][m];
-        }
-        o->moment = mech_vec3_add(o->moment, mech_vec3_make(mom[0], mom[1], mom[2]));
-        o->dm_bias = mech_vec3_add(o->dm_bias, mech_vec3_make(bias[0], bias[1], bias[2]));
     }
     return HY_OK;
 }

@@ -25,4 +25,8 @@ typedef struct mech_dock_lateral_kin {
 int mech_dock_lateral_kin_eval(const mech_dock_lateral *l, int k, const mech_mat3 *alpha_C, mech_vec3 omega_C,
                                mech_dock_lateral_kin *o, hy_err *err);
 
+// (lateral model, chain k, chain coordinates p) => the S-joint centre (base frame) where the chain's own joints put
+// it: the forward kinematics, written independently of the closure (tests check closure residuals with it)
+mech_vec3 mech_dock_lateral_kin_forward(const mech_dock_lateral *l, int k, const double p[3]);
+
 #endif

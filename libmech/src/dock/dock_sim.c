@@ -58,6 +58,8 @@ struct mech_dock_sim {
     double                 t;
     unsigned long          steps;
     mech_contact_body      cb[DOCK_NCB];
+    mech_vec3              ahs_axis[2];  /* world axes of the tip-angle corrections dq4, dq5                  */
+    double                 ahs_gain[2];  /* d(dq)/dq = tip cos q - 1                                           */
     dock_eval              ev;          /* last evaluation                                                      */
     dock_eval              acc;         /* evaluation at the accepted state                                     */
     /* committed discrete state */
@@ -126,8 +128,17 @@ static void contact_bodies(mech_dock_sim *s, double L, double sdot)
     mech_vec3 c = mech_vec3_add(d->pos[DOCK_B_PROBE], arm);
     mech_vec3 vc = mech_vec3_axpy(mech_vec3_add(d->xvel[DOCK_B_PROBE], mech_vec3_cross(w5, arm)), -sdot, ex);
     s->cb[DOCK_CB_HEAD] = (mech_contact_body){c, R5, vc, w5};
-    mech_mat3 ahs = dock_probe_ahs(d->q[3], d->q[4], p->probe.tip_factor);
-    s->cb[DOCK_CB_LATCH] = (mech_contact_body){c, mech_mat3_mul(R5, ahs), vc, w5};
+    /* latch frame: R5 Ry(dq4) Rz(dq5) with dq = tip sin q - q (A_HS of spec 001 §2.6); its angular velocity
+       carries the rates of the correction, so the contact module sees the latch tips' true velocities */
+    double tf = p->probe.tip_factor, q4 = d->q[3], q5 = d->q[4];
+    mech_mat3 R4x = mech_mat3_mul(R5, mech_mat3_rot(1, tf * d->sinq[3] - q4));
+    s->ahs_axis[0] = mech_mat3_col(R5, 1);
+    s->ahs_axis[1] = mech_mat3_col(R4x, 2);
+    s->ahs_gain[0] = tf * d->cosq[3] - 1;   /* cos q4, cos q5 cached by the kinematics stage */
+    s->ahs_gain[1] = tf * d->cosq[4] - 1;
+    mech_vec3 wl = mech_vec3_axpy(mech_vec3_axpy(w5, s->ahs_gain[0] * d->qd[3], s->ahs_axis[0]),
+                                  s->ahs_gain[1] * d->qd[4], s->ahs_axis[1]);
+    s->cb[DOCK_CB_LATCH] = (mech_contact_body){c, mech_mat3_mul(R4x, mech_mat3_rot(2, tf * d->sinq[4] - q5)), vc, wl};
     int h = DOCK_B_HOUSING, f = DOCK_B_PASSIVE;
     s->cb[DOCK_CB_HOUSING] = (mech_contact_body){d->pos[h], d->xmat[h], d->xvel[h], d->xomega[h]};
     s->cb[DOCK_CB_PASSIVE] = (mech_contact_body){d->pos[f], d->xmat[f], d->xvel[f], d->xomega[f]};
@@ -205,6 +216,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     gates(s, e);
 
     mech_vec3 Fh = {0, 0, 0}, Fp = {0, 0, 0}, Mp = {0, 0, 0};
+    mech_vec3 Ml = {0, 0, 0};   /* moment about the head centre of every load on the latch frame (A_HS share) */
     double Pc = 0, Eel = 0, flim = 0;
     e->cone = e->socket = e->bottom = e->latch = e->limiter = 0;
     for (int k = 0; k < DOCK_NSET; k++) {
@@ -233,6 +245,8 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
             Mp = mech_vec3_sub(Mp, mech_vec3_cross(mech_vec3_sub(gg->point, O), f));
             if (body == DOCK_B_PROBE)
                 Fh = mech_vec3_add(Fh, f);
+            if (pr->body_a == DOCK_CB_LATCH)
+                Ml = mech_vec3_add(Ml, mech_vec3_cross(mech_vec3_sub(gg->point, H->pos), f));
             /* power taken from the bodies: -f . (v_A - v_B) at the point */
             mech_vec3 vrel = mech_vec3_axpy(cd->vel[i].vt, cd->vel[i].vn, gg->normal);
             Pc -= mech_vec3_dot(f, vrel);
@@ -275,25 +289,31 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     /* narrowing slot faces (roll alignment): penalty on the latch roll error beyond the slot's half-width */
     const mech_contact_body *La = &s->cb[DOCK_CB_LATCH];
     mech_vec3 yl = mech_mat3_tapply(P->rot, mech_mat3_col(La->rot, 1));
+    double rho2 = yl.y * yl.y + yl.z * yl.z;
     e->roll_err = remainder(atan2(yl.z, yl.y), 0.5 * M_PI);
     e->slot_touch = 0;
     e->slot_vimp = 0;
     double depth = g->throat_x - e->x_c;
-    if (depth > 0) {
+    if (depth > 0 && rho2 > 0.25) {
         double dw = 0, w = dock_slot_width(gm, depth, &dw);
         double over = fabs(e->roll_err) - w;
         if (over > 0) {
             const mech_contact_law *law = &p->contact.head_bottom;
             double r = gm->latch_radius, sg = e->roll_err > 0 ? 1 : -1;
-            double roll_rate = mech_vec3_dot(exp_, mech_vec3_sub(La->omega, P->omega));
+            /* roll = atan2(yl.z, yl.y): its gradient with respect to a small relative rotation (cone frame) is
+               (1, -yl.x yl.y / rho2, -yl.x yl.z / rho2), exact also with the probe tilted, so the torque and the
+               rate below are work-conjugate */
+            mech_vec3 grad = mech_mat3_apply(P->rot, (mech_vec3){1, -yl.x * yl.y / rho2, -yl.x * yl.z / rho2});
+            double roll_rate = mech_vec3_dot(grad, mech_vec3_sub(La->omega, P->omega));
             double depth_rate = -mech_vec3_dot(exp_, mech_vec3_sub(H->vel, passive_point_vel(s, H->pos)));
             double pen = r * over, pen_rate = r * (sg * roll_rate - dw * depth_rate);
-            double vimp = s->slot_touch ? s->slot_vimp : fmax(-0.0 + pen_rate, law->v_min);
+            double vimp = s->slot_touch ? s->slot_vimp : fmax(pen_rate, law->v_min);
             double D = mech_contact_hc_factor(law->e, MECH_CONTACT_HC_EXACT) / vimp, el, dm;
             double Fn = mech_contact_normal_force(law, D, pen, pen_rate, &el, &dm);
-            mech_vec3 T = mech_vec3_scale(exp_, -sg * Fn * r);
+            mech_vec3 T = mech_vec3_scale(grad, -sg * Fn * r);
             mech_body_apply_world_moment(bm, d, DOCK_B_PROBE, T);
             mech_body_apply_world_moment(bm, d, DOCK_B_PASSIVE, mech_vec3_neg(T));
+            Ml = mech_vec3_add(Ml, T);
             mech_vec3 fa = mech_vec3_scale(exp_, -Fn * r * dw);   /* the narrowing face's axial share */
             mech_body_apply_world_force(bm, d, DOCK_B_PROBE, H->pos, fa);
             mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, H->pos, mech_vec3_neg(fa));
@@ -306,6 +326,9 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
             e->slot_vimp = vimp;
         }
     }
+    /* the latch frame turns by dq4, dq5 more than body 5: the generalized forces of its loads on q4, q5 */
+    d->tau[3] += s->ahs_gain[0] * mech_vec3_dot(Ml, s->ahs_axis[0]);
+    d->tau[4] += s->ahs_gain[1] * mech_vec3_dot(Ml, s->ahs_axis[1]);
     e->f_head = Fh;
     e->f_passive = Fp;
     e->m_passive = Mp;
@@ -839,4 +862,69 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
     v->housing_axis = mech_mat3_tapply(Rp, x2);
     v->active_port = to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_BASE], p->geom.uj_behind_plane, x0));
     v->active_axis = mech_mat3_tapply(Rp, x0);
+}
+
+/* ---- capture-speed threshold (S4a) ------------------------------------------------------------------------ */
+
+// (params, closing speed) => 1 captured, 0 not; < 0 on a failing run (err set)
+static int captures_at(const mech_dock_params *p0, double v, hy_err *err)
+{
+    mech_dock_params p = *p0;
+    p.init.closing_speed = v;
+    mech_dock_model *m = NULL;
+    mech_dock_sim *s = NULL;
+    int rc = mech_dock_model_new(&p, &m, err);
+    if (rc == HY_OK)
+        rc = mech_dock_sim_new(m, &s, err);
+    int result = -1;
+    if (rc == HY_OK) {
+        result = 0;
+        while (s->t < p.capture_timeout) {
+            if ((rc = mech_dock_sim_step(s, err))) {
+                result = -1;
+                break;
+            }
+            if (s->captured) {
+                result = 1;
+                break;
+            }
+            /* after a contact, separating with nothing touching: no force can bring the vehicles back */
+            const double *c = s->ch;
+            int touching = c[MECH_DOCK_CH_CONE_CONTACT] || c[MECH_DOCK_CH_SOCKET_CONTACT] ||
+                           c[MECH_DOCK_CH_BOTTOM_CONTACT] || c[MECH_DOCK_CH_LIMITER_CONTACT] || s->acc.detent > 0;
+            if (!isnan(s->sum.first_contact_time) && !touching && c[MECH_DOCK_CH_REL_VX] < 0 && p.thrust.force == 0)
+                break;
+        }
+    }
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    return result;
+}
+
+int mech_dock_capture_speed(const mech_dock_params *p, double lo, double hi, double tol, double *v, hy_err *err)
+{
+    *v = NAN;
+    if (!(lo > 0 && hi > lo && tol > 0))
+        return hy_err_set(err, HY_EARG, "capture speed: bracket [%g, %g] m/s with tolerance %g: expected 0 < lo < hi "
+                          "and tol > 0", lo, hi, tol);
+    int c = captures_at(p, hi, err);
+    if (c < 0)
+        return err->code ? err->code : HY_ENUMERIC;
+    if (c == 0)
+        return hy_err_set(err, HY_EDATA, "capture speed: no capture at the upper bracket %g m/s", hi);
+    if ((c = captures_at(p, lo, err)) < 0)
+        return err->code ? err->code : HY_ENUMERIC;
+    if (c == 1)
+        return hy_err_set(err, HY_EDATA, "capture speed: capture already at the lower bracket %g m/s", lo);
+    while (hi - lo > tol) {
+        double mid = 0.5 * (lo + hi);
+        if ((c = captures_at(p, mid, err)) < 0)
+            return err->code ? err->code : HY_ENUMERIC;
+        if (c)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    *v = 0.5 * (lo + hi);
+    return HY_OK;
 }
