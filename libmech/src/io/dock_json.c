@@ -735,7 +735,12 @@ void mech_dock_config_free(mech_dock_config *c)
 // (radians) => degrees that read back to exactly the same radians (deg * DEG), when a nearby double does
 static double to_deg(double r)
 {
-    double d = r / DEG, up = d, down = d;
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.12g", r / DEG);   /* the short form first: 30, not 29.999999999999996 */
+    double d = strtod(buf, NULL), up, down;
+    if (d * DEG == r)
+        return d;
+    d = r / DEG, up = d, down = d;
     for (int k = 0; k < 8; k++) {
         if (up * DEG == r)
             return up;
