@@ -3,7 +3,9 @@
  * the nut equation alone under RP-1's S1 impact (a 19 t reduced mass at 0.15 m/s through a stiff contact, h = 1e-4 s,
  * 4 s: loading, the brakes slipping, rebound, rest), for variants A (friction-kind chain) and B (gear + FrT1/FrT2
  * series chain by return mapping). Prints ns per step and per trial (CPU time, best of REPS) and the number of
- * allocations in the timed loops, which must be 0 (bench_alloc.h's counter; not counted under ASan). */
+ * allocations in the timed loops, which must be 0 (bench_alloc.h's counter; not counted under ASan).
+ * Optional arguments replace the RP-1 laws (A's chain, B's gear), e.g. tables fitted by `hyst fit pwl` from a
+ * synthetic static test, to compare the stroke and the rebound (docs/dock-axial.md §5). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,8 +35,8 @@ static void rhs(const drive *d, const double *y, double *dy)
     dy[0] = y[1], dy[1] = -f / d->M, dy[2] = y[3], dy[3] = o.phidd;
 }
 
-/* one impact from rest; returns the max stroke */
-static double run(drive *d, long *steps)
+/* one impact from rest; returns the max stroke and the mass's speed at the end (its rebound) */
+static double run(drive *d, long *steps, double *v_end)
 {
     double y[4] = {0, 0.15, 0, 0}, k[4][4], yt[4], s_max = 0;
     long n = lround(T_END / H);
@@ -53,14 +55,17 @@ static double run(drive *d, long *steps)
         s_max = fmax(s_max, y[2] / d->i);
     }
     *steps = n;
+    *v_end = y[1];
     return s_max;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     int fail = 0;
     for (int variant = 0; variant < 2; variant++) {
         const char *file = variant ? "fixtures/mech/dock/models/gear-B.json" : "fixtures/mech/dock/models/axial-A.json";
+        if (argc > 1 + variant)
+            file = argv[1 + variant];
         hy_model law;
         hy_err e;
         if (hy_model_read(file, &law, &e)) {
@@ -73,7 +78,7 @@ int main(void)
             p.gear.model = &law;
         else
             p.chain.model = &law;
-        double best = 1e30, s_max = 0;
+        double best = 1e30, s_max = 0, v_end = 0;
         long steps = 0, allocs = 0;
         for (int r = 0; r < REPS; r++) {
             drive d = {NULL, 0, 0.95 * 20000, 1e7};
@@ -84,15 +89,16 @@ int main(void)
             d.i = mech_dock_axial_ratio(d.a);
             long a0 = n_alloc;
             double t0 = cpu_now();
-            s_max = run(&d, &steps);
+            s_max = run(&d, &steps, &v_end);
             double dt = cpu_now() - t0;
             allocs += n_alloc - a0;
             best = fmin(best, dt);
             mech_dock_axial_free(d.a);
         }
         printf("axial %c: S1 impact, h = %g s, %ld steps (5 trials each): %.1f ns per step, %.1f ns per trial; "
-               "stroke %.4f m; allocations in the loop: %ld%s\n", variant ? 'B' : 'A', H, steps, 1e9 * best / steps,
-               1e9 * best / (5.0 * steps), s_max, allocs, COUNT_ALLOC ? "" : " (not counted under ASan)");
+               "stroke %.4f m, rebound %.4f m/s (%s); allocations in the loop: %ld%s\n", variant ? 'B' : 'A', H, steps,
+               1e9 * best / steps, 1e9 * best / (5.0 * steps), s_max, -v_end, file, allocs,
+               COUNT_ALLOC ? "" : " (not counted under ASan)");
         if (allocs)
             fail = 1;
         hy_model_free(&law);

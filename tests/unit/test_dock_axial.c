@@ -16,6 +16,14 @@
 #include "hyst/pwl.h"
 #include "../../bench/bench_alloc.h"
 
+/* |a - b| <= tol in double precision (cmocka's assert_float_equal compares floats); NaN fails */
+#define assert_near(a, b, tol)                                                                                 \
+    do {                                                                                                       \
+        double a_ = (a), b_ = (b), t_ = (tol);                                                                 \
+        if (!(fabs(a_ - b_) <= t_))                                                                            \
+            fail_msg("%s = %.17g, expected %.17g +- %.3g", #a, a_, b_, t_);                                    \
+    } while (0)
+
 static void load_law(const char *file, hy_model *m)
 {
     const char *fx = getenv("FIXTURES");
@@ -75,20 +83,20 @@ static void table_eval(void **st)
     (void)st;
     mech_dock_axial_params p;
     mech_dock_axial_params_rp1(&p, MECH_DOCK_A);
-    assert_float_equal(mech_dock_table_eval(&p.magnetic, 0.0), 0.0, 1e-12);
-    assert_float_equal(mech_dock_table_eval(&p.magnetic, 0.1), 100.0, 1e-9);  /* 1000 N s/m */
-    assert_float_equal(mech_dock_table_eval(&p.magnetic, 0.3), 300.0, 1e-9);
-    assert_float_equal(mech_dock_table_eval(&p.magnetic, 5.0), 300.0, 1e-9);  /* saturated */
+    assert_near(mech_dock_table_eval(&p.magnetic, 0.0), 0.0, 1e-12);
+    assert_near(mech_dock_table_eval(&p.magnetic, 0.1), 100.0, 1e-9);  /* 1000 N s/m */
+    assert_near(mech_dock_table_eval(&p.magnetic, 0.3), 300.0, 1e-9);
+    assert_near(mech_dock_table_eval(&p.magnetic, 5.0), 300.0, 1e-9);  /* saturated */
     mech_dock_table t = {.n = 2, .x = {0, 1}, .y = {0, 2}};
-    assert_float_equal(mech_dock_table_eval(&t, 3.0), 6.0, 1e-12);             /* last slope continued */
+    assert_near(mech_dock_table_eval(&t, 3.0), 6.0, 1e-12);             /* last slope continued */
     mech_dock_table z = {.n = 0};
-    assert_float_equal(mech_dock_table_eval(&z, 3.0), 0.0, 0);
+    assert_near(mech_dock_table_eval(&z, 3.0), 0.0, 0);
     mech_dock_axial_params_rp1(&p, MECH_DOCK_B);
     assert_int_equal(p.magnetic.n, 0);                                          /* B: no magnetic brakes */
-    assert_float_equal(p.frt1_push, 1250, 0);
-    assert_float_equal(p.frt1_stroke, 0.25, 0);
-    assert_float_equal(p.frt2_push, 5000, 0);
-    assert_float_equal(p.frt2_pull, 6000, 0);
+    assert_near(p.frt1_push, 1250, 0);
+    assert_near(p.frt1_stroke, 0.25, 0);
+    assert_near(p.frt2_push, 5000, 0);
+    assert_near(p.frt2_pull, 6000, 0);
     assert_true(p.frt1_pull < p.frt1_push);
 }
 
@@ -105,12 +113,12 @@ static void chain_a_static(void **st)
         step_to(f.a, s, v, 0, &o);
         double want = s <= 0.0005 ? 1e6 * s : s <= 0.1005 ? 500 + 5000 * (s - 0.0005)
                     : s <= 0.1045 ? 1000 + 1e6 * (s - 0.1005) : 5000;
-        assert_float_equal(o.force, want, 1e-6 * want + 1e-9);
-        assert_float_equal(o.slip1, s > 0.1045 ? s - 0.1045 : 0, 1e-12);
+        assert_near(o.force, want, 1e-6 * want + 1e-9);
+        assert_near(o.slip1, s > 0.1045 ? s - 0.1045 : 0, 1e-12);
         if (o.slip1 > 0)
-            assert_float_equal(o.p_brakes, 5000 * v, 1e-9);
+            assert_near(o.p_brakes, 5000 * v, 1e-9);
         else
-            assert_float_equal(o.p_brakes, 0, 0);
+            assert_near(o.p_brakes, 0, 0);
     }
     /* pull-out: unload, through the (shifted) origin, to the FrT2 pull-out plateau */
     double slip = 0.15 - 0.1045, smin = 0;
@@ -118,12 +126,12 @@ static void chain_a_static(void **st)
         double s = 0.15 - 1e-4 * k;
         step_to(f.a, s, -v, 0, &o);
         if (s < slip - 0.006 - 1e-9) {
-            assert_float_equal(o.force, -6000, 1e-6);
-            assert_float_equal(o.p_brakes, 6000 * v, 1e-6);
+            assert_near(o.force, -6000, 1e-6);
+            assert_near(o.p_brakes, 6000 * v, 1e-6);
             smin = s;
         }
     }
-    assert_float_equal(o.slip1, smin - (slip - 0.006) + slip, 1e-9); /* push-in slip + pull-out slip */
+    assert_near(o.slip1, smin - (slip - 0.006) + slip, 1e-9); /* push-in slip + pull-out slip */
     drop(&f);
 }
 
@@ -147,10 +155,10 @@ static void chain_b_static(void **st)
             want = 1250 + 2e5 * (s - 0.25625);      /* FrT1 on its stop, the gear loads on */
         else
             want = 5000;                            /* FrT2 slips */
-        assert_float_equal(o.force, want, 1e-6 * want);
-        assert_float_equal(o.slip1, fmin(fmax(s - 0.00625, 0), 0.25), 1e-9);
-        assert_float_equal(o.slip2, fmax(s - 0.275, 0), 1e-9);
-        assert_float_equal(o.slip1 + o.slip2 + o.q_el, s, 1e-12);
+        assert_near(o.force, want, 1e-6 * want);
+        assert_near(o.slip1, fmin(fmax(s - 0.00625, 0), 0.25), 1e-9);
+        assert_near(o.slip2, fmax(s - 0.275, 0), 1e-9);
+        assert_near(o.slip1 + o.slip2 + o.q_el, s, 1e-12);
     }
     /* pull back: the gear unloads (its B branch), to -300 N where FrT1 slips back out */
     double s1_end = o.slip1, s2_end = o.slip2;
@@ -159,17 +167,17 @@ static void chain_b_static(void **st)
         step_to(f.a, s, -v, 0, &o);
         assert_true(o.force >= -300 - 1e-6 && o.force <= 5000 + 1e-6);
     }
-    assert_float_equal(o.force, -300, 1e-6);
-    assert_float_equal(o.slip2, s2_end, 1e-12);          /* FrT2 holds in the pull direction (6000 N) */
+    assert_near(o.force, -300, 1e-6);
+    assert_near(o.slip2, s2_end, 1e-12);          /* FrT2 holds in the pull direction (6000 N) */
     /* the gear went from (0.025, 5000) along the k_max = 2.5e5 transition to its B branch, down B and the common
        segment to -300 N at q = -0.0015: FrT1 took the rest of the 0.1 m */
-    assert_float_equal(o.slip1, s1_end - (0.1 - (0.025 + 0.0015)), 1e-9);
+    assert_near(o.slip1, s1_end - (0.1 - (0.025 + 0.0015)), 1e-9);
     /* on: FrT1 back at its start, then the gear to FrT2's pull-out level */
     for (int k = 1; k <= 3000; k++)
         step_to(f.a, 0.21 - 1e-4 * k, -v, 0, &o);
-    assert_float_equal(o.slip1, 0, 0);
-    assert_float_equal(o.force, -6000, 1e-6);
-    assert_float_equal(o.slip1 + o.slip2 + o.q_el, 0.21 - 0.3, 1e-12);
+    assert_near(o.slip1, 0, 0);
+    assert_near(o.force, -6000, 1e-6);
+    assert_near(o.slip1 + o.slip2 + o.q_el, 0.21 - 0.3, 1e-12);
     drop(&f);
 }
 
@@ -188,14 +196,62 @@ static void chain_b_one_step(void **st)
         step_to(f.a, path[j], v, 0, &o);
         for (int k = 1; k <= 500; k++)
             step_to(g.a, s + (path[j] - s) * k / 500.0, v, 0, &p);
-        assert_float_equal(o.force, p.force, 1e-6);
-        assert_float_equal(o.slip1, p.slip1, 1e-9);
-        assert_float_equal(o.slip2, p.slip2, 1e-9);
-        assert_float_equal(o.q_el, p.q_el, 1e-9);
+        assert_near(o.force, p.force, 1e-6);
+        assert_near(o.slip1, p.slip1, 1e-9);
+        assert_near(o.slip2, p.slip2, 1e-9);
+        assert_near(o.q_el, p.q_el, 1e-9);
         s = path[j];
     }
     drop(&f);
     drop(&g);
+}
+
+/* B with a kinematic-ODE gear law (spec 002; what `hyst fit kin` writes), rescaled by the law's q / Q scales: the
+ * series solution only needs a monotone trial curve, so the brake levels hold exactly as with the pwl table */
+static void chain_b_kin_law(void **st)
+{
+    (void)st;
+    hy_model law;
+    const char *fx = getenv("FIXTURES");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/paper-damper-reduced.json", fx && *fx ? fx : "fixtures");
+    hy_err e;
+    assert_int_equal(hy_model_read(path, &law, &e), HY_OK);
+    mech_dock_axial_params p;
+    mech_dock_axial_params_rp1(&p, MECH_DOCK_B);
+    p.gear.model = &law;
+    p.gear.q_scale = 10;   /* 0.05 m of deflection = 0.5 rad of the law's range [-0.52, 0.52] */
+    p.gear.Q_scale = 100;  /* its ~100 N m at 0.5 rad = 10 kN, beyond FrT2's levels */
+    mech_dock_axial *a;
+    assert_int_equal(mech_dock_axial_new(&p, &a, &e), HY_OK);
+    const double path_s[] = {0.1, 0.02, 0.29, 0.2, -0.05, 0.05}, level[] = {1250, -300, 5000, -300, -6000, 1250};
+    mech_dock_axial_out o;
+    double s = 0;
+    for (int j = 0; j < 6; j++) {
+        for (int k = 1; k <= 500; k++)
+            step_to(a, s + (path_s[j] - s) * k / 500.0, path_s[j] > s ? 1e-3 : -1e-3, 0, &o);
+        s = path_s[j];
+        assert_near(o.force, level[j], 1e-6 * fabs(level[j]));
+        assert_near(o.slip1 + o.slip2 + o.q_el, s, 1e-12);
+        assert_true(o.slip1 >= 0 && o.slip1 <= 0.25);
+    }
+    assert_near(o.slip2, -0.0084, 1e-4); /* FrT2 slipped in at 0.29 m, then out at -0.05 m */
+    mech_dock_axial_free(a);
+    /* a law too weak for the brakes leaves its valid range before FrT1 slips: the element's error, named, and the
+       committed state kept */
+    p.gear.Q_scale = 1;
+    assert_int_equal(mech_dock_axial_new(&p, &a, &e), HY_OK);
+    step_to(a, 0.001, 1e-3, 0, &o);
+    double F0 = o.force, i = mech_dock_axial_ratio(a);
+    mech_dock_axial_out o2;
+    int rc = mech_dock_axial_trial(a, 0.1 * i, 1e-3 * i, 0, &o2, &e);
+    assert_int_equal(rc, HY_ERANGE);
+    print_message("%s\n", e.msg);
+    assert_int_equal(strncmp(e.msg, "axial.gear: ", 12), 0);
+    assert_int_equal(mech_dock_axial_trial(a, 0.001 * i, 1e-3 * i, 0, &o2, &e), HY_OK);
+    assert_near(o2.force, F0, 0);
+    mech_dock_axial_free(a);
+    hy_model_free(&law);
 }
 
 /* ---- integration of the nut equation alone, driven by an impacting mass or a displacement-controlled rig ---- */
@@ -333,7 +389,7 @@ static void impact_s1(void **st)
     double s1_cf = ((1 - k) * E - 1250.0 * 1250.0 / 4e5) / 1250.0; /* damping neglected: a few % */
     assert_true(fabs(b.s1 - s1_cf) < 0.05 * s1_cf);
     /* A returns the spring's energy: rebound ~0.09 m/s (RP-1 §3: up to 75 J); B only the gear's few J */
-    assert_true(fabs(-a.v_end - 0.09) < 0.25 * 0.09);
+    assert_true(fabs(-a.v_end - 0.09) < 0.15 * 0.09);
     assert_true(-b.v_end < 0.03);
 }
 
@@ -349,7 +405,7 @@ static void impact_s5(void **st)
     double s_cf = 0.25 + 0.025 + s2_cf;
     print_message("S5 B: stroke %.4f m (closed form %.4f), FrT1 %.4f, FrT2 %.4f m, residual %.2e J\n", b.s_max, s_cf,
                   b.s1, b.s2, b.resid);
-    assert_float_equal(b.s1, 0.25, 1e-12);
+    assert_near(b.s1, 0.25, 1e-12);
     assert_true(b.s2 > 0);
     assert_true(b.s_max < 0.32);
     assert_true(fabs(b.s_max - s_cf) < 0.03 * s_cf);
@@ -406,7 +462,7 @@ static void rig_plateaus(void **st)
     double want_b = (1250 + 200 * v) / (1 - k);
     print_message("rig B: FrT1 plateau head force %.2f N (closed form %.2f)\n", r.f_plateau, want_b);
     assert_false(isnan(r.f_plateau));
-    assert_float_equal(r.f_plateau, want_b, 1e-3 * want_b);
+    assert_near(r.f_plateau, want_b, 1e-3 * want_b);
     drop(&f);
     make(&f, MECH_DOCK_A);
     g.variant = MECH_DOCK_A;
@@ -414,11 +470,11 @@ static void rig_plateaus(void **st)
     double want_a = (5000 + 200 * v + 1000 * v) / (1 - k);
     print_message("rig A: FrT2 plateau head force %.2f N (closed form %.2f)\n", r.f_plateau, want_a);
     assert_false(isnan(r.f_plateau));
-    assert_float_equal(r.f_plateau, want_a, 1e-3 * want_a);
+    assert_near(r.f_plateau, want_a, 1e-3 * want_a);
     /* on the spring: the 500 N preload, then (1000 - 500) / 0.10 N/m, through the screw friction */
     double want_s = (500 + 5000 * (0.05 - 0.0005) + 200 * v + 1000 * v) / (1 - k);
     print_message("rig A: head force at 0.05 m %.2f N (closed form %.2f)\n", r.f_probe, want_s);
-    assert_float_equal(r.f_probe, want_s, 1e-3 * want_s);
+    assert_near(r.f_probe, want_s, 1e-3 * want_s);
     drop(&f);
 }
 
@@ -467,7 +523,7 @@ static void stop_restitution(void **st)
         s += v * h;
     }
     print_message("stop: restitution %.4f (0.3)\n", -v / 0.2);
-    assert_float_equal(-v / 0.2, 0.3, 0.01);
+    assert_near(-v / 0.2, 0.3, 0.01);
     drop(&f);
 }
 
@@ -491,6 +547,46 @@ static void no_allocation(void **st)
                 mech_dock_axial_revert(f.a);
         }
         assert_int_equal(n_alloc, n0);
+        drop(&f);
+    }
+}
+
+/* invariants over 100 000 random trials (jumps of any size and sign, rates of either sign, commit or revert): finite
+ * outputs, the chain force within the brake levels, B's slips within their limits and s = q_gear + s1 + s2, every
+ * dissipated power >= 0, the stop energy >= 0 */
+static void random_walk_invariants(void **st)
+{
+    (void)st;
+    for (int variant = 0; variant < 2; variant++) {
+        fixture f;
+        make(&f, variant);
+        double i = mech_dock_axial_ratio(f.a), s = 0;
+        unsigned long long x = 88172645463325252ull;
+        mech_dock_axial_out o;
+        hy_err e;
+        for (int n = 0; n < 100000; n++) {
+            double u[3];
+            for (int j = 0; j < 3; j++) { /* xorshift64 */
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                u[j] = (double)(x >> 11) / 9007199254740992.0;
+            }
+            double sn = fmin(fmax(s + (u[0] - 0.5) * (u[2] < 0.1 ? 0.3 : 0.01), -0.1), 0.4);
+            double v = (u[1] - 0.5) * 0.6, fh = (u[2] - 0.3) * 1e4;
+            assert_int_equal(mech_dock_axial_trial(f.a, sn * i, v * i, fh, &o, &e), HY_OK);
+            assert_true(isfinite(o.phidd) && isfinite(o.force) && isfinite(o.slip1) && isfinite(o.slip2));
+            assert_true(o.force >= -6000 * (1 + 1e-9) && o.force <= 5000 * (1 + 1e-9));
+            assert_true(o.p_brakes >= 0 && o.p_magnetic >= 0 && o.p_damping >= 0 && o.e_stop >= 0);
+            if (variant == MECH_DOCK_B) {
+                assert_true(o.slip1 >= 0 && o.slip1 <= 0.25);
+                assert_near(o.slip1 + o.slip2 + o.q_el, sn, 1e-12);
+            }
+            if (u[2] < 0.67) {
+                mech_dock_axial_commit(f.a);
+                s = sn;
+            } else {
+                mech_dock_axial_revert(f.a);
+            }
+        }
         drop(&f);
     }
 }
@@ -558,6 +654,7 @@ int main(void)
         cmocka_unit_test(chain_a_static),
         cmocka_unit_test(chain_b_static),
         cmocka_unit_test(chain_b_one_step),
+        cmocka_unit_test(chain_b_kin_law),
         cmocka_unit_test(impact_s1),
         cmocka_unit_test(impact_s5),
         cmocka_unit_test(energy_balance),
@@ -565,6 +662,7 @@ int main(void)
         cmocka_unit_test(trial_commit_revert),
         cmocka_unit_test(stop_restitution),
         cmocka_unit_test(no_allocation),
+        cmocka_unit_test(random_walk_invariants),
         cmocka_unit_test(bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -428,6 +428,10 @@ int mech_dock_config_parse(const char *text, size_t len, const char *name, const
 int mech_dock_config_load(mech_dock_config *c, const char *name, hy_err *err);
 int mech_dock_config_read(const char *path, mech_dock_config *c, hy_err *err);
 void mech_dock_config_free(mech_dock_config *c);
+/* (configuration) => "mech-dock" JSON text (malloc'd, caller frees; NULL on failure) with every key the parser
+ * reads, paths printed resolved: mech_dock_config_parse(text, .., dir NULL, ..) gives the same configuration back
+ * (the fuzz harness checks it) */
+char *mech_dock_config_print(const mech_dock_config *c, hy_err *err);
 
 
 /* ==== additions ============================================================================================== */

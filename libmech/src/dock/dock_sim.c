@@ -131,14 +131,14 @@ static void contact_bodies(mech_dock_sim *s, double L, double sdot)
     /* latch frame: R5 Ry(dq4) Rz(dq5) with dq = tip sin q - q (A_HS of spec 001 §2.6); its angular velocity
        carries the rates of the correction, so the contact module sees the latch tips' true velocities */
     double tf = p->probe.tip_factor, q4 = d->q[3], q5 = d->q[4];
-    mech_mat3 R4x = mech_mat3_mul(R5, mech_mat3_rot(1, tf * sin(q4) - q4));
+    mech_mat3 R4x = mech_mat3_mul(R5, mech_mat3_rot(1, tf * d->sinq[3] - q4));
     s->ahs_axis[0] = mech_mat3_col(R5, 1);
     s->ahs_axis[1] = mech_mat3_col(R4x, 2);
-    s->ahs_gain[0] = tf * cos(q4) - 1;
-    s->ahs_gain[1] = tf * cos(q5) - 1;
+    s->ahs_gain[0] = tf * d->cosq[3] - 1;   /* cos q4, cos q5 cached by the kinematics stage */
+    s->ahs_gain[1] = tf * d->cosq[4] - 1;
     mech_vec3 wl = mech_vec3_axpy(mech_vec3_axpy(w5, s->ahs_gain[0] * d->qd[3], s->ahs_axis[0]),
                                   s->ahs_gain[1] * d->qd[4], s->ahs_axis[1]);
-    s->cb[DOCK_CB_LATCH] = (mech_contact_body){c, mech_mat3_mul(R4x, mech_mat3_rot(2, tf * sin(q5) - q5)), vc, wl};
+    s->cb[DOCK_CB_LATCH] = (mech_contact_body){c, mech_mat3_mul(R4x, mech_mat3_rot(2, tf * d->sinq[4] - q5)), vc, wl};
     int h = DOCK_B_HOUSING, f = DOCK_B_PASSIVE;
     s->cb[DOCK_CB_HOUSING] = (mech_contact_body){d->pos[h], d->xmat[h], d->xvel[h], d->xomega[h]};
     s->cb[DOCK_CB_PASSIVE] = (mech_contact_body){d->pos[f], d->xmat[f], d->xvel[f], d->xomega[f]};
