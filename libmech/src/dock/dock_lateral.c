@@ -224,13 +224,13 @@ static int check_params(const mech_dock_lateral_params *p, hy_err *err)
         return BAD("lateral.brake_stop_stiffness: %g N m/rad, expected a finite value >= 0", p->brake_stop_stiffness);
     const mech_dock_table *t = &p->brake;
     if (t->n < 1 || t->n > MECH_DOCK_TABLE_MAX)
-        return BAD("lateral.brake: %d points, expected 1..%d", t->n, MECH_DOCK_TABLE_MAX);
+        return BAD("lateral.brake.speed: %d points, expected 1..%d", t->n, MECH_DOCK_TABLE_MAX);
     for (int j = 0; j < t->n; j++) {
         if (!(isfinite(t->x[j]) && t->x[j] >= 0.0 && (j == 0 || t->x[j] > t->x[j - 1])))
-            return BAD("lateral.brake.x[%d]: %g rad/s, expected finite speeds >= 0 in strictly ascending order", j,
+            return BAD("lateral.brake.speed[%d]: %g rad/s, expected finite speeds >= 0 in strictly ascending order", j,
                        t->x[j]);
         if (!(isfinite(t->y[j]) && t->y[j] >= 0.0 && (j == 0 || t->y[j] >= t->y[j - 1])))
-            return BAD("lateral.brake.y[%d]: %g N m, expected finite moments >= 0, not decreasing (a brake "
+            return BAD("lateral.brake.moment[%d]: %g N m, expected finite moments >= 0, not decreasing (a brake "
                        "dissipates)", j, t->y[j]);
     }
     return HY_OK;
