@@ -691,7 +691,7 @@ static void bad_params_name_the_key(void **state)
         {4, "lateral.spring_rod_mass[0]: "}, {5, "lateral.brake.speed[1]: "},
         {6, "lateral.spring_housing[1]: "},  {7, "lateral.brake_stop: "},
         {8, "lateral.spring_stop: "},        {9, "lateral.spring.q_scale: "},
-        {10, "lateral.brake.moment[1]: "},        {11, "lateral.brake_pivot[0]: "},
+        {10, "lateral.brake.moment[1]: "},   {11, "lateral.brake_pivot[0]: "},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         mech_dock_lateral_params p;
