@@ -61,6 +61,14 @@ check "S2-B hyst loops on the spring1 record" "$HYST" loops "$WORK/s2B/spring1.c
 check_num "S2-B lateral chain work (simulator) = hyst loops total energy" "$(jnum total_energy "$WORK/l2.json")" \
     "$(ework spring1 "$S")" 1e-6
 
+# the records replayed through the laws by hyst replay: the simulator drives each element exactly as hyst does
+check "hyst replay of the S2-B spring1 record through the RP-1 spring law" "$HYST" replay "$D/models/lateral-spring.json" \
+    "$WORK/s2B/spring1.csv" --json "$WORK/rep_spring.json"
+check_num "replay NRMSE of the lateral chain record = 0" "$(jnum nrmse "$WORK/rep_spring.json")" 0 1e-12
+check "hyst replay of the S1-A axial record through the friction-kind chain law" "$HYST" replay "$D/models/axial-A.json" \
+    "$WORK/s1A/axial.csv" --json "$WORK/rep_axial.json"
+check_num "replay NRMSE of the axial chain record (brake slips included) = 0" "$(jnum nrmse "$WORK/rep_axial.json")" 0 1e-12
+
 # ---- identified model in the loop: S2-A with the lateral spring table fitted by hyst fit pwl from a synthetic static
 # test (hyst sim --noise) against the true table (scripts/dock-fitted-spring) ----
 check "S2-A with the fitted and the true spring table" env BIN="$(dirname "$MECH")" "$TOP/scripts/dock-fitted-spring" \
