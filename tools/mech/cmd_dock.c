@@ -516,7 +516,7 @@ static int plot_loops(const run *r)
         return MECH_EXIT_FAIL;
     FILE *fp = f.fp;
     fputs("set multiplot layout 2,3 title 'hysteretic elements: the records ELEMENT.csv (hyst loops / hyst plot read "
-          "them)'\n", fp);
+          "them)'\nset xtics rotate by -35\nset format x '%.2g'\n", fp);
     for (int e = 0; e < MECH_DOCK_NEL; e++) {
         fprintf(fp, "$L%d << EOD\n", e);
         for (long i = 0; i < r->pn; i++) {
@@ -539,6 +539,7 @@ static int plot_energy(const run *r)
         return MECH_EXIT_FAIL;
     FILE *fp = f.fp;
     enum { NE = MECH_DOCK_CH_E_CONTACT_DISS - MECH_DOCK_CH_E_KIN_VEHICLES + 1 };
+    _Static_assert(NE == 9, "one colour per energy term");
     fputs("$E << EOD\n", fp);
     for (long i = 0; i < r->pn; i++) {
         const double *row = r->pb + (size_t)i * PB_WIDTH;
@@ -556,9 +557,15 @@ static int plot_energy(const run *r)
             "noborder\n", r->sum.e_initial, r->sum.e_residual_max);
     capture_line(fp, r);
     fputs("plot ", fp);
-    for (int k = NE - 1; k >= 0; k--)
-        fprintf(fp, "$E using 1:%s%d with filledcurves title '%s', ", k ? "" : "(0):", k + 2,
+    /* band k between the sums of the first k and k + 1 terms (columns k + 1 and k + 2; the first from zero) */
+    static const char *const colour[NE] = {"#9400d3", "#404040", "#e41a1c", "#377eb8", "#ffd700", "#ff7f00",
+                                           "#56b4e9", "#009e73", "#a65628"};
+    for (int k = NE - 1; k >= 0; k--) {
+        char lower[16];
+        snprintf(lower, sizeof lower, k ? "%d" : "(0)", k + 1);
+        fprintf(fp, "$E using 1:%s:%d with filledcurves lc rgb '%s' title '%s', ", lower, k + 2, colour[k],
                 mech_dock_channel_name(MECH_DOCK_CH_E_KIN_VEHICLES + k));
+    }
     fprintf(fp, "%.12g with lines dt 2 lw 1.5 lc rgb 'black' title 'initial KE'\n", r->sum.e_initial);
     return fig_run(r, &f);
 }
