@@ -95,6 +95,9 @@ if command -v gnuplot >/dev/null 2>&1; then
         [ -s "$WORK/fig/$f" ] && ok "figure $f written" || not_ok "figure $f written"
     done
     ls "$WORK/fig"/*.tmp* >/dev/null 2>&1 && not_ok "no temporary files left" || ok "no temporary files left"
+    check "hyst plot reads an element record" "$HYST" plot loops "$D/models/lateral-spring.json" "$WORK/s2B/spring1.csv" \
+        -o "$WORK/fig/spring1-loops.png"
+    [ -s "$WORK/fig/spring1-loops.png" ] && ok "hyst plot figure of the record written" || not_ok "hyst plot figure of the record written"
     check_fails "gnuplot missing: the message says so" "gnuplot failed" env PATH=/nonexistent "$MECH" dock \
         "$D/s1-A.json" --out "$WORK/nognuplot" --duration 0.01
 fi
