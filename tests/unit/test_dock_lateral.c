@@ -688,10 +688,10 @@ static void bad_params_name_the_key(void **state)
     } cases[] = {
         {0, "lateral.brake_crank[1]: "},     {1, "lateral.brake_axis[0]: "},
         {2, "lateral.spring: "},             {3, "lateral.brake_rod[1]: "},
-        {4, "lateral.spring_rod_mass[0]: "}, {5, "lateral.brake.x[1]: "},
+        {4, "lateral.spring_rod_mass[0]: "}, {5, "lateral.brake.speed[1]: "},
         {6, "lateral.spring_housing[1]: "},  {7, "lateral.brake_stop: "},
         {8, "lateral.spring_stop: "},        {9, "lateral.spring.q_scale: "},
-        {10, "lateral.brake.y[1]: "},        {11, "lateral.brake_pivot[0]: "},
+        {10, "lateral.brake.moment[1]: "},   {11, "lateral.brake_pivot[0]: "},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         mech_dock_lateral_params p;

@@ -21,5 +21,7 @@ int mech_cmd_pendulum(int argc, char **argv);
 int mech_cmd_friction(int argc, char **argv);
 // (argc, argv) of "mech beam ..." => exit status
 int mech_cmd_beam(int argc, char **argv);
+// (argc, argv) of "mech dock ..." => exit status
+int mech_cmd_dock(int argc, char **argv);
 
 #endif

@@ -47,16 +47,7 @@ static const char *const chain_name[MECH_DOCK_NCHAIN] = {"spring chain 1", "spri
 
 /* ---- small vector helpers ---------------------------------------------------------------------------------- */
 
-// (axis e unit, angle, y) => y turned by +angle about e (Rodrigues)
-static mech_vec3 rot_about(mech_vec3 e, double a, mech_vec3 y)
-{
-    double c = cos(a), s = sin(a);
-    mech_vec3 r = mech_vec3_scale(y, c);
-    r = mech_vec3_axpy(r, s, mech_vec3_cross(e, y));
-    return mech_vec3_axpy(r, mech_vec3_dot(e, y) * (1.0 - c), e);
-}
-
-// (axis e unit, cos a, sin a, y) => y turned by +a about e, the trigonometry done by the caller
+// (axis e unit, cos a, sin a, y) => y turned by +a about e (Rodrigues)
 static mech_vec3 rot_cs(mech_vec3 e, double c, double s, mech_vec3 y)
 {
     mech_vec3 r = mech_vec3_axpy(mech_vec3_scale(y, c), s, mech_vec3_cross(e, y));
@@ -78,31 +69,22 @@ static int inverse3(mech_vec3 c0, mech_vec3 c1, mech_vec3 c2, double scale, mech
     return 1;
 }
 
-/* The U-joint direction n(u1, u2) = cos u2 (cos u1 n0 + sin u1 ea) + sin u2 eb: a turn u1 about the first axis
- * eb, then u2 about the second axis m x eb (perpendicular to eb and to the rod). With its first and second
- * partial derivatives (n_1 = dn/du1 ...), used for C^(d) and c of eq. (2.3). */
+/* The U-joint direction n(u1, u2) = cos u2 m + sin u2 eb, m = cos u1 n0 + sin u1 ea: a turn u1 about the first
+ * axis eb, then u2 about the second axis m x eb (perpendicular to eb and to the rod). Forward kinematics. */
+static mech_vec3 u_direction(const lateral_chain *c, double u1, double u2)
+{
+    mech_vec3 m = mech_vec3_add(mech_vec3_scale(c->n0, cos(u1)), mech_vec3_scale(c->ea, sin(u1)));
+    return mech_vec3_add(mech_vec3_scale(m, cos(u2)), mech_vec3_scale(c->eb, sin(u2)));
+}
+
+/* Its first and second partial derivatives (n_1 = dn/du1, ...; for C^(d) and c of eq. 2.3) and the angles,
+ * from the direction n itself: sin u2 = n.eb, m = (n - sin u2 eb) / cos u2, dm/du1 = eb x m, so
+ * n_1 = cos u2 dm/du1, n_2 = -sin u2 m + cos u2 eb, n_11 = -cos u2 m, n_12 = -sin u2 dm/du1, n_22 = -n.
+ * 0 at the U singularity (|u2| -> 90 deg). */
 typedef struct udir {
     mech_vec3 n, n1, n2, n11, n12, n22;
 } udir;
 
-static udir u_direction(const lateral_chain *c, double u1, double u2)
-{
-    double c1 = cos(u1), s1 = sin(u1), c2 = cos(u2), s2 = sin(u2);
-    mech_vec3 m = mech_vec3_add(mech_vec3_scale(c->n0, c1), mech_vec3_scale(c->ea, s1));
-    mech_vec3 m1 = mech_vec3_add(mech_vec3_scale(c->n0, -s1), mech_vec3_scale(c->ea, c1));
-    udir d;
-    d.n = mech_vec3_add(mech_vec3_scale(m, c2), mech_vec3_scale(c->eb, s2));
-    d.n1 = mech_vec3_scale(m1, c2);
-    d.n2 = mech_vec3_add(mech_vec3_scale(m, -s2), mech_vec3_scale(c->eb, c2));
-    d.n11 = mech_vec3_scale(m, -c2);
-    d.n12 = mech_vec3_scale(m1, -s2);
-    d.n22 = mech_vec3_neg(d.n);
-    return d;
-}
-
-/* The same derivatives from the direction n itself, without trigonometry (the trial's path): sin u2 = n.eb,
- * m = (n - sin u2 eb) / cos u2, dm/du1 = eb x m; the angles only when asked (u1, u2 != NULL). 0 at the U
- * singularity (|u2| -> 90 deg). */
 static int u_basis(const lateral_chain *c, mech_vec3 n, udir *d, double *u1, double *u2)
 {
     double s2 = mech_vec3_dot(n, c->eb), c2sq = 1.0 - s2 * s2;
@@ -117,10 +99,8 @@ static int u_basis(const lateral_chain *c, mech_vec3 n, udir *d, double *u1, dou
     d->n11 = mech_vec3_scale(m, -c2);
     d->n12 = mech_vec3_scale(m1, -s2);
     d->n22 = mech_vec3_neg(n);
-    if (u1) {
-        *u2 = atan2(s2, c2);
-        *u1 = atan2(mech_vec3_dot(m, c->ea), mech_vec3_dot(m, c->n0));
-    }
+    *u2 = atan2(s2, c2);
+    *u1 = atan2(mech_vec3_dot(m, c->ea), mech_vec3_dot(m, c->n0));
     return 1;
 }
 
@@ -244,13 +224,13 @@ static int check_params(const mech_dock_lateral_params *p, hy_err *err)
         return BAD("lateral.brake_stop_stiffness: %g N m/rad, expected a finite value >= 0", p->brake_stop_stiffness);
     const mech_dock_table *t = &p->brake;
     if (t->n < 1 || t->n > MECH_DOCK_TABLE_MAX)
-        return BAD("lateral.brake: %d points, expected 1..%d", t->n, MECH_DOCK_TABLE_MAX);
+        return BAD("lateral.brake.speed: %d points, expected 1..%d", t->n, MECH_DOCK_TABLE_MAX);
     for (int j = 0; j < t->n; j++) {
         if (!(isfinite(t->x[j]) && t->x[j] >= 0.0 && (j == 0 || t->x[j] > t->x[j - 1])))
-            return BAD("lateral.brake.x[%d]: %g rad/s, expected finite speeds >= 0 in strictly ascending order", j,
+            return BAD("lateral.brake.speed[%d]: %g rad/s, expected finite speeds >= 0 in strictly ascending order", j,
                        t->x[j]);
         if (!(isfinite(t->y[j]) && t->y[j] >= 0.0 && (j == 0 || t->y[j] >= t->y[j - 1])))
-            return BAD("lateral.brake.y[%d]: %g N m, expected finite moments >= 0, not decreasing (a brake "
+            return BAD("lateral.brake.moment[%d]: %g N m, expected finite moments >= 0, not decreasing (a brake "
                        "dissipates)", j, t->y[j]);
     }
     return HY_OK;
@@ -341,11 +321,10 @@ void mech_dock_lateral_free(mech_dock_lateral *l)
 
 /* ---- kinematics of one chain: closure and eq. (2.3) ----------------------------------------------------- */
 
-/* (chain k, attitude, rate, angles: 1 to fill the U angles of p too) => closure, eq. (2.3), A, vp. Only sqrt and
- * one atan2 (the brake's crank angle) on the trial's path (angles = 0): the U-joint derivatives come from the
- * rod direction itself (u_basis), the crank direction from a cos t + b sin t = c algebraically. */
-static int chain_eval(const mech_dock_lateral *l, int k, const mech_mat3 *alpha_C, mech_vec3 omega_C, int angles,
-                      mech_dock_lateral_kin *o, hy_err *err)
+/* The full 3-coordinate form of one chain (closure, eq. 2.3, A_k, vp_k): the reference the trial's closed forms
+ * are tested against (test_dock_lateral: trial_equals_the_full_reduction). */
+int mech_dock_lateral_kin_eval(const mech_dock_lateral *l, int k, const mech_mat3 *alpha_C, mech_vec3 omega_C,
+                               mech_dock_lateral_kin *o, hy_err *err)
 {
     const lateral_chain *c = &l->ch[k];
     /* the cut joint: position, velocity C^(i) omega (C^(i) = -alpha_C^T l~, spec 001 §2.3) and the velocity-
@@ -358,7 +337,6 @@ static int chain_eval(const mech_dock_lateral *l, int k, const mech_mat3 *alpha_
     mech_vec3 Ccol[3] = {mech_mat3_col(C, 0), mech_mat3_col(C, 1), mech_mat3_col(C, 2)};
     mech_vec3 J[3], Jinv[3], jdpd;
     double u1 = 0.0, u2 = 0.0;
-    double *pu1 = angles ? &u1 : NULL, *pu2 = angles ? &u2 : NULL;
     udir ud;
     o->s = s;
 
@@ -366,7 +344,7 @@ static int chain_eval(const mech_dock_lateral *l, int k, const mech_mat3 *alpha_
         /* r - U = L n(u1, u2): L = |r - U|, then the U angles of the rod direction */
         mech_vec3 d = mech_vec3_sub(s, c->base);
         double L = mech_vec3_norm(d);
-        if (!(L > 1e-6 * c->len) || !u_basis(c, mech_vec3_scale(d, 1.0 / L), &ud, pu1, pu2))
+        if (!(L > 1e-6 * c->len) || !u_basis(c, mech_vec3_scale(d, 1.0 / L), &ud, &u1, &u2))
             return hy_err_set(err, HY_ESTATE, "lateral %s: the rod left its workspace (length %g m, U joint at "
                               "its singular angle)", chain_name[k], L);
         J[0] = mech_vec3_scale(ud.n1, L);
@@ -413,7 +391,7 @@ static int chain_eval(const mech_dock_lateral *l, int k, const mech_mat3 *alpha_
         mech_vec3 tip = mech_vec3_axpy(c->base, c->rho, er);
         mech_vec3 nb = mech_vec3_scale(mech_vec3_sub(s, tip), 1.0 / c->len);
         /* the coupler direction back in the crank's neutral frame (turned by -phi) gives the U joint */
-        if (!u_basis(c, rot_cs(c->e, cp, -sp, nb), &ud, pu1, pu2))
+        if (!u_basis(c, rot_cs(c->e, cp, -sp, nb), &ud, &u1, &u2))
             return hy_err_set(err, HY_ESTATE, "lateral %s: the coupler's U joint reached its singular angle",
                               chain_name[k]);
         /* S - pivot = R(phi) w, w = rho er0 + lambda n(u1, u2): in the neutral crank frame
@@ -457,19 +435,13 @@ static int chain_eval(const mech_dock_lateral *l, int k, const mech_mat3 *alpha_
     return HY_OK;
 }
 
-int mech_dock_lateral_kin_eval(const mech_dock_lateral *l, int k, const mech_mat3 *alpha_C, mech_vec3 omega_C,
-                               mech_dock_lateral_kin *o, hy_err *err)
-{
-    return chain_eval(l, k, alpha_C, omega_C, 1, o, err);
-}
-
 mech_vec3 mech_dock_lateral_kin_forward(const mech_dock_lateral *l, int k, const double p[3])
 {
     const lateral_chain *c = &l->ch[k];
     if (c->type == CHAIN_SPRING)
-        return mech_vec3_axpy(c->base, p[2], u_direction(c, p[0], p[1]).n);
-    mech_vec3 w = mech_vec3_axpy(mech_vec3_scale(c->er0, c->rho), c->len, u_direction(c, p[1], p[2]).n);
-    return mech_vec3_add(c->base, rot_about(c->e, p[0], w));
+        return mech_vec3_axpy(c->base, p[2], u_direction(c, p[0], p[1]));
+    mech_vec3 w = mech_vec3_axpy(mech_vec3_scale(c->er0, c->rho), c->len, u_direction(c, p[1], p[2]));
+    return mech_vec3_add(c->base, rot_cs(c->e, cos(p[0]), sin(p[0]), w));
 }
 
 /* ---- trial / commit / revert ------------------------------------------------------------------------------ */

@@ -320,6 +320,7 @@ static int read_text(const ctx *x, const cJSON *it, const char *w, char *out, si
 {
     if (!cJSON_IsString(it) || !it->valuestring[0] || strlen(it->valuestring) >= len)
         return hy_err_set(x->err, HY_EPARSE, "%s: %s: expected %s (1..%zu characters)", x->name, w, what, len - 1);
+    memset(out, 0, len);
     snprintf(out, len, "%s", it->valuestring);
     return HY_OK;
 }
@@ -327,6 +328,7 @@ static int read_text(const ctx *x, const cJSON *it, const char *w, char *out, si
 // (path text) => path resolved against the scenario's folder (an absolute path stays as it is)
 static int resolve(const ctx *x, const char *s, const char *w, char *out, size_t len)
 {
+    memset(out, 0, len);   /* nothing of an earlier path stays behind the new one: configurations compare bytewise */
     int n = s[0] == '/' || !x->dir || !x->dir[0] ? snprintf(out, len, "%s", s) : snprintf(out, len, "%s/%s", x->dir, s);
     if (n < 0 || (size_t)n >= len)
         return hy_err_set(x->err, HY_EPARSE, "%s: %s: path longer than %zu characters", x->name, w, len - 1);
@@ -733,7 +735,12 @@ void mech_dock_config_free(mech_dock_config *c)
 // (radians) => degrees that read back to exactly the same radians (deg * DEG), when a nearby double does
 static double to_deg(double r)
 {
-    double d = r / DEG, up = d, down = d;
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.12g", r / DEG);   /* the short form first: 30, not 29.999999999999996 */
+    double d = strtod(buf, NULL), up, down;
+    if (d * DEG == r)
+        return d;
+    d = r / DEG, up = d, down = d;
     for (int k = 0; k < 8; k++) {
         if (up * DEG == r)
             return up;

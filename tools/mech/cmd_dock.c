@@ -1,0 +1,885 @@
+/* mech dock SCENARIO.json: the probe-cone docking simulator of spec 001 (docs/dock.md, docs/dock-scenarios.md).
+ * One run writes, into the output folder, every file atomically: the time histories (history.csv), one t, q, Q
+ * record per hysteretic element at every accepted step (<element>.csv, read by hyst loops / replay / plot like a
+ * bench record), the summary (summary.json) and the gnuplot figures. A run that fails keeps what it wrote: the
+ * files are committed with the rows up to the failure and the summary says why. --capture-speed bisects the
+ * closing speed at which the scenario starts to capture (RP-1 §4 S4a). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include "hyst/model.h"
+#include "hyst/util.h"
+#include "mech/dock.h"
+#include "mech_cli.h"
+
+#define DEG (M_PI / 180)
+#define PLOT_POINTS 4000   /* samples kept for the figures (decimated in time)                                */
+#define FRAMES_MAX 200     /* frames of the animated GIF                                                     */
+
+static void usage(FILE *fp)
+{
+    fputs("usage: mech dock SCENARIO.json [--out DIR] [--capture-speed LO HI] [OPTIONS]\n"
+          "\n"
+          "Two spacecraft docking through the probe-cone mechanism of spec 001 (variant A: spring + friction brake;\n"
+          "B: FrT1 + FrT2 + gear-train compliance), first contact -> capture -> energy absorption, drive locked.\n"
+          "SCENARIO is a \"mech-dock\" JSON file (fixtures/mech/dock/s1-A.json ... s7-B.json are RP-1's scenarios\n"
+          "S1-S7; every key, unit and default in docs/dock-scenarios.md).\n"
+          "\n"
+          "Outputs, in DIR (default: outputs.folder of the scenario, else out/STEM in the current folder), each\n"
+          "written atomically:\n"
+          "  history.csv        the chosen channels (outputs.channels; default all) at outputs.rate rows/s (0: every\n"
+          "                     step), header + units row\n"
+          "  ELEMENT.csv        t, q, Q of each hysteretic element (axial, spring1, spring2, torsion, bend_y, bend_z)\n"
+          "                     at every accepted step, header + units row: a bench record for hyst loops / plot\n"
+          "  summary.json       capture and its time, failure to dock, peaks, stroke, swing, cone contacts, limiter\n"
+          "                     tilt, energy budget and residual, momentum drift, element works\n"
+          "  forces.png, loops.png, energy.png, view-T.png, animation.gif   gnuplot figures (outputs.plots,\n"
+          "                     outputs.view_times, outputs.animation)\n"
+          "\n"
+          "options:\n"
+          "      --out DIR              output folder (created when missing)\n"
+          "      --capture-speed LO HI  bisect the closing speed (m/s) between a run that does not capture (LO) and\n"
+          "                             one that does (HI), to 1 %; writes DIR/capture-speed.json\n"
+          "      --duration S           override duration          --step S   override step\n"
+          "      --no-plots             no figures (faster)\n"
+          "  -q, --quiet                no report on standard output\n"
+          "  -h, --help                 this help\n"
+          "\n"
+          "Units: SI and radians in every output (degrees only where a name says _deg). Exit status: 0 success, 1 bad\n"
+          "scenario, model file or failed simulation (the outputs up to the failure are kept), 2 bad usage.\n",
+          fp);
+}
+
+enum { O_OUT = 0x100, O_CAPTURE, O_DURATION, O_STEP, O_NOPLOTS };
+
+typedef struct opts {
+    const char *scenario, *out;
+    double lo, hi, duration, step;
+    int capture, set_duration, set_step, no_plots, quiet;
+} opts;
+
+/* ---------- files ---------- */
+
+// (path) => 1 when it names the scenario or one of its model files (never written over)
+static int is_input(const char *path, const opts *o, const mech_dock_config *c)
+{
+    if (hy_same_file(path, o->scenario))
+        return 1;
+    for (int s = 0; s < MECH_DOCK_NLAW; s++)
+        if (c->law_path[s][0] && hy_same_file(path, c->law_path[s]))
+            return 1;
+    return 0;
+}
+
+// (folder) => created with its parents when missing
+static int make_dir(const char *cmd, const char *dir)
+{
+    char buf[MECH_DOCK_PATH_LEN + 64];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || !*p) {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return mech_cli_fail(cmd, "%s: cannot create the output folder: %s", buf, strerror(errno));
+            *p = c;
+            if (!c)
+                break;
+        }
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return mech_cli_fail(cmd, "%s: not a folder", dir);
+    return MECH_EXIT_OK;
+}
+
+static void num(FILE *fp, double v, int last)
+{
+    char b[40];
+    hy_fmt_exact(b, sizeof b, v);
+    fputs(b, fp);
+    fputc(last ? '\n' : ',', fp);
+}
+
+/* ---------- one run ---------- */
+
+typedef struct run {
+    const char *cmd;
+    const opts *o;
+    const mech_dock_config *c;
+    const mech_dock_params *p;
+    char dir[MECH_DOCK_PATH_LEN + 64];
+    int write;                       /* 0: bisection runs write nothing                                          */
+    /* files */
+    hy_atomic hist, rec[MECH_DOCK_NEL];
+    int hist_open, rec_open[MECH_DOCK_NEL];
+    int ncol, col[MECH_DOCK_NCH];
+    long rows;
+    double next_row;                 /* time of the next history row                                             */
+    long k_row;
+    /* figures: every channel + every element's q, Q at a stride of steps */
+    double *pb;                      /* PLOT_POINTS x (MECH_DOCK_NCH + 2 MECH_DOCK_NEL)                          */
+    long pn, pstride;
+    mech_dock_pose_view view[16];
+    double view_t[16];
+    int nview;
+    mech_dock_pose_view *frame;      /* FRAMES_MAX poses for the animation                                       */
+    double *frame_t, frame_dt;
+    int nframe;
+    /* result */
+    int failed;
+    char msg[HY_MSG_LEN];
+    unsigned long steps;
+    double t_end;
+    double work[MECH_DOCK_NEL], q_end[MECH_DOCK_NEL], Q_end[MECH_DOCK_NEL];
+    double ch_end[MECH_DOCK_NCH];
+    mech_dock_summary sum;
+} run;
+
+#define PB_WIDTH (MECH_DOCK_NCH + 2 * MECH_DOCK_NEL)
+
+static void run_free(run *r)
+{
+    if (r->hist_open)
+        hy_atomic_abort(&r->hist);
+    for (int e = 0; e < MECH_DOCK_NEL; e++)
+        if (r->rec_open[e])
+            hy_atomic_abort(&r->rec[e]);
+    free(r->pb);
+    free(r->frame);
+    free(r->frame_t);
+    r->pb = NULL, r->frame = NULL, r->frame_t = NULL;
+}
+
+// (run, file name) => atomic file in the output folder, refused when it is an input
+static int open_out(run *r, const char *name, hy_atomic *a)
+{
+    char path[MECH_DOCK_PATH_LEN + 128];
+    hy_err err;
+    snprintf(path, sizeof path, "%s/%s", r->dir, name);
+    if (is_input(path, r->o, r->c))
+        return mech_cli_fail(r->cmd, "%s: refusing to overwrite an input file", path);
+    if (hy_atomic_open(a, path, r->o->scenario, &err) != HY_OK)
+        return mech_cli_fail(r->cmd, "%s", err.msg);
+    return MECH_EXIT_OK;
+}
+
+static int open_files(run *r)
+{
+    const mech_dock_config *c = r->c;
+    /* history: t first, then the chosen channels (all by default) */
+    r->ncol = 0;
+    r->col[r->ncol++] = MECH_DOCK_CH_T;
+    if (c->nchannel == 0) {
+        for (int ch = 1; ch < MECH_DOCK_NCH; ch++)
+            r->col[r->ncol++] = ch;
+    } else {
+        for (int k = 0; k < c->nchannel; k++)
+            if (c->channel[k] != MECH_DOCK_CH_T)
+                r->col[r->ncol++] = c->channel[k];
+    }
+    if (open_out(r, "history.csv", &r->hist) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    r->hist_open = 1;
+    for (int k = 0; k < r->ncol; k++)
+        fprintf(r->hist.fp, "%s%c", mech_dock_channel_name(r->col[k]), k + 1 < r->ncol ? ',' : '\n');
+    for (int k = 0; k < r->ncol; k++)
+        fprintf(r->hist.fp, "%s%c", mech_dock_channel_unit(r->col[k]), k + 1 < r->ncol ? ',' : '\n');
+    for (int e = 0; c->records && e < MECH_DOCK_NEL; e++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.csv", mech_dock_element_name(e));
+        if (open_out(r, name, &r->rec[e]) != MECH_EXIT_OK)
+            return MECH_EXIT_FAIL;
+        r->rec_open[e] = 1;
+        fprintf(r->rec[e].fp, "t,q,Q\ns,%s,%s\n", mech_dock_element_unit_q(e), mech_dock_element_unit_Q(e));
+    }
+    return MECH_EXIT_OK;
+}
+
+// (run, simulation at an accepted state) => rows, records, figure samples, views, frames
+static void observe(run *r, const mech_dock_sim *s)
+{
+    const double *ch = mech_dock_sim_channels(s);
+    double t = ch[MECH_DOCK_CH_T], h = r->p->h;
+    unsigned long step = mech_dock_sim_steps(s);
+    double q[MECH_DOCK_NEL], Q[MECH_DOCK_NEL];
+    for (int e = 0; e < MECH_DOCK_NEL; e++) {
+        int state;
+        mech_dock_sim_element(s, e, &q[e], &Q[e], &state, &r->work[e]);
+    }
+    if (!r->write)
+        return;
+    if (r->c->out_rate <= 0 || t >= r->next_row - 0.5 * h) {
+        for (int k = 0; k < r->ncol; k++)
+            num(r->hist.fp, ch[r->col[k]], k + 1 == r->ncol);
+        r->rows++;
+        if (r->c->out_rate > 0)
+            r->next_row = (double)++r->k_row / r->c->out_rate;
+    }
+    for (int e = 0; e < MECH_DOCK_NEL; e++)
+        if (r->rec_open[e]) {
+            num(r->rec[e].fp, t, 0);
+            num(r->rec[e].fp, q[e], 0);
+            num(r->rec[e].fp, Q[e], 1);
+        }
+    if (step % (unsigned long)r->pstride == 0 && r->pn < PLOT_POINTS) {
+        double *row = r->pb + (size_t)r->pn * PB_WIDTH;
+        memcpy(row, ch, MECH_DOCK_NCH * sizeof *row);
+        for (int e = 0; e < MECH_DOCK_NEL; e++)
+            row[MECH_DOCK_NCH + 2 * e] = q[e], row[MECH_DOCK_NCH + 2 * e + 1] = Q[e];
+        r->pn++;
+    }
+    while (r->nview < r->c->nview && t >= r->c->view_times[r->nview] - 0.5 * h) {
+        mech_dock_sim_view(s, &r->view[r->nview]);
+        r->view_t[r->nview++] = t;
+    }
+    if (r->frame && r->nframe < FRAMES_MAX && t >= r->nframe * r->frame_dt - 0.5 * h) {
+        mech_dock_sim_view(s, &r->frame[r->nframe]);
+        r->frame_t[r->nframe++] = t;
+    }
+}
+
+/* (model, run) => the simulation to the duration (a bisection run stops at capture or at the capture timeout);
+ * a failed step is recorded in r->failed / r->msg, everything before it is kept */
+static int simulate(const mech_dock_model *m, run *r, int stop_at_capture)
+{
+    mech_dock_sim *s;
+    hy_err err;
+    if (mech_dock_sim_new(m, &s, &err) != HY_OK) {
+        r->failed = 1;
+        snprintf(r->msg, sizeof r->msg, "%s", err.msg);
+        return HY_ESTATE;
+    }
+    const mech_dock_params *p = r->p;
+    long n = lround(p->duration / p->h);
+    r->pstride = n / PLOT_POINTS + 1;
+    observe(r, s);
+    for (long i = 0; i < n; i++) {
+        if (mech_dock_sim_step(s, &err) != HY_OK) {
+            r->failed = 1;
+            snprintf(r->msg, sizeof r->msg, "%s", err.msg);
+            break;
+        }
+        observe(r, s);
+        if (stop_at_capture) {
+            const mech_dock_summary *u = mech_dock_sim_summary(s);
+            if (u->captured || mech_dock_sim_time(s) >= p->capture_timeout)
+                break;
+        }
+    }
+    r->sum = *mech_dock_sim_summary(s);
+    r->steps = mech_dock_sim_steps(s);
+    r->t_end = mech_dock_sim_time(s);
+    memcpy(r->ch_end, mech_dock_sim_channels(s), sizeof r->ch_end);
+    for (int e = 0; e < MECH_DOCK_NEL; e++) {
+        int state;
+        mech_dock_sim_element(s, e, &r->q_end[e], &r->Q_end[e], &state, &r->work[e]);
+    }
+    mech_dock_sim_free(s);
+    return r->failed ? HY_ESTATE : HY_OK;
+}
+
+/* ---------- summary ---------- */
+
+static cJSON *num_or_null(double v)
+{
+    return isfinite(v) ? hy_json_exact_number(v) : cJSON_CreateNull();
+}
+
+static cJSON *vec(mech_vec3 v)
+{
+    cJSON *a = cJSON_CreateArray();
+    cJSON_AddItemToArray(a, hy_json_exact_number(v.x));
+    cJSON_AddItemToArray(a, hy_json_exact_number(v.y));
+    cJSON_AddItemToArray(a, hy_json_exact_number(v.z));
+    return a;
+}
+
+static double norm(mech_vec3 v)
+{
+    return sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+}
+
+static double drift(mech_vec3 a, mech_vec3 b)
+{
+    return norm((mech_vec3){b.x - a.x, b.y - a.y, b.z - a.z});
+}
+
+static cJSON *summary(const run *r, const char *scenario)
+{
+    const mech_dock_params *p = r->p;
+    const mech_dock_summary *u = &r->sum;
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "scenario", scenario);
+    cJSON_AddStringToObject(doc, "variant", p->variant == MECH_DOCK_B ? "B" : "A");
+    cJSON_AddStringToObject(doc, "status", r->failed ? "failed" : "ok");
+    if (r->failed)
+        cJSON_AddStringToObject(doc, "error", r->msg);
+    cJSON_AddStringToObject(doc, "active", p->active.name);
+    cJSON_AddStringToObject(doc, "passive", p->passive.name);
+    cJSON_AddItemToObject(doc, "closing_speed", hy_json_exact_number(p->init.closing_speed));
+    cJSON_AddItemToObject(doc, "step", hy_json_exact_number(p->h));
+    cJSON_AddItemToObject(doc, "steps", cJSON_CreateNumber((double)r->steps));
+    cJSON_AddItemToObject(doc, "time", hy_json_exact_number(r->t_end));
+    cJSON_AddBoolToObject(doc, "captured", u->captured);
+    cJSON_AddItemToObject(doc, "capture_time", num_or_null(u->captured ? u->capture_time : NAN));
+    cJSON_AddBoolToObject(doc, "failure_to_dock", u->failed);
+    cJSON_AddItemToObject(doc, "capture_timeout", hy_json_exact_number(p->capture_timeout));
+    cJSON_AddItemToObject(doc, "first_contact_time", num_or_null(u->first_contact_time));
+    cJSON_AddNumberToObject(doc, "cone_contacts", u->cone_contacts);
+    cJSON_AddItemToObject(doc, "peak_axial_force", hy_json_exact_number(u->peak_axial));
+    cJSON_AddItemToObject(doc, "peak_lateral_force", hy_json_exact_number(u->peak_lateral));
+    cJSON_AddItemToObject(doc, "peak_limiter_force", hy_json_exact_number(u->peak_limiter));
+    cJSON_AddItemToObject(doc, "stroke_max", hy_json_exact_number(u->stroke_max));
+    cJSON_AddItemToObject(doc, "swing_max", hy_json_exact_number(u->swing_max));
+    cJSON_AddItemToObject(doc, "swing_max_deg", hy_json_exact_number(u->swing_max / DEG));
+    cJSON_AddItemToObject(doc, "limiter_tilt", num_or_null(u->limiter_tilt));
+    cJSON_AddItemToObject(doc, "limiter_tilt_deg", num_or_null(u->limiter_tilt / DEG));
+    /* energy budget at the end: initial KE = kinetic + stored + dissipated + residual (docs/dock.md) */
+    cJSON *en = cJSON_AddObjectToObject(doc, "energy");
+    cJSON_AddItemToObject(en, "initial", hy_json_exact_number(u->e_initial));
+    for (int ch = MECH_DOCK_CH_E_KIN_VEHICLES; ch <= MECH_DOCK_CH_E_RESIDUAL; ch++)
+        cJSON_AddItemToObject(en, mech_dock_channel_name(ch), hy_json_exact_number(r->ch_end[ch]));
+    cJSON_AddItemToObject(en, "residual_max", hy_json_exact_number(u->e_residual_max));
+    cJSON_AddItemToObject(en, "residual_max_percent",
+                          num_or_null(u->e_initial > 0 ? 100 * u->e_residual_max / u->e_initial : NAN));
+    cJSON *mo = cJSON_AddObjectToObject(doc, "momentum");
+    cJSON_AddItemToObject(mo, "linear_initial", vec(u->momentum0));
+    cJSON_AddItemToObject(mo, "linear_final", vec(u->momentum));
+    cJSON_AddItemToObject(mo, "linear_drift_relative",
+                          num_or_null(norm(u->momentum0) > 0 ? drift(u->momentum0, u->momentum) / norm(u->momentum0)
+                                                             : NAN));
+    cJSON_AddItemToObject(mo, "angular_initial", vec(u->ang_momentum0));
+    cJSON_AddItemToObject(mo, "angular_final", vec(u->ang_momentum));
+    cJSON_AddItemToObject(mo, "angular_drift", hy_json_exact_number(drift(u->ang_momentum0, u->ang_momentum)));
+    cJSON *els = cJSON_AddArrayToObject(doc, "elements");
+    for (int e = 0; e < MECH_DOCK_NEL; e++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", mech_dock_element_name(e));
+        cJSON_AddStringToObject(o, "unit_q", mech_dock_element_unit_q(e));
+        cJSON_AddStringToObject(o, "unit_Q", mech_dock_element_unit_Q(e));
+        cJSON_AddItemToObject(o, "work", hy_json_exact_number(r->work[e]));
+        cJSON_AddItemToObject(o, "q_final", hy_json_exact_number(r->q_end[e]));
+        cJSON_AddItemToObject(o, "Q_final", hy_json_exact_number(r->Q_end[e]));
+        if (r->rec_open[e] || (r->c->records && r->write)) {
+            char name[64];
+            snprintf(name, sizeof name, "%s.csv", mech_dock_element_name(e));
+            cJSON_AddStringToObject(o, "record", name);
+        }
+        cJSON_AddItemToArray(els, o);
+    }
+    return doc;
+}
+
+/* ---------- gnuplot ---------- */
+
+// (run, script file, figure file name) => gnuplot on the script; the figure renamed into place on success
+static int run_gnuplot(const run *r, const char *script, const char *tmpfig, const char *fig)
+{
+    char line[3 * MECH_DOCK_PATH_LEN] = "gnuplot '";
+    size_t k = strlen(line);
+    for (const char *c = script; *c && k + 8 < sizeof line; c++) {
+        if (*c == '\'') {
+            memcpy(line + k, "'\\''", 4);   /* ' -> '\'' for the shell */
+            k += 4;
+        } else {
+            line[k++] = *c;
+        }
+    }
+    snprintf(line + k, sizeof line - k, "' 2>&1");
+    FILE *pp = popen(line, "r");
+    if (!pp)
+        return mech_cli_fail(r->cmd, "%s: cannot run gnuplot", fig);
+    char buf[512], first[512] = "";
+    while (fgets(buf, sizeof buf, pp))
+        if (!first[0] && strspn(buf, " \t\r\n") < strlen(buf)) {
+            snprintf(first, sizeof first, "%s", buf + strspn(buf, " \t"));
+            first[strcspn(first, "\r\n")] = '\0';
+        }
+    int st = pclose(pp);
+    unlink(script);
+    if (st != 0 || access(tmpfig, F_OK) != 0) {
+        unlink(tmpfig);
+        return mech_cli_fail(r->cmd, "%s: gnuplot failed (exit status %d)%s%s", fig,
+                             WIFEXITED(st) ? WEXITSTATUS(st) : st, first[0] ? ": " : "", first);
+    }
+    if (rename(tmpfig, fig) != 0) {
+        unlink(tmpfig);
+        return mech_cli_fail(r->cmd, "%s: cannot write: %s", fig, strerror(errno));
+    }
+    return MECH_EXIT_OK;
+}
+
+// (fp, text) => gnuplot single-quoted string
+static void gp_quote(FILE *fp, const char *t)
+{
+    fputc('\'', fp);
+    for (; *t; t++) {
+        if (*t == '\'')
+            fputc('\'', fp);
+        if ((unsigned char)*t >= 0x20)
+            fputc(*t, fp);
+    }
+    fputc('\'', fp);
+}
+
+typedef struct figure {
+    char fig[MECH_DOCK_PATH_LEN + 128], tmp[MECH_DOCK_PATH_LEN + 160], script[MECH_DOCK_PATH_LEN + 160];
+    FILE *fp;
+} figure;
+
+// (run, name, terminal) => script open with the terminal and the temporary output set
+static int fig_open(const run *r, figure *f, const char *name, const char *term)
+{
+    snprintf(f->fig, sizeof f->fig, "%s/%s", r->dir, name);
+    if (is_input(f->fig, r->o, r->c))
+        return mech_cli_fail(r->cmd, "%s: refusing to overwrite an input file", f->fig);
+    snprintf(f->tmp, sizeof f->tmp, "%s.tmp%s", f->fig, strrchr(name, '.'));
+    snprintf(f->script, sizeof f->script, "%s.gp.tmp", f->fig);
+    if (!(f->fp = fopen(f->script, "w")))
+        return mech_cli_fail(r->cmd, "%s: cannot write: %s", f->script, strerror(errno));
+    fprintf(f->fp, "set terminal %s\nset output ", term);
+    gp_quote(f->fp, f->tmp);
+    fputs("\nset grid\n", f->fp);
+    return MECH_EXIT_OK;
+}
+
+static int fig_run(const run *r, figure *f)
+{
+    fputs("unset multiplot\nset output\n", f->fp);
+    if (fclose(f->fp) != 0)
+        return mech_cli_fail(r->cmd, "%s: cannot write", f->script);
+    return run_gnuplot(r, f->script, f->tmp, f->fig);
+}
+
+// (fp, block name, columns of the figure samples) => datablock of t and the columns (scaled)
+static void block(FILE *fp, const run *r, const char *name, const int *cols, int ncol, double scale)
+{
+    fprintf(fp, "$%s << EOD\n", name);
+    for (long i = 0; i < r->pn; i++) {
+        const double *row = r->pb + (size_t)i * PB_WIDTH;
+        fprintf(fp, "%.9g", row[MECH_DOCK_CH_T]);
+        for (int k = 0; k < ncol; k++)
+            fprintf(fp, " %.9g", scale * row[cols[k]]);
+        fputc('\n', fp);
+    }
+    fputs("EOD\n", fp);
+}
+
+static void capture_line(FILE *fp, const run *r)
+{
+    fputs("unset arrow\n", fp);
+    if (r->sum.captured)
+        fprintf(fp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead dt 2 lc rgb 'gray40'\n",
+                r->sum.capture_time, r->sum.capture_time);
+}
+
+// contact forces against time (the paper's Figs. 8 and 10), stroke and swing
+static int plot_forces(const run *r)
+{
+    figure f;
+    if (fig_open(r, &f, "forces.png", "pngcairo size 1000,1000 noenhanced font 'sans,10'") != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    FILE *fp = f.fp;
+    int fc[3] = {MECH_DOCK_CH_HEAD_AXIAL, MECH_DOCK_CH_HEAD_LATERAL, MECH_DOCK_CH_LIMITER_F};
+    int sc[2] = {MECH_DOCK_CH_STROKE, MECH_DOCK_CH_AXIAL_F};
+    int wc[1] = {MECH_DOCK_CH_SWING};
+    block(fp, r, "F", fc, 3, 1);
+    block(fp, r, "S", sc, 2, 1);
+    block(fp, r, "W", wc, 1, 1 / DEG);
+    fprintf(fp, "set multiplot layout 3,1 title 'mech dock: variant %s, %s (%.0f kg) into %s (%.0f kg) at %.3g m/s%s'\n",
+            r->p->variant == MECH_DOCK_B ? "B" : "A", r->p->active.name, r->p->active.mass, r->p->passive.name,
+            r->p->passive.mass, r->p->init.closing_speed, r->sum.captured ? "; dashed: capture" : "; no capture");
+    fputs("set xlabel 't (s)'\nset key top right\n", fp);
+    capture_line(fp, r);
+    fputs("set ylabel 'force on the head (N)'\nplot $F using 1:2 with lines lw 1.2 title 'axial (push-in +)', "
+          "$F using 1:3 with lines lw 1.2 title 'lateral', $F using 1:4 with lines lw 1.2 title 'limiter pads'\n", fp);
+    fputs("set ylabel 'probe stroke (m)'\nset y2label 'axial chain force (N)'\nset y2tics\nset ytics nomirror\n"
+          "plot $S using 1:2 with lines lw 1.2 title 'stroke', $S using 1:3 axes x1y2 with lines lw 1 "
+          "title 'axial chain force'\nunset y2tics\nunset y2label\nset ytics mirror\n", fp);
+    fputs("set ylabel 'housing swing (deg)'\nplot $W using 1:2 with lines lw 1.2 title 'swing'\n", fp);
+    return fig_run(r, &f);
+}
+
+// the q-Q loops of the six hysteretic elements
+static int plot_loops(const run *r)
+{
+    figure f;
+    if (fig_open(r, &f, "loops.png", "pngcairo size 1200,800 noenhanced font 'sans,10'") != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    FILE *fp = f.fp;
+    fputs("set multiplot layout 2,3 title 'hysteretic elements: the records ELEMENT.csv (hyst loops / hyst plot read "
+          "them)'\n", fp);
+    for (int e = 0; e < MECH_DOCK_NEL; e++) {
+        fprintf(fp, "$L%d << EOD\n", e);
+        for (long i = 0; i < r->pn; i++) {
+            const double *row = r->pb + (size_t)i * PB_WIDTH;
+            fprintf(fp, "%.9g %.9g\n", row[MECH_DOCK_NCH + 2 * e], row[MECH_DOCK_NCH + 2 * e + 1]);
+        }
+        fputs("EOD\n", fp);
+        fprintf(fp, "set title '%s (work %.4g J)'\nset xlabel 'q (%s)'\nset ylabel 'Q (%s)'\n"
+                "plot $L%d with lines lw 1.2 notitle\n", mech_dock_element_name(e), r->work[e],
+                mech_dock_element_unit_q(e), mech_dock_element_unit_Q(e), e);
+    }
+    return fig_run(r, &f);
+}
+
+// the energy budget stacked: kinetic + stored + dissipated against the initial kinetic energy
+static int plot_energy(const run *r)
+{
+    figure f;
+    if (fig_open(r, &f, "energy.png", "pngcairo size 1000,600 noenhanced font 'sans,10'") != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    FILE *fp = f.fp;
+    enum { NE = MECH_DOCK_CH_E_CONTACT_DISS - MECH_DOCK_CH_E_KIN_VEHICLES + 1 };
+    fputs("$E << EOD\n", fp);
+    for (long i = 0; i < r->pn; i++) {
+        const double *row = r->pb + (size_t)i * PB_WIDTH;
+        double acc = 0;
+        fprintf(fp, "%.9g", row[MECH_DOCK_CH_T]);
+        for (int k = 0; k < NE; k++) {
+            acc += row[MECH_DOCK_CH_E_KIN_VEHICLES + k];
+            fprintf(fp, " %.9g", acc);
+        }
+        fprintf(fp, " %.9g\n", row[MECH_DOCK_CH_E_RESIDUAL]);
+    }
+    fputs("EOD\n", fp);
+    fprintf(fp, "set title 'energy budget (stacked; dashed: initial kinetic energy %.4g J, the gap is the residual, "
+            "max %.3g J)'\nset xlabel 't (s)'\nset ylabel 'J'\nset key outside right\nset style fill solid 0.6 "
+            "noborder\n", r->sum.e_initial, r->sum.e_residual_max);
+    capture_line(fp, r);
+    fputs("plot ", fp);
+    for (int k = NE - 1; k >= 0; k--)
+        fprintf(fp, "$E using 1:%s%d with filledcurves title '%s', ", k ? "" : "(0):", k + 2,
+                mech_dock_channel_name(MECH_DOCK_CH_E_KIN_VEHICLES + k));
+    fprintf(fp, "%.12g with lines dt 2 lw 1.5 lc rgb 'black' title 'initial KE'\n", r->sum.e_initial);
+    return fig_run(r, &f);
+}
+
+/* One frame of the two-projection view (spec 001 §4.1): the plane "Ld" through the cone axis and the
+ * bending-joint centre, and the view along the cone axis from the active vehicle. */
+static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose_view *v, double t, int captured)
+{
+    const mech_dock_geometry *g = &p->geom;
+    double R = g->rim_radius, rs = g->socket_radius, ta = tan(g->half_angle);
+    double x_throat = g->rim_x - (R - rs) / ta, x_bottom = x_throat - g->bottom_depth;
+    double x_stop = x_throat - g->stop_depth;
+    /* in-plane radial unit: towards the bending joint, else the head, else +y */
+    double ey = v->bend.y, ez = v->bend.z, er = hypot(ey, ez);
+    if (er < 1e-6)
+        ey = v->head.y, ez = v->head.z, er = hypot(ey, ez);
+    if (er < 1e-6)
+        ey = 1, ez = 0, er = 1;
+    ey /= er, ez /= er;
+#define RAD(P) ((P).y * ey + (P).z * ez)
+    fprintf(fp, "set multiplot layout 1,2 title 't = %.3f s%s'\n", t, captured ? " (captured)" : "");
+    fprintf(fp, "set size ratio -1\nset title 'plane Ld (cone axis, bending joint)'\nset xlabel 'x (m)'\n"
+            "set ylabel 'r (m)'\nset xrange [%.4g:%.4g]\nset yrange [-0.75:0.75]\nset key bottom right\n", x_bottom - 0.1, 1.3);
+    fprintf(fp, "set object 1 circle at %.6g,%.6g size %.6g fs solid 0.4 fc rgb 'red'\n", v->head.x, RAD(v->head),
+            g->head_radius);
+    fputs("$cone << EOD\n", fp);
+    fprintf(fp, "%.6g %.6g\n%.6g %.6g\n%.6g %.6g\n%.6g %.6g\n%.6g %.6g\n%.6g %.6g\n%.6g %.6g\n\n", g->rim_x, R + 0.25,
+            g->rim_x, R, x_throat, rs, x_bottom, rs, x_bottom, -rs, x_throat, -rs, g->rim_x, -R);
+    fprintf(fp, "%.6g %.6g\n\n%.6g %.6g\n%.6g %.6g\nEOD\n", g->rim_x, -R - 0.25, x_stop, rs, x_stop, -rs);
+    /* housing axis in the plane and its normal, for the limiter */
+    double hx = v->housing_axis.x, hr = RAD(v->housing_axis), hn = hypot(hx, hr);
+    double nx = hn > 0 ? -hr / hn : 0, nr = hn > 0 ? hx / hn : 1;
+    double ax = v->active_axis.x, ar = RAD(v->active_axis), an = hypot(ax, ar);
+    double px = an > 0 ? -ar / an : 0, pr = an > 0 ? ax / an : 1;
+    fprintf(fp, "$mech << EOD\n%.6g %.6g\n%.6g %.6g\n%.6g %.6g\n\n", v->uj.x, RAD(v->uj), v->bend.x, RAD(v->bend),
+            v->head.x, RAD(v->head));
+    fprintf(fp, "%.6g %.6g\n%.6g %.6g\n%.6g %.6g\n%.6g %.6g\n%.6g %.6g\n\n",
+            v->limiter0.x + g->limiter_r0 * nx, RAD(v->limiter0) + g->limiter_r0 * nr,
+            v->limiter1.x + g->limiter_r1 * nx, RAD(v->limiter1) + g->limiter_r1 * nr,
+            v->limiter1.x - g->limiter_r1 * nx, RAD(v->limiter1) - g->limiter_r1 * nr,
+            v->limiter0.x - g->limiter_r0 * nx, RAD(v->limiter0) - g->limiter_r0 * nr,
+            v->limiter0.x + g->limiter_r0 * nx, RAD(v->limiter0) + g->limiter_r0 * nr);
+    fprintf(fp, "%.6g %.6g\n%.6g %.6g\nEOD\n", v->active_port.x + 0.6 * px, RAD(v->active_port) + 0.6 * pr,
+            v->active_port.x - 0.6 * px, RAD(v->active_port) - 0.6 * pr);
+    fputs("$pts << EOD\n", fp);
+    fprintf(fp, "%.6g %.6g\n%.6g %.6g\n%.6g %.6g\nEOD\n", v->uj.x, RAD(v->uj), v->bend.x, RAD(v->bend), v->head.x,
+            RAD(v->head));
+    fputs("plot $cone with lines lw 2 lc rgb 'gray30' title 'cone, socket, stop plane', $mech with lines lw 2 "
+          "lc rgb 'blue' title 'housing, probe, limiter, active plane', $pts with points pt 7 ps 0.8 lc rgb 'blue' "
+          "notitle\n", fp);
+    fputs("unset object 1\n", fp);
+    /* along the axis: y to the right, z up */
+    fprintf(fp, "set title 'along the cone axis'\nset xlabel 'y (m)'\nset ylabel 'z (m)'\nset xrange [-0.6:0.6]\n"
+            "set yrange [-0.6:0.6]\n");
+    fprintf(fp, "set object 2 circle at %.6g,%.6g size %.6g fs solid 0.4 fc rgb 'red'\n", v->head.y, v->head.z,
+            g->head_radius);
+    fputs("$ring << EOD\n", fp);
+    for (int k = 0; k <= 72; k++)
+        fprintf(fp, "%.6g %.6g\n", R * cos(k * 5 * DEG), R * sin(k * 5 * DEG));
+    fputs("\n", fp);
+    for (int k = 0; k <= 72; k++)
+        fprintf(fp, "%.6g %.6g\n", rs * cos(k * 5 * DEG), rs * sin(k * 5 * DEG));
+    fprintf(fp, "EOD\n$top << EOD\n%.6g %.6g\n%.6g %.6g\n%.6g %.6g\nEOD\n", v->uj.y, v->uj.z, v->bend.y, v->bend.z,
+            v->head.y, v->head.z);
+    fputs("plot $ring with lines lw 2 lc rgb 'gray30' title 'rim, throat', $top with linespoints lw 2 pt 7 "
+          "lc rgb 'blue' title 'UJ, bending joint, head'\nunset object 2\n", fp);
+    fputs("unset multiplot\n", fp);
+#undef RAD
+}
+
+static int plot_views(const run *r)
+{
+    for (int k = 0; k < r->nview; k++) {
+        figure f;
+        char name[64];
+        snprintf(name, sizeof name, "view-%g.png", r->c->view_times[k]);
+        if (fig_open(r, &f, name, "pngcairo size 1200,600 noenhanced font 'sans,10'") != MECH_EXIT_OK)
+            return MECH_EXIT_FAIL;
+        view_frame(f.fp, r->p, &r->view[k], r->view_t[k], r->sum.captured && r->sum.capture_time <= r->view_t[k]);
+        if (fig_run(r, &f) != MECH_EXIT_OK)
+            return MECH_EXIT_FAIL;
+    }
+    return MECH_EXIT_OK;
+}
+
+static int plot_animation(const run *r)
+{
+    if (r->nframe < 2)
+        return MECH_EXIT_OK;
+    figure f;
+    if (fig_open(r, &f, "animation.gif", "gif animate delay 10 loop 0 size 1000,500 noenhanced font 'sans,9'") !=
+        MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    for (int k = 0; k < r->nframe; k++)
+        view_frame(f.fp, r->p, &r->frame[k], r->frame_t[k], r->sum.captured && r->sum.capture_time <= r->frame_t[k]);
+    return fig_run(r, &f);
+}
+
+/* ---------- the command ---------- */
+
+static int load(const char *cmd, const opts *o, mech_dock_config *c, mech_dock_model **m)
+{
+    hy_err err;
+    *m = NULL;
+    if (mech_dock_config_read(o->scenario, c, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (o->set_duration)
+        c->params.duration = o->duration;
+    if (o->set_step)
+        c->params.h = o->step;
+    if (!(c->params.h > 0) || !(c->params.duration >= 0) || c->params.duration / c->params.h > 1e8) {
+        mech_dock_config_free(c);
+        return mech_cli_usage(cmd, "--duration and --step must give 0 .. 1e8 steps of a positive size");
+    }
+    if (mech_dock_model_new(&c->params, m, &err) != HY_OK) {
+        mech_dock_config_free(c);
+        return mech_cli_fail(cmd, "%s: %s", hy_display_name(o->scenario), err.msg);
+    }
+    return MECH_EXIT_OK;
+}
+
+// (scenario path) => out/STEM
+static void default_dir(const char *scenario, char *out, size_t len)
+{
+    const char *b = strrchr(scenario, '/') ? strrchr(scenario, '/') + 1 : scenario;
+    size_t n = strlen(b);
+    if (n > 5 && strcmp(b + n - 5, ".json") == 0)
+        n -= 5;
+    snprintf(out, len, "out/%.*s", (int)n, b);
+}
+
+static int write_json(run *r, const char *name, cJSON *doc)
+{
+    char *txt = doc ? hy_json_print(doc) : NULL;
+    cJSON_Delete(doc);
+    if (!txt)
+        return mech_cli_fail(r->cmd, "out of memory");
+    hy_atomic a;
+    hy_err err;
+    int st = open_out(r, name, &a);
+    if (st == MECH_EXIT_OK) {
+        fputs(txt, a.fp);
+        if (hy_atomic_commit(&a, &err) != HY_OK)
+            st = mech_cli_fail(r->cmd, "%s", err.msg);
+    }
+    free(txt);
+    return st;
+}
+
+static int capture_speed(const char *cmd, const opts *o, mech_dock_config *c, run *r)
+{
+    /* mech_dock_capture_speed bisects init.closing_speed; each trial runs to capture, to separation or to
+       capture_timeout. Tolerance: 0.2 % of the upper bracket. */
+    double lo = o->lo, hi = o->hi, v, tol = 2e-3 * hi;
+    hy_err err;
+    if (mech_dock_capture_speed(&c->params, lo, hi, tol, &v, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s: --capture-speed %g %g: %s", hy_display_name(o->scenario), lo, hi, err.msg);
+    int iters = (int)ceil(log2((hi - lo) / tol));   /* the bisection's halvings after the two bracket runs */
+    /* RP-1 §4 S4a: the latch detent work against the kinetic energy of the relative motion (reduced mass) */
+    const mech_dock_params *p = &c->params;
+    double w_latch = p->geom.detent_force * p->geom.detent_travel;
+    double mu = p->active.mass * p->passive.mass / (p->active.mass + p->passive.mass);
+    double v_est = sqrt(2 * w_latch / mu);
+    if (!o->quiet)
+        printf("mech dock %s: capture-speed threshold %.5g m/s (+- %.2g, bisection of [%g, %g], %d runs); estimate "
+               "sqrt(2 W_latch / m) = %.5g m/s (W_latch = %g N x %g m, m = %.6g kg reduced mass): ratio %.3f\n",
+               hy_display_name(o->scenario), v, 0.5 * tol, lo, hi, iters + 2, v_est, p->geom.detent_force,
+               p->geom.detent_travel, mu, v / v_est);
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "scenario", hy_display_name(o->scenario));
+    cJSON_AddItemToObject(doc, "threshold", hy_json_exact_number(v));
+    cJSON_AddItemToObject(doc, "tolerance", hy_json_exact_number(tol));
+    cJSON *br = cJSON_AddArrayToObject(doc, "bracket");
+    cJSON_AddItemToArray(br, hy_json_exact_number(lo));
+    cJSON_AddItemToArray(br, hy_json_exact_number(hi));
+    cJSON_AddNumberToObject(doc, "runs", iters + 2);
+    cJSON_AddItemToObject(doc, "latch_work", hy_json_exact_number(w_latch));
+    cJSON_AddItemToObject(doc, "reduced_mass", hy_json_exact_number(mu));
+    cJSON_AddItemToObject(doc, "estimate", hy_json_exact_number(v_est));
+    cJSON_AddItemToObject(doc, "ratio", hy_json_exact_number(v / v_est));
+    return write_json(r, "capture-speed.json", doc);
+}
+
+static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, const mech_dock_model *m, run *r)
+{
+    r->write = 1;
+    if (open_files(r) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    r->pb = malloc((size_t)PLOT_POINTS * PB_WIDTH * sizeof *r->pb);
+    if (c->animation) {
+        r->frame = malloc(FRAMES_MAX * sizeof *r->frame);
+        r->frame_t = malloc(FRAMES_MAX * sizeof *r->frame_t);
+        r->frame_dt = fmax(c->params.duration / (FRAMES_MAX - 1), 0.05);
+    }
+    if (!r->pb || (c->animation && (!r->frame || !r->frame_t)))
+        return mech_cli_fail(cmd, "out of memory");
+    int rc = simulate(m, r, 0);
+    if (rc != HY_OK && !r->failed)
+        return MECH_EXIT_FAIL;
+    /* commit what was written, also after a failed step: the rows up to it are the evidence */
+    hy_err err;
+    int status = MECH_EXIT_OK;
+    r->hist_open = 0;
+    if (hy_atomic_commit(&r->hist, &err) != HY_OK)
+        status = mech_cli_fail(cmd, "%s", err.msg);
+    for (int e = 0; e < MECH_DOCK_NEL; e++)
+        if (r->rec_open[e]) {
+            r->rec_open[e] = 0;
+            if (hy_atomic_commit(&r->rec[e], &err) != HY_OK && status == MECH_EXIT_OK)
+                status = mech_cli_fail(cmd, "%s", err.msg);
+        }
+    if (status == MECH_EXIT_OK)
+        status = write_json(r, "summary.json", summary(r, hy_display_name(o->scenario)));
+    int nfig = 0;
+    if (status == MECH_EXIT_OK && c->plots && !o->no_plots && r->pn > 1) {
+        status = plot_forces(r);
+        if (status == MECH_EXIT_OK)
+            status = plot_loops(r);
+        if (status == MECH_EXIT_OK)
+            status = plot_energy(r);
+        if (status == MECH_EXIT_OK)
+            status = plot_views(r);
+        if (status == MECH_EXIT_OK && c->animation)
+            status = plot_animation(r);
+        nfig = 3 + r->nview + (c->animation && r->nframe > 1);
+    }
+    const mech_dock_summary *u = &r->sum;
+    if (!o->quiet) {
+        const mech_dock_params *p = r->p;
+        printf("mech dock %s: variant %s, %s (%.6g kg) into %s (%.6g kg) at %.4g m/s, h = %g s, %lu steps to "
+               "t = %.4g s\n", hy_display_name(o->scenario), p->variant == MECH_DOCK_B ? "B" : "A", p->active.name,
+               p->active.mass, p->passive.name, p->passive.mass, p->init.closing_speed, p->h, r->steps, r->t_end);
+        if (u->captured)
+            printf("  captured at %.4g s after %d cone contact(s)\n", u->capture_time, u->cone_contacts);
+        else
+            printf("  no capture%s (%d cone contact(s))\n", u->failed ? ": failure to dock" : "", u->cone_contacts);
+        printf("  peak head force axial %.5g N, lateral %.5g N; peak limiter force %.5g N; stroke used %.4g m; max "
+               "swing %.3g deg\n", u->peak_axial, u->peak_lateral, u->peak_limiter, u->stroke_max,
+               u->swing_max / DEG);
+        printf("  energy: initial %.5g J, residual max %.3g J (%.3g %%); momentum drift %.2g relative\n", u->e_initial,
+               u->e_residual_max, u->e_initial > 0 ? 100 * u->e_residual_max / u->e_initial : 0.0,
+               norm(u->momentum0) > 0 ? drift(u->momentum0, u->momentum) / norm(u->momentum0) : 0.0);
+        if (status == MECH_EXIT_OK)
+            printf("  outputs in %s: history.csv (%ld rows), %d element records, summary.json, %d figure(s)\n",
+                   r->dir, r->rows, c->records ? MECH_DOCK_NEL : 0, nfig);
+    }
+    if (r->failed)
+        status = mech_cli_fail(cmd, "%s (the outputs up to t = %.6g s are written in %s)", r->msg, r->t_end, r->dir);
+    return status;
+}
+
+int mech_cmd_dock(int argc, char **argv)
+{
+    const char *cmd = "dock";
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return MECH_EXIT_OK;
+    }
+    opts o = {0};
+    static const struct option lo[] = {
+        {"out", required_argument, 0, O_OUT},         {"capture-speed", required_argument, 0, O_CAPTURE},
+        {"duration", required_argument, 0, O_DURATION}, {"step", required_argument, 0, O_STEP},
+        {"no-plots", no_argument, 0, O_NOPLOTS},      {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
+    int ch, bad = 0;
+    optind = 1;
+    opterr = 0;
+    while (!bad && (ch = getopt_long(argc, argv, ":qh", lo, NULL)) != -1) {
+        switch (ch) {
+        case 'h': usage(stdout); return MECH_EXIT_OK;
+        case 'q': o.quiet = 1; break;
+        case O_OUT: o.out = optarg; break;
+        case O_CAPTURE:
+            /* two values: LO is this option's argument, HI the next word */
+            if (optind >= argc)
+                return mech_cli_usage(cmd, "--capture-speed needs two speeds LO HI (m/s)");
+            bad = mech_cli_double(cmd, "capture-speed", optarg, &o.lo) ||
+                  mech_cli_double(cmd, "capture-speed", argv[optind++], &o.hi);
+            o.capture = 1;
+            break;
+        case O_DURATION: bad = mech_cli_double(cmd, "duration", optarg, &o.duration); o.set_duration = 1; break;
+        case O_STEP: bad = mech_cli_double(cmd, "step", optarg, &o.step); o.set_step = 1; break;
+        case O_NOPLOTS: o.no_plots = 1; break;
+        case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+        default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (bad)
+        return MECH_EXIT_USAGE;
+    if (optind >= argc)
+        return mech_cli_usage(cmd, "missing SCENARIO.json");
+    o.scenario = argv[optind];
+    if (optind + 1 < argc)
+        return mech_cli_usage(cmd, "unexpected argument '%s'", argv[optind + 1]);
+    if (o.capture && !(o.lo > 0 && o.hi > o.lo))
+        return mech_cli_usage(cmd, "--capture-speed %g %g: expected 0 < LO < HI (m/s)", o.lo, o.hi);
+    if ((o.set_duration && !(o.duration >= 0)) || (o.set_step && !(o.step > 0)))
+        return mech_cli_usage(cmd, "--duration must be >= 0 s and --step > 0 s");
+    mech_dock_config c;
+    mech_dock_model *m;
+    int status = load(cmd, &o, &c, &m);
+    if (status != MECH_EXIT_OK)
+        return status;
+    run r;
+    memset(&r, 0, sizeof r);
+    r.cmd = cmd, r.o = &o, r.c = &c, r.p = mech_dock_model_params(m);
+    if (o.out)
+        snprintf(r.dir, sizeof r.dir, "%s", o.out);
+    else if (c.out_dir[0])
+        snprintf(r.dir, sizeof r.dir, "%s", c.out_dir);
+    else
+        default_dir(o.scenario, r.dir, sizeof r.dir);
+    status = make_dir(cmd, r.dir);
+    if (status == MECH_EXIT_OK && o.capture) {
+        r.p = &c.params;   /* the bisection compiles a model per speed from these parameters */
+        status = capture_speed(cmd, &o, &c, &r);
+    } else if (status == MECH_EXIT_OK) {
+        status = do_run(cmd, &o, &c, m, &r);
+    }
+    run_free(&r);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
+    return status;
+}
