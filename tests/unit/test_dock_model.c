@@ -114,12 +114,14 @@ static void detent_and_slots(void **state)
     assert_near(W, U, 1e-7);   /* trapezoid error at the four kinks */
     assert_near(dock_detent(&g, 150, -0.6585, &U), 150, 1e-12);
     assert_near(dock_detent(&g, 150, -0.650, &U), 0, 1e-12);
-    /* slots narrow from 15 deg at the throat to 0.5 deg at the stops */
+    /* after capture the slots narrow from 15 deg at the capture plane (5 mm below the stops) to 0.5 deg at the stop
+       plane */
     double dw;
-    assert_near(dock_slot_width(&p.geom, 0, &dw), 15 * M_PI / 180, 1e-12);
-    assert_near(dock_slot_width(&p.geom, 0.025, &dw), 7.75 * M_PI / 180, 1e-12);
-    assert_near(dw, -14.5 * M_PI / 180 / 0.05, 1e-9);
-    assert_near(dock_slot_width(&p.geom, 0.08, &dw), 0.5 * M_PI / 180, 1e-12);
+    assert_near(dock_slot_width(&p.geom, 0.006, &dw), 15 * M_PI / 180, 1e-12);
+    assert_near(dw, 0, 0);
+    assert_near(dock_slot_width(&p.geom, 0.0025, &dw), 7.75 * M_PI / 180, 1e-12);
+    assert_near(dw, 14.5 * M_PI / 180 / 0.005, 1e-9);
+    assert_near(dock_slot_width(&p.geom, -0.001, &dw), 0.5 * M_PI / 180, 1e-12);
 }
 
 static void tip_angle_correction(void **state)
@@ -201,6 +203,53 @@ static void initial_placement(void **state)
     double a = p.geom.half_angle, rw = p.geom.rim_radius + v.head.x * tan(a), rho = hypot(v.head.y, v.head.z);
     assert_near((rw - rho) * cos(a), p.geom.head_radius, 1e-7);
     mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+}
+
+/* the limiter pads against the rim circle: the housing placed (aligned, base frame turned by pi about y) so that
+   the rim plane cuts the frustum 4 cm from its larger base, where its radius is 0.16 m, with the axis offset so that
+   the frustum reaches 1 mm past the rim on one side: exactly the pad facing that side touches, ~1 mm deep measured
+   along the frustum's normal (generatrix at 32 deg) */
+static void limiter_pads(void **state)
+{
+    (void)state;
+    mech_dock_params p;
+    rp1(&p, MECH_DOCK_A);
+    mech_dock_model *m;
+    hy_err e;
+    assert_int_equal(mech_dock_model_new(&p, &m, &e), HY_OK);
+    const mech_contact_model *cm = m->set[DOCK_SET_LIMITER];
+    assert_non_null(cm);
+    assert_int_equal(cm->npair, 4);
+    mech_contact_data *cd = mech_contact_data_new(cm);
+    const mech_dock_geometry *g = &p.geom;
+    double r_cut = g->limiter_r0 + (g->limiter_r1 - g->limiter_r0) * 0.04 / (g->limiter_x1 - g->limiter_x0);
+    for (int side = 0; side < 4; side++) {
+        double az = 0.5 * M_PI * side, off = g->rim_radius - r_cut + 0.001;
+        mech_mat3 R = mech_mat3_diag(-1, 1, -1);   /* housing x = -x of the cone frame */
+        mech_vec3 base = {0.04, off * cos(az), off * sin(az)};   /* larger base centre, cone frame */
+        mech_contact_body b[DOCK_NCB];
+        memset(b, 0, sizeof b);
+        for (int k = 0; k < DOCK_NCB; k++)
+            b[k].rot = mech_mat3_identity();
+        b[DOCK_CB_HOUSING].rot = R;
+        b[DOCK_CB_HOUSING].pos = mech_vec3_add(base, (mech_vec3){g->limiter_x0, 0, 0});
+        b[DOCK_CB_PASSIVE].pos = m->passive_com;
+        mech_contact_eval(cm, cd, b);
+        int touching = 0, which = -1;
+        for (int i = 0; i < 4; i++)
+            if (cd->geom[i].depth > 0)
+                touching++, which = i;
+        assert_int_equal(touching, 1);
+        /* cone azimuth az is housing azimuth -az (z flipped): pad (4 - side) % 4 */
+        assert_int_equal(which, (4 - side) % 4);
+        double depth = cd->geom[which].depth;
+        if (!(depth > 0.0006 && depth < 0.0011))
+            print_message("side %d: depth %g\n", side, depth);
+        assert_true(depth > 0.0006 && depth < 0.0011);
+        mech_contact_reset(cm, cd);
+    }
+    mech_contact_data_free(cd);
     mech_dock_model_free(m);
 }
 
@@ -293,6 +342,7 @@ int main(void)
         cmocka_unit_test(tip_angle_correction),
         cmocka_unit_test(variant_b_geometry),
         cmocka_unit_test(initial_placement),
+        cmocka_unit_test(limiter_pads),
         cmocka_unit_test(channel_tables),
         cmocka_unit_test(bad_params),
     };

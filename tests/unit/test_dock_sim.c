@@ -59,6 +59,7 @@ typedef struct scenario {
     int    variant, vehicle;
     double V, dy, pitch_deg, latv, rate_deg;
     double h, T;
+    double roll_deg;
 } scenario;
 
 static void params_for(const scenario *sc, mech_dock_params *p)
@@ -86,6 +87,7 @@ static void params_for(const scenario *sc, mech_dock_params *p)
     p->init.angles.y = sc->pitch_deg * M_PI / 180;
     p->init.velocity.y = sc->latv;
     p->init.rates.y = sc->rate_deg * M_PI / 180;
+    p->init.angles.x = sc->roll_deg * M_PI / 180;
     if (sc->h > 0)
         p->h = sc->h;
     p->duration = sc->T;
@@ -101,6 +103,7 @@ typedef struct result {
     mech_vec3 impulse;         /* time integral of the load on the passive vehicle (cone frame), N s          */
     double rel_vx;             /* closing velocity at the end, m/s                                             */
     double t_end;
+    double roll_end, q3_max;   /* relative roll at the end, max |torsion q3|, rad                         */
     double mass_total;         /* both vehicles and the mechanism                                              */
 } result;
 
@@ -132,6 +135,7 @@ static void run(const scenario *sc, result *r)
         if (isnan(r->chain_at_5cm) && c[MECH_DOCK_CH_STROKE] >= 0.05)
             r->chain_at_5cm = c[MECH_DOCK_CH_AXIAL_F];
         r->slip1 = fmax(r->slip1, c[MECH_DOCK_CH_SLIP1]);
+        r->q3_max = fmax(r->q3_max, fabs(c[MECH_DOCK_CH_Q3]));
         r->slip2 = fmax(r->slip2, c[MECH_DOCK_CH_SLIP2]);
         r->lateral_max = fmax(r->lateral_max, fmax(fabs(c[MECH_DOCK_CH_HEAD_FY]), fabs(c[MECH_DOCK_CH_HEAD_FZ])));
         double f[3] = {c[MECH_DOCK_CH_PASSIVE_FX], c[MECH_DOCK_CH_PASSIVE_FY], c[MECH_DOCK_CH_PASSIVE_FZ]};
@@ -142,6 +146,7 @@ static void run(const scenario *sc, result *r)
     }
     r->S = *mech_dock_sim_summary(s);
     r->rel_vx = c[MECH_DOCK_CH_REL_VX];
+    r->roll_end = c[MECH_DOCK_CH_REL_ROLL];
     r->t_end = mech_dock_sim_time(s);
     r->mass_total = p.active.mass + p.passive.mass + p.mass.housing_mass + p.mass.probe_mass;
     mech_dock_sim_free(s);
@@ -161,8 +166,8 @@ static void s1_variants(void **state)
 {
     (void)state;
     result A, B;
-    run(&(scenario){MECH_DOCK_A, MODULE_20T, 0.15, 0, 0, 0, 0, 0, 6.0}, &A);
-    run(&(scenario){MECH_DOCK_B, MODULE_20T, 0.15, 0, 0, 0, 0, 0, 6.0}, &B);
+    run(&(scenario){MECH_DOCK_A, MODULE_20T, 0.15, 0, 0, 0, 0, 0, 6.0, 0}, &A);
+    run(&(scenario){MECH_DOCK_B, MODULE_20T, 0.15, 0, 0, 0, 0, 0, 6.0, 0}, &B);
     print_message("S1 A: capture %.4f s, stroke %.4f m, chain at 5 cm %.1f N, chain max %.1f N, spike %.1f N, "
                   "residual %.3g J of %.1f J, momentum %.2g\n", A.S.capture_time, A.S.stroke_max, A.chain_at_5cm,
                   A.chain_max, A.f_axial_min, A.S.e_residual_max, A.S.e_initial, rel_momentum_error(&A.S));
@@ -198,7 +203,7 @@ static void s2_captures(void **state)
     (void)state;
     for (int v = 0; v < 2; v++) {
         result r;
-        run(&(scenario){v, SOYUZ, 0.15, 0.10, 0, 0, 0, 0, 3.0}, &r);
+        run(&(scenario){v, SOYUZ, 0.15, 0.10, 0, 0, 0, 0, 3.0, 0}, &r);
         print_message("S2 %c: capture %.4f s after %d cone contacts, peak lateral %.1f N, swing %.2f deg, residual "
                       "%.3g J of %.1f J\n", "AB"[v], r.S.capture_time, r.S.cone_contacts, r.S.peak_lateral,
                       r.S.swing_max * 180 / M_PI, r.S.e_residual_max, r.S.e_initial);
@@ -217,7 +222,7 @@ static void s3_pitch(void **state)
 {
     (void)state;
     result r;
-    run(&(scenario){MECH_DOCK_A, MODULE_20T, 0.15, 0, 4, 0, 0, 0, 2.5}, &r);
+    run(&(scenario){MECH_DOCK_A, MODULE_20T, 0.15, 0, 4, 0, 0, 0, 2.5, 0}, &r);
     print_message("S3 A 4 deg: capture %.4f s, cone contacts %d, swing %.2f deg, residual %.3g J\n", r.S.capture_time,
                   r.S.cone_contacts, r.S.swing_max * 180 / M_PI, r.S.e_residual_max);
     assert_true(r.S.captured);
@@ -231,11 +236,11 @@ static void s4a_threshold(void **state)
 {
     (void)state;
     result r;
-    run(&(scenario){MECH_DOCK_A, PROGRESS, 0.010, 0, 0, 0, 0, 0, 2.0}, &r);
+    run(&(scenario){MECH_DOCK_A, PROGRESS, 0.010, 0, 0, 0, 0, 0, 2.0, 0}, &r);
     assert_false(r.S.captured);
     assert_true(r.rel_vx < 0);   /* bounced back: the vehicles separate */
     mech_dock_params p;
-    params_for(&(scenario){MECH_DOCK_A, PROGRESS, 0.010, 0, 0, 0, 0, 0, 2.0}, &p);
+    params_for(&(scenario){MECH_DOCK_A, PROGRESS, 0.010, 0, 0, 0, 0, 0, 2.0, 0}, &p);
     p.capture_timeout = 2.0;
     double v = 0;
     hy_err e;
@@ -257,7 +262,7 @@ static void s5_high_energy(void **state)
 {
     (void)state;
     result r, c;
-    run(&(scenario){MECH_DOCK_B, MODULE_20T, 0.25, 0.20, 5, 0.03, 0.3, 0, 4.0}, &r);
+    run(&(scenario){MECH_DOCK_B, MODULE_20T, 0.25, 0.20, 5, 0.03, 0.3, 0, 4.0, 0}, &r);
     print_message("S5 B: capture %.4f s, cone contacts %d, stroke %.4f m, FrT1 %.4f m, FrT2 %.4f m, residual %.3g J "
                   "of %.1f J\n", r.S.capture_time, r.S.cone_contacts, r.S.stroke_max, r.slip1, r.slip2,
                   r.S.e_residual_max, r.S.e_initial);
@@ -266,7 +271,7 @@ static void s5_high_energy(void **state)
     assert_true(r.slip1 > 0.1 && r.S.stroke_max < 0.32);
     assert_true(r.S.e_residual_max < 0.01 * r.S.e_initial);
     /* the same 0.25 m/s central (RP-1 §3 row "20 t @ 0.25": 0.31 m, FrT1 + FrT2): FrT1 exhausted, FrT2 slips */
-    run(&(scenario){MECH_DOCK_B, MODULE_20T, 0.25, 0, 0, 0, 0, 0, 2.5}, &c);
+    run(&(scenario){MECH_DOCK_B, MODULE_20T, 0.25, 0, 0, 0, 0, 0, 2.5, 0}, &c);
     print_message("S5 central B: stroke %.4f m, FrT1 %.4f m, FrT2 %.4f m\n", c.S.stroke_max, c.slip1, c.slip2);
     assert_true(c.slip1 > 0.25 - 1e-6);
     assert_true(c.slip2 > 0.01);
@@ -279,7 +284,7 @@ static void s6_reduced_mass(void **state)
 {
     (void)state;
     result r;
-    run(&(scenario){MECH_DOCK_A, FGB_SM, 0.20, 0.05, 1, 0, 0, 0, 8.0}, &r);
+    run(&(scenario){MECH_DOCK_A, FGB_SM, 0.20, 0.05, 1, 0, 0, 0, 8.0, 0}, &r);
     /* after capture the two vehicles move together at P / M; the passive one gained v_p = impulse / m_p */
     double vp = -r.impulse.x / 19000;   /* impulse along +x of the cone frame; the motion is along -x */
     double vc = -r.S.momentum.x / r.mass_total;
@@ -291,17 +296,35 @@ static void s6_reduced_mass(void **state)
     assert_true(r.S.e_residual_max < 0.01 * r.S.e_initial);
 }
 
+/* ---- roll misalignment: the latch slots (capture within the entry half-width, alignment at the stops) ------- */
+
+static void roll_slots(void **state)
+{
+    (void)state;
+    result r, n;
+    run(&(scenario){MECH_DOCK_A, MODULE_20T, 0.15, 0, 0, 0, 0, 0, 6.0, 5}, &r);
+    print_message("S1 A with 5 deg roll: capture %.4f s, max torsion %.4f rad, relative roll at the end %.3f deg, "
+                  "residual %.3g J\n", r.S.capture_time, r.q3_max, r.roll_end * 180 / M_PI, r.S.e_residual_max);
+    assert_true(r.S.captured);
+    assert_true(r.q3_max > 1e-3);   /* the slot faces twisted the probe when the rebound pulled the head up */
+    assert_true(r.S.e_residual_max < 0.01 * r.S.e_initial);
+    assert_true(rel_momentum_error(&r.S) < 1e-9);
+    /* beyond the 15 deg entry half-width the latches cannot enter their slots: no capture */
+    run(&(scenario){MECH_DOCK_A, MODULE_20T, 0.15, 0, 0, 0, 0, 0, 1.0, 20}, &n);
+    assert_false(n.S.captured);
+}
+
 /* ---- convergence: peak head force, stroke and capture time at h and h/4 ------------------------------------- */
 
 static void convergence(void **state)
 {
     (void)state;
     mech_dock_params p;
-    params_for(&(scenario){MECH_DOCK_A, SOYUZ, 0.15, 0.10, 0, 0, 0, 0, 1}, &p);
+    params_for(&(scenario){MECH_DOCK_A, SOYUZ, 0.15, 0.10, 0, 0, 0, 0, 1, 0}, &p);
     double h = p.h;
     result a, b;
-    run(&(scenario){MECH_DOCK_A, SOYUZ, 0.15, 0.10, 0, 0, 0, h, 3.5}, &a);
-    run(&(scenario){MECH_DOCK_A, SOYUZ, 0.15, 0.10, 0, 0, 0, h / 4, 3.5}, &b);
+    run(&(scenario){MECH_DOCK_A, SOYUZ, 0.15, 0.10, 0, 0, 0, h, 3.5, 0}, &a);
+    run(&(scenario){MECH_DOCK_A, SOYUZ, 0.15, 0.10, 0, 0, 0, h / 4, 3.5, 0}, &b);
     print_message("S2 A at h = %g s and h/4: peak axial %.2f / %.2f N, stroke %.5f / %.5f m, capture %.5f / %.5f s\n", h,
                   a.S.peak_axial, b.S.peak_axial, a.S.stroke_max, b.S.stroke_max, a.S.capture_time, b.S.capture_time);
     assert_true(fabs(a.S.peak_axial - b.S.peak_axial) < 0.01 * b.S.peak_axial);
@@ -315,7 +338,7 @@ static void blow_up_reported(void **state)
 {
     (void)state;
     mech_dock_params p;
-    params_for(&(scenario){MECH_DOCK_A, MODULE_20T, 0.15, 0, 0, 0, 0, 0, 2}, &p);
+    params_for(&(scenario){MECH_DOCK_A, MODULE_20T, 0.15, 0, 0, 0, 0, 0, 2, 0}, &p);
     p.contact.head_bottom.k = 1e3;   /* a soft bottom: the head sinks deeper than the geometry allows */
     mech_dock_model *m;
     mech_dock_sim *s;
@@ -344,7 +367,7 @@ static void no_allocation(void **state)
 {
     (void)state;
     mech_dock_params p;
-    params_for(&(scenario){MECH_DOCK_B, SOYUZ, 0.15, 0.10, 2, 0.01, 0.1, 0, 2}, &p);
+    params_for(&(scenario){MECH_DOCK_B, SOYUZ, 0.15, 0.10, 2, 0.01, 0.1, 0, 2, 0}, &p);
     mech_dock_model *m;
     mech_dock_sim *s;
     hy_err e;
@@ -369,6 +392,7 @@ int main(void)
         cmocka_unit_test(s4a_threshold),
         cmocka_unit_test(s5_high_energy),
         cmocka_unit_test(s6_reduced_mass),
+        cmocka_unit_test(roll_slots),
         cmocka_unit_test(convergence),
         cmocka_unit_test(blow_up_reported),
         cmocka_unit_test(no_allocation),

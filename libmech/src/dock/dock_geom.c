@@ -44,19 +44,22 @@ double dock_detent(const dock_geom *g, double F, double x, double *energy)
     return f;
 }
 
-double dock_slot_width(const mech_dock_geometry *gm, double depth, double *dw)
+double dock_slot_width(const mech_dock_geometry *gm, double u, double *dw)
 {
-    /* the slots narrow linearly from the throat (entry half-width) to the stop plane (narrow half-width) */
-    if (depth <= 0) {
+    /* after capture the open latches sit in the slots; the slots narrow linearly from the entry half-width at the
+       capture plane (u = detent_travel below the stop plane) to the narrow half-width at the stop plane (u = 0),
+       so a head pulled back onto the stops is turned into roll alignment (spec 001 §1.5) */
+    double L = gm->detent_travel;
+    if (u >= L) {
         *dw = 0;
         return gm->slot_entry;
     }
-    if (depth >= gm->stop_depth) {
+    if (u <= 0) {
         *dw = 0;
         return gm->slot_narrow;
     }
-    *dw = (gm->slot_narrow - gm->slot_entry) / gm->stop_depth;
-    return gm->slot_entry + *dw * depth;
+    *dw = (gm->slot_entry - gm->slot_narrow) / L;
+    return gm->slot_narrow + *dw * u;
 }
 
 static mech_contact_pair pair(const char *name, int ba, mech_contact_shape sa, mech_vec3 pa, int bb,

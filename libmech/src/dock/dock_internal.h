@@ -56,8 +56,9 @@ int dock_geom_contacts(const mech_dock_params *p, const dock_geom *g, mech_conta
 // (geometry, detent force F, head-centre x in the cone frame) => push-out force (N) and its potential (J): a
 // constant F between stop_x and capture_x, with linear rise/fall of width `ramp` centred on both ends (work F * travel)
 double dock_detent(const dock_geom *g, double F, double x, double *energy);
-// (slot entry and narrow half-widths, stop depth, depth below the throat) => allowed roll half-width and its slope
-double dock_slot_width(const mech_dock_geometry *gm, double depth, double *dw_ddepth);
+// (geometry, u = head-centre distance below the stop plane) => allowed latch roll half-width after capture and its
+// slope dw/du: the entry half-width at the capture plane (u = detent_travel), narrowing to the stop plane (u = 0)
+double dock_slot_width(const mech_dock_geometry *gm, double u, double *dw_du);
 
 /* ---- dock_probe.c ---- */
 // (q4, q5, tip factor) => active rotation head frame -> latch frame (A_HS^T of spec 001 §2.6, +sin b)

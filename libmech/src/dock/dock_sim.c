@@ -293,9 +293,9 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     e->roll_err = remainder(atan2(yl.z, yl.y), 0.5 * M_PI);
     e->slot_touch = 0;
     e->slot_vimp = 0;
-    double depth = g->throat_x - e->x_c;
-    if (depth > 0 && rho2 > 0.25) {
-        double dw = 0, w = dock_slot_width(gm, depth, &dw);
+    double u = g->stop_x - e->x_c;   /* head centre below the stop plane */
+    if (s->captured && rho2 > 0.25) {
+        double dw = 0, w = dock_slot_width(gm, u, &dw);
         double over = fabs(e->roll_err) - w;
         if (over > 0) {
             const mech_contact_law *law = &p->contact.head_bottom;
@@ -305,16 +305,22 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
                rate below are work-conjugate */
             mech_vec3 grad = mech_mat3_apply(P->rot, (mech_vec3){1, -yl.x * yl.y / rho2, -yl.x * yl.z / rho2});
             double roll_rate = mech_vec3_dot(grad, mech_vec3_sub(La->omega, P->omega));
-            double depth_rate = -mech_vec3_dot(exp_, mech_vec3_sub(H->vel, passive_point_vel(s, H->pos)));
-            double pen = r * over, pen_rate = r * (sg * roll_rate - dw * depth_rate);
+            double u_rate = -mech_vec3_dot(exp_, mech_vec3_sub(H->vel, passive_point_vel(s, H->pos)));
+            double pen = r * over, pen_rate = r * (sg * roll_rate - dw * u_rate);
             double vimp = s->slot_touch ? s->slot_vimp : fmax(pen_rate, law->v_min);
-            double D = mech_contact_hc_factor(law->e, MECH_CONTACT_HC_EXACT) / vimp, el, dm;
-            double Fn = mech_contact_normal_force(law, D, pen, pen_rate, &el, &dm);
+            /* Hunt-Crossley with its damping coefficient capped at the critical damping of the penalty on the
+               probe's roll inertia (I_x / r^2 at the latch radius): under the large quasi-static torque of a roll
+               error the uncapped k pen D is tens of times critical and no explicit step resolves it */
+            double D = mech_contact_hc_factor(law->e, MECH_CONTACT_HC_EXACT) / vimp;
+            double el = law->k * (law->n == 1 ? pen : pow(pen, law->n));
+            double c_crit = 2 * sqrt(law->k * p->mass.probe_inertia.x) / r;
+            double Fn = fmax(0.0, el + fmin(el * D, c_crit) * pen_rate);
             mech_vec3 T = mech_vec3_scale(grad, -sg * Fn * r);
             mech_body_apply_world_moment(bm, d, DOCK_B_PROBE, T);
             mech_body_apply_world_moment(bm, d, DOCK_B_PASSIVE, mech_vec3_neg(T));
             Ml = mech_vec3_add(Ml, T);
-            mech_vec3 fa = mech_vec3_scale(exp_, -Fn * r * dw);   /* the narrowing face's axial share */
+            /* the narrowing face's axial share: d pen / d x_c = r dw/du, pushing the head away from the stops */
+            mech_vec3 fa = mech_vec3_scale(exp_, -Fn * r * dw);
             mech_body_apply_world_force(bm, d, DOCK_B_PROBE, H->pos, fa);
             mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, H->pos, mech_vec3_neg(fa));
             Fh = mech_vec3_add(Fh, fa);
