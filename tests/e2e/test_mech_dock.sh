@@ -152,6 +152,11 @@ check_fails "model in the wrong units is refused" 'units.json: laws.gear: .*seco
     "$MECH" dock "$WORK/units.json"
 printf '{"format": "mech-dock", "initial": {"closing_speed": 0.15}, "outputs": {"channels": ["stroke", "strok"]}}\n' >"$WORK/ch.json"
 check_fails "unknown channel named" 'ch.json: outputs.channels\[1\]: "strok": not a channel' "$MECH" dock "$WORK/ch.json"
+printf '{"format": "mech-dock", "initial": {"closing_speed": 0.15}, "lateral": {"brake_rod": [0.15, 0.5]}}\n' >"$WORK/loop.json"
+check_fails "a lateral chain that cannot close is refused before the run, chain and keys named" \
+    'loop.json: lateral.brake_rod\[1\] = 0.5 m: brake chain 4 does not close at the neutral position: .*check lateral.brake_pivot\[1\]' \
+    "$MECH" dock "$WORK/loop.json" --out "$WORK/loop"
+[ ! -e "$WORK/loop" ] && ok "nothing written for a refused geometry" || not_ok "nothing written for a refused geometry"
 check_num "a bad scenario exits 1" "$(exit_code "$MECH" dock "$WORK/typo.json")" 1 0
 check_fails "missing scenario file" 'none.json: cannot open' "$MECH" dock "$WORK/none.json"
 
