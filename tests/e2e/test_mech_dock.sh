@@ -95,6 +95,9 @@ if command -v gnuplot >/dev/null 2>&1; then
         [ -s "$WORK/fig/$f" ] && ok "figure $f written" || not_ok "figure $f written"
     done
     ls "$WORK/fig"/*.tmp* >/dev/null 2>&1 && not_ok "no temporary files left" || ok "no temporary files left"
+    check "hyst plot reads an element record" "$HYST" plot loops "$D/models/lateral-spring.json" "$WORK/s2B/spring1.csv" \
+        -o "$WORK/fig/spring1-loops.png"
+    [ -s "$WORK/fig/spring1-loops.png" ] && ok "hyst plot figure of the record written" || not_ok "hyst plot figure of the record written"
     check_fails "gnuplot missing: the message says so" "gnuplot failed" env PATH=/nonexistent "$MECH" dock \
         "$D/s1-A.json" --out "$WORK/nognuplot" --duration 0.01
 fi
@@ -104,6 +107,27 @@ check "S4a-B capture-speed bisection" "$MECH" dock "$D/s4a-B.json" --capture-spe
 ratio=$(jnum ratio "$WORK/s4a/capture-speed.json")
 echo "# S4a capture-speed threshold / sqrt(2 W_latch / m) = $ratio"
 check_num "S4a threshold within 20 % of sqrt(2 W_latch / m)" "$ratio" 1 0.2
+
+# ---- every other shipped scenario (RP-1 §4): it runs, the energy residual stays under 1 % of the initial kinetic
+# energy, and the capture outcome is RP-1's (S4a and S4b: no capture, failure to dock; all others capture) ----
+for f in "$D"/s*.json; do
+    n=$(basename "$f" .json)
+    case $n in s1-A|s1-B|s2-B) continue ;; esac
+    S=$WORK/all/$n/summary.json
+    if ! "$MECH" dock "$f" --out "$WORK/all/$n" --no-plots --no-records -q 2>"$WORK/all.err"; then
+        not_ok "$n runs"; sed 's/^/    /' "$WORK/all.err"; continue
+    fi
+    res=$(jnum residual_max_percent "$S"); cap=$(jbool captured "$S"); ftd=$(jbool failure_to_dock "$S")
+    case $n in s4a-*|s4b-*) want=false ;; *) want=true ;; esac
+    if awk -v r="$res" 'BEGIN { exit !(r < 1) }' && [ "$cap" = "$want" ] && { [ "$want" = true ] || [ "$ftd" = true ]; }; then
+        ok "$n: captured $cap, energy residual $res % < 1 %"
+    else
+        not_ok "$n: captured $cap (expected $want), failure_to_dock $ftd, energy residual $res %"
+    fi
+done
+# S6: two comparable free bodies (33 t and 19 t): the total momentum is conserved
+p6=$(tr -d ' \n\t' <"$WORK/all/s6-A/summary.json" | grep -o '"linear_final":\[[^]]*' | cut -d'[' -f2 | cut -d, -f1)
+check_num "S6-A total momentum conserved (x)" "$p6" "$(tr -d ' \n\t' <"$WORK/all/s6-A/summary.json" | grep -o '"linear_initial":\[[^]]*' | cut -d'[' -f2 | cut -d, -f1)" 1e-9
 
 # ---- bad scenarios: exit 1, the file and the key named ----
 printf '{"format": "mech-dock",\n "initial": {"closing_speed": 0.15,,}}\n' >"$WORK/broken.json"

@@ -48,7 +48,7 @@ static void usage(FILE *fp)
           "      --capture-speed LO HI  bisect the closing speed (m/s) between a run that does not capture (LO) and\n"
           "                             one that does (HI), to 1 %; writes DIR/capture-speed.json\n"
           "      --duration S           override duration          --step S   override step\n"
-          "      --no-plots             no figures (faster)\n"
+          "      --no-plots             no figures          --no-records   no element records (faster)\n"
           "  -q, --quiet                no report on standard output\n"
           "  -h, --help                 this help\n"
           "\n"
@@ -57,12 +57,12 @@ static void usage(FILE *fp)
           fp);
 }
 
-enum { O_OUT = 0x100, O_CAPTURE, O_DURATION, O_STEP, O_NOPLOTS };
+enum { O_OUT = 0x100, O_CAPTURE, O_DURATION, O_STEP, O_NOPLOTS, O_NORECORDS };
 
 typedef struct opts {
     const char *scenario, *out;
     double lo, hi, duration, step;
-    int capture, set_duration, set_step, no_plots, quiet;
+    int capture, set_duration, set_step, no_plots, no_records, quiet;
 } opts;
 
 /* ---------- files ---------- */
@@ -516,7 +516,7 @@ static int plot_loops(const run *r)
         return MECH_EXIT_FAIL;
     FILE *fp = f.fp;
     fputs("set multiplot layout 2,3 title 'hysteretic elements: the records ELEMENT.csv (hyst loops / hyst plot read "
-          "them)'\n", fp);
+          "them)'\nset xtics rotate by -35\nset format x '%.2g'\n", fp);
     for (int e = 0; e < MECH_DOCK_NEL; e++) {
         fprintf(fp, "$L%d << EOD\n", e);
         for (long i = 0; i < r->pn; i++) {
@@ -539,6 +539,7 @@ static int plot_energy(const run *r)
         return MECH_EXIT_FAIL;
     FILE *fp = f.fp;
     enum { NE = MECH_DOCK_CH_E_CONTACT_DISS - MECH_DOCK_CH_E_KIN_VEHICLES + 1 };
+    _Static_assert(NE == 9, "one colour per energy term");
     fputs("$E << EOD\n", fp);
     for (long i = 0; i < r->pn; i++) {
         const double *row = r->pb + (size_t)i * PB_WIDTH;
@@ -556,9 +557,15 @@ static int plot_energy(const run *r)
             "noborder\n", r->sum.e_initial, r->sum.e_residual_max);
     capture_line(fp, r);
     fputs("plot ", fp);
-    for (int k = NE - 1; k >= 0; k--)
-        fprintf(fp, "$E using 1:%s%d with filledcurves title '%s', ", k ? "" : "(0):", k + 2,
+    /* band k between the sums of the first k and k + 1 terms (columns k + 1 and k + 2; the first from zero) */
+    static const char *const colour[NE] = {"#9400d3", "#404040", "#e41a1c", "#377eb8", "#ffd700", "#ff7f00",
+                                           "#56b4e9", "#009e73", "#a65628"};
+    for (int k = NE - 1; k >= 0; k--) {
+        char lower[16];
+        snprintf(lower, sizeof lower, k ? "%d" : "(0)", k + 1);
+        fprintf(fp, "$E using 1:%s:%d with filledcurves lc rgb '%s' title '%s', ", lower, k + 2, colour[k],
                 mech_dock_channel_name(MECH_DOCK_CH_E_KIN_VEHICLES + k));
+    }
     fprintf(fp, "%.12g with lines dt 2 lw 1.5 lc rgb 'black' title 'initial KE'\n", r->sum.e_initial);
     return fig_run(r, &f);
 }
@@ -669,6 +676,8 @@ static int load(const char *cmd, const opts *o, mech_dock_config *c, mech_dock_m
         c->params.duration = o->duration;
     if (o->set_step)
         c->params.h = o->step;
+    if (o->no_records)
+        c->records = 0;
     if (!(c->params.h > 0) || !(c->params.duration >= 0) || c->params.duration / c->params.h > 1e8) {
         mech_dock_config_free(c);
         return mech_cli_usage(cmd, "--duration and --step must give 0 .. 1e8 steps of a positive size");
@@ -821,7 +830,8 @@ int mech_cmd_dock(int argc, char **argv)
     static const struct option lo[] = {
         {"out", required_argument, 0, O_OUT},         {"capture-speed", required_argument, 0, O_CAPTURE},
         {"duration", required_argument, 0, O_DURATION}, {"step", required_argument, 0, O_STEP},
-        {"no-plots", no_argument, 0, O_NOPLOTS},      {"quiet", no_argument, 0, 'q'},
+        {"no-plots", no_argument, 0, O_NOPLOTS},      {"no-records", no_argument, 0, O_NORECORDS},
+        {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     int ch, bad = 0;
     optind = 1;
@@ -842,6 +852,7 @@ int mech_cmd_dock(int argc, char **argv)
         case O_DURATION: bad = mech_cli_double(cmd, "duration", optarg, &o.duration); o.set_duration = 1; break;
         case O_STEP: bad = mech_cli_double(cmd, "step", optarg, &o.step); o.set_step = 1; break;
         case O_NOPLOTS: o.no_plots = 1; break;
+        case O_NORECORDS: o.no_records = 1; break;
         case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
         default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
         }
