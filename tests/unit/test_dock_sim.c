@@ -251,6 +251,23 @@ static void s4a_threshold(void **state)
     double w = p.geom.detent_force * p.geom.detent_travel, ref = sqrt(2 * w / p.active.mass);
     print_message("S4a: capture-speed threshold %.5f m/s, sqrt(2 W_latch / m) = %.5f m/s\n", v, ref);
     assert_true(fabs(v - ref) < 0.2 * ref);
+    /* "failure to dock": no capture by the timeout */
+    mech_dock_params q = p;
+    q.capture_timeout = 0.5;
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    assert_int_equal(mech_dock_model_new(&q, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    while (mech_dock_sim_time(s) < 0.45)
+        assert_int_equal(mech_dock_sim_step(s, &e), HY_OK);
+    assert_false(mech_dock_sim_summary(s)->failed);
+    while (mech_dock_sim_time(s) < 0.55)
+        assert_int_equal(mech_dock_sim_step(s, &e), HY_OK);
+    assert_true(mech_dock_sim_summary(s)->failed);
+    assert_false(mech_dock_sim_summary(s)->captured);
+    assert_true(isnan(mech_dock_sim_summary(s)->capture_time));
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
     /* a bracket that does not bracket */
     assert_int_equal(mech_dock_capture_speed(&p, 0.03, 0.04, 1e-3, &v, &e), HY_EDATA);
     assert_non_null(strstr(e.msg, "lower bracket"));

@@ -440,5 +440,8 @@ char *mech_dock_config_print(const mech_dock_config *c, hy_err *err);
  * vehicles separate with no contact left, or until params.capture_timeout). *v = the midpoint of the last bracket.
  * HY_EDATA when hi does not capture or lo does; a failing run's error otherwise. */
 int mech_dock_capture_speed(const mech_dock_params *p, double lo, double hi, double tol, double *v, hy_err *err);
+// (sim) => accepted RK4 steps so far: the steps of h plus the substeps a step takes where its stages show a mode
+// faster than h resolves (docs/dock.md §6); equals mech_dock_sim_steps when no step was refined
+unsigned long mech_dock_sim_substeps(const mech_dock_sim *s);
 
 #endif

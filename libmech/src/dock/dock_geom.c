@@ -95,14 +95,17 @@ int dock_geom_contacts(const mech_dock_params *p, const dock_geom *g, mech_conta
     if ((rc = mech_contact_model_new(DOCK_NCB, 1, pr, &set[DOCK_SET_CONE], err)))
         return rc;
 
-    /* socket: bore from the bottom face up to the throat, and the bottom disc (free side +x) */
+    /* socket: bore from the bottom face up to the throat, and the bottom disc (free side +x); two sets, so each
+       is gated on its own (the head resting on the bottom is 5 mm clear of the bore when centred) */
     pr[0] = pair("head-socket", DOCK_CB_HEAD, mech_contact_sphere(rh), zero, DOCK_CB_PASSIVE,
                  mech_contact_bore(gm->socket_radius, gm->bottom_depth), mech_vec3_add(O, (mech_vec3){g->bottom_x, 0, 0}),
                  I, p->contact.head_cone, 0.5 * rh);
-    pr[1] = pair("head-bottom", DOCK_CB_HEAD, mech_contact_sphere(rh), zero, DOCK_CB_PASSIVE,
+    if ((rc = mech_contact_model_new(DOCK_NCB, 1, pr, &set[DOCK_SET_SOCKET], err)))
+        return rc;
+    pr[0] = pair("head-bottom", DOCK_CB_HEAD, mech_contact_sphere(rh), zero, DOCK_CB_PASSIVE,
                  mech_contact_disc(gm->socket_radius), mech_vec3_add(O, (mech_vec3){g->bottom_x, 0, 0}), I,
                  p->contact.head_bottom, 0.5 * rh);
-    if ((rc = mech_contact_model_new(DOCK_NCB, 2, pr, &set[DOCK_SET_SOCKET], err)))
+    if ((rc = mech_contact_model_new(DOCK_NCB, 1, pr, &set[DOCK_SET_BOTTOM], err)))
         return rc;
 
     /* latches: 4 tips at latch_radius from the head centre in its plane (pivots at the head centre, RP-1 §2.2),

@@ -21,7 +21,8 @@ enum { DOCK_CB_HEAD = 0, DOCK_CB_LATCH = 1, DOCK_CB_HOUSING = 2, DOCK_CB_PASSIVE
 
 /* Contact sets, evaluated only when a cheap bounding check says they may touch (docs/dock.md §contacts). */
 enum { DOCK_SET_CONE = 0,    /* head-cone (wall, rim, throat edge)                                           */
-       DOCK_SET_SOCKET,      /* head-socket bore, head-bottom                                                */
+       DOCK_SET_SOCKET,      /* head-socket bore                                                             */
+       DOCK_SET_BOTTOM,      /* head-bottom disc                                                             */
        DOCK_SET_LATCH,       /* 4 latch tips on the stop plane (after capture only)                          */
        DOCK_SET_LIMITER,     /* limiter pads on the rim circle                                               */
        DOCK_NSET };

@@ -17,6 +17,10 @@ enum { Q_CONTACT = 0,   /* work done on every contact, the detent and the slots 
        Q_THRUST,        /* work of the thrust (an input)                                                        */
        NQ };
 
+/* step refinement (docs/dock.md §6): a step of h is split into substeps when rho h > DOCK_THETA */
+#define DOCK_THETA 2.0      /* |lambda h| allowed: inside RK4's stability interval (2.785) with a margin */
+#define DOCK_NSUB_MAX 16
+
 #define GATE_MARGIN 0.02   /* m: a contact set is evaluated when its bounding check leaves less than this gap */
 
 /* What one evaluation computes besides the derivative (the accepted state's copy feeds the channels). */
@@ -56,7 +60,9 @@ struct mech_dock_sim {
     size_t                 nb, dim;     /* body-state length; total (nb + 2 + NQ)                                */
     double                *y, *y0, *k1, *k2, *k3, *k4, *yt;
     double                 t;
-    unsigned long          steps;
+    unsigned long          steps;       /* accepted steps of h                                                  */
+    unsigned long          substeps;    /* accepted RK4 steps (steps of h and their substeps)                   */
+    double                 rho;         /* last estimate of the Jacobian's spectral radius, 1/s (rk4)           */
     mech_contact_body      cb[DOCK_NCB];
     mech_vec3              ahs_axis[2];  /* world axes of the tip-angle corrections dq4, dq5                  */
     double                 ahs_gain[2];  /* d(dq)/dq = tip cos q - 1                                           */
@@ -157,22 +163,37 @@ static mech_vec3 passive_point_vel(const mech_dock_sim *s, mech_vec3 pw)
     return mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(pw, P->pos)));
 }
 
-/* which sets can touch (cheap bounding checks; docs/dock.md §contacts) */
-static void gates(mech_dock_sim *s, dock_eval *e)
+/* which sets can touch (cheap bounding checks; docs/dock.md §contacts). Every check runs at every stage on that
+ * stage's state and bounds the pair's depth from above, so skipping a set changes nothing: its pairs would report
+ * no contact (and leave no anchor) anyway. The cone and limiter bounds are loose (GATE_MARGIN); the socket bore,
+ * the bottom and the latch bounds are exact distances (GATE_EXACT, round-off only). */
+#define GATE_EXACT 1e-3   /* m */
+static void gates(mech_dock_sim *s, dock_eval *e, mech_vec3 hc)
 {
     const mech_dock_model *m = s->m;
     const dock_geom *g = &m->g;
     const mech_dock_geometry *gm = &m->p.geom;
-    double rh = gm->head_radius, x = e->x_c;
+    const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE];
+    double rh = gm->head_radius, x = hc.x;
     e->on[DOCK_SET_CONE] = x - rh < g->rim_x + GATE_MARGIN && x + rh > g->throat_x - GATE_MARGIN;
-    e->on[DOCK_SET_SOCKET] = x - rh < g->throat_x + GATE_MARGIN;
-    e->on[DOCK_SET_LATCH] = s->captured;
+    /* bore (inside a cylinder of the socket radius, up to the throat): the head centre's distance from the axis */
+    e->on[DOCK_SET_SOCKET] = x - rh < g->throat_x + GATE_MARGIN &&
+                             hypot(hc.y, hc.z) + rh > gm->socket_radius - GATE_EXACT;
+    e->on[DOCK_SET_BOTTOM] = x - rh < g->bottom_x + GATE_EXACT;
+    /* latch tips (radius r about the head centre in the latch frame's y-z plane) reach at most r sin(tilt) above
+       the head centre along the cone axis; the stop plane touches them from above */
+    e->on[DOCK_SET_LATCH] = 0;
+    if (s->captured) {
+        double cx = mech_vec3_dot(mech_mat3_col(P->rot, 0), mech_mat3_col(s->cb[DOCK_CB_LATCH].rot, 0));
+        e->on[DOCK_SET_LATCH] = x + gm->latch_radius * sqrt(fmax(0.0, 1 - cx * cx)) > g->stop_x - GATE_EXACT;
+    }
     e->on[DOCK_SET_LIMITER] = 0;
     if (m->set[DOCK_SET_LIMITER]) {
         const mech_contact_body *H = &s->cb[DOCK_CB_HOUSING];
-        mech_vec3 ax = mech_mat3_tapply(s->cb[DOCK_CB_PASSIVE].rot, mech_mat3_col(H->rot, 0));   /* cone frame */
-        mech_vec3 a0 = to_cone(s, mech_vec3_axpy(H->pos, gm->limiter_x0, mech_mat3_col(H->rot, 0)));
-        mech_vec3 a1 = to_cone(s, mech_vec3_axpy(H->pos, gm->limiter_x1, mech_mat3_col(H->rot, 0)));
+        mech_vec3 xh = mech_mat3_col(H->rot, 0);
+        mech_vec3 ax = mech_mat3_tapply(P->rot, xh);   /* housing axis, cone frame */
+        mech_vec3 a0 = to_cone(s, mech_vec3_axpy(H->pos, gm->limiter_x0, xh));
+        mech_vec3 a1 = mech_vec3_axpy(a0, gm->limiter_x1 - gm->limiter_x0, ax);
         double st = sqrt(fmax(0.0, 1 - ax.x * ax.x));
         double xmin = fmin(a0.x - gm->limiter_r0 * st, a1.x - gm->limiter_r1 * st);
         double xmax = fmax(a0.x + gm->limiter_r0 * st, a1.x + gm->limiter_r1 * st);
@@ -212,8 +233,9 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     mech_vec3 O = mech_vec3_add(P->pos, mech_mat3_apply(P->rot, g->cone_origin));
     e->head = H->pos;
     e->head_vel = H->vel;
-    e->x_c = to_cone(s, H->pos).x;
-    gates(s, e);
+    mech_vec3 hc = to_cone(s, H->pos);
+    e->x_c = hc.x;
+    gates(s, e, hc);
 
     mech_vec3 Fh = {0, 0, 0}, Fp = {0, 0, 0}, Mp = {0, 0, 0};
     mech_vec3 Ml = {0, 0, 0};   /* moment about the head centre of every load on the latch frame (A_HS share) */
@@ -255,9 +277,9 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
             if (fn > 0) {
                 if (k == DOCK_SET_CONE)
                     e->cone = 1;
-                else if (k == DOCK_SET_SOCKET && i == 0)
-                    e->socket = 1;
                 else if (k == DOCK_SET_SOCKET)
+                    e->socket = 1;
+                else if (k == DOCK_SET_BOTTOM)
                     e->bottom = 1;
                 else if (k == DOCK_SET_LATCH)
                     e->latch = 1;
@@ -290,7 +312,8 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     const mech_contact_body *La = &s->cb[DOCK_CB_LATCH];
     mech_vec3 yl = mech_mat3_tapply(P->rot, mech_mat3_col(La->rot, 1));
     double rho2 = yl.y * yl.y + yl.z * yl.z;
-    e->roll_err = remainder(atan2(yl.z, yl.y), 0.5 * M_PI);
+    /* the roll error feeds the slots (after capture) and the capture test (head past the capture plane) only */
+    e->roll_err = s->captured || e->x_c <= g->capture_x ? remainder(atan2(yl.z, yl.y), 0.5 * M_PI) : 0.0;
     e->slot_touch = 0;
     e->slot_vimp = 0;
     double u = g->stop_x - e->x_c;   /* head centre below the stop plane */
@@ -451,8 +474,10 @@ static void commit_all(mech_dock_sim *s, const dock_eval *e)
     s->slot_vimp = e->slot_vimp;
 }
 
-/* (accepted evaluation) => element work, capture, sensors, channels, summary */
-static void account(mech_dock_sim *s, int first)
+/* (accepted evaluation) => capture, sensors, peaks at every accepted (sub)step; at the end of a step of h (full)
+ * also element work, energy budget, momentum and channels. The element work is booked over the steps of h only,
+ * the samples of the t, q, Q records, so `hyst loops` over a record gives back the work booked. */
+static void account(mech_dock_sim *s, int first, int full)
 {
     const mech_dock_model *m = s->m;
     const mech_dock_params *p = &m->p;
@@ -463,12 +488,6 @@ static void account(mech_dock_sim *s, int first)
     size_t nb = s->nb;
     mech_dock_summary *S = &s->sum;
 
-    for (int k = 0; k < MECH_DOCK_NEL; k++) {
-        if (!first)
-            s->work[k] += 0.5 * (e->Qel[k] + s->Qc[k]) * (e->qel[k] - s->qc[k]);
-        s->qc[k] = e->qel[k];
-        s->Qc[k] = e->Qel[k];
-    }
     /* capture (RP-1 §2.2): latches past the stops by the detent travel, roll error within the slot entry */
     if (!s->captured && e->x_c <= g->capture_x && fabs(e->roll_err) <= p->geom.slot_entry) {
         s->captured = 1;
@@ -501,6 +520,15 @@ static void account(mech_dock_sim *s, int first)
     mech_vec3 exp_ = mech_mat3_col(P->rot, 0);
     if (e->limiter && isnan(S->limiter_tilt))
         S->limiter_tilt = acos(fmax(-1.0, fmin(1.0, -mech_vec3_dot(x0, exp_))));
+    if (!full)
+        return;
+
+    for (int k = 0; k < MECH_DOCK_NEL; k++) {
+        if (!first)
+            s->work[k] += 0.5 * (e->Qel[k] + s->Qc[k]) * (e->qel[k] - s->qc[k]);
+        s->qc[k] = e->qel[k];
+        s->Qc[k] = e->Qel[k];
+    }
 
     /* energy budget (docs/dock.md §energy) */
     double ke_veh = vehicles_ke(s);
@@ -774,7 +802,7 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
     }
     s->acc = s->ev;
     commit_all(s, &s->acc);
-    account(s, 1);
+    account(s, 1, 1);
     *out = s;
     return HY_OK;
 fail:
@@ -782,15 +810,18 @@ fail:
     return rc;
 }
 
-int mech_dock_sim_step(mech_dock_sim *s, hy_err *err)
+/* One classical RK4 step of length h from the accepted state (y, k1 = f(y)); the stages' trials are reverted.
+ * On HY_OK: y is the new state, yt its derivative and s->ev its evaluation (trials, not committed yet). With
+ * `theta` > 0 the step first estimates the spectral radius rho of the Jacobian from stages 1-3 (the stiffness
+ * detection of Hairer & Wanner, Solving ODEs II, §IV.2: y3 - y2 = h/2 (k2 - k1), k3 - k2 = f(y3) - f(y2), so
+ * rho ~ |k3 - k2| / |y3 - y2|); when rho h > theta it stops there (DOCK_RESOLVE, y untouched): the step cannot
+ * resolve the fastest mode (a contact's damping under a large quasi-static load, an onset inside the step). */
+#define DOCK_RESOLVE 1000
+static int rk4(mech_dock_sim *s, double t, double h, double theta)
 {
-    const double h = s->m->p.h, t = s->t;
-    const size_t n = s->dim;
+    const size_t n = s->dim, nr = s->nb + 2;   /* the quadratures do not feed back: not in the estimate */
     double *y = s->y, *yt = s->yt;
-    memcpy(s->y0, y, n * sizeof *y);
-    s->fail_code = 0;
-    /* k1 is the accepted state's derivative (evaluated and committed at the end of the previous step) */
-    int rc = HY_OK;
+    int rc;
     for (size_t i = 0; i < n; i++)
         yt[i] = y[i] + 0.5 * h * s->k1[i];
     rc = evaluate(s, t + 0.5 * h, yt, s->k2, &s->ev);
@@ -800,44 +831,95 @@ int mech_dock_sim_step(mech_dock_sim *s, hy_err *err)
         rc = evaluate(s, t + 0.5 * h, yt, s->k3, &s->ev);
     }
     if (rc == HY_OK) {
+        double dk = 0, dy = 0;
+        for (size_t i = 0; i < nr; i++) {
+            double a = s->k3[i] - s->k2[i], b = s->k2[i] - s->k1[i];
+            dk += a * a;
+            dy += b * b;
+        }
+        s->rho = dy > 0 ? sqrt(dk / dy) / (0.5 * h) : 0.0;
+        if (theta > 0 && s->rho * h > theta) {
+            revert_all(s);
+            return DOCK_RESOLVE;
+        }
         for (size_t i = 0; i < n; i++)
             yt[i] = y[i] + h * s->k3[i];
         rc = evaluate(s, t + h, yt, s->k4, &s->ev);
     }
     revert_all(s);
     if (rc == HY_OK) {
+        memcpy(s->y0, y, n * sizeof *y);
         for (size_t i = 0; i < n; i++)
             y[i] += h / 6 * (s->k1[i] + 2 * s->k2[i] + 2 * s->k3[i] + s->k4[i]);
         for (size_t i = 0; i < n && rc == HY_OK; i++)
             if (!isfinite(y[i]))
                 rc = fail(s, HY_ENUMERIC, "state component %zu is not finite", i);
+        if (rc == HY_OK) {
+            renormalise(s, y);
+            rc = evaluate(s, t + h, y, s->yt, &s->ev);
+        }
+        if (rc != HY_OK) {
+            revert_all(s);
+            memcpy(y, s->y0, n * sizeof *y);
+        }
     }
-    if (rc == HY_OK) {
-        renormalise(s, y);
-        rc = evaluate(s, t + h, y, s->yt, &s->ev);
-    }
-    if (rc != HY_OK) {
-        revert_all(s);
-        memcpy(y, s->y0, n * sizeof *y);
-        /* the body data back at the accepted state (the view and the channels read it) */
-        double *scratch = s->k2;
-        dock_eval tmp;
-        evaluate(s, t, y, scratch, &tmp);
-        revert_all(s);
-        return hy_err_set(err, s->fail_code ? s->fail_code : rc, "t = %.6f s: %s; hint: halve the step (h = %g s)",
-                          t + h, s->msg, h);
-    }
-    memcpy(s->k1, s->yt, n * sizeof *y);
+    return rc;
+}
+
+/* the accepted (sub)step: commit every trial, the new derivative becomes the next k1 */
+static void accept(mech_dock_sim *s, double t, int full)
+{
+    memcpy(s->k1, s->yt, s->dim * sizeof *s->yt);
     s->acc = s->ev;
     commit_all(s, &s->acc);
-    s->t = t + h;
+    s->t = t;
+    account(s, 0, full);
+}
+
+int mech_dock_sim_step(mech_dock_sim *s, hy_err *err)
+{
+    const double h = s->m->p.h, t0 = s->t;
+    s->fail_code = 0;
+    /* substeps: as many as the last estimate of the stiffness asks for; with one, the step checks its own stages
+       and falls back to substeps when they show a mode it cannot resolve (docs/dock.md §6) */
+    int nsub = (int)fmin(DOCK_NSUB_MAX, fmax(1.0, ceil(s->rho * h / DOCK_THETA)));
+    int rc = HY_OK;
+    if (nsub == 1) {
+        rc = rk4(s, t0, h, DOCK_THETA);
+        if (rc == DOCK_RESOLVE) {
+            nsub = (int)fmin(DOCK_NSUB_MAX, fmax(2.0, ceil(s->rho * h / DOCK_THETA)));
+            rc = HY_OK;
+        } else if (rc == HY_OK) {
+            accept(s, t0 + h, 1);
+            s->steps++;
+            s->substeps++;
+            return HY_OK;
+        }
+    }
+    for (int j = 0; j < nsub && rc == HY_OK; j++) {
+        double ts = s->t, te = j + 1 == nsub ? t0 + h : t0 + h * (j + 1) / nsub;
+        rc = rk4(s, ts, te - ts, 0);
+        if (rc == HY_OK) {
+            accept(s, te, j + 1 == nsub);
+            s->substeps++;
+        }
+    }
+    if (rc != HY_OK) {
+        /* the body data back at the last accepted state (the view and the channels read it) */
+        double tf = s->t;
+        dock_eval tmp;
+        evaluate(s, tf, s->y, s->k2, &tmp);
+        revert_all(s);
+        return hy_err_set(err, s->fail_code ? s->fail_code : rc, "t = %.6f s: %s; hint: halve the step (h = %g s)",
+                          fmin(tf + h / nsub, t0 + h), s->msg, h);
+    }
     s->steps++;
-    account(s, 0);
     return HY_OK;
 }
 
 double mech_dock_sim_time(const mech_dock_sim *s) { return s->t; }
 unsigned long mech_dock_sim_steps(const mech_dock_sim *s) { return s->steps; }
+unsigned long mech_dock_sim_substeps(const mech_dock_sim *s) { return s->substeps; }
 const double *mech_dock_sim_channels(const mech_dock_sim *s) { return s->ch; }
 const mech_dock_summary *mech_dock_sim_summary(const mech_dock_sim *s) { return &s->sum; }
 
