@@ -28,6 +28,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(p->init.closing_speed > 0 && isfinite(p->init.angles.y) && isfinite(p->init.rates.z), "initial");
     FUZZ_CHECK(p->geom.half_angle > 0 && p->geom.half_angle < M_PI / 2, "half angle %g", p->geom.half_angle);
     FUZZ_CHECK(a.nchannel >= 0 && a.nchannel <= MECH_DOCK_NCH && a.nview >= 0 && a.nview <= 16, "outputs");
+    for (int k = 0; k < 2; k++) {   /* the crank axes are stored as unit vectors (normalised on reading) */
+        mech_vec3 e = p->lateral.brake_axis[k];
+        FUZZ_CHECK(fabs(sqrt(e.x * e.x + e.y * e.y + e.z * e.z) - 1) < 1e-13, "brake_axis[%d] not a unit vector", k);
+        FUZZ_CHECK(p->lateral.brake_crank[k] > 0 && p->lateral.brake_rod[k] > 0, "brake chain %d lengths", k + 3);
+    }
     for (int k = 0; k < a.nchannel; k++)
         FUZZ_CHECK(mech_dock_channel_name(a.channel[k]) != NULL, "channel %d", a.channel[k]);
     char *t1 = mech_dock_config_print(&a, &e);

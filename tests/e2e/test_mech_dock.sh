@@ -118,13 +118,27 @@ for f in "$D"/s*.json; do
         not_ok "$n runs"; sed 's/^/    /' "$WORK/all.err"; continue
     fi
     res=$(jnum residual_max_percent "$S"); cap=$(jbool captured "$S"); ftd=$(jbool failure_to_dock "$S")
-    case $n in s4a-*|s4b-*) want=false ;; *) want=true ;; esac
-    if awk -v r="$res" 'BEGIN { exit !(r < 1) }' && [ "$cap" = "$want" ] && { [ "$want" = true ] || [ "$ftd" = true ]; }; then
+    case $n in s4a-*|s4b-*) want=false ;; s3x-*) want=$cap ;; *) want=true ;; esac
+    case $n in s3x-*) echo "# $n (RP-1 S3x, no expected outcome): captured $cap, capture_time $(jnum capture_time "$S") s, $(jnum cone_contacts "$S") cone contacts, peak lateral $(jnum peak_lateral_force "$S") N, swing $(jnum swing_max_deg "$S") deg" ;; esac
+    if awk -v r="$res" 'BEGIN { exit !(r < 1) }' && [ "$cap" = "$want" ] && { [ "$want" = true ] || [ "$ftd" = true ] || [ "$n" != "${n#s3x-}" ]; }; then
         ok "$n: captured $cap, energy residual $res % < 1 %"
     else
         not_ok "$n: captured $cap (expected $want), failure_to_dock $ftd, energy residual $res %"
     fi
 done
+# S5b-B (beyond design, 20 t at 0.35 m/s central): the 0.32 m stroke is used up, the hard stop holds (penetration under
+# 1 cm at its 5e6 N/m) and gives the force spike, far above the FrT2 plateau (5 kN)
+S=$WORK/all/s5b-B/summary.json
+st=$(jnum stroke_max "$S"); pk=$(jnum peak_axial_force "$S")
+echo "# S5b-B: stroke $st m, peak axial force $pk N; S5b-A: stroke $(jnum stroke_max "$WORK/all/s5b-A/summary.json") m, peak $(jnum peak_axial_force "$WORK/all/s5b-A/summary.json") N"
+awk -v s="$st" 'BEGIN { exit !(s >= 0.32 && s < 0.33) }' && ok "S5b-B reaches the 0.32 m stop and the stop holds ($st m)" ||
+    not_ok "S5b-B reaches the 0.32 m stop and the stop holds ($st m)"
+awk -v f="$pk" 'BEGIN { exit !(f > 4 * 5000) }' && ok "S5b-B hard-stop force spike in the peak axial force ($pk N > 4 x 5 kN)" ||
+    not_ok "S5b-B hard-stop force spike in the peak axial force ($pk N > 4 x 5 kN)"
+# S5 central in B (0.25 m/s, no offset): FrT1 exhausted (0.25 m), FrT2 slipping, under the 0.32 m stop
+st=$(jnum stroke_max "$WORK/all/s5-central-B/summary.json")
+awk -v s="$st" 'BEGIN { exit !(s > 0.25 && s < 0.32) }' && ok "S5-central-B stroke $st m between FrT1's 0.25 m and the 0.32 m stop" ||
+    not_ok "S5-central-B stroke $st m between FrT1's 0.25 m and the 0.32 m stop"
 # S6: two comparable free bodies (33 t and 19 t): the total momentum is conserved
 p6=$(tr -d ' \n\t' <"$WORK/all/s6-A/summary.json" | grep -o '"linear_final":\[[^]]*' | cut -d'[' -f2 | cut -d, -f1)
 check_num "S6-A total momentum conserved (x)" "$p6" "$(tr -d ' \n\t' <"$WORK/all/s6-A/summary.json" | grep -o '"linear_initial":\[[^]]*' | cut -d'[' -f2 | cut -d, -f1)" 1e-9
@@ -152,6 +166,11 @@ check_fails "model in the wrong units is refused" 'units.json: laws.gear: .*seco
     "$MECH" dock "$WORK/units.json"
 printf '{"format": "mech-dock", "initial": {"closing_speed": 0.15}, "outputs": {"channels": ["stroke", "strok"]}}\n' >"$WORK/ch.json"
 check_fails "unknown channel named" 'ch.json: outputs.channels\[1\]: "strok": not a channel' "$MECH" dock "$WORK/ch.json"
+printf '{"format": "mech-dock", "initial": {"closing_speed": 0.15}, "lateral": {"brake_rod": [0.15, 0.5]}}\n' >"$WORK/loop.json"
+check_fails "a lateral chain that cannot close is refused before the run, chain and keys named" \
+    'loop.json: lateral.brake_rod\[1\] = 0.5 m: brake chain 4 does not close at the neutral position: .*check lateral.brake_pivot\[1\]' \
+    "$MECH" dock "$WORK/loop.json" --out "$WORK/loop"
+[ ! -e "$WORK/loop" ] && ok "nothing written for a refused geometry" || not_ok "nothing written for a refused geometry"
 check_num "a bad scenario exits 1" "$(exit_code "$MECH" dock "$WORK/typo.json")" 1 0
 check_fails "missing scenario file" 'none.json: cannot open' "$MECH" dock "$WORK/none.json"
 

@@ -380,21 +380,24 @@ static void print_parse_round_trip(void **state)
 static void shipped_scenarios_are_rp1(void **state)
 {
     (void)state;
-    struct { const char *stem; double m_a, m_p, v, y, vy, pitch, rate, thrust, mu; } s[] = {
-        {"s1", 20000, 420000, 0.15, 0, 0, 0, 0, 0, 0.15},
-        {"s2", 7200, 420000, 0.15, 0.10, 0, 0, 0, 0, 0.15},
-        {"s2-20t", 20000, 420000, 0.15, 0.10, 0, 0, 0, 0, 0.15},
-        {"s3", 20000, 420000, 0.15, 0, 0, 4, 0, 0, 0.15},
-        {"s3-7deg", 20000, 420000, 0.15, 0, 0, 7, 0, 0, 0.15},
-        {"s4a", 7300, 420000, 0.010, 0, 0, 0, 0, 0, 0.15},
-        {"s4b", 7300, 420000, 0.03, 0.15, 0, 0, 0, 0, 0.2},
-        {"s4c", 7300, 420000, 0.03, 0.15, 0, 0, 0, 200, 0.2},
-        {"s5", 20000, 420000, 0.25, 0.20, 0.03, 5, 0.3, 0, 0.15},
-        {"s6", 33000, 19000, 0.20, 0.05, 0, 1, 0, 0, 0.15},
-        {"s7", 20000, 420000, 0.07, 0.06, 0, 0, 0, 0, 0.15},
+    struct { const char *stem; double m_a, m_p, v, y, vy, pitch, rate, thrust, mu; int b_only; } s[] = {
+        {"s1", 20000, 420000, 0.15, 0, 0, 0, 0, 0, 0.15, 0},
+        {"s2", 7200, 420000, 0.15, 0.10, 0, 0, 0, 0, 0.15, 0},
+        {"s2-20t", 20000, 420000, 0.15, 0.10, 0, 0, 0, 0, 0.15, 0},
+        {"s3", 20000, 420000, 0.15, 0, 0, 4, 0, 0, 0.15, 0},
+        {"s3-7deg", 20000, 420000, 0.15, 0, 0, 7, 0, 0, 0.15, 0},
+        {"s4a", 7300, 420000, 0.010, 0, 0, 0, 0, 0, 0.15, 0},
+        {"s4b", 7300, 420000, 0.03, 0.15, 0, 0, 0, 0, 0.2, 0},
+        {"s4c", 7300, 420000, 0.03, 0.15, 0, 0, 0, 200, 0.2, 0},
+        {"s5", 20000, 420000, 0.25, 0.20, 0.03, 5, 0.3, 0, 0.15, 0},
+        {"s6", 33000, 19000, 0.20, 0.05, 0, 1, 0, 0, 0.15, 0},
+        {"s7", 20000, 420000, 0.07, 0.06, 0, 0, 0, 0, 0.15, 0},
+        {"s3x", 20000, 420000, 0.15, 0.10, 0.03, 7, 0.3, 0, 0.15, 0},   /* RP-1 S3's "expert-like" combined case */
+        {"s5b", 20000, 420000, 0.35, 0, 0, 0, 0, 0, 0.15, 0},           /* beyond design                         */
+        {"s5-central", 20000, 420000, 0.25, 0, 0, 0, 0, 0, 0.15, 1}, /* S5's speed alone, B (FrT1 then FrT2)  */
     };
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
-        for (int v = 0; v < 2; v++) {
+        for (int v = s[i].b_only; v < 2; v++) {
             char path[512];
             snprintf(path, sizeof path, "%s/mech/dock/%s-%c.json", fixtures(), s[i].stem, "AB"[v]);
             mech_dock_config c;
@@ -417,6 +420,147 @@ static void shipped_scenarios_are_rp1(void **state)
         }
 }
 
+static int vec_eq(mech_vec3 a, mech_vec3 b)
+{
+    return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+/* The lateral chain geometry: RP-1's of the variant by default (A and B differ: B's UJ is lower and the rods are
+ * turned), every key overrides its two chains, the crank axis is normalised (sense kept), and the values reach the
+ * configuration exactly. */
+static void lateral_geometry_defaults_and_keys(void **state)
+{
+    (void)state;
+    for (int v = 0; v < 2; v++) {
+        mech_dock_config c;
+        hy_err err;
+        char t[256];
+        snprintf(t, sizeof t, "{" DOCK ", \"variant\": \"%c\"}", "AB"[v]);
+        assert_int_equal(parse(t, &c, &err), HY_OK);
+        mech_dock_lateral_params ref;
+        mech_dock_lateral_params_rp1(&ref, v);
+        assert_memory_equal(&c.params.lateral, &ref, sizeof ref);
+        mech_dock_config_free(&c);
+    }
+    mech_dock_lateral_params a, b;
+    mech_dock_lateral_params_rp1(&a, MECH_DOCK_A);
+    mech_dock_lateral_params_rp1(&b, MECH_DOCK_B);
+    assert_false(vec_eq(a.spring_base[0], b.spring_base[0]));
+    assert_true(a.brake_rod[0] == 0.15 && fabs(b.brake_rod[0] - 0.0918) < 1e-4);   /* docs/dock-lateral.md §6 */
+
+    const char *t = "{" DOCK ", \"lateral\": {"
+                    "\"spring_base\": [[-0.25, -0.35, 0], [-0.25, 0, -0.35]],"
+                    " \"spring_housing\": [[-0.26, 0, 0], [-0.26, 0, 0.001]],"
+                    " \"spring_rod_mass\": [1.5, 0],"
+                    " \"brake_pivot\": [[-0.24, -0.15, -0.10], [-0.24, 0.10, -0.15]],"
+                    " \"brake_axis\": [[0, 0, -2], [0, 3, 4]],"
+                    " \"brake_crank\": [0.11, 0.12],"
+                    " \"brake_rod\": [0.16, 0.15],"
+                    " \"brake_housing\": [[-0.12, 0, -0.10], [-0.12, 0.10, 0]],"
+                    " \"brake_crank_inertia\": [0.03, 0],"
+                    " \"spring_stop\": 0.02, \"stop_stiffness\": 1e7, \"brake_stop_deg\": 5,"
+                    " \"brake_stop_stiffness\": 1e6}}";
+    mech_dock_config c;
+    hy_err err;
+    if (parse(t, &c, &err) != HY_OK)
+        fail_msg("%s", err.msg);
+    const mech_dock_lateral_params *l = &c.params.lateral;
+    assert_true(vec_eq(l->spring_base[0], mech_vec3_make(-0.25, -0.35, 0)));
+    assert_true(vec_eq(l->spring_base[1], mech_vec3_make(-0.25, 0, -0.35)));
+    assert_true(vec_eq(l->spring_housing[1], mech_vec3_make(-0.26, 0, 0.001)));
+    assert_true(l->spring_rod_mass[0] == 1.5 && l->spring_rod_mass[1] == 0);
+    assert_true(vec_eq(l->brake_pivot[1], mech_vec3_make(-0.24, 0.10, -0.15)));
+    assert_true(vec_eq(l->brake_axis[0], mech_vec3_make(0, 0, -1)));          /* normalised, sense kept */
+    assert_true(fabs(l->brake_axis[1].y - 0.6) < 1e-16 && fabs(l->brake_axis[1].z - 0.8) < 1e-16);
+    assert_true(l->brake_crank[0] == 0.11 && l->brake_crank[1] == 0.12);
+    assert_true(l->brake_rod[0] == 0.16 && l->brake_rod[1] == 0.15);
+    assert_true(vec_eq(l->brake_housing[1], mech_vec3_make(-0.12, 0.10, 0)));
+    assert_true(l->brake_crank_inertia[0] == 0.03 && l->brake_crank_inertia[1] == 0);
+    assert_true(l->spring_stop == 0.02 && l->stop_stiffness == 1e7 && l->brake_stop == 5 * DEG &&
+                l->brake_stop_stiffness == 1e6);
+    /* the brake table and the spring law are untouched by the geometry keys */
+    mech_dock_lateral_params_rp1(&a, MECH_DOCK_A);
+    assert_memory_equal(&l->brake, &a.brake, sizeof a.brake);
+    /* printed and read back: the same geometry (the normalised axis stays bit for bit) */
+    char *p1 = mech_dock_config_print(&c, &err);
+    assert_non_null(p1);
+    assert_non_null(strstr(p1, "\"brake_axis\""));
+    mech_dock_config d;
+    if (mech_dock_config_parse(p1, strlen(p1), "printed.json", NULL, &d, &err) != HY_OK)
+        fail_msg("%s", err.msg);
+    assert_memory_equal(&c.params.lateral, &d.params.lateral, sizeof d.params.lateral);
+    free(p1);
+    mech_dock_config_free(&c);
+    mech_dock_config_free(&d);
+}
+
+/* Each class of bad lateral geometry is refused while the file is read, naming the file, the key and its chain; a
+ * geometry that only the compiled chains refuse is refused by mech_dock_config_load, before any run. */
+static void lateral_geometry_errors(void **state)
+{
+    (void)state;
+    struct { const char *lat, *msg; } bad[] = {
+        {"\"brake_rod\": 0.15", "cfg.json: lateral.brake_rod: expected a list of 2 (one per chain: [a, b]) in m"},
+        {"\"brake_rod\": [0.15]", "cfg.json: lateral.brake_rod: expected a list of 2"},
+        {"\"brake_rod\": [0.15, 0.15, 0.15]", "cfg.json: lateral.brake_rod: expected a list of 2"},
+        {"\"brake_rod\": [0.15, 0]", "cfg.json: lateral.brake_rod[1] = 0: expected > 0 m"},
+        {"\"brake_crank\": [-0.12, 0.12]", "cfg.json: lateral.brake_crank[0] = -0.12: expected > 0 m"},
+        {"\"brake_crank\": [0.12, \"x\"]", "cfg.json: lateral.brake_crank[1]: expected a number in m"},
+        {"\"spring_rod_mass\": [1, -1]", "cfg.json: lateral.spring_rod_mass[1] = -1: expected >= 0 kg"},
+        {"\"brake_crank_inertia\": [-0.02, 0.02]",
+         "cfg.json: lateral.brake_crank_inertia[0] = -0.02: expected >= 0 kg m^2"},
+        {"\"spring_base\": [[0, 0, 0]]", "lateral.spring_base: expected a list of 2 (one per chain: [[x, y, z], "
+                                         "[x, y, z]]) in m"},
+        {"\"spring_base\": [[0, 0, 0], [0, 0]]", "cfg.json: lateral.spring_base[1]: expected [x, y, z] in m"},
+        {"\"brake_housing\": [[0, 0, 0], [0, \"a\", 0]]", "cfg.json: lateral.brake_housing[1]: expected [x, y, z] in m"},
+        {"\"brake_axis\": [[0, 0, 1], [0, 0, 0]]",
+         "cfg.json: lateral.brake_axis[1]: [0, 0, 0] is not a direction (expected a nonzero axis"},
+        {"\"brake_axis\": [[0, 0, 1e-12], [0, 0, 1]]", "cfg.json: lateral.brake_axis[0]: [0, 0, 1e-12] is not a direction"},
+        {"\"brake_axis\": [0, 0, 1]", "cfg.json: lateral.brake_axis: expected a list of 2"},
+        /* loops that cannot close at the neutral position */
+        {"\"spring_housing\": [[-0.25, -0.30, 0], [-0.25, 0, -0.30]]",
+         "cfg.json: lateral.spring_housing[0]: spring chain 1 has no rod: its S joint is 0 m from its U joint "
+         "(lateral.spring_base[0]); the loop cannot close"},
+        {"\"brake_rod\": [0.15, 0.5]", "cfg.json: lateral.brake_rod[1] = 0.5 m: brake chain 4 does not close at the "
+                                       "neutral position: the coupler must be strictly between"},
+        {"\"brake_rod\": [0.01, 0.15]", "cfg.json: lateral.brake_rod[0] = 0.01 m: brake chain 3 does not close"},
+        {"\"brake_crank\": [0.12, 0.6]", "lateral.brake_rod[1] = 0.15 m: brake chain 4 does not close at the "
+                                         "neutral position"},
+        {"\"brake_housing\": [[-0.24, -0.15, 0.3], [-0.12, 0, -0.10]]",
+         "cfg.json: lateral.brake_housing[0]: the S joint of brake chain 3 lies on its crank axis"},
+        {"\"spring_basis\": []", "cfg.json: lateral.\"spring_basis\": unknown key (known: spring_base, "
+                                 "spring_housing, spring_rod_mass, brake_pivot, brake_axis"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char t[1024];
+        snprintf(t, sizeof t, "{" DOCK ", \"lateral\": {%s}}", bad[i].lat);
+        mech_dock_config c;
+        hy_err err;
+        int rc = parse(t, &c, &err);
+        if (rc == HY_OK)
+            fail_msg("case %zu: accepted %s", i, t);
+        if (!strstr(err.msg, bad[i].msg))
+            fail_msg("case %zu: '%s' does not contain '%s'", i, err.msg, bad[i].msg);
+        assert_null(strchr(err.msg, '\n'));
+        mech_dock_config_free(&c);
+    }
+    /* mech_dock_config_load compiles the chains and tries them at neutral: a geometry that reaches it unchecked
+       (set here behind the parser's back) is refused with the file's name, the key and where to look */
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/mech/dock", fixtures());
+    mech_dock_config c;
+    hy_err err;
+    const char *t = "{" DOCK "}";
+    assert_int_equal(mech_dock_config_parse(t, strlen(t), "s.json", dir, &c, &err), HY_OK);
+    assert_int_equal(mech_dock_config_load(&c, "s.json", &err), HY_OK);
+    c.params.lateral.brake_rod[1] = 1.0;
+    assert_int_equal(mech_dock_config_load(&c, "s.json", &err), HY_EMODEL);
+    assert_non_null(strstr(err.msg, "s.json: lateral.brake_rod[1]: a coupler of 1 m cannot join"));
+    assert_non_null(strstr(err.msg, "check the lateral section's spring_* and brake_* keys"));
+    assert_null(strchr(err.msg, '\n'));
+    mech_dock_config_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -427,6 +571,8 @@ int main(void)
         cmocka_unit_test(load_checks_family_kind_units),
         cmocka_unit_test(print_parse_round_trip),
         cmocka_unit_test(shipped_scenarios_are_rp1),
+        cmocka_unit_test(lateral_geometry_defaults_and_keys),
+        cmocka_unit_test(lateral_geometry_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

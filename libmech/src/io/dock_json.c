@@ -33,7 +33,13 @@ enum kind {
     K_DEG90,    /* degrees, strictly between 0 and 90                      */
     K_INT,      /* integer 0..64                                           */
     K_VEC,      /* [x, y, z], finite                                       */
-    K_VECPOS    /* [x, y, z], each > 0                                     */
+    K_VECPOS,   /* [x, y, z], each > 0                                     */
+    K_AXIS,     /* [x, y, z], a nonzero direction, stored normalised       */
+    /* one value per chain of a pair (the lateral damper's two spring and two brake chains): [a, b] */
+    K_VEC2,     /* [[x, y, z], [x, y, z]], finite                          */
+    K_AXIS2,    /* [[x, y, z], [x, y, z]], each a nonzero direction        */
+    K_POS2,     /* [a, b], each > 0                                        */
+    K_NONNEG2   /* [a, b], each >= 0                                       */
 };
 
 typedef struct field {
@@ -112,6 +118,17 @@ static const field fields[] = {
     P("axial", "frt1_stroke", axial.frt1_stroke, K_NONNEG, "m"),
     P("axial", "frt2_push", axial.frt2_push, K_NONNEG, "N"),
     P("axial", "frt2_pull", axial.frt2_pull, K_NONNEG, "N"),
+    /* the chain geometry (docs/dock-lateral.md §6): base frame with its origin at the UJ centre (= housing frame at
+       the neutral position) */
+    P("lateral", "spring_base", lateral.spring_base, K_VEC2, "m"),
+    P("lateral", "spring_housing", lateral.spring_housing, K_VEC2, "m"),
+    P("lateral", "spring_rod_mass", lateral.spring_rod_mass, K_NONNEG2, "kg"),
+    P("lateral", "brake_pivot", lateral.brake_pivot, K_VEC2, "m"),
+    P("lateral", "brake_axis", lateral.brake_axis, K_AXIS2, ""),
+    P("lateral", "brake_crank", lateral.brake_crank, K_POS2, "m"),
+    P("lateral", "brake_rod", lateral.brake_rod, K_POS2, "m"),
+    P("lateral", "brake_housing", lateral.brake_housing, K_VEC2, "m"),
+    P("lateral", "brake_crank_inertia", lateral.brake_crank_inertia, K_NONNEG2, "kg m^2"),
     P("lateral", "spring_stop", lateral.spring_stop, K_POS, "m"),
     P("lateral", "stop_stiffness", lateral.stop_stiffness, K_POS, "N/m"),
     P("lateral", "brake_stop_deg", lateral.brake_stop, K_DEGPOS, "deg"),
@@ -279,39 +296,89 @@ static int is_deg(int kind)
     return kind == K_DEG || kind == K_DEGPOS || kind == K_DEG90;
 }
 
-// (one table row, its JSON item) => value stored in the configuration
+// (kind of a pair row) => the kind of each of its two values; 0 for a kind that is not a pair
+static int pair_of(int kind)
+{
+    switch (kind) {
+    case K_VEC2: return K_VEC;
+    case K_AXIS2: return K_AXIS;
+    case K_POS2: return K_POS;
+    case K_NONNEG2: return K_NONNEG;
+    default: return 0;
+    }
+}
+
+static int is_vec(int kind)
+{
+    return kind == K_VEC || kind == K_VECPOS || kind == K_AXIS;
+}
+
+/* A direction closer to unit length than this is kept as it is, so that a printed (normalised) axis reads back
+ * bit for bit; any other nonzero direction is divided by its norm. */
+#define AXIS_UNIT_TOL 1e-14
+
+// (kind, unit, where "sec.key" or "sec.key[i]", JSON item) => one value stored at dst (double, int or mech_vec3)
+static int read_value(const ctx *x, int kind, const char *unit, const char *w, const cJSON *it, void *dst)
+{
+    if (is_vec(kind)) {
+        double v[3];
+        int n = cJSON_IsArray(it) ? cJSON_GetArraySize(it) : -1, i = 0;
+        for (const cJSON *e = n == 3 ? it->child : NULL; e; e = e->next, i++)
+            if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || (kind == K_VECPOS && !(e->valuedouble > 0)))
+                break;
+            else
+                v[i] = e->valuedouble;
+        if (n != 3 || i != 3)
+            return hy_err_set(x->err, HY_EPARSE, "%s: %s: expected [x, y, z]%s%s%s", x->name, w, *unit ? " in " : "",
+                              unit, kind == K_VECPOS ? ", each > 0" : kind == K_AXIS ? " (a direction)" : "");
+        if (kind == K_AXIS) {
+            /* the crank axis: any nonzero direction, stored as a unit vector; its sense picks the assembly branch
+               of the R-U-S chain (docs/dock-lateral.md §2.2), so it is kept, never flipped */
+            double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            if (!(len > 1e-9) || !isfinite(len))
+                return hy_err_set(x->err, HY_EPARSE, "%s: %s: [%g, %g, %g] is not a direction (expected a nonzero "
+                                  "axis [x, y, z], normalised on reading)", x->name, w, v[0], v[1], v[2]);
+            if (!(fabs(len - 1) <= AXIS_UNIT_TOL))
+                v[0] /= len, v[1] /= len, v[2] /= len;
+        }
+        mech_vec3 *p = dst;
+        p->x = v[0], p->y = v[1], p->z = v[2];
+        return HY_OK;
+    }
+    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble))
+        return hy_err_set(x->err, HY_EPARSE, "%s: %s: expected a number%s%s", x->name, w, *unit ? " in " : "", unit);
+    double v = it->valuedouble;
+    const char *expect;
+    if (!accepts(kind, v, &expect))
+        return hy_err_set(x->err, HY_EPARSE, "%s: %s = %.17g: expected %s%s%s", x->name, w, v, expect,
+                          *unit ? " " : "", unit);
+    if (kind == K_INT)
+        *(int *)dst = (int)v;
+    else
+        *(double *)dst = is_deg(kind) ? v * DEG : v;
+    return HY_OK;
+}
+
+// (one table row, its JSON item) => value stored in the configuration; a pair row [chain 1, chain 2] element-wise
 static int read_field(const ctx *x, const field *f, const cJSON *it, mech_dock_config *c)
 {
     char w[96];
     where(f->sec, f->key, w, sizeof w);
     char *base = (char *)c + f->off;
-    if (f->kind == K_VEC || f->kind == K_VECPOS) {
-        double v[3];
-        int n = cJSON_IsArray(it) ? cJSON_GetArraySize(it) : -1, i = 0;
-        for (const cJSON *e = n == 3 ? it->child : NULL; e; e = e->next, i++)
-            if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || (f->kind == K_VECPOS && !(e->valuedouble > 0)))
-                break;
-            else
-                v[i] = e->valuedouble;
-        if (n != 3 || i != 3)
-            return hy_err_set(x->err, HY_EPARSE, "%s: %s: expected [x, y, z] in %s%s", x->name, w, f->unit,
-                              f->kind == K_VECPOS ? ", each > 0" : "");
-        mech_vec3 *p = (mech_vec3 *)base;
-        p->x = v[0], p->y = v[1], p->z = v[2];
-        return HY_OK;
+    int one = pair_of(f->kind);
+    if (!one)
+        return read_value(x, f->kind, f->unit, w, it, base);
+    if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2)
+        return hy_err_set(x->err, HY_EPARSE, "%s: %s: expected a list of 2 (one per chain: %s)%s%s", x->name, w,
+                          is_vec(one) ? "[[x, y, z], [x, y, z]]" : "[a, b]", *f->unit ? " in " : "", f->unit);
+    size_t stride = is_vec(one) ? sizeof(mech_vec3) : sizeof(double);
+    int i = 0, rc;
+    for (const cJSON *e = it->child; e; e = e->next, i++) {
+        char wi[128];
+        snprintf(wi, sizeof wi, "%s[%d]", w, i);
+        if ((rc = read_value(x, one, f->unit, wi, e, base + i * stride)) != HY_OK)
+            return rc;
     }
-    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble))
-        return hy_err_set(x->err, HY_EPARSE, "%s: %s: expected a number%s%s", x->name, w, *f->unit ? " in " : "",
-                          f->unit);
-    double v = it->valuedouble;
-    const char *expect;
-    if (!accepts(f->kind, v, &expect))
-        return hy_err_set(x->err, HY_EPARSE, "%s: %s = %.17g: expected %s%s%s", x->name, w, v, expect,
-                          *f->unit ? " " : "", f->unit);
-    if (f->kind == K_INT)
-        *(int *)base = (int)v;
-    else
-        *(double *)base = is_deg(f->kind) ? v * DEG : v;
     return HY_OK;
 }
 
@@ -394,6 +461,42 @@ static int read_table(const ctx *x, const cJSON *o, const char *w, const char *v
         tt.y[i] = b->valuedouble;
     }
     *t = tt;
+    return HY_OK;
+}
+
+/* (lateral chain geometry) => error naming the chain and its keys when a chain's loop cannot close at the neutral
+ * position (housing on the mechanism axis, where every run starts): a spring rod of zero length, a brake S joint on
+ * its crank axis, a coupler too short or too long to join the crank tip to the S joint. The same conditions as
+ * mech_dock_lateral_new (docs/dock-lateral.md §2), checked here without the model files, so that a scenario with such
+ * a geometry is refused while it is read; mech_dock_config_load then compiles the chains and tries them at neutral. */
+static int check_lateral_closure(const ctx *x, const mech_dock_lateral_params *l)
+{
+    for (int i = 0; i < 2; i++) {
+        mech_vec3 d = mech_vec3_sub(l->spring_housing[i], l->spring_base[i]);
+        if (!(mech_vec3_norm(d) > 1e-6))
+            return hy_err_set(x->err, HY_EPARSE, "%s: lateral.spring_housing[%d]: spring chain %d has no rod: its S "
+                              "joint is %g m from its U joint (lateral.spring_base[%d]); the loop cannot close",
+                              x->name, i, i + 1, mech_vec3_norm(d), i);
+    }
+    for (int i = 0; i < 2; i++) {
+        mech_vec3 e = l->brake_axis[i], d = mech_vec3_sub(l->brake_housing[i], l->brake_pivot[i]);
+        double h = mech_vec3_dot(d, e), a = mech_vec3_norm(mech_vec3_axpy(d, -h, e));
+        double rho = l->brake_crank[i], lambda = l->brake_rod[i];
+        if (!(a > 1e-9))
+            return hy_err_set(x->err, HY_EPARSE, "%s: lateral.brake_housing[%d]: the S joint of brake chain %d lies on "
+                              "its crank axis (lateral.brake_pivot[%d], lateral.brake_axis[%d]): the crank cannot turn",
+                              x->name, i, i + 3, i, i);
+        /* the crank tip runs on a circle of radius rho about the axis; its distance to the S joint ranges over
+           [sqrt(h^2 + (a - rho)^2), sqrt(h^2 + (a + rho)^2)], the two dead points excluded */
+        double c = (mech_vec3_dot(d, d) + rho * rho - lambda * lambda) / (2 * rho);
+        if (!(fabs(c) < a))
+            return hy_err_set(x->err, HY_EPARSE, "%s: lateral.brake_rod[%d] = %g m: brake chain %d does not close at "
+                              "the neutral position: the coupler must be strictly between %g and %g m to join the "
+                              "crank tip (lateral.brake_crank[%d] = %g m) to the S joint; check lateral.brake_pivot[%d], "
+                              "brake_axis[%d], brake_crank[%d], brake_rod[%d], brake_housing[%d]", x->name, i, lambda,
+                              i + 3, sqrt(h * h + (a - rho) * (a - rho)), sqrt(h * h + (a + rho) * (a + rho)), i, rho,
+                              i, i, i, i, i);
+    }
     return HY_OK;
 }
 
@@ -512,6 +615,8 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_dock_config *c)
     if (!(p->duration / p->h <= 1e8))
         return hy_err_set(x->err, HY_EPARSE, "%s: duration = %g: expected at most 1e8 steps of %g s", x->name,
                           p->duration, p->h);
+    if ((rc = check_lateral_closure(x, &p->lateral)) != HY_OK)
+        return rc;
     /* model files */
     if ((rc = find_section(x, doc, "laws", &o)) != HY_OK)
         return rc;
@@ -674,6 +779,20 @@ int mech_dock_config_load(mech_dock_config *c, const char *name, hy_err *err)
     hy_err e;
     if (mech_dock_params_check(p, &e) != HY_OK)
         return hy_err_set(err, e.code, "%s: %s", name, e.msg);
+    /* the lateral chains are compiled by the simulation (mech_dock_sim_new), after the outputs are opened: compile
+       them here too and try them at the neutral position, so that a geometry the module refuses is refused before
+       the run, with the file's name */
+    mech_dock_lateral *lat;
+    int rc = mech_dock_lateral_new(&p->lateral, &lat, &e);
+    if (rc == HY_OK) {
+        mech_dock_lateral_out o;
+        mech_mat3 eye = mech_mat3_identity();
+        rc = mech_dock_lateral_trial(lat, &eye, mech_vec3_make(0, 0, 0), &o, &e);
+        mech_dock_lateral_free(lat);
+    }
+    if (rc != HY_OK)
+        return hy_err_set(err, rc == HY_ENOMEM ? HY_ENOMEM : HY_EMODEL, "%s: %s (the lateral chains at the neutral "
+                          "position: check the lateral section's spring_* and brake_* keys)", name, e.msg);
     return HY_OK;
 }
 
@@ -767,6 +886,15 @@ static cJSON *section_obj(cJSON *doc, const char *path)
     return o;
 }
 
+static cJSON *vec_item(const mech_vec3 *u)
+{
+    cJSON *v = cJSON_CreateArray();
+    cJSON_AddItemToArray(v, hy_json_exact_number(u->x));
+    cJSON_AddItemToArray(v, hy_json_exact_number(u->y));
+    cJSON_AddItemToArray(v, hy_json_exact_number(u->z));
+    return v;
+}
+
 static cJSON *table_obj(const mech_dock_table *t, const char *vkey)
 {
     cJSON *o = cJSON_CreateObject(), *xs = cJSON_AddArrayToObject(o, "speed"), *ys = cJSON_AddArrayToObject(o, vkey);
@@ -798,12 +926,14 @@ char *mech_dock_config_print(const mech_dock_config *c, hy_err *err)
         const field *f = &fields[i];
         const char *base = (const char *)c + f->off;
         cJSON *o = section_obj(doc, f->sec), *v;
-        if (f->kind == K_VEC || f->kind == K_VECPOS) {
-            const mech_vec3 *u = (const mech_vec3 *)base;
+        if (pair_of(f->kind)) {
+            int one = pair_of(f->kind);
             v = cJSON_CreateArray();
-            cJSON_AddItemToArray(v, hy_json_exact_number(u->x));
-            cJSON_AddItemToArray(v, hy_json_exact_number(u->y));
-            cJSON_AddItemToArray(v, hy_json_exact_number(u->z));
+            for (int k = 0; k < 2; k++)
+                cJSON_AddItemToArray(v, is_vec(one) ? vec_item((const mech_vec3 *)base + k)
+                                                    : hy_json_exact_number(((const double *)base)[k]));
+        } else if (is_vec(f->kind)) {
+            v = vec_item((const mech_vec3 *)base);
         } else if (f->kind == K_INT) {
             v = cJSON_CreateNumber(*(const int *)base);
         } else {
