@@ -177,8 +177,9 @@ static void gates(mech_dock_sim *s, dock_eval *e, mech_vec3 hc)
     double rh = gm->head_radius, x = hc.x;
     e->on[DOCK_SET_CONE] = x - rh < g->rim_x + GATE_MARGIN && x + rh > g->throat_x - GATE_MARGIN;
     /* bore (inside a cylinder of the socket radius, up to the throat): the head centre's distance from the axis */
+    double r_free = gm->socket_radius - rh - GATE_EXACT;   /* the centre's free radial play in the bore */
     e->on[DOCK_SET_SOCKET] = x - rh < g->throat_x + GATE_MARGIN &&
-                             hypot(hc.y, hc.z) + rh > gm->socket_radius - GATE_EXACT;
+                             (r_free <= 0 || hc.y * hc.y + hc.z * hc.z > r_free * r_free);
     e->on[DOCK_SET_BOTTOM] = x - rh < g->bottom_x + GATE_EXACT;
     /* latch tips (radius r about the head centre in the latch frame's y-z plane) reach at most r sin(tilt) above
        the head centre along the cone axis; the stop plane touches them from above */
@@ -367,7 +368,8 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     /* axial damper: the nut equation with the head's push-in force (DOCK.md: counted once in the tree, once here) */
     mech_vec3 ex5 = mech_mat3_col(H->rot, 0);
     e->f_axial = -mech_vec3_dot(Fh, ex5);
-    hy_err aerr = {0};
+    hy_err aerr;   /* not cleared: the sub-models fill it when they fail (clearing the message cost 1 % of a step) */
+    aerr.code = 0, aerr.msg[0] = 0;
     rc = mech_dock_axial_trial(s->ax, y[nb], y[nb + 1], e->f_axial, &e->ax, &aerr);
     if (rc)
         return fail(s, rc, "%s", aerr.msg);
@@ -396,7 +398,8 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     const mech_body_data *dc = d;
     e->alpha_C = mech_mat3_tmul(dc->xmat[DOCK_B_HOUSING], dc->xmat[DOCK_B_BASE]);
     mech_vec3 omC = mech_vec3_sub(dc->omega[DOCK_B_HOUSING], mech_mat3_apply(e->alpha_C, dc->omega[DOCK_B_BASE]));
-    hy_err lerr = {0};
+    hy_err lerr;
+    lerr.code = 0, lerr.msg[0] = 0;
     rc = mech_dock_lateral_trial(s->lat, &e->alpha_C, omC, &e->lat, &lerr);
     if (rc)
         return fail(s, rc, "%s", lerr.msg);
@@ -437,9 +440,14 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     e->p[Q_THRUST] = Pth;
     for (int k = 0; k < NQ; k++)
         dy[nb + 2 + k] = e->p[k];
+    /* one branch for the whole derivative (x * 0 is 0 for a finite x, NaN otherwise), the index only on failure */
+    double nonfinite = 0;
     for (size_t i = 0; i < nb + 2; i++)
-        if (!isfinite(dy[i]))
-            return fail(s, HY_ENUMERIC, "state derivative %zu is not finite", i);
+        nonfinite += dy[i] * 0.0;
+    if (nonfinite != 0 || isnan(nonfinite))
+        for (size_t i = 0; i < nb + 2; i++)
+            if (!isfinite(dy[i]))
+                return fail(s, HY_ENUMERIC, "state derivative %zu is not finite", i);
     return HY_OK;
 }
 
