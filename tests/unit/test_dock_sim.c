@@ -397,6 +397,38 @@ static void step_refinement(void **state)
     assert_true(fabs(S[0].capture_time - S[1].capture_time) < 0.01 * S[1].capture_time);
 }
 
+/* ---- B's friction brakes are rigid-plastic: S1 B pushes FrT1 in at its 1250 N level and never back, so the
+ * energy they dissipated is exactly 1250 N times FrT1's slip (booked from the slips, not from a quadrature of the
+ * slip power, which jumps when a slip starts inside a step) ------------------------------------------------------ */
+
+static void b_brakes_exact(void **state)
+{
+    (void)state;
+    mech_dock_params p;
+    params_for(&(scenario){MECH_DOCK_B, MODULE_20T, 0.15, 0, 0, 0, 0, 1e-3, 2.0, 0}, &p);
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    hy_err e;
+    assert_int_equal(mech_dock_model_new(&p, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    const double *c = mech_dock_sim_channels(s);
+    double slip_prev = 0;
+    long n = lround(p.duration / p.h);
+    for (long i = 0; i < n; i++) {
+        assert_int_equal(mech_dock_sim_step(s, &e), HY_OK);
+        assert_true(c[MECH_DOCK_CH_SLIP1] >= slip_prev);   /* FrT1 only slips in */
+        assert_true(c[MECH_DOCK_CH_SLIP2] == 0);
+        slip_prev = c[MECH_DOCK_CH_SLIP1];
+    }
+    double expect = p.axial.frt1_push * c[MECH_DOCK_CH_SLIP1];
+    print_message("S1 B at h = 1 ms: FrT1 slip %.5f m, E brakes %.6f J = %.6f J (level x slip), residual %.3g J\n",
+                  c[MECH_DOCK_CH_SLIP1], c[MECH_DOCK_CH_E_BRAKES], expect, c[MECH_DOCK_CH_E_RESIDUAL]);
+    assert_true(c[MECH_DOCK_CH_SLIP1] > 0.1);
+    assert_true(fabs(c[MECH_DOCK_CH_E_BRAKES] - expect) < 1e-9 * expect);
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+}
+
 /* ---- a blow-up stops with time, contact and hint, at the last accepted step --------------------------------- */
 
 static void blow_up_reported(void **state)
@@ -460,6 +492,7 @@ int main(void)
         cmocka_unit_test(roll_slots),
         cmocka_unit_test(convergence),
         cmocka_unit_test(step_refinement),
+        cmocka_unit_test(b_brakes_exact),
         cmocka_unit_test(blow_up_reported),
         cmocka_unit_test(no_allocation),
     };
