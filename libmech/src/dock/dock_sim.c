@@ -63,6 +63,7 @@ struct mech_dock_sim {
     unsigned long          steps;       /* accepted steps of h                                                  */
     unsigned long          substeps;    /* accepted RK4 steps (steps of h and their substeps)                   */
     double                 rho;         /* last estimate of the Jacobian's spectral radius, 1/s (rk4)           */
+    double                *wke;         /* (dim) weights of the estimate: sqrt of each rate's inertia, 0 elsewhere */
     mech_contact_body      cb[DOCK_NCB];
     mech_vec3              ahs_axis[2];  /* world axes of the tip-angle corrections dq4, dq5                  */
     double                 ahs_gain[2];  /* d(dq)/dq = tip cos q - 1                                           */
@@ -796,13 +797,34 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
             goto fail;
     if ((rc = mech_dock_axial_new(&p->axial, &s->ax, err)) || (rc = mech_dock_lateral_new(&p->lateral, &s->lat, err)))
         goto fail;
-    s->y = calloc(7 * s->dim, sizeof *s->y);
+    s->y = calloc(8 * s->dim, sizeof *s->y);
     if (!s->y) {
         rc = hy_err_set(err, HY_ENOMEM, "dock simulation: out of memory");
         goto fail;
     }
     s->y0 = s->y + s->dim, s->k1 = s->y0 + s->dim, s->k2 = s->k1 + s->dim, s->k3 = s->k2 + s->dim;
-    s->k4 = s->k3 + s->dim, s->yt = s->k4 + s->dim;
+    s->k4 = s->k3 + s->dim, s->yt = s->k4 + s->dim, s->wke = s->yt + s->dim;
+    /* the stiffness estimate's norm: each rate weighted by the square root of its inertia (kinetic-energy norm), so
+       the head on the nut chain (50 kg) or the probe (0.02-1.5 kg m^2) counts as much as a vehicle moving with the
+       same energy; a plain norm let the nut's rad/s dominate and missed S5's bore mode (docs/dock.md §6) */
+    {
+        const mech_body_layout *L = &s->L;
+        const mech_vec3 Ia = p->active.inertia, Ip = p->passive.inertia;
+        const double Ij[5] = {p->mass.housing_inertia.z, p->mass.housing_inertia.y, p->mass.probe_inertia.x,
+                              p->mass.probe_inertia.y, p->mass.probe_inertia.z};   /* q1 about z, q2 about y */
+        for (int k = 0; k < 3; k++) {
+            s->wke[L->base_vel + k] = sqrt(p->active.mass);
+            s->wke[L->free_vel + k] = sqrt(p->passive.mass);
+        }
+        const double ia[3] = {Ia.x, Ia.y, Ia.z}, ip[3] = {Ip.x, Ip.y, Ip.z};
+        for (int k = 0; k < 3; k++) {
+            s->wke[L->base_omega + k] = sqrt(ia[k]);
+            s->wke[L->free_vel + 3 + k] = sqrt(ip[k]);
+        }
+        for (int k = 0; k < 5; k++)
+            s->wke[L->qd + k] = sqrt(Ij[k]);
+        s->wke[s->nb + 1] = sqrt(p->axial.m_eq) / m->i_nut;   /* phid_Nut: the chain's m_eq at the probe */
+    }
     if ((rc = initial_state(s, err)))
         goto fail;
     s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
@@ -835,8 +857,9 @@ fail:
  * On HY_OK: y is the new state, yt its derivative and s->ev its evaluation (trials, not committed yet). With
  * `theta` > 0 the step first estimates the spectral radius rho of the Jacobian from stages 1-3 (the stiffness
  * detection of Hairer & Wanner, Solving ODEs II, §IV.2: y3 - y2 = h/2 (k2 - k1), k3 - k2 = f(y3) - f(y2), so
- * rho ~ |k3 - k2| / |y3 - y2|); when rho h > theta it stops there (DOCK_RESOLVE, y untouched): the step cannot
- * resolve the fastest mode (a contact's damping under a large quasi-static load, an onset inside the step). */
+ * rho ~ |k3 - k2| / |y3 - y2|, taken over the rates' rows in the kinetic-energy norm, s->wke); when rho h > theta it
+ * stops there (DOCK_RESOLVE, y untouched): the step cannot resolve the fastest mode that carries energy (a
+ * contact's damping under a large quasi-static load, an onset inside the step). */
 #define DOCK_RESOLVE 1000
 static int rk4(mech_dock_sim *s, double t, double h, double theta)
 {
@@ -853,8 +876,8 @@ static int rk4(mech_dock_sim *s, double t, double h, double theta)
     }
     if (rc == HY_OK) {
         double dk = 0, dy = 0;
-        for (size_t i = 0; i < nr; i++) {
-            double a = s->k3[i] - s->k2[i], b = s->k2[i] - s->k1[i];
+        for (size_t i = s->L.npos; i < nr; i++) {   /* the rates' rows, in the kinetic-energy norm */
+            double a = s->wke[i] * (s->k3[i] - s->k2[i]), b = s->wke[i] * (s->k2[i] - s->k1[i]);
             dk += a * a;
             dy += b * b;
         }
