@@ -397,6 +397,21 @@ static void step_refinement(void **state)
     assert_true(fabs(S[0].capture_time - S[1].capture_time) < 0.01 * S[1].capture_time);
 }
 
+/* ---- step refinement on a lateral mode: S5 A at h = 1 ms, the head pressed on the socket bore by the lateral springs
+ * with 1.8-3.9 kN (RP-1 §4 S5 in A). The stiffness estimate in the kinetic-energy norm catches that contact's damping
+ * on the probe; in a plain norm (the nut's rad/s dominating) it did not and the residual reached 88 J of 639 J --- */
+
+static void refinement_bore(void **state)
+{
+    (void)state;
+    result r;
+    run(&(scenario){MECH_DOCK_A, MODULE_20T, 0.25, 0.20, 5, 0.03, 0.3, 1e-3, 4.0, 0}, &r);
+    print_message("S5 A at h = 1 ms: capture %.4f s, residual %.3g J of %.1f J\n", r.S.capture_time, r.S.e_residual_max,
+                  r.S.e_initial);
+    assert_true(r.S.captured);
+    assert_true(r.S.e_residual_max < 0.01 * r.S.e_initial);
+}
+
 /* ---- B's friction brakes are rigid-plastic: S1 B pushes FrT1 in at its 1250 N level and never back, so the
  * energy they dissipated is exactly 1250 N times FrT1's slip (booked from the slips, not from a quadrature of the
  * slip power, which jumps when a slip starts inside a step) ------------------------------------------------------ */
@@ -492,6 +507,7 @@ int main(void)
         cmocka_unit_test(roll_slots),
         cmocka_unit_test(convergence),
         cmocka_unit_test(step_refinement),
+        cmocka_unit_test(refinement_bore),
         cmocka_unit_test(b_brakes_exact),
         cmocka_unit_test(blow_up_reported),
         cmocka_unit_test(no_allocation),
