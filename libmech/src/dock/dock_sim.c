@@ -547,7 +547,8 @@ static void account(mech_dock_sim *s, int first, int full)
     if (!first && p->variant == MECH_DOCK_B) {
         const mech_dock_axial_params *ap = &p->axial;
         double d1 = e->ax.slip1 - s->slipc[0], d2 = e->ax.slip2 - s->slipc[1];
-        s->brake_work += (d1 > 0 ? ap->frt1_push : -ap->frt1_pull) * d1 + (d2 > 0 ? ap->frt2_push : -ap->frt2_pull) * d2;
+        s->brake_work += (d1 > 0 ? ap->frt1_push : -ap->frt1_pull) * d1 +
+                         (d2 > 0 ? ap->frt2_push : -ap->frt2_pull) * d2;
     }
     s->slipc[0] = e->ax.slip1;
     s->slipc[1] = e->ax.slip2;
