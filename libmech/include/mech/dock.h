@@ -322,7 +322,8 @@ typedef struct mech_dock_sim mech_dock_sim;
 // only). Fails when the initial state already penetrates (HY_EMODEL naming the pair)
 int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err);
 void mech_dock_sim_free(mech_dock_sim *s);
-/* (sim) => one accepted RK4 step of params.h: stages evaluate trials, the accepted state commits. On failure (a
+/* (sim) => one accepted RK4 step of params.h (split into substeps where its stages show a mode h cannot resolve:
+ * docs/dock.md §6): stages evaluate trials, the accepted state commits. On failure (a
  * NaN, a hysteresis state-machine violation, a penetration deeper than the geometry allows) the state stays at
  * the last accepted step and err says "t = 1.2345 s: <element or contact>: <what>; hint: <e.g. halve the step
  * (h = ...)>" (HY_ESTATE or HY_ENUMERIC). Allocates nothing. */

@@ -63,6 +63,7 @@ struct mech_dock_sim {
     unsigned long          steps;       /* accepted steps of h                                                  */
     unsigned long          substeps;    /* accepted RK4 steps (steps of h and their substeps)                   */
     double                 rho;         /* last estimate of the Jacobian's spectral radius, 1/s (rk4)           */
+    double                *wke;         /* (dim) weights of the estimate: sqrt of each rate's inertia, 0 elsewhere */
     mech_contact_body      cb[DOCK_NCB];
     mech_vec3              ahs_axis[2];  /* world axes of the tip-angle corrections dq4, dq5                  */
     double                 ahs_gain[2];  /* d(dq)/dq = tip cos q - 1                                           */
@@ -74,6 +75,8 @@ struct mech_dock_sim {
     int                    slot_touch;
     double                 slot_vimp;
     double                 work[MECH_DOCK_NEL], qc[MECH_DOCK_NEL], Qc[MECH_DOCK_NEL];
+    double                 slipc[2];    /* B: FrT1, FrT2 slips at the last step of h (m)                        */
+    double                 brake_work;  /* B: their dissipation booked from the slip increments (J)             */
     int                    cone_prev;
     double                 ke0;
     mech_dock_summary      sum;
@@ -177,8 +180,9 @@ static void gates(mech_dock_sim *s, dock_eval *e, mech_vec3 hc)
     double rh = gm->head_radius, x = hc.x;
     e->on[DOCK_SET_CONE] = x - rh < g->rim_x + GATE_MARGIN && x + rh > g->throat_x - GATE_MARGIN;
     /* bore (inside a cylinder of the socket radius, up to the throat): the head centre's distance from the axis */
+    double r_free = gm->socket_radius - rh - GATE_EXACT;   /* the centre's free radial play in the bore */
     e->on[DOCK_SET_SOCKET] = x - rh < g->throat_x + GATE_MARGIN &&
-                             hypot(hc.y, hc.z) + rh > gm->socket_radius - GATE_EXACT;
+                             (r_free <= 0 || hc.y * hc.y + hc.z * hc.z > r_free * r_free);
     e->on[DOCK_SET_BOTTOM] = x - rh < g->bottom_x + GATE_EXACT;
     /* latch tips (radius r about the head centre in the latch frame's y-z plane) reach at most r sin(tilt) above
        the head centre along the cone axis; the stop plane touches them from above */
@@ -367,7 +371,8 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     /* axial damper: the nut equation with the head's push-in force (DOCK.md: counted once in the tree, once here) */
     mech_vec3 ex5 = mech_mat3_col(H->rot, 0);
     e->f_axial = -mech_vec3_dot(Fh, ex5);
-    hy_err aerr = {0};
+    hy_err aerr;   /* not cleared: the sub-models fill it when they fail (clearing the message cost 1 % of a step) */
+    aerr.code = 0, aerr.msg[0] = 0;
     rc = mech_dock_axial_trial(s->ax, y[nb], y[nb + 1], e->f_axial, &e->ax, &aerr);
     if (rc)
         return fail(s, rc, "%s", aerr.msg);
@@ -396,7 +401,8 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     const mech_body_data *dc = d;
     e->alpha_C = mech_mat3_tmul(dc->xmat[DOCK_B_HOUSING], dc->xmat[DOCK_B_BASE]);
     mech_vec3 omC = mech_vec3_sub(dc->omega[DOCK_B_HOUSING], mech_mat3_apply(e->alpha_C, dc->omega[DOCK_B_BASE]));
-    hy_err lerr = {0};
+    hy_err lerr;
+    lerr.code = 0, lerr.msg[0] = 0;
     rc = mech_dock_lateral_trial(s->lat, &e->alpha_C, omC, &e->lat, &lerr);
     if (rc)
         return fail(s, rc, "%s", lerr.msg);
@@ -437,9 +443,14 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     e->p[Q_THRUST] = Pth;
     for (int k = 0; k < NQ; k++)
         dy[nb + 2 + k] = e->p[k];
+    /* one branch for the whole derivative (x * 0 is 0 for a finite x, NaN otherwise), the index only on failure */
+    double nonfinite = 0;
     for (size_t i = 0; i < nb + 2; i++)
-        if (!isfinite(dy[i]))
-            return fail(s, HY_ENUMERIC, "state derivative %zu is not finite", i);
+        nonfinite += dy[i] * 0.0;
+    if (nonfinite != 0 || isnan(nonfinite))
+        for (size_t i = 0; i < nb + 2; i++)
+            if (!isfinite(dy[i]))
+                return fail(s, HY_ENUMERIC, "state derivative %zu is not finite", i);
     return HY_OK;
 }
 
@@ -529,6 +540,18 @@ static void account(mech_dock_sim *s, int first, int full)
         s->qc[k] = e->qel[k];
         s->Qc[k] = e->Qel[k];
     }
+    /* B's brakes are rigid-plastic: they slip only at their level, so their dissipation over a step is the level
+       times the slip increment, exactly. Booked from the slips like the gear train's work from its state (rather
+       than the quadrature of the slip power, which jumps from 0 to G s' when a slip starts inside a step: S4c-B at
+       h = 2 ms lost 0.07 J of 3.3 J that way at FrT1's first slip) */
+    if (!first && p->variant == MECH_DOCK_B) {
+        const mech_dock_axial_params *ap = &p->axial;
+        double d1 = e->ax.slip1 - s->slipc[0], d2 = e->ax.slip2 - s->slipc[1];
+        s->brake_work += (d1 > 0 ? ap->frt1_push : -ap->frt1_pull) * d1 +
+                         (d2 > 0 ? ap->frt2_push : -ap->frt2_pull) * d2;
+    }
+    s->slipc[0] = e->ax.slip1;
+    s->slipc[1] = e->ax.slip2;
 
     /* energy budget (docs/dock.md §energy) */
     double ke_veh = vehicles_ke(s);
@@ -540,7 +563,7 @@ static void account(mech_dock_sim *s, int first, int full)
     double w_hyst = 0;
     for (int k = 0; k < MECH_DOCK_NEL; k++)
         w_hyst += s->work[k];
-    double brakes = Q[Q_BRAKES];
+    double brakes = p->variant == MECH_DOCK_B ? s->brake_work : Q[Q_BRAKES];
     double e_hyst = p->variant == MECH_DOCK_A ? w_hyst - brakes : w_hyst;   /* A: the slip is in the chain's Q dq */
     double e_stops = e->ax.e_stop + e->lat.e_stops;
     double e_cdiss = Q[Q_CONTACT] - e->e_contact;
@@ -775,13 +798,34 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
             goto fail;
     if ((rc = mech_dock_axial_new(&p->axial, &s->ax, err)) || (rc = mech_dock_lateral_new(&p->lateral, &s->lat, err)))
         goto fail;
-    s->y = calloc(7 * s->dim, sizeof *s->y);
+    s->y = calloc(8 * s->dim, sizeof *s->y);
     if (!s->y) {
         rc = hy_err_set(err, HY_ENOMEM, "dock simulation: out of memory");
         goto fail;
     }
     s->y0 = s->y + s->dim, s->k1 = s->y0 + s->dim, s->k2 = s->k1 + s->dim, s->k3 = s->k2 + s->dim;
-    s->k4 = s->k3 + s->dim, s->yt = s->k4 + s->dim;
+    s->k4 = s->k3 + s->dim, s->yt = s->k4 + s->dim, s->wke = s->yt + s->dim;
+    /* the stiffness estimate's norm: each rate weighted by the square root of its inertia (kinetic-energy norm), so
+       the head on the nut chain (50 kg) or the probe (0.02-1.5 kg m^2) counts as much as a vehicle moving with the
+       same energy; a plain norm let the nut's rad/s dominate and missed S5's bore mode (docs/dock.md §6) */
+    {
+        const mech_body_layout *L = &s->L;
+        const mech_vec3 Ia = p->active.inertia, Ip = p->passive.inertia;
+        const double Ij[5] = {p->mass.housing_inertia.z, p->mass.housing_inertia.y, p->mass.probe_inertia.x,
+                              p->mass.probe_inertia.y, p->mass.probe_inertia.z};   /* q1 about z, q2 about y */
+        for (int k = 0; k < 3; k++) {
+            s->wke[L->base_vel + k] = sqrt(p->active.mass);
+            s->wke[L->free_vel + k] = sqrt(p->passive.mass);
+        }
+        const double ia[3] = {Ia.x, Ia.y, Ia.z}, ip[3] = {Ip.x, Ip.y, Ip.z};
+        for (int k = 0; k < 3; k++) {
+            s->wke[L->base_omega + k] = sqrt(ia[k]);
+            s->wke[L->free_vel + 3 + k] = sqrt(ip[k]);
+        }
+        for (int k = 0; k < 5; k++)
+            s->wke[L->qd + k] = sqrt(Ij[k]);
+        s->wke[s->nb + 1] = sqrt(p->axial.m_eq) / m->i_nut;   /* phid_Nut: the chain's m_eq at the probe */
+    }
     if ((rc = initial_state(s, err)))
         goto fail;
     s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
@@ -814,8 +858,9 @@ fail:
  * On HY_OK: y is the new state, yt its derivative and s->ev its evaluation (trials, not committed yet). With
  * `theta` > 0 the step first estimates the spectral radius rho of the Jacobian from stages 1-3 (the stiffness
  * detection of Hairer & Wanner, Solving ODEs II, §IV.2: y3 - y2 = h/2 (k2 - k1), k3 - k2 = f(y3) - f(y2), so
- * rho ~ |k3 - k2| / |y3 - y2|); when rho h > theta it stops there (DOCK_RESOLVE, y untouched): the step cannot
- * resolve the fastest mode (a contact's damping under a large quasi-static load, an onset inside the step). */
+ * rho ~ |k3 - k2| / |y3 - y2|, taken over the rates' rows in the kinetic-energy norm, s->wke); when rho h > theta it
+ * stops there (DOCK_RESOLVE, y untouched): the step cannot resolve the fastest mode that carries energy (a
+ * contact's damping under a large quasi-static load, an onset inside the step). */
 #define DOCK_RESOLVE 1000
 static int rk4(mech_dock_sim *s, double t, double h, double theta)
 {
@@ -832,8 +877,8 @@ static int rk4(mech_dock_sim *s, double t, double h, double theta)
     }
     if (rc == HY_OK) {
         double dk = 0, dy = 0;
-        for (size_t i = 0; i < nr; i++) {
-            double a = s->k3[i] - s->k2[i], b = s->k2[i] - s->k1[i];
+        for (size_t i = s->L.npos; i < nr; i++) {   /* the rates' rows, in the kinetic-energy norm */
+            double a = s->wke[i] * (s->k3[i] - s->k2[i]), b = s->wke[i] * (s->k2[i] - s->k1[i]);
             dk += a * a;
             dy += b * b;
         }
