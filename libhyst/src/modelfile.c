@@ -11,50 +11,6 @@
 
 static const char *const common_keys[] = {"format", "version", "model", "units", NULL};
 
-// (path or "-") => whole file as a NUL-terminated string (malloc'd)
-static char *slurp(const char *path, hy_err *err)
-{
-    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!fp) {
-        hy_err_set(err, errno == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(fp);
-        hy_err_set(err, HY_EIO, "%s: is a directory, expected a model file (hyst-model JSON)", path);
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n - 1, fp);
-        n += got;
-        if (n + 1 < cap)
-            break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-        }
-        buf = nb;
-    }
-    int bad = ferror(fp);
-    if (fp != stdin)
-        fclose(fp);
-    if (!buf) {
-        hy_err_set(err, HY_ENOMEM, "%s: out of memory", hy_display_name(path));
-        return NULL;
-    }
-    if (bad) {
-        free(buf);
-        hy_err_set(err, HY_EIO, "%s: read error", hy_display_name(path));
-        return NULL;
-    }
-    buf[n] = '\0';
-    return buf;
-}
-
 static int key_in(const char *key, const char *const *list)
 {
     for (; list && *list; list++)
@@ -148,9 +104,11 @@ int hy_model_parse(const char *text, const char *name, hy_model *m, hy_err *err)
 int hy_model_read(const char *path, hy_model *m, hy_err *err)
 {
     memset(m, 0, sizeof *m);
-    char *text = slurp(path, err);
-    if (!text)
-        return err ? err->code : HY_EIO;
+    char *text;
+    size_t len;
+    int rc0 = hy_read_text(path, "a model file (hyst-model JSON)", 0, &text, &len, err);
+    if (rc0 != HY_OK)
+        return rc0;
     int rc = hy_model_parse(text, hy_display_name(path), m, err);
     free(text);
     return rc;

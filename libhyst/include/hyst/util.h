@@ -44,4 +44,12 @@ int hy_json_parse_error(hy_err *err, const char *name, const char *text, size_t 
 // (path) => the name to use in messages: the path as given, so the user can find the file ("-" gives "<stdin>")
 const char *hy_display_name(const char *path);
 
+/* (path or "-" for standard input, what the file should be for messages ("a model file (hyst-model JSON)"),
+ * size limit in bytes or 0) => the whole file, NUL-terminated (malloc'd, *len bytes before the NUL). Errors name
+ * the file: "cannot open: <reason>", "is a directory, expected WHAT", "larger than N bytes: not WHAT", "read
+ * error", "out of memory"; *text is NULL then. */
+int hy_read_text(const char *path, const char *what, size_t max_len, char **text, size_t *len, hy_err *err);
+// (path) => the folder part ("" when there is none, "/" for a file in the root), for resolving relative names
+void hy_path_dir(const char *path, char *dir, size_t len);
+
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "hyst/csvread.h"
+#include "hyst/util.h"
 #include "mech/beam.h"
 
 void mech_beam_config_default(mech_beam_config *c)
@@ -422,30 +423,13 @@ int mech_beam_config_read(const char *file, mech_beam_config *c, hy_err *err)
 {
     const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     mech_beam_config_default(c);
-    FILE *fp = fopen(file, "rb");
-    if (!fp)
-        return hy_err_set(err, errno == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open: %s", file, strerror(errno));
-    char *txt = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            char *t = realloc(txt, cap = 2 * cap + 8192);
-            if (!t) {
-                free(txt);
-                fclose(fp);
-                return hy_err_set(err, HY_ENOMEM, "%s: out of memory", name);
-            }
-            txt = t;
-        }
-        size_t got = fread(txt + n, 1, 4096, fp);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(fp);
-    char dir[MECH_BEAM_PATH_LEN] = "";
-    if (strrchr(file, '/'))
-        snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(file, '/') - file), file);
+    char *txt;
+    size_t n;
+    int rc0 = hy_read_text(file, "a configuration file (mech-beam JSON)", 0, &txt, &n, err);
+    if (rc0 != HY_OK)
+        return rc0;
+    char dir[MECH_BEAM_PATH_LEN];
+    hy_path_dir(file, dir, sizeof dir);
     int rc = mech_beam_config_parse(txt, n, name, dir, c, err);
     free(txt);
     if (rc == HY_OK)

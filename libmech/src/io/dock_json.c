@@ -800,36 +800,13 @@ int mech_dock_config_read(const char *path, mech_dock_config *c, hy_err *err)
 {
     const char *name = hy_display_name(path);
     mech_dock_config_default(c);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return hy_err_set(err, errno == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open: %s", name, strerror(errno));
-    char *txt = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            char *t = realloc(txt, cap = 2 * cap + 8192);
-            if (!t) {
-                free(txt);
-                fclose(fp);
-                return hy_err_set(err, HY_ENOMEM, "%s: out of memory", name);
-            }
-            txt = t;
-        }
-        size_t got = fread(txt + n, 1, 4096, fp);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(txt);
-        return hy_err_set(err, HY_EIO, "%s: cannot read", name);
-    }
-    char dir[MECH_DOCK_PATH_LEN] = "";
-    const char *slash = strrchr(path, '/');
-    if (slash)
-        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    char *txt;
+    size_t n;
+    int rc0 = hy_read_text(path, "a scenario file (mech-dock JSON)", 0, &txt, &n, err);
+    if (rc0 != HY_OK)
+        return rc0;
+    char dir[MECH_DOCK_PATH_LEN];
+    hy_path_dir(path, dir, sizeof dir);
     int rc = mech_dock_config_parse(txt, n, name, dir, c, err);
     free(txt);
     if (rc == HY_OK)

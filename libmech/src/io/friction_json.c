@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "hyst/util.h"
 #include "mech/friction.h"
 
 typedef struct ctx {
@@ -428,37 +429,11 @@ int mech_friction_config_parse(const char *text, size_t len, const char *name, m
 int mech_friction_config_read(const char *path, mech_friction_config *cfg, hy_err *err)
 {
     const char *name = path;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return hy_err_set(err, errno == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open: %s", name, strerror(errno));
-    char *text = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 4096 > cap) {
-            if (cap > ((size_t)64 << 20)) {
-                free(text);
-                fclose(fp);
-                return hy_err_set(err, HY_EPARSE, "%s: larger than 64 MB: not a mech-friction file", name);
-            }
-            char *t = realloc(text, cap = 2 * cap + 8192);
-            if (!t) {
-                free(text);
-                fclose(fp);
-                return hy_err_set(err, HY_ENOMEM, "%s: out of memory", name);
-            }
-            text = t;
-        }
-        size_t got = fread(text + n, 1, 4096, fp);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(text);
-        return hy_err_set(err, HY_EIO, "%s: read error", name);
-    }
+    char *text;
+    size_t n;
+    int rc0 = hy_read_text(path, "a mech-friction file", (size_t)64 << 20, &text, &n, err);
+    if (rc0 != HY_OK)
+        return rc0;
     int rc = mech_friction_config_parse(text, n, name, cfg, err);
     free(text);
     return rc;

@@ -28,35 +28,13 @@ static int num(const cJSON *o, const char *key, double *x, const char *name, con
 // (path) => parameters and unit model path
 int mech_pend_params_read(const char *path, mech_pend_params *p, char *unit_path, size_t unit_len, hy_err *err)
 {
-    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     if (unit_len)
         unit_path[0] = '\0';
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return hy_err_set(err, errno == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open: %s", name, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(fp);
-        return hy_err_set(err, HY_EIO, "%s: is a directory, expected a parameter file (mech-pendulum JSON)", name);
-    }
-    char *text = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            char *t = realloc(text, cap = 2 * cap + 8192);
-            if (!t) {
-                free(text);
-                fclose(fp);
-                return hy_err_set(err, HY_ENOMEM, "%s: out of memory", name);
-            }
-            text = t;
-        }
-        size_t got = fread(text + n, 1, 4096, fp);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(fp);
+    char *text;
+    size_t n;
+    int rc0 = hy_read_text(path, "a parameter file (mech-pendulum JSON)", 0, &text, &n, err);
+    if (rc0 != HY_OK)
+        return rc0;
     int rc = mech_pend_params_parse(text, n, path, p, unit_path, unit_len, err);
     free(text);
     return rc;
