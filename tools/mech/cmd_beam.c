@@ -197,56 +197,6 @@ static const char *terminal(const char *path)
     return NULL;
 }
 
-// (fp, text) => gnuplot single-quoted string (' doubled)
-static void gp_quote(FILE *fp, const char *t)
-{
-    fputc('\'', fp);
-    for (; *t; t++) {
-        if (*t == '\'')
-            fputc('\'', fp);
-        if ((unsigned char)*t >= 0x20)
-            fputc(*t, fp);
-    }
-    fputc('\'', fp);
-}
-
-// (script text file, figure path) => gnuplot run on the script; the figure is renamed into place on success
-static int run_gnuplot(const char *cmd, const char *script, const char *tmpfig, const char *fig)
-{
-    char line[8192] = "gnuplot '";
-    size_t k = strlen(line);
-    for (const char *c = script; *c && k + 8 < sizeof line; c++) {
-        if (*c == '\'') {
-            memcpy(line + k, "'\\''", 4);   /* ' -> '\'' for the shell */
-            k += 4;
-        } else {
-            line[k++] = *c;
-        }
-    }
-    snprintf(line + k, sizeof line - k, "' 2>&1");
-    FILE *pp = popen(line, "r");
-    if (!pp)
-        return mech_cli_fail(cmd, "%s: cannot run gnuplot", fig);
-    char buf[512], first[512] = "";
-    while (fgets(buf, sizeof buf, pp))
-        if (!first[0] && strspn(buf, " \t\r\n") < strlen(buf)) {
-            snprintf(first, sizeof first, "%s", buf + strspn(buf, " \t"));
-            first[strcspn(first, "\r\n")] = '\0';
-        }
-    int st = pclose(pp);
-    unlink(script);
-    if (st != 0 || access(tmpfig, F_OK) != 0) {
-        unlink(tmpfig);
-        return mech_cli_fail(cmd, "%s: gnuplot failed (exit status %d)%s%s", fig, WIFEXITED(st) ? WEXITSTATUS(st) : st,
-                             first[0] ? ": " : "", first);
-    }
-    if (rename(tmpfig, fig) != 0) {
-        unlink(tmpfig);
-        return mech_cli_fail(cmd, "%s: cannot write: %s", fig, strerror(errno));
-    }
-    return MECH_EXIT_OK;
-}
-
 // (fp, block name, x, y, n) => datablock, decimated to at most 4000 points
 static void block(FILE *fp, const char *name, const double *x, const double *y, long n)
 {
@@ -289,7 +239,7 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
         block(fp, nm, a->dth + (size_t)j * (size_t)a->cap, a->M + (size_t)j * (size_t)a->cap, a->n);
     }
     fprintf(fp, "set terminal %s\nset output ", term);
-    gp_quote(fp, tmpfig);
+    mech_cli_gp_quote(fp, tmpfig);
     fprintf(fp, "\nset multiplot layout %d,1\nset grid\nset xlabel 't (s)'\n", rows);
     const char *what[4] = {"w", "th", "thd", NULL};
     const char *ylab[4] = {"tip deflection w (m)", "attitude theta (rad)", "attitude rate (rad/s)", NULL};
@@ -320,7 +270,7 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
     }
     fputs("unset multiplot\n", fp);
     fclose(fp);
-    return run_gnuplot(cmd, script, tmpfig, fig);
+    return mech_cli_run_gnuplot(cmd, script, tmpfig, fig);
 }
 
 /* ---------- configuration ---------- */
@@ -535,7 +485,7 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
         }
         fputs("EOD\n", gp);
         fprintf(gp, "set terminal %s\nset output ", term);
-        gp_quote(gp, tmpfig);
+        mech_cli_gp_quote(gp, tmpfig);
         fputs("\nset grid\nset key outside right\n", gp);
         fprintf(gp, "set xlabel '%s'\nset ylabel 'f_i / f_i(first value)'\nset title 'free-hub frequencies against "
                 "%s (spec 004 Tables 2-5)'\n%s", kind == 0 ? "hinge mass (kg)" : kind == 1 ? "hub inertia J1 (kg m^2)"
@@ -546,7 +496,7 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
             fprintf(gp, "%s$D using 1:%d with linespoints title 'f%d'", k > 1 ? ", " : "", k + 1, k);
         fputc('\n', gp);
         fclose(gp);
-        status = run_gnuplot(cmd, script, tmpfig, o->plot);
+        status = mech_cli_run_gnuplot(cmd, script, tmpfig, o->plot);
     }
     free(table);
     return status;

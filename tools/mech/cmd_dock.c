@@ -419,56 +419,6 @@ static cJSON *summary(const run *r, const char *scenario)
 
 /* ---------- gnuplot ---------- */
 
-// (run, script file, figure file name) => gnuplot on the script; the figure renamed into place on success
-static int run_gnuplot(const run *r, const char *script, const char *tmpfig, const char *fig)
-{
-    char line[3 * MECH_DOCK_PATH_LEN] = "gnuplot '";
-    size_t k = strlen(line);
-    for (const char *c = script; *c && k + 8 < sizeof line; c++) {
-        if (*c == '\'') {
-            memcpy(line + k, "'\\''", 4);   /* ' -> '\'' for the shell */
-            k += 4;
-        } else {
-            line[k++] = *c;
-        }
-    }
-    snprintf(line + k, sizeof line - k, "' 2>&1");
-    FILE *pp = popen(line, "r");
-    if (!pp)
-        return mech_cli_fail(r->cmd, "%s: cannot run gnuplot", fig);
-    char buf[512], first[512] = "";
-    while (fgets(buf, sizeof buf, pp))
-        if (!first[0] && strspn(buf, " \t\r\n") < strlen(buf)) {
-            snprintf(first, sizeof first, "%s", buf + strspn(buf, " \t"));
-            first[strcspn(first, "\r\n")] = '\0';
-        }
-    int st = pclose(pp);
-    unlink(script);
-    if (st != 0 || access(tmpfig, F_OK) != 0) {
-        unlink(tmpfig);
-        return mech_cli_fail(r->cmd, "%s: gnuplot failed (exit status %d)%s%s", fig,
-                             WIFEXITED(st) ? WEXITSTATUS(st) : st, first[0] ? ": " : "", first);
-    }
-    if (rename(tmpfig, fig) != 0) {
-        unlink(tmpfig);
-        return mech_cli_fail(r->cmd, "%s: cannot write: %s", fig, strerror(errno));
-    }
-    return MECH_EXIT_OK;
-}
-
-// (fp, text) => gnuplot single-quoted string
-static void gp_quote(FILE *fp, const char *t)
-{
-    fputc('\'', fp);
-    for (; *t; t++) {
-        if (*t == '\'')
-            fputc('\'', fp);
-        if ((unsigned char)*t >= 0x20)
-            fputc(*t, fp);
-    }
-    fputc('\'', fp);
-}
-
 typedef struct figure {
     char fig[MECH_DOCK_PATH_LEN + 128], tmp[MECH_DOCK_PATH_LEN + 160], script[MECH_DOCK_PATH_LEN + 160];
     FILE *fp;
@@ -485,7 +435,7 @@ static int fig_open(const run *r, figure *f, const char *name, const char *term)
     if (!(f->fp = fopen(f->script, "w")))
         return mech_cli_fail(r->cmd, "%s: cannot write: %s", f->script, strerror(errno));
     fprintf(f->fp, "set terminal %s\nset output ", term);
-    gp_quote(f->fp, f->tmp);
+    mech_cli_gp_quote(f->fp, f->tmp);
     fputs("\nset grid\n", f->fp);
     return MECH_EXIT_OK;
 }
@@ -495,7 +445,7 @@ static int fig_run(const run *r, figure *f)
     fputs("unset multiplot\nset output\n", f->fp);
     if (fclose(f->fp) != 0)
         return mech_cli_fail(r->cmd, "%s: cannot write", f->script);
-    return run_gnuplot(r, f->script, f->tmp, f->fig);
+    return mech_cli_run_gnuplot(r->cmd, f->script, f->tmp, f->fig);
 }
 
 // (fp, block name, columns of the figure samples) => datablock of t and the columns (scaled)
