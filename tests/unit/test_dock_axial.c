@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mech/dock.h"
+#include "dock_test_laws.h"
 #include "hyst/pwl.h"
 #include "../../bench/bench_alloc.h"
 
@@ -26,14 +27,7 @@
 
 static void load_law(const char *file, hy_model *m)
 {
-    const char *fx = getenv("FIXTURES");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/mech/dock/models/%s", fx && *fx ? fx : "fixtures", file);
-    hy_err e;
-    int rc = hy_model_read(path, m, &e);
-    if (rc)
-        print_message("%s\n", e.msg);
-    assert_int_equal(rc, HY_OK);
+    assert_int_equal(dock_test_load_law(file, m), HY_OK);
 }
 
 /* RP-1 axial damper of a variant with its shipped law */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <lapacke.h>
 #include "mech/dock.h"
+#include "dock_test_laws.h"
 #include "dock/dock_lateral_internal.h"
 #include "../../bench/bench_alloc.h"
 
@@ -24,14 +25,8 @@ static hy_model law;
 static int setup(void **state)
 {
     (void)state;
-    const char *fx = getenv("FIXTURES");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/mech/dock/models/lateral-spring.json", fx && *fx ? fx : "fixtures");
-    hy_err err;
-    if (hy_model_read(path, &law, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
+    if (dock_test_load_law("lateral-spring.json", &law) != HY_OK)
         return -1;
-    }
     return 0;
 }
 

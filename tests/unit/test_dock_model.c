@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mech/dock.h"
+#include "dock_test_laws.h"
 #include "dock/dock_internal.h"
 
 /* cmocka's assert_float_equal compares floats: doubles need their own */
@@ -23,35 +24,19 @@ static void assert_near_(double a, double b, double tol, const char *what, int l
     assert_true(fabs(a - b) <= tol);
 }
 
-static hy_model laws[5];
-
-static void load_law(const char *file, hy_model *m)
-{
-    const char *fx = getenv("FIXTURES");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/mech/dock/models/%s", fx && *fx ? fx : "fixtures", file);
-    hy_err e;
-    int rc = hy_model_read(path, m, &e);
-    if (rc)
-        print_message("%s\n", e.msg);
-    assert_int_equal(rc, HY_OK);
-}
+static hy_model laws[MECH_DOCK_NLAW];
 
 static int setup(void **state)
 {
     (void)state;
-    load_law("axial-A.json", &laws[0]);
-    load_law("gear-B.json", &laws[1]);
-    load_law("lateral-spring.json", &laws[2]);
-    load_law("probe-bending.json", &laws[3]);
-    load_law("probe-torsion.json", &laws[4]);
+    assert_int_equal(dock_test_load_laws(laws), HY_OK);
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < MECH_DOCK_NLAW; k++)
         hy_model_free(&laws[k]);
     return 0;
 }
@@ -59,11 +44,7 @@ static int teardown(void **state)
 static void rp1(mech_dock_params *p, int variant)
 {
     mech_dock_params_rp1(p, variant, MECH_DOCK_CONE_MODULE);
-    p->axial.chain.model = &laws[0];
-    p->axial.gear.model = &laws[1];
-    p->lateral.spring.model = &laws[2];
-    p->probe.bending.model = &laws[3];
-    p->probe.torsion.model = &laws[4];
+    dock_test_set_laws(p, laws);
     p->init.closing_speed = 0.15;
 }
 

@@ -15,31 +15,16 @@
 #include <string.h>
 #include "mech/dock.h"
 #include "../../bench/bench_alloc.h"
+#include "dock_test_laws.h"
 
-static hy_model laws[5];
+static hy_model laws[MECH_DOCK_NLAW];
 static int loaded;
-
-static void load_law(const char *file, hy_model *m)
-{
-    const char *fx = getenv("FIXTURES");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/mech/dock/models/%s", fx && *fx ? fx : "fixtures", file);
-    hy_err e;
-    int rc = hy_model_read(path, m, &e);
-    if (rc)
-        print_message("%s\n", e.msg);
-    assert_int_equal(rc, HY_OK);
-}
 
 static int setup(void **state)
 {
     (void)state;
     if (!loaded) {
-        load_law("axial-A.json", &laws[0]);
-        load_law("gear-B.json", &laws[1]);
-        load_law("lateral-spring.json", &laws[2]);
-        load_law("probe-bending.json", &laws[3]);
-        load_law("probe-torsion.json", &laws[4]);
+        assert_int_equal(dock_test_load_laws(laws), HY_OK);
         loaded = 1;
     }
     return 0;
@@ -48,7 +33,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    for (int k = 0; k < 5 && loaded; k++)
+    for (int k = 0; k < MECH_DOCK_NLAW && loaded; k++)
         hy_model_free(&laws[k]);
     loaded = 0;
     return 0;
@@ -66,11 +51,7 @@ typedef struct scenario {
 static void params_for(const scenario *sc, mech_dock_params *p)
 {
     mech_dock_params_rp1(p, sc->variant, MECH_DOCK_CONE_MODULE);
-    p->axial.chain.model = &laws[0];
-    p->axial.gear.model = &laws[1];
-    p->lateral.spring.model = &laws[2];
-    p->probe.bending.model = &laws[3];
-    p->probe.torsion.model = &laws[4];
+    dock_test_set_laws(p, laws);
     if (sc->vehicle == SOYUZ || sc->vehicle == PROGRESS) {   /* RP-1 §2.1 */
         snprintf(p->active.name, sizeof p->active.name, "%s", sc->vehicle == SOYUZ ? "soyuz-ms" : "progress-ms");
         p->active.mass = sc->vehicle == SOYUZ ? 7200 : 7300;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "fault_alloc.h"
 #include "mech/dock.h"
+#include "dock_test_laws.h"
 
 static hy_model law;
 
@@ -82,14 +83,8 @@ static void trial_and_commit_allocate_nothing(void **state)
 static int setup(void **state)
 {
     (void)state;
-    const char *fx = getenv("FIXTURES");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/mech/dock/models/lateral-spring.json", fx && *fx ? fx : "fixtures");
-    hy_err err;
-    if (hy_model_read(path, &law, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
+    if (dock_test_load_law("lateral-spring.json", &law) != HY_OK)
         return -1;
-    }
     return 0;
 }
 
