@@ -46,6 +46,8 @@ struct mech_dock_model {
     mech_contact_model *set[DOCK_NSET];
     dock_geom           g;
     double              i_nut;          /* 2 pi / lead                                                        */
+    double              slot_hc_s;      /* Hunt-Crossley s(e) of the slot-face law (contact.head_bottom),
+                                           solved once here rather than in every stage                     */
     mech_vec3           passive_com;    /* passive CoM in the cone frame at t = 0                             */
 };
 

@@ -40,6 +40,7 @@ int mech_dock_model_new(const mech_dock_params *p, mech_dock_model **out, hy_err
         return hy_err_set(err, HY_ENOMEM, "dock model: out of memory");
     m->p = *p;
     m->i_nut = 2 * M_PI / p->axial.lead;
+    m->slot_hc_s = mech_contact_hc_factor(p->contact.head_bottom.e, MECH_CONTACT_HC_EXACT);
     dock_geom_compute(p, &m->g);
     const mech_dock_geometry *g = &p->geom;
     const mech_dock_mass *ms = &p->mass;

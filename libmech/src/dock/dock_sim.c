@@ -4,6 +4,7 @@
  * first stage, so a step costs four evaluations. Capture logic, sensors, energy budget and summary at every
  * accepted step. Nothing here allocates after mech_dock_sim_new. docs/dock.md. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +96,6 @@ static double elastic_energy(const mech_contact_law *law, double depth)
 }
 
 static int fail(mech_dock_sim *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-#include <stdarg.h>
 static int fail(mech_dock_sim *s, int code, const char *fmt, ...)
 {
     va_list ap;
@@ -338,7 +338,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
             /* Hunt-Crossley with its damping coefficient capped at the critical damping of the penalty on the
                probe's roll inertia (I_x / r^2 at the latch radius): under the large quasi-static torque of a roll
                error the uncapped k pen D is tens of times critical and no explicit step resolves it */
-            double D = mech_contact_hc_factor(law->e, MECH_CONTACT_HC_EXACT) / vimp;
+            double D = m->slot_hc_s / vimp;
             double el = law->k * (law->n == 1 ? pen : pow(pen, law->n));
             double c_crit = 2 * sqrt(law->k * p->mass.probe_inertia.x) / r;
             double Fn = fmax(0.0, el + fmin(el * D, c_crit) * pen_rate);
