@@ -26,9 +26,16 @@ CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
 # libhyst needs LAPACK, libcsv and cJSON; libmech adds SLICOT (Riccati) and GLPK (the friction LPs).
 HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -lm
+# and libdouble-conversion (C++, through one .cc shim: exact number text) and serial HDF5 (the .h5 logs).
+HDF5_CPPFLAGS ?= -I/usr/include/hdf5/serial
+HYST_LIBS += -ldouble-conversion -lhdf5_serial -lstdc++
+CPPFLAGS  += $(HDF5_CPPFLAGS)
+CXXFLAGS ?= $(OPT)
+CXXFLAGS += -std=c++11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDLIBS  := -lslicot -lglpk $(HYST_LIBS)
 
 HYST_SRC  := $(sort $(wildcard libhyst/src/*.c))
+HYST_CXX  := $(sort $(wildcard libhyst/src/*.cc))
 MECH_SRC  := $(sort $(wildcard libmech/src/*/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/hyst/*.c))
 MTOOL_SRC := $(sort $(wildcard tools/mech/*.c))
@@ -36,7 +43,7 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
-HYST_OBJ  := $(call obj,$(HYST_SRC))
+HYST_OBJ  := $(call obj,$(HYST_SRC)) $(patsubst %.cc,$(BUILD)/obj/%.o,$(HYST_CXX))
 MECH_OBJ  := $(call obj,$(MECH_SRC))
 TOOL_OBJ  := $(call obj,$(TOOL_SRC))
 MTOOL_OBJ := $(call obj,$(MTOOL_SRC))
@@ -67,6 +74,9 @@ lib: $(DEPS_STAMP) $(LIBHYST_A) $(LIBHYST_SO) $(if $(MECH_SRC),$(LIBMECH_A))
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+$(BUILD)/obj/%.o: %.cc | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
 
 $(LIBHYST_A): $(HYST_OBJ)
 	@mkdir -p $(dir $@)
@@ -129,11 +139,17 @@ FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 $(FUZZ_SAN)
 FUZZ_SRC    := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BIN    := $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRC))
-FUZZ_LIBOBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(HYST_SRC) $(MECH_SRC))
+FUZZ_LIBOBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(HYST_SRC) $(MECH_SRC)) \
+               $(patsubst %.cc,$(FUZZ_BUILD)/obj/%.o,$(HYST_CXX))
+FUZZ_CXX    ?= clang++
 
 $(FUZZ_BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FUZZ_BUILD)/obj/%.o: %.cc | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(CPPFLAGS) $(filter-out -std=c11,$(FUZZ_CFLAGS)) -std=c++11 -fno-sanitize=vptr \
+	  -fsanitize=fuzzer-no-link -c $< -o $@
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_LIBOBJ)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 fuzz: $(FUZZ_BIN)

@@ -7,14 +7,67 @@
 #include "hyst/model.h"
 #include "hyst/util.h"
 
-// (v) => shortest of %.15g / %.16g / %.17g that strtod maps back to exactly v; returns the text length
+int hy_fmt_shortest_digits(double v, char *digits, int *ndigits, int *point); /* fmt_shortest.cc */
+
+/* (v) => its shortest round-trip text, laid out as printf's %.Pg with P = max(15, number of digits): the bytes of
+ * the former "shortest of %.15g / %.16g / %.17g that strtod reads back" wherever that text was already the shortest
+ * (tests/unit/test_numfmt.c keeps the former algorithm as the reference), shorter where it was not (a value whose
+ * correctly rounded 15 digits end in a non-zero digit but whose 12 digits already read back). The digits come from
+ * libdouble-conversion (Grisu3 + bignum fallback), ~20x faster than the snprintf/strtod loop; inf and nan are
+ * printf's text as before. Returns the text length; a short buffer truncates as snprintf does. */
 int hy_fmt_exact(char *buf, size_t len, double v)
 {
-    int n = 0;
-    for (int prec = 15; prec <= 17; prec++) {
-        n = snprintf(buf, len, "%.*g", prec, v);
-        if (prec == 17 || !isfinite(v) || strtod(buf, NULL) == v)
-            break;
+    if (!isfinite(v))
+        return snprintf(buf, len, "%g", v);
+    char d[24], tmp[40];
+    int nd, point;
+    int neg = hy_fmt_shortest_digits(v, d, &nd, &point);
+    char *o = len >= sizeof tmp ? buf : tmp, *p = o;
+    if (neg)
+        *p++ = '-';
+    int x = point - 1; /* decimal exponent of the first digit */
+    int prec = nd > 15 ? nd : 15;
+    if (x < -4 || x >= prec) { /* d.ddde+XX */
+        *p++ = d[0];
+        if (nd > 1) {
+            *p++ = '.';
+            memcpy(p, d + 1, (size_t)nd - 1);
+            p += nd - 1;
+        }
+        *p++ = 'e';
+        *p++ = x < 0 ? '-' : '+';
+        unsigned ax = (unsigned)(x < 0 ? -x : x);
+        if (ax >= 100)
+            *p++ = (char)('0' + ax / 100);
+        *p++ = (char)('0' + ax / 10 % 10);
+        *p++ = (char)('0' + ax % 10);
+    } else if (x >= 0) { /* ddd[.ddd]: x < prec <= 17, so at most 17 integer digits */
+        if (nd > x + 1) {
+            memcpy(p, d, (size_t)x + 1);
+            p += x + 1;
+            *p++ = '.';
+            memcpy(p, d + x + 1, (size_t)(nd - x - 1));
+            p += nd - x - 1;
+        } else {
+            memcpy(p, d, (size_t)nd);
+            p += nd;
+            for (int k = nd; k <= x; k++)
+                *p++ = '0';
+        }
+    } else { /* 0.000ddd, x in -4..-1 */
+        *p++ = '0';
+        *p++ = '.';
+        for (int k = -1; k > x; k--)
+            *p++ = '0';
+        memcpy(p, d, (size_t)nd);
+        p += nd;
+    }
+    *p = '\0';
+    int n = (int)(p - o);
+    if (o == tmp && len > 0) {
+        size_t c = (size_t)n < len - 1 ? (size_t)n : len - 1;
+        memcpy(buf, tmp, c);
+        buf[c] = '\0';
     }
     return n;
 }

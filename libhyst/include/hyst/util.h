@@ -29,7 +29,9 @@ int hy_atomic_commit(hy_atomic *a, hy_err *err);
 // (open atomic file) => temporary file removed, target untouched
 void hy_atomic_abort(hy_atomic *a);
 
-// (v) => shortest of %.15g / %.16g / %.17g that reads back to exactly v, into buf; returns the text length
+/* (v) => the shortest text that reads back to exactly v (libdouble-conversion's digits), laid out as printf's %.Pg
+ * with P = max(15, digits): the same bytes as the shortest of %.15g / %.16g / %.17g wherever that is shortest; inf
+ * and nan as printf. Into buf (truncated as snprintf); returns the text length (at most 24) */
 int hy_fmt_exact(char *buf, size_t len, double v);
 
 // (a, b) => 1 when both paths name the same existing file, else 0
