@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "hyst/h5log.h"
 #include "cli.h"
 
 #define MAX_SHOWN_WARNINGS 10
@@ -20,7 +21,8 @@ const char hy_cli_data_help[] =
     "  --units-row        the row after the header holds units such as kN,mm (default: detected)\n"
     "  --no-units-row     there is no units row\n"
     "  --skip-bad-rows    drop rows with a bad cell with a warning instead of failing\n"
-    "FILE may be '-' for standard input. Lines starting with '#' and blank lines are ignored.\n";
+    "FILE may be '-' for standard input. Lines starting with '#' and blank lines are ignored.\n"
+    "FILE.h5:/DATASET reads a table of an HDF5 file (mech dock / beam sim --format h5: /records/ELEMENT).\n";
 
 // (getopt value, argument) => options updated; 1 consumed, 0 not a data option, -1 bad value (message printed)
 int hy_cli_data_option(const char *cmd, int opt, const char *arg, hy_csv_opts *o)
@@ -116,7 +118,11 @@ int hy_cli_read_series(const char *cmd, const char *path, hy_csv_opts *o, hy_ser
     o->warn = print_warning;
     o->warn_ctx = &w;
     hy_err err;
-    int rc = hy_csv_read(path, o, s, &err);
+    char h5file[4096];
+    const char *dset;
+    /* FILE.h5:/records/spring1: a table of an HDF5 log (docs/formats.md) */
+    int rc = hy_h5_split_path(path, h5file, sizeof h5file, &dset) ? hy_h5_read_series(h5file, dset, o, s, &err)
+                                                                   : hy_csv_read(path, o, s, &err);
     o->warn = saved_warn;
     o->warn_ctx = saved_ctx;
     if (w.count > MAX_SHOWN_WARNINGS)

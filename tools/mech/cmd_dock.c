@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include "hyst/h5log.h"
 #include "hyst/model.h"
 #include "hyst/util.h"
 #include "mech/dock.h"
@@ -49,6 +50,10 @@ static void usage(FILE *fp)
           "                             one that does (HI), to 1 %; writes DIR/capture-speed.json\n"
           "      --duration S           override duration          --step S   override step\n"
           "      --no-plots             no figures          --no-records   no element records (faster)\n"
+          "      --format csv|h5|csv+h5 outputs.format: h5 writes ONE file DIR/log.h5 (tables /history and\n"
+          "                             /records/ELEMENT, summary as attributes) instead of the CSV files\n"
+          "      --output-rate R|events outputs.rate and outputs.records_rate = R rows/s (0: every step), or rows\n"
+          "                             only at events (outputs.events \"only\"); the summary uses every step\n"
           "  -q, --quiet                no report on standard output\n"
           "  -h, --help                 this help\n"
           "\n"
@@ -57,12 +62,14 @@ static void usage(FILE *fp)
           fp);
 }
 
-enum { O_OUT = 0x100, O_CAPTURE, O_DURATION, O_STEP, O_NOPLOTS, O_NORECORDS };
+enum { O_OUT = 0x100, O_CAPTURE, O_DURATION, O_STEP, O_NOPLOTS, O_NORECORDS, O_FORMAT, O_RATE };
 
 typedef struct opts {
     const char *scenario, *out;
     double lo, hi, duration, step;
     int capture, set_duration, set_step, no_plots, no_records, quiet;
+    int format, events;              /* --format (MECH_DOCK_FORMAT_* + 1; 0: the scenario's); --output-rate events */
+    double rate;                     /* --output-rate R (< 0: not given)                                          */
 } opts;
 
 /* ---------- files ---------- */
@@ -139,6 +146,12 @@ typedef struct run {
     long rows;
     double next_row;                 /* time of the next history row                                             */
     long k_row;
+    double next_rec;                 /* time of the next element-record row (outputs.records_rate)               */
+    long k_rec;
+    double ev_flag[6];               /* contact flags and capture at the step before (outputs.events)            */
+    int ev_state[MECH_DOCK_NEL], ev_primed;
+    hy_h5log *h5;                    /* log.h5 (outputs.format h5): the history and the records as tables        */
+    hy_h5table *h5hist, *h5rec[MECH_DOCK_NEL];
     /* figures: every channel + every element's q, Q at a stride of steps */
     double *pb;                      /* PLOT_POINTS x (MECH_DOCK_NCH + 2 MECH_DOCK_NEL)                          */
     long pn, pstride;
@@ -167,6 +180,8 @@ static void run_free(run *r)
     for (int e = 0; e < MECH_DOCK_NEL; e++)
         if (r->rec_open[e])
             hy_atomic_abort(&r->rec[e]);
+    hy_h5log_abort(r->h5);
+    r->h5 = NULL;
     free(r->pb);
     free(r->iobuf);
     free(r->line);
@@ -189,6 +204,35 @@ static int open_out(run *r, const char *name, hy_atomic *a)
     return MECH_EXIT_OK;
 }
 
+/* (run) => log.h5 open with the tables /history (t and the chosen channels) and /records/ELEMENT (t, q, Q) */
+static int open_h5(run *r)
+{
+    char path[MECH_DOCK_PATH_LEN + 128];
+    hy_err err;
+    snprintf(path, sizeof path, "%s/log.h5", r->dir);
+    if (is_input(path, r->o, r->c))
+        return mech_cli_fail(r->cmd, "%s: refusing to overwrite an input file", path);
+    const char *names[MECH_DOCK_NCH], *units[MECH_DOCK_NCH];
+    for (int k = 0; k < r->ncol; k++)
+        names[k] = mech_dock_channel_name(r->col[k]), units[k] = mech_dock_channel_unit(r->col[k]);
+    if (hy_h5log_open(&r->h5, path, r->o->scenario, &err) != HY_OK ||
+        hy_h5log_table(r->h5, "/history", r->ncol, names, units,
+                       "mech dock time histories: t and the chosen channels (docs/dock-scenarios.md)", &r->h5hist,
+                       &err) != HY_OK)
+        return mech_cli_fail(r->cmd, "%s", err.msg);
+    for (int e = 0; r->c->records && e < MECH_DOCK_NEL; e++) {
+        char dset[96], desc[320];
+        const char *rn[3] = {"t", "q", "Q"};
+        const char *ru[3] = {"s", mech_dock_element_unit_q(e), mech_dock_element_unit_Q(e)};
+        snprintf(dset, sizeof dset, "/records/%s", mech_dock_element_name(e));
+        snprintf(desc, sizeof desc, "hysteretic element %s: displacement q and force Q at accepted steps (a bench "
+                 "record for hyst loops %s:%s)", mech_dock_element_name(e), "log.h5", dset);
+        if (hy_h5log_table(r->h5, dset, 3, rn, ru, desc, &r->h5rec[e], &err) != HY_OK)
+            return mech_cli_fail(r->cmd, "%s", err.msg);
+    }
+    return MECH_EXIT_OK;
+}
+
 static int open_files(run *r)
 {
     const mech_dock_config *c = r->c;
@@ -203,10 +247,15 @@ static int open_files(run *r)
             if (c->channel[k] != MECH_DOCK_CH_T)
                 r->col[r->ncol++] = c->channel[k];
     }
+    r->next_rec = 0, r->k_rec = 0, r->ev_primed = 0;
     r->iobuf = malloc((size_t)(1 + MECH_DOCK_NEL) * IOBUF_SIZE);
     r->line = malloc((size_t)MECH_DOCK_NCH * (NUM_LEN + 1));
     if (!r->iobuf || !r->line)
         return mech_cli_fail(r->cmd, "out of memory");
+    if (c->out_format != MECH_DOCK_FORMAT_CSV && open_h5(r) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    if (c->out_format == MECH_DOCK_FORMAT_H5)
+        return MECH_EXIT_OK;
     if (open_out(r, "history.csv", &r->hist) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     r->hist_open = 1;
@@ -227,6 +276,47 @@ static int open_files(run *r)
     return MECH_EXIT_OK;
 }
 
+/* (run, channels and element branch states of this step) => 1 at an event: the first step, a contact flag or
+ * capture changed, an element changed branch (a reversal); the step's values are remembered */
+static int is_event(run *r, const double *ch, const int *state)
+{
+    int ev = !r->ev_primed;
+    for (int k = 0; k < 6; k++) {
+        ev |= r->ev_primed && ch[MECH_DOCK_CH_CONE_CONTACT + k] != r->ev_flag[k];
+        r->ev_flag[k] = ch[MECH_DOCK_CH_CONE_CONTACT + k];
+    }
+    for (int e = 0; e < MECH_DOCK_NEL; e++) {
+        ev |= r->ev_primed && state[e] != r->ev_state[e];
+        r->ev_state[e] = state[e];
+    }
+    r->ev_primed = 1;
+    return ev;
+}
+
+/* (run, this step's channels and element values, which tables get a row) => rows appended to log.h5; a write
+ * error stops the run like a failed step (the summary says why) */
+static int write_h5(run *r, const double *ch, const double *q, const double *Q, int hist, int rec)
+{
+    hy_err err;
+    double row[MECH_DOCK_NCH];
+    int rc = HY_OK;
+    if (hist) {
+        for (int k = 0; k < r->ncol; k++)
+            row[k] = ch[r->col[k]];
+        rc = hy_h5log_append(r->h5hist, row, &err);
+    }
+    for (int e = 0; rec && rc == HY_OK && e < MECH_DOCK_NEL; e++)
+        if (r->h5rec[e]) {
+            row[0] = ch[MECH_DOCK_CH_T], row[1] = q[e], row[2] = Q[e];
+            rc = hy_h5log_append(r->h5rec[e], row, &err);
+        }
+    if (rc != HY_OK && !r->failed) {
+        r->failed = 1;
+        snprintf(r->msg, sizeof r->msg, "%s", err.msg);
+    }
+    return rc;
+}
+
 // (run, simulation at an accepted state) => rows, records, figure samples, views, frames
 static void observe(run *r, const mech_dock_sim *s)
 {
@@ -234,15 +324,26 @@ static void observe(run *r, const mech_dock_sim *s)
     double t = ch[MECH_DOCK_CH_T], h = r->p->h;
     unsigned long step = mech_dock_sim_steps(s);
     double q[MECH_DOCK_NEL], Q[MECH_DOCK_NEL];
-    for (int e = 0; e < MECH_DOCK_NEL; e++) {
-        int state;
-        mech_dock_sim_element(s, e, &q[e], &Q[e], &state, &r->work[e]);
-    }
+    int state[MECH_DOCK_NEL];
+    for (int e = 0; e < MECH_DOCK_NEL; e++)
+        mech_dock_sim_element(s, e, &q[e], &Q[e], &state[e], &r->work[e]);
     if (!r->write)
         return;
+    /* which rows this step gets: at the rates (0: every step) and/or at an event (outputs.events) */
+    const mech_dock_config *c = r->c;
+    int ev = c->out_events != MECH_DOCK_EVENTS_NONE && is_event(r, ch, state);
+    int only = c->out_events == MECH_DOCK_EVENTS_ONLY;
+    int hist_due = only ? ev : ev || c->out_rate <= 0 || t >= r->next_row - 0.5 * h;
+    int rec_due = only ? ev : ev || c->out_records_rate <= 0 || t >= r->next_rec - 0.5 * h;
+    if (!only && c->out_rate > 0 && t >= r->next_row - 0.5 * h)
+        r->next_row = (double)++r->k_row / c->out_rate;
+    if (!only && c->out_records_rate > 0 && t >= r->next_rec - 0.5 * h)
+        r->next_rec = (double)++r->k_rec / c->out_records_rate;
+    if (r->h5 && (hist_due || rec_due) && write_h5(r, ch, q, Q, hist_due, rec_due) != HY_OK)
+        return;
     char tb[NUM_LEN];
-    int tn = fmt_num(tb, t);
-    if (r->c->out_rate <= 0 || t >= r->next_row - 0.5 * h) {
+    int tn = r->hist_open || r->rec_open[0] ? fmt_num(tb, t) : 0;
+    if (r->hist_open && hist_due) {
         char *l = r->line;
         memcpy(l, tb, (size_t)tn);
         l += tn;
@@ -252,11 +353,10 @@ static void observe(run *r, const mech_dock_sim *s)
         }
         *l++ = '\n';
         fwrite(r->line, 1, (size_t)(l - r->line), r->hist.fp);
-        r->rows++;
-        if (r->c->out_rate > 0)
-            r->next_row = (double)++r->k_row / r->c->out_rate;
     }
-    for (int e = 0; e < MECH_DOCK_NEL; e++)
+    if (hist_due)
+        r->rows++;
+    for (int e = 0; rec_due && e < MECH_DOCK_NEL; e++)
         if (r->rec_open[e]) {
             char row[3 * NUM_LEN + 4], *l = row;
             memcpy(l, tb, (size_t)tn);
@@ -409,7 +509,8 @@ static cJSON *summary(const run *r, const char *scenario)
         cJSON_AddItemToObject(o, "Q_final", hy_json_exact_number(r->Q_end[e]));
         if (r->rec_open[e] || (r->c->records && r->write)) {
             char name[64];
-            snprintf(name, sizeof name, "%s.csv", mech_dock_element_name(e));
+            snprintf(name, sizeof name, r->c->out_format == MECH_DOCK_FORMAT_H5 ? "log.h5:/records/%s" : "%s.csv",
+                     mech_dock_element_name(e));
             cJSON_AddStringToObject(o, "record", name);
         }
         cJSON_AddItemToArray(els, o);
@@ -667,6 +768,12 @@ static int load(const char *cmd, const opts *o, mech_dock_config *c, mech_dock_m
         c->params.h = o->step;
     if (o->no_records)
         c->records = 0;
+    if (o->format)
+        c->out_format = o->format - 1;
+    if (o->events)
+        c->out_events = MECH_DOCK_EVENTS_ONLY;
+    else if (o->rate >= 0)
+        c->out_rate = c->out_records_rate = o->rate, c->out_events = MECH_DOCK_EVENTS_NONE;
     if (!(c->params.h > 0) || !(c->params.duration >= 0) || c->params.duration / c->params.h > 1e8) {
         mech_dock_config_free(c);
         return mech_cli_usage(cmd, "--duration and --step must give 0 .. 1e8 steps of a positive size");
@@ -740,6 +847,37 @@ static int capture_speed(const char *cmd, const opts *o, mech_dock_config *c, ru
     return write_json(r, "capture-speed.json", doc);
 }
 
+/* (run, its summary document (deleted here)) => log.h5 committed with the summary as attributes of the root:
+ * "summary" (the JSON text of summary.json) and one scalar attribute per number, true/false and string at its
+ * top level */
+static int commit_h5(run *r, cJSON *doc)
+{
+    hy_err err;
+    char *txt = doc ? hy_json_print(doc) : NULL;
+    int rc = txt ? hy_h5log_attr_string(r->h5, "/", "summary", txt, &err)
+                 : hy_err_set(&err, HY_ENOMEM, "out of memory");
+    for (const cJSON *it = doc ? doc->child : NULL; it && rc == HY_OK; it = it->next) {
+        if (cJSON_IsRaw(it) || cJSON_IsNumber(it))  /* hy_json_print made the numbers raw, exact text */
+            rc = hy_h5log_attr_double(r->h5, "/", it->string,
+                                      cJSON_IsRaw(it) ? strtod(it->valuestring, NULL) : it->valuedouble, &err);
+        else if (cJSON_IsBool(it))
+            rc = hy_h5log_attr_double(r->h5, "/", it->string, cJSON_IsTrue(it) ? 1 : 0, &err);
+        else if (cJSON_IsString(it))
+            rc = hy_h5log_attr_string(r->h5, "/", it->string, it->valuestring, &err);
+    }
+    free(txt);
+    cJSON_Delete(doc);
+    hy_h5log *lg = r->h5;
+    r->h5 = NULL;
+    if (rc != HY_OK) {
+        hy_h5log_abort(lg);
+        return mech_cli_fail(r->cmd, "%s", err.msg);
+    }
+    if (hy_h5log_commit(lg, &err) != HY_OK)
+        return mech_cli_fail(r->cmd, "%s", err.msg);
+    return MECH_EXIT_OK;
+}
+
 static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, const mech_dock_model *m, run *r)
 {
     r->write = 1;
@@ -759,9 +897,13 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     /* commit what was written, also after a failed step: the rows up to it are the evidence */
     hy_err err;
     int status = MECH_EXIT_OK;
-    r->hist_open = 0;
-    if (hy_atomic_commit(&r->hist, &err) != HY_OK)
-        status = mech_cli_fail(cmd, "%s", err.msg);
+    if (r->hist_open) {
+        r->hist_open = 0;
+        if (hy_atomic_commit(&r->hist, &err) != HY_OK)
+            status = mech_cli_fail(cmd, "%s", err.msg);
+    }
+    if (r->h5 && status == MECH_EXIT_OK)
+        status = commit_h5(r, summary(r, hy_display_name(o->scenario)));
     for (int e = 0; e < MECH_DOCK_NEL; e++)
         if (r->rec_open[e]) {
             r->rec_open[e] = 0;
@@ -800,8 +942,9 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
                u->e_residual_max, u->e_initial > 0 ? 100 * u->e_residual_max / u->e_initial : 0.0,
                norm(u->momentum0) > 0 ? drift(u->momentum0, u->momentum) / norm(u->momentum0) : 0.0);
         if (status == MECH_EXIT_OK)
-            printf("  outputs in %s: history.csv (%ld rows), %d element records, summary.json, %d figure(s)\n",
-                   r->dir, r->rows, c->records ? MECH_DOCK_NEL : 0, nfig);
+            printf("  outputs in %s: %s (%ld rows), %d element records, summary.json, %d figure(s)\n",
+                   r->dir, c->out_format == MECH_DOCK_FORMAT_H5 ? "log.h5" : c->out_format ? "history.csv, log.h5"
+                   : "history.csv", r->rows, c->records ? MECH_DOCK_NEL : 0, nfig);
     }
     if (r->failed)
         status = mech_cli_fail(cmd, "%s (the outputs up to t = %.6g s are written in %s)", r->msg, r->t_end, r->dir);
@@ -816,11 +959,13 @@ int mech_cmd_dock(int argc, char **argv)
         return MECH_EXIT_OK;
     }
     opts o = {0};
+    o.rate = -1;
     static const struct option lo[] = {
         {"out", required_argument, 0, O_OUT},         {"capture-speed", required_argument, 0, O_CAPTURE},
         {"duration", required_argument, 0, O_DURATION}, {"step", required_argument, 0, O_STEP},
         {"no-plots", no_argument, 0, O_NOPLOTS},      {"no-records", no_argument, 0, O_NORECORDS},
         {"quiet", no_argument, 0, 'q'},
+        {"format", required_argument, 0, O_FORMAT},   {"output-rate", required_argument, 0, O_RATE},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     int ch, bad = 0;
     optind = 1;
@@ -842,6 +987,19 @@ int mech_cmd_dock(int argc, char **argv)
         case O_STEP: bad = mech_cli_double(cmd, "step", optarg, &o.step); o.set_step = 1; break;
         case O_NOPLOTS: o.no_plots = 1; break;
         case O_NORECORDS: o.no_records = 1; break;
+        case O_FORMAT:
+            o.format = strcmp(optarg, "csv") == 0 ? 1 : strcmp(optarg, "h5") == 0 ? 2
+                       : strcmp(optarg, "csv+h5") == 0 ? 3 : 0;
+            if (!o.format)
+                return mech_cli_usage(cmd, "--format '%s': expected csv, h5 or csv+h5", optarg);
+            break;
+        case O_RATE:
+            if (strcmp(optarg, "events") == 0)
+                o.events = 1;
+            else if ((bad = mech_cli_double(cmd, "output-rate", optarg, &o.rate)) == 0 && !(o.rate >= 0))
+                return mech_cli_usage(cmd, "--output-rate '%s': expected rows/s >= 0 (0: every step) or 'events'",
+                                      optarg);
+            break;
         case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
         default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
         }

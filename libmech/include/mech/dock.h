@@ -405,6 +405,10 @@ void mech_dock_lateral_revert(mech_dock_lateral *l);
 #define MECH_DOCK_PATH_LEN 1024
 enum mech_dock_law_slot { MECH_DOCK_LAW_CHAIN = 0, MECH_DOCK_LAW_GEAR, MECH_DOCK_LAW_SPRING, MECH_DOCK_LAW_BENDING,
                           MECH_DOCK_LAW_TORSION, MECH_DOCK_NLAW };
+/* outputs.events (docs/dock-scenarios.md): rows also, or only, at the steps where a contact flag or capture
+ * changes or a hysteretic element changes branch; outputs.format: CSV files, one HDF5 log, or both */
+enum { MECH_DOCK_EVENTS_NONE = 0, MECH_DOCK_EVENTS_ALSO, MECH_DOCK_EVENTS_ONLY };
+enum { MECH_DOCK_FORMAT_CSV = 0, MECH_DOCK_FORMAT_H5, MECH_DOCK_FORMAT_BOTH };
 typedef struct mech_dock_config {
     mech_dock_params params;
     char     law_path[MECH_DOCK_NLAW][MECH_DOCK_PATH_LEN];  /* resolved model-file paths ("" = unused)        */
@@ -412,6 +416,9 @@ typedef struct mech_dock_config {
     /* outputs */
     char   out_dir[MECH_DOCK_PATH_LEN];     /* output folder (resolved)                                        */
     double out_rate;                        /* CSV rows per second (0: every step)                             */
+    double out_records_rate;                /* element-record rows per second (0: every step)                  */
+    int    out_events;                      /* rows at events: MECH_DOCK_EVENTS_NONE / _ALSO / _ONLY           */
+    int    out_format;                      /* MECH_DOCK_FORMAT_CSV / _H5 / _BOTH                              */
     int    nchannel;                        /* chosen channels (0: all)                                        */
     int    channel[MECH_DOCK_NCH];
     int    records;                         /* 1: write the t, q, Q record of every element                   */

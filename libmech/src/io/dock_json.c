@@ -140,6 +140,7 @@ static const field fields[] = {
     P("", "duration", duration, K_NONNEG, "s"),
     P("", "capture_timeout", capture_timeout, K_POS, "s"),
     F("outputs", "rate", out_rate, K_NONNEG, "rows/s"),
+    F("outputs", "records_rate", out_records_rate, K_NONNEG, "rows/s"),
 };
 #define NFIELD (sizeof fields / sizeof fields[0])
 
@@ -167,7 +168,7 @@ static const section sections[] = {
     {"probe", {NULL}},
     {"thrust", {NULL}},
     {"laws", {"chain", "gear", "spring", "bending", "torsion", NULL}},
-    {"outputs", {"folder", "channels", "records", "plots", "view_times", "animation", NULL}},
+    {"outputs", {"folder", "channels", "records", "plots", "view_times", "animation", "events", "format", NULL}},
     {"axial.magnetic", {"speed", "force", NULL}},
     {"lateral.brake", {"speed", "moment", NULL}},
 };
@@ -180,6 +181,8 @@ static const char *const law_default[MECH_DOCK_NLAW] = {"models/axial-A.json", "
                                                         "models/probe-torsion.json"};
 static const char *const variant_names[] = {"A", "B", NULL};
 static const char *const cone_names[] = {"module", "vehicle", "short", NULL};
+static const char *const events_names[] = {"none", "also", "only", NULL};   /* MECH_DOCK_EVENTS_*  */
+static const char *const format_names[] = {"csv", "h5", "csv+h5", NULL};   /* MECH_DOCK_FORMAT_*  */
 
 // (variant, law slot) => 1 when the variant drives that law
 static int law_used(int variant, int slot)
@@ -661,6 +664,12 @@ static int parse_outputs(const ctx *x, const cJSON *o, mech_dock_config *c)
     if ((it = cJSON_GetObjectItemCaseSensitive(o, "animation")) &&
         (rc = read_bool(x, it, "outputs.animation", &c->animation)) != HY_OK)
         return rc;
+    if ((it = cJSON_GetObjectItemCaseSensitive(o, "events")) &&
+        (rc = read_choice(x, it, "outputs.events", events_names, &c->out_events)) != HY_OK)
+        return rc;
+    if ((it = cJSON_GetObjectItemCaseSensitive(o, "format")) &&
+        (rc = read_choice(x, it, "outputs.format", format_names, &c->out_format)) != HY_OK)
+        return rc;
     if ((it = cJSON_GetObjectItemCaseSensitive(o, "channels"))) {
         int n = cJSON_IsArray(it) ? cJSON_GetArraySize(it) : -1, k = 0;
         if (n < 1 || n > MECH_DOCK_NCH)
@@ -933,6 +942,8 @@ char *mech_dock_config_print(const mech_dock_config *c, hy_err *err)
     cJSON_AddBoolToObject(out, "records", c->records);
     cJSON_AddBoolToObject(out, "plots", c->plots);
     cJSON_AddBoolToObject(out, "animation", c->animation);
+    cJSON_AddStringToObject(out, "events", events_names[c->out_events]);
+    cJSON_AddStringToObject(out, "format", format_names[c->out_format]);
     if (c->nchannel > 0) {
         cJSON *a = cJSON_AddArrayToObject(out, "channels");
         for (int k = 0; a && k < c->nchannel; k++)

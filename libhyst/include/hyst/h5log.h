@@ -1,0 +1,56 @@
+/* HDF5 logs: one file holding tables of doubles (a history, element records), streamed and written atomically.
+ * Each table is a 1-D extendible dataset of a compound type with one float64 field per column (h5py reads it as a
+ * structured array, f["/records/spring1"]["q"]; MATLAB's h5read as a struct of column vectors), chunked, shuffled
+ * and deflate-compressed, with the attributes "units" (one string per column), "columns" and "description".
+ * Rows are buffered one chunk at a time: memory does not grow with the length of the run. The file is written
+ * beside the target and renamed onto it by hy_h5log_commit (as hyst/util.h's hy_atomic); an aborted log leaves
+ * any earlier file untouched. docs/formats.md describes the layout. */
+#ifndef HYST_H5LOG_H
+#define HYST_H5LOG_H
+
+#include <stddef.h>
+#include "hyst/common.h"
+#include "hyst/series.h"
+#include "hyst/csvread.h"
+
+typedef struct hy_h5log hy_h5log;
+typedef struct hy_h5table hy_h5table;
+
+#define HY_H5_MAX_COLS 128
+
+/* (path of a regular file, protect: an input never written over (may be NULL)) => *lg, an empty log written to a
+ * temporary file. Standard output, a pipe or a device are refused (HDF5 seeks). */
+int hy_h5log_open(hy_h5log **lg, const char *path, const char *protect, hy_err *err);
+
+/* (log, dataset path such as "/records/spring1" (groups are created), ncol columns: names, units, description)
+ * => *t, an empty table owned by the log */
+int hy_h5log_table(hy_h5log *lg, const char *dpath, int ncol, const char *const *names, const char *const *units,
+                   const char *description, hy_h5table **t, hy_err *err);
+
+// (table, row[ncol]) => row appended (buffered: written one chunk at a time)
+int hy_h5log_append(hy_h5table *t, const double *row, hy_err *err);
+
+// (table) => rows appended so far
+size_t hy_h5log_rows(const hy_h5table *t);
+
+// (log, object path ("/" or a table's), attribute name, value) => a string / float64 attribute (replaced if set)
+int hy_h5log_attr_string(hy_h5log *lg, const char *obj, const char *name, const char *value, hy_err *err);
+int hy_h5log_attr_double(hy_h5log *lg, const char *obj, const char *name, double v, hy_err *err);
+
+// (log) => every table flushed, the file closed, synced and renamed onto its path; lg freed (also on error)
+int hy_h5log_commit(hy_h5log *lg, hy_err *err);
+
+// (log or NULL) => closed, temporary file removed, target untouched; lg freed
+void hy_h5log_abort(hy_h5log *lg);
+
+/* (HDF5 file, dataset path, column options (x_col, y_col, t_col by field name or 1-based index, scales,
+ * require_time_increasing, no_force; the CSV-only ones are ignored)) => the series of that table, as hy_csv_read
+ * gives it for the same table written as CSV: q, Q (and t) with names and units. Reads a compound dataset of
+ * numeric fields (as hy_h5log writes) or a 2-D numeric dataset (columns by index). Errors name "FILE:DSET". */
+int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o, hy_series *out, hy_err *err);
+
+/* (a CSV-style path argument) => 1 when it has the form FILE:/DSET with FILE not itself an existing file of that
+ * whole name, and file[flen] / *dset set; else 0 */
+int hy_h5_split_path(const char *arg, char *file, size_t flen, const char **dset);
+
+#endif

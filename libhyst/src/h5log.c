@@ -1,0 +1,267 @@
+// HDF5 logs: streamed, chunked, compressed tables written atomically (see hyst/h5log.h, docs/formats.md).
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <hdf5.h>
+#include "hyst/h5log.h"
+#include "hyst/util.h"
+
+/* A chunk holds about 256 KiB of rows: large enough that deflate and the file system see big blocks, small enough
+ * that a log of seven tables keeps ~2 MB in memory whatever the run length. Deflate level 1 with the shuffle
+ * filter: most of the size gain of the higher levels (float64 exponents and sign bytes compress, mantissas do
+ * not) at a fraction of their time. */
+#define CHUNK_BYTES (256 * 1024)
+#define DEFLATE_LEVEL 1
+#define MAX_TABLES 64
+
+struct hy_h5table {
+    hy_h5log *lg;
+    hid_t dset, mtype;
+    int ncol;
+    char path[256];
+    hsize_t written;       /* rows in the file                  */
+    size_t nbuf, cap;      /* rows buffered, rows a chunk holds */
+    double *buf;
+};
+
+struct hy_h5log {
+    hy_atomic at;          /* the temporary file and the rename */
+    hid_t file;
+    int ntab;
+    hy_h5table *tab[MAX_TABLES];
+};
+
+// (types to close) => closed (invalid ids ignored)
+static void close_type(hid_t t)
+{
+    if (t >= 0)
+        H5Tclose(t);
+}
+
+int hy_h5log_open(hy_h5log **out, const char *path, const char *protect, hy_err *err)
+{
+    *out = NULL;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors are reported here, not printed by the library */
+    hy_h5log *lg = calloc(1, sizeof *lg);
+    if (!lg)
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory", path);
+    int rc = hy_atomic_open(&lg->at, path, protect, err);
+    if (rc != HY_OK) {
+        free(lg);
+        return rc;
+    }
+    if (lg->at.is_stdout || lg->at.direct) {
+        hy_atomic_abort(&lg->at);
+        free(lg);
+        return hy_err_set(err, HY_EARG, "%s: an HDF5 log needs a regular file (not standard output, a pipe or a "
+                                        "device)", path);
+    }
+    /* HDF5 writes the temporary file through its own descriptor; the stdio stream of hy_atomic only syncs it
+       and renames it on commit */
+    lg->file = H5Fcreate(lg->at.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (lg->file < 0) {
+        hy_atomic_abort(&lg->at);
+        free(lg);
+        return hy_err_set(err, HY_EIO, "%s: cannot create the HDF5 file", path);
+    }
+    *out = lg;
+    return HY_OK;
+}
+
+// (string array) => a 1-D attribute of variable-length UTF-8 strings
+static int attr_strings(hid_t obj, const char *name, int n, const char *const *v)
+{
+    hid_t st = H5Tcopy(H5T_C_S1);
+    H5Tset_size(st, H5T_VARIABLE);
+    H5Tset_cset(st, H5T_CSET_UTF8);
+    hsize_t dim = (hsize_t)n;
+    hid_t sp = H5Screate_simple(1, &dim, NULL);
+    hid_t a = H5Acreate2(obj, name, st, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int bad = a < 0 || H5Awrite(a, st, v) < 0;
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(st);
+    return bad ? -1 : 0;
+}
+
+// (object, name, text) => a scalar attribute: one variable-length UTF-8 string
+static int attr_string(hid_t obj, const char *name, const char *value)
+{
+    hid_t st = H5Tcopy(H5T_C_S1);
+    H5Tset_size(st, H5T_VARIABLE);
+    H5Tset_cset(st, H5T_CSET_UTF8);
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, st, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int bad = a < 0 || H5Awrite(a, st, &value) < 0;
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(st);
+    return bad ? -1 : 0;
+}
+
+int hy_h5log_table(hy_h5log *lg, const char *dpath, int ncol, const char *const *names, const char *const *units,
+                   const char *description, hy_h5table **out, hy_err *err)
+{
+    *out = NULL;
+    if (ncol < 1 || ncol > HY_H5_MAX_COLS || lg->ntab >= MAX_TABLES || strlen(dpath) >= sizeof lg->tab[0]->path)
+        return hy_err_set(err, HY_EARG, "%s: %s: bad table (columns 1..%d, at most %d tables)", lg->at.path, dpath,
+                          HY_H5_MAX_COLS, MAX_TABLES);
+    hy_h5table *t = calloc(1, sizeof *t);
+    size_t cap = CHUNK_BYTES / (sizeof(double) * (size_t)ncol);
+    if (t)
+        t->buf = malloc(cap * (size_t)ncol * sizeof(double));
+    if (!t || !t->buf) {
+        if (t)
+            free(t);
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory", lg->at.path);
+    }
+    t->lg = lg, t->ncol = ncol, t->cap = cap, t->dset = -1;
+    snprintf(t->path, sizeof t->path, "%s", dpath);
+    /* the same layout in memory and in the file: ncol float64 fields, packed */
+    size_t sz = (size_t)ncol * sizeof(double);
+    t->mtype = H5Tcreate(H5T_COMPOUND, sz);
+    hid_t ftype = H5Tcreate(H5T_COMPOUND, sz);
+    int bad = t->mtype < 0 || ftype < 0;
+    for (int k = 0; !bad && k < ncol; k++)
+        bad = H5Tinsert(t->mtype, names[k], (size_t)k * sizeof(double), H5T_NATIVE_DOUBLE) < 0 ||
+              H5Tinsert(ftype, names[k], (size_t)k * sizeof(double), H5T_IEEE_F64LE) < 0;
+    hsize_t dim = 0, maxdim = H5S_UNLIMITED, chunk = cap;
+    hid_t sp = H5Screate_simple(1, &dim, &maxdim);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), lcpl = H5Pcreate(H5P_LINK_CREATE);
+    if (!bad)
+        bad = H5Pset_chunk(dcpl, 1, &chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
+              H5Pset_deflate(dcpl, DEFLATE_LEVEL) < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0;
+    if (!bad)
+        t->dset = H5Dcreate2(lg->file, dpath, ftype, sp, lcpl, dcpl, H5P_DEFAULT);
+    bad = bad || t->dset < 0;
+    H5Pclose(dcpl);
+    H5Pclose(lcpl);
+    H5Sclose(sp);
+    close_type(ftype);
+    if (!bad) {
+        bad = attr_strings(t->dset, "columns", ncol, names) != 0 || attr_strings(t->dset, "units", ncol, units) != 0;
+        bad = bad || attr_string(t->dset, "description", description ? description : "") != 0;
+    }
+    if (bad) {
+        if (t->dset >= 0)
+            H5Dclose(t->dset);
+        close_type(t->mtype);
+        free(t->buf);
+        free(t);
+        return hy_err_set(err, HY_EIO, "%s: cannot create the dataset %s", lg->at.path, dpath);
+    }
+    lg->tab[lg->ntab++] = t;
+    *out = t;
+    return HY_OK;
+}
+
+// (table) => the buffered rows written at the end of the dataset
+static int flush(hy_h5table *t, hy_err *err)
+{
+    if (t->nbuf == 0)
+        return HY_OK;
+    hsize_t start = t->written, count = t->nbuf, total = t->written + t->nbuf;
+    int bad = H5Dset_extent(t->dset, &total) < 0;
+    hid_t fs = bad ? -1 : H5Dget_space(t->dset), ms = H5Screate_simple(1, &count, NULL);
+    bad = bad || fs < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0 ||
+          H5Dwrite(t->dset, t->mtype, ms, fs, H5P_DEFAULT, t->buf) < 0;
+    if (fs >= 0)
+        H5Sclose(fs);
+    H5Sclose(ms);
+    if (bad)
+        return hy_err_set(err, HY_EIO, "%s: %s: write failed", t->lg->at.path, t->path);
+    t->written = total;
+    t->nbuf = 0;
+    return HY_OK;
+}
+
+int hy_h5log_append(hy_h5table *t, const double *row, hy_err *err)
+{
+    memcpy(t->buf + t->nbuf * (size_t)t->ncol, row, (size_t)t->ncol * sizeof *row);
+    if (++t->nbuf == t->cap)
+        return flush(t, err);
+    return HY_OK;
+}
+
+size_t hy_h5log_rows(const hy_h5table *t)
+{
+    return (size_t)t->written + t->nbuf;
+}
+
+// (log, object path, attribute name) => the object open and any attribute of that name removed; <0 when missing
+static hid_t open_obj(hy_h5log *lg, const char *obj, const char *name)
+{
+    hid_t o = H5Oopen(lg->file, obj, H5P_DEFAULT);
+    if (o >= 0 && H5Aexists(o, name) > 0)
+        H5Adelete(o, name);
+    return o;
+}
+
+int hy_h5log_attr_string(hy_h5log *lg, const char *obj, const char *name, const char *value, hy_err *err)
+{
+    hid_t o = open_obj(lg, obj, name);
+    if (o < 0)
+        return hy_err_set(err, HY_EARG, "%s: no object %s", lg->at.path, obj);
+    int bad = attr_string(o, name, value) != 0;
+    H5Oclose(o);
+    return bad ? hy_err_set(err, HY_EIO, "%s: %s: cannot write the attribute %s", lg->at.path, obj, name) : HY_OK;
+}
+
+int hy_h5log_attr_double(hy_h5log *lg, const char *obj, const char *name, double v, hy_err *err)
+{
+    hid_t o = open_obj(lg, obj, name);
+    if (o < 0)
+        return hy_err_set(err, HY_EARG, "%s: no object %s", lg->at.path, obj);
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(o, name, H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int bad = a < 0 || H5Awrite(a, H5T_NATIVE_DOUBLE, &v) < 0;
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    H5Oclose(o);
+    return bad ? hy_err_set(err, HY_EIO, "%s: %s: cannot write the attribute %s", lg->at.path, obj, name) : HY_OK;
+}
+
+// (log, keep going after an error) => tables flushed (when write) and closed, file closed; HY_OK or the first error
+static int close_all(hy_h5log *lg, int write, hy_err *err)
+{
+    int rc = HY_OK;
+    for (int k = 0; k < lg->ntab; k++) {
+        hy_h5table *t = lg->tab[k];
+        if (write && rc == HY_OK)
+            rc = flush(t, err);
+        H5Dclose(t->dset);
+        H5Tclose(t->mtype);
+        free(t->buf);
+        free(t);
+    }
+    lg->ntab = 0;
+    if (H5Fclose(lg->file) < 0 && rc == HY_OK && write)
+        rc = hy_err_set(err, HY_EIO, "%s: write failed (closing the HDF5 file)", lg->at.path);
+    lg->file = -1;
+    return rc;
+}
+
+int hy_h5log_commit(hy_h5log *lg, hy_err *err)
+{
+    int rc = close_all(lg, 1, err);
+    if (rc == HY_OK)
+        rc = hy_atomic_commit(&lg->at, err);
+    else
+        hy_atomic_abort(&lg->at);
+    free(lg);
+    return rc;
+}
+
+void hy_h5log_abort(hy_h5log *lg)
+{
+    if (!lg)
+        return;
+    close_all(lg, 0, NULL);
+    hy_atomic_abort(&lg->at);
+    free(lg);
+}
