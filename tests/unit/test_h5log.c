@@ -1,0 +1,184 @@
+/* HDF5 logs (hyst/h5log.h): tables written in chunks read back bit for bit as series, the columns chosen as the
+ * CSV reader chooses them, the file replaced only on commit, and bad files and paths refused with messages that
+ * name the file and the dataset. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "hyst/h5log.h"
+
+static char dir[256], path[300];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/hyst-h5log-XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(path, sizeof path, "%s/log.h5", dir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *const names[3] = {"t", "q", "Q"}, *const units[3] = {"s", "m", "N"};
+
+// row i of the test table: irrational-looking doubles of every magnitude, so bit equality means something
+static void row_of(long i, double r[3])
+{
+    r[0] = 1e-4 * (double)i;
+    r[1] = sin(0.001 * (double)i) * 1e-3 + 1e-19 * (double)i;
+    r[2] = (i % 7 == 0 ? -0.0 : 1.0 / 3.0) * exp(0.0001 * (double)i) * 1e5;
+}
+
+// (rows) => path holding /records/e with that many rows and a /history of 2 columns; HY_OK
+static int write_log(long rows)
+{
+    hy_h5log *lg;
+    hy_h5table *t, *h;
+    hy_err err;
+    assert_int_equal(hy_h5log_open(&lg, path, NULL, &err), HY_OK);
+    assert_int_equal(hy_h5log_table(lg, "/records/e", 3, names, units, "test element", &t, &err), HY_OK);
+    assert_int_equal(hy_h5log_table(lg, "/history", 2, names, units, "history", &h, &err), HY_OK);
+    for (long i = 0; i < rows; i++) {
+        double r[3];
+        row_of(i, r);
+        assert_int_equal(hy_h5log_append(t, r, &err), HY_OK);
+        if (i % 10 == 0)
+            assert_int_equal(hy_h5log_append(h, r, &err), HY_OK);
+    }
+    assert_int_equal(hy_h5log_rows(t), (size_t)rows);
+    assert_int_equal(hy_h5log_attr_double(lg, "/", "peak", 2.5, &err), HY_OK);
+    assert_int_equal(hy_h5log_attr_double(lg, "/", "peak", 3.5, &err), HY_OK); /* replaced, not refused */
+    assert_int_equal(hy_h5log_attr_string(lg, "/records/e", "note", "x", &err), HY_OK);
+    assert_int_not_equal(hy_h5log_attr_string(lg, "/nope", "note", "x", &err), HY_OK);
+    return hy_h5log_commit(lg, &err);
+}
+
+// many chunks (a chunk is 10922 rows of 3 columns) and a partial last chunk: every value back bit for bit
+static void round_trip_bit_for_bit(void **state)
+{
+    (void)state;
+    const long rows = 50000;
+    assert_int_equal(write_log(rows), HY_OK);
+    hy_series s;
+    hy_err err;
+    hy_csv_opts o;
+    hy_csv_opts_default(&o);
+    o.t_col = "t";
+    assert_int_equal(hy_h5_read_series(path, "/records/e", &o, &s, &err), HY_OK);
+    assert_int_equal(s.n, (size_t)rows);
+    for (long i = 0; i < rows; i++) {
+        double r[3];
+        row_of(i, r);
+        assert_memory_equal(&s.t[i], &r[0], sizeof(double));
+        assert_memory_equal(&s.q[i], &r[1], sizeof(double));
+        assert_memory_equal(&s.Q[i], &r[2], sizeof(double));
+        assert_int_equal(s.line[i], (size_t)i + 1);
+    }
+    assert_string_equal(s.q_name, "q");
+    assert_string_equal(s.Q_unit, "N");
+    assert_string_equal(s.t_unit, "s");
+    assert_string_equal(s.source, strcat(strcpy((char[400]){0}, path), ":/records/e"));
+    hy_series_free(&s);
+    /* columns by index and by name, and a scale factor */
+    o.x_col = "3", o.y_col = "q", o.t_col = NULL, o.x_scale = 2;
+    assert_int_equal(hy_h5_read_series(path, "/records/e", &o, &s, &err), HY_OK);
+    double r[3];
+    row_of(77, r);
+    assert_true(s.q[77] == 2 * r[2] && s.Q[77] == r[1] && s.t == NULL);
+    hy_series_free(&s);
+    o.x_col = "4";
+    assert_int_not_equal(hy_h5_read_series(path, "/records/e", &o, &s, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "found 3 columns, expected a column 4"));
+    o.x_col = "force";
+    assert_int_not_equal(hy_h5_read_series(path, "/records/e", &o, &s, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "no column named 'force'"));
+    assert_non_null(strstr(err.msg, "t, q, Q"));
+}
+
+// an aborted log leaves the earlier file as it was, and no temporary file
+static void abort_keeps_the_old_file(void **state)
+{
+    (void)state;
+    assert_int_equal(write_log(10), HY_OK);
+    struct stat a, b;
+    assert_int_equal(stat(path, &a), 0);
+    hy_h5log *lg;
+    hy_h5table *t;
+    hy_err err;
+    assert_int_equal(hy_h5log_open(&lg, path, NULL, &err), HY_OK);
+    assert_int_equal(hy_h5log_table(lg, "/records/e", 3, names, units, "", &t, &err), HY_OK);
+    double r[3] = {1, 2, 3};
+    for (int i = 0; i < 100000; i++)
+        hy_h5log_append(t, r, &err);
+    hy_h5log_abort(lg);
+    assert_int_equal(stat(path, &b), 0);
+    assert_true(a.st_ino == b.st_ino && a.st_size == b.st_size);
+    hy_series s;
+    assert_int_equal(hy_h5_read_series(path, "/records/e", NULL, &s, &err), HY_OK);
+    assert_int_equal(s.n, 10);
+    hy_series_free(&s);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "ls %s | grep -q tmp", dir);
+    assert_int_not_equal(system(cmd), 0);
+    /* standard output and an input are refused */
+    assert_int_not_equal(hy_h5log_open(&lg, "-", NULL, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "needs a regular file"));
+    assert_int_not_equal(hy_h5log_open(&lg, path, path, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "refusing to overwrite"));
+}
+
+static void bad_files_and_paths(void **state)
+{
+    (void)state;
+    assert_int_equal(write_log(5), HY_OK);
+    hy_series s;
+    hy_err err;
+    char other[320];
+    assert_int_not_equal(hy_h5_read_series(path, "/records/x", NULL, &s, &err), HY_OK);
+    assert_non_null(strstr(err.msg, ":/records/x: no dataset /records/x in "));
+    assert_int_not_equal(hy_h5_read_series(path, "/nogroup/x", NULL, &s, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "no dataset /nogroup/x"));
+    assert_int_not_equal(hy_h5_read_series(path, "/records", NULL, &s, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "is a group, expected a dataset"));
+    snprintf(other, sizeof other, "%s/none.h5", dir);
+    assert_int_not_equal(hy_h5_read_series(other, "/records/e", NULL, &s, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "none.h5:/records/e: cannot open"));
+    snprintf(other, sizeof other, "%s/text.h5", dir);
+    FILE *fp = fopen(other, "w");
+    fputs("t,q,Q\n1,2,3\n", fp);
+    fclose(fp);
+    assert_int_not_equal(hy_h5_read_series(other, "/records/e", NULL, &s, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "text.h5 is not an HDF5 file"));
+    /* the path form: FILE:/DSET, unless a file of that whole name exists */
+    char f[300];
+    const char *d;
+    assert_int_equal(hy_h5_split_path("a/log.h5:/records/e", f, sizeof f, &d), 1);
+    assert_string_equal(f, "a/log.h5");
+    assert_string_equal(d, "/records/e");
+    assert_int_equal(hy_h5_split_path("data.csv", f, sizeof f, &d), 0);
+    assert_int_equal(hy_h5_split_path(":/x", f, sizeof f, &d), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(round_trip_bit_for_bit, setup, teardown),
+        cmocka_unit_test_setup_teardown(abort_keeps_the_old_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_files_and_paths, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
