@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <hdf5.h>
+#include <cjson/cJSON.h>
+#include "hyst/model.h"
 #include "hyst/h5log.h"
 #include "hyst/util.h"
 
@@ -224,6 +226,27 @@ int hy_h5log_attr_double(hy_h5log *lg, const char *obj, const char *name, double
     H5Sclose(sp);
     H5Oclose(o);
     return bad ? hy_err_set(err, HY_EIO, "%s: %s: cannot write the attribute %s", lg->at.path, obj, name) : HY_OK;
+}
+
+int hy_h5log_attr_json(hy_h5log *lg, const char *obj, cJSON *doc, hy_err *err)
+{
+    char *txt = doc ? hy_json_print(doc) : NULL;
+    if (!txt)
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory", lg->at.path);
+    int rc = hy_h5log_attr_string(lg, obj, "summary", txt, err);
+    free(txt);
+    for (const cJSON *it = doc->child; it && rc == HY_OK; it = it->next) {
+        if (!it->string)
+            continue;
+        if (cJSON_IsRaw(it) || cJSON_IsNumber(it)) /* hy_json_print made the numbers raw: their exact text */
+            rc = hy_h5log_attr_double(lg, obj, it->string,
+                                      cJSON_IsRaw(it) ? strtod(it->valuestring, NULL) : it->valuedouble, err);
+        else if (cJSON_IsBool(it))
+            rc = hy_h5log_attr_double(lg, obj, it->string, cJSON_IsTrue(it) ? 1 : 0, err);
+        else if (cJSON_IsString(it))
+            rc = hy_h5log_attr_string(lg, obj, it->string, it->valuestring, err);
+    }
+    return rc;
 }
 
 // (log, keep going after an error) => tables flushed (when write) and closed, file closed; HY_OK or the first error

@@ -131,4 +131,28 @@ cmp -s "$F/summary.json" "$WORK/dec/summary.json" && ok "summary unchanged by th
 cmp -s "$F/summary.json" "$WORK/ev/summary.json" && ok "summary unchanged by rows at events" || not_ok "summary unchanged by rows at events"
 cap=$(jnum capture_time "$F/summary.json")
 grep -q "^$cap," "$WORK/ev/history.csv" && ok "the capture step ($cap s) is an event row" || not_ok "the capture step ($cap s) is an event row"
+
+# mech beam sim --format h5: the CSV's columns bit for bit, one record per hinge, hyst loops on it as on the CSV
+B=$FIX/mech/beam/paper-4.5.json
+check "beam sim CSV" "$MECH" beam sim "$B" -o "$WORK/beam.csv" --hinge-records "$WORK/hinge"
+check "beam sim --format h5" "$MECH" beam sim "$B" -o "$WORK/beam.h5" --format h5
+cat >"$WORK/beam.py" <<'PYEOF'
+import csv, struct, sys, h5py
+w = sys.argv[1]
+f = h5py.File(w + "/beam.h5", "r")
+bad = 0
+for path, name in (("/history", "beam.csv"), ("/records/hinge1", "hinge1.csv")):
+    d = f[path][...]
+    rows = list(csv.reader(open(w + "/" + name)))
+    if list(d.dtype.names) != rows[0] or len(d) != len(rows) - 2: sys.exit(1)
+    for i, r in enumerate(rows[2:]):
+        for k, c in enumerate(rows[0]):
+            bad += struct.pack("<d", float(r[k])) != struct.pack("<d", float(d[c][i]))
+sys.exit(1 if bad or "peak_tip_deflection" not in f.attrs and "summary" not in f.attrs else 0)
+PYEOF
+check "beam: HDF5 = CSV bit for bit" $PY "$WORK/beam.py" "$WORK"
+check "hyst loops hinge1.csv" "$HYST" loops "$WORK/hinge1.csv" --json "$WORK/bc.json" -q
+check "hyst loops beam.h5:/records/hinge1" "$HYST" loops "$WORK/beam.h5:/records/hinge1" --json "$WORK/bh.json" -q
+check "beam: hyst loops HDF5 report = CSV report" $PY "$WORK/cmp.py" "$WORK/bc.json" "$WORK/bh.json"
+check_fails "beam --format h5 needs -o" "needs -o FILE.h5" "$MECH" beam sim "$B" --format h5
 finish

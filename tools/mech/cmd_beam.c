@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <cjson/cJSON.h>
 #include <lapacke.h>
+#include "hyst/h5log.h"
 #include "hyst/loops.h"
 #include "hyst/model.h"
 #include "hyst/util.h"
@@ -34,6 +35,8 @@ static void usage(FILE *fp)
           "         --summary FILE.json   peaks and their times, contact time fraction, energy balance, hinge\n"
           "                               work and its energy per cycle (hyst's loop analysis)\n"
           "         --hinge-records PREFIX  one t,q,Q record per hinge: PREFIX1.csv, PREFIX2.csv, ...\n"
+          "         --format h5           -o FILE is one HDF5 file: /history (the CSV's columns), /records/hingeJ\n"
+          "                               (t, q, Q) and the summary as attributes (docs/formats.md)\n"
           "  lqr    LQR on the linear model (21)-(24): gain, closed-loop poles and damping ratios; with -o the\n"
           "         controlled and uncontrolled runs side by side (columns of sim with _open / _ctrl)\n"
           "\n"
@@ -54,12 +57,14 @@ static void usage(FILE *fp)
           fp);
 }
 
-enum { O_SWEEP = 0x100, O_VALUES, O_PLOT, O_SUMMARY, O_RECORDS, O_DURATION, O_DT, O_F0, O_CLEAR, O_PHYS, O_ITER };
+enum { O_SWEEP = 0x100, O_VALUES, O_PLOT, O_SUMMARY, O_RECORDS, O_DURATION, O_DT, O_F0, O_CLEAR, O_PHYS, O_ITER,
+       O_FORMAT };
 
 typedef struct opts {
     const char *config, *out, *plot, *summary, *records, *sweep, *values;
     double duration, dt, F0, clearance;
     int set_duration, set_dt, set_F0, set_clearance, physical, iterated;
+    int h5;                         /* --format h5: -o is an HDF5 log                                      */
 } opts;
 
 /* ---------- time histories ---------- */
@@ -128,12 +133,12 @@ static int simulate(const mech_beam_model *m, const mech_beam_config *c, const m
     return h->failed ? HY_ESTATE : HY_OK;
 }
 
-static void num(FILE *fp, double v, int last)
+// (row buffer position, v, last in the row) => its exact text and separator at l; the position after them
+static char *num(char *l, double v, int last)
 {
-    char b[40];
-    hy_fmt_exact(b, sizeof b, v);
-    fputs(b, fp);
-    fputc(last ? '\n' : ',', fp);
+    l += hy_fmt_exact(l, 32, v);
+    *l++ = last ? '\n' : ',';
+    return l;
 }
 
 // (history, suffix for column names or "") => CSV with a header and a units row
@@ -161,22 +166,26 @@ static void write_hist(FILE *fp, const hist *h, const hist *h2)
     long n = h->n;
     for (int s = 1; s < nset; s++)
         n = hs[s]->n < n ? hs[s]->n : n;
+    /* each row is made in memory and written at once (one fwrite, not one stdio call a number) */
+    char line[2 * (6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l;
     for (long i = 0; i < n; i++) {
+        l = line;
         for (int s = 0; s < nset; s++) {
             const hist *x = hs[s];
             size_t stride = (size_t)x->cap;
             if (s == 0)
-                num(fp, x->t[i], 0);
-            num(fp, x->w[i], 0);
-            num(fp, x->th[i], 0);
-            num(fp, x->thd[i], 0);
+                l = num(l, x->t[i], 0);
+            l = num(l, x->w[i], 0);
+            l = num(l, x->th[i], 0);
+            l = num(l, x->thd[i], 0);
             for (int j = 0; j < x->nh; j++) {
-                num(fp, x->dth[(size_t)j * stride + (size_t)i], 0);
-                num(fp, x->M[(size_t)j * stride + (size_t)i], 0);
+                l = num(l, x->dth[(size_t)j * stride + (size_t)i], 0);
+                l = num(l, x->M[(size_t)j * stride + (size_t)i], 0);
             }
-            num(fp, x->U[i], 0);
-            num(fp, x->F[i], s == nset - 1);
+            l = num(l, x->U[i], 0);
+            l = num(l, x->F[i], s == nset - 1);
         }
+        fwrite(line, 1, (size_t)(l - line), fp);
     }
 }
 
@@ -598,6 +607,9 @@ static int write_hist_file(const char *cmd, const char *path, const hist *h, con
         return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
     if (hy_atomic_open(&a, path, o->config, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
+    static char iobuf[256 * 1024];   /* one large buffer: the rows reach the file in few writes */
+    if (!a.is_stdout)
+        setvbuf(a.fp, iobuf, _IOFBF, sizeof iobuf);
     write_hist(a.fp, h, h2);
     if (hy_atomic_commit(&a, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
@@ -619,13 +631,78 @@ static int hinge_records(const char *cmd, const char *prefix, const hist *h, con
             return mech_cli_fail(cmd, "%s", err.msg);
         fputs("t,q,Q\ns,rad,N m\n", a.fp);
         for (long i = 0; i < h->n; i++) {
-            num(a.fp, h->t[i], 0);
-            num(a.fp, h->dth[(size_t)j * stride + i], 0);
-            num(a.fp, h->M[(size_t)j * stride + i], 1);
+            char row[3 * 33], *l = num(row, h->t[i], 0);
+            l = num(l, h->dth[(size_t)j * stride + i], 0);
+            l = num(l, h->M[(size_t)j * stride + i], 1);
+            fwrite(row, 1, (size_t)(l - row), a.fp);
         }
         if (hy_atomic_commit(&a, &err) != HY_OK)
             return mech_cli_fail(cmd, "%s", err.msg);
     }
+    return MECH_EXIT_OK;
+}
+
+/* (history, its summary document (deleted here)) => -o FILE as one HDF5 log: /history with the CSV's columns and
+ * units, /records/hingeJ (t, q = dtheta_J, Q = M_J) and the summary as root attributes (hyst/h5log.h) */
+static int write_h5_file(const char *cmd, const hist *h, cJSON *doc, const opts *o, const mech_beam_config *c)
+{
+    hy_err err;
+    hy_h5log *lg;
+    hy_h5table *t;
+    if (is_input(o->out, o, c)) {
+        cJSON_Delete(doc);
+        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", o->out);
+    }
+    if (hy_h5log_open(&lg, o->out, o->config, &err) != HY_OK) {
+        cJSON_Delete(doc);
+        return mech_cli_fail(cmd, "%s", err.msg);
+    }
+    char nm[6 + 2 * MECH_BEAM_MAX_HINGES][16];
+    const char *names[6 + 2 * MECH_BEAM_MAX_HINGES], *units[6 + 2 * MECH_BEAM_MAX_HINGES];
+    int nc = 0, nh = h->nh;
+    const char *head[4][2] = {{"t", "s"}, {"w_tip", "m"}, {"theta", "rad"}, {"theta_dot", "rad/s"}};
+    for (int k = 0; k < 4; k++)
+        names[nc] = head[k][0], units[nc++] = head[k][1];
+    for (int j = 0; j < nh; j++) {
+        snprintf(nm[2 * j], sizeof nm[0], "dtheta_%d", j + 1);
+        snprintf(nm[2 * j + 1], sizeof nm[0], "M_%d", j + 1);
+        names[nc] = nm[2 * j], units[nc++] = "rad";
+        names[nc] = nm[2 * j + 1], units[nc++] = "N m";
+    }
+    names[nc] = "U", units[nc++] = "V";
+    names[nc] = "F", units[nc++] = "N";
+    size_t st = (size_t)h->cap;
+    int rc = hy_h5log_table(lg, "/history", nc, names, units, "mech beam sim time response (docs/beam.md)", &t, &err);
+    for (long i = 0; rc == HY_OK && i < h->n; i++) {
+        double row[6 + 2 * MECH_BEAM_MAX_HINGES];
+        int k = 0;
+        row[k++] = h->t[i], row[k++] = h->w[i], row[k++] = h->th[i], row[k++] = h->thd[i];
+        for (int j = 0; j < nh; j++)
+            row[k++] = h->dth[(size_t)j * st + (size_t)i], row[k++] = h->M[(size_t)j * st + (size_t)i];
+        row[k++] = h->U[i], row[k++] = h->F[i];
+        rc = hy_h5log_append(t, row, &err);
+    }
+    for (int j = 0; rc == HY_OK && j < nh; j++) {
+        char dset[64], desc[160];
+        const char *rn[3] = {"t", "q", "Q"}, *ru[3] = {"s", "rad", "N m"};
+        snprintf(dset, sizeof dset, "/records/hinge%d", j + 1);
+        snprintf(desc, sizeof desc, "hinge %d: relative rotation q = dtheta_%d and moment Q = M_%d at every step",
+                 j + 1, j + 1, j + 1);
+        rc = hy_h5log_table(lg, dset, 3, rn, ru, desc, &t, &err);
+        for (long i = 0; rc == HY_OK && i < h->n; i++) {
+            double row[3] = {h->t[i], h->dth[(size_t)j * st + (size_t)i], h->M[(size_t)j * st + (size_t)i]};
+            rc = hy_h5log_append(t, row, &err);
+        }
+    }
+    if (rc == HY_OK)
+        rc = hy_h5log_attr_json(lg, "/", doc, &err);
+    cJSON_Delete(doc);
+    if (rc != HY_OK) {
+        hy_h5log_abort(lg);
+        return mech_cli_fail(cmd, "%s", err.msg);
+    }
+    if (hy_h5log_commit(lg, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
     return MECH_EXIT_OK;
 }
 
@@ -636,7 +713,8 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
     int rc = simulate(m, c, NULL, &h, &err);
     if (rc != HY_OK && !h.failed)
         return mech_cli_fail(cmd, "%s", err.msg);
-    int status = write_hist_file(cmd, o->out, &h, NULL, o, c);
+    int status = o->h5 ? write_h5_file(cmd, &h, summary(&h, c, m), o, c)
+                       : write_hist_file(cmd, o->out, &h, NULL, o, c);
     if (h.bal_max > 0.01 * fabs(h.W_ext) && h.W_ext != 0)
         mech_cli_warn(cmd, "the energy balance is off by %.2g %% of the work put in%s", 100 * h.bal_max / fabs(h.W_ext),
                       c->solver.update == MECH_BEAM_LAGGED ? " (the paper's lagged update with a hinge gap that opens: "
@@ -781,6 +859,7 @@ int mech_cmd_beam(int argc, char **argv)
         {"duration", required_argument, 0, O_DURATION}, {"dt", required_argument, 0, O_DT},
         {"F0", required_argument, 0, O_F0},          {"clearance", required_argument, 0, O_CLEAR},
         {"physical", no_argument, 0, O_PHYS},        {"iterated", no_argument, 0, O_ITER},
+        {"format", required_argument, 0, O_FORMAT},
         {0, 0, 0, 0}};
     int ch, bad = 0;
     optind = 1;
@@ -800,6 +879,11 @@ int mech_cmd_beam(int argc, char **argv)
         case O_CLEAR: bad = mech_cli_double(cmd, "clearance", optarg, &o.clearance); o.set_clearance = 1; break;
         case O_PHYS: o.physical = 1; break;
         case O_ITER: o.iterated = 1; break;
+        case O_FORMAT:
+            if (strcmp(optarg, "h5") != 0 && strcmp(optarg, "csv") != 0)
+                return mech_cli_usage(cmd, "--format '%s': expected csv or h5", optarg);
+            o.h5 = strcmp(optarg, "h5") == 0;
+            break;
         case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind]);
         default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind]);
         }
@@ -815,6 +899,8 @@ int mech_cmd_beam(int argc, char **argv)
         return mech_cli_usage(cmd, "--sweep and --values belong to 'mech beam freq'");
     if ((o.summary || o.records) && mode != 1)
         return mech_cli_usage(cmd, "--summary and --hinge-records belong to 'mech beam sim'");
+    if (o.h5 && (mode != 1 || strcmp(o.out, "-") == 0))
+        return mech_cli_usage(cmd, "--format h5 belongs to 'mech beam sim' and needs -o FILE.h5 (not standard output)");
     if (o.values && !o.sweep)
         return mech_cli_usage(cmd, "--values needs --sweep");
     if (o.plot && mode == 0 && !o.sweep)

@@ -853,19 +853,7 @@ static int capture_speed(const char *cmd, const opts *o, mech_dock_config *c, ru
 static int commit_h5(run *r, cJSON *doc)
 {
     hy_err err;
-    char *txt = doc ? hy_json_print(doc) : NULL;
-    int rc = txt ? hy_h5log_attr_string(r->h5, "/", "summary", txt, &err)
-                 : hy_err_set(&err, HY_ENOMEM, "out of memory");
-    for (const cJSON *it = doc ? doc->child : NULL; it && rc == HY_OK; it = it->next) {
-        if (cJSON_IsRaw(it) || cJSON_IsNumber(it))  /* hy_json_print made the numbers raw, exact text */
-            rc = hy_h5log_attr_double(r->h5, "/", it->string,
-                                      cJSON_IsRaw(it) ? strtod(it->valuestring, NULL) : it->valuedouble, &err);
-        else if (cJSON_IsBool(it))
-            rc = hy_h5log_attr_double(r->h5, "/", it->string, cJSON_IsTrue(it) ? 1 : 0, &err);
-        else if (cJSON_IsString(it))
-            rc = hy_h5log_attr_string(r->h5, "/", it->string, it->valuestring, &err);
-    }
-    free(txt);
+    int rc = hy_h5log_attr_json(r->h5, "/", doc, &err);
     cJSON_Delete(doc);
     hy_h5log *lg = r->h5;
     r->h5 = NULL;

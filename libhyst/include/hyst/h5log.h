@@ -37,6 +37,12 @@ size_t hy_h5log_rows(const hy_h5table *t);
 int hy_h5log_attr_string(hy_h5log *lg, const char *obj, const char *name, const char *value, hy_err *err);
 int hy_h5log_attr_double(hy_h5log *lg, const char *obj, const char *name, double v, hy_err *err);
 
+struct cJSON;
+/* (log, object path, a JSON object such as a summary) => the attribute "summary" holding its text (exact numbers,
+ * hy_json_print) and one scalar attribute per number (float64), true/false (1/0) and string at its top level;
+ * the numbers of doc become raw exact text in place (as hy_json_print does) */
+int hy_h5log_attr_json(hy_h5log *lg, const char *obj, struct cJSON *doc, hy_err *err);
+
 // (log) => every table flushed, the file closed, synced and renamed onto its path; lg freed (also on error)
 int hy_h5log_commit(hy_h5log *lg, hy_err *err);
 
