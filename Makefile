@@ -26,9 +26,10 @@ CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
 # libhyst needs LAPACK, libcsv and cJSON; libmech adds SLICOT (Riccati) and GLPK (the friction LPs).
 HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -lm
-# and libdouble-conversion (C++, through one .cc shim: exact number text) and serial HDF5 (the .h5 logs).
+# and libdouble-conversion (C++, through one .cc shim: exact number text); serial HDF5 (the .h5 logs) is loaded
+# with dlopen when a log is used (libhyst/src/h5lib.h), so only its headers are needed here.
 HDF5_CPPFLAGS ?= -I/usr/include/hdf5/serial
-HYST_LIBS += -ldouble-conversion -lhdf5_serial -lstdc++
+HYST_LIBS += -ldouble-conversion -lstdc++
 CPPFLAGS  += $(HDF5_CPPFLAGS)
 CXXFLAGS ?= $(OPT)
 CXXFLAGS += -std=c++11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)

@@ -1,14 +1,18 @@
-/* Benchmark: exact number text (hy_fmt_exact) and whole histories written with it. Issue 17 targets, one core:
- * <= 60 ns a number; a 10^6-row, 10-channel history in <= 0.5 s as CSV. Prints ns a number for the former
- * algorithm (shortest of %.15g / %.16g / %.17g checked by strtod, kept here as the reference) and the current one
- * (libdouble-conversion's shortest digits), on the kind of numbers a simulation writes. */
+/* Benchmark of the outputs (issue 17 targets, one core): exact number text (hy_fmt_exact) <= 60 ns a number
+ * (printed beside the former algorithm, the shortest of %.15g / %.16g / %.17g checked by strtod, kept here as the
+ * reference); a 10^6-row, 10-channel history <= 0.5 s as CSV and <= 0.1 s as HDF5 (hy_h5log: chunked, shuffle +
+ * deflate 1); whole processes with their default outputs and no figures (BIN/mech): `mech dock` S1-B and S2-B, and
+ * `mech beam sim` of the §4.5 configuration against its step loop alone (target: within 2x). Best of 3 runs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
+#include "hyst/h5log.h"
 #include "hyst/noise.h"
 #include "hyst/util.h"
+#include "mech/beam.h"
 #include "bench_util.h"
 
 #define NUMS 1000000
@@ -74,6 +78,85 @@ static double csv_history(int (*f)(char *, size_t, double), const char *path, do
     return cpu_now() - t0;
 }
 
+// (path) => wall seconds to write the 10^6 x 10 history as an HDF5 table; *mb its size
+static double h5_history(const char *path, double *mb)
+{
+    static const char *const names[COLS] = {"t", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"};
+    static const char *const units[COLS] = {"s", "m", "m", "N", "N", "J", "J", "rad", "rad", "1"};
+    double t0 = now();
+    hy_h5log *lg;
+    hy_h5table *t;
+    hy_err err;
+    if (hy_h5log_open(&lg, path, NULL, &err) != HY_OK ||
+        hy_h5log_table(lg, "/history", COLS, names, units, "bench", &t, &err) != HY_OK) {
+        fprintf(stderr, "bench_fmt: %s\n", err.msg);
+        return -1;
+    }
+    for (long i = 0; i < ROWS; i++) {
+        double row[COLS];
+        for (int k = 0; k < COLS; k++)
+            row[k] = channel(i, k);
+        if (hy_h5log_append(t, row, &err) != HY_OK)
+            break;
+    }
+    if (hy_h5log_commit(lg, &err) != HY_OK) {
+        fprintf(stderr, "bench_fmt: %s\n", err.msg);
+        return -1;
+    }
+    double dt = now() - t0;
+    FILE *fp = fopen(path, "r");
+    fseek(fp, 0, SEEK_END);
+    *mb = (double)ftell(fp) / 1e6;
+    fclose(fp);
+    return dt;
+}
+
+// (shell command) => best wall seconds of 3 runs, or -1 when it fails
+static double whole(const char *cmd)
+{
+    double best = 1e30;
+    for (int rep = 0; rep < 3; rep++) {
+        double t0 = now();
+        int rc = system(cmd);
+        double dt = now() - t0;
+        if (rc != 0) {
+            fprintf(stderr, "bench_fmt: failed: %s\n", cmd);
+            return -1;
+        }
+        best = dt < best ? dt : best;
+    }
+    return best;
+}
+
+// (beam configuration) => best wall seconds of its step loop alone (model built once, data and steps timed)
+static double beam_loop(const char *path)
+{
+    mech_beam_config c;
+    mech_beam_model *m;
+    hy_err err;
+    if (mech_beam_config_read(path, &c, &err) != HY_OK || mech_beam_model_new(&c.params, &m, &err) != HY_OK) {
+        fprintf(stderr, "bench_fmt: %s\n", err.msg);
+        return -1;
+    }
+    long n = lround(c.solver.duration / c.solver.dt);
+    double best = 1e30;
+    for (int rep = 0; rep < 3; rep++) {
+        double t0 = now();
+        mech_beam_data *d;
+        if (mech_beam_data_new(m, &c.solver, &c.load, NULL, NULL, NULL, &d, &err) != HY_OK)
+            break;
+        mech_beam_obs o;
+        for (long i = 0; i < n && mech_beam_step(d, &err) == HY_OK; i++)
+            mech_beam_observe_energy(d, &o);
+        mech_beam_data_free(d);
+        double dt = now() - t0;
+        best = dt < best ? dt : best;
+    }
+    mech_beam_model_free(m);
+    mech_beam_config_free(&c);
+    return best;
+}
+
 int main(void)
 {
     double *v = malloc(NUMS * sizeof *v);
@@ -98,5 +181,36 @@ int main(void)
     double mb = 0, t_csv = csv_history(hy_fmt_exact, path, &mb);
     printf("history 10^6 rows x %d channels as CSV: %.3f s CPU, %.0f MB (target <= 0.5 s)\n", COLS, t_csv, mb);
     unlink(path);
-    return t_csv < 0;
+    char h5[64];
+    snprintf(h5, sizeof h5, "%s.h5", path);
+    double mb5 = 0, t_h5 = h5_history(h5, &mb5);
+    printf("history 10^6 rows x %d channels as HDF5: %.3f s wall, %.0f MB of %.0f MB raw (target <= 0.1 s)\n", COLS,
+           t_h5, mb5, 8e-6 * ROWS * COLS);
+    unlink(h5);
+
+    /* whole processes: the programs of BIN (default bin), outputs into a temporary folder */
+    const char *bin = getenv("BIN") ? getenv("BIN") : "bin";
+    char dir[] = "/tmp/hyst-bench-out-XXXXXX", cmd[1024];
+    if (!mkdtemp(dir))
+        return 1;
+    const char *sc[2] = {"s1-B", "s2-B"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s/mech dock fixtures/mech/dock/%s.json --no-plots -q --out %s/%s", bin, sc[k],
+                 dir, sc[k]);
+        printf("mech dock %s, 20 s, history + records + summary (CSV), whole process: %.3f s\n", sc[k],
+               whole(cmd));
+        snprintf(cmd, sizeof cmd, "%s/mech dock fixtures/mech/dock/%s.json --no-plots -q --format h5 --out %s/%s",
+                 bin, sc[k], dir, sc[k]);
+        printf("mech dock %s, the same as one HDF5 log, whole process: %.3f s\n", sc[k], whole(cmd));
+    }
+    const char *beam = "fixtures/mech/beam/paper-4.5.json";
+    snprintf(cmd, sizeof cmd, "%s/mech beam sim %s -o %s/beam.csv 2>/dev/null", bin, beam, dir);
+    double t_proc = whole(cmd), t_loop = beam_loop(beam);
+    printf("mech beam sim §4.5 (20 000 steps) whole process with CSV: %.1f ms; step loop alone %.1f ms: ratio %.2f "
+           "(target <= 2)\n", 1e3 * t_proc, 1e3 * t_loop, t_proc / t_loop);
+    snprintf(cmd, sizeof cmd, "%s/mech beam sim %s -o %s/beam.h5 --format h5 2>/dev/null", bin, beam, dir);
+    t_proc = whole(cmd);
+    printf("mech beam sim §4.5 whole process with HDF5: %.1f ms; ratio %.2f\n", 1e3 * t_proc, t_proc / t_loop);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) != 0 || t_csv < 0 || t_h5 < 0;
 }

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <hdf5.h>
+#include "h5lib.h"
 #include <cjson/cJSON.h>
 #include "hyst/model.h"
 #include "hyst/h5log.h"
@@ -45,11 +45,13 @@ static void close_type(hid_t t)
 int hy_h5log_open(hy_h5log **out, const char *path, const char *protect, hy_err *err)
 {
     *out = NULL;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors are reported here, not printed by the library */
+    int rc = hy_h5_load(path, err);
+    if (rc != HY_OK)
+        return rc;
     hy_h5log *lg = calloc(1, sizeof *lg);
     if (!lg)
         return hy_err_set(err, HY_ENOMEM, "%s: out of memory", path);
-    int rc = hy_atomic_open(&lg->at, path, protect, err);
+    rc = hy_atomic_open(&lg->at, path, protect, err);
     if (rc != HY_OK) {
         free(lg);
         return rc;

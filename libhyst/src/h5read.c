@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <hdf5.h>
+#include "h5lib.h"
 #include "csvread_internal.h"
 #include "hyst/h5log.h"
 
@@ -147,7 +147,9 @@ int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o,
         return hy_err_set(err, HY_EIO, "%s: cannot open %s: %s", src, file, strerror(errno));
     if (!S_ISREG(st.st_mode))
         return hy_err_set(err, HY_EIO, "%s: %s is not a regular file, expected an HDF5 file", src, file);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    int rc = hy_h5_load(src, err);
+    if (rc != HY_OK)
+        return rc;
     if (H5Fis_hdf5(file) <= 0)
         return hy_err_set(err, HY_EPARSE, "%s: %s is not an HDF5 file (no HDF5 signature)", src, file);
     hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -155,18 +157,18 @@ int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o,
         return hy_err_set(err, HY_EIO, "%s: cannot open the HDF5 file %s", src, file);
     hid_t d = -1, sp = -1, ft = -1, mt = -1;
     double *buf = NULL;
-    int rc = HY_OK;
     table tb = {src, 0, {{0}}, {{0}}};
     if (!path_exists(f, dpath) || H5Oexists_by_name(f, dpath, H5P_DEFAULT) <= 0) {
         rc = hy_err_set(err, HY_EDATA, "%s: no dataset %s in %s", src, dpath, file);
         goto done;
     }
-    H5O_info_t info;
-    if (H5Oget_info_by_name(f, dpath, &info, H5P_DEFAULT) < 0 || info.type != H5O_TYPE_DATASET) {
+    d = H5Oopen(f, dpath, H5P_DEFAULT);
+    if (d >= 0 && H5Iget_type(d) != H5I_DATASET) {
+        H5Oclose(d);
+        d = -1;
         rc = hy_err_set(err, HY_EDATA, "%s: is a group, expected a dataset (a table such as /records/spring1)", src);
         goto done;
     }
-    d = H5Dopen2(f, dpath, H5P_DEFAULT);
     sp = d >= 0 ? H5Dget_space(d) : -1;
     ft = d >= 0 ? H5Dget_type(d) : -1;
     if (d < 0 || sp < 0 || ft < 0) {
@@ -273,7 +275,7 @@ done:
     if (sp >= 0)
         H5Sclose(sp);
     if (d >= 0)
-        H5Dclose(d);
+        H5Oclose(d);
     H5Fclose(f);
     return rc;
 }
