@@ -33,6 +33,7 @@ struct hy_h5log {
     hid_t file;
     int ntab;
     hy_h5table *tab[MAX_TABLES];
+    int deflate;           /* level of the tables made next (0: none) */
 };
 
 // (types to close) => closed (invalid ids ignored)
@@ -70,8 +71,14 @@ int hy_h5log_open(hy_h5log **out, const char *path, const char *protect, hy_err 
         free(lg);
         return hy_err_set(err, HY_EIO, "%s: cannot create the HDF5 file", path);
     }
+    lg->deflate = DEFLATE_LEVEL;
     *out = lg;
     return HY_OK;
+}
+
+void hy_h5log_set_deflate(hy_h5log *lg, int level)
+{
+    lg->deflate = level < 0 ? 0 : level > 9 ? 9 : level;
 }
 
 // (string array) => a 1-D attribute of variable-length UTF-8 strings
@@ -137,8 +144,8 @@ int hy_h5log_table(hy_h5log *lg, const char *dpath, int ncol, const char *const 
     hid_t sp = H5Screate_simple(1, &dim, &maxdim);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), lcpl = H5Pcreate(H5P_LINK_CREATE);
     if (!bad)
-        bad = H5Pset_chunk(dcpl, 1, &chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
-              H5Pset_deflate(dcpl, DEFLATE_LEVEL) < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0;
+        bad = H5Pset_chunk(dcpl, 1, &chunk) < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0 ||
+              (lg->deflate > 0 && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, (unsigned)lg->deflate) < 0));
     if (!bad)
         t->dset = H5Dcreate2(lg->file, dpath, ftype, sp, lcpl, dcpl, H5P_DEFAULT);
     bad = bad || t->dset < 0;
