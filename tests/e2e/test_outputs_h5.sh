@@ -91,9 +91,20 @@ check_fails "3-D dataset: wrong shape" "bad.h5:/cube: found a 3-D dataset of num
 check_fails "1-D numbers: wrong shape" "bad.h5:/one: found a 1-D dataset of numbers, expected a table" "$HYST" loops "$WORK/bad.h5:/one"
 check_fails "string dataset: wrong shape" "bad.h5:/s: found a 0-D dataset of strings" "$HYST" loops "$WORK/bad.h5:/s"
 check_fails "--format other: usage error" "--format 'xml': expected csv, h5 or csv\+h5" "$MECH" dock "$D/s1-B.json" --format xml
+for bad in '"compression": 12|outputs.compression: expected a deflate level 0..9' \
+           '"events": "sometimes"|outputs.events: expected one of "none", "also", "only"' \
+           '"format": "xml"|outputs.format: expected one of "csv", "h5", "csv\+h5"' \
+           '"records_rate": -1|outputs.records_rate'; do
+    printf '{"format": "mech-dock", "initial": {"closing_speed": 0.15}, "outputs": {%s}}\n' "${bad%%|*}" >"$WORK/o.json"
+    check_fails "bad ${bad%%|*}" "o.json: ${bad#*|}" "$MECH" dock "$WORK/o.json"
+done
 
 # HDF5 only: one file, the records named by their dataset path in the summary
 check "S1-B, h5 only" "$MECH" dock "$D/s1-B.json" --duration 1 --no-plots -q --format h5 --out "$WORK/h5"
+$PY -c "
+import h5py, sys
+a = h5py.File('$WORK/h5/log.h5')['/records/axial']; b = h5py.File('$F/log.h5')['/records/axial']
+sys.exit(0 if a.compression == 'gzip' and (a[...] == b[...]).all() else 1)" && ok "h5 only: the same records" || not_ok "h5 only: the same records"
 [ -s "$WORK/h5/log.h5" ] && [ ! -e "$WORK/h5/history.csv" ] && [ ! -e "$WORK/h5/axial.csv" ] \
     && ok "h5 only: log.h5, no CSV" || not_ok "h5 only: log.h5, no CSV"
 grep -q '"record":[[:space:]]*"log.h5:/records/axial"' "$WORK/h5/summary.json" && ok "summary names the HDF5 record" \

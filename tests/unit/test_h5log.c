@@ -109,6 +109,35 @@ static void round_trip_bit_for_bit(void **state)
     assert_non_null(strstr(err.msg, "t, q, Q"));
 }
 
+// deflate 0: chunked, not compressed: larger, the same numbers
+static void uncompressed(void **state)
+{
+    (void)state;
+    assert_int_equal(write_log(20000), HY_OK);
+    struct stat a, b;
+    assert_int_equal(stat(path, &a), 0);
+    hy_h5log *lg;
+    hy_h5table *t;
+    hy_err err;
+    assert_int_equal(hy_h5log_open(&lg, path, NULL, &err), HY_OK);
+    hy_h5log_set_deflate(lg, 0);
+    assert_int_equal(hy_h5log_table(lg, "/records/e", 3, names, units, "", &t, &err), HY_OK);
+    for (long i = 0; i < 20000; i++) {
+        double r[3];
+        row_of(i, r);
+        assert_int_equal(hy_h5log_append(t, r, &err), HY_OK);
+    }
+    assert_int_equal(hy_h5log_commit(lg, &err), HY_OK);
+    assert_int_equal(stat(path, &b), 0);
+    assert_true(b.st_size > 20000 * 24 && b.st_size > a.st_size); /* raw size; the deflated file was smaller */
+    hy_series s;
+    assert_int_equal(hy_h5_read_series(path, "/records/e", NULL, &s, &err), HY_OK);
+    double r[3];
+    row_of(19999, r);
+    assert_memory_equal(&s.Q[19999], &r[2], sizeof(double));
+    hy_series_free(&s);
+}
+
 // an aborted log leaves the earlier file as it was, and no temporary file
 static void abort_keeps_the_old_file(void **state)
 {
@@ -177,6 +206,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(round_trip_bit_for_bit, setup, teardown),
+        cmocka_unit_test_setup_teardown(uncompressed, setup, teardown),
         cmocka_unit_test_setup_teardown(abort_keeps_the_old_file, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_files_and_paths, setup, teardown),
     };

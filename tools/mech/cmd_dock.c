@@ -216,6 +216,7 @@ static int open_h5(run *r)
     for (int k = 0; k < r->ncol; k++)
         names[k] = mech_dock_channel_name(r->col[k]), units[k] = mech_dock_channel_unit(r->col[k]);
     if (hy_h5log_open(&r->h5, path, r->o->scenario, &err) != HY_OK ||
+        (hy_h5log_set_deflate(r->h5, r->c->out_compression), 0) ||
         hy_h5log_table(r->h5, "/history", r->ncol, names, units,
                        "mech dock time histories: t and the chosen channels (docs/dock-scenarios.md)", &r->h5hist,
                        &err) != HY_OK)

@@ -419,6 +419,7 @@ typedef struct mech_dock_config {
     double out_records_rate;                /* element-record rows per second (0: every step)                  */
     int    out_events;                      /* rows at events: MECH_DOCK_EVENTS_NONE / _ALSO / _ONLY           */
     int    out_format;                      /* MECH_DOCK_FORMAT_CSV / _H5 / _BOTH                              */
+    int    out_compression;                 /* deflate level of log.h5 (0: none; default 1)                     */
     int    nchannel;                        /* chosen channels (0: all)                                        */
     int    channel[MECH_DOCK_NCH];
     int    records;                         /* 1: write the t, q, Q record of every element                   */

@@ -168,7 +168,8 @@ static const section sections[] = {
     {"probe", {NULL}},
     {"thrust", {NULL}},
     {"laws", {"chain", "gear", "spring", "bending", "torsion", NULL}},
-    {"outputs", {"folder", "channels", "records", "plots", "view_times", "animation", "events", "format", NULL}},
+    {"outputs", {"folder", "channels", "records", "plots", "view_times", "animation", "events", "format",
+                 "compression", NULL}},
     {"axial.magnetic", {"speed", "force", NULL}},
     {"lateral.brake", {"speed", "moment", NULL}},
 };
@@ -211,6 +212,7 @@ void mech_dock_config_default(mech_dock_config *c)
     mech_dock_params_rp1(&c->params, MECH_DOCK_A, MECH_DOCK_CONE_MODULE);
     c->records = 1;
     c->plots = 1;
+    c->out_compression = 1;
 }
 
 typedef struct ctx {
@@ -670,6 +672,13 @@ static int parse_outputs(const ctx *x, const cJSON *o, mech_dock_config *c)
     if ((it = cJSON_GetObjectItemCaseSensitive(o, "format")) &&
         (rc = read_choice(x, it, "outputs.format", format_names, &c->out_format)) != HY_OK)
         return rc;
+    if ((it = cJSON_GetObjectItemCaseSensitive(o, "compression"))) {
+        double v = cJSON_IsNumber(it) ? it->valuedouble : -1;
+        if (!(v >= 0 && v <= 9 && v == floor(v)))
+            return hy_err_set(x->err, HY_EPARSE, "%s: outputs.compression: expected a deflate level 0..9 (0: none)",
+                              x->name);
+        c->out_compression = (int)v;
+    }
     if ((it = cJSON_GetObjectItemCaseSensitive(o, "channels"))) {
         int n = cJSON_IsArray(it) ? cJSON_GetArraySize(it) : -1, k = 0;
         if (n < 1 || n > MECH_DOCK_NCH)
@@ -944,6 +953,7 @@ char *mech_dock_config_print(const mech_dock_config *c, hy_err *err)
     cJSON_AddBoolToObject(out, "animation", c->animation);
     cJSON_AddStringToObject(out, "events", events_names[c->out_events]);
     cJSON_AddStringToObject(out, "format", format_names[c->out_format]);
+    cJSON_AddNumberToObject(out, "compression", c->out_compression);
     if (c->nchannel > 0) {
         cJSON *a = cJSON_AddArrayToObject(out, "channels");
         for (int k = 0; a && k < c->nchannel; k++)
