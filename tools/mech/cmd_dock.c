@@ -107,8 +107,8 @@ static int make_dir(const char *cmd, const char *dir)
     return MECH_EXIT_OK;
 }
 
-/* Writing the outputs costs more than the simulation (S5-B, 80 000 steps: 6 records of 3 numbers per step), and
- * nearly all of it is the exact number text (hy_fmt_exact: up to 3 snprintf and 2 strtod per number). So each row is
+/* Writing the outputs cost more than the simulation (S5-B, 80 000 steps: 6 records of 3 numbers per step), nearly
+ * all of it the exact number text (hy_fmt_exact, now libdouble-conversion's shortest digits). So each row is
  * built in memory and written at once, the step's time is formatted once for the 6 records, an exact zero (an element
  * at rest) skips the formatter, and every file has a large stdio buffer. The text is byte for byte what
  * hy_fmt_exact gives, so the records stay exact (hyst loops gives back the booked work). */
