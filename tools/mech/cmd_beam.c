@@ -657,7 +657,7 @@ static int write_h5_file(const char *cmd, const hist *h, cJSON *doc, const opts 
         cJSON_Delete(doc);
         return mech_cli_fail(cmd, "%s", err.msg);
     }
-    char nm[6 + 2 * MECH_BEAM_MAX_HINGES][16];
+    char nm[6 + 2 * MECH_BEAM_MAX_HINGES][24];
     const char *names[6 + 2 * MECH_BEAM_MAX_HINGES], *units[6 + 2 * MECH_BEAM_MAX_HINGES];
     int nc = 0, nh = h->nh;
     const char *head[4][2] = {{"t", "s"}, {"w_tip", "m"}, {"theta", "rad"}, {"theta_dot", "rad/s"}};
@@ -683,7 +683,7 @@ static int write_h5_file(const char *cmd, const hist *h, cJSON *doc, const opts 
         rc = hy_h5log_append(t, row, &err);
     }
     for (int j = 0; rc == HY_OK && j < nh; j++) {
-        char dset[64], desc[160];
+        char dset[64], desc[200];
         const char *rn[3] = {"t", "q", "Q"}, *ru[3] = {"s", "rad", "N m"};
         snprintf(dset, sizeof dset, "/records/hinge%d", j + 1);
         snprintf(desc, sizeof desc, "hinge %d: relative rotation q = dtheta_%d and moment Q = M_%d at every step",
