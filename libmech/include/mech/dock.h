@@ -433,6 +433,13 @@ void mech_dock_config_free(mech_dock_config *c);
  * reads, paths printed resolved: mech_dock_config_parse(text, .., dir NULL, ..) gives the same configuration back
  * (the fuzz harness checks it) */
 char *mech_dock_config_print(const mech_dock_config *c, hy_err *err);
+/* (JSON text[len], name for messages, folder relative law paths resolve against or NULL) => a configuration on
+ * the heap, parsed and with its laws loaded (for callers that cannot embed the struct: the Python bindings). The
+ * model made from its params points into it: delete the configuration after the model. */
+int mech_dock_config_new(const char *text, size_t len, const char *name, const char *dir, mech_dock_config **out,
+                         hy_err *err);
+void mech_dock_config_delete(mech_dock_config *c);
+const mech_dock_params *mech_dock_config_params(const mech_dock_config *c);
 
 
 /* ==== additions ============================================================================================== */
