@@ -9,10 +9,11 @@ import re
 __all__ = ["HystError", "ArgumentError", "HystIOError", "ParseError", "DataError", "ModelError", "StateError",
            "RangeError", "NumericError", "HystMemoryError", "ClosedError"]
 
-# "file:line:col: ...", "file:line: ...", "file: key.path[3]: ..."
+# "file:line:col: ...", "file:line: ...", "file: key.path[3]: ...", "file: key = value: ...", "file: ..."
 _LOC = re.compile(r"^(?P<file>[^:\s][^:]*?):(?P<line>\d+)(?::(?P<column>\d+))?: ")
-_KEY = re.compile(r"^(?P<file>[^:\s][^:]*?): (?P<key>[A-Za-z_][A-Za-z0-9_]*(?:(?:\.[A-Za-z_][A-Za-z0-9_]*)|"
-                  r"(?:\[\d+\]))*): ")
+_KEY = re.compile(r'^(?P<file>[^:\s][^:]*?): "?(?P<key>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*)"?'
+                  r"(?: = [^:]*)?: ")
+_FILE = re.compile(r"^(?P<file>[^:\s]*[./][^:\s]*|<[a-z]+>): ")
 
 
 class HystError(Exception):
@@ -32,8 +33,12 @@ class HystError(Exception):
             self.column = int(m["column"]) if m["column"] else None
         else:
             m = _KEY.match(message)
-            if m and "." in m["file"]:
+            if m:
                 self.file, self.key = m["file"], m["key"]
+            else:
+                m = _FILE.match(message)
+                if m:
+                    self.file = m["file"]
 
 
 class ArgumentError(HystError, ValueError):
