@@ -5,7 +5,8 @@
 # Parallel developers keep separate trees with BUILD=/tmp/x BIN=/tmp/x/bin.
 
 PREFIX ?= /usr/local
-PYDIR  ?= $(PREFIX)/lib/python3/dist-packages
+# where Debian's python3 looks for packages under PREFIX (/usr/local/lib/python3.11/dist-packages); evaluated by install only
+PYDIR  ?= $(PREFIX)/lib/python$(shell /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)/dist-packages
 SAN    ?= 0
 
 ifeq ($(SAN),1)

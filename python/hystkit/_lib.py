@@ -3,7 +3,7 @@
 Where the libraries are found, first match wins:
   1. $HYSTKIT_LIBDIR (a folder holding libhyst.so.0 and libmech.so.0);
   2. the package's own folder (a wheel-like copy);
-  3. <prefix>/lib for a package installed by ``make install`` into <prefix>/lib/python3/dist-packages;
+  3. <prefix>/lib for a package installed by ``make install`` into <prefix>/lib/python3.X/dist-packages;
   4. the source tree's build/lib (python/hystkit used in place after ``make``);
   5. the dynamic loader's search path (ldconfig, LD_LIBRARY_PATH).
 The struct layouts below must match the headers; tests/test_abi.py compares every sizeof with the C compiler's.

@@ -6,11 +6,12 @@ case "${BUILD:-build}" in
 *san*) echo "# skipped under the sanitizer build (the installed library would carry ASan)"; finish ;;
 esac
 P=$WORK/prefix
+PYV=$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)
 expect() { n=$1; shift; if "$@"; then ok "$n"; else not_ok "$n"; fi; }
 check "make install PREFIX=..." make -s -C "$TOP" install PREFIX="$P" BUILD="${BUILD:-build}" BIN="$BIN"
 for f in bin/hyst bin/mech lib/libhyst.a lib/libhyst.so lib/libmech.a include/hyst/model.h include/hyst/pwl.h \
          include/mech/ode.h lib/pkgconfig/hyst.pc lib/libhyst.so.0 lib/libhyst.so.0.1.0 lib/libmech.so lib/libmech.so.0 \
-         lib/libmech.so.0.1.0 lib/pkgconfig/mech.pc lib/python3/dist-packages/hystkit/__init__.py; do
+         lib/libmech.so.0.1.0 lib/pkgconfig/mech.pc lib/python$PYV/dist-packages/hystkit/__init__.py; do
     expect "installed $f" test -e "$P/$f"
 done
 check "installed hyst runs" "$P/bin/hyst" version
@@ -68,7 +69,7 @@ expect "it needs them (not linked statically)" sh -c "ldd '$WORK/usemech' | grep
 
 # ---- the Python package installed beside them finds them (no HYSTKIT_LIBDIR) ----
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
-    out=$(cd "$WORK" && env -u HYSTKIT_LIBDIR PYTHONPATH="$P/lib/python3/dist-packages" /usr/bin/python3 -c \
+    out=$(cd "$WORK" && env -u HYSTKIT_LIBDIR PYTHONPATH="$P/lib/python$PYV/dist-packages" /usr/bin/python3 -c \
         'import hystkit, hystkit._lib as L; print(L._find("hyst"), hystkit.load_model("'"$TOP"'/fixtures/models/pwl-constant.json").simulate([0.5, 1, 1.5, 2]).tolist())')
     expect "installed hystkit loads the installed libhyst.so.0 and evaluates the table" \
         test "$out" = "$P/lib/libhyst.so.0 [0.0, 1.0, 2.0, 3.0]"
