@@ -54,10 +54,10 @@ class DockScenario:
 
     def __init__(self, source, *, base_dir=None, name=None):
         _need_mech()
+        if isinstance(source, str) and source.lstrip()[:1] == "{":
+            source = source.encode()
         if isinstance(source, dict):
             text, name = json.dumps(source).encode(), name or source.get("name", "<dict>")
-        elif isinstance(source, (bytes, str)) and str(source if isinstance(source, str) else "").lstrip()[:1] == "{":
-            text, name = source.encode() if isinstance(source, str) else source, name or "<string>"
         elif isinstance(source, bytes) and source.lstrip()[:1] == b"{":
             text, name = source, name or "<string>"
         else:

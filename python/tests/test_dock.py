@@ -67,6 +67,14 @@ def test_stepwise_equals_batched(scen):
         a.element(len(ELEMENTS))
 
 
+def test_scenario_from_text_dict_or_file(scen):
+    a = hk.DockScenario(scen, base_dir=D)
+    assert hk.DockScenario(json.dumps(scen), base_dir=D).config == a.config
+    assert hk.DockScenario(json.dumps(scen).encode(), base_dir=D).config == a.config
+    assert a.config["step"] == 0.0005 and a.config["duration"] == 1.0
+    assert hk.DockScenario(D / "s1-A.json").config["step"] == 0.00025
+
+
 def test_run_checks_arrays(scen):
     s = hk.DockSim(hk.DockScenario(scen, base_dir=D))
     with pytest.raises(ValueError):
