@@ -7,6 +7,10 @@ from pathlib import Path
 
 import pytest
 
+# one BLAS thread, as the programs' tests run (scripts/run-tests): on a loaded machine OpenBLAS's spinning worker
+# threads make the kinematic fit a hundred times slower
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 TOP = Path(os.environ.get("TOP", Path(__file__).resolve().parents[2]))
 FIX = TOP / "fixtures"
 BIN = Path(os.environ.get("BIN", TOP / "bin"))
