@@ -5,6 +5,8 @@
 # Parallel developers keep separate trees with BUILD=/tmp/x BIN=/tmp/x/bin.
 
 PREFIX ?= /usr/local
+# where Debian's python3 looks for packages under PREFIX (/usr/local/lib/python3.11/dist-packages); evaluated by install only
+PYDIR  ?= $(PREFIX)/lib/python$(shell /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)/dist-packages
 SAN    ?= 0
 
 ifeq ($(SAN),1)
@@ -54,6 +56,7 @@ BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 LIBHYST_A  := $(BUILD)/lib/libhyst.a
 LIBHYST_SO := $(BUILD)/lib/libhyst.so
 LIBMECH_A  := $(BUILD)/lib/libmech.a
+LIBMECH_SO := $(BUILD)/lib/libmech.so
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 PROGRAMS := $(BIN)/hyst $(if $(MTOOL_SRC),$(BIN)/mech)
@@ -70,7 +73,7 @@ $(DEPS_STAMP): scripts/install-deps
 deps:
 	@scripts/install-deps
 
-lib: $(DEPS_STAMP) $(LIBHYST_A) $(LIBHYST_SO) $(if $(MECH_SRC),$(LIBMECH_A))
+lib: $(DEPS_STAMP) $(LIBHYST_A) $(LIBHYST_SO) $(if $(MECH_SRC),$(LIBMECH_A) $(LIBMECH_SO))
 
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -83,9 +86,22 @@ $(LIBHYST_A): $(HYST_OBJ)
 	@mkdir -p $(dir $@)
 	@rm -f $@
 	ar rcs $@ $^
-$(LIBHYST_SO): $(HYST_OBJ)
+# Shared libraries (docs/python.md): libX.so -> libX.so.$(SO_MAJOR) (the soname) -> libX.so.$(SO_VERSION); only the
+# names of the public headers are exported (version scripts made by scripts/export-map; tests/e2e/test_install.sh).
+SO_VERSION := 0.1.0
+SO_MAJOR   := 0
+SO_LINK = $(CC) -shared $(LDFLAGS) -Wl,--no-undefined -Wl,-soname,$(notdir $@).$(SO_MAJOR) \
+  -Wl,--version-script=$(filter %.map,$^) -o $@.$(SO_VERSION) $(filter %.o,$^)
+SO_NAMES = ln -sf $(notdir $@).$(SO_VERSION) $@.$(SO_MAJOR) && ln -sf $(notdir $@).$(SO_VERSION) $@
+$(BUILD)/lib/%.map: scripts/export-map $(wildcard libhyst/include/hyst/*.h libmech/include/mech/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(LDFLAGS) -o $@ $^ $(HYST_LIBS)
+	scripts/export-map $(if $(filter hyst,$*),HYST_$(SO_MAJOR) libhyst/include/hyst/*.h,MECH_$(SO_MAJOR) libmech/include/mech/*.h) > $@
+$(LIBHYST_SO): $(HYST_OBJ) $(BUILD)/lib/hyst.map
+	$(SO_LINK) $(HYST_LIBS)
+	$(SO_NAMES)
+$(LIBMECH_SO): $(MECH_OBJ) $(BUILD)/lib/mech.map $(LIBHYST_SO)
+	$(SO_LINK) -L$(BUILD)/lib -lhyst -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
+	$(SO_NAMES)
 $(LIBMECH_A): $(MECH_OBJ)
 	@mkdir -p $(dir $@)
 	@rm -f $@
@@ -160,17 +176,19 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/hyst
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIBHYST_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIBHYST_SO) $(DESTDIR)$(PREFIX)/lib/
+	cp -P $(LIBHYST_SO)* $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 libhyst/include/hyst/*.h $(DESTDIR)$(PREFIX)/include/hyst/
 	if [ -n "$(MECH_SRC)" ]; then install -d $(DESTDIR)$(PREFIX)/include/mech && \
-	  install -m 644 $(LIBMECH_A) $(DESTDIR)$(PREFIX)/lib/ && \
+	  install -m 644 $(LIBMECH_A) $(DESTDIR)$(PREFIX)/lib/ && cp -P $(LIBMECH_SO)* $(DESTDIR)$(PREFIX)/lib/ && \
+	  sed -e 's|@PREFIX@|$(PREFIX)|' scripts/mech.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mech.pc && \
 	  install -m 644 libmech/include/mech/*.h $(DESTDIR)$(PREFIX)/include/mech/; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/hyst.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/hyst.pc
+	install -d $(DESTDIR)$(PYDIR)/hystkit && install -m 644 python/hystkit/*.py $(DESTDIR)$(PYDIR)/hystkit/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/hyst $(DESTDIR)$(PREFIX)/bin/mech $(DESTDIR)$(PREFIX)/lib/libhyst.* \
-	  $(DESTDIR)$(PREFIX)/lib/libmech.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/hyst.pc
-	rm -rf $(DESTDIR)$(PREFIX)/include/hyst $(DESTDIR)$(PREFIX)/include/mech
+	  $(DESTDIR)$(PREFIX)/lib/libmech.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/hyst.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/mech.pc
+	rm -rf $(DESTDIR)$(PREFIX)/include/hyst $(DESTDIR)$(PREFIX)/include/mech $(DESTDIR)$(PYDIR)/hystkit
 
 clean:
 	rm -rf build build-san build-fuzz bin out

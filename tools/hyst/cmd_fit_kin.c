@@ -6,6 +6,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "cli.h"
+#include "hyst/fitmodel.h"
 #include "hyst/kinfit.h"
 #include "hyst/model.h"
 #include "hyst/util.h"
@@ -254,26 +255,13 @@ int hy_cmd_fit_kin(int argc, char **argv)
     hy_model m;
     memset(&m, 0, sizeof m);
     cJSON *rep = NULL;
-    if (hy_kinfit_run(s.q, s.Q, s.n, &o, r, &err) != HY_OK) {
-        rc = hy_cli_fail(CMD, "%s: %s", s.source, err.msg);
+    if (hy_kinfit_model(&s, &o, r, &m, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;
     }
     for (int w = 0; w < r->n_warnings; w++)
         hy_cli_warn(CMD, "%s: %s", s.source, r->warning[w]);
-    m.type = HY_MODEL_KIN;
-    snprintf(m.unit_q, sizeof m.unit_q, "%s", s.q_unit);
-    snprintf(m.unit_Q, sizeof m.unit_Q, "%s", s.Q_unit);
-    if (hy_kin_model_new(&r->spec, &m.kin, &err) != HY_OK) {
-        rc = hy_cli_fail(CMD, "%s: the identified coefficients are not a valid model: %s", s.source, err.msg);
-        goto done;
-    }
-    rep = hy_kinfit_report(r, &o, s.source);
-    m.extra = cJSON_CreateObject();
-    if (!rep || !m.extra) {
-        rc = hy_cli_fail(CMD, "out of memory");
-        goto done;
-    }
-    cJSON_AddItemToObject(m.extra, "fit", cJSON_Duplicate(rep, 1));
+    rep = cJSON_GetObjectItem(m.extra, "fit");
     if (hy_model_write(&m, out, strcmp(data, "-") ? data : NULL, &err) != HY_OK) {
         rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;
@@ -296,7 +284,6 @@ int hy_cmd_fit_kin(int argc, char **argv)
     if (rc == HY_EXIT_OK && !quiet && strcmp(out, "-") != 0 && !(report_path && strcmp(report_path, "-") == 0))
         summary(stdout, &s, r);
 done:
-    cJSON_Delete(rep);
     hy_model_free(&m);
     free(r);
     hy_series_free(&s);

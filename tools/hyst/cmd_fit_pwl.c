@@ -6,6 +6,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "cli.h"
+#include "hyst/fitmodel.h"
 #include "hyst/model.h"
 #include "hyst/pwl.h"
 #include "hyst/pwlfit.h"
@@ -166,25 +167,6 @@ static int parse_args(int argc, char **argv, fit_args *a)
 
 /* (report, record) => the file lines of every limit-loop row added next to the rows (start_line, peak_line,
  * end_line), as the `hyst loops` report has them */
-static void add_lines(cJSON *report, const hy_series *s)
-{
-    cJSON *sides = cJSON_GetObjectItem(report, "sides"), *side;
-    cJSON_ArrayForEach(side, sides)
-    {
-        cJSON *lp, *loops = cJSON_GetObjectItem(cJSON_GetObjectItem(side, "limit_loop"), "loops");
-        cJSON_ArrayForEach(lp, loops)
-        {
-            static const char *const row[3] = {"start_row", "peak_row", "end_row"};
-            static const char *const line[3] = {"start_line", "peak_line", "end_line"};
-            for (int k = 0; k < 3; k++) {
-                double v = cJSON_GetNumberValue(cJSON_GetObjectItem(lp, row[k]));
-                if (s->line && v >= 1 && v <= (double)s->n)
-                    cJSON_AddNumberToObject(lp, line[k], (double)s->line[(size_t)v - 1]);
-            }
-        }
-    }
-}
-
 // (result, record, side) => which loops formed the side's limit loop and why
 static void summary_limit(FILE *fp, const hy_series *s, const hy_pwlfit_result *r, int k)
 {
@@ -311,37 +293,14 @@ int hy_cmd_fit_pwl(int argc, char **argv)
         rc = hy_cli_fail(CMD, "%s: refusing to overwrite the data file with the report", a.report);
         goto done;
     }
-    if (hy_pwlfit_run(s.q, s.Q, s.t, s.n, &a.fit, &r, &err) != HY_OK) {
-        /* a sample the fit cannot use: point at its line */
-        size_t k = 0;
-        if (sscanf(err.msg, "sample %zu:", &k) == 1 && k >= 1 && k <= s.n)
-            rc = hy_cli_fail(CMD, "%s:%zu: %s", s.source, s.line[k - 1], strchr(err.msg, ':') + 2);
-        else
-            rc = hy_cli_fail(CMD, "%s: %s", s.source, err.msg);
+    if (hy_pwlfit_model(&s, &a.fit, &r, &m, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;
     }
     have_result = 1;
     for (int i = 0; i < r.n_warn; i++)
         hy_cli_warn(CMD, "%s: %s", s.source, r.warn[i]);
-
-    report = hy_pwlfit_report_json(&r, &a.fit, s.source);
-    if (report)
-        add_lines(report, &s);
-    m.type = HY_MODEL_PWL;
-    snprintf(m.unit_q, sizeof m.unit_q, "%s", s.q_unit);
-    snprintf(m.unit_Q, sizeof m.unit_Q, "%s", s.Q_unit);
-    m.extra = cJSON_CreateObject();
-    if (!report || !m.extra) {
-        rc = hy_cli_fail(CMD, "out of memory");
-        goto done;
-    }
-    cJSON_AddStringToObject(m.extra, "name", "fitted by hyst fit pwl");
-    cJSON_AddStringToObject(m.extra, "source", s.source);
-    cJSON_AddItemToObject(m.extra, "fit", cJSON_Duplicate(report, 1));
-    if (hy_pwl_model_new(&r.table, "fitted table", &m.pwl, &err) != HY_OK) {
-        rc = hy_cli_fail(CMD, "%s: %s", s.source, err.msg);
-        goto done;
-    }
+    report = cJSON_GetObjectItem(m.extra, "fit");
     if (hy_model_write(&m, a.out, a.data, &err) != HY_OK) {
         rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;
@@ -371,7 +330,6 @@ int hy_cmd_fit_pwl(int argc, char **argv)
 done:
     if (have_result)
         hy_pwlfit_result_free(&r);
-    cJSON_Delete(report);
     hy_model_free(&m);
     hy_series_free(&s);
     return rc;

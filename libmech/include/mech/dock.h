@@ -441,6 +441,13 @@ void mech_dock_config_free(mech_dock_config *c);
  * reads, paths printed resolved: mech_dock_config_parse(text, .., dir NULL, ..) gives the same configuration back
  * (the fuzz harness checks it) */
 char *mech_dock_config_print(const mech_dock_config *c, hy_err *err);
+/* (JSON text[len], name for messages, folder relative law paths resolve against or NULL) => a configuration on
+ * the heap, parsed and with its laws loaded (for callers that cannot embed the struct: the Python bindings). The
+ * model made from its params points into it: delete the configuration after the model. */
+int mech_dock_config_new(const char *text, size_t len, const char *name, const char *dir, mech_dock_config **out,
+                         hy_err *err);
+void mech_dock_config_delete(mech_dock_config *c);
+const mech_dock_params *mech_dock_config_params(const mech_dock_config *c);
 
 
 /* ==== additions ============================================================================================== */
@@ -452,5 +459,9 @@ int mech_dock_capture_speed(const mech_dock_params *p, double lo, double hi, dou
 // (sim) => accepted RK4 steps so far: the steps of h plus the substeps a step takes where its stages show a mode
 // faster than h resolves (docs/dock.md §6); equals mech_dock_sim_steps when no step was refined
 unsigned long mech_dock_sim_substeps(const mech_dock_sim *s);
+/* (sim, n, hist[n][MECH_DOCK_NCH] or NULL, rec[n][MECH_DOCK_NEL][2] or NULL) => up to n accepted steps; after step
+ * i the channels go to hist row i and each element's committed (q, Q) to rec[i][el]; *done = steps taken. Stops at
+ * the first failing step (its code and err, as mech_dock_sim_step). Allocates nothing. */
+int mech_dock_sim_run(mech_dock_sim *s, size_t n, double *hist, double *rec, size_t *done, hy_err *err);
 
 #endif

@@ -1,0 +1,27 @@
+"""hystkit: hysteresis models, identification, loop analysis and mechanism simulators from Python.
+
+A thin ctypes layer over libhyst.so and libmech.so (the C libraries of the `hyst` and `mech` programs): NumPy
+arrays cross without copies where the C side takes pointers, C errors become exceptions carrying the C message.
+
+    import hystkit as hk
+    rec = hk.read_csv("SPC1.csv")
+    model, report = hk.fit_pwl(rec)
+    L = hk.loops(rec.q, rec.Q)
+
+See docs/python.md."""
+from .errors import (ArgumentError, ClosedError, DataError, HystError, HystIOError, HystMemoryError, ModelError,
+                     NumericError, ParseError, RangeError, StateError)
+from .record import Record, read_csv
+from .loops import Loops, loops
+from .model import Model, load_model, parse_model
+from .fit import Fit, fit_kin, fit_pwl
+from .replay import replay
+from .dock import DockRun, DockScenario, DockSim, run_dock
+from . import plot
+
+__version__ = "0.1.0"
+
+__all__ = ["ArgumentError", "ClosedError", "DataError", "HystError", "HystIOError", "HystMemoryError", "ModelError",
+           "NumericError", "ParseError", "RangeError", "StateError", "Record", "read_csv", "Loops", "loops", "Model",
+           "load_model", "parse_model", "Fit", "fit_kin", "fit_pwl", "replay", "DockRun", "DockScenario", "DockSim",
+           "run_dock", "plot"]

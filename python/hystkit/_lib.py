@@ -1,0 +1,257 @@
+"""The shared libraries and their C declarations (ctypes), mirrored from libhyst/include and libmech/include.
+
+Where the libraries are found, first match wins:
+  1. $HYSTKIT_LIBDIR (a folder holding libhyst.so.0 and libmech.so.0);
+  2. the package's own folder (a wheel-like copy);
+  3. <prefix>/lib for a package installed by ``make install`` into <prefix>/lib/python3.X/dist-packages;
+  4. the source tree's build/lib (python/hystkit used in place after ``make``);
+  5. the dynamic loader's search path (ldconfig, LD_LIBRARY_PATH).
+The struct layouts below must match the headers; tests/test_abi.py compares every sizeof with the C compiler's.
+"""
+import ctypes as C
+import os
+from pathlib import Path
+
+SO_MAJOR = 0
+_here = Path(__file__).resolve().parent
+
+
+def _find(name):
+    soname = "lib%s.so.%d" % (name, SO_MAJOR)
+    dirs = []
+    if os.environ.get("HYSTKIT_LIBDIR"):
+        dirs.append(Path(os.environ["HYSTKIT_LIBDIR"]))
+    dirs += [_here, _here.parents[2], _here.parents[1] / "build" / "lib"]
+    for d in dirs:
+        if (d / soname).exists():
+            return str(d / soname)
+    return soname
+
+
+def _load(name):
+    path = _find(name)
+    try:
+        return C.CDLL(path, mode=C.RTLD_GLOBAL)
+    except OSError as e:
+        raise ImportError("hystkit: cannot load %s (%s); build it with `make` or set HYSTKIT_LIBDIR to the folder "
+                          "that holds it" % (path, e)) from None
+
+
+hyst = _load("hyst")
+try:
+    mech = _load("mech")
+except ImportError as _e:   # the simulators are optional; the hysteresis functions work without them
+    mech = None
+    mech_error = str(_e)
+
+dbl_p = C.POINTER(C.c_double)
+size_p = C.POINTER(C.c_size_t)
+int_p = C.POINTER(C.c_int)
+
+HY_MSG_LEN = 512
+
+
+class Err(C.Structure):
+    _fields_ = [("code", C.c_int), ("msg", C.c_char * HY_MSG_LEN)]
+
+
+class Diag(C.Structure):
+    _fields_ = [("code", C.c_int), ("state", C.c_int), ("q", C.c_double), ("qdot", C.c_double),
+                ("rule", C.c_char * 200)]
+
+
+# ---- records (hyst/series.h, hyst/csvread.h) ----
+WARN_FN = C.CFUNCTYPE(None, C.c_void_p, C.c_char_p)
+
+
+class Series(C.Structure):
+    _fields_ = [("n", C.c_size_t), ("cap", C.c_size_t), ("t", dbl_p), ("q", dbl_p), ("Q", dbl_p),
+                ("line", size_p), ("t_name", C.c_char * 64), ("q_name", C.c_char * 64), ("Q_name", C.c_char * 64),
+                ("t_unit", C.c_char * 32), ("q_unit", C.c_char * 32), ("Q_unit", C.c_char * 32),
+                ("source", C.c_char * 256), ("skipped_rows", C.c_size_t)]
+
+
+class CsvOpts(C.Structure):
+    _fields_ = [("x_col", C.c_char_p), ("y_col", C.c_char_p), ("t_col", C.c_char_p), ("x_scale", C.c_double),
+                ("y_scale", C.c_double), ("skip_bad_rows", C.c_int), ("delimiter", C.c_char), ("header", C.c_int),
+                ("units_row", C.c_int), ("require_time_increasing", C.c_int), ("no_force", C.c_int),
+                ("warn", WARN_FN), ("warn_ctx", C.c_void_p)]
+
+
+# ---- loops (hyst/loops.h) ----
+class LoopsOpts(C.Structure):
+    _fields_ = [("threshold", C.c_double), ("amp_tol", C.c_double), ("center", C.c_double)]
+
+
+class Reversal(C.Structure):
+    _fields_ = [("i", C.c_size_t), ("kind", C.c_int), ("major", C.c_int)]
+
+
+class InnerLoop(C.Structure):
+    _fields_ = [("i0", C.c_size_t), ("i_turn", C.c_size_t), ("i1", C.c_size_t), ("kind", C.c_int),
+                ("range", C.c_double), ("energy", C.c_double), ("cycle", C.c_size_t)]
+
+
+class HalfCycle(C.Structure):
+    _fields_ = [("i0", C.c_size_t), ("i1", C.c_size_t), ("dir", C.c_int), ("range", C.c_double),
+                ("energy", C.c_double)]
+
+
+class Cycle(C.Structure):
+    _fields_ = [("i0", C.c_size_t), ("i1", C.c_size_t)] + [(k, C.c_double) for k in (
+        "amp_pos", "amp_neg", "Q_max", "Q_min", "energy", "cum_energy", "k_sec", "e_strain", "xi_eq")] + \
+        [("i_qmax", C.c_size_t), ("i_qmin", C.c_size_t), ("n_inner", C.c_size_t)]
+
+
+class Curve(C.Structure):
+    _fields_ = [("n", C.c_size_t), ("q", dbl_p), ("Q", dbl_p)]
+
+
+class Loops(C.Structure):
+    _fields_ = [("n", C.c_size_t), ("threshold", C.c_double), ("n_rev", C.c_size_t), ("rev", C.POINTER(Reversal)),
+                ("n_major", C.c_size_t), ("n_inner", C.c_size_t), ("inner", C.POINTER(InnerLoop)),
+                ("n_half", C.c_size_t), ("half", C.POINTER(HalfCycle)), ("n_cyc", C.c_size_t),
+                ("cyc", C.POINTER(Cycle)), ("center", C.c_double), ("cycle_rule", C.c_int),
+                ("cycle_side", C.c_int), ("total_energy", C.c_double), ("backbone_pos", Curve),
+                ("backbone_neg", Curve), ("threshold_rule", C.c_int), ("noise", C.c_double),
+                ("noise_factor", C.c_double), ("noise_ratio", C.c_double), ("range", C.c_double)]
+
+
+# ---- models and elements (hyst/model.h, hyst/element.h) ----
+class Model(C.Structure):
+    _fields_ = [("type", C.c_int), ("pwl", C.c_void_p), ("kin", C.c_void_p), ("unit_q", C.c_char * 32),
+                ("unit_Q", C.c_char * 32), ("extra", C.c_void_p)]
+
+
+TRIAL_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_double, C.c_double, dbl_p, dbl_p, C.POINTER(Diag))
+SELF_FN = C.CFUNCTYPE(None, C.c_void_p)
+RESET_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_double, C.c_double, C.POINTER(Err))
+STATE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p)
+
+
+class ElementOps(C.Structure):
+    _fields_ = [("family", C.c_char_p), ("trial", TRIAL_FN), ("commit", SELF_FN), ("revert", SELF_FN),
+                ("reset", RESET_FN), ("state_code", STATE_FN), ("destroy", SELF_FN)]
+
+
+class Element(C.Structure):
+    _fields_ = [("ops", C.POINTER(ElementOps)), ("self", C.c_void_p)]
+
+
+# ---- fitting (hyst/pwlfit.h, hyst/kinfit.h) ----
+class PwlfitOpts(C.Structure):
+    _fields_ = [("segments_F", C.c_int), ("segments_B", C.c_int), ("tol", C.c_double), ("max_segments", C.c_int),
+                ("backlash_mode", C.c_int), ("backlash", C.c_double), ("symmetric", C.c_int), ("kind", C.c_int),
+                ("grid", C.c_size_t), ("replay", C.c_int), ("amp_tol_auto", C.c_int), ("loops", LoopsOpts)]
+
+
+class KinfitOpts(C.Structure):
+    _fields_ = [("rule", C.c_int), ("k", C.c_int), ("m", C.c_int), ("max_k", C.c_int), ("max_m", C.c_int),
+                ("smooth", C.c_int), ("max_degree", C.c_int), ("branches", C.c_int), ("min_branch", C.c_double),
+                ("rcond", C.c_double), ("constrain", C.c_int), ("attract_margin", C.c_double),
+                ("select_tol", C.c_double), ("select_abs", C.c_double), ("prune", C.c_int),
+                ("prune_tol", C.c_double), ("refine", C.c_int), ("refine_iter", C.c_int), ("loops", LoopsOpts)]
+
+
+# ---- replay (hyst/replay.h) ----
+class ReplayCycle(C.Structure):
+    _fields_ = [("i0", C.c_size_t), ("i1", C.c_size_t)] + [(k, C.c_double) for k in (
+        "q_min", "q_max", "energy_measured", "energy_model", "energy_ratio", "Q_max_measured", "Q_max_model",
+        "Q_min_measured", "Q_min_model", "Q_max_error", "Q_min_error", "rms_error")]
+
+
+class ReplayMetrics(C.Structure):
+    _fields_ = [("n", C.c_size_t), ("Q_ptp", C.c_double), ("mean_error", C.c_double), ("rms_error", C.c_double),
+                ("nrmse", C.c_double), ("max_abs_error", C.c_double), ("max_abs_index", C.c_size_t)] + \
+        [(k, C.c_double) for k in ("energy_measured", "energy_model", "energy_ratio", "work_measured",
+                                   "work_model")] + [("n_cyc", C.c_size_t), ("cyc", C.POINTER(ReplayCycle))]
+
+
+# ---- docking (mech/dock.h) ----
+class Vec3(C.Structure):
+    _fields_ = [("x", C.c_double), ("y", C.c_double), ("z", C.c_double)]
+
+
+class DockSummary(C.Structure):
+    _fields_ = [("captured", C.c_int), ("capture_time", C.c_double), ("failed", C.c_int),
+                ("cone_contacts", C.c_int)] + [(k, C.c_double) for k in (
+                    "first_contact_time", "peak_axial", "peak_lateral", "peak_limiter", "limiter_tilt",
+                    "stroke_max", "swing_max", "e_initial", "e_residual_max")] + \
+        [("momentum0", Vec3), ("momentum", Vec3), ("ang_momentum0", Vec3), ("ang_momentum", Vec3)]
+
+
+def _proto(lib, name, restype, *argtypes):
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+E = C.POINTER(Err)
+P = C.c_void_p
+_proto(hyst, "hy_status_name", C.c_char_p, C.c_int)
+_proto(hyst, "hy_csv_opts_default", None, C.POINTER(CsvOpts))
+_proto(hyst, "hy_csv_read", C.c_int, C.c_char_p, C.POINTER(CsvOpts), C.POINTER(Series), E)
+_proto(hyst, "hy_series_free", None, C.POINTER(Series))
+_proto(hyst, "hy_loops_opts_default", None, C.POINTER(LoopsOpts))
+_proto(hyst, "hy_loops_analyze", C.c_int, dbl_p, dbl_p, C.c_size_t, C.POINTER(LoopsOpts), C.POINTER(Loops), E)
+_proto(hyst, "hy_loops_free", None, C.POINTER(Loops))
+_proto(hyst, "hy_loops_rule_name", C.c_char_p, C.c_int)
+_proto(hyst, "hy_loops_cycle_rule_name", C.c_char_p, C.c_int)
+_proto(hyst, "hy_model_read", C.c_int, C.c_char_p, C.POINTER(Model), E)
+_proto(hyst, "hy_model_parse", C.c_int, C.c_char_p, C.c_char_p, C.POINTER(Model), E)
+_proto(hyst, "hy_model_print", C.c_void_p, C.POINTER(Model), E)
+_proto(hyst, "hy_model_write", C.c_int, C.POINTER(Model), C.c_char_p, C.c_char_p, E)
+_proto(hyst, "hy_model_element", C.c_int, C.POINTER(Model), C.POINTER(Element), E)
+_proto(hyst, "hy_model_free", None, C.POINTER(Model))
+_proto(hyst, "hy_element_drive", C.c_int, C.POINTER(Element), C.c_double, dbl_p, dbl_p, C.c_size_t, dbl_p, int_p,
+       size_p, C.POINTER(Diag))
+_proto(hyst, "hy_element_free", None, C.POINTER(Element))
+_proto(hyst, "hy_element_copy", C.c_int, C.POINTER(Element), C.POINTER(Element), E)
+_proto(hyst, "hy_diag_format", None, C.POINTER(Diag), C.c_char_p, C.c_size_t)
+_proto(hyst, "hy_pwlfit_opts_default", None, C.POINTER(PwlfitOpts))
+_proto(hyst, "hy_pwlfit_model", C.c_int, C.POINTER(Series), C.POINTER(PwlfitOpts), P, C.POINTER(Model), E)
+_proto(hyst, "hy_kinfit_opts_default", None, C.POINTER(KinfitOpts))
+_proto(hyst, "hy_kinfit_model", C.c_int, C.POINTER(Series), C.POINTER(KinfitOpts), P, C.POINTER(Model), E)
+_proto(hyst, "hy_replay_drive", C.c_int, C.POINTER(Model), dbl_p, dbl_p, C.c_size_t, dbl_p, int_p, size_p,
+       C.POINTER(Diag), E)
+_proto(hyst, "hy_replay_metrics_compute", C.c_int, dbl_p, dbl_p, dbl_p, C.c_size_t, C.POINTER(Cycle), C.c_size_t,
+       C.POINTER(ReplayMetrics), E)
+_proto(hyst, "hy_replay_metrics_free", None, C.POINTER(ReplayMetrics))
+
+libc = C.CDLL(None)
+_proto(libc, "free", None, C.c_void_p)
+
+if mech is not None:
+    _proto(mech, "mech_dock_config_new", C.c_int, C.c_char_p, C.c_size_t, C.c_char_p, C.c_char_p,
+           C.POINTER(P), E)
+    _proto(mech, "mech_dock_config_delete", None, P)
+    _proto(mech, "mech_dock_config_params", P, P)
+    _proto(mech, "mech_dock_config_print", C.c_void_p, P, E)
+    _proto(mech, "mech_dock_model_new", C.c_int, P, C.POINTER(P), E)
+    _proto(mech, "mech_dock_model_free", None, P)
+    _proto(mech, "mech_dock_model_params", P, P)
+    _proto(mech, "mech_dock_sim_new", C.c_int, P, C.POINTER(P), E)
+    _proto(mech, "mech_dock_sim_free", None, P)
+    _proto(mech, "mech_dock_sim_step", C.c_int, P, E)
+    _proto(mech, "mech_dock_sim_run", C.c_int, P, C.c_size_t, dbl_p, dbl_p, size_p, E)
+    _proto(mech, "mech_dock_sim_time", C.c_double, P)
+    _proto(mech, "mech_dock_sim_steps", C.c_ulong, P)
+    _proto(mech, "mech_dock_sim_channels", dbl_p, P)
+    _proto(mech, "mech_dock_sim_element", None, P, C.c_int, dbl_p, dbl_p, int_p, dbl_p)
+    _proto(mech, "mech_dock_sim_summary", C.POINTER(DockSummary), P)
+    _proto(mech, "mech_dock_channel_name", C.c_char_p, C.c_int)
+    _proto(mech, "mech_dock_channel_unit", C.c_char_p, C.c_int)
+    _proto(mech, "mech_dock_element_name", C.c_char_p, C.c_int)
+    _proto(mech, "mech_dock_element_unit_q", C.c_char_p, C.c_int)
+    _proto(mech, "mech_dock_element_unit_Q", C.c_char_p, C.c_int)
+
+
+def take_string(ptr):
+    """A malloc'd C string as str, freed."""
+    if not ptr:
+        return None
+    try:
+        return C.string_at(ptr).decode("utf-8")
+    finally:
+        libc.free(ptr)

@@ -1,0 +1,57 @@
+"""Replay metrics (hyst/replay.h): several models driven with a measured displacement history, each judged on the
+measured record's cycles, as `hyst replay` does."""
+import ctypes as C
+
+import numpy as np
+
+from . import _lib as L
+from .errors import check
+from .loops import _opts, _table, as_f64
+from .model import Model
+from .record import Record
+
+__all__ = ["replay"]
+
+
+def _metrics(q, Q, Qm, cyc, ncyc):
+    M, err = L.ReplayMetrics(), L.Err()
+    check(L.hyst.hy_replay_metrics_compute(q.ctypes.data_as(L.dbl_p), Q.ctypes.data_as(L.dbl_p),
+                                           Qm.ctypes.data_as(L.dbl_p), q.size, cyc, ncyc, C.byref(M),
+                                           C.byref(err)), err)
+    try:
+        d = {k: getattr(M, k) for k, _ in L.ReplayMetrics._fields_ if k not in ("cyc", "n_cyc")}
+        d["cycles"] = _table(M.cyc, M.n_cyc, L.ReplayCycle)
+        return d
+    finally:
+        L.hyst.hy_replay_metrics_free(C.byref(M))
+
+
+def replay(models, data, Q=None, t=None, *, threshold=None, center=None):
+    """(models: a Model, a list of Models or a dict name -> Model (or model file path); a Record or arrays q, Q[, t])
+    => dict name -> metrics: n, Q_ptp, mean_error, rms_error, nrmse, max_abs_error, max_abs_index,
+    energy_measured, energy_model, energy_ratio, work_measured, work_model, cycles (dict of arrays per cycle) and
+    "Q" (the predicted force). Every model starts at rest at the origin and is judged on the measured cycles."""
+    if isinstance(data, Record):
+        q, Qd, t = data.q, data.Q, data.t
+    else:
+        q, Qd = as_f64(data, "q"), as_f64(Q, "Q")
+        t = None if t is None else as_f64(t, "t")
+    if isinstance(models, Model) or isinstance(models, str):
+        models = [models]
+    if not isinstance(models, dict):
+        models = {("model%d" % i if isinstance(m, Model) else str(m)): m for i, m in enumerate(models)}
+    o = _opts(threshold, center, None)
+    c, err = L.Loops(), L.Err()
+    check(L.hyst.hy_loops_analyze(q.ctypes.data_as(L.dbl_p), Qd.ctypes.data_as(L.dbl_p), q.size, C.byref(o),
+                                  C.byref(c), C.byref(err)), err)
+    try:
+        out = {}
+        for name, m in models.items():
+            m = m if isinstance(m, Model) else Model.load(m)
+            Qm = m.replay(q, t)
+            d = _metrics(q, Qd, Qm, c.cyc, c.n_cyc)
+            d["Q"] = Qm
+            out[name] = d
+        return out
+    finally:
+        L.hyst.hy_loops_free(C.byref(c))

@@ -1,0 +1,38 @@
+"""The ctypes mirrors of the C structs (hystkit/_lib.py) against the C compiler: sizeof and the offset of the last
+field of every struct the package reads or fills, so that a change in a header fails here, not in a user's
+notebook."""
+import ctypes as C
+import shutil
+import subprocess
+
+import pytest
+
+from hystkit import _lib as L
+from conftest import TOP
+
+STRUCTS = {"hy_err": L.Err, "hy_diag": L.Diag, "hy_series": L.Series, "hy_csv_opts": L.CsvOpts,
+           "hy_loops_opts": L.LoopsOpts, "hy_reversal": L.Reversal, "hy_inner_loop": L.InnerLoop,
+           "hy_halfcycle": L.HalfCycle, "hy_cycle": L.Cycle, "hy_curve": L.Curve, "hy_loops": L.Loops,
+           "hy_model": L.Model, "hy_element_ops": L.ElementOps, "hy_element": L.Element,
+           "hy_pwlfit_opts": L.PwlfitOpts, "hy_kinfit_opts": L.KinfitOpts, "hy_replay_cycle": L.ReplayCycle,
+           "hy_replay_metrics": L.ReplayMetrics, "mech_vec3": L.Vec3, "mech_dock_summary": L.DockSummary}
+
+
+@pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler to compare the struct layouts with")
+def test_struct_layouts_match_the_headers(tmp_path):
+    lines = []
+    for cname, py in STRUCTS.items():
+        last = py._fields_[-1][0]
+        lines.append('printf("%s %%zu %%zu\\n", sizeof(%s), offsetof(%s, %s));' % (cname, cname, cname, last))
+    src = tmp_path / "abi.c"
+    src.write_text("#include <stddef.h>\n#include <stdio.h>\n#include <hyst/fitmodel.h>\n#include <hyst/loops.h>\n"
+                   "#include <hyst/replay.h>\n#include <hyst/csvread.h>\n#include <mech/dock.h>\n"
+                   "int main(void) {\n" + "\n".join(lines) + "\nreturn 0;\n}\n")
+    exe = tmp_path / "abi"
+    subprocess.run(["cc", "-std=c11", "-I", str(TOP / "libhyst/include"), "-I", str(TOP / "libmech/include"),
+                    "-o", str(exe), str(src)], check=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split("\n")
+    for row in filter(None, out):
+        cname, size, off = row.split()
+        py = STRUCTS[cname]
+        assert (C.sizeof(py), getattr(py, py._fields_[-1][0]).offset) == (int(size), int(off)), cname
