@@ -26,7 +26,7 @@ CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
 # libhyst needs LAPACK, libcsv and cJSON; libmech adds SLICOT (Riccati) and GLPK (the friction LPs).
 HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -lm
-LDLIBS  := -lslicot -lglpk $(HYST_LIBS)
+LDLIBS  := -lslicot -lglpk -lgsl $(HYST_LIBS)
 
 HYST_SRC  := $(sort $(wildcard libhyst/src/*.c))
 MECH_SRC  := $(sort $(wildcard libmech/src/*/*.c))
@@ -83,6 +83,8 @@ $(LIBMECH_A): $(MECH_OBJ)
 $(BIN)/hyst: $(TOOL_OBJ) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(LIBHYST_A) $(HYST_LIBS)
+# mech sweep's MPI workers: mpi.h for the types only; libmpi is opened with dlopen under mpirun (docs/sweep.md)
+$(BUILD)/obj/tools/mech/sweep_pool.o: CPPFLAGS += $(shell pkg-config --cflags ompi-c 2>/dev/null)
 $(BIN)/mech: $(MTOOL_OBJ) $(LIBMECH_A) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(MTOOL_OBJ) $(LIBMECH_A) $(LIBHYST_A) $(LDLIBS)
