@@ -638,6 +638,27 @@ static int rerun(const mech_sweep_plan *p, const char *dir, long id, int quiet)
 
 /* ---------- the sweep ---------- */
 
+// (finished envelope) => DIR/envelope.csv: every grid point, its capture state and whether a run measured it
+static int write_envelope(const sweep *w, const mech_sweep_envelope *e)
+{
+    const mech_sweep_plan *p = w->p;
+    hy_atomic a;
+    hy_err err;
+    if (atomic_open(w->dir, "envelope.csv", p, &a) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    fprintf(a.fp, "run,%s,%s,captured,measured\n", p->key[0].path, p->key[1].path);
+    for (long id = 0; id < (long)e->nx * e->ny; id++) {
+        fprintf(a.fp, "%ld,", id);
+        put_num(a.fp, p->key[0].values[id / e->ny], 0);
+        fputc(',', a.fp);
+        put_num(a.fp, p->key[1].values[id % e->ny], 0);
+        fprintf(a.fp, ",%d,%d\n", e->state[id], w->rows[id].have);
+    }
+    if (hy_atomic_commit(&a, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    return MECH_EXIT_OK;
+}
+
 static int run_all(sweep *w, sw_pool *pool, long *full_grid)
 {
     const mech_sweep_plan *p = w->p;
@@ -680,6 +701,8 @@ static int run_all(sweep *w, sw_pool *pool, long *full_grid)
                 if (e.measured[id] == 2)
                     e.state[id] = (signed char)(w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1);
         }
+        if (status == MECH_EXIT_OK)
+            status = write_envelope(w, &e);
         mech_sweep_envelope_free(&e);
     }
     free(ids);

@@ -164,12 +164,13 @@ static int spawn(sw_pool *q, int k, hy_err *err)
         return hy_err_set(err, HY_EIO, "fork: %s", strerror(errno));
     }
     if (pid == 0) {
-        /* the other workers' pipe ends are not this worker's business: close them, so that a worker's EOF
-           reaches the master when only that worker is gone */
-        for (int j = 0; j < q->n; j++)
-            if (j != k && q->w[j].alive)
-                close(q->w[j].to), close(q->w[j].from);
-        close(a[1]), close(b[0]);
+        /* every inherited descriptor but its own two pipe ends is closed: the other workers' pipes (so that a
+           worker's EOF reaches the master when that worker is gone), the journal, and the output folder's lock
+           (flock belongs to the open file: a worker must not keep the lock after the master is killed) */
+        long maxfd = sysconf(_SC_OPEN_MAX);
+        for (int fd = 3; fd < (maxfd > 0 && maxfd < 65536 ? maxfd : 1024); fd++)
+            if (fd != a[0] && fd != b[1])
+                close(fd);
         signal(SIGINT, SIG_DFL);
         worker_main(q->p, a[0], b[1]);
     }

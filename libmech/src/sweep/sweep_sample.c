@@ -74,9 +74,11 @@ int mech_sweep_sample(int method, size_t n, int d, uint64_t seed, double *u, hy_
         return HY_OK;
     }
     if (method == MECH_SWEEP_SOBOL) {
-        /* the point 0 of Sobol's sequence is the origin; GSL starts after it. Scrambled, it would be a fine
-           point, but the plain sequence's first 2^m points after it are what the tests check against. */
-        int rc = mech_sweep_sobol_plain(n, d, u, err);
+        /* the sequence from its point 0 (the origin, which GSL skips): the net property holds for the points
+           0 .. 2^m - 1, and the scramble moves the origin to a random point like any other */
+        for (int j = 0; j < d; j++)
+            u[j] = 0;
+        int rc = mech_sweep_sobol_plain(n - 1, d, u + d, err);
         if (rc != HY_OK)
             return rc;
         for (size_t i = 0; i < n; i++)
