@@ -526,7 +526,7 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
 
 /* ---------- figures ---------- */
 
-static int figure(const sweep *w, const char *name, const char *body)
+static int figure(const sweep *w, const char *name, const char *extra, const char *body)
 {
     char script[4200], tmp[4200], fig[4200];
     snprintf(script, sizeof script, "%s/.%s.gp", w->dir, name);
@@ -545,6 +545,18 @@ static int figure(const sweep *w, const char *name, const char *body)
         if (w->rows[id].have)
             put_row(fp, p, id, &w->rows[id]);
     fputs("EOD\n", fp);
+    if (extra) {   /* the envelope's filled grid (envelope.csv, without its header) */
+        char path[4200], line[512];
+        snprintf(path, sizeof path, "%s/%s", w->dir, extra);
+        FILE *in = fopen(path, "r");
+        fputs("$g << EOD\n", fp);
+        if (in && fgets(line, sizeof line, in))
+            while (fgets(line, sizeof line, in))
+                fputs(line, fp);
+        fputs("EOD\n", fp);
+        if (in)
+            fclose(in);
+    }
     fputs(body, fp);
     fclose(fp);
     return mech_cli_run_gnuplot(cmd, script, tmp, fig);
@@ -559,23 +571,32 @@ static int plots(const sweep *w)
     int st = 2 + p->nkey, mc = st + 1;   /* gnuplot columns: 1 run, 2.. keys, status, metrics */
     if (p->fig_x >= 0) {
         int cx = 2 + p->fig_x, cy = 2 + p->fig_y;
+        /* the envelope's filled grid first (light squares), the measured runs over it; a failed run is a cross
+           over its captured / not captured point (it may fail after the capture) */
+        char grid[1024] = "";
+        if (p->envelope)
+            snprintf(grid, sizeof grid,
+                     "$g using (column(4) == 1 ? column(%d) : NaN):%d with points pt 5 ps 1.6 lc rgb '#c7e9c0' "
+                     "title 'captured (filled)', $g using (column(4) == 0 ? column(%d) : NaN):%d with points pt 5 "
+                     "ps 1.6 lc rgb '#fcbba1' title 'no capture (filled)', ",
+                     2 + p->fig_x, 2 + p->fig_y, 2 + p->fig_x, 2 + p->fig_y);
         snprintf(b, sizeof b,
                  "set title 'capture envelope (%ld runs)'\nset xlabel '%s'\nset ylabel '%s'\n"
-                 "plot $d using (strcol(%d) eq 'ok' && column(%d) == 1 ? column(%d) : NaN):%d with points pt 7 ps 0.7 "
+                 "plot %s$d using (column(%d) == 1 ? column(%d) : NaN):%d with points pt 7 ps 0.7 "
                  "lc rgb '#2ca02c' title 'captured', "
-                 "$d using (strcol(%d) eq 'ok' && column(%d) == 0 ? column(%d) : NaN):%d with points pt 7 ps 0.7 "
+                 "$d using (column(%d) == 0 ? column(%d) : NaN):%d with points pt 7 ps 0.7 "
                  "lc rgb '#d62728' title 'no capture', "
                  "$d using (strcol(%d) eq 'failed' ? column(%d) : NaN):%d with points pt 2 ps 1 lc rgb 'black' "
                  "title 'run failed'\n",
-                 w->done, p->key[p->fig_x].path, p->key[p->fig_y].path, st, mc, cx, cy, st, mc, cx, cy, st, cx, cy);
-        if (figure(w, "envelope.png", b) != MECH_EXIT_OK)
+                 w->done, p->key[p->fig_x].path, p->key[p->fig_y].path, grid, mc, cx, cy, mc, cx, cy, st, cx, cy);
+        if (figure(w, "envelope.png", p->envelope ? "envelope.csv" : NULL, b) != MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
         snprintf(b, sizeof b,
                  "set title 'peak axial head force (N)'\nset xlabel '%s'\nset ylabel '%s'\nset palette rgb 33,13,10\n"
                  "plot $d using (strcol(%d) eq 'ok' ? column(%d) : NaN):%d:%d with points pt 5 ps 1.2 lc palette "
                  "title 'peak axial force'\n",
                  p->key[p->fig_x].path, p->key[p->fig_y].path, st, cx, cy, mc + MECH_SWEEP_M_PEAK_AXIAL);
-        if (figure(w, "peak-map.png", b) != MECH_EXIT_OK)
+        if (figure(w, "peak-map.png", NULL, b) != MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
     }
     snprintf(b, sizeof b,
@@ -593,7 +614,7 @@ static int plots(const sweep *w)
              "unset multiplot\n",
              w->done, mc + MECH_SWEEP_M_PEAK_AXIAL, mc + MECH_SWEEP_M_PEAK_AXIAL, mc + MECH_SWEEP_M_PEAK_LATERAL,
              mc + MECH_SWEEP_M_PEAK_LATERAL, mc + MECH_SWEEP_M_PEAK_LIMITER, mc + MECH_SWEEP_M_PEAK_LIMITER);
-    return figure(w, "peaks.png", b);
+    return figure(w, "peaks.png", NULL, b);
 }
 
 /* ---------- full outputs of one run: `mech dock` on its scenario ---------- */
