@@ -472,22 +472,29 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         cJSON_Delete(doc);
         return mech_cli_fail(cmd, "out of memory");
     }
-    for (int m = 0; m < MECH_SWEEP_NMETRIC; m++) {
-        if (m == MECH_SWEEP_M_STEPS)
+    /* a second table against |value|: a miss, an angle or a rate acts through its magnitude whatever its sign,
+       and a plain rank correlation of such a symmetric effect is ~0 */
+    cJSON *sabs = cJSON_AddObjectToObject(doc, "sensitivity_magnitude");
+    cJSON_AddStringToObject(sabs, "method", "Spearman rank correlation with |value| over the runs that did not fail");
+    for (int m = 0; m < 2 * MECH_SWEEP_NMETRIC; m++) {
+        int mag = m >= MECH_SWEEP_NMETRIC, mm = m % MECH_SWEEP_NMETRIC;
+        if (mm == MECH_SWEEP_M_STEPS)
             continue;
-        cJSON *mo = cJSON_AddObjectToObject(sens, mech_sweep_metric_name(m));
+        cJSON *mo = cJSON_AddObjectToObject(mag ? sabs : sens, mech_sweep_metric_name(mm));
         for (int k = 0; k < p->nkey; k++) {
             size_t n = 0;
             for (long id = 0; id < p->nrun; id++) {
                 const row *r = &w->rows[id];
-                if (!r->have || r->failed || !isfinite(r->m[m]))
+                if (!r->have || r->failed || !isfinite(r->m[mm]))
                     continue;
                 const char *s;
                 mech_sweep_plan_value(p, id, k, &x[n], &s);
                 if (s)   /* a choice of strings: the rank of its index in the list */
                     x[n] = mech_sweep_dist_eval(&p->key[k].dist, p->u[(size_t)(id % p->nsample) * (size_t)p->ndist +
                                                                        (size_t)p->key[k].col]);
-                y[n++] = r->m[m];
+                if (mag)
+                    x[n] = fabs(x[n]);
+                y[n++] = r->m[mm];
             }
             cJSON_AddItemToObject(mo, p->key[k].path, num_or_null(mech_sweep_spearman(x, y, n)));
         }
