@@ -2,7 +2,7 @@
  *   - throughput for an S2-class scenario: S2-B (Soyuz 7.2 t, 0.15 m/s, 0.10 m miss) with the closing speed and the
  *     miss drawn per run, 5 s simulated at a 2 ms step (the step docs/dock.md shows converged for S2) and at the
  *     default 0.25 ms: runs per second of one core through mech_sweep_run (the library path a worker takes);
- *   - the per-run overhead: the same runs with duration 0 (scenario text edited in the cJSON tree, printed, parsed,
+ *   - the per-run overhead: the same runs with a duration of one step (scenario text edited in the cJSON tree, printed, parsed,
  *     four law files read, the model compiled, the simulation allocated) against the run itself;
  *   - the per-run time distribution (mean, sd, max) and the cost of one message round trip over a pipe (what a
  *     forked worker pays per run), the inputs of the efficiency model of docs/sweep.md;
@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "mech/sweep.h"
@@ -104,14 +105,36 @@ static double pipe_round_trip(void)
     return t;
 }
 
-static double sweep_wall(const char *bin, const char *plan, int j)
+static double children_cpu(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+           1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+static double load1(void)
+{
+    double l = NAN;
+    FILE *fp = fopen("/proc/loadavg", "r");
+    if (fp) {
+        if (fscanf(fp, "%lf", &l) != 1)
+            l = NAN;
+        fclose(fp);
+    }
+    return l;
+}
+
+// (program folder, plan, workers) => wall seconds of the sweep; *cpu: CPU seconds of it and its workers
+static double sweep_wall(const char *bin, const char *plan, int j, double *cpu)
 {
     char cmd[3 * PATH_MAX];
     snprintf(cmd, sizeof cmd, "rm -rf '%s/o%d' && '%s/mech' sweep '%s' --out '%s/o%d' -j %d -q --no-plots", tmpdir, j,
              bin, plan, tmpdir, j, j);
-    double t0 = now();
+    double t0 = now(), c0 = children_cpu();
     int st = system(cmd);
     double t = now() - t0;
+    *cpu = children_cpu() - c0;
     return st == 0 ? t : NAN;
 }
 
@@ -127,8 +150,8 @@ int main(void)
         return 1;
     double mean, sd, mx;
     int cap;
-    /* the overhead: duration 0 */
-    write_plan("zero.json", top, 0.002, 0, 16, plan);
+    /* the overhead: one step of 2 ms */
+    write_plan("zero.json", top, 0.002, 0.002, 16, plan);   /* one step */
     if (time_runs(plan, 16, &mean, &sd, &mx, &cap))
         return 1;
     double over = mean;
@@ -154,9 +177,13 @@ int main(void)
     if (!realpath(bin, binabs))
         snprintf(binabs, sizeof binabs, "%s", bin);
     write_plan("scale.json", top, 0.002, 5, 32, plan);
-    double t1 = sweep_wall(binabs, plan, 1), t2 = sweep_wall(binabs, plan, 2);
+    double c1, c2, l0 = load1();
+    double t1 = sweep_wall(binabs, plan, 1, &c1), t2 = sweep_wall(binabs, plan, 2, &c2);
     printf("mech sweep, 32 runs: -j1 %.2f s, -j2 %.2f s wall: speed-up %.2f, efficiency %.0f %% (target >= 90 %%: "
-           "%s)\n", t1, t2, t1 / t2, 100 * t1 / (2 * t2), t1 / (2 * t2) >= 0.9 ? "MET" : "MISSED");
+           "%s; load average %.1f on %ld cores when it started)\n", t1, t2, t1 / t2, 100 * t1 / (2 * t2),
+           t1 / (2 * t2) >= 0.9 ? "MET" : "MISSED", l0, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("  CPU of the sweep and its workers: -j1 %.2f s, -j2 %.2f s: the work itself grows by %.1f %% with 2 "
+           "workers (what parallelism costs apart from waiting for a core)\n", c1, c2, 100 * (c2 / c1 - 1));
     char cmd[PATH_MAX + 16];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     return system(cmd) == 0 ? 0 : 1;

@@ -327,6 +327,30 @@ static int open_journal(sweep *w, int resume)
                 status = mech_cli_fail(cmd, "%s:%ld: not a row of this sweep", path, lineno);
                 break;
             }
+            /* the values must be the ones this program computes for that run: a journal of an older mech (another
+               sampler) would pair the metrics with other values */
+            for (int k2 = 0; k2 < p->nkey; k2++) {
+                char v[64];
+                FILE *mf = fmemopen(v, sizeof v, "w");
+                double x;
+                const char *s;
+                mech_sweep_plan_value(p, id, k2, &x, &s);
+                if (mf) {
+                    if (s)
+                        fputs(s, mf);
+                    else
+                        put_num(mf, x, 0);
+                    fclose(mf);
+                }
+                if (!mf || strncmp(v, f[1 + k2], sizeof v - 1) != 0) {
+                    status = mech_cli_fail(cmd, "%s:%ld: run %ld has %s = %s, but this plan gives %s: the journal was "
+                                           "written by another version of mech; choose another --out", path, lineno,
+                                           id, p->key[k2].path, f[1 + k2], v);
+                    break;
+                }
+            }
+            if (status != MECH_EXIT_OK)
+                break;
             mech_sweep_result r;
             memset(&r, 0, sizeof r);
             r.run = id;
@@ -610,12 +634,15 @@ static int plots(const sweep *w)
              "set multiplot layout 1,3 title 'peak loads over %ld runs'\nset key off\nset ylabel 'runs'\n"
              "nb = 20\nset style fill solid 0.6\n"
              "stats $d using %d nooutput\nw1 = (STATS_max - STATS_min) / nb + 1e-9; m1 = STATS_min\n"
+             "if (STATS_max == STATS_min) { set xrange [STATS_min - 1:STATS_max + 1] } else { set autoscale x }\n"
              "set xlabel 'peak axial head force (N)'\n"
              "plot $d using (m1 + w1 * (floor(($%d - m1) / w1) + 0.5)):(1.0) smooth frequency with boxes\n"
              "stats $d using %d nooutput\nw1 = (STATS_max - STATS_min) / nb + 1e-9; m1 = STATS_min\n"
+             "if (STATS_max == STATS_min) { set xrange [STATS_min - 1:STATS_max + 1] } else { set autoscale x }\n"
              "set xlabel 'peak lateral head force (N)'\n"
              "plot $d using (m1 + w1 * (floor(($%d - m1) / w1) + 0.5)):(1.0) smooth frequency with boxes\n"
              "stats $d using %d nooutput\nw1 = (STATS_max - STATS_min) / nb + 1e-9; m1 = STATS_min\n"
+             "if (STATS_max == STATS_min) { set xrange [STATS_min - 1:STATS_max + 1] } else { set autoscale x }\n"
              "set xlabel 'peak limiter force (N)'\n"
              "plot $d using (m1 + w1 * (floor(($%d - m1) / w1) + 0.5)):(1.0) smooth frequency with boxes\n"
              "unset multiplot\n",
