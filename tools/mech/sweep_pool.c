@@ -26,6 +26,7 @@ static struct {
     int (*size)(MPI_Comm, int *);
     int (*send)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
     int (*recv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
+    int (*iprobe)(int, int, MPI_Comm, int *, MPI_Status *);
     MPI_Comm world;
     MPI_Datatype byte;
     int on;
@@ -50,10 +51,11 @@ int sw_mpi_init(int *rank, int *size, hy_err *err)
     SYM(size, "MPI_Comm_size");
     SYM(send, "MPI_Send");
     SYM(recv, "MPI_Recv");
+    SYM(iprobe, "MPI_Iprobe");
 #undef SYM
     mpi.world = (MPI_Comm)dlsym(mpi.lib, "ompi_mpi_comm_world");
     mpi.byte = (MPI_Datatype)dlsym(mpi.lib, "ompi_mpi_byte");
-    if (!mpi.init || !mpi.finalize || !mpi.rank || !mpi.size || !mpi.send || !mpi.recv || !mpi.world || !mpi.byte) {
+    if (!mpi.init || !mpi.finalize || !mpi.rank || !mpi.size || !mpi.send || !mpi.recv || !mpi.iprobe || !mpi.world || !mpi.byte) {
         hy_err_set(err, HY_EIO, "libmpi is not Open MPI's (a symbol is missing)");
         return -1;
     }
@@ -78,17 +80,16 @@ enum { TAG_RESULT = 1, TAG_RUN = 2 };
 
 void sw_mpi_worker(const mech_sweep_plan *p)
 {
-    mech_sweep_result r;
-    memset(&r, 0, sizeof r);
-    r.run = -1;   /* "ready" */
+    /* ids arrive DEPTH at a time ahead (sw_pool_run): the next one is already in the inbox when a run ends */
     for (;;) {
-        mpi.send(&r, (int)sizeof r, mpi.byte, 0, TAG_RESULT, mpi.world);
         long id;
         MPI_Status st;
         mpi.recv(&id, (int)sizeof id, mpi.byte, 0, TAG_RUN, mpi.world, &st);
         if (id < 0)
             return;
+        mech_sweep_result r;
         mech_sweep_run(p, id, &r);
+        mpi.send(&r, (int)sizeof r, mpi.byte, 0, TAG_RESULT, mpi.world);
     }
 }
 
@@ -104,8 +105,7 @@ struct sw_pool {
     const mech_sweep_plan *p;
     int n, mpi_ranks;  /* forked workers, or MPI worker ranks                                                  */
     worker *w;
-    int *idle;       /* MPI: ranks waiting for an id (their "ready" or result received)                      */
-    long *busy;      /* MPI: run of each rank (-1: none)                                                      */
+    long *busy;      /* MPI: ids in flight at each rank                                                       */
 };
 
 static int full_read(int fd, void *buf, size_t n)
@@ -188,12 +188,11 @@ int sw_pool_start(sw_pool **out, const mech_sweep_plan *p, int nproc, int mpi_si
     *out = q;
     if (mpi_size > 1) {
         q->mpi_ranks = mpi_size - 1;
-        q->idle = calloc((size_t)mpi_size, sizeof *q->idle);
         q->busy = malloc((size_t)mpi_size * sizeof *q->busy);
-        if (!q->idle || !q->busy)
+        if (!q->busy)
             return hy_err_set(err, HY_ENOMEM, "out of memory");
         for (int k = 0; k < mpi_size; k++)
-            q->busy[k] = -1;
+            q->busy[k] = 0;
         return HY_OK;
     }
     signal(SIGPIPE, SIG_IGN);   /* a dead worker's pipe gives EPIPE, handled, not a signal */
@@ -208,30 +207,52 @@ int sw_pool_start(sw_pool **out, const mech_sweep_plan *p, int nproc, int mpi_si
     return HY_OK;
 }
 
+/* Rank 0 is the master and a worker: it keeps DEPTH ids in flight at every other rank (so a rank never waits for
+ * rank 0 while rank 0 is inside a run of its own, as long as a run of rank 0 is shorter than DEPTH - 1 runs of the
+ * other rank), answers the results that have arrived between its own runs (MPI_Iprobe), and takes the next id
+ * itself. With -n 2 both ranks simulate. Blocking receives are left for the tail, when rank 0 has nothing to run. */
+enum { DEPTH = 2 };
+
+static int mpi_collect(sw_pool *q, const long *ids, size_t n, size_t *next, sw_done_fn done, void *ctx, int block)
+{
+    int got = 0;
+    for (;;) {
+        int flag = 1;
+        MPI_Status st;
+        if (!block || got)
+            mpi.iprobe(MPI_ANY_SOURCE, TAG_RESULT, mpi.world, &flag, &st);
+        if (!flag)
+            return got;
+        mech_sweep_result r;
+        mpi.recv(&r, (int)sizeof r, mpi.byte, MPI_ANY_SOURCE, TAG_RESULT, mpi.world, &st);
+        int k = st.MPI_SOURCE;
+        q->busy[k]--;
+        done(ctx, &r);
+        got++;
+        if (*next < n) {
+            mpi.send(&ids[(*next)++], (int)sizeof(long), mpi.byte, k, TAG_RUN, mpi.world);
+            q->busy[k]++;
+        }
+    }
+}
+
 static int run_mpi(sw_pool *q, const long *ids, size_t n, sw_done_fn done, void *ctx)
 {
     size_t next = 0, finished = 0;
-    /* idle ranks first (from an earlier batch) */
-    for (int k = 1; k <= q->mpi_ranks && next < n; k++)
-        if (q->idle[k]) {
-            q->idle[k] = 0, q->busy[k] = ids[next];
+    for (int d = 0; d < DEPTH; d++)
+        for (int k = 1; k <= q->mpi_ranks && next < n; k++) {
             mpi.send(&ids[next++], (int)sizeof(long), mpi.byte, k, TAG_RUN, mpi.world);
+            q->busy[k]++;
         }
     while (finished < n) {
-        mech_sweep_result r;
-        MPI_Status st;
-        mpi.recv(&r, (int)sizeof r, mpi.byte, MPI_ANY_SOURCE, TAG_RESULT, mpi.world, &st);
-        int k = st.MPI_SOURCE;
-        if (r.run >= 0) {
+        finished += (size_t)mpi_collect(q, ids, n, &next, done, ctx, 0);
+        if (next < n) {
+            mech_sweep_result r;
+            mech_sweep_run(q->p, ids[next++], &r);
             done(ctx, &r);
             finished++;
-        }
-        q->busy[k] = -1;
-        if (next < n) {
-            q->busy[k] = ids[next];
-            mpi.send(&ids[next++], (int)sizeof(long), mpi.byte, k, TAG_RUN, mpi.world);
-        } else {
-            q->idle[k] = 1;
+        } else if (finished < n) {
+            finished += (size_t)mpi_collect(q, ids, n, &next, done, ctx, 1);
         }
     }
     return HY_OK;
@@ -315,15 +336,9 @@ void sw_pool_stop(sw_pool *q)
     if (!q)
         return;
     if (q->mpi_ranks) {
-        long stop = -1;
-        for (int k = 1; k <= q->mpi_ranks; k++) {
-            if (!q->idle[k]) {   /* its "ready" (or a result of an abandoned batch) is still to come */
-                mech_sweep_result r;
-                MPI_Status st;
-                mpi.recv(&r, (int)sizeof r, mpi.byte, k, TAG_RESULT, mpi.world, &st);
-            }
+        long stop = -1;   /* every batch ran to its end: no rank has an id left, each gets the stop */
+        for (int k = 1; k <= q->mpi_ranks; k++)
             mpi.send(&stop, (int)sizeof stop, mpi.byte, k, TAG_RUN, mpi.world);
-        }
     }
     for (int k = 0; k < q->n; k++)
         if (q->w[k].alive) {
@@ -333,7 +348,6 @@ void sw_pool_stop(sw_pool *q)
             waitpid(q->w[k].pid, &st, 0);
         }
     free(q->w);
-    free(q->idle);
     free(q->busy);
     free(q);
 }
