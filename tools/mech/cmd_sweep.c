@@ -469,10 +469,11 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
     cJSON_AddNumberToObject(doc, "ok", (double)ok);
     cJSON_AddNumberToObject(doc, "failed", (double)w->nfailed);
     cJSON_AddNumberToObject(doc, "captured", (double)cap);
-    /* the capture probability over every run (a failed run did not capture) */
+    /* the capture probability over every run (a failed run counts as its capture flag); a probability only when
+       the runs are samples of distributions: over a grid it is the fraction of grid points */
     double lo, hi;
     mech_sweep_wilson(cap, w->done, 1.959963984540054, &lo, &hi);
-    cJSON *cp = cJSON_AddObjectToObject(doc, "capture_probability");
+    cJSON *cp = cJSON_AddObjectToObject(doc, p->ndist > 0 ? "capture_probability" : "capture_fraction");
     cJSON_AddItemToObject(cp, "p", num_or_null(w->done ? (double)cap / (double)w->done : NAN));
     cJSON *ci = cJSON_AddArrayToObject(cp, "ci95");
     cJSON_AddItemToArray(ci, hy_json_exact_number(lo));
@@ -548,10 +549,13 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
             st = mech_cli_fail(cmd, "%s", err.msg);
     }
     free(txt);
-    if (!w->quiet)
+    if (!w->quiet && p->ndist > 0)
         printf("mech sweep %s: %ld runs (%ld failed), captured %ld: p = %.4g, 95 %% interval [%.4g, %.4g]\n",
                hy_display_name(p->path), w->done, w->nfailed, cap, w->done ? (double)cap / (double)w->done : 0.0, lo,
                hi);
+    else if (!w->quiet)
+        printf("mech sweep %s: %ld runs (%ld failed), captured %ld\n", hy_display_name(p->path), w->done, w->nfailed,
+               cap);
     return st;
 }
 
