@@ -341,9 +341,16 @@ static int check_key(const mech_sweep_plan *p, const rd *r, int k, hy_err *err)
 {
     const mech_sweep_key *key = &p->key[k];
     if (key->grid) {
+        /* every value of a grid of up to 1000 (an integer key refuses 2.5 inside its range); of a larger one the
+           first 1000 and the extremes (each key's accepted range is an interval) */
+        double lo = key->values[0], hi = key->values[0];
         for (int i = 0; i < key->n; i++)
+            lo = fmin(lo, key->values[i]), hi = fmax(hi, key->values[i]);
+        for (int i = 0; i < key->n && i < 1000; i++)
             if (check_value(p, r, k, key->values[i], NULL, err) != HY_OK)
                 return err->code;
+        if (key->n > 1000 && (check_value(p, r, k, lo, NULL, err) != HY_OK || check_value(p, r, k, hi, NULL, err) != HY_OK))
+            return err->code;
         return HY_OK;
     }
     const mech_sweep_dist_p *d = &key->dist;
@@ -541,8 +548,10 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
             return bad(r, "max_runs", "expected an integer >= 1");
         p->max_runs = (long)mr->valuedouble;
     }
-    if ((double)p->ngrid * (double)p->nsample > 1e12)
-        return bad(r, "vary", "more than 1e12 runs");
+    /* what one process can hold: a row of ~100 bytes per run, the unit-cube sample */
+    if ((double)p->ngrid * (double)p->nsample > 1e8 || (double)p->nsample * p->ndist > 1e8)
+        return bad(r, "vary", "%.3g runs (%.3g sampled values): more than a sweep holds (1e8); split the plan",
+                   (double)p->ngrid * (double)p->nsample, (double)p->nsample * p->ndist);
     p->nrun = p->ngrid * p->nsample;
     /* envelope */
     const cJSON *ev = cJSON_GetObjectItemCaseSensitive(doc, "envelope");
