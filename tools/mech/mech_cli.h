@@ -31,5 +31,7 @@ int mech_cmd_friction(int argc, char **argv);
 int mech_cmd_beam(int argc, char **argv);
 // (argc, argv) of "mech dock ..." => exit status
 int mech_cmd_dock(int argc, char **argv);
+// (argc, argv) of "mech sweep ..." => exit status (tools/mech/cmd_sweep.c)
+int mech_cmd_sweep(int argc, char **argv);
 
 #endif

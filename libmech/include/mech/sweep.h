@@ -1,0 +1,139 @@
+/* Parameter sweeps over a simulator scenario (issue 20; docs/sweep.md): grids, Monte Carlo samples, an adaptive
+ * capture envelope, the statistics of a sweep. A plan ("mech-sweep" JSON) names a base scenario ("mech-dock") and
+ * the varied keys by their dotted path in it; run k of the plan is the base scenario with those keys set, and
+ * everything about it (its values, its result) depends only on the plan and k, never on the order, the process
+ * or the number of workers that ran it.
+ *
+ * LAYERS
+ *   sweep_sample.c    unit-cube points: plain random, Latin hypercube, Owen-scrambled Sobol (GSL's gsl_qrng_sobol
+ *                     under a hash-driven nested uniform scramble); the distributions as inverse CDFs of u in (0,1)
+ *   sweep_plan.c      the plan reader: keys checked against the scenario parser before any run; the run table
+ *   sweep_run.c       one run: the scenario JSON edited by key path in a cJSON tree, printed, parsed by
+ *                     mech_dock_config_parse, simulated; its summary as a row
+ *   sweep_envelope.c  the adaptive capture envelope (quadtree refinement of a 2-D grid)
+ *   sweep_stats.c     Wilson score interval, Spearman rank correlation */
+#ifndef MECH_SWEEP_H
+#define MECH_SWEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hyst/common.h"
+
+/* ---- random numbers: a counter-based generator, so a run's numbers depend only on (seed, run, stream) ---- */
+// (64-bit key) => SplitMix64 finaliser of it (a bijection with full avalanche)
+uint64_t mech_sweep_mix(uint64_t x);
+// (seed, a, b) => a uniform double in (0, 1) that depends only on the three numbers
+double mech_sweep_u01(uint64_t seed, uint64_t a, uint64_t b);
+
+/* ---- unit-cube samplers: n points of dimension d into u[i * d + j], every value in (0, 1) --------------- */
+enum mech_sweep_sampling { MECH_SWEEP_RANDOM = 0, MECH_SWEEP_LHS, MECH_SWEEP_SOBOL };
+// (method, n, d, seed) => points; HY_EARG for d > 40 with Sobol (GSL's limit), HY_ENOMEM
+int mech_sweep_sample(int method, size_t n, int d, uint64_t seed, double *u, hy_err *err);
+// (n, d <= 40) => the first n points of the unscrambled Sobol sequence (GSL's order, the point 0 skipped)
+int mech_sweep_sobol_plain(size_t n, int d, double *u, hy_err *err);
+/* (x in [0, 1), dimension, seed) => Owen's nested uniform scramble of its first 32 bits: bit k is flipped by a
+ * random bit drawn from (seed, dimension, k, the bits above k) - the scramble of Owen 1995 with the random tree
+ * given by a hash instead of a table, so it keeps every (t, m, s)-net property of the sequence */
+double mech_sweep_owen(double x, int dim, uint64_t seed);
+
+/* ---- distributions of a varied key ------------------------------------------------------------------- */
+enum mech_sweep_dist { MECH_SWEEP_UNIFORM = 0, MECH_SWEEP_NORMAL, MECH_SWEEP_TNORMAL, MECH_SWEEP_LOGNORMAL,
+                       MECH_SWEEP_CHOICE };
+#define MECH_SWEEP_CHOICE_MAX 64
+typedef struct mech_sweep_dist_p {
+    int    kind;
+    double a, b;          /* uniform: min, max; normal / truncated: mean, sd; log-normal: mu, sigma of ln x   */
+    double lo, hi;        /* truncated normal: bounds                                                         */
+    int    n;             /* choice: number of values                                                         */
+    double cum[MECH_SWEEP_CHOICE_MAX];  /* choice: cumulative weights normalised to 1 (cum[n-1] = 1)            */
+} mech_sweep_dist_p;
+// (distribution, u in (0, 1)) => the value (choice: the index of the chosen value, as a double)
+double mech_sweep_dist_eval(const mech_sweep_dist_p *d, double u);
+
+/* ---- statistics ----------------------------------------------------------------------------------------- */
+// (successes k of n trials, z (1.959964 for 95 %)) => Wilson score interval [lo, hi] of the probability
+void mech_sweep_wilson(long k, long n, double z, double *lo, double *hi);
+/* (x[n], y[n]) => Spearman's rank correlation: Pearson's correlation of the ranks, ties given their mean rank;
+ * NAN when n < 3 or either variable is constant (allocates its scratch). */
+double mech_sweep_spearman(const double *x, const double *y, size_t n);
+
+/* ---- adaptive envelope: capture yes/no on an nx x ny grid refined near the boundary ---------------------- *
+ * The grid has nx = cx * 2^L + 1 points along x (ny likewise). Level 0 evaluates the coarse grid of every 2^L-th
+ * point; at each finer level a cell whose corners do not all agree is split in four and its 5 new points are
+ * evaluated; a cell whose corners agree takes their value everywhere inside. The driver hands out batches of
+ * grid indices (ix * ny + iy) and gets the outcome of each. */
+typedef struct mech_sweep_envelope {
+    int nx, ny, levels;
+    signed char *state;   /* nx * ny: -1 unknown, 0 no capture, 1 capture (measured or filled)              */
+    unsigned char *measured; /* 1 where a run gave the state                                                */
+    int level;            /* next level to plan (levels + 1: done)                                            */
+} mech_sweep_envelope;
+// (nx, ny, levels) => HY_EARG unless nx - 1 and ny - 1 are positive multiples of 2^levels
+int mech_sweep_envelope_init(mech_sweep_envelope *e, int nx, int ny, int levels, hy_err *err);
+void mech_sweep_envelope_free(mech_sweep_envelope *e);
+/* (envelope with the previous batch's outcomes set in state[]) => the next batch of grid indices to evaluate
+ * into ids (capacity nx * ny); returns its size, 0 when the envelope is complete (every state filled) */
+size_t mech_sweep_envelope_next(mech_sweep_envelope *e, long *ids);
+
+/* ==== the plan ("mech-sweep" JSON, docs/sweep.md) and its runs ============================================= */
+#define MECH_SWEEP_KEY_LEN 256
+#define MECH_SWEEP_KEYS_MAX 40
+typedef struct mech_sweep_key {
+    char   path[MECH_SWEEP_KEY_LEN];  /* dotted path in the scenario ("initial.pitch_deg", "vehicles.active.inertia.1") */
+    int    grid;                      /* 1: a grid of values; 0: a distribution                                  */
+    int    n;                         /* grid: number of values                                                  */
+    double *values;                   /* grid values (malloc'd)                                                  */
+    mech_sweep_dist_p dist;
+    struct cJSON *choice;             /* choice: the plan's array of values (numbers or strings), borrowed        */
+    int    col;                       /* distribution keys: column in the unit-cube sample                       */
+} mech_sweep_key;
+
+enum { MECH_SWEEP_M_CAPTURED = 0, MECH_SWEEP_M_CAPTURE_TIME, MECH_SWEEP_M_CONE_CONTACTS, MECH_SWEEP_M_PEAK_AXIAL,
+       MECH_SWEEP_M_PEAK_LATERAL, MECH_SWEEP_M_PEAK_LIMITER, MECH_SWEEP_M_STROKE, MECH_SWEEP_M_SWING,
+       MECH_SWEEP_M_E_INITIAL, MECH_SWEEP_M_E_RESIDUAL, MECH_SWEEP_M_STEPS, MECH_SWEEP_NMETRIC };
+// (metric) => its column name ("peak_axial") and unit ("N"); NULL out of range
+const char *mech_sweep_metric_name(int m);
+const char *mech_sweep_metric_unit(int m);
+int mech_sweep_metric_find(const char *name);
+
+typedef struct mech_sweep_plan {
+    char   path[4096];                /* the plan file as given (messages)                                      */
+    char   scenario[4096];            /* the base scenario, absolute                                            */
+    struct cJSON *doc;                /* the plan                                                               */
+    struct cJSON *base;               /* the base scenario with the plan's "set" keys applied                   */
+    char   scen_dir[4096];
+    int    nkey;
+    mech_sweep_key key[MECH_SWEEP_KEYS_MAX];
+    long   ngrid, nsample, nrun;      /* nrun = ngrid x nsample; run r = grid point r / nsample, sample r % nsample */
+    int    ndist;
+    int    sampling;                  /* enum mech_sweep_sampling                                               */
+    uint64_t seed;
+    double *u;                        /* nsample x ndist unit-cube points                                       */
+    long   max_runs;                  /* the cap (--force passes it)                                            */
+    int    envelope, levels;          /* adaptive envelope over the first two (grid) keys                       */
+    int    keep_worst, keep_metric;   /* full outputs of the worst N runs by a metric                           */
+    long   keep_ids[64];
+    int    nkeep_ids;
+    int    fig_x, fig_y;              /* keys of the envelope figure (indices, -1: none)                        */
+    uint64_t hash;                    /* of the plan and the base scenario texts (a journal of another plan is refused) */
+} mech_sweep_plan;
+/* (plan path, force) => the plan read and every key checked against the scenario parser with its extreme values
+ * (an unknown key path, a value of the wrong type or out of the key's range, a bad distribution, more runs than
+ * max_runs without force: HY_EPARSE / HY_EDATA naming the plan file and the key) - before any run */
+int mech_sweep_plan_read(const char *path, int force, mech_sweep_plan *p, hy_err *err);
+void mech_sweep_plan_free(mech_sweep_plan *p);
+// (plan, run, key) => the key's value in that run: a number in *x, or a string in *s (a choice of strings)
+void mech_sweep_plan_value(const mech_sweep_plan *p, long run, int k, double *x, const char **s);
+// (plan, run) => the scenario JSON text of that run (malloc'd; NULL and err on failure)
+char *mech_sweep_scenario(const mech_sweep_plan *p, long run, hy_err *err);
+
+typedef struct mech_sweep_result {
+    long   run;
+    int    failed;                    /* 1: the run failed (message in msg); the metrics are what it reached   */
+    double m[MECH_SWEEP_NMETRIC];
+    char   msg[HY_MSG_LEN];
+} mech_sweep_result;
+// (plan, run) => the run simulated to its duration through the library (never fails: a failure is in r->msg)
+void mech_sweep_run(const mech_sweep_plan *p, long run, mech_sweep_result *r);
+
+#endif

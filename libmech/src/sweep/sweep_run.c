@@ -1,0 +1,72 @@
+/* One run of a sweep through the library (never by running the program): the run's scenario text
+ * (mech_sweep_scenario), parsed by mech_dock_config_parse, its model files loaded, the model compiled and simulated
+ * to the scenario's duration exactly as `mech dock` does, and the summary of mech_dock_sim_summary kept. A failure
+ * at any stage is the row's message; the metrics keep what the run reached (NAN before the simulation). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hyst/util.h"
+#include "mech/dock.h"
+#include "mech/sweep.h"
+
+static void fail(mech_sweep_result *r, const char *msg)
+{
+    r->failed = 1;
+    snprintf(r->msg, sizeof r->msg, "%s", msg);
+}
+
+void mech_sweep_run(const mech_sweep_plan *p, long run, mech_sweep_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->run = run;
+    for (int m = 0; m < MECH_SWEEP_NMETRIC; m++)
+        r->m[m] = NAN;
+    hy_err err;
+    char *txt = mech_sweep_scenario(p, run, &err);
+    if (!txt) {
+        fail(r, err.msg);
+        return;
+    }
+    mech_dock_config c;
+    mech_dock_config_default(&c);
+    int rc = mech_dock_config_parse(txt, strlen(txt), hy_display_name(p->scenario), p->scen_dir, &c, &err);
+    free(txt);
+    if (rc == HY_OK)
+        rc = mech_dock_config_load(&c, hy_display_name(p->scenario), &err);
+    if (rc != HY_OK) {
+        fail(r, err.msg);
+        mech_dock_config_free(&c);
+        return;
+    }
+    mech_dock_model *m = NULL;
+    mech_dock_sim *s = NULL;
+    if (mech_dock_model_new(&c.params, &m, &err) != HY_OK || mech_dock_sim_new(m, &s, &err) != HY_OK) {
+        fail(r, err.msg);
+        mech_dock_model_free(m);
+        mech_dock_config_free(&c);
+        return;
+    }
+    const mech_dock_params *pp = mech_dock_model_params(m);
+    long n = lround(pp->duration / pp->h);   /* the step count of `mech dock` (cmd_dock.c simulate) */
+    for (long i = 0; i < n; i++)
+        if (mech_dock_sim_step(s, &err) != HY_OK) {
+            fail(r, err.msg);
+            break;
+        }
+    const mech_dock_summary *u = mech_dock_sim_summary(s);
+    r->m[MECH_SWEEP_M_CAPTURED] = u->captured;
+    r->m[MECH_SWEEP_M_CAPTURE_TIME] = u->captured ? u->capture_time : NAN;
+    r->m[MECH_SWEEP_M_CONE_CONTACTS] = u->cone_contacts;
+    r->m[MECH_SWEEP_M_PEAK_AXIAL] = u->peak_axial;
+    r->m[MECH_SWEEP_M_PEAK_LATERAL] = u->peak_lateral;
+    r->m[MECH_SWEEP_M_PEAK_LIMITER] = u->peak_limiter;
+    r->m[MECH_SWEEP_M_STROKE] = u->stroke_max;
+    r->m[MECH_SWEEP_M_SWING] = u->swing_max;
+    r->m[MECH_SWEEP_M_E_INITIAL] = u->e_initial;
+    r->m[MECH_SWEEP_M_E_RESIDUAL] = u->e_residual_max;
+    r->m[MECH_SWEEP_M_STEPS] = (double)mech_dock_sim_steps(s);
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
+}
