@@ -26,6 +26,7 @@ CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
 # libhyst needs LAPACK, libcsv and cJSON; libmech adds SLICOT (Riccati) and GLPK (the friction LPs).
 HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -lm
+HYST_LIBS := -lgsl $(HYST_LIBS)  # GSL: multifit_nlinear for the Bouc-Wen and Iwan fits (docs/fit-families.md)
 LDLIBS  := -lslicot -lglpk $(HYST_LIBS)
 
 HYST_SRC  := $(sort $(wildcard libhyst/src/*.c))

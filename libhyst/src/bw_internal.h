@@ -13,4 +13,8 @@ struct hy_bw_model {
     double ck;         /* (1 - alpha) k                                                                     */
 };
 
+// (model, fraction) => RK4 sub-step set to fraction * z_u / (n A); the fits iterate with a coarser step and
+// replay the final model with the default one
+void hy_bw_model_set_substep_frac(hy_bw_model *m, double frac);
+
 #endif

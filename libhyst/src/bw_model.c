@@ -59,3 +59,9 @@ int hy_bw_model_new(const hy_bw_params *p, hy_bw_model **out, hy_err *err)
 const hy_bw_params *hy_bw_model_params(const hy_bw_model *m) { return &m->p; }
 double hy_bw_z_ultimate(const hy_bw_model *m) { return m->z_u; }
 void hy_bw_model_free(hy_bw_model *m) { free(m); }
+
+// (model, fraction) => sub-step changed (only the fits call it, on models they own)
+void hy_bw_model_set_substep_frac(hy_bw_model *m, double frac)
+{
+    m->h = frac * m->z_u / (m->p.n * m->p.A);
+}

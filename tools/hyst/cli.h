@@ -14,6 +14,7 @@ int hy_cmd_loops(int argc, char **argv);
 int hy_cmd_sim(int argc, char **argv);
 int hy_cmd_fit_pwl(int argc, char **argv);
 int hy_cmd_fit_kin(int argc, char **argv);
+int hy_cmd_fit_family(int argc, char **argv); /* fit bw, fit iwan (cmd_fit_family.c) */
 int hy_cmd_replay(int argc, char **argv);
 int hy_cmd_plot(int argc, char **argv);
 
