@@ -1,0 +1,73 @@
+# End-to-end tests of the Bouc-Wen and Iwan families: hyst sim / replay with the new model files, `hyst fit bw`
+# and `hyst fit iwan` on records made by `hyst sim --noise` from known models (parameters within 3 standard
+# errors, NRMSE at the noise floor on the fitted and on a validation record), and clear errors on bad input.
+. "$TOP/tests/e2e/lib.sh"
+PY=/usr/bin/python3
+
+# within3 MODEL TRUE.json: every fitted parameter within 3 standard errors of the true model's value
+within3() {
+    $PY - "$1" "$2" <<'PYEOF'
+import json, sys
+rep = json.load(open(sys.argv[1]))["fit"]
+true = json.load(open(sys.argv[2]))
+seg = true.get("segalman", {})
+bad = []
+for k, v in rep["parameters"].items():
+    t = seg.get(k, true.get(k))
+    if t is None:
+        continue
+    if abs(v["value"] - t) > 3 * v["se"]:
+        bad.append("%s = %g +- %g, true %g" % (k, v["value"], v["se"], t))
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PYEOF
+}
+jget() { $PY -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+for k in sys.argv[2:]:
+    d = d[int(k)] if k.isdigit() else d[k]
+print(d)' "$@"; }
+
+cat >"$WORK/bw.json" <<'JEOF'
+{"format": "hyst-model", "version": 1, "model": "bw", "units": {"q": "mm", "Q": "N"},
+ "k": 200, "alpha": 0.1, "A": 1, "beta": 0.6, "gamma": 0.4, "n": 2}
+JEOF
+cat >"$WORK/iwan.json" <<'JEOF'
+{"format": "hyst-model", "version": 1, "model": "iwan", "units": {"q": "mm", "Q": "N"}, "k_inf": 20,
+ "segalman": {"F_S": 300, "K_T": 400, "chi": -0.5, "beta": 0.2, "N": 32}}
+JEOF
+
+for fam in bw iwan; do
+    amps=1,2,3,4; [ $fam = iwan ] && amps=0.5,1,2,3
+    check "$fam: sim clean" "$HYST" sim "$WORK/$fam.json" --protocol sine --amplitudes $amps --points 200 -o "$WORK/${fam}_clean.csv"
+    check "$fam: replay of its own record" "$HYST" replay "$WORK/$fam.json" "$WORK/${fam}_clean.csv" --json "$WORK/${fam}_rep.json"
+    check_num "$fam: replay NRMSE is 0" "$(jget "$WORK/${fam}_rep.json" nrmse)" 0 1e-12
+    check_num "$fam: replay names the family" "$([ "$(jget "$WORK/${fam}_rep.json" family)" = $fam ] && echo 1 || echo 0)" 1 0
+    check "$fam: sim noisy fit record" "$HYST" sim "$WORK/$fam.json" --protocol triangle --amplitudes $amps --cycles 2 \
+        --points 400 --noise 1% --seed 5 -o "$WORK/${fam}_fit.csv"
+    check "$fam: sim noisy validation record" "$HYST" sim "$WORK/$fam.json" --protocol sine --amplitudes $amps \
+        --points 300 --inner 0.5:0.3 --noise 1% --seed 6 -o "$WORK/${fam}_val.csv"
+    check "$fam: fit" "$HYST" fit $fam "$WORK/${fam}_fit.csv" -o "$WORK/${fam}_fitted.json"
+    if within3 "$WORK/${fam}_fitted.json" "$WORK/$fam.json" >"$WORK/.w"; then ok "$fam: parameters within 3 sigma"
+    else not_ok "$fam: parameters within 3 sigma ($(cat "$WORK/.w"))"; fi
+    # noise: 1 % of the peak |Q|, i.e. ~0.5 % of the peak-to-peak force
+    check_num "$fam: fitted NRMSE at the noise floor" "$(jget "$WORK/${fam}_fitted.json" fit nrmse)" 0.005 0.1
+    check_num "$fam: energy ratio" "$(jget "$WORK/${fam}_fitted.json" fit energy_ratio)" 1 0.01
+    check "$fam: validation replay" "$HYST" replay "$WORK/${fam}_fitted.json" "$WORK/${fam}_val.csv" --json "$WORK/${fam}_v.json"
+    check_num "$fam: validation NRMSE at the noise floor" "$(jget "$WORK/${fam}_v.json" nrmse)" 0.005 0.15
+done
+
+# ---- bad input ----------------------------------------------------------------------------------------------------
+sed 's/"n": 2/"n": 0.5/' "$WORK/bw.json" >"$WORK/bad_n.json"
+check_fails "bw: n out of range names file and key" "bad_n.json: n = 0.5 is outside its range \(1 <= n <= 20\)" \
+    "$HYST" sim "$WORK/bad_n.json" --protocol sine --amplitudes 1
+sed 's/"chi": -0.5/"chi": -1.5/' "$WORK/iwan.json" >"$WORK/bad_chi.json"
+check_fails "iwan: chi out of range names file and key" "bad_chi.json: segalman.chi = -1.5 is outside" \
+    "$HYST" replay "$WORK/bad_chi.json" "$WORK/iwan_clean.csv"
+printf 't,q,Q\n0,0,0\n1,1,10\n2,2,20\n3,3,30\n4,4,40\n' >"$WORK/mono.csv"
+check_fails "fit on a record without loops" "no usable loop" "$HYST" fit bw "$WORK/mono.csv" -o "$WORK/x.json"
+check_fails "non-convergence is an error with the last state" "did not converge .*last state: k = .*sum of squares" \
+    "$HYST" fit bw "$WORK/bw_fit.csv" --max-iter 1 --starts 1 --n 1 -o "$WORK/x.json"
+[ ! -e "$WORK/x.json" ] && ok "no model written on failure" || not_ok "no model written on failure"
+check_fails "bad --n" "--n: expected" "$HYST" fit bw --n 0 "$WORK/bw_fit.csv"
+finish
