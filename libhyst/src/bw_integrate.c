@@ -5,7 +5,7 @@
  * For y < 0 the slope is >= A(e)/eta(e) > 0, so y crosses 0 at most once per move and never goes back below.
  *
  * - n = 1 without degradation: the law is linear in each sign region, so it is solved exactly (exponentials):
- *   no step-size error at all, and the cost of one expm1 per trial.
+ *   no step-size error at all, and the cost of one expm1 per trial (e is not tracked: nothing reads it).
  * - otherwise: classic RK4 with sub-steps h = HY_BW_SUBSTEP_FRAC z_u / (n A) (a fraction of the attraction length
  *   1 / |d(dy/dp)/dy| on the plateau), the crossing of y = 0 (where the slope has a kink for n = 1) located by
  *   Newton on the RK4 step length so that every step sees a smooth right-hand side and RK4 keeps its order. */
@@ -47,35 +47,25 @@ static inline void rk4(const hy_bw_model *m, double *y, double *e, double h)
     *e = e0 + h / 6.0 * (l1 + 2 * l2 + 2 * l3 + l4);
 }
 
-// (y0, e0, dp) => exact solution for n = 1 without degradation
-static void exact(const hy_bw_model *m, double *y, double *e, double dp)
+// (y0, dp) => exact solution for n = 1 without degradation, and dy/dp at the end. e (which only degradation
+// reads) is not tracked here.
+static double exact(const hy_bw_model *m, double *y, double dp)
 {
-    const hy_bw_params *p = &m->p;
-    double y0 = *y, en = *e, A = p->A;
+    double y0 = *y, A = m->p.A;
     if (y0 < 0) {
-        double c2 = p->beta - p->gamma;  /* y < 0: dy/dp = A - c2 y, c2 >= 0 */
-        double ps = c2 > 0 ? log1p(-y0 * c2 / A) / c2 : -y0 / A;  /* distance to y = 0 */
-        double d = dp < ps ? dp : ps;
-        if (c2 > 0) {
-            double yinf = A / c2, x = expm1(-c2 * d); /* y = yinf + (y0 - yinf) e^{-c2 d} */
-            double y1 = y0 + (y0 - yinf) * x;
-            en += m->ck * (yinf * d - (y0 - yinf) * x / c2);
-            y0 = y1;
-        } else {
-            en += m->ck * (y0 * d + 0.5 * A * d * d);
-            y0 = y0 + A * d;
+        double c2 = m->c2;  /* y < 0: dy/dp = A - c2 y, c2 >= 0 */
+        /* the whole move in this region first (one expm1); the crossing of y = 0 (a log1p) only when it ends
+           above 0 */
+        double y1 = c2 > 0 ? y0 + (y0 - m->y2) * (exp(-c2 * dp) - 1.0) : y0 + A * dp;
+        if (y1 <= 0) {
+            *y = y1;
+            return A - c2 * y1;
         }
-        if (dp <= ps) {
-            *y = y0;
-            *e = en;
-            return;
-        }
+        dp -= c2 > 0 ? log1p(-y0 * c2 / A) / c2 : -y0 / A;  /* the rest after y = 0 */
         y0 = 0.0;
-        dp -= ps;
     }
-    double c1 = p->beta + p->gamma, yinf = A / c1, x = expm1(-c1 * dp);
-    *y = y0 + (y0 - yinf) * x;
-    *e = en + m->ck * (yinf * dp - (y0 - yinf) * x / c1);
+    *y = y0 + (y0 - m->y1) * (exp(-m->c1 * dp) - 1.0);
+    return A - m->c1 * *y;
 }
 
 // (model, s, z0, e0, dq >= 0) => z, e at the end of the move and dz/dq there
@@ -83,10 +73,17 @@ int hy_bw_integrate(const hy_bw_model *m, int s, double z0, double e0, double dq
                     double *dzdq)
 {
     double y = s >= 0 ? z0 : -z0, e = e0;
+    if (m->exact) {
+        double d = exact(m, &y, dq > 0 ? dq : 0.0);
+        if (!isfinite(y))
+            return HY_ENUMERIC;
+        *z1 = s >= 0 ? y : -y;
+        *e1 = e;
+        *dzdq = d;
+        return HY_OK;
+    }
     if (dq > 0) {
-        if (m->exact) {
-            exact(m, &y, &e, dq);
-        } else {
+        {
             double n_steps = ceil(dq / m->h);
             if (n_steps > HY_BW_SUBSTEP_MAX)
                 return HY_ERANGE;

@@ -11,6 +11,8 @@ struct hy_bw_model {
     double z_u;        /* (A / (beta + gamma))^(1/n)                                                       */
     double h;          /* RK4 sub-step in q: HY_BW_SUBSTEP_FRAC * z_u / (n A)                              */
     double ck;         /* (1 - alpha) k                                                                     */
+    double c1, c2;     /* beta + gamma, beta - gamma: the n = 1 rates for y >= 0 and y < 0                  */
+    double y1, y2;     /* A / c1, A / c2 (0 when c2 = 0): the n = 1 asymptotes                              */
 };
 
 // (model, fraction) => RK4 sub-step set to fraction * z_u / (n A); the fits iterate with a coarser step and

@@ -52,6 +52,10 @@ int hy_bw_model_new(const hy_bw_params *p, hy_bw_model **out, hy_err *err)
     m->z_u = pow(p->A / (p->beta + p->gamma), 1.0 / p->n);
     m->h = HY_BW_SUBSTEP_FRAC * m->z_u / (p->n * p->A);
     m->ck = (1.0 - p->alpha) * p->k;
+    m->c1 = p->beta + p->gamma;
+    m->c2 = p->beta - p->gamma;
+    m->y1 = p->A / m->c1;
+    m->y2 = m->c2 > 0 ? p->A / m->c2 : 0.0;
     *out = m;
     return HY_OK;
 }

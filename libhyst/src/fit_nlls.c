@@ -73,7 +73,7 @@ int hy_nlls_solve(size_t n, int p, hy_nlls_fn f, void *ctx, const double *theta0
                         gsl_strerror(st));
     } else {
         int info = 0;
-        st = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-10, 1e-10, 1e-12, NULL, NULL, &info, w);
+        st = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-8, 1e-8, 1e-10, NULL, NULL, &info, w);
         gsl_vector *x = gsl_multifit_nlinear_position(w);
         gsl_vector *fx = gsl_multifit_nlinear_residual(w);
         for (int j = 0; j < p; j++)

@@ -31,11 +31,12 @@ static int iwan_trial(void *self, double q, double qdot, double *Q, double *dQdq
     const double *k = m->k, *phi = m->phi, *dc = st->d_c;
     double *dt = st->d_t;
     for (int i = 0; i < m->n; i++) {
-        double d = dc[i] + dq;
-        double c = fmin(fmax(d, -phi[i]), phi[i]);
+        /* branch-free clip (ternaries, not fmin/fmax, whose NaN rules keep the compiler from vectorising) */
+        double d = dc[i] + dq, ph = phi[i];
+        double c = d > ph ? ph : d < -ph ? -ph : d;
         dt[i] = c;
         F += k[i] * c;
-        Kt += (d == c) ? k[i] : 0.0;
+        Kt += d == c ? k[i] : 0.0;
     }
     st->q_t = q;
     st->dir_t = dq > 0 ? 1 : dq < 0 ? -1 : st->dir_c;
