@@ -46,6 +46,9 @@ void hy_model_free(hy_model *m);
 // (model) => its family name as in model files: "pwl", "kin", "bw", "iwan" ("none" without a type)
 const char *hy_model_family(const hy_model *m);
 
+// (model) => number of free parameters (for information criteria; model_params.c says what counts)
+int hy_model_nparams(const hy_model *m);
+
 // (model) => an independent copy in dst (through the model file text, so extras are copied too)
 int hy_model_copy(const hy_model *src, hy_model *dst, hy_err *err);
 
