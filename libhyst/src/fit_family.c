@@ -15,6 +15,7 @@
 #include "hyst/bw.h"
 #include "hyst/famfit.h"
 #include "hyst/iwan.h"
+#include "hyst/noise.h"
 #include "bw_internal.h"
 
 #define FIT_SUBSTEP_FRAC 0.05 /* Bouc-Wen RK4 sub-step while iterating (n != 1): ~1e-6 relative, below any noise */
@@ -110,8 +111,9 @@ static int resid(const double *t, double *r, void *vctx)
     hy_model_free(&m);
     if (rc != HY_OK)
         return rc;
+    const double *w = c->o->weights;
     for (size_t i = 0; i < c->n; i++)
-        r[i] -= c->Q[i];
+        r[i] = w ? sqrt(w[i]) * (r[i] - c->Q[i]) : r[i] - c->Q[i];
     return HY_OK;
 }
 
@@ -216,9 +218,14 @@ int hy_famfit_run(const double *q, const double *Q, size_t n, const hy_famfit_op
     best.converged = 0;
     int have = 0;
     char last[HY_MSG_LEN] = "";
-    for (int s = 0; s < o->starts; s++) {
+    if (o->theta0 && o->family == HY_FAMFIT_BW && o->bw_n == 0)
+        c.np = 5;  /* a bootstrap refit of a model whose n was fitted */
+    for (int s = 0; s < (o->theta0 ? 1 : o->starts); s++) {
         double t0[HY_FAMFIT_PMAX];
-        start_theta(&c, s, k0, F0, q0, t0);
+        if (o->theta0)
+            memcpy(t0, o->theta0, sizeof t0);
+        else
+            start_theta(&c, s, k0, F0, q0, t0);
         hy_err e2;
         if (hy_nlls_solve(n, c.np, resid, &c, t0, o->max_iter, &R, &e2) != HY_OK) {
             snprintf(last, sizeof last, "%s", e2.msg);
@@ -234,7 +241,7 @@ int hy_famfit_run(const double *q, const double *Q, size_t n, const hy_famfit_op
     }
     /* Bouc-Wen with n fitted: n becomes a fifth parameter (RK4 sub-steps), started from the best n = 1 solution
        with n = 1.5 and from the first guess with n = 2 */
-    if (have && o->family == HY_FAMFIT_BW && o->bw_n == 0) {
+    if (have && o->family == HY_FAMFIT_BW && o->bw_n == 0 && !o->theta0) {
         hy_nlls_result b5;
         b5.cost = INFINITY;
         b5.converged = 0;
@@ -303,6 +310,8 @@ int hy_famfit_run(const double *q, const double *Q, size_t n, const hy_famfit_op
         r->se[i] = sqrt(fmax(s2, 0));
     }
     r->cost = best.cost;
+    r->ntheta = c.np;
+    memcpy(r->theta, best.theta, sizeof r->theta);
     c.final = 1;
     rc = make_model(&c, best.theta, &r->model, err);
     double *Qm = rc == HY_OK ? malloc(n * sizeof *Qm) : NULL;
@@ -348,4 +357,112 @@ size_t hy_energy_outliers(const hy_replay_metrics *M, double tol, size_t *worst,
         k++;
     }
     return k;
+}
+
+static int cmp_d(const void *a, const void *b) { return cmp_dbl(a, b); }
+
+// (values[n]) => the p-quantile (linear interpolation between order statistics); values are sorted in place
+static double quantile(double *v, int n, double p)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    double x = p * (n - 1);
+    int i = (int)floor(x);
+    if (i >= n - 1)
+        return v[n - 1];
+    return v[i] + (x - i) * (v[i + 1] - v[i]);
+}
+
+// (record, options, fit, replicates, seed) => bootstrap intervals
+int hy_famfit_bootstrap(const double *q, const double *Q, size_t n, const hy_famfit_opts *o,
+                        const hy_famfit_result *fit, int n_rep, uint64_t seed, hy_famfit_boot *B, hy_err *err)
+{
+    memset(B, 0, sizeof *B);
+    const hy_replay_metrics *M = &fit->metrics;
+    size_t nc = M->n_cyc;
+    if (nc < HY_FAMFIT_BOOT_MIN_CYCLES)
+        return hy_err_set(err, HY_EDATA, "the bootstrap resamples whole cycles and needs at least %d; the record "
+                          "has %zu", HY_FAMFIT_BOOT_MIN_CYCLES, nc);
+    if (n_rep < 2)
+        return hy_err_set(err, HY_EARG, "bootstrap: %d replicates; at least 2", n_rep);
+    double *w = malloc(n * sizeof *w), *Qm = malloc(n * sizeof *Qm);
+    B->param = malloc((size_t)n_rep * HY_FAMFIT_PMAX * sizeof *B->param);
+    B->energy = malloc((size_t)n_rep * nc * sizeof *B->energy);
+    B->e_lo = malloc(nc * sizeof *B->e_lo);
+    B->e_hi = malloc(nc * sizeof *B->e_hi);
+    double *col = malloc((size_t)n_rep * sizeof *col);
+    size_t *cnt = malloc(nc * sizeof *cnt);
+    if (!w || !Qm || !B->param || !B->energy || !B->e_lo || !B->e_hi || !col || !cnt) {
+        free(w);
+        free(Qm);
+        free(col);
+        free(cnt);
+        hy_famfit_boot_free(B);
+        return hy_err_set(err, HY_ENOMEM, "bootstrap: out of memory");
+    }
+    B->n_rep = n_rep;
+    B->np = fit->np;
+    B->n_cyc = nc;
+    hy_rng rng;
+    hy_rng_seed(&rng, seed, 22);
+    hy_famfit_opts ob = *o;
+    ob.weights = w;
+    ob.theta0 = fit->theta;
+    if (o->family == HY_FAMFIT_BW && o->bw_n == 0 && fit->ntheta == 4)
+        ob.bw_n = 1;  /* n was fitted but stayed at 1 (the four-parameter solution was kept) */
+    /* the cycles from the same loop analysis as the fit (hy_replay_metrics keeps their sample ranges) */
+    for (int b = 0; b < n_rep; b++) {
+        for (size_t c = 0; c < nc; c++)
+            cnt[c] = 0;
+        for (size_t c = 0; c < nc; c++)
+            cnt[(size_t)(hy_rng_uniform(&rng) * (double)nc) % nc]++;
+        for (size_t i = 0; i < n; i++)
+            w[i] = 1.0;
+        for (size_t c = 0; c < nc; c++)
+            for (size_t i = M->cyc[c].i0; i <= M->cyc[c].i1 && i < n; i++)
+                w[i] = (double)cnt[c];
+        /* a sample shared by two consecutive cycles (the boundary) takes the later cycle's weight: harmless */
+        hy_famfit_result r;
+        hy_err e2;
+        if (hy_famfit_run(q, Q, n, &ob, &r, &e2) != HY_OK)
+            continue;
+        for (int j = 0; j < fit->np; j++)
+            B->param[(size_t)B->n_ok * HY_FAMFIT_PMAX + (size_t)j] = r.value[j];
+        for (size_t c = 0; c < nc && c < r.metrics.n_cyc; c++)
+            B->energy[(size_t)B->n_ok * nc + c] = r.metrics.cyc[c].energy_model;
+        B->n_ok++;
+        hy_famfit_result_free(&r);
+    }
+    int rc = HY_OK;
+    if (B->n_ok < (n_rep + 1) / 2 || B->n_ok < 2) {
+        rc = hy_err_set(err, HY_ENUMERIC, "bootstrap: only %d of %d refits converged", B->n_ok, n_rep);
+    } else {
+        for (int j = 0; j < B->np; j++) {
+            for (int b = 0; b < B->n_ok; b++)
+                col[b] = B->param[(size_t)b * HY_FAMFIT_PMAX + (size_t)j];
+            B->lo[j] = quantile(col, B->n_ok, 0.05);
+            B->hi[j] = quantile(col, B->n_ok, 0.95);
+        }
+        for (size_t c = 0; c < nc; c++) {
+            for (int b = 0; b < B->n_ok; b++)
+                col[b] = B->energy[(size_t)b * nc + c];
+            B->e_lo[c] = quantile(col, B->n_ok, 0.05);
+            B->e_hi[c] = quantile(col, B->n_ok, 0.95);
+        }
+    }
+    free(w);
+    free(Qm);
+    free(col);
+    free(cnt);
+    if (rc != HY_OK)
+        hy_famfit_boot_free(B);
+    return rc;
+}
+
+void hy_famfit_boot_free(hy_famfit_boot *B)
+{
+    free(B->param);
+    free(B->energy);
+    free(B->e_lo);
+    free(B->e_hi);
+    memset(B, 0, sizeof *B);
 }

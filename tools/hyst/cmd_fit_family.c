@@ -31,6 +31,9 @@ static void usage(FILE *fp, const char *cmd)
             "  --starts S         number of starts (1..4, default 3)\n"
             "  --max-iter N       iteration cap of each solve (default 200)\n"
             "  --energy-tol TOL   warn about cycles whose predicted energy is off by more than TOL (default 0.1)\n"
+            "  --bootstrap N      N refits on records resampled by whole cycles (block bootstrap, at least %d\n"
+            "                     cycles): 90 %% intervals of the parameters and of each cycle's energy\n"
+            "  --seed S           seed of the bootstrap's draws (default 1)\n"
             "  -q, --quiet        no summary on standard output\n"
             "  -h, --help         this help\n"
             "\n"
@@ -38,6 +41,7 @@ static void usage(FILE *fp, const char *cmd)
             "\n"
             "Exit status: 0 success, 1 unusable data or no convergence (with the last state), 2 usage.\n",
             cmd, strcmp(cmd, "fit bw") == 0 ? "Bouc-Wen" : "Iwan (Segalman four-parameter)", HY_IWAN_MAX,
+            HY_FAMFIT_BOOT_MIN_CYCLES,
             hy_cli_loops_help, hy_cli_data_help);
 }
 
@@ -115,12 +119,13 @@ void hy_cli_energy_warning(const char *cmd, const char *source, const hy_replay_
 int hy_cmd_fit_family(int argc, char **argv)
 {
     const char *CMD = argv[0];
-    enum { OPT_REPORT = 1, OPT_N, OPT_ELEMENTS, OPT_STARTS, OPT_MAXITER, OPT_ETOL };
+    enum { OPT_REPORT = 1, OPT_N, OPT_ELEMENTS, OPT_STARTS, OPT_MAXITER, OPT_ETOL, OPT_BOOT, OPT_SEED };
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'},   {"report", required_argument, 0, OPT_REPORT},
         {"n", required_argument, 0, OPT_N},      {"elements", required_argument, 0, OPT_ELEMENTS},
         {"starts", required_argument, 0, OPT_STARTS}, {"max-iter", required_argument, 0, OPT_MAXITER},
         {"energy-tol", required_argument, 0, OPT_ETOL}, {"quiet", no_argument, 0, 'q'},
+        {"bootstrap", required_argument, 0, OPT_BOOT}, {"seed", required_argument, 0, OPT_SEED},
         {"help", no_argument, 0, 'h'},           HY_CLI_DATA_LONGOPTS, HY_CLI_LOOPS_LONGOPTS, {0, 0, 0, 0},
     };
     hy_csv_opts copts;
@@ -129,7 +134,8 @@ int hy_cmd_fit_family(int argc, char **argv)
     hy_famfit_opts_default(&o);
     o.family = hy_famfit_family_parse(CMD + 4);
     const char *out = "-", *report_path = NULL;
-    int quiet = 0, opt;
+    int quiet = 0, opt, n_boot = 0;
+    unsigned long long seed = 1;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "ho:q", longopts, NULL)) != -1) {
         int used = hy_cli_data_option(CMD, opt, optarg, &copts);
@@ -190,6 +196,17 @@ int hy_cmd_fit_family(int argc, char **argv)
                 return hy_cli_usage(CMD, "--energy-tol: expected a fraction > 0, got '%s'", optarg);
             o.energy_tol = d;
             break;
+        case OPT_BOOT:
+            v = strtol(optarg, &end, 10);
+            if (end == optarg || *end || v < 2 || v > 100000)
+                return hy_cli_usage(CMD, "--bootstrap: expected a number of refits 2..100000, got '%s'", optarg);
+            n_boot = (int)v;
+            break;
+        case OPT_SEED:
+            seed = strtoull(optarg, &end, 10);
+            if (end == optarg || *end || optarg[0] == '-')
+                return hy_cli_usage(CMD, "--seed: expected a non-negative integer, got '%s'", optarg);
+            break;
         default:
             return hy_cli_usage(CMD, "unknown option");
         }
@@ -216,9 +233,41 @@ int hy_cmd_fit_family(int argc, char **argv)
         return rc;
     }
     hy_cli_energy_warning(CMD, s.source, &r.metrics, o.energy_tol);
+    hy_famfit_boot B;
+    memset(&B, 0, sizeof B);
+    if (n_boot && hy_famfit_bootstrap(s.q, s.Q, s.n, &o, &r, n_boot, seed, &B, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s: --bootstrap: %s", s.source, err.msg);
+        goto done;
+    }
     snprintf(r.model.unit_q, sizeof r.model.unit_q, "%s", s.q_unit);
     snprintf(r.model.unit_Q, sizeof r.model.unit_Q, "%s", s.Q_unit);
     rep = hy_cli_famfit_report(&r, &o, s.source);
+    if (rep && n_boot) {
+        cJSON *b = cJSON_AddObjectToObject(rep, "bootstrap");
+        if (b) {
+            cJSON_AddStringToObject(b, "method", "block bootstrap over whole cycles (cycle weights), 90 % percentile");
+            cJSON_AddNumberToObject(b, "replicates", B.n_rep);
+            cJSON_AddNumberToObject(b, "converged", B.n_ok);
+            cJSON_AddNumberToObject(b, "seed", (double)seed);
+            cJSON *par = cJSON_AddObjectToObject(b, "parameters");
+            for (int i = 0; par && i < B.np; i++) {
+                cJSON *a = cJSON_AddArrayToObject(par, r.name[i]);
+                if (a) {
+                    cJSON_AddItemToArray(a, hy_json_exact_number(B.lo[i]));
+                    cJSON_AddItemToArray(a, hy_json_exact_number(B.hi[i]));
+                }
+            }
+            cJSON *ce = cJSON_AddArrayToObject(b, "cycle_energy");
+            for (size_t c = 0; ce && c < B.n_cyc; c++) {
+                cJSON *a = cJSON_CreateArray();
+                if (!a)
+                    break;
+                cJSON_AddItemToArray(a, hy_json_exact_number(B.e_lo[c]));
+                cJSON_AddItemToArray(a, hy_json_exact_number(B.e_hi[c]));
+                cJSON_AddItemToArray(ce, a);
+            }
+        }
+    }
     r.model.extra = cJSON_CreateObject();
     if (!rep || !r.model.extra) {
         rc = hy_cli_fail(CMD, "out of memory");
@@ -249,10 +298,18 @@ int hy_cmd_fit_family(int argc, char **argv)
                r.metrics.n_cyc, r.starts_run, r.starts_converged, r.iterations);
         printf("NRMSE %.4g %%, energy ratio %.4g (model / measured over the cycles)\n", 100 * r.metrics.nrmse,
                r.metrics.energy_ratio);
-        for (int i = 0; i < r.np; i++)
-            printf("  %-6s = %-14.8g +- %.3g\n", r.name[i], r.value[i], r.se[i]);
+        for (int i = 0; i < r.np; i++) {
+            printf("  %-6s = %-14.8g +- %.3g", r.name[i], r.value[i], r.se[i]);
+            if (n_boot)
+                printf("   bootstrap 90 %%: [%.8g, %.8g]", B.lo[i], B.hi[i]);
+            printf("\n");
+        }
+        if (n_boot)
+            printf("bootstrap: %d of %d refits converged (seed %llu); cycle energy intervals in the report\n", B.n_ok,
+                   B.n_rep, seed);
     }
 done:
+    hy_famfit_boot_free(&B);
     cJSON_Delete(rep);
     hy_famfit_result_free(&r);
     hy_series_free(&s);

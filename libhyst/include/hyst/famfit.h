@@ -7,6 +7,7 @@
 #define HYST_FAMFIT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "hyst/common.h"
 #include "hyst/loops.h"
 #include "hyst/model.h"
@@ -24,6 +25,8 @@ typedef struct hy_famfit_opts {
     int    max_iter;   /* iteration cap of each solve (default 200)                                           */
     double energy_tol; /* a cycle whose predicted energy is off by more than this fraction is flagged (0.10)  */
     hy_loops_opts loops;
+    const double *weights; /* per-sample weights of the squared residuals (NULL: all 1); the bootstrap's     */
+    const double *theta0;  /* NULL, or a start in theta (hy_famfit_result.theta): one start from there      */
 } hy_famfit_opts;
 
 typedef struct hy_famfit_result {
@@ -36,7 +39,33 @@ typedef struct hy_famfit_result {
     hy_model model;                     /* the fitted model (type set)                                        */
     hy_replay_metrics metrics;          /* replay on the fitted record (cycles from the measured loops)       */
     double   k0, F0, q0;                /* initial-guess inputs: elastic stiffness, backbone peak force and q  */
+    int      ntheta;                    /* the solution in the solver's unbounded coordinates                 */
+    double   theta[HY_FAMFIT_PMAX];
 } hy_famfit_result;
+
+/* Block bootstrap over whole cycles (docs/fit-families.md "Confidence intervals"): each replicate draws the
+ * record's cycles with replacement and refits with every sample of a cycle weighted by the times the cycle was
+ * drawn (samples outside the cycles keep weight 1). The record is always replayed whole, so the hysteretic
+ * state stays continuous; only the weight of each cycle in the least squares changes. */
+typedef struct hy_famfit_boot {
+    int     n_rep, n_ok;          /* replicates asked for / that converged (the intervals use these)          */
+    int     np;                   /* parameters (as hy_famfit_result)                                          */
+    size_t  n_cyc;
+    double *param;                /* n_ok x np                                                                 */
+    double *energy;               /* n_ok x n_cyc: predicted energy of each measured cycle                    */
+    double  lo[HY_FAMFIT_PMAX], hi[HY_FAMFIT_PMAX];   /* 90 % percentile intervals of the parameters          */
+    double *e_lo, *e_hi;          /* n_cyc: 90 % intervals of the cycle energies                             */
+} hy_famfit_boot;
+
+#define HY_FAMFIT_BOOT_MIN_CYCLES 4
+
+/* (record, options, the fit on the whole record, replicates, seed) => intervals. HY_EDATA naming the count when
+ * the record has fewer than HY_FAMFIT_BOOT_MIN_CYCLES cycles; HY_ENUMERIC when fewer than half the replicates
+ * converge. */
+int hy_famfit_bootstrap(const double *q, const double *Q, size_t n, const hy_famfit_opts *o,
+                        const hy_famfit_result *fit, int n_rep, uint64_t seed, hy_famfit_boot *B, hy_err *err);
+
+void hy_famfit_boot_free(hy_famfit_boot *B);
 
 // (o) => defaults
 void hy_famfit_opts_default(hy_famfit_opts *o);
