@@ -70,4 +70,30 @@ check_fails "non-convergence is an error with the last state" "did not converge 
     "$HYST" fit bw "$WORK/bw_fit.csv" --max-iter 1 --starts 1 --n 1 -o "$WORK/x.json"
 [ ! -e "$WORK/x.json" ] && ok "no model written on failure" || not_ok "no model written on failure"
 check_fails "bad --n" "--n: expected" "$HYST" fit bw --n 0 "$WORK/bw_fit.csv"
+# ---- bootstrap: intervals that cover the truth; too few cycles is an error ------------------------------------------
+check "bw: fit with --bootstrap" "$HYST" fit bw --n 2 "$WORK/bw_fit.csv" -o "$WORK/bw_boot.json" --bootstrap 40 --seed 9
+$PY - "$WORK/bw_boot.json" >"$WORK/.w" <<'PYEOF'
+import json, sys
+b = json.load(open(sys.argv[1]))["fit"]["bootstrap"]
+true = {"k": 200, "alpha": 0.1, "beta": 0.6, "gamma": 0.4}
+ok = b["converged"] >= 20 and len(b["cycle_energy"]) == 8
+# a 90 % interval misses now and then: allow one of the four to miss by at most its own width
+miss = [k for k, t in true.items() if not (b["parameters"][k][0] <= t <= b["parameters"][k][1])]
+far = [k for k in miss if min(abs(true[k] - v) for v in b["parameters"][k]) > b["parameters"][k][1] - b["parameters"][k][0]]
+print(b["converged"], miss, far)
+sys.exit(0 if ok and len(miss) <= 1 and not far else 1)
+PYEOF
+[ $? -eq 0 ] && ok "bw: bootstrap intervals cover the true parameters" || not_ok "bw: bootstrap intervals cover the true parameters ($(cat "$WORK/.w"))"
+"$HYST" sim "$WORK/bw.json" --protocol triangle --amplitudes 1,2 --points 200 --noise 1% --seed 2 -o "$WORK/two.csv" 2>/dev/null
+check_fails "bootstrap on a record with too few cycles" "needs at least 4; the record has 2" \
+    "$HYST" fit bw "$WORK/two.csv" --bootstrap 10 -o "$WORK/x.json"
+
+# ---- fit all: every family ranked; on a Bouc-Wen record the Bouc-Wen family is first --------------------------------
+check "fit all with a validation record" "$HYST" fit all "$WORK/bw_fit.csv" --validate "$WORK/bw_val.csv" -d "$WORK/all" \
+    --families kin,bw,iwan --json "$WORK/all.json" --markdown "$WORK/all.md"
+check_num "fit all: best family is bw" "$([ "$(jget "$WORK/all.json" best)" = bw ] && echo 1 || echo 0)" 1 0
+check_num "fit all: three rows in the Markdown table" "$(grep -c '^| \(kin\|bw\|iwan\) |' "$WORK/all.md")" 3 0
+[ -s "$WORK/all/fitted-bw.json" ] && ok "fit all: models written" || not_ok "fit all: models written"
+check_fails "fit all needs -d" "-d DIR is required" "$HYST" fit all "$WORK/bw_fit.csv"
+check_fails "fit all: unknown family" "unknown family 'foo'" "$HYST" fit all "$WORK/bw_fit.csv" -d "$WORK/all" --families bw,foo
 finish
