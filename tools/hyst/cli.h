@@ -24,6 +24,11 @@ struct hy_replay_metrics;
 // more than tol (cmd_fit_family.c)
 void hy_cli_energy_warning(const char *cmd, const char *source, const struct hy_replay_metrics *M, double tol);
 
+// (command, record, fitted model, loop options) => the same warning for a model fitted by fit pwl / fit kin
+// (tolerance 10 %; cmd_fit_family.c)
+struct hy_model;
+void hy_cli_energy_check(const char *cmd, const hy_series *s, const struct hy_model *m, const hy_loops_opts *lo);
+
 /* Exit statuses: 0 success, 1 failure on the data or model, 2 bad usage. */
 enum { HY_EXIT_OK = 0, HY_EXIT_FAIL = 1, HY_EXIT_USAGE = 2 };
 

@@ -270,7 +270,7 @@ int hy_cmd_fit_all(int argc, char **argv)
         row[k].v_nrmse = row[k].v_eratio = row[k].v_eerr = NAN;
         char label[64];
         snprintf(label, sizeof label, "fit all: %s", fam_name[k]);
-        if (k < 2) /* fit bw and fit iwan have warned already */
+        if (etol != 0.10) /* every fit command has warned at 10 % already */
             hy_cli_energy_warning(label, s.source, &M, etol);
         if (val && replay(&row[k].model, &v, &LV, &MV, fam_name[k]) == HY_OK) {
             row[k].v_nrmse = MV.nrmse;

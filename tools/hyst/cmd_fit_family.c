@@ -115,6 +115,27 @@ void hy_cli_energy_warning(const char *cmd, const char *source, const hy_replay_
                 "worst: %s", source, nw, M->n_cyc, 100 * tol, buf);
 }
 
+// (command, record, fitted model, loop options) => the energy warning for a model fitted by another command
+// (fit pwl, fit kin): replayed on the record, cycles from the measured loops; silent when anything fails
+void hy_cli_energy_check(const char *cmd, const hy_series *s, const hy_model *m, const hy_loops_opts *lo)
+{
+    hy_loops L;
+    hy_err err;
+    if (hy_loops_analyze(s->q, s->Q, s->n, lo, &L, &err) != HY_OK)
+        return;
+    double *Qm = malloc(s->n * sizeof *Qm);
+    size_t row;
+    hy_diag d;
+    hy_replay_metrics M;
+    if (Qm && hy_replay_drive(m, s->t, s->q, s->n, Qm, NULL, &row, &d, &err) == HY_OK &&
+        hy_replay_metrics_compute(s->q, s->Q, Qm, s->n, L.cyc, L.n_cyc, &M, &err) == HY_OK) {
+        hy_cli_energy_warning(cmd, s->source, &M, 0.10);
+        hy_replay_metrics_free(&M);
+    }
+    free(Qm);
+    hy_loops_free(&L);
+}
+
 // (argc, argv) => exit status
 int hy_cmd_fit_family(int argc, char **argv)
 {
