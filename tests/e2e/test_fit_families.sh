@@ -57,6 +57,11 @@ for fam in bw iwan; do
     check_num "$fam: validation NRMSE at the noise floor" "$(jget "$WORK/${fam}_v.json" nrmse)" 0.005 0.15
 done
 
+# ---- plot: the new families overlay like pwl and kin ----------------------------------------------------------------
+check "plot all with bw and iwan models" "$HYST" plot all "$WORK/bw_fitted.json" "$WORK/iwan_fitted.json" "$WORK/bw_val.csv" \
+    -o "$WORK/both.png"
+[ -s "$WORK/both.png" ] && ok "plot written" || not_ok "plot written"
+
 # ---- bad input ----------------------------------------------------------------------------------------------------
 sed 's/"n": 2/"n": 0.5/' "$WORK/bw.json" >"$WORK/bad_n.json"
 check_fails "bw: n out of range names file and key" "bad_n.json: n = 0.5 is outside its range \(1 <= n <= 20\)" \
@@ -90,7 +95,8 @@ check_fails "bootstrap on a record with too few cycles" "needs at least 4; the r
 
 # ---- fit all: every family ranked; on a Bouc-Wen record the Bouc-Wen family is first --------------------------------
 check "fit all with a validation record" "$HYST" fit all "$WORK/bw_fit.csv" --validate "$WORK/bw_val.csv" -d "$WORK/all" \
-    --families kin,bw,iwan --json "$WORK/all.json" --markdown "$WORK/all.md"
+    --families kin,bw,iwan --json "$WORK/all.json" --markdown "$WORK/all.md" --plot "$WORK/all.png"
+[ -s "$WORK/all.png" ] && ok "fit all: overlay plot written" || not_ok "fit all: overlay plot written"
 check_num "fit all: best family is bw" "$([ "$(jget "$WORK/all.json" best)" = bw ] && echo 1 || echo 0)" 1 0
 check_num "fit all: three rows in the Markdown table" "$(grep -c '^| \(kin\|bw\|iwan\) |' "$WORK/all.md")" 3 0
 [ -s "$WORK/all/fitted-bw.json" ] && ok "fit all: models written" || not_ok "fit all: models written"
