@@ -21,7 +21,17 @@ static int bw_trial(void *self, double q, double qdot, double *Q, double *dQdq, 
     double dq = q - st->q_c;
     int s = dq > 0 ? 1 : dq < 0 ? -1 : (qdot > 0 ? 1 : qdot < 0 ? -1 : (st->dir_c ? st->dir_c : 1));
     double z, e, dzdq;
-    int rc = hy_bw_integrate(m, s, st->z_c, st->e_c, fabs(dq), &z, &e, &dzdq);
+    int rc = HY_OK;
+    if (m->exact) { /* the hot path (n = 1, no degradation): the closed form inline, no call */
+        double y = s > 0 ? st->z_c : -st->z_c;
+        dzdq = hy_bw_exact(m, &y, fabs(dq));
+        z = s > 0 ? y : -y;
+        e = st->e_c;
+        if (!isfinite(z))
+            rc = HY_ENUMERIC;
+    } else {
+        rc = hy_bw_integrate(m, s, st->z_c, st->e_c, fabs(dq), &z, &e, &dzdq);
+    }
     if (rc != HY_OK) {
         if (diag) {
             *diag = (hy_diag){.code = rc, .state = st->dir_c, .q = q, .qdot = qdot};
@@ -37,10 +47,9 @@ static int bw_trial(void *self, double q, double qdot, double *Q, double *dQdq, 
     st->e_t = e;
     st->dzdq_t = dzdq;
     st->dir_t = dq != 0 ? s : st->dir_c;
-    const hy_bw_params *p = &m->p;
-    *Q = p->alpha * p->k * q + m->ck * z;
+    *Q = m->ak * q + m->ck * z;
     if (dQdq)
-        *dQdq = p->alpha * p->k + m->ck * dzdq;
+        *dQdq = m->ak + m->ck * dzdq;
     return HY_OK;
 }
 

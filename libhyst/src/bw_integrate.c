@@ -47,34 +47,13 @@ static inline void rk4(const hy_bw_model *m, double *y, double *e, double h)
     *e = e0 + h / 6.0 * (l1 + 2 * l2 + 2 * l3 + l4);
 }
 
-// (y0, dp) => exact solution for n = 1 without degradation, and dy/dp at the end. e (which only degradation
-// reads) is not tracked here.
-static double exact(const hy_bw_model *m, double *y, double dp)
-{
-    double y0 = *y, A = m->p.A;
-    if (y0 < 0) {
-        double c2 = m->c2;  /* y < 0: dy/dp = A - c2 y, c2 >= 0 */
-        /* the whole move in this region first (one expm1); the crossing of y = 0 (a log1p) only when it ends
-           above 0 */
-        double y1 = c2 > 0 ? y0 + (y0 - m->y2) * (exp(-c2 * dp) - 1.0) : y0 + A * dp;
-        if (y1 <= 0) {
-            *y = y1;
-            return A - c2 * y1;
-        }
-        dp -= c2 > 0 ? log1p(-y0 * c2 / A) / c2 : -y0 / A;  /* the rest after y = 0 */
-        y0 = 0.0;
-    }
-    *y = y0 + (y0 - m->y1) * (exp(-m->c1 * dp) - 1.0);
-    return A - m->c1 * *y;
-}
-
 // (model, s, z0, e0, dq >= 0) => z, e at the end of the move and dz/dq there
 int hy_bw_integrate(const hy_bw_model *m, int s, double z0, double e0, double dq, double *z1, double *e1,
                     double *dzdq)
 {
     double y = s >= 0 ? z0 : -z0, e = e0;
     if (m->exact) {
-        double d = exact(m, &y, dq > 0 ? dq : 0.0);
+        double d = hy_bw_exact(m, &y, dq > 0 ? dq : 0.0);
         if (!isfinite(y))
             return HY_ENUMERIC;
         *z1 = s >= 0 ? y : -y;

@@ -51,6 +51,7 @@ int hy_bw_model_new(const hy_bw_params *p, hy_bw_model **out, hy_err *err)
     m->n_int = (p->n == floor(p->n) && p->n <= 8) ? (int)p->n : 0;
     m->z_u = pow(p->A / (p->beta + p->gamma), 1.0 / p->n);
     m->h = HY_BW_SUBSTEP_FRAC * m->z_u / (p->n * p->A);
+    m->ak = p->alpha * p->k;
     m->ck = (1.0 - p->alpha) * p->k;
     m->c1 = p->beta + p->gamma;
     m->c2 = p->beta - p->gamma;
