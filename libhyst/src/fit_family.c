@@ -376,6 +376,14 @@ static double quantile(double *v, int n, double p)
 int hy_famfit_bootstrap(const double *q, const double *Q, size_t n, const hy_famfit_opts *o,
                         const hy_famfit_result *fit, int n_rep, uint64_t seed, hy_famfit_boot *B, hy_err *err)
 {
+    return hy_famfit_bootstrap_models(q, Q, n, o, fit, n_rep, seed, 0, B, err);
+}
+
+// (record, options, fit, replicates, seed, keep) => bootstrap intervals and, with keep, the refitted models
+int hy_famfit_bootstrap_models(const double *q, const double *Q, size_t n, const hy_famfit_opts *o,
+                               const hy_famfit_result *fit, int n_rep, uint64_t seed, int keep, hy_famfit_boot *B,
+                               hy_err *err)
+{
     memset(B, 0, sizeof *B);
     const hy_replay_metrics *M = &fit->metrics;
     size_t nc = M->n_cyc;
@@ -391,7 +399,9 @@ int hy_famfit_bootstrap(const double *q, const double *Q, size_t n, const hy_fam
     B->e_hi = malloc(nc * sizeof *B->e_hi);
     double *col = malloc((size_t)n_rep * sizeof *col);
     size_t *cnt = malloc(nc * sizeof *cnt);
-    if (!w || !Qm || !B->param || !B->energy || !B->e_lo || !B->e_hi || !col || !cnt) {
+    if (keep)
+        B->models = calloc((size_t)n_rep, sizeof *B->models);
+    if (!w || !Qm || !B->param || !B->energy || !B->e_lo || !B->e_hi || !col || !cnt || (keep && !B->models)) {
         free(w);
         free(Qm);
         free(col);
@@ -429,6 +439,10 @@ int hy_famfit_bootstrap(const double *q, const double *Q, size_t n, const hy_fam
             B->param[(size_t)B->n_ok * HY_FAMFIT_PMAX + (size_t)j] = r.value[j];
         for (size_t c = 0; c < nc && c < r.metrics.n_cyc; c++)
             B->energy[(size_t)B->n_ok * nc + c] = r.metrics.cyc[c].energy_model;
+        if (keep) { /* the model moves into B */
+            B->models[B->n_ok] = r.model;
+            memset(&r.model, 0, sizeof r.model);
+        }
         B->n_ok++;
         hy_famfit_result_free(&r);
     }
@@ -460,6 +474,9 @@ int hy_famfit_bootstrap(const double *q, const double *Q, size_t n, const hy_fam
 
 void hy_famfit_boot_free(hy_famfit_boot *B)
 {
+    for (int i = 0; B->models && i < B->n_ok; i++)
+        hy_model_free(&B->models[i]);
+    free(B->models);
     free(B->param);
     free(B->energy);
     free(B->e_lo);

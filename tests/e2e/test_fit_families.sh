@@ -102,4 +102,28 @@ check_num "fit all: three rows in the Markdown table" "$(grep -c '^| \(kin\|bw\|
 [ -s "$WORK/all/fitted-bw.json" ] && ok "fit all: models written" || not_ok "fit all: models written"
 check_fails "fit all needs -d" "-d DIR is required" "$HYST" fit all "$WORK/bw_fit.csv"
 check_fails "fit all: unknown family" "unknown family 'foo'" "$HYST" fit all "$WORK/bw_fit.csv" -d "$WORK/all" --families bw,foo
+# ---- bootstrap models through a simulator: a Bouc-Wen hinge in the jointed beam (fixtures/mech/beam) -----------------
+# the hinge's static test is fitted with --bootstrap-dir; mech beam sim runs once per bootstrap model and once with
+# the point estimate; the peak tip deflection gets an interval that holds the point estimate's and the true model's
+cat >"$WORK/hinge-true.json" <<'JEOF'
+{"format": "hyst-model", "version": 1, "model": "bw", "units": {"q": "mrad", "Q": "N m"},
+ "k": 40, "alpha": 0.1, "A": 1, "beta": 0.15, "gamma": 0.09, "n": 1}
+JEOF
+"$HYST" sim "$WORK/hinge-true.json" --protocol steps --max 5.5 --steps 4 --cycles 2 --points 200 --noise 1% --seed 7 \
+    -o "$WORK/hraw.csv" && cut -d, -f1-3 "$WORK/hraw.csv" | sed '1a s,mrad,N m' >"$WORK/hstatic.csv"
+check "hinge: fit bw with bootstrap models" "$HYST" fit bw --n 1 "$WORK/hstatic.csv" -o "$WORK/hinge-fit.json" \
+    --bootstrap 8 --seed 4 --bootstrap-dir "$WORK/hboot"
+check_num "hinge: 8 bootstrap model files" "$(ls "$WORK/hboot" | grep -c '^boot-[0-9]*\.json$')" 8 0
+peak() { # MODEL => peak |tip deflection| of mech beam sim with that hinge model
+    sed "s|\"model\": \"hinge-true.json\"|\"model\": \"$1\"|" "$FIXTURES/mech/beam/fitted-hinge.json" >"$WORK/hcfg.json"
+    "$MECH" beam sim "$WORK/hcfg.json" -o "$WORK/hsim.csv" --summary "$WORK/hsum.json" >/dev/null 2>&1 || { echo nan; return; }
+    jget "$WORK/hsum.json" peaks w_tip max_abs
+}
+: >"$WORK/peaks"
+for f in "$WORK"/hboot/boot-*.json; do peak "$f" >>"$WORK/peaks"; done
+p_fit=$(peak "$WORK/hinge-fit.json"); p_true=$(peak "$WORK/hinge-true.json")
+if awk -v a="$p_fit" -v b="$p_true" 'NR == 1 { lo = hi = $1 } { if ($1 !~ /^[0-9.eE+-]+$/) bad = 1; if ($1 < lo) lo = $1; if ($1 > hi) hi = $1 }
+    END { w = hi - lo; exit !(!bad && NR == 8 && a >= lo - w && a <= hi + w && b >= lo - 2 * w && b <= hi + 2 * w && w < 0.01 * hi) }' "$WORK/peaks"
+then ok "hinge: peak tip deflection interval from the bootstrap models"
+else not_ok "hinge: peak tip deflection interval from the bootstrap models (fit $p_fit, true $p_true, runs $(tr '\n' ' ' <"$WORK/peaks"))"; fi
 finish

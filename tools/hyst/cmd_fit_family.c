@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cjson/cJSON.h>
 #include "cli.h"
 #include "hyst/famfit.h"
@@ -34,6 +35,8 @@ static void usage(FILE *fp, const char *cmd)
             "  --bootstrap N      N refits on records resampled by whole cycles (block bootstrap, at least %d\n"
             "                     cycles): 90 %% intervals of the parameters and of each cycle's energy\n"
             "  --seed S           seed of the bootstrap's draws (default 1)\n"
+            "  --bootstrap-dir D  also write every refitted model as D/boot-NNNN.json (created when missing), to\n"
+            "                     run a simulator with each and get an interval of its output\n"
             "  -q, --quiet        no summary on standard output\n"
             "  -h, --help         this help\n"
             "\n"
@@ -140,13 +143,14 @@ void hy_cli_energy_check(const char *cmd, const hy_series *s, const hy_model *m,
 int hy_cmd_fit_family(int argc, char **argv)
 {
     const char *CMD = argv[0];
-    enum { OPT_REPORT = 1, OPT_N, OPT_ELEMENTS, OPT_STARTS, OPT_MAXITER, OPT_ETOL, OPT_BOOT, OPT_SEED };
+    enum { OPT_REPORT = 1, OPT_N, OPT_ELEMENTS, OPT_STARTS, OPT_MAXITER, OPT_ETOL, OPT_BOOT, OPT_SEED, OPT_BDIR };
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'},   {"report", required_argument, 0, OPT_REPORT},
         {"n", required_argument, 0, OPT_N},      {"elements", required_argument, 0, OPT_ELEMENTS},
         {"starts", required_argument, 0, OPT_STARTS}, {"max-iter", required_argument, 0, OPT_MAXITER},
         {"energy-tol", required_argument, 0, OPT_ETOL}, {"quiet", no_argument, 0, 'q'},
         {"bootstrap", required_argument, 0, OPT_BOOT}, {"seed", required_argument, 0, OPT_SEED},
+        {"bootstrap-dir", required_argument, 0, OPT_BDIR},
         {"help", no_argument, 0, 'h'},           HY_CLI_DATA_LONGOPTS, HY_CLI_LOOPS_LONGOPTS, {0, 0, 0, 0},
     };
     hy_csv_opts copts;
@@ -154,7 +158,7 @@ int hy_cmd_fit_family(int argc, char **argv)
     hy_famfit_opts o;
     hy_famfit_opts_default(&o);
     o.family = hy_famfit_family_parse(CMD + 4);
-    const char *out = "-", *report_path = NULL;
+    const char *out = "-", *report_path = NULL, *bdir = NULL;
     int quiet = 0, opt, n_boot = 0;
     unsigned long long seed = 1;
     optind = 1;
@@ -223,6 +227,9 @@ int hy_cmd_fit_family(int argc, char **argv)
                 return hy_cli_usage(CMD, "--bootstrap: expected a number of refits 2..100000, got '%s'", optarg);
             n_boot = (int)v;
             break;
+        case OPT_BDIR:
+            bdir = optarg;
+            break;
         case OPT_SEED:
             seed = strtoull(optarg, &end, 10);
             if (end == optarg || *end || optarg[0] == '-')
@@ -234,6 +241,8 @@ int hy_cmd_fit_family(int argc, char **argv)
     }
     if (argc - optind != 1)
         return hy_cli_usage(CMD, "expected one DATA.csv (got %d file arguments)", argc - optind);
+    if (bdir && !n_boot)
+        return hy_cli_usage(CMD, "--bootstrap-dir needs --bootstrap N");
     const char *data = argv[optind];
     if (report_path && strcmp(report_path, "-") == 0 && strcmp(out, "-") == 0)
         return hy_cli_usage(CMD, "--report - and the model cannot both go to standard output (use -o FILE)");
@@ -256,9 +265,26 @@ int hy_cmd_fit_family(int argc, char **argv)
     hy_cli_energy_warning(CMD, s.source, &r.metrics, o.energy_tol);
     hy_famfit_boot B;
     memset(&B, 0, sizeof B);
-    if (n_boot && hy_famfit_bootstrap(s.q, s.Q, s.n, &o, &r, n_boot, seed, &B, &err) != HY_OK) {
+    if (n_boot && hy_famfit_bootstrap_models(s.q, s.Q, s.n, &o, &r, n_boot, seed, bdir != NULL, &B, &err) != HY_OK) {
         rc = hy_cli_fail(CMD, "%s: --bootstrap: %s", s.source, err.msg);
         goto done;
+    }
+    if (bdir) {
+        struct stat sb;
+        if (mkdir(bdir, 0777) != 0 && (stat(bdir, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+            rc = hy_cli_fail(CMD, "%s: --bootstrap-dir: cannot create the folder", bdir);
+            goto done;
+        }
+        for (int i = 0; i < B.n_ok; i++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/boot-%04d.json", bdir, i + 1);
+            snprintf(B.models[i].unit_q, sizeof B.models[i].unit_q, "%s", s.q_unit);
+            snprintf(B.models[i].unit_Q, sizeof B.models[i].unit_Q, "%s", s.Q_unit);
+            if (hy_model_write(&B.models[i], path, strcmp(data, "-") ? data : NULL, &err) != HY_OK) {
+                rc = hy_cli_fail(CMD, "%s", err.msg);
+                goto done;
+            }
+        }
     }
     snprintf(r.model.unit_q, sizeof r.model.unit_q, "%s", s.q_unit);
     snprintf(r.model.unit_Q, sizeof r.model.unit_Q, "%s", s.Q_unit);

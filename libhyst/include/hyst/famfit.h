@@ -55,6 +55,7 @@ typedef struct hy_famfit_boot {
     double *energy;               /* n_ok x n_cyc: predicted energy of each measured cycle                    */
     double  lo[HY_FAMFIT_PMAX], hi[HY_FAMFIT_PMAX];   /* 90 % percentile intervals of the parameters          */
     double *e_lo, *e_hi;          /* n_cyc: 90 % intervals of the cycle energies                             */
+    hy_model *models;             /* n_ok refitted models when asked for (keep_models), else NULL             */
 } hy_famfit_boot;
 
 #define HY_FAMFIT_BOOT_MIN_CYCLES 4
@@ -64,6 +65,11 @@ typedef struct hy_famfit_boot {
  * converge. */
 int hy_famfit_bootstrap(const double *q, const double *Q, size_t n, const hy_famfit_opts *o,
                         const hy_famfit_result *fit, int n_rep, uint64_t seed, hy_famfit_boot *B, hy_err *err);
+
+// (as above, keep = 1) => also B->models: every converged refit, for running a simulator with each
+int hy_famfit_bootstrap_models(const double *q, const double *Q, size_t n, const hy_famfit_opts *o,
+                               const hy_famfit_result *fit, int n_rep, uint64_t seed, int keep, hy_famfit_boot *B,
+                               hy_err *err);
 
 void hy_famfit_boot_free(hy_famfit_boot *B);
 
