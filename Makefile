@@ -32,10 +32,11 @@ HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -lm
 # with dlopen when a log is used (libhyst/src/h5lib.h), so only its headers are needed here.
 HDF5_CPPFLAGS ?= -I/usr/include/hdf5/serial
 HYST_LIBS += -ldouble-conversion -lstdc++
+HYST_LIBS := -lgsl $(HYST_LIBS)  # GSL: multifit_nlinear for the Bouc-Wen and Iwan fits (docs/fit-families.md)
 CPPFLAGS  += $(HDF5_CPPFLAGS)
 CXXFLAGS ?= $(OPT)
 CXXFLAGS += -std=c++11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
-LDLIBS  := -lslicot -lglpk -lgsl $(HYST_LIBS)
+LDLIBS  := -lslicot -lglpk $(HYST_LIBS)
 
 HYST_SRC  := $(sort $(wildcard libhyst/src/*.c))
 HYST_CXX  := $(sort $(wildcard libhyst/src/*.cc))

@@ -1,11 +1,13 @@
-/* Fuzz harness: hyst-model files, hy_model_read with the pwl and kin readers (libhyst/src/modelfile.c,
- * pwl_json.c, kin_json.c, pwl_model.c, kin_model.c), read through a memfd.
+/* Fuzz harness: hyst-model files, hy_model_read with the pwl, kin, bw and iwan readers (libhyst/src/modelfile.c,
+ * pwl_json.c, kin_json.c, bw_json.c, iwan_json.c and their models), read through a memfd.
  * Invariants: the status is a known code; an error has a one-line message and leaves the model empty; a model
  * read is printed (hy_model_print), and that text reads back to a model that prints to the same text (the round
  * trip is exact); the model's element, driven through a few cycles of a triangle over its range, never crashes,
  * stops with a known code and gives finite forces for the samples it computed. */
 #include <math.h>
 #include "fuzz_util.h"
+#include "hyst/bw.h"
+#include "hyst/iwan.h"
 #include "hyst/kin.h"
 #include "hyst/model.h"
 #include "hyst/pwl.h"
@@ -28,6 +30,11 @@ static double model_reach(const hy_model *m)
     } else if (m->type == HY_MODEL_KIN) {
         const hy_kin_spec *s = hy_kin_model_spec(m->kin);
         r = fmin(fabs(s->q_min), fabs(s->q_max)) * 0.9;
+    } else if (m->type == HY_MODEL_BW) {
+        r = 3.0 * hy_bw_z_ultimate(m->bw) / hy_bw_model_params(m->bw)->A; /* well onto the plateau */
+    } else if (m->type == HY_MODEL_IWAN) {
+        for (int i = 0; i < hy_iwan_model_n(m->iwan); i++)
+            r = fmax(r, 1.5 * hy_iwan_model_f(m->iwan)[i] / hy_iwan_model_k(m->iwan)[i]);
     }
     return isfinite(r) ? r : 0.0;
 }
@@ -78,11 +85,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(rc >= HY_OK && rc <= HY_ENOMEM, "unknown status %d", rc);
     if (rc != HY_OK) {
         fuzz_check_message(&err);
-        FUZZ_CHECK(m.type == HY_MODEL_NONE && !m.pwl && !m.kin && !m.extra, "error but the model is not empty");
+        FUZZ_CHECK(m.type == HY_MODEL_NONE && !m.pwl && !m.kin && !m.bw && !m.iwan && !m.extra, "error but the model is not empty");
         hy_model_free(&m);
         return 0;
     }
-    FUZZ_CHECK((m.type == HY_MODEL_PWL && m.pwl) || (m.type == HY_MODEL_KIN && m.kin), "type %d without its model",
+    FUZZ_CHECK((m.type == HY_MODEL_PWL && m.pwl) || (m.type == HY_MODEL_KIN && m.kin) ||
+               (m.type == HY_MODEL_BW && m.bw) || (m.type == HY_MODEL_IWAN && m.iwan), "type %d without its model",
                m.type);
 
     char *text = hy_model_print(&m, &err);

@@ -54,7 +54,7 @@ int hy_model_parse(const char *text, const char *name, hy_model *m, hy_err *err)
     } else if (!cJSON_IsNumber(ver) || ver->valuedouble != 1.0) {
         rc = hy_err_set(err, HY_EPARSE, "%s: \"version\": expected 1 (this hyst reads version 1 model files)", name);
     } else if (!cJSON_IsString(mod)) {
-        rc = hy_err_set(err, HY_EPARSE, "%s: \"model\": expected \"pwl\" or \"kin\"", name);
+        rc = hy_err_set(err, HY_EPARSE, "%s: \"model\": expected \"pwl\", \"kin\", \"bw\" or \"iwan\"", name);
     } else if (units && !cJSON_IsObject(units)) {
         rc = hy_err_set(err, HY_EPARSE, "%s: \"units\": expected an object like {\"q\": \"mm\", \"Q\": \"N\"}", name);
     }
@@ -73,8 +73,16 @@ int hy_model_parse(const char *text, const char *name, hy_model *m, hy_err *err)
             m->type = HY_MODEL_KIN;
             own = hy_kin_json_keys;
             rc = hy_kin_from_json(doc, name, &m->kin, err);
+        } else if (strcmp(mod->valuestring, "bw") == 0) {
+            m->type = HY_MODEL_BW;
+            own = hy_bw_json_keys;
+            rc = hy_bw_from_json(doc, name, &m->bw, err);
+        } else if (strcmp(mod->valuestring, "iwan") == 0) {
+            m->type = HY_MODEL_IWAN;
+            own = hy_iwan_json_keys;
+            rc = hy_iwan_from_json(doc, name, &m->iwan, err);
         } else {
-            rc = hy_err_set(err, HY_EPARSE, "%s: \"model\": unknown model \"%s\" (expected \"pwl\" or \"kin\")", name,
+            rc = hy_err_set(err, HY_EPARSE, "%s: \"model\": unknown model \"%s\" (expected \"pwl\", \"kin\", \"bw\" or \"iwan\")", name,
                             mod->valuestring);
         }
     }
@@ -125,7 +133,7 @@ char *hy_model_print(const hy_model *m, hy_err *err)
     cJSON *units = NULL;
     int rc = HY_OK;
     if (!cJSON_AddStringToObject(doc, "format", "hyst-model") || !cJSON_AddNumberToObject(doc, "version", 1) ||
-        !cJSON_AddStringToObject(doc, "model", m->type == HY_MODEL_PWL ? "pwl" : "kin") ||
+        !cJSON_AddStringToObject(doc, "model", hy_model_family(m)) ||
         !(units = cJSON_AddObjectToObject(doc, "units")) || !cJSON_AddStringToObject(units, "q", m->unit_q) ||
         !cJSON_AddStringToObject(units, "Q", m->unit_Q))
         rc = hy_err_set(err, HY_ENOMEM, "out of memory");
@@ -133,6 +141,10 @@ char *hy_model_print(const hy_model *m, hy_err *err)
         rc = hy_pwl_to_json(m->pwl, doc, err);
     else if (m->type == HY_MODEL_KIN)
         rc = hy_kin_to_json(m->kin, doc, err);
+    else if (m->type == HY_MODEL_BW)
+        rc = hy_bw_to_json(m->bw, doc, err);
+    else if (m->type == HY_MODEL_IWAN)
+        rc = hy_iwan_to_json(m->iwan, doc, err);
     else
         rc = hy_err_set(err, HY_EARG, "model has no type");
     for (const cJSON *it = m->extra ? m->extra->child : NULL; rc == HY_OK && it; it = it->next) {
@@ -175,6 +187,10 @@ int hy_model_element(const hy_model *m, hy_element *e, hy_err *err)
         return hy_pwl_element_new(m->pwl, e, err);
     if (m->type == HY_MODEL_KIN)
         return hy_kin_element_new(m->kin, e, err);
+    if (m->type == HY_MODEL_BW)
+        return hy_bw_element_new(m->bw, e, err);
+    if (m->type == HY_MODEL_IWAN)
+        return hy_iwan_element_new(m->iwan, e, err);
     return hy_err_set(err, HY_EARG, "model has no type");
 }
 
@@ -187,6 +203,29 @@ void hy_model_free(hy_model *m)
         hy_pwl_model_free(m->pwl);
     if (m->kin)
         hy_kin_model_free(m->kin);
+    if (m->bw)
+        hy_bw_model_free(m->bw);
+    if (m->iwan)
+        hy_iwan_model_free(m->iwan);
     cJSON_Delete(m->extra);
     memset(m, 0, sizeof *m);
+}
+
+// (model) => family name as in model files
+const char *hy_model_family(const hy_model *m)
+{
+    static const char *const names[] = {"none", "pwl", "kin", "bw", "iwan"};
+    return m && m->type >= 0 && m->type <= HY_MODEL_IWAN ? names[m->type] : "none";
+}
+
+// (model) => independent copy through the model file text
+int hy_model_copy(const hy_model *src, hy_model *dst, hy_err *err)
+{
+    memset(dst, 0, sizeof *dst);
+    char *text = hy_model_print(src, err);
+    if (!text)
+        return err ? err->code : HY_ENOMEM;
+    int rc = hy_model_parse(text, "model copy", dst, err);
+    free(text);
+    return rc;
 }

@@ -14,8 +14,20 @@ int hy_cmd_loops(int argc, char **argv);
 int hy_cmd_sim(int argc, char **argv);
 int hy_cmd_fit_pwl(int argc, char **argv);
 int hy_cmd_fit_kin(int argc, char **argv);
+int hy_cmd_fit_family(int argc, char **argv); /* fit bw, fit iwan (cmd_fit_family.c) */
+int hy_cmd_fit_all(int argc, char **argv);    /* fit all: every family compared (cmd_fit_all.c) */
 int hy_cmd_replay(int argc, char **argv);
 int hy_cmd_plot(int argc, char **argv);
+
+struct hy_replay_metrics;
+// (command, source, replay metrics, tolerance) => warning naming the worst cycles when cycle energies are off by
+// more than tol (cmd_fit_family.c)
+void hy_cli_energy_warning(const char *cmd, const char *source, const struct hy_replay_metrics *M, double tol);
+
+// (command, record, fitted model, loop options) => the same warning for a model fitted by fit pwl / fit kin
+// (tolerance 10 %; cmd_fit_family.c)
+struct hy_model;
+void hy_cli_energy_check(const char *cmd, const hy_series *s, const struct hy_model *m, const hy_loops_opts *lo);
 
 /* Exit statuses: 0 success, 1 failure on the data or model, 2 bad usage. */
 enum { HY_EXIT_OK = 0, HY_EXIT_FAIL = 1, HY_EXIT_USAGE = 2 };

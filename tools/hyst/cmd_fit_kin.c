@@ -266,6 +266,7 @@ int hy_cmd_fit_kin(int argc, char **argv)
         rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;
     }
+    hy_cli_energy_check(CMD, &s, &m, &o.loops); /* cycle energies off by > 10 %: warn, name the worst */
     if (report_path) {
         char *text = hy_json_print(rep);
         hy_atomic a;

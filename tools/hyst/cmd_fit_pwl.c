@@ -305,6 +305,7 @@ int hy_cmd_fit_pwl(int argc, char **argv)
         rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;
     }
+    hy_cli_energy_check(CMD, &s, &m, &a.fit.loops); /* cycle energies off by > 10 %: warn, name the worst */
     if (a.report) {
         char *text = hy_json_print(report);
         hy_atomic at;

@@ -224,7 +224,7 @@ static int put_data(FILE *fp, const plot *P, size_t *n_trans)
 // (model) => short legend text "label (pwl, NRMSE 2.31 %)"
 static void legend(const hy_replay_one *m, char *buf, size_t len)
 {
-    const char *fam = m->model.type == HY_MODEL_PWL ? "pwl" : "kin";
+    const char *fam = hy_model_family(&m->model);
     if (isfinite(m->M.nrmse))
         snprintf(buf, len, "%s (%s, NRMSE %.3g %%)", m->label, fam, 100.0 * m->M.nrmse);
     else

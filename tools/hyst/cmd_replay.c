@@ -70,7 +70,7 @@ static cJSON *model_report(const hy_replay_set *R, const hy_replay_one *m)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "model", m->path);
     cJSON_AddStringToObject(o, "label", m->label);
-    cJSON_AddStringToObject(o, "family", m->model.type == HY_MODEL_PWL ? "pwl" : "kin");
+    cJSON_AddStringToObject(o, "family", hy_model_family(&m->model));
     add(o, "nrmse", M->nrmse);
     add(o, "rms_error", M->rms_error);
     add(o, "mean_error", M->mean_error);
@@ -237,7 +237,7 @@ static void summary(FILE *fp, const hy_replay_set *R, int brief)
         fprintf(fp, "  %*.*s", W, W, R->m[k].label);
     fprintf(fp, "\n%-22s", "family");
     for (size_t k = 0; k < R->n_models; k++)
-        fprintf(fp, "  %*s", W, R->m[k].model.type == HY_MODEL_PWL ? "pwl" : "kin");
+        fprintf(fp, "  %*s", W, hy_model_family(&R->m[k].model));
 #define ROW(title, fmt, expr)                                                                                   \
     fprintf(fp, "\n%-22s", title);                                                                              \
     for (size_t k = 0; k < R->n_models; k++) {                                                                  \
@@ -312,7 +312,7 @@ static void markdown(FILE *fp, const hy_replay_set *R)
     fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
     for (size_t k = 0; k < R->n_models; k++) {
         const hy_replay_metrics *M = &R->m[k].M;
-        fprintf(fp, "| %s | %s", R->m[k].label, R->m[k].model.type == HY_MODEL_PWL ? "pwl" : "kin");
+        fprintf(fp, "| %s | %s", R->m[k].label, hy_model_family(&R->m[k].model));
         md_cell(fp, "%.3g %%", 100.0 * M->nrmse);
         md_cell(fp, "%.4g", M->rms_error);
         md_cell(fp, "%.4g", M->max_abs_error);

@@ -22,7 +22,7 @@ static const char usage_text[] =
     "usage: hyst sim MODEL.json --protocol NAME [PROTOCOL OPTIONS] [-o OUT.csv] [NOISE OPTIONS]\n"
     "       hyst sim MODEL.json --drive DRIVE.csv [DATA OPTIONS] [-o OUT.csv] [NOISE OPTIONS]\n"
     "\n"
-    "Drives the model (piecewise-linear or kinematic, any hyst-model file) with a displacement history and writes\n"
+    "Drives the model (any hyst-model file: pwl, kin, bw, iwan) with a displacement history and writes\n"
     "CSV with the header t,q,Q,state: time, displacement, force and the model's state code after each sample.\n"
     "The model starts at rest at q = 0.\n"
     "\n"

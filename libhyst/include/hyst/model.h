@@ -1,5 +1,5 @@
 /* Model files: the "hyst-model" JSON format family (docs/formats.md), read and written with cJSON.
- *   {"format": "hyst-model", "version": 1, "model": "pwl" | "kin", "units": {"q": "mm", "Q": "N"}, ...}
+ *   {"format": "hyst-model", "version": 1, "model": "pwl" | "kin" | "bw" | "iwan", "units": {"q": "mm", "Q": "N"}, ...}
  * Keys the reader does not know (a fit report, a name, comments) are kept and written back unchanged. */
 #ifndef HYST_MODEL_H
 #define HYST_MODEL_H
@@ -10,13 +10,17 @@
 struct cJSON;
 struct hy_pwl_model;
 struct hy_kin_model;
+struct hy_bw_model;
+struct hy_iwan_model;
 
-enum hy_model_type { HY_MODEL_NONE = 0, HY_MODEL_PWL = 1, HY_MODEL_KIN = 2 };
+enum hy_model_type { HY_MODEL_NONE = 0, HY_MODEL_PWL = 1, HY_MODEL_KIN = 2, HY_MODEL_BW = 3, HY_MODEL_IWAN = 4 };
 
 typedef struct hy_model {
     int                  type;      /* enum hy_model_type                                                 */
     struct hy_pwl_model *pwl;       /* set when type == HY_MODEL_PWL                                      */
     struct hy_kin_model *kin;       /* set when type == HY_MODEL_KIN                                      */
+    struct hy_bw_model  *bw;        /* set when type == HY_MODEL_BW (Bouc-Wen, hyst/bw.h)                 */
+    struct hy_iwan_model *iwan;     /* set when type == HY_MODEL_IWAN (Iwan, hyst/iwan.h)                 */
     char                 unit_q[32], unit_Q[32];
     struct cJSON        *extra;     /* object of keys kept for the round trip (may be NULL)               */
 } hy_model;
@@ -39,6 +43,15 @@ int hy_model_element(const hy_model *m, hy_element *e, hy_err *err);
 // (m) => memory released
 void hy_model_free(hy_model *m);
 
+// (model) => its family name as in model files: "pwl", "kin", "bw", "iwan" ("none" without a type)
+const char *hy_model_family(const hy_model *m);
+
+// (model) => number of free parameters (for information criteria; model_params.c says what counts)
+int hy_model_nparams(const hy_model *m);
+
+// (model) => an independent copy in dst (through the model file text, so extras are copied too)
+int hy_model_copy(const hy_model *src, hy_model *dst, hy_err *err);
+
 // (v) => a cJSON number item that reads back to exactly v (null when v is not finite); for model files and reports
 struct cJSON *hy_json_exact_number(double v);
 
@@ -59,5 +72,15 @@ int  hy_kin_from_json(const struct cJSON *doc, const char *name, struct hy_kin_m
 int  hy_kin_to_json(const struct hy_kin_model *m, struct cJSON *doc, hy_err *err);
 int  hy_kin_element_new(const struct hy_kin_model *m, hy_element *e, hy_err *err);
 void hy_kin_model_free(struct hy_kin_model *m);
+extern const char *const hy_bw_json_keys[];
+extern const char *const hy_iwan_json_keys[];
+int  hy_bw_from_json(const struct cJSON *doc, const char *name, struct hy_bw_model **out, hy_err *err);
+int  hy_bw_to_json(const struct hy_bw_model *m, struct cJSON *doc, hy_err *err);
+int  hy_bw_element_new(const struct hy_bw_model *m, hy_element *e, hy_err *err);
+void hy_bw_model_free(struct hy_bw_model *m);
+int  hy_iwan_from_json(const struct cJSON *doc, const char *name, struct hy_iwan_model **out, hy_err *err);
+int  hy_iwan_to_json(const struct hy_iwan_model *m, struct cJSON *doc, hy_err *err);
+int  hy_iwan_element_new(const struct hy_iwan_model *m, hy_element *e, hy_err *err);
+void hy_iwan_model_free(struct hy_iwan_model *m);
 
 #endif

@@ -21,7 +21,7 @@ static int check_law_kind(const mech_dock_law *l, const char *key, hy_err *err)
     if (m->type == HY_MODEL_PWL && hy_pwl_model_kind(m->pwl) == HY_PWL_FRICTION)
         return hy_err_set(err, HY_EMODEL, "%s: a friction-kind table (spec 000 §3) cannot be a probe compliance "
                           "law; use a constant-kind pwl or a kin model", key);
-    if (m->type != HY_MODEL_PWL && m->type != HY_MODEL_KIN)
+    if (m->type == HY_MODEL_NONE)
         return hy_err_set(err, HY_EMODEL, "%s: unknown model family", key);
     return HY_OK;
 }

@@ -774,7 +774,7 @@ int mech_dock_config_load(mech_dock_config *c, const char *name, hy_err *err)
         if (s == MECH_DOCK_LAW_CHAIN && !fric)
             return hy_err_set(err, HY_EMODEL, "%s: laws.chain: %s is a %s model; the spring + friction-brake chain "
                               "of variant A needs a pwl table of friction kind (spec 000 §3)", name, c->law_path[s],
-                              pwl ? "pwl constant-kind" : "kin");
+                              pwl ? "pwl constant-kind" : hy_model_family(m));
         if (s != MECH_DOCK_LAW_CHAIN && fric)
             return hy_err_set(err, HY_EMODEL, "%s: laws.%s: %s is a pwl table of friction kind, which only the "
                               "variant-A chain drives (its brake slip); give a constant-kind table or a kin law",

@@ -1,0 +1,485 @@
+/* Identification of the Bouc-Wen and Iwan families by nonlinear least squares on the replayed force
+ * (docs/fit-families.md). Each family maps an unbounded vector theta to a valid model (the bounds transform):
+ *
+ *   Bouc-Wen (A = 1): k = e^t0, alpha = 0.99 s(t1), z_y = e^t2, r = gamma / beta = 0.999 tanh(t3),
+ *                     n = 1 + 9 s(t4) when fitted; beta = z_y^-n / (1 + r), gamma = r beta (so z_u = z_y)
+ *   Iwan (Segalman):  F_S = e^t0, K_T = e^t1, chi = -0.99 + 1.98 s(t2), beta = e^t3, k_inf = e^t4
+ *
+ * with s the logistic function. The initial guess comes from the measured loops: the elastic stiffness k0 is the
+ * median slope of the first tenth of every major unloading branch, F0 and q0 the largest force and displacement
+ * (the backbone's tip). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hyst/bw.h"
+#include "hyst/famfit.h"
+#include "hyst/iwan.h"
+#include "hyst/noise.h"
+#include "bw_internal.h"
+
+#define FIT_SUBSTEP_FRAC 0.05 /* Bouc-Wen RK4 sub-step while iterating (n != 1): ~1e-6 relative, below any noise */
+
+void hy_famfit_opts_default(hy_famfit_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->family = HY_FAMFIT_BW;
+    o->bw_n = 0;
+    o->iwan_N = 32;
+    o->starts = 3;
+    o->max_iter = 200;
+    o->energy_tol = 0.10;
+    hy_loops_opts_default(&o->loops);
+}
+
+int hy_famfit_family_parse(const char *name)
+{
+    return strcmp(name, "bw") == 0 ? HY_FAMFIT_BW : strcmp(name, "iwan") == 0 ? HY_FAMFIT_IWAN : -1;
+}
+
+static double sgm(double x) { return 1.0 / (1.0 + exp(-x)); }
+static double logit(double p) { return log(p / (1 - p)); }
+
+typedef struct fit_ctx {
+    const double *q, *Q;
+    size_t n;
+    const hy_famfit_opts *o;
+    int np;          /* theta size */
+    double n_fixed;  /* Bouc-Wen n when not fitted */
+    int final;       /* 1: build the model with the default (accurate) sub-step */
+} fit_ctx;
+
+// (theta) => reported parameters
+static int to_phys(const fit_ctx *c, const double *t, double *v)
+{
+    if (c->o->family == HY_FAMFIT_BW) {
+        double n = c->np == 5 ? 1 + 9 * sgm(t[4]) : c->n_fixed;
+        double zy = exp(t[2]), r = 0.999 * tanh(t[3]);
+        double beta = pow(zy, -n) / (1 + r);
+        v[0] = exp(t[0]);
+        v[1] = 0.99 * sgm(t[1]);
+        v[2] = beta;
+        v[3] = r * beta;
+        v[4] = n;
+        return c->np == 5 ? 5 : 4;
+    }
+    v[0] = exp(t[0]);
+    v[1] = exp(t[1]);
+    v[2] = -0.99 + 1.98 * sgm(t[2]);
+    v[3] = exp(t[3]);
+    v[4] = exp(t[4]);
+    return 5;
+}
+
+static const char *const bw_names[] = {"k", "alpha", "beta", "gamma", "n"};
+static const char *const iwan_names[] = {"F_S", "K_T", "chi", "beta", "k_inf"};
+
+// (theta) => model
+static int make_model(const fit_ctx *c, const double *t, hy_model *m, hy_err *err)
+{
+    memset(m, 0, sizeof *m);
+    double v[HY_FAMFIT_PMAX];
+    to_phys(c, t, v);
+    if (c->o->family == HY_FAMFIT_BW) {
+        hy_bw_params p = {.k = v[0], .alpha = v[1], .A = 1, .beta = v[2], .gamma = v[3], .n = v[4]};
+        m->type = HY_MODEL_BW;
+        int rc = hy_bw_model_new(&p, &m->bw, err);
+        if (rc == HY_OK && !c->final)
+            hy_bw_model_set_substep_frac(m->bw, FIT_SUBSTEP_FRAC);
+        return rc;
+    }
+    hy_iwan_segalman s = {.F_S = v[0], .K_T = v[1], .chi = v[2], .beta = v[3], .N = c->o->iwan_N};
+    m->type = HY_MODEL_IWAN;
+    return hy_iwan_model_segalman(&s, v[4], &m->iwan, err);
+}
+
+static int resid(const double *t, double *r, void *vctx)
+{
+    fit_ctx *c = vctx;
+    hy_model m;
+    int rc = make_model(c, t, &m, NULL);
+    if (rc == HY_OK) {
+        hy_element e;
+        rc = hy_model_element(&m, &e, NULL);
+        if (rc == HY_OK) {
+            size_t done;
+            hy_diag d;
+            rc = hy_element_drive(&e, 0.0, NULL, c->q, c->n, r, NULL, &done, &d);
+            hy_element_free(&e);
+        }
+    }
+    hy_model_free(&m);
+    if (rc != HY_OK)
+        return rc;
+    const double *w = c->o->weights;
+    for (size_t i = 0; i < c->n; i++)
+        r[i] = w ? sqrt(w[i]) * (r[i] - c->Q[i]) : r[i] - c->Q[i];
+    return HY_OK;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+// (record, loops) => elastic stiffness: median slope over the first tenth of each major half-cycle after its reversal
+static double elastic_stiffness(const double *q, const double *Q, const hy_loops *L)
+{
+    double *s = malloc((L->n_half + 1) * sizeof *s);
+    size_t ns = 0;
+    for (size_t h = 0; s && h < L->n_half; h++) {
+        const hy_halfcycle *hc = &L->half[h];
+        if (h == 0 || hc->range < 0.2 * L->range)
+            continue;  /* the virgin branch is not an unloading one */
+        size_t i0 = hc->i0, i = i0 + 1;
+        while (i < hc->i1 && fabs(q[i] - q[i0]) < 0.1 * hc->range)
+            i++;
+        /* least-squares slope through the window i0..i */
+        double mq = 0, mQ = 0, sqq = 0, sqQ = 0;
+        size_t m = i - i0 + 1;
+        for (size_t j = i0; j <= i; j++) {
+            mq += q[j];
+            mQ += Q[j];
+        }
+        mq /= (double)m;
+        mQ /= (double)m;
+        for (size_t j = i0; j <= i; j++) {
+            sqq += (q[j] - mq) * (q[j] - mq);
+            sqQ += (q[j] - mq) * (Q[j] - mQ);
+        }
+        if (sqq > 0 && sqQ / sqq > 0)
+            s[ns++] = sqQ / sqq;
+    }
+    double k = NAN;
+    if (ns) {
+        qsort(s, ns, sizeof *s, cmp_dbl);
+        k = s[ns / 2];
+    }
+    free(s);
+    return k;
+}
+
+// (start index, guess) => theta0
+static void start_theta(const fit_ctx *c, int st, double k0, double F0, double q0, double *t)
+{
+    static const double alpha_s[] = {0.05, 0.15, 0.02, 0.3}, zfac[] = {1.0, 0.6, 1.6, 0.4};
+    static const double r_s[] = {0.0, 0.5, -0.3, 0.8}, chi_s[] = {-0.5, -0.2, -0.8, 0.0};
+    int s = st % 4;
+    double a = alpha_s[s];
+    double zy = (F0 - a * k0 * q0) / ((1 - a) * k0);
+    if (!(zy > 0.02 * q0))
+        zy = 0.02 * q0;
+    if (zy > q0)
+        zy = q0;
+    zy *= zfac[s];
+    if (c->o->family == HY_FAMFIT_BW) {
+        t[0] = log(k0);
+        t[1] = logit(a / 0.99);
+        t[2] = log(zy);
+        t[3] = atanh(r_s[s] / 0.999);
+        t[4] = logit((2.0 - 1) / 9);  /* n = 2 when n is fitted */
+        return;
+    }
+    double kinf = a * k0, FS = fmax(F0 - kinf * q0, 0.1 * F0);
+    t[0] = log(FS);
+    t[1] = log(fmax(k0 - kinf, 0.1 * k0));
+    t[2] = logit((chi_s[s] + 0.99) / 1.98);
+    t[3] = log(0.1);
+    t[4] = log(fmax(kinf, 1e-6 * k0));
+}
+
+// (q[n], Q[n], options) => fitted model, parameters, metrics
+int hy_famfit_run(const double *q, const double *Q, size_t n, const hy_famfit_opts *o, hy_famfit_result *r,
+                  hy_err *err)
+{
+    memset(r, 0, sizeof *r);
+    hy_loops L;
+    int rc = hy_loops_analyze(q, Q, n, &o->loops, &L, err);
+    if (rc != HY_OK)
+        return rc;
+    double k0 = elastic_stiffness(q, Q, &L), F0 = 0, q0 = 0;
+    for (size_t i = 0; i < n; i++) {
+        F0 = fmax(F0, fabs(Q[i]));
+        q0 = fmax(q0, fabs(q[i]));
+    }
+    if (L.n_half < 3 || !(k0 > 0) || !(F0 > 0) || !(q0 > 0)) {
+        hy_loops_free(&L);
+        return hy_err_set(err, HY_EDATA, "no usable loop: %zu half-cycles, unloading stiffness %g (the fit needs "
+                          "at least one reversal after the first loading)", L.n_half, k0);
+    }
+    r->k0 = k0;
+    r->F0 = F0;
+    r->q0 = q0;
+    fit_ctx c = {q, Q, n, o, 0, o->bw_n > 0 ? o->bw_n : 1.0, 0};
+    c.np = o->family == HY_FAMFIT_BW ? 4 : 5;
+    hy_nlls_result best, R;
+    best.cost = INFINITY;
+    best.converged = 0;
+    int have = 0;
+    char last[HY_MSG_LEN] = "";
+    if (o->theta0 && o->family == HY_FAMFIT_BW && o->bw_n == 0)
+        c.np = 5;  /* a bootstrap refit of a model whose n was fitted */
+    for (int s = 0; s < (o->theta0 ? 1 : o->starts); s++) {
+        double t0[HY_FAMFIT_PMAX];
+        if (o->theta0)
+            memcpy(t0, o->theta0, sizeof t0);
+        else
+            start_theta(&c, s, k0, F0, q0, t0);
+        hy_err e2;
+        if (hy_nlls_solve(n, c.np, resid, &c, t0, o->max_iter, &R, &e2) != HY_OK) {
+            snprintf(last, sizeof last, "%s", e2.msg);
+            continue;
+        }
+        r->starts_run++;
+        r->starts_converged += R.converged;
+        r->iterations += R.iterations;
+        if (!have || (R.converged && !best.converged) || (R.converged == best.converged && R.cost < best.cost)) {
+            best = R;
+            have = 1;
+        }
+    }
+    /* Bouc-Wen with n fitted: n becomes a fifth parameter (RK4 sub-steps), started from the best n = 1 solution
+       with n = 1.5 and from the first guess with n = 2 */
+    if (have && o->family == HY_FAMFIT_BW && o->bw_n == 0 && !o->theta0) {
+        hy_nlls_result b5;
+        b5.cost = INFINITY;
+        b5.converged = 0;
+        c.np = 5;
+        for (int s = 0; s < 2; s++) {
+            double t0[HY_FAMFIT_PMAX];
+            if (s == 0) {
+                memcpy(t0, best.theta, sizeof t0);
+                t0[4] = logit(0.5 / 9);
+            } else {
+                start_theta(&c, 0, k0, F0, q0, t0);
+            }
+            hy_err e2;
+            if (hy_nlls_solve(n, 5, resid, &c, t0, o->max_iter, &R, &e2) != HY_OK)
+                continue;
+            r->starts_run++;
+            r->starts_converged += R.converged;
+            r->iterations += R.iterations;
+            if ((R.converged && !b5.converged) || (R.converged == b5.converged && R.cost < b5.cost))
+                b5 = R;
+        }
+        if (b5.cost < best.cost && (b5.converged || !best.converged)) {
+            best = b5;
+        } else {
+            c.np = 4;
+            c.n_fixed = 1.0;
+        }
+    }
+    if (!have) {
+        hy_loops_free(&L);
+        return hy_err_set(err, HY_ENUMERIC, "no start could be evaluated: %s", last);
+    }
+    double v[HY_FAMFIT_PMAX];
+    int np = to_phys(&c, best.theta, v);
+    if (!best.converged) {
+        char buf[300];
+        int len = 0;
+        for (int j = 0; j < np && len < (int)sizeof buf - 40; j++)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s = %.6g", j ? ", " : "",
+                            o->family == HY_FAMFIT_BW ? bw_names[j] : iwan_names[j], v[j]);
+        hy_loops_free(&L);
+        return hy_err_set(err, HY_ENUMERIC, "the fit did not converge (%s after %d iterations); last state: %s, "
+                          "sum of squares %.6g", best.reason, best.iterations, buf, best.cost);
+    }
+    /* standard errors: cov_phys = G cov_theta G', G = d phys / d theta by central differences */
+    double G[HY_FAMFIT_PMAX][HY_FAMFIT_PMAX];
+    for (int j = 0; j < c.np; j++) {
+        double tp[HY_FAMFIT_PMAX], tm[HY_FAMFIT_PMAX], vp[HY_FAMFIT_PMAX], vm[HY_FAMFIT_PMAX], h = 1e-6;
+        memcpy(tp, best.theta, sizeof tp);
+        memcpy(tm, best.theta, sizeof tm);
+        tp[j] += h;
+        tm[j] -= h;
+        to_phys(&c, tp, vp);
+        to_phys(&c, tm, vm);
+        for (int i = 0; i < np; i++)
+            G[i][j] = (vp[i] - vm[i]) / (2 * h);
+    }
+    r->np = np;
+    for (int i = 0; i < np; i++) {
+        double s2 = 0;
+        for (int a = 0; a < c.np; a++)
+            for (int b = 0; b < c.np; b++)
+                s2 += G[i][a] * best.cov[a * c.np + b] * G[i][b];
+        r->name[i] = o->family == HY_FAMFIT_BW ? bw_names[i] : iwan_names[i];
+        r->value[i] = v[i];
+        r->se[i] = sqrt(fmax(s2, 0));
+    }
+    r->cost = best.cost;
+    r->ntheta = c.np;
+    memcpy(r->theta, best.theta, sizeof r->theta);
+    c.final = 1;
+    rc = make_model(&c, best.theta, &r->model, err);
+    double *Qm = rc == HY_OK ? malloc(n * sizeof *Qm) : NULL;
+    if (rc == HY_OK && !Qm)
+        rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+    if (rc == HY_OK) {
+        size_t row;
+        hy_diag d;
+        rc = hy_replay_drive(&r->model, NULL, q, n, Qm, NULL, &row, &d, err);
+    }
+    if (rc == HY_OK)
+        rc = hy_replay_metrics_compute(q, Q, Qm, n, L.cyc, L.n_cyc, &r->metrics, err);
+    free(Qm);
+    hy_loops_free(&L);
+    if (rc != HY_OK)
+        hy_famfit_result_free(r);
+    return rc;
+}
+
+void hy_famfit_result_free(hy_famfit_result *r)
+{
+    hy_model_free(&r->model);
+    hy_replay_metrics_free(&r->metrics);
+}
+
+// (metrics, tol) => cycles off by more than tol, worst first
+size_t hy_energy_outliers(const hy_replay_metrics *M, double tol, size_t *worst, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < M->n_cyc; i++) {
+        double d = fabs(M->cyc[i].energy_ratio - 1);
+        if (!isfinite(d) || d <= tol)
+            continue;
+        /* insertion into the worst-first list */
+        size_t pos = k < max ? k : max;
+        while (pos > 0 && fabs(M->cyc[worst[pos - 1]].energy_ratio - 1) < d) {
+            if (pos < max)
+                worst[pos] = worst[pos - 1];
+            pos--;
+        }
+        if (pos < max)
+            worst[pos] = i;
+        k++;
+    }
+    return k;
+}
+
+static int cmp_d(const void *a, const void *b) { return cmp_dbl(a, b); }
+
+// (values[n]) => the p-quantile (linear interpolation between order statistics); values are sorted in place
+static double quantile(double *v, int n, double p)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    double x = p * (n - 1);
+    int i = (int)floor(x);
+    if (i >= n - 1)
+        return v[n - 1];
+    return v[i] + (x - i) * (v[i + 1] - v[i]);
+}
+
+// (record, options, fit, replicates, seed) => bootstrap intervals
+int hy_famfit_bootstrap(const double *q, const double *Q, size_t n, const hy_famfit_opts *o,
+                        const hy_famfit_result *fit, int n_rep, uint64_t seed, hy_famfit_boot *B, hy_err *err)
+{
+    return hy_famfit_bootstrap_models(q, Q, n, o, fit, n_rep, seed, 0, B, err);
+}
+
+// (record, options, fit, replicates, seed, keep) => bootstrap intervals and, with keep, the refitted models
+int hy_famfit_bootstrap_models(const double *q, const double *Q, size_t n, const hy_famfit_opts *o,
+                               const hy_famfit_result *fit, int n_rep, uint64_t seed, int keep, hy_famfit_boot *B,
+                               hy_err *err)
+{
+    memset(B, 0, sizeof *B);
+    const hy_replay_metrics *M = &fit->metrics;
+    size_t nc = M->n_cyc;
+    if (nc < HY_FAMFIT_BOOT_MIN_CYCLES)
+        return hy_err_set(err, HY_EDATA, "the bootstrap resamples whole cycles and needs at least %d; the record "
+                          "has %zu", HY_FAMFIT_BOOT_MIN_CYCLES, nc);
+    if (n_rep < 2)
+        return hy_err_set(err, HY_EARG, "bootstrap: %d replicates; at least 2", n_rep);
+    double *w = malloc(n * sizeof *w), *Qm = malloc(n * sizeof *Qm);
+    B->param = malloc((size_t)n_rep * HY_FAMFIT_PMAX * sizeof *B->param);
+    B->energy = malloc((size_t)n_rep * nc * sizeof *B->energy);
+    B->e_lo = malloc(nc * sizeof *B->e_lo);
+    B->e_hi = malloc(nc * sizeof *B->e_hi);
+    double *col = malloc((size_t)n_rep * sizeof *col);
+    size_t *cnt = malloc(nc * sizeof *cnt);
+    if (keep)
+        B->models = calloc((size_t)n_rep, sizeof *B->models);
+    if (!w || !Qm || !B->param || !B->energy || !B->e_lo || !B->e_hi || !col || !cnt || (keep && !B->models)) {
+        free(w);
+        free(Qm);
+        free(col);
+        free(cnt);
+        hy_famfit_boot_free(B);
+        return hy_err_set(err, HY_ENOMEM, "bootstrap: out of memory");
+    }
+    B->n_rep = n_rep;
+    B->np = fit->np;
+    B->n_cyc = nc;
+    hy_rng rng;
+    hy_rng_seed(&rng, seed, 22);
+    hy_famfit_opts ob = *o;
+    ob.weights = w;
+    ob.theta0 = fit->theta;
+    if (o->family == HY_FAMFIT_BW && o->bw_n == 0 && fit->ntheta == 4)
+        ob.bw_n = 1;  /* n was fitted but stayed at 1 (the four-parameter solution was kept) */
+    /* the cycles from the same loop analysis as the fit (hy_replay_metrics keeps their sample ranges) */
+    for (int b = 0; b < n_rep; b++) {
+        for (size_t c = 0; c < nc; c++)
+            cnt[c] = 0;
+        for (size_t c = 0; c < nc; c++)
+            cnt[(size_t)(hy_rng_uniform(&rng) * (double)nc) % nc]++;
+        for (size_t i = 0; i < n; i++)
+            w[i] = 1.0;
+        for (size_t c = 0; c < nc; c++)
+            for (size_t i = M->cyc[c].i0; i <= M->cyc[c].i1 && i < n; i++)
+                w[i] = (double)cnt[c];
+        /* a sample shared by two consecutive cycles (the boundary) takes the later cycle's weight: harmless */
+        hy_famfit_result r;
+        hy_err e2;
+        if (hy_famfit_run(q, Q, n, &ob, &r, &e2) != HY_OK)
+            continue;
+        for (int j = 0; j < fit->np; j++)
+            B->param[(size_t)B->n_ok * HY_FAMFIT_PMAX + (size_t)j] = r.value[j];
+        for (size_t c = 0; c < nc && c < r.metrics.n_cyc; c++)
+            B->energy[(size_t)B->n_ok * nc + c] = r.metrics.cyc[c].energy_model;
+        if (keep) { /* the model moves into B */
+            B->models[B->n_ok] = r.model;
+            memset(&r.model, 0, sizeof r.model);
+        }
+        B->n_ok++;
+        hy_famfit_result_free(&r);
+    }
+    int rc = HY_OK;
+    if (B->n_ok < (n_rep + 1) / 2 || B->n_ok < 2) {
+        rc = hy_err_set(err, HY_ENUMERIC, "bootstrap: only %d of %d refits converged", B->n_ok, n_rep);
+    } else {
+        for (int j = 0; j < B->np; j++) {
+            for (int b = 0; b < B->n_ok; b++)
+                col[b] = B->param[(size_t)b * HY_FAMFIT_PMAX + (size_t)j];
+            B->lo[j] = quantile(col, B->n_ok, 0.05);
+            B->hi[j] = quantile(col, B->n_ok, 0.95);
+        }
+        for (size_t c = 0; c < nc; c++) {
+            for (int b = 0; b < B->n_ok; b++)
+                col[b] = B->energy[(size_t)b * nc + c];
+            B->e_lo[c] = quantile(col, B->n_ok, 0.05);
+            B->e_hi[c] = quantile(col, B->n_ok, 0.95);
+        }
+    }
+    free(w);
+    free(Qm);
+    free(col);
+    free(cnt);
+    if (rc != HY_OK)
+        hy_famfit_boot_free(B);
+    return rc;
+}
+
+void hy_famfit_boot_free(hy_famfit_boot *B)
+{
+    for (int i = 0; B->models && i < B->n_ok; i++)
+        hy_model_free(&B->models[i]);
+    free(B->models);
+    free(B->param);
+    free(B->energy);
+    free(B->e_lo);
+    free(B->e_hi);
+    memset(B, 0, sizeof *B);
+}

@@ -1,0 +1,442 @@
+// hyst fit all: fit every model family to one record, replay each on it (and on a validation record), rank them
+// by NRMSE and energy error per cycle together, with AIC / BIC in-sample (docs/fit-families.md "Comparison").
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cjson/cJSON.h>
+#include "cli.h"
+#include "hyst/famfit.h"
+#include "hyst/model.h"
+#include "hyst/replay.h"
+#include "hyst/util.h"
+
+static const char *const CMD = "fit all";
+#define NFAM 4
+static const char *const fam_name[NFAM] = {"pwl", "kin", "bw", "iwan"};
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: hyst fit all [OPTIONS] DATA.csv -d DIR [--validate VAL.csv]\n"
+            "\n"
+            "Fits every model family (pwl, kin, bw, iwan) to DATA.csv with its own 'hyst fit' command, writes the\n"
+            "models to DIR/fitted-FAMILY.json, replays each on DATA.csv (and on VAL.csv when given) and prints one\n"
+            "table: NRMSE, energy ratio, mean energy error per cycle, AIC and BIC in-sample, and the rank. The rank\n"
+            "orders by the sum of the ranks in NRMSE and in mean energy error per cycle (on the validation record\n"
+            "when given), ties by NRMSE: NRMSE alone misleads when a long monotonic phase dominates the record.\n"
+            "A family whose cycle energies are off by more than --energy-tol gets a warning naming the worst cycles.\n"
+            "A family whose fit fails is listed with the failure; the others are still compared.\n"
+            "\n"
+            "options:\n"
+            "  -d, --dir DIR        folder for the fitted models (created when missing)\n"
+            "  --validate FILE      validation record (same columns): the ranking uses it\n"
+            "  --families LIST      comma-separated subset of pwl,kin,bw,iwan (default: all four)\n"
+            "  --pwl-opts \"OPTS\"    extra options for 'hyst fit pwl' (e.g. \"--amp-tol 0.3 --symmetric\")\n"
+            "  --json FILE          the comparison as JSON (- for standard output)\n"
+            "  --markdown FILE      the comparison as a Markdown table\n"
+            "  --plot FILE          overlay of every fitted model on the (validation) record ('hyst plot all')\n"
+            "  --energy-tol TOL     energy warning tolerance, a fraction (default 0.1)\n"
+            "  -h, --help           this help\n"
+            "\n"
+            "%s%s"
+            "\n"
+            "Exit status: 0 when at least one family was fitted, 1 otherwise or on bad data, 2 usage.\n",
+            hy_cli_loops_help, hy_cli_data_help);
+}
+
+typedef struct fam_row {
+    int    fitted;
+    char   path[4096];
+    hy_model model;
+    int    np;
+    double rss, aic, bic;
+    double nrmse, eratio, eerr;             /* in-sample */
+    double v_nrmse, v_eratio, v_eerr;       /* validation (NaN without) */
+    double rank_score;
+    int    rank;
+} fam_row;
+
+// (metrics) => mean over cycles with measured energy > 0 of |E_model - E_meas| / E_meas
+static double energy_error(const hy_replay_metrics *M)
+{
+    double s = 0;
+    int k = 0;
+    for (size_t i = 0; i < M->n_cyc; i++)
+        if (M->cyc[i].energy_measured > 0) {
+            s += fabs(M->cyc[i].energy_model - M->cyc[i].energy_measured) / M->cyc[i].energy_measured;
+            k++;
+        }
+    return k ? s / k : NAN;
+}
+
+// (model, record, loops) => metrics; 0 on success
+static int replay(const hy_model *m, const hy_series *s, const hy_loops *L, hy_replay_metrics *M, const char *label)
+{
+    double *Qm = malloc(s->n * sizeof *Qm);
+    size_t row;
+    hy_diag d;
+    hy_err err;
+    int rc = Qm ? hy_replay_drive(m, s->t, s->q, s->n, Qm, NULL, &row, &d, &err) : HY_ENOMEM;
+    if (rc == HY_OK)
+        rc = hy_replay_metrics_compute(s->q, s->Q, Qm, s->n, L->cyc, L->n_cyc, M, &err);
+    if (rc != HY_OK)
+        hy_cli_warn(CMD, "%s on %s: %s", label, s->source, rc == HY_ENOMEM ? "out of memory" : err.msg);
+    free(Qm);
+    return rc;
+}
+
+/* () => getopt's internal state reset, so that the next command's getopt_long (which sets optind = 1, enough in
+ * a fresh process) does not continue inside a stale argument of the previous parse (glibc reinitialises only
+ * when optind is 0) */
+static void reset_getopt(void)
+{
+    char *argv0[] = {"hyst", NULL};
+    optind = 0;
+    opterr = 0;
+    getopt_long(1, argv0, "", NULL, NULL);
+    opterr = 1;
+}
+
+static int cmp_double(double a, double b) { return isnan(a) ? !isnan(b) : isnan(b) ? -1 : (a > b) - (a < b); }
+
+int hy_cmd_fit_all(int argc, char **argv)
+{
+    enum { OPT_VALIDATE = 1, OPT_FAMILIES, OPT_PWLOPTS, OPT_JSON, OPT_MD, OPT_PLOT, OPT_ETOL };
+    static const struct option longopts[] = {
+        {"dir", required_argument, 0, 'd'}, {"validate", required_argument, 0, OPT_VALIDATE},
+        {"families", required_argument, 0, OPT_FAMILIES}, {"pwl-opts", required_argument, 0, OPT_PWLOPTS},
+        {"json", required_argument, 0, OPT_JSON}, {"markdown", required_argument, 0, OPT_MD},
+        {"plot", required_argument, 0, OPT_PLOT}, {"energy-tol", required_argument, 0, OPT_ETOL},
+        {"help", no_argument, 0, 'h'}, HY_CLI_DATA_LONGOPTS, HY_CLI_LOOPS_LONGOPTS, {0, 0, 0, 0},
+    };
+    hy_csv_opts copts;
+    hy_csv_opts_default(&copts);
+    hy_loops_opts lopts;
+    hy_loops_opts_default(&lopts);
+    const char *dir = NULL, *val = NULL, *json = NULL, *md = NULL, *plot = NULL, *pwlopts = "";
+    int use[NFAM] = {1, 1, 1, 1};
+    double etol = 0.1;
+    char *pass[64]; /* data and loop options, handed on to every sub-command */
+    static char names[32][40];
+    int npass = 0, nnames = 0, opt, li = -1;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "hd:", longopts, &li)) != -1) {
+        int used = hy_cli_data_option(CMD, opt, optarg, &copts);
+        if (!used)
+            used = hy_cli_loops_option(CMD, opt, optarg, &lopts);
+        if (used < 0)
+            return HY_EXIT_USAGE;
+        if (used) {
+            for (int k = 0; longopts[k].name; k++)
+                if (longopts[k].val == opt && npass < 62 && nnames < 32) {
+                    snprintf(names[nnames], sizeof names[0], "--%s", longopts[k].name);
+                    pass[npass++] = names[nnames++];
+                    if (longopts[k].has_arg)
+                        pass[npass++] = optarg;
+                    break;
+                }
+            continue;
+        }
+        switch (opt) {
+        case 'h':
+            usage(stdout);
+            return HY_EXIT_OK;
+        case 'd':
+            dir = optarg;
+            break;
+        case OPT_VALIDATE:
+            val = optarg;
+            break;
+        case OPT_FAMILIES: {
+            for (int k = 0; k < NFAM; k++)
+                use[k] = 0;
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", optarg);
+            for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+                int k = 0;
+                while (k < NFAM && strcmp(t, fam_name[k]) != 0)
+                    k++;
+                if (k == NFAM)
+                    return hy_cli_usage(CMD, "--families: unknown family '%s' (expected pwl, kin, bw, iwan)", t);
+                use[k] = 1;
+            }
+            break;
+        }
+        case OPT_PWLOPTS:
+            pwlopts = optarg;
+            break;
+        case OPT_JSON:
+            json = optarg;
+            break;
+        case OPT_MD:
+            md = optarg;
+            break;
+        case OPT_PLOT:
+            plot = optarg;
+            break;
+        case OPT_ETOL:
+            if (hy_cli_double(CMD, "energy-tol", optarg, &etol) != 0)
+                return HY_EXIT_USAGE;
+            if (!(etol > 0))
+                return hy_cli_usage(CMD, "--energy-tol: expected a fraction > 0, got '%s'", optarg);
+            break;
+        default:
+            return hy_cli_usage(CMD, "unknown option");
+        }
+    }
+    if (argc - optind != 1)
+        return hy_cli_usage(CMD, "expected one DATA.csv (got %d file arguments)", argc - optind);
+    if (!dir)
+        return hy_cli_usage(CMD, "-d DIR is required (the fitted models are written there)");
+    const char *data = argv[optind];
+    if (mkdir(dir, 0777) != 0) {
+        struct stat st;
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            return hy_cli_fail(CMD, "%s: cannot create the folder", dir);
+    }
+
+    hy_series s, v;
+    hy_series_init(&s);
+    hy_series_init(&v);
+    hy_loops L, LV;
+    memset(&L, 0, sizeof L);
+    memset(&LV, 0, sizeof LV);
+    hy_err err;
+    int rc = hy_cli_read_series(CMD, data, &copts, &s);
+    if (rc != HY_EXIT_OK)
+        return rc;
+    if (val && (rc = hy_cli_read_series(CMD, val, &copts, &v)) != HY_EXIT_OK) {
+        hy_series_free(&s);
+        return rc;
+    }
+    if (hy_loops_analyze(s.q, s.Q, s.n, &lopts, &L, &err) != HY_OK ||
+        (val && hy_loops_analyze(v.q, v.Q, v.n, &lopts, &LV, &err) != HY_OK)) {
+        rc = hy_cli_fail(CMD, "%s", err.msg);
+        goto out;
+    }
+
+    fam_row row[NFAM];
+    memset(row, 0, sizeof row);
+    int n_ok = 0;
+    for (int k = 0; k < NFAM; k++) {
+        if (!use[k])
+            continue;
+        snprintf(row[k].path, sizeof row[k].path, "%s/fitted-%s.json", dir, fam_name[k]);
+        char cmdname[16];
+        snprintf(cmdname, sizeof cmdname, "fit %s", fam_name[k]);
+        char *av[128];
+        int ac = 0;
+        char pw[1024];
+        av[ac++] = cmdname;
+        for (int i = 0; i < npass; i++)
+            av[ac++] = pass[i];
+        if (k == 0) {
+            snprintf(pw, sizeof pw, "%s", pwlopts);
+            for (char *t = strtok(pw, " "); t && ac < 110; t = strtok(NULL, " "))
+                av[ac++] = t;
+        }
+        av[ac++] = "-o";
+        av[ac++] = row[k].path;
+        if (k >= 2)
+            av[ac++] = "-q";
+        av[ac++] = (char *)data;
+        av[ac] = NULL;
+        reset_getopt();
+        int frc = k == 0 ? hy_cmd_fit_pwl(ac, av) : k == 1 ? hy_cmd_fit_kin(ac, av) : hy_cmd_fit_family(ac, av);
+        if (frc != HY_EXIT_OK) {
+            hy_cli_warn(CMD, "%s: the %s fit failed (above); the other families are compared", s.source,
+                        fam_name[k]);
+            continue;
+        }
+        if (hy_model_read(row[k].path, &row[k].model, &err) != HY_OK) {
+            hy_cli_warn(CMD, "%s", err.msg);
+            continue;
+        }
+        hy_replay_metrics M, MV;
+        memset(&MV, 0, sizeof MV);
+        if (replay(&row[k].model, &s, &L, &M, fam_name[k]) != HY_OK)
+            continue;
+        row[k].np = hy_model_nparams(&row[k].model);
+        row[k].rss = M.rms_error * M.rms_error * (double)M.n;
+        double nn = (double)M.n, ll = nn * log(fmax(row[k].rss / nn, 1e-300));
+        row[k].aic = ll + 2 * row[k].np;
+        row[k].bic = ll + row[k].np * log(nn);
+        row[k].nrmse = M.nrmse;
+        row[k].eratio = M.energy_ratio;
+        row[k].eerr = energy_error(&M);
+        row[k].v_nrmse = row[k].v_eratio = row[k].v_eerr = NAN;
+        char label[64];
+        snprintf(label, sizeof label, "fit all: %s", fam_name[k]);
+        if (etol != 0.10) /* every fit command has warned at 10 % already */
+            hy_cli_energy_warning(label, s.source, &M, etol);
+        if (val && replay(&row[k].model, &v, &LV, &MV, fam_name[k]) == HY_OK) {
+            row[k].v_nrmse = MV.nrmse;
+            row[k].v_eratio = MV.energy_ratio;
+            row[k].v_eerr = energy_error(&MV);
+            hy_cli_energy_warning(label, v.source, &MV, etol);
+        }
+        hy_replay_metrics_free(&M);
+        hy_replay_metrics_free(&MV);
+        row[k].fitted = 1;
+        n_ok++;
+    }
+    if (!n_ok) {
+        rc = hy_cli_fail(CMD, "%s: no family could be fitted", s.source);
+        goto out;
+    }
+    /* rank: sum of the ranks in NRMSE and in energy error (validation when given), ties by NRMSE */
+    for (int a = 0; a < NFAM; a++) {
+        if (!row[a].fitted)
+            continue;
+        double na = val ? row[a].v_nrmse : row[a].nrmse, ea = val ? row[a].v_eerr : row[a].eerr;
+        int rn = 1, re = 1;
+        for (int b = 0; b < NFAM; b++) {
+            if (!row[b].fitted || b == a)
+                continue;
+            rn += cmp_double(val ? row[b].v_nrmse : row[b].nrmse, na) < 0;
+            re += cmp_double(val ? row[b].v_eerr : row[b].eerr, ea) < 0;
+        }
+        row[a].rank_score = rn + re + 1e-3 * (isnan(na) ? 1e9 : na);
+    }
+    for (int a = 0; a < NFAM; a++) {
+        if (!row[a].fitted)
+            continue;
+        row[a].rank = 1;
+        for (int b = 0; b < NFAM; b++)
+            row[a].rank += row[b].fitted && b != a && row[b].rank_score < row[a].rank_score;
+    }
+    int best = -1;
+    for (int a = 0; a < NFAM; a++)
+        if (row[a].fitted && row[a].rank == 1)
+            best = a;
+
+    printf("fit all of %s: %zu samples, %zu cycles%s%s\n\n", s.source, s.n, L.n_cyc, val ? "; validation on " : "",
+           val ? v.source : "");
+    printf("%-6s %5s %4s %10s %9s %11s %12s %12s", "family", "rank", "p", "NRMSE [%]", "E ratio", "E err/cyc",
+           "AIC", "BIC");
+    if (val)
+        printf(" %14s %12s %14s", "val NRMSE [%]", "val E ratio", "val E err/cyc");
+    printf("\n");
+    for (int k = 0; k < NFAM; k++) {
+        if (!use[k])
+            continue;
+        if (!row[k].fitted) {
+            printf("%-6s %5s (fit failed)\n", fam_name[k], "-");
+            continue;
+        }
+        fam_row *r = &row[k];
+        printf("%-6s %5d %4d %10.4g %9.4g %11.4g %12.6g %12.6g", fam_name[k], r->rank, r->np, 100 * r->nrmse, r->eratio,
+               r->eerr, r->aic, r->bic);
+        if (val)
+            printf(" %14.4g %12.4g %14.4g", 100 * r->v_nrmse, r->v_eratio, r->v_eerr);
+        printf("\n");
+    }
+    printf("\nbest: %s (%s)\n", fam_name[best], row[best].path);
+
+    if (md) {
+        hy_atomic a;
+        if (hy_atomic_open(&a, md, data, &err) != HY_OK) {
+            rc = hy_cli_fail(CMD, "%s", err.msg);
+            goto out;
+        }
+        fprintf(a.fp, "| family | rank | parameters | NRMSE [%%] | energy ratio | energy error per cycle | AIC | BIC%s |\n",
+                val ? " | validation NRMSE [%] | validation energy ratio | validation energy error per cycle" : "");
+        fprintf(a.fp, "|---|---|---|---|---|---|---|---%s|\n", val ? "|---|---|---" : "");
+        for (int k = 0; k < NFAM; k++) {
+            if (!use[k])
+                continue;
+            if (!row[k].fitted) {
+                fprintf(a.fp, "| %s | - | fit failed | | | | | %s|\n", fam_name[k], val ? "| | | " : "");
+                continue;
+            }
+            fam_row *r = &row[k];
+            fprintf(a.fp, "| %s | %d | %d | %.4g | %.4g | %.4g | %.6g | %.6g", fam_name[k], r->rank, r->np,
+                    100 * r->nrmse, r->eratio, r->eerr, r->aic, r->bic);
+            if (val)
+                fprintf(a.fp, " | %.4g | %.4g | %.4g", 100 * r->v_nrmse, r->v_eratio, r->v_eerr);
+            fprintf(a.fp, " |\n");
+        }
+        if (hy_atomic_commit(&a, &err) != HY_OK)
+            rc = hy_cli_fail(CMD, "%s", err.msg);
+    }
+    if (json) {
+        cJSON *doc = cJSON_CreateObject(), *arr = doc ? cJSON_AddArrayToObject(doc, "families") : NULL;
+        if (doc) {
+            cJSON_AddStringToObject(doc, "data", s.source);
+            if (val)
+                cJSON_AddStringToObject(doc, "validation", v.source);
+            cJSON_AddStringToObject(doc, "best", fam_name[best]);
+            cJSON_AddItemToObject(doc, "energy_tolerance", hy_json_exact_number(etol));
+        }
+        for (int k = 0; arr && k < NFAM; k++) {
+            if (!use[k])
+                continue;
+            cJSON *o = cJSON_CreateObject();
+            if (!o)
+                break;
+            cJSON_AddItemToArray(arr, o);
+            cJSON_AddStringToObject(o, "family", fam_name[k]);
+            cJSON_AddBoolToObject(o, "fitted", row[k].fitted);
+            if (!row[k].fitted)
+                continue;
+            fam_row *r = &row[k];
+            cJSON_AddStringToObject(o, "model", r->path);
+            cJSON_AddNumberToObject(o, "rank", r->rank);
+            cJSON_AddNumberToObject(o, "parameters", r->np);
+            cJSON_AddItemToObject(o, "nrmse", hy_json_exact_number(r->nrmse));
+            cJSON_AddItemToObject(o, "energy_ratio", hy_json_exact_number(r->eratio));
+            cJSON_AddItemToObject(o, "energy_error_per_cycle", hy_json_exact_number(r->eerr));
+            cJSON_AddItemToObject(o, "aic", hy_json_exact_number(r->aic));
+            cJSON_AddItemToObject(o, "bic", hy_json_exact_number(r->bic));
+            if (val) {
+                cJSON_AddItemToObject(o, "validation_nrmse", hy_json_exact_number(r->v_nrmse));
+                cJSON_AddItemToObject(o, "validation_energy_ratio", hy_json_exact_number(r->v_eratio));
+                cJSON_AddItemToObject(o, "validation_energy_error_per_cycle", hy_json_exact_number(r->v_eerr));
+            }
+        }
+        char *text = doc ? hy_json_print(doc) : NULL;
+        cJSON_Delete(doc);
+        hy_atomic a;
+        if (!text) {
+            rc = hy_cli_fail(CMD, "out of memory");
+        } else if (hy_atomic_open(&a, json, data, &err) != HY_OK) {
+            rc = hy_cli_fail(CMD, "%s", err.msg);
+        } else {
+            fputs(text, a.fp);
+            fputc('\n', a.fp);
+            if (hy_atomic_commit(&a, &err) != HY_OK)
+                rc = hy_cli_fail(CMD, "%s", err.msg);
+        }
+        free(text);
+    }
+    if (plot && rc == HY_EXIT_OK) {
+        char *av[128];
+        int ac = 0;
+        av[ac++] = "plot";
+        av[ac++] = "all";
+        for (int i = 0; i < npass; i++)
+            av[ac++] = pass[i];
+        for (int k = 0; k < NFAM; k++)
+            if (row[k].fitted)
+                av[ac++] = row[k].path;
+        av[ac++] = (char *)(val ? val : data);
+        av[ac++] = "-o";
+        av[ac++] = (char *)plot;
+        av[ac] = NULL;
+        reset_getopt();
+        if (hy_cmd_plot(ac, av) != HY_EXIT_OK)
+            rc = HY_EXIT_FAIL;
+    }
+    for (int k = 0; k < NFAM; k++)
+        hy_model_free(&row[k].model);
+out:
+    hy_loops_free(&L);
+    if (val)
+        hy_loops_free(&LV);
+    hy_series_free(&s);
+    hy_series_free(&v);
+    return rc;
+}

@@ -1,0 +1,364 @@
+// hyst fit bw, hyst fit iwan: identify a Bouc-Wen or Iwan model by nonlinear least squares on the replayed force
+// (docs/fit-families.md).
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cjson/cJSON.h>
+#include "cli.h"
+#include "hyst/famfit.h"
+#include "hyst/iwan.h"
+#include "hyst/model.h"
+#include "hyst/util.h"
+
+static void usage(FILE *fp, const char *cmd)
+{
+    fprintf(fp,
+            "usage: hyst %s [OPTIONS] DATA.csv [-o MODEL.json]\n"
+            "\n"
+            "Identifies a %s model by nonlinear least squares on the force replayed along the measured\n"
+            "displacement (GSL multifit_nlinear, Levenberg-Marquardt with geodesic acceleration), from several\n"
+            "starts around a guess taken from the loops (elastic stiffness of the unloading branches, backbone\n"
+            "tip). Parameters are reported with standard errors from the Jacobian. See docs/fit-families.md.\n"
+            "\n"
+            "options:\n"
+            "  -o, --output FILE  model file (hyst-model JSON; default: standard output)\n"
+            "  --report FILE      write the fit report as JSON (- for standard output); it is also stored in\n"
+            "                     the model file under \"fit\"\n"
+            "  --n N|free         Bouc-Wen exponent: fixed at an integer 1..20, or free (default: fitted in 1..10)\n"
+            "  --elements N       Iwan: Jenkins elements of the Segalman discretisation (2..%d, default 32)\n"
+            "  --starts S         number of starts (1..4, default 3)\n"
+            "  --max-iter N       iteration cap of each solve (default 200)\n"
+            "  --energy-tol TOL   warn about cycles whose predicted energy is off by more than TOL (default 0.1)\n"
+            "  --bootstrap N      N refits on records resampled by whole cycles (block bootstrap, at least %d\n"
+            "                     cycles): 90 %% intervals of the parameters and of each cycle's energy\n"
+            "  --seed S           seed of the bootstrap's draws (default 1)\n"
+            "  --bootstrap-dir D  also write every refitted model as D/boot-NNNN.json (created when missing), to\n"
+            "                     run a simulator with each and get an interval of its output\n"
+            "  -q, --quiet        no summary on standard output\n"
+            "  -h, --help         this help\n"
+            "\n"
+            "%s%s"
+            "\n"
+            "Exit status: 0 success, 1 unusable data or no convergence (with the last state), 2 usage.\n",
+            cmd, strcmp(cmd, "fit bw") == 0 ? "Bouc-Wen" : "Iwan (Segalman four-parameter)", HY_IWAN_MAX,
+            HY_FAMFIT_BOOT_MIN_CYCLES,
+            hy_cli_loops_help, hy_cli_data_help);
+}
+
+// (result, options, source) => fit report JSON
+cJSON *hy_cli_famfit_report(const hy_famfit_result *r, const hy_famfit_opts *o, const char *source)
+{
+    cJSON *rep = cJSON_CreateObject();
+    if (!rep)
+        return NULL;
+    const hy_replay_metrics *M = &r->metrics;
+    cJSON_AddStringToObject(rep, "family", hy_model_family(&r->model));
+    cJSON_AddStringToObject(rep, "source", source);
+    cJSON_AddNumberToObject(rep, "samples", (double)M->n);
+    cJSON_AddStringToObject(rep, "solver", "gsl multifit_nlinear (lmaccel)");
+    cJSON_AddNumberToObject(rep, "starts", r->starts_run);
+    cJSON_AddNumberToObject(rep, "starts_converged", r->starts_converged);
+    cJSON_AddNumberToObject(rep, "iterations", r->iterations);
+    cJSON_AddItemToObject(rep, "nrmse", hy_json_exact_number(M->nrmse));
+    cJSON_AddItemToObject(rep, "rms_error", hy_json_exact_number(M->rms_error));
+    cJSON_AddItemToObject(rep, "sum_of_squares", hy_json_exact_number(r->cost));
+    cJSON_AddItemToObject(rep, "energy_measured", hy_json_exact_number(M->energy_measured));
+    cJSON_AddItemToObject(rep, "energy_model", hy_json_exact_number(M->energy_model));
+    cJSON_AddItemToObject(rep, "energy_ratio", hy_json_exact_number(M->energy_ratio));
+    cJSON *guess = cJSON_AddObjectToObject(rep, "initial_guess");
+    if (guess) {
+        cJSON_AddItemToObject(guess, "elastic_stiffness", hy_json_exact_number(r->k0));
+        cJSON_AddItemToObject(guess, "peak_force", hy_json_exact_number(r->F0));
+        cJSON_AddItemToObject(guess, "peak_displacement", hy_json_exact_number(r->q0));
+    }
+    cJSON *par = cJSON_AddObjectToObject(rep, "parameters");
+    for (int i = 0; par && i < r->np; i++) {
+        cJSON *p = cJSON_AddObjectToObject(par, r->name[i]);
+        if (p) {
+            cJSON_AddItemToObject(p, "value", hy_json_exact_number(r->value[i]));
+            cJSON_AddItemToObject(p, "se", hy_json_exact_number(r->se[i]));
+        }
+    }
+    cJSON *cyc = cJSON_AddArrayToObject(rep, "cycles");
+    for (size_t i = 0; cyc && i < M->n_cyc; i++) {
+        cJSON *c = cJSON_CreateObject();
+        if (!c)
+            break;
+        cJSON_AddItemToObject(c, "energy_measured", hy_json_exact_number(M->cyc[i].energy_measured));
+        cJSON_AddItemToObject(c, "energy_model", hy_json_exact_number(M->cyc[i].energy_model));
+        cJSON_AddItemToObject(c, "energy_ratio", hy_json_exact_number(M->cyc[i].energy_ratio));
+        cJSON_AddItemToObject(c, "rms_error", hy_json_exact_number(M->cyc[i].rms_error));
+        cJSON_AddItemToArray(cyc, c);
+    }
+    cJSON_AddItemToObject(rep, "energy_tolerance", hy_json_exact_number(o->energy_tol));
+    size_t worst[5];
+    size_t nw = hy_energy_outliers(M, o->energy_tol, worst, 5);
+    cJSON *w = cJSON_AddArrayToObject(rep, "energy_outliers");
+    for (size_t i = 0; w && i < nw && i < 5; i++)
+        cJSON_AddItemToArray(w, cJSON_CreateNumber((double)worst[i] + 1));
+    return rep;
+}
+
+// (metrics, tolerance, command, source) => the energy warning naming the worst cycles (1-based), when any
+void hy_cli_energy_warning(const char *cmd, const char *source, const hy_replay_metrics *M, double tol)
+{
+    size_t worst[3];
+    size_t nw = hy_energy_outliers(M, tol, worst, 3);
+    if (!nw)
+        return;
+    char buf[200];
+    int len = 0;
+    for (size_t i = 0; i < nw && i < 3; i++)
+        len += snprintf(buf + len, sizeof buf - (size_t)len, "%scycle %zu (ratio %.3g)", i ? ", " : "",
+                        worst[i] + 1, M->cyc[worst[i]].energy_ratio);
+    hy_cli_warn(cmd, "%s: %zu of %zu cycles have a predicted energy off by more than %g %% of the measured; "
+                "worst: %s", source, nw, M->n_cyc, 100 * tol, buf);
+}
+
+// (command, record, fitted model, loop options) => the energy warning for a model fitted by another command
+// (fit pwl, fit kin): replayed on the record, cycles from the measured loops; silent when anything fails
+void hy_cli_energy_check(const char *cmd, const hy_series *s, const hy_model *m, const hy_loops_opts *lo)
+{
+    hy_loops L;
+    hy_err err;
+    if (hy_loops_analyze(s->q, s->Q, s->n, lo, &L, &err) != HY_OK)
+        return;
+    double *Qm = malloc(s->n * sizeof *Qm);
+    size_t row;
+    hy_diag d;
+    hy_replay_metrics M;
+    if (Qm && hy_replay_drive(m, s->t, s->q, s->n, Qm, NULL, &row, &d, &err) == HY_OK &&
+        hy_replay_metrics_compute(s->q, s->Q, Qm, s->n, L.cyc, L.n_cyc, &M, &err) == HY_OK) {
+        hy_cli_energy_warning(cmd, s->source, &M, 0.10);
+        hy_replay_metrics_free(&M);
+    }
+    free(Qm);
+    hy_loops_free(&L);
+}
+
+// (argc, argv) => exit status
+int hy_cmd_fit_family(int argc, char **argv)
+{
+    const char *CMD = argv[0];
+    enum { OPT_REPORT = 1, OPT_N, OPT_ELEMENTS, OPT_STARTS, OPT_MAXITER, OPT_ETOL, OPT_BOOT, OPT_SEED, OPT_BDIR };
+    static const struct option longopts[] = {
+        {"output", required_argument, 0, 'o'},   {"report", required_argument, 0, OPT_REPORT},
+        {"n", required_argument, 0, OPT_N},      {"elements", required_argument, 0, OPT_ELEMENTS},
+        {"starts", required_argument, 0, OPT_STARTS}, {"max-iter", required_argument, 0, OPT_MAXITER},
+        {"energy-tol", required_argument, 0, OPT_ETOL}, {"quiet", no_argument, 0, 'q'},
+        {"bootstrap", required_argument, 0, OPT_BOOT}, {"seed", required_argument, 0, OPT_SEED},
+        {"bootstrap-dir", required_argument, 0, OPT_BDIR},
+        {"help", no_argument, 0, 'h'},           HY_CLI_DATA_LONGOPTS, HY_CLI_LOOPS_LONGOPTS, {0, 0, 0, 0},
+    };
+    hy_csv_opts copts;
+    hy_csv_opts_default(&copts);
+    hy_famfit_opts o;
+    hy_famfit_opts_default(&o);
+    o.family = hy_famfit_family_parse(CMD + 4);
+    const char *out = "-", *report_path = NULL, *bdir = NULL;
+    int quiet = 0, opt, n_boot = 0;
+    unsigned long long seed = 1;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "ho:q", longopts, NULL)) != -1) {
+        int used = hy_cli_data_option(CMD, opt, optarg, &copts);
+        if (!used)
+            used = hy_cli_loops_option(CMD, opt, optarg, &o.loops);
+        if (used < 0)
+            return HY_EXIT_USAGE;
+        if (used)
+            continue;
+        char *end = NULL;
+        long v;
+        double d;
+        switch (opt) {
+        case 'h':
+            usage(stdout, CMD);
+            return HY_EXIT_OK;
+        case 'o':
+            out = optarg;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case OPT_REPORT:
+            report_path = optarg;
+            break;
+        case OPT_N:
+            if (strcmp(optarg, "free") == 0) {
+                o.bw_n = 0;
+                break;
+            }
+            v = strtol(optarg, &end, 10);
+            if (end == optarg || *end || v < 1 || v > 20)
+                return hy_cli_usage(CMD, "--n: expected an integer 1..20 or free, got '%s'", optarg);
+            o.bw_n = (int)v;
+            break;
+        case OPT_ELEMENTS:
+            v = strtol(optarg, &end, 10);
+            if (end == optarg || *end || v < 2 || v > HY_IWAN_MAX)
+                return hy_cli_usage(CMD, "--elements: expected an integer 2..%d, got '%s'", HY_IWAN_MAX, optarg);
+            o.iwan_N = (int)v;
+            break;
+        case OPT_STARTS:
+            v = strtol(optarg, &end, 10);
+            if (end == optarg || *end || v < 1 || v > 4)
+                return hy_cli_usage(CMD, "--starts: expected an integer 1..4, got '%s'", optarg);
+            o.starts = (int)v;
+            break;
+        case OPT_MAXITER:
+            v = strtol(optarg, &end, 10);
+            if (end == optarg || *end || v < 1 || v > 100000)
+                return hy_cli_usage(CMD, "--max-iter: expected an integer 1..100000, got '%s'", optarg);
+            o.max_iter = (int)v;
+            break;
+        case OPT_ETOL:
+            if (hy_cli_double(CMD, "energy-tol", optarg, &d) != 0)
+                return HY_EXIT_USAGE;
+            if (!(d > 0))
+                return hy_cli_usage(CMD, "--energy-tol: expected a fraction > 0, got '%s'", optarg);
+            o.energy_tol = d;
+            break;
+        case OPT_BOOT:
+            v = strtol(optarg, &end, 10);
+            if (end == optarg || *end || v < 2 || v > 100000)
+                return hy_cli_usage(CMD, "--bootstrap: expected a number of refits 2..100000, got '%s'", optarg);
+            n_boot = (int)v;
+            break;
+        case OPT_BDIR:
+            bdir = optarg;
+            break;
+        case OPT_SEED:
+            seed = strtoull(optarg, &end, 10);
+            if (end == optarg || *end || optarg[0] == '-')
+                return hy_cli_usage(CMD, "--seed: expected a non-negative integer, got '%s'", optarg);
+            break;
+        default:
+            return hy_cli_usage(CMD, "unknown option");
+        }
+    }
+    if (argc - optind != 1)
+        return hy_cli_usage(CMD, "expected one DATA.csv (got %d file arguments)", argc - optind);
+    if (bdir && !n_boot)
+        return hy_cli_usage(CMD, "--bootstrap-dir needs --bootstrap N");
+    const char *data = argv[optind];
+    if (report_path && strcmp(report_path, "-") == 0 && strcmp(out, "-") == 0)
+        return hy_cli_usage(CMD, "--report - and the model cannot both go to standard output (use -o FILE)");
+    if (report_path && strcmp(report_path, "-") != 0 && strcmp(out, "-") != 0 && hy_same_file(report_path, out))
+        return hy_cli_usage(CMD, "--report and --output name the same file");
+
+    hy_series s;
+    hy_series_init(&s);
+    int rc = hy_cli_read_series(CMD, data, &copts, &s);
+    if (rc != HY_EXIT_OK)
+        return rc;
+    hy_famfit_result r;
+    hy_err err;
+    cJSON *rep = NULL;
+    if (hy_famfit_run(s.q, s.Q, s.n, &o, &r, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s: %s", s.source, err.msg);
+        hy_series_free(&s);
+        return rc;
+    }
+    hy_cli_energy_warning(CMD, s.source, &r.metrics, o.energy_tol);
+    hy_famfit_boot B;
+    memset(&B, 0, sizeof B);
+    if (n_boot && hy_famfit_bootstrap_models(s.q, s.Q, s.n, &o, &r, n_boot, seed, bdir != NULL, &B, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s: --bootstrap: %s", s.source, err.msg);
+        goto done;
+    }
+    if (bdir) {
+        struct stat sb;
+        if (mkdir(bdir, 0777) != 0 && (stat(bdir, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+            rc = hy_cli_fail(CMD, "%s: --bootstrap-dir: cannot create the folder", bdir);
+            goto done;
+        }
+        for (int i = 0; i < B.n_ok; i++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/boot-%04d.json", bdir, i + 1);
+            snprintf(B.models[i].unit_q, sizeof B.models[i].unit_q, "%s", s.q_unit);
+            snprintf(B.models[i].unit_Q, sizeof B.models[i].unit_Q, "%s", s.Q_unit);
+            if (hy_model_write(&B.models[i], path, strcmp(data, "-") ? data : NULL, &err) != HY_OK) {
+                rc = hy_cli_fail(CMD, "%s", err.msg);
+                goto done;
+            }
+        }
+    }
+    snprintf(r.model.unit_q, sizeof r.model.unit_q, "%s", s.q_unit);
+    snprintf(r.model.unit_Q, sizeof r.model.unit_Q, "%s", s.Q_unit);
+    rep = hy_cli_famfit_report(&r, &o, s.source);
+    if (rep && n_boot) {
+        cJSON *b = cJSON_AddObjectToObject(rep, "bootstrap");
+        if (b) {
+            cJSON_AddStringToObject(b, "method", "block bootstrap over whole cycles (cycle weights), 90 % percentile");
+            cJSON_AddNumberToObject(b, "replicates", B.n_rep);
+            cJSON_AddNumberToObject(b, "converged", B.n_ok);
+            cJSON_AddNumberToObject(b, "seed", (double)seed);
+            cJSON *par = cJSON_AddObjectToObject(b, "parameters");
+            for (int i = 0; par && i < B.np; i++) {
+                cJSON *a = cJSON_AddArrayToObject(par, r.name[i]);
+                if (a) {
+                    cJSON_AddItemToArray(a, hy_json_exact_number(B.lo[i]));
+                    cJSON_AddItemToArray(a, hy_json_exact_number(B.hi[i]));
+                }
+            }
+            cJSON *ce = cJSON_AddArrayToObject(b, "cycle_energy");
+            for (size_t c = 0; ce && c < B.n_cyc; c++) {
+                cJSON *a = cJSON_CreateArray();
+                if (!a)
+                    break;
+                cJSON_AddItemToArray(a, hy_json_exact_number(B.e_lo[c]));
+                cJSON_AddItemToArray(a, hy_json_exact_number(B.e_hi[c]));
+                cJSON_AddItemToArray(ce, a);
+            }
+        }
+    }
+    r.model.extra = cJSON_CreateObject();
+    if (!rep || !r.model.extra) {
+        rc = hy_cli_fail(CMD, "out of memory");
+        goto done;
+    }
+    cJSON_AddItemToObject(r.model.extra, "fit", cJSON_Duplicate(rep, 1));
+    if (hy_model_write(&r.model, out, strcmp(data, "-") ? data : NULL, &err) != HY_OK) {
+        rc = hy_cli_fail(CMD, "%s", err.msg);
+        goto done;
+    }
+    if (report_path) {
+        char *text = hy_json_print(rep);
+        hy_atomic a;
+        if (!text) {
+            rc = hy_cli_fail(CMD, "out of memory writing the report");
+        } else if (hy_atomic_open(&a, report_path, strcmp(data, "-") ? data : NULL, &err) != HY_OK) {
+            rc = hy_cli_fail(CMD, "%s", err.msg);
+        } else {
+            fputs(text, a.fp);
+            fputc('\n', a.fp);
+            if (hy_atomic_commit(&a, &err) != HY_OK)
+                rc = hy_cli_fail(CMD, "%s", err.msg);
+        }
+        free(text);
+    }
+    if (rc == HY_EXIT_OK && !quiet && strcmp(out, "-") != 0 && !(report_path && strcmp(report_path, "-") == 0)) {
+        printf("%s of %s: %zu samples, %zu cycles; %d starts (%d converged), %d iterations\n", CMD, s.source, s.n,
+               r.metrics.n_cyc, r.starts_run, r.starts_converged, r.iterations);
+        printf("NRMSE %.4g %%, energy ratio %.4g (model / measured over the cycles)\n", 100 * r.metrics.nrmse,
+               r.metrics.energy_ratio);
+        for (int i = 0; i < r.np; i++) {
+            printf("  %-6s = %-14.8g +- %.3g", r.name[i], r.value[i], r.se[i]);
+            if (n_boot)
+                printf("   bootstrap 90 %%: [%.8g, %.8g]", B.lo[i], B.hi[i]);
+            printf("\n");
+        }
+        if (n_boot)
+            printf("bootstrap: %d of %d refits converged (seed %llu); cycle energy intervals in the report\n", B.n_ok,
+                   B.n_rep, seed);
+    }
+done:
+    hy_famfit_boot_free(&B);
+    cJSON_Delete(rep);
+    hy_famfit_result_free(&r);
+    hy_series_free(&s);
+    return rc;
+}
