@@ -52,8 +52,10 @@ typedef struct mech_dock_drive_state {
     int    cmd;         /* enum mech_dock_drive_cmd                                                            */
     int    n_on;        /* motors running: 0, 1 or 2                                                           */
     double work;        /* motor work booked over accepted steps, J                                           */
-    double stall_slip;  /* total slip of the motor side at the torque limit, m                                */
+    double limit_time;  /* time spent at the torque limit (motors stalled), s                                 */
     double F;           /* drive force of the committed step, N                                               */
+    double dt;          /* trial: time since the committed step, s                                            */
+    int    at_limit;    /* the step ended at the torque limit                                                 */
 } mech_dock_drive_state;
 
 typedef struct mech_dock_drive {

@@ -102,14 +102,14 @@ void mech_dock_drive_trial(mech_dock_drive *d, double dt, double u, double w, me
         /* the motors stall at their torque limit: the motor side slips back so that the force stays there and
            moves with the output (v_m = u') */
         F = copysign(p->force_max, F);
-        double xs = u + F / p->stiffness;
-        s.stall_slip += fabs(x - xs);
-        x = xs;
+        x = u + F / p->stiffness;
         v = w;
         lim = 1;
     }
     s.x = x;
     s.v_m = v;
+    s.dt = dt;
+    s.at_limit = lim;
     /* the commit books the trapezoid of F over the motor-side travel: keep the previous F here */
     d->trial = s;
     d->trial.F = F;
@@ -126,6 +126,8 @@ void mech_dock_drive_commit(mech_dock_drive *d, double stroke)
 {
     mech_dock_drive_state *c = &d->committed, *t = &d->trial;
     t->work = c->work + 0.5 * (c->F + t->F) * (t->x - c->x);
+    if (t->at_limit)
+        t->limit_time = c->limit_time + t->dt;
     *c = *t;
     if (c->cmd == MECH_DOCK_DRIVE_EXTEND && mech_dock_drive_at_ready(&d->p, stroke))
         mech_dock_drive_command(d, MECH_DOCK_DRIVE_OFF, 0);   /* sensor 13 stops the extension */
