@@ -1,5 +1,5 @@
 /* The step functions of the docking-process parts allocate nothing (mech/dock_process.h): 20 000 steps of the
- * drive, sequencer, cam lookup, cover and pushers with trials, reverts and commits, counted by bench_alloc.h's
+ * drive, sequencer, cam lookup, cover, pushers and the limiter's guide-friction solve with trials, reverts and commits, counted by bench_alloc.h's
  * interposer (0 by construction under ASan). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,6 +37,10 @@ static void no_allocation(void **state)
     cap.rim_radius = 0.4, cap.half_angle = M_PI / 6, cap.throat_radius = 0.05;
     static mech_dock_cam cam;
     assert_int_equal(mech_dock_cam_build(&cap, &cam, &e), HY_OK);
+    mech_dock_limiter_params lp;
+    mech_dock_limiter_params_rp1(&lp);
+    static mech_dock_limiter lim;
+    assert_int_equal(mech_dock_limiter_new(&lp, &lim, &e), HY_OK);
     long n0 = n_alloc;
     double sum = 0;
     for (int i = 0; i < 20000; i++) {
@@ -54,10 +58,15 @@ static void no_allocation(void **state)
         mech_dock_pusher_out po;
         mech_dock_pusher_eval(&pp, mech_vec3_make(0.02, 0, 0), mech_vec3_make(-1, 0, 0), mech_vec3_zero(),
                               mech_vec3_zero(), &po);
-        sum += po.force.x + mech_dock_cam_roller(&cam, 0.005 * i, i % 3).x;
+        mech_dock_limiter_out lo;
+        assert_int_equal(mech_dock_limiter_trial(&lim, 0.05, 0.01 * sin(1e-3 * i), 800, -400 * cos(2e-3 * i), 0, 0.06,
+                                                 0.28, &lo, &e), HY_OK);
+        mech_dock_limiter_commit(&lim);
+        sum += lo.xdd + po.force.x + mech_dock_cam_roller(&cam, 0.005 * i, i % 3).x;
     }
     assert_true(isfinite(sum));
     assert_int_equal(n_alloc, n0);
+    mech_dock_limiter_free(&lim);
 }
 
 int main(void)

@@ -298,4 +298,64 @@ int mech_dock_pusher_check(const mech_dock_pusher_params *p, hy_err *err);
 void mech_dock_pusher_eval(const mech_dock_pusher_params *p, mech_vec3 o, mech_vec3 n, mech_vec3 v_o,
                            mech_vec3 omega, mech_dock_pusher_out *out);
 
+/* ==== variant C: the movable limiter on its guides (spec 001 §5.3; RP-1 §2.3: 3 kg, stroke 0.20 m, springs
+ * 300 N forward / 1200 N at the retracted end, larger-base radius 0.28 m) ===================================
+ * The limiter's prismatic DOF q6 = x along the housing axis, x = 0 at the forward position, positive pushed back
+ * towards the universal joint (x = stroke: the retracted end). The three guides are reduced to one planar guide
+ * in the plane of the lateral load: two pairs of opposite surfaces at axial a[0], a[1] from the limiter's centre of
+ * mass, on the guide surface at +-radius (the bushing of spec 003 §3, docs/friction.md). The reactions, the guide
+ * friction, stick and slip and any Painlevé case come from the variant-constraint solver of friction/:
+ *   q = x (w = 1), s = (y, theta) (ns = 2), M_qq = m, M_sq = 0,
+ *   f_q = P_ext - F_spring(x) + F_stops(x),  f_s = (F_lat, M_ext + e_x F_lat - e_y P_ext),
+ *   F_spring = f_forward + (f_end - f_forward) x / stroke (pushes forward), stops: penalty at x < 0 and x > stroke.
+ * P_ext is the axial load (the rim reaction's axial part, positive pushing the limiter back), acting at lateral
+ * offset e_y (the pad radius); F_lat the lateral load at axial offset e_x; M_ext a moment (housing-frame plane). */
+#include "mech/friction.h"
+
+typedef struct mech_dock_limiter_params {
+    double mass;          /* kg (> 0)                                                          RP-1 3         */
+    double stroke;        /* forward position -> retracted end, m (> 0)                        RP-1 0.20      */
+    double f_forward;     /* spring force at the forward position, N (> 0)                     RP-1 300       */
+    double f_end;         /* spring force at the retracted end, N (>= f_forward)               RP-1 1200      */
+    double stop_stiffness;/* penalty of the forward and end stops, N/m (> 0)                   (ours) 5e6     */
+    double a[2];          /* axial positions of the guide pairs from the centre of mass, m     (ours) -+0.10  */
+    double radius;        /* guide surface radius h, m (>= 0)                                  (ours) 0.008   */
+    double mu[2];         /* friction of the two sides of every pair (>= 0)                    (ours) 0.15    */
+    double base_radius;   /* larger-base radius (pad radius), m                                RP-1 0.28      */
+} mech_dock_limiter_params;
+
+typedef struct mech_dock_limiter {
+    mech_dock_limiter_params p;
+    mech_friction_model *model;
+    mech_friction_data  *data;
+} mech_dock_limiter;
+
+typedef struct mech_dock_limiter_out {
+    double xdd;           /* limiter acceleration relative to the housing, m/s^2                             */
+    double f_spring;      /* spring force (pushing forward), N                                              */
+    double f_stop;        /* stop force along +x, N                                                         */
+    double N[2], F[2];    /* guide reactions (>= 0) and tangential forces along +x of the two pairs, N      */
+    int    chi[2], slip[2];
+    double p_friction;    /* friction dissipation -sum F v, W (>= 0)                                        */
+    double e_spring;      /* spring energy from the forward position (0 at x = 0), J                       */
+    int    method;        /* MECH_FRICTION_VARIANT / _ENUM / _LP                                            */
+} mech_dock_limiter_out;
+
+void mech_dock_limiter_params_rp1(mech_dock_limiter_params *p);
+/* (params) => limiter at its forward position with the friction model and data allocated (here only).
+ * HY_EMODEL naming "limiter.<key>": e.g. springs that cannot bring it to its forward position (f_forward <= 0,
+ * or f_end < f_forward) */
+int mech_dock_limiter_new(const mech_dock_limiter_params *p, mech_dock_limiter *l, hy_err *err);
+void mech_dock_limiter_free(mech_dock_limiter *l);
+/* (committed discrete state, x, x', loads) => xdd, reactions, friction (the friction solver's variant and slip
+ * indices from the committed ones). HY_ESTATE: a Painlevé case (no admissible variant), the solver's report in err.
+ * Allocates nothing. */
+int mech_dock_limiter_trial(mech_dock_limiter *l, double x, double xd, double P_ext, double F_lat, double M_ext,
+                            double e_x, double e_y, mech_dock_limiter_out *o, hy_err *err);
+void mech_dock_limiter_commit(mech_dock_limiter *l);
+void mech_dock_limiter_revert(mech_dock_limiter *l);
+/* the sliding speed crossed zero within the accepted step (the caller's event): stick hypothesis on every pair;
+ * the caller sets x' = 0 (the residual speed's kinetic energy goes to the friction work, as in friction_sim.c) */
+void mech_dock_limiter_stick(mech_dock_limiter *l);
+
 #endif
