@@ -114,6 +114,7 @@ static void energy_identity(void **state)
     }
     const mech_dock_cover_state *s = &cv.committed;
     double E = 0.5 * m * s->v * s->v + 0.5 * k * s->x * s->x + s->w_damp + num;
+    assert_true(fabs(s->w_num - num) < 1e-12 * num);
     printf("cover energy: work %.9g J = stored + damping %.9g + numerical %.4g J (residual %.3g)\n", s->w_in,
            s->w_damp, num, s->w_in - E);
     assert_true(fabs(s->w_in - E) < 1e-12 * fabs(s->w_in) + 1e-15);

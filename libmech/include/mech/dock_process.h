@@ -248,6 +248,8 @@ typedef struct mech_dock_cover_state {
     double x, v;       /* cover deflection (m, along the base axis) and rate                                   */
     double w_in;       /* work of f_1R on the cover, J (booked per step: f_1R (x1 - x0))                       */
     double w_damp;     /* damping dissipation, J (c v1 (x1 - x0), the implicit-Euler consistent form)          */
+    double w_num;      /* implicit Euler's numerical dissipation, J: sum of m dv^2 / 2 + k_seg dx^2 / 2; with it
+                          w_in = KE + (spring work) + w_damp + w_num holds exactly (docs/dock-process.md §4)     */
 } mech_dock_cover_state;
 
 typedef struct mech_dock_cover {

@@ -54,6 +54,7 @@ int mech_dock_cover_trial(mech_dock_cover *cv, double h, double f, mech_dock_cov
     s.x = D2 / D0;
     s.w_in += f * (s.x - x);
     s.w_damp += c * s.v * (s.x - x);
+    s.w_num += 0.5 * m * (s.v - v) * (s.v - v) + 0.5 * g.k * (s.x - x) * (s.x - x);
     cv->trial = s;
     return HY_OK;
 }
