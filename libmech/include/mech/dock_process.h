@@ -1,0 +1,363 @@
+/* Parts of the whole docking process (issue 18; spec 001 §1.3 items 12-13, 19-20, 24-26, 27, §1.4, §2.1, §2.2,
+ * §2.7; RP-1 §2.3, §2.5, §2.8): the drive with its stop clutches and torque limit, the sequencer (cyclic control),
+ * the alignment-cam table, the hatch-cover compliance (eq. 2.9) and the separation pushers. Each part is
+ * self-contained and tested on its own (tests/unit/test_dock_process_*.c); docs/dock-process.md says how they are
+ * wired into the step loop of mech_dock_sim (not done yet: that loop is being rewritten for error-controlled steps).
+ *
+ * Conventions (docs/dock-axial.md, docs/dock-process.md): forces and displacements of the axial drive line are
+ * given AT THE PROBE; the stroke s = phi_Nut / i_Nut is push-in (retraction) positive. Every part is a plain value:
+ * params (immutable after the check) + state (committed and trial); nothing allocates, so the step functions
+ * allocate nothing either. */
+#ifndef MECH_DOCK_PROCESS_H
+#define MECH_DOCK_PROCESS_H
+
+#include "hyst/common.h"
+#include "mech/math3.h"
+
+/* ==== drive: 2 motors + differential + output gearbox onto the nut (spec 001 §1.3 items 12-13, §2.1) =========
+ * Coordinates at the probe: x = motor side (the differential's output, i.e. the mean of the two motor angles,
+ * through the gearbox, as probe travel), u = drive output (the shaft phi_Drive, u = phi_Drive / (i_Nut,Drive
+ * i_Nut)), retraction positive like s. The friction chain of eq. (2.1) sits between u and the nut:
+ * phi_FR = i_Nut,FR (phi_Nut - phi_Drive / i_Nut,Drive) = i_Nut,FR i_Nut (s - u).
+ *   motor side: speed loop, first order  x'' -> v_m' = (v_t - v_m) / tau, v_t = dir * speed * n_on / 2 (the
+ *               differential averages the motor speeds: one motor off (its stop clutch locked) halves the speed
+ *               at the same output force limit);
+ *   motors off: the stop clutches lock the motor side (v_m = 0, x frozen), so the chain and the drive stiffness
+ *               hold the nut against back-driving;
+ *   drive stiffness between x and u: F = k (x - u) + c (v_m - u'), the force the drive puts on its output;
+ *   torque limit: |F| <= force_max; at the limit the motors stall (x slips back to u + F_max / k, v_m = u').
+ * The output u has the reflected inertia m_out of the output gearbox (the caller integrates u, u'):
+ *   m_out u'' = F + F_chain(s - u),   the nut equation gets -F_chain(s - u) (eq. 2.1's -m_FR). */
+enum mech_dock_drive_cmd {
+    MECH_DOCK_DRIVE_OFF = 0,   /* motors off, stop clutches locked                                              */
+    MECH_DOCK_DRIVE_RETRACT,   /* pull the probe in at `speed`                                                  */
+    MECH_DOCK_DRIVE_EXTEND     /* push it out at `extend_speed` until the initial-position sensor (13)           */
+};
+
+typedef struct mech_dock_drive_params {
+    double speed;        /* commanded retraction speed of the probe, m/s (> 0)               RP-1 1.2e-3      */
+    double extend_speed; /* extension speed to the ready position, m/s (> 0)                  (ours) 2.4e-3    */
+    double tau;          /* speed-loop time constant of the motors, s (> 0)                   (ours) 0.2       */
+    double stiffness;    /* drive stiffness at the probe (gearbox + differential), N/m (> 0)  (ours) 2e6      */
+    double damping;      /* its structural damping, N s/m (>= 0)                              (ours) 2e3       */
+    double force_max;    /* motor torque limit at the probe (both motors), N (> 0); must exceed the slip level
+                            of FrT2 pulled out (B, C) / the chain's pull-out slip (A) so that the brake slips first
+                                                                                            (ours) 8000      */
+    double m_out;        /* reflected inertia of the drive output at the probe, kg (> 0)       (ours) 5         */
+    double ready_stroke; /* stroke at the initial position (sensor 13 fires at s <= this), m   0                */
+} mech_dock_drive_params;
+
+typedef struct mech_dock_drive_state {
+    double x, v_m;      /* motor-side position (m at the probe) and speed (m/s)                               */
+    int    cmd;         /* enum mech_dock_drive_cmd                                                            */
+    int    n_on;        /* motors running: 0, 1 or 2                                                           */
+    double work;        /* motor work booked over accepted steps, J                                           */
+    double limit_time;  /* time spent at the torque limit (motors stalled), s                                 */
+    double F;           /* drive force of the committed step, N                                               */
+    double dt;          /* trial: time since the committed step, s                                            */
+    int    at_limit;    /* the step ended at the torque limit                                                 */
+} mech_dock_drive_state;
+
+typedef struct mech_dock_drive {
+    mech_dock_drive_params p;
+    mech_dock_drive_state  committed, trial;
+} mech_dock_drive;
+
+typedef struct mech_dock_drive_out {
+    double F;          /* force of the drive on its output u (retraction positive), N                         */
+    double x, v_m;     /* motor side at the trial time                                                        */
+    double power;      /* motor power F v_m, W                                                                */
+    double e_spring;   /* elastic energy of the drive stiffness, J                                            */
+    double p_damping;  /* c (v_m - u')^2 >= 0, W                                                              */
+    int    at_limit;   /* 1 while |F| is held at force_max (motors stalled)                                   */
+} mech_dock_drive_out;
+
+// (params) => RP-1 speed 1.2 mm/s and our estimates for the rest (docs/dock-process.md §1)
+void mech_dock_drive_params_rp1(mech_dock_drive_params *p);
+// (params) => HY_OK or HY_EMODEL naming the key "drive.<name>", its value and the valid range
+int mech_dock_drive_check(const mech_dock_drive_params *p, hy_err *err);
+// (params, output position u0) => drive at rest, motors off, x = u0 (no preload)
+int mech_dock_drive_init(mech_dock_drive *d, const mech_dock_drive_params *p, double u0, hy_err *err);
+// command at a step boundary (changes the committed state): cmd, motors running (1 or 2; ignored for OFF)
+void mech_dock_drive_command(mech_dock_drive *d, int cmd, int n_on);
+/* (committed state, time dt >= 0 since the committed step, output u, u') => F and the motor side at dt
+ * (exact solution of the speed loop over dt; return mapping to the torque limit). Never changes the committed
+ * state. */
+void mech_dock_drive_trial(mech_dock_drive *d, double dt, double u, double w, mech_dock_drive_out *o);
+/* the last trial becomes the committed state; the motor work of the step is booked as the trapezoid of F over
+ * the motor-side travel; stroke s: the initial-position sensor stops an extension (s <= ready_stroke) */
+void mech_dock_drive_commit(mech_dock_drive *d, double stroke);
+void mech_dock_drive_revert(mech_dock_drive *d);
+// (params, stroke) => 1 when the initial-position sensor (13) fires
+int mech_dock_drive_at_ready(const mech_dock_drive_params *p, double stroke);
+/* eq. (2.1)'s friction-chain angle and rate from the nut and drive coordinates:
+ * (i_Nut, i_Nut,FR, stroke s, s', drive output u, u') => phi_FR, phi_FR' */
+void mech_dock_drive_phi_fr(double i_nut, double i_nut_fr, double s, double sd, double u, double w, double *phi_fr,
+                            double *phid_fr);
+
+/* ==== sequencer (cyclic control) from the head sensors (spec 001 §1.3 items 13, 24-26) ======================= */
+enum mech_dock_seq_state {
+    MECH_DOCK_SEQ_EXTEND = 0,  /* drive extends until the initial-position sensor                               */
+    MECH_DOCK_SEQ_READY,       /* at the ready position, waiting for the first head contact                     */
+    MECH_DOCK_SEQ_CONTACT,     /* contact (or bottom) sensor seen, waiting for capture                          */
+    MECH_DOCK_SEQ_ABSORB,      /* captured; drive locked; waiting for the motion to settle                      */
+    MECH_DOCK_SEQ_RETRACT,     /* drive retracts                                                                */
+    MECH_DOCK_SEQ_ALIGN,       /* final alignment (levers / limiter pads working), drive still retracting       */
+    MECH_DOCK_SEQ_CLOSED,      /* docking planes closed, drive stopped                                          */
+    MECH_DOCK_SEQ_END,         /* end of the process                                                            */
+    MECH_DOCK_SEQ_FAIL_NO_CAPTURE, /* no capture within capture_timeout of the first contact                    */
+    MECH_DOCK_SEQ_FAIL_JAM,    /* retraction jammed: the nut stood still for jam_time while retracting          */
+    MECH_DOCK_SEQ_FAIL_ALIGN,  /* alignment not reached: planes not closed within align_timeout                 */
+    MECH_DOCK_SEQ_NSTATE
+};
+
+enum mech_dock_seq_cause {     /* why a transition happened (logged)                                            */
+    MECH_DOCK_SEQ_BY_SENSOR_READY = 0, MECH_DOCK_SEQ_BY_CONTACT, MECH_DOCK_SEQ_BY_BOTTOM, MECH_DOCK_SEQ_BY_CAPTURE,
+    MECH_DOCK_SEQ_BY_SETTLED, MECH_DOCK_SEQ_BY_ABSORB_TIMEOUT, MECH_DOCK_SEQ_BY_ALIGN_STROKE,
+    MECH_DOCK_SEQ_BY_PLANES, MECH_DOCK_SEQ_BY_END_DELAY, MECH_DOCK_SEQ_BY_CAPTURE_TIMEOUT, MECH_DOCK_SEQ_BY_JAM,
+    MECH_DOCK_SEQ_BY_ALIGN_TIMEOUT, MECH_DOCK_SEQ_NCAUSE
+};
+
+typedef struct mech_dock_seq_params {
+    double capture_timeout; /* s from the first contact (Syromiatnikov's time-to-linkage criterion)   10       */
+    double settle_speed;    /* absorption settled when the motion measure stays below this, m/s       2e-3     */
+    double settle_time;     /* ... for this long, s                                                   5        */
+    double absorb_timeout;  /* retraction starts anyway this long after capture, s (logged as such)   30       */
+    double jam_speed;       /* nut stalled: |s'| below this while retracting, m/s                     1e-4     */
+    double jam_time;        /* ... for this long => FAIL_JAM, s                                       10       */
+    double align_stroke;    /* stroke where the final alignment phase begins, m                       0.30     */
+    double align_timeout;   /* planes must close within this long of align_stroke, s                  120      */
+    double gap_closed;      /* docking-plane gap counted as closed, m                                 1e-3     */
+    double end_delay;       /* CLOSED -> END after this long (hooks closing), s                       5        */
+} mech_dock_seq_params;
+
+/* Sensor and motion inputs of one accepted step. */
+typedef struct mech_dock_seq_in {
+    int    contact, bottom, capture, ready;  /* head sensors 24, 25, 26; initial-position sensor 13 (0/1)     */
+    double stroke, stroke_rate;              /* s (m), s' (m/s)                                                */
+    double motion;     /* settling measure, m/s: e.g. max(|s'|, head lateral speed) (the caller's choice)     */
+    double gap;        /* docking-plane gap, m                                                                 */
+} mech_dock_seq_in;
+
+#define MECH_DOCK_SEQ_LOG 32
+typedef struct mech_dock_seq_event {
+    double t;
+    int    from, to, cause;
+} mech_dock_seq_event;
+
+typedef struct mech_dock_seq_state_s {
+    int    state;
+    double t_enter;       /* time the state was entered                                                       */
+    double t_first_contact;
+    double t_quiet;       /* start of the current settled (ABSORB) or stalled (RETRACT/ALIGN) interval, or -1  */
+    double t_align;       /* time align_stroke was reached                                                     */
+    int    bottom_seen;
+    int    n_log, n_lost; /* events in the log; events that did not fit                                        */
+    mech_dock_seq_event log[MECH_DOCK_SEQ_LOG];
+} mech_dock_seq_state_s;
+
+typedef struct mech_dock_seq {
+    mech_dock_seq_params  p;
+    mech_dock_seq_state_s committed, trial;
+} mech_dock_seq;
+
+void mech_dock_seq_params_default(mech_dock_seq_params *p);
+int mech_dock_seq_check(const mech_dock_seq_params *p, hy_err *err);
+// (params, start state EXTEND or READY, t0) => sequencer
+int mech_dock_seq_init(mech_dock_seq *s, const mech_dock_seq_params *p, int start, double t0, hy_err *err);
+/* (committed state, time t of the step's end, inputs) => the trial state (possibly several transitions in one
+ * step, each logged with t); returns the trial state. Never changes the committed state. */
+int mech_dock_seq_trial(mech_dock_seq *s, double t, const mech_dock_seq_in *in);
+void mech_dock_seq_commit(mech_dock_seq *s);
+void mech_dock_seq_revert(mech_dock_seq *s);
+// (state) => the drive command it implies (enum mech_dock_drive_cmd)
+int mech_dock_seq_drive_cmd(int state);
+// (state) => 1 for END and the failure states
+int mech_dock_seq_final(int state);
+const char *mech_dock_seq_state_name(int state);
+const char *mech_dock_seq_cause_name(int cause);
+
+/* ==== alignment cam and levers (spec 001 §1.4, §2.2; RP-1 §2.3) =============================================
+ * The cam is given as samples (cam angle theta_k ascending, follower radius r_k), linear between samples. The cam
+ * turns with the nut: theta = phi_Nut / i_cam. The follower lifts the driving lever; the bevel gears turn the
+ * driven levers by the same angle: lever angle from the housing axis beta = beta0 + asin((r - r_0) / arm), r_0 =
+ * r(theta_0). Lever j (j = 0..n_lever-1) lies in the meridian plane at azimuth psi_j = psi0 + 2 pi j / n_lever;
+ * its pivot is at axial x_pivot, radius rho_pivot (housing frame, x towards the head); the roller centre is at
+ *   x = x_pivot + len cos beta,   rho = rho_pivot + len sin beta,   (x, rho cos psi_j, rho sin psi_j).
+ * Check against the ideal cone with the vehicles aligned and the head on the stops: the cone frame's docking
+ * plane sits at housing x_plane(s) = head_x0 - s + head_cone_x (head_cone_x < 0: the head centre in the cone frame),
+ * cone radius at housing x: R(x) = rim_radius + (x_plane - x - rim_x) tan(alpha) (within the cone: between the rim
+ * and the throat radius). Roller penetration = roller_radius - (R(x) - rho) cos(alpha); it must not exceed
+ * roller_offset anywhere on the path (the design keeps it ~ -roller_offset: a few mm off the cone). */
+#define MECH_DOCK_CAM_MAX 64      /* cam samples                                                              */
+#define MECH_DOCK_CAM_SUB 8       /* table points per cam segment                                             */
+#define MECH_DOCK_CAM_TABLE ((MECH_DOCK_CAM_MAX - 1) * MECH_DOCK_CAM_SUB + 1)
+#define MECH_DOCK_NLEVER_MAX 4
+
+typedef struct mech_dock_cam_params {
+    int    n;                          /* cam samples, 2..MECH_DOCK_CAM_MAX                                    */
+    double theta[MECH_DOCK_CAM_MAX];   /* cam angle, rad, strictly ascending                                   */
+    double radius[MECH_DOCK_CAM_MAX];  /* follower radius, m (> 0)                                             */
+    double i_cam;                      /* nut angle per cam angle (> 0)                                        */
+    double i_nut;                      /* 2 pi / lead, rad/m                                                   */
+    int    n_lever;                    /* 1..MECH_DOCK_NLEVER_MAX (RP-1: 3)                                    */
+    double psi0;                       /* azimuth of lever 0, rad                                              */
+    double arm;                        /* follower arm of the driving lever, m (> 0)                           */
+    double beta0;                      /* lever angle at r_0 (retracted), rad                                  */
+    double x_pivot, rho_pivot, len;    /* lever pivot (housing frame) and length, m                            */
+    double roller_radius;              /* m                                                                    */
+    double roller_offset;              /* design distance off the ideal cone = allowed crossing, m  RP-1 0.003 */
+    /* the cone placement for the path check */
+    double head_x0;                    /* UJ -> head centre at stroke 0, m                          RP-1 1.10   */
+    double head_cone_x;                /* head centre in the cone frame, latches on the stops, m    RP-1 -0.656 */
+    double rim_radius, rim_x, half_angle, throat_radius; /* cone (RP-1 0.40, 0, 30 deg, 0.05)                  */
+} mech_dock_cam_params;
+
+typedef struct mech_dock_cam {
+    int    n;                               /* table points                                                    */
+    double phi[MECH_DOCK_CAM_TABLE];        /* nut angle, ascending                                            */
+    double x[MECH_DOCK_CAM_TABLE], rho[MECH_DOCK_CAM_TABLE];   /* roller centre in the lever's meridian plane */
+    double psi[MECH_DOCK_NLEVER_MAX];       /* lever azimuths                                                  */
+    int    n_lever;
+    double worst_penetration;               /* max roller penetration of the ideal cone over the path, m        */
+    double worst_phi;                       /* ... at this nut angle                                            */
+} mech_dock_cam;
+
+/* (params) => table; HY_EMODEL naming "cam.theta[k]" (not ascending), "cam.radius[k]", "cam.<name>" or
+ * "cam.path" (a roller crosses the ideal cone by more than roller_offset: nut angle, penetration) */
+int mech_dock_cam_build(const mech_dock_cam_params *p, mech_dock_cam *c, hy_err *err);
+// (table, nut angle, lever j) => roller centre in the housing frame (clamped to the table's ends)
+mech_vec3 mech_dock_cam_roller(const mech_dock_cam *c, double phi_nut, int j);
+
+/* ==== hatch-cover compliance, the stand option (spec 001 §2.7, eq. 2.9) ====================================
+ *   m_DM v' = f_1R(1) - [f_beg + k (x - x_beg)] - c v,   x' = v
+ * advanced by one implicit-Euler step per explicit step (operator splitting), solved by Cramer's rule. The law's
+ * current segment (f_beg, x_beg, k) comes from the caller (a pwl element's active segment; the linear RP-1 law
+ * is f_beg = x_beg = 0, k = 5e6 N/m). */
+typedef struct mech_dock_cover_params {
+    double m_dm;     /* docking-mechanism mass, kg (> 0)                                   RP-1 90          */
+    double k;        /* linear law's stiffness, N/m (> 0)                                  RP-1 5e6         */
+    double c;        /* structural damping, N s/m (>= 0)                                   RP-1 2e3         */
+} mech_dock_cover_params;
+
+typedef struct mech_dock_cover_seg {
+    double f_beg, x_beg, k;
+} mech_dock_cover_seg;
+
+typedef struct mech_dock_cover_state {
+    double x, v;       /* cover deflection (m, along the base axis) and rate                                   */
+    double w_in;       /* work of f_1R on the cover, J (booked per step: f_1R (x1 - x0))                       */
+    double w_damp;     /* damping dissipation, J (c v1 (x1 - x0), the implicit-Euler consistent form)          */
+    double w_num;      /* implicit Euler's numerical dissipation, J: sum of m dv^2 / 2 + k_seg dx^2 / 2; with it
+                          w_in = KE + (spring work) + w_damp + w_num holds exactly (docs/dock-process.md §4)     */
+} mech_dock_cover_state;
+
+typedef struct mech_dock_cover {
+    mech_dock_cover_params p;
+    mech_dock_cover_state  committed, trial;
+} mech_dock_cover;
+
+void mech_dock_cover_params_rp1(mech_dock_cover_params *p);
+int mech_dock_cover_init(mech_dock_cover *cv, const mech_dock_cover_params *p, hy_err *err);
+// (params) => the linear law's segment (0, 0, k)
+mech_dock_cover_seg mech_dock_cover_linear(const mech_dock_cover_params *p);
+// (committed state, h > 0, axial base force f_1R(1), segment) => trial (x, v) at t + h; returns 0 or HY_ERANGE
+int mech_dock_cover_trial(mech_dock_cover *cv, double h, double f1r, mech_dock_cover_seg seg, hy_err *err);
+void mech_dock_cover_commit(mech_dock_cover *cv);
+void mech_dock_cover_revert(mech_dock_cover *cv);
+
+/* ==== separation pushers (RP-1 §2.3: 4 x 1000 N, 0.04 m stroke) ==========================================
+ * n spring rods on the active docking plane at radius r, azimuths psi0 + 2 pi i / n, pointing along the active
+ * axis +x (towards the passive plane). Rod i touches the passive plane when its gap g_i < stroke:
+ *   d_i = min(stroke - g_i, stroke) > 0,  F_i = force d_i / stroke  (linear, force at full compression) + c d_i',
+ * clamped at >= 0; the planes take over at g_i <= 0. The force acts along the passive plane's normal at the
+ * rod tip. */
+#define MECH_DOCK_PUSHER_MAX 8
+typedef struct mech_dock_pusher_params {
+    int    n;          /* 1..MECH_DOCK_PUSHER_MAX                                          RP-1 4           */
+    double force;      /* force of one pusher at full compression, N (> 0)                 RP-1 1000        */
+    double stroke;     /* m (> 0)                                                          RP-1 0.04        */
+    double radius;     /* rod radius on the plane, m (> 0)                                 (ours) 0.45      */
+    double psi0;       /* azimuth of rod 0, rad                                            (ours) pi/4      */
+    double damping;    /* per rod, N s/m (>= 0)                                            (ours) 0         */
+} mech_dock_pusher_params;
+
+typedef struct mech_dock_pusher_out {
+    mech_vec3 force;      /* total force on the passive vehicle (active frame), N; the active gets -force      */
+    mech_vec3 moment;     /* its moment about the active plane centre (active frame), N m                      */
+    double    f[MECH_DOCK_PUSHER_MAX];   /* rod forces, N                                                      */
+    double    d[MECH_DOCK_PUSHER_MAX];   /* rod compressions, m                                                */
+    double    energy;     /* elastic energy, J                                                                 */
+    double    p_damping;  /* W (>= 0)                                                                          */
+    int       n_touch;    /* rods in contact                                                                   */
+} mech_dock_pusher_out;
+
+void mech_dock_pusher_params_rp1(mech_dock_pusher_params *p);
+int mech_dock_pusher_check(const mech_dock_pusher_params *p, hy_err *err);
+/* (params, passive plane: centre o and unit normal n (pointing towards the active vehicle) and velocity field
+ * (v_o, omega) of the passive body relative to the active one, all in the active-plane frame) => forces. No state:
+ * the pushers are elastic. */
+void mech_dock_pusher_eval(const mech_dock_pusher_params *p, mech_vec3 o, mech_vec3 n, mech_vec3 v_o,
+                           mech_vec3 omega, mech_dock_pusher_out *out);
+
+/* ==== variant C: the movable limiter on its guides (spec 001 §5.3; RP-1 §2.3: 3 kg, stroke 0.20 m, springs
+ * 300 N forward / 1200 N at the retracted end, larger-base radius 0.28 m) ===================================
+ * The limiter's prismatic DOF q6 = x along the housing axis, x = 0 at the forward position, positive pushed back
+ * towards the universal joint (x = stroke: the retracted end). The three guides are reduced to one planar guide
+ * in the plane of the lateral load: two pairs of opposite surfaces at axial a[0], a[1] from the limiter's centre of
+ * mass, on the guide surface at +-radius (the bushing of spec 003 §3, docs/friction.md). The reactions, the guide
+ * friction, stick and slip and any Painlevé case come from the variant-constraint solver of friction/:
+ *   q = x (w = 1), s = (y, theta) (ns = 2), M_qq = m, M_sq = 0,
+ *   f_q = P_ext - F_spring(x) + F_stops(x),  f_s = (F_lat, M_ext + e_x F_lat - e_y P_ext),
+ *   F_spring = f_forward + (f_end - f_forward) x / stroke (pushes forward), stops: penalty at x < 0 and x > stroke.
+ * P_ext is the axial load (the rim reaction's axial part, positive pushing the limiter back), acting at lateral
+ * offset e_y (the pad radius); F_lat the lateral load at axial offset e_x; M_ext a moment (housing-frame plane). */
+#include "mech/friction.h"
+
+typedef struct mech_dock_limiter_params {
+    double mass;          /* kg (> 0)                                                          RP-1 3         */
+    double stroke;        /* forward position -> retracted end, m (> 0)                        RP-1 0.20      */
+    double f_forward;     /* spring force at the forward position, N (> 0)                     RP-1 300       */
+    double f_end;         /* spring force at the retracted end, N (>= f_forward)               RP-1 1200      */
+    double stop_stiffness;/* penalty of the forward and end stops, N/m (> 0)                   (ours) 5e6     */
+    double a[2];          /* axial positions of the guide pairs from the centre of mass, m     (ours) -+0.10  */
+    double radius;        /* guide surface radius h, m (>= 0)                                  (ours) 0.008   */
+    double mu[2];         /* friction of the two sides of every pair (>= 0)                    (ours) 0.15    */
+    double base_radius;   /* larger-base radius (pad radius), m                                RP-1 0.28      */
+} mech_dock_limiter_params;
+
+typedef struct mech_dock_limiter {
+    mech_dock_limiter_params p;
+    mech_friction_model *model;
+    mech_friction_data  *data;
+} mech_dock_limiter;
+
+typedef struct mech_dock_limiter_out {
+    double xdd;           /* limiter acceleration relative to the housing, m/s^2                             */
+    double f_spring;      /* spring force (pushing forward), N                                              */
+    double f_stop;        /* stop force along +x, N                                                         */
+    double N[2], F[2];    /* guide reactions (>= 0) and tangential forces along +x of the two pairs, N      */
+    int    chi[2], slip[2];
+    double p_friction;    /* friction dissipation -sum F v, W (>= 0)                                        */
+    double e_spring;      /* spring energy from the forward position (0 at x = 0), J                       */
+    int    method;        /* MECH_FRICTION_VARIANT / _ENUM / _LP                                            */
+} mech_dock_limiter_out;
+
+void mech_dock_limiter_params_rp1(mech_dock_limiter_params *p);
+/* (params) => limiter at its forward position with the friction model and data allocated (here only).
+ * HY_EMODEL naming "limiter.<key>": e.g. springs that cannot bring it to its forward position (f_forward <= 0,
+ * or f_end < f_forward) */
+int mech_dock_limiter_new(const mech_dock_limiter_params *p, mech_dock_limiter *l, hy_err *err);
+void mech_dock_limiter_free(mech_dock_limiter *l);
+/* (committed discrete state, x, x', loads) => xdd, reactions, friction (the friction solver's variant and slip
+ * indices from the committed ones). HY_ESTATE: a Painlevé case (no admissible variant), the solver's report in err.
+ * Allocates nothing. */
+int mech_dock_limiter_trial(mech_dock_limiter *l, double x, double xd, double P_ext, double F_lat, double M_ext,
+                            double e_x, double e_y, mech_dock_limiter_out *o, hy_err *err);
+void mech_dock_limiter_commit(mech_dock_limiter *l);
+void mech_dock_limiter_revert(mech_dock_limiter *l);
+/* the sliding speed crossed zero within the accepted step (the caller's event): stick hypothesis on every pair;
+ * the caller sets x' = 0 (the residual speed's kinetic energy goes to the friction work, as in friction_sim.c) */
+void mech_dock_limiter_stick(mech_dock_limiter *l);
+
+#endif

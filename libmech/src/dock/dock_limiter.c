@@ -1,0 +1,138 @@
+/* Variant C's movable limiter of relative rotations (spec 001 §5.3, patent RU 2662605; RP-1 §2.3) on its guides:
+ * a prismatic DOF along the housing axis with preloaded springs and end stops, and the guide friction through the
+ * variant-constraint solver of friction/ (spec 003; docs/friction.md): the guides are pairs of opposite surfaces,
+ * which side of a pair is loaded depends on the lateral load and the motion, and a stuck or sliding limiter, or a
+ * Painlevé case, is decided and reported by that solver's rules. The three guides are reduced to one planar guide
+ * (the bushing of spec 003 §3) in the plane of the lateral load: the pads' rim reaction is a single force, so its
+ * plane is the plane of the problem (docs/dock-process.md §6). */
+#include <math.h>
+#include <string.h>
+#include "mech/dock_process.h"
+
+void mech_dock_limiter_params_rp1(mech_dock_limiter_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->mass = 3.0;
+    p->stroke = 0.20;
+    p->f_forward = 300.0;
+    p->f_end = 1200.0;
+    p->stop_stiffness = 5e6;
+    p->a[0] = -0.10, p->a[1] = 0.10;   /* bearings 0.2 m apart: an axial rim push at the 0.28 m pad radius self-locks
+                                          the guides below mu = L / (2 e) = 0.36 (8 cm apart: 0.14) */
+    p->radius = 0.008;                 /* 16 mm guide rods                                                      */
+    p->mu[0] = p->mu[1] = 0.15;        /* dry bronze on steel                                                   */
+    p->base_radius = 0.28;
+}
+
+static int bad(hy_err *err, const char *key, const char *what, double v)
+{
+    return hy_err_set(err, HY_EMODEL, "limiter.%s: %s (got %.17g)", key, what, v);
+}
+
+int mech_dock_limiter_new(const mech_dock_limiter_params *p, mech_dock_limiter *l, hy_err *err)
+{
+    memset(l, 0, sizeof *l);
+    if (!(isfinite(p->mass) && p->mass > 0))
+        return bad(err, "mass", "must be a finite number > 0 kg", p->mass);
+    if (!(isfinite(p->stroke) && p->stroke > 0))
+        return bad(err, "stroke", "must be a finite number > 0 m", p->stroke);
+    if (!(isfinite(p->f_forward) && p->f_forward > 0))
+        return bad(err, "f_forward", "the springs must push the limiter to its forward position: a finite force "
+                   "> 0 N there", p->f_forward);
+    if (!(isfinite(p->f_end) && p->f_end >= p->f_forward))
+        return hy_err_set(err, HY_EMODEL, "limiter.f_end: the spring force at the retracted end must be finite and "
+                          ">= limiter.f_forward = %.17g N (got %.17g)", p->f_forward, p->f_end);
+    if (!(isfinite(p->stop_stiffness) && p->stop_stiffness > 0))
+        return bad(err, "stop_stiffness", "must be a finite number > 0 N/m", p->stop_stiffness);
+    if (!(isfinite(p->a[0]) && isfinite(p->a[1]) && p->a[0] != p->a[1]))
+        return bad(err, "a", "the two guide pairs need distinct finite axial positions", p->a[1]);
+    if (!(isfinite(p->radius) && p->radius >= 0))
+        return bad(err, "radius", "must be a finite number >= 0 m", p->radius);
+    for (int k = 0; k < 2; k++)
+        if (!(isfinite(p->mu[k]) && p->mu[k] >= 0))
+            return bad(err, k ? "mu[1]" : "mu[0]", "must be a finite number >= 0", p->mu[k]);
+    if (!(isfinite(p->base_radius) && p->base_radius > 0))
+        return bad(err, "base_radius", "must be a finite number > 0 m", p->base_radius);
+    l->p = *p;
+    mech_friction_contact c[2];
+    for (int j = 0; j < 2; j++) {
+        c[j].sides = 2;
+        c[j].mu[0] = c[j].mu_s[0] = p->mu[0];
+        c[j].mu[1] = c[j].mu_s[1] = p->mu[1];
+    }
+    int rc = mech_friction_model_new(1, 2, 2, c, NULL, &l->model, err);
+    if (rc == HY_OK)
+        rc = mech_friction_data_new(l->model, &l->data, err);
+    if (rc) {
+        mech_dock_limiter_free(l);
+        return rc;
+    }
+    return HY_OK;
+}
+
+void mech_dock_limiter_free(mech_dock_limiter *l)
+{
+    if (l->data)
+        mech_friction_data_free(l->data);
+    if (l->model)
+        mech_friction_model_free(l->model);
+    l->data = NULL;
+    l->model = NULL;
+}
+
+int mech_dock_limiter_trial(mech_dock_limiter *l, double x, double xd, double P_ext, double F_lat, double M_ext,
+                            double e_x, double e_y, mech_dock_limiter_out *o, hy_err *err)
+{
+    const mech_dock_limiter_params *p = &l->p;
+    if (!(isfinite(x) && isfinite(xd) && isfinite(P_ext) && isfinite(F_lat) && isfinite(M_ext) && isfinite(e_x) &&
+          isfinite(e_y)))
+        return hy_err_set(err, HY_ERANGE, "limiter: non-finite input (x %.17g, x' %.17g, P %.17g, F %.17g)", x, xd,
+                          P_ext, F_lat);
+    double k = (p->f_end - p->f_forward) / p->stroke;
+    double xs = fmin(fmax(x, 0.0), p->stroke);      /* the springs' travel ends at the stops */
+    double Fs = p->f_forward + k * xs;
+    double Fst = x < 0 ? -p->stop_stiffness * x : x > p->stroke ? -p->stop_stiffness * (x - p->stroke) : 0.0;
+    mech_friction_data *d = l->data;
+    /* the bushing of spec 003 §3 (friction_mech.c): pair j side chi on y = -chi h, normal chi e_y:
+       n = (0, chi, chi a_j), t = (1, 0, chi h) */
+    d->Mqq[0] = p->mass;
+    d->Msq[0] = d->Msq[1] = 0.0;
+    d->fq[0] = P_ext - Fs + Fst;
+    d->fs[0] = F_lat;
+    d->fs[1] = M_ext + e_x * F_lat - e_y * P_ext;
+    d->qd[0] = xd;
+    for (int j = 0; j < 2; j++)
+        for (int s = 0; s < 2; s++) {
+            double chi = s ? -1 : 1, *n = d->nvec + (2 * j + s) * 3, *t = d->tvec + (2 * j + s) * 3;
+            n[0] = 0, n[1] = chi, n[2] = chi * p->a[j];
+            t[0] = 1, t[1] = 0, t[2] = chi * p->radius;
+        }
+    int rc = mech_friction_prepare(l->model, d, err);
+    if (rc == HY_OK)
+        rc = mech_friction_solve(l->model, d, err);
+    if (rc)
+        return rc;
+    o->xdd = d->qdd[0];
+    o->f_spring = Fs;
+    o->f_stop = Fst;
+    o->p_friction = 0.0;
+    for (int j = 0; j < 2; j++) {
+        o->N[j] = d->N[j];
+        o->F[j] = d->F[j];
+        o->chi[j] = d->chi[j];
+        o->slip[j] = d->slip[j];
+        o->p_friction -= d->F[j] * xd;
+    }
+    o->e_spring = p->f_forward * xs + 0.5 * k * xs * xs;
+    o->method = d->method;
+    return HY_OK;
+}
+
+void mech_dock_limiter_commit(mech_dock_limiter *l) { mech_friction_commit(l->data); }
+void mech_dock_limiter_revert(mech_dock_limiter *l) { mech_friction_revert(l->data); }
+
+void mech_dock_limiter_stick(mech_dock_limiter *l)
+{
+    for (int j = 0; j < 2; j++)
+        l->data->slip[j] = l->data->slip_c[j] = 0;
+}

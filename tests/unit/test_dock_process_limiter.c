@@ -1,0 +1,169 @@
+/* Variant C's movable limiter on its guides (mech/dock_process.h, docs/dock-process.md §6): the guide friction
+ * through the variant-constraint solver against `mech friction`'s own bushing (the same guide alone: its config
+ * parsed from JSON, simulated by friction_sim.c) on a sliding window, reactions at t = 0 identical; a stuck
+ * limiter holds the net axial load within the cone; the forward stop holds the spring preload; bad parameters
+ * (a limiter that cannot reach its forward position) refused with the key. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "mech/dock_process.h"
+#include "mech/friction.h"
+
+/* the guide alone, as a mech-friction file: the constant 300 N spring folded into the axial force, its moment arm
+ * e_y moved into the moment (the limiter's springs act on the axis, the rim load at the pad radius) */
+static const char *guide_json =
+    "{\"format\": \"mech-friction\", \"name\": \"limiter guide alone\","
+    " \"mechanism\": {\"kind\": \"bushing\", \"mass\": 3, \"radius\": 0.008, \"pairs_at\": [-0.10, 0.10]},"
+    " \"contacts\": [{\"mu\": 0.15}, {\"mu\": 0.15}],"
+    " \"loads\": {\"axial_force\": 500, \"lateral_force\": -400, \"lateral_offset\": 0.06,"
+    "             \"axial_offset\": 0.28, \"moment\": -84},"
+    " \"initial\": {\"q\": [0.05], \"qd\": [0.1]},"
+    " \"run\": {\"duration\": 0.02, \"step\": 1e-4, \"sample\": 0.001}}";
+
+static void new_limiter(mech_dock_limiter *l, double f_end)
+{
+    mech_dock_limiter_params p;
+    mech_dock_limiter_params_rp1(&p);
+    p.f_end = f_end;
+    hy_err e;
+    assert_int_equal(mech_dock_limiter_new(&p, l, &e), HY_OK);
+}
+
+static void against_mech_friction(void **state)
+{
+    (void)state;
+    hy_err e;
+    mech_friction_config cfg;
+    assert_int_equal(mech_friction_config_parse(guide_json, strlen(guide_json), "guide.json", &cfg, &e), HY_OK);
+    mech_friction_mech *mc;
+    assert_int_equal(mech_friction_mech_new(&cfg, &mc, &e), HY_OK);
+    mech_friction_sim *fs;
+    assert_int_equal(mech_friction_sim_new(mc, &fs, &e), HY_OK);
+    mech_friction_sample s0, s1;
+    mech_friction_sim_sample(fs, &s0);
+    assert_int_equal(mech_friction_sim_advance(fs, 0.02, &e), HY_OK);
+    mech_friction_sim_sample(fs, &s1);
+    printf("mech friction: %lu events, %lu flips\n", mech_friction_sim_stats(fs)->events,
+           mech_friction_sim_stats(fs)->flips);
+    assert_int_equal(mech_friction_sim_stats(fs)->events, 0);
+
+    mech_dock_limiter l;
+    new_limiter(&l, 300.0);   /* constant spring: the comparison's guide has no x-dependent load */
+    const double P = 800, F = -400, ex = 0.06, ey = 0.28, h = 1e-4;
+    mech_dock_limiter_out o;
+    double x = 0.05, v = 0.1, W = 0;
+    assert_int_equal(mech_dock_limiter_trial(&l, x, v, P, F, 0, ex, ey, &o, &e), HY_OK);
+    mech_dock_limiter_commit(&l);
+    for (int j = 0; j < 2; j++) {
+        assert_true(fabs(o.N[j] - s0.N[j]) < 1e-9 * (1 + fabs(s0.N[j])));
+        assert_true(fabs(o.F[j] - s0.F[j]) < 1e-9 * (1 + fabs(s0.F[j])));
+        assert_int_equal(o.chi[j], s0.chi[j]);
+    }
+    printf("guide: N = %.6f, %.6f N (chi %+d, %+d), friction %.6f N; mech friction: N = %.6f, %.6f N\n", o.N[0],
+           o.N[1], o.chi[0], o.chi[1], o.F[0] + o.F[1], s0.N[0], s0.N[1]);
+    for (int i = 0; i < 200; i++) {
+        double a[4], xs[4], vs[4];
+        const double c[4] = {0, 0.5, 0.5, 1};
+        for (int k = 0; k < 4; k++) {
+            xs[k] = k ? x + c[k] * h * vs[k - 1] : x;
+            vs[k] = k ? v + c[k] * h * a[k - 1] : v;
+            assert_int_equal(mech_dock_limiter_trial(&l, xs[k], vs[k], P, F, 0, ex, ey, &o, &e), HY_OK);
+            a[k] = o.xdd;
+        }
+        mech_dock_limiter_revert(&l);
+        double p0 = -(o.F[0] + o.F[1]) * v;
+        x += h / 6 * (vs[0] + 2 * vs[1] + 2 * vs[2] + vs[3]);
+        v += h / 6 * (a[0] + 2 * a[1] + 2 * a[2] + a[3]);
+        assert_int_equal(mech_dock_limiter_trial(&l, x, v, P, F, 0, ex, ey, &o, &e), HY_OK);
+        mech_dock_limiter_commit(&l);
+        W += 0.5 * h * (p0 + o.p_friction);
+    }
+    printf("after 0.02 s: x = %.12f m, v = %.12f m/s; mech friction: %.12f, %.12f; friction work %.9f J (%.9f)\n", x,
+           v, s1.q[0], s1.qd[0], W, s1.W_friction);
+    assert_true(fabs(x - s1.q[0]) < 1e-12);
+    assert_true(fabs(v - s1.qd[0]) < 1e-11);
+    assert_true(fabs(W - s1.W_friction) < 1e-6 * s1.W_friction);
+    mech_dock_limiter_free(&l);
+    mech_friction_sim_free(fs);
+    mech_friction_mech_free(mc);
+}
+
+/* at x = 0.1 m the springs push with 750 N; the rim pushes with 800 N and a lateral load loads the guides so that
+ * mu (N1 + N2) > 50 N: the limiter stays stuck and the guides hold exactly the 50 N difference */
+static void stuck_limiter(void **state)
+{
+    (void)state;
+    mech_dock_limiter l;
+    new_limiter(&l, 1200.0);
+    hy_err e;
+    mech_dock_limiter_stick(&l);
+    mech_dock_limiter_out o;
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, 800, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+    printf("stuck: spring %.3f N, guide forces %.6f + %.6f N, N = %.3f, %.3f N, slip %d %d\n", o.f_spring, o.F[0],
+           o.F[1], o.N[0], o.N[1], o.slip[0], o.slip[1]);
+    assert_true(fabs(o.f_spring - 750.0) < 1e-12);
+    assert_true(o.slip[0] == 0 && o.slip[1] == 0);
+    assert_true(fabs(o.xdd) < 1e-12);
+    assert_true(fabs(o.F[0] + o.F[1] + 50.0) < 1e-9);
+    assert_true(fabs(o.F[0] + o.F[1]) <= 0.15 * (o.N[0] + o.N[1]));
+    /* the guide reactions grow with the push (its moment arm is the pad radius): sum N ~ 3.1 P, so the limiter
+       breaks loose only above P ~ 750 / (1 - 0.15 * 3.1) = 1400 N; 1000 N keeps it stuck, 2000 N moves it */
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, 1000, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+    assert_true(o.slip[0] == 0 && o.slip[1] == 0 && fabs(o.xdd) < 1e-12);
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, 2000, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+    printf("2000 N: xdd %.6f m/s^2, slip %d %d, N = %.3f, %.3f N\n", o.xdd, o.slip[0], o.slip[1], o.N[0], o.N[1]);
+    assert_true(fabs(o.p_friction) < 1e-12);   /* at rest: no friction power */
+    assert_true(fabs(o.xdd - (2000 - 750 + o.F[0] + o.F[1]) / 3.0) < 1e-9);
+    assert_true(o.xdd > 0);
+    assert_true(o.slip[0] == 1 || o.slip[1] == 1);
+    mech_dock_limiter_free(&l);
+}
+
+/* no load: the forward stop holds the 300 N preload at x = -300 / 5e6 */
+static void forward_stop_holds_preload(void **state)
+{
+    (void)state;
+    mech_dock_limiter l;
+    new_limiter(&l, 1200.0);
+    hy_err e;
+    mech_dock_limiter_out o;
+    assert_int_equal(mech_dock_limiter_trial(&l, -300.0 / 5e6, 0.0, 0, 0, 0, 0, 0, &o, &e), HY_OK);
+    assert_true(fabs(o.xdd) < 1e-9);
+    assert_true(fabs(o.f_stop - 300.0) < 1e-9);
+    assert_true(o.N[0] < 1e-9 && o.N[1] < 1e-9);
+    /* the spring energy from the forward position to the end: (300 + 1200) / 2 * 0.2 = 150 J */
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.2, 0.0, 1200, 0, 0, 0, 0, &o, &e), HY_OK);
+    assert_true(fabs(o.e_spring - 150.0) < 1e-12);
+    mech_dock_limiter_free(&l);
+}
+
+static void bad_parameters(void **state)
+{
+    (void)state;
+    struct { const char *key; int field; double v; } cases[] = {
+        {"limiter.f_forward", 0, 0.0}, {"limiter.f_forward", 0, -300.0}, {"limiter.f_end", 1, 200.0},
+        {"limiter.stroke", 2, 0.0},    {"limiter.mass", 3, NAN}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mech_dock_limiter_params p;
+        mech_dock_limiter_params_rp1(&p);
+        double *f[] = {&p.f_forward, &p.f_end, &p.stroke, &p.mass};
+        *f[cases[i].field] = cases[i].v;
+        mech_dock_limiter l;
+        hy_err e;
+        assert_int_equal(mech_dock_limiter_new(&p, &l, &e), HY_EMODEL);
+        assert_non_null(strstr(e.msg, cases[i].key));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(against_mech_friction), cmocka_unit_test(stuck_limiter),
+        cmocka_unit_test(forward_stop_holds_preload), cmocka_unit_test(bad_parameters),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
