@@ -67,7 +67,7 @@ import json, sys
 a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 def norm(x, shift):
     if isinstance(x, dict):
-        return {k: (v - shift if "line" in k and isinstance(v, int) else norm(v, shift)) for k, v in x.items() if k != "source"}
+        return {k: (v - shift if "line" in k and isinstance(v, int) else norm(v, shift)) for k, v in x.items() if k not in ("source", "file")}
     if isinstance(x, list): return [norm(v, shift) for v in x]
     return x
 sys.exit(0 if norm(a, 2) == norm(b, 0) else 1)
@@ -75,6 +75,10 @@ PYEOF
 check "hyst loops: HDF5 report = CSV report (lines shifted by 2)" $PY "$WORK/cmp.py" "$WORK/lc.json" "$WORK/lh.json"
 check_num "hyst loops on log.h5:/records/axial gives back the booked work (1e-12)" \
     "$(jnum total_energy "$WORK/lh.json")" "$(ework axial "$F/summary.json")" 1e-12
+check "hyst replay on log.h5:/records/axial" "$HYST" replay "$D/models/gear-B.json" "$F/log.h5:/records/axial" \
+    --json "$WORK/rh.json"
+check "hyst replay on axial.csv" "$HYST" replay "$D/models/gear-B.json" "$F/axial.csv" --json "$WORK/rc.json"
+check "hyst replay: HDF5 report = CSV report" $PY "$WORK/cmp.py" "$WORK/rc.json" "$WORK/rh.json"
 check "hyst plot reads an HDF5 table (script only)" "$HYST" plot loops "$F/log.h5:/records/axial" --script "$WORK/p.gp"
 grep -q "set title 'axial: measured loops'" "$WORK/p.gp" && ok "plot script titled by the table name" \
     || not_ok "plot script titled by the table name"
