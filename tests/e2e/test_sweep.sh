@@ -26,6 +26,12 @@ cmp -s "$WORK/g1/results.csv" "$WORK/g2/results.csv" && ok "-j1 and -j2 tables a
 # nothing on stderr when it is not a terminal (no progress line)
 "$MECH" sweep "$S/test-grid.json" --out "$WORK/g3" -q --no-plots 2>"$WORK/g3.err" >/dev/null
 [ ! -s "$WORK/g3.err" ] && ok "no progress line when stderr is not a terminal" || not_ok "no progress line when stderr is not a terminal"
+# on a terminal (script gives the command a pseudo-terminal): done/total, failures, runs/s, ETA
+if command -v script >/dev/null 2>&1; then
+    script -qec "'$MECH' sweep '$S/test-grid.json' --out '$WORK/g4' --no-plots" /dev/null 2>/dev/null | tr '\r' '\n' >"$WORK/g4.tty"
+    grep -Eq '^mech sweep: 6/6 runs, 0 failed, [0-9.e+]+ runs/s, ETA [0-9]+ s' "$WORK/g4.tty" && ok "progress line on a terminal" ||
+        { not_ok "progress line on a terminal"; head -5 "$WORK/g4.tty" | sed 's/^/    /'; }
+fi
 if command -v mpirun >/dev/null 2>&1; then
     # as root in CI: Open MPI needs the two variables; no network: shared memory and self only. Under the SAN build
     # LeakSanitizer would report Open MPI's own start-up allocations (in modules it unloads at MPI_Finalize, shown as

@@ -597,14 +597,23 @@ static int figure(const sweep *w, const char *name, const char *extra, const cha
     return mech_cli_run_gnuplot(cmd, script, tmp, fig);
 }
 
+// (key) => 1 when its values are strings (a choice of law files): no axis of a figure
+static int string_key(const mech_sweep_key *k)
+{
+    return !k->grid && k->dist.kind == MECH_SWEEP_CHOICE && cJSON_IsString(cJSON_GetArrayItem(k->choice, 0));
+}
+
 static int plots(const sweep *w)
 {
     const mech_sweep_plan *p = w->p;
-    if (w->done < 2)
+    long ok = 0;
+    for (long id = 0; id < p->nrun; id++)
+        ok += w->rows[id].have && !w->rows[id].failed;
+    if (ok < 2)   /* nothing to draw (gnuplot refuses a plot without a point) */
         return MECH_EXIT_OK;
     char b[4096];
     int st = 2 + p->nkey, mc = st + 1;   /* gnuplot columns: 1 run, 2.. keys, status, metrics */
-    if (p->fig_x >= 0) {
+    if (p->fig_x >= 0 && !string_key(&p->key[p->fig_x]) && !string_key(&p->key[p->fig_y])) {
         int cx = 2 + p->fig_x, cy = 2 + p->fig_y;
         /* the envelope's filled grid first (light squares), the measured runs over it; a failed run is a cross
            over its captured / not captured point (it may fail after the capture) */
@@ -887,10 +896,10 @@ int mech_cmd_sweep(int argc, char **argv)
     int nkept = status == MECH_EXIT_OK ? chosen_runs(&w, kept) : 0;
     if (status == MECH_EXIT_OK)
         status = write_summary(&w, kept, nkept, full_grid);
-    if (status == MECH_EXIT_OK && !no_plots)
-        status = plots(&w);
     for (int k = 0; status == MECH_EXIT_OK && k < nkept; k++)
         status = rerun(&p, dir, kept[k], quiet);
+    if (status == MECH_EXIT_OK && !no_plots)
+        status = plots(&w);
     if (status == MECH_EXIT_OK && !quiet && p.envelope)
         printf("  envelope: %ld runs instead of the full grid's %ld (%d x %d, %d levels)\n", w.done, full_grid,
                p.key[0].n, p.key[1].n, p.levels);
