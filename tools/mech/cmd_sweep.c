@@ -300,7 +300,7 @@ static int open_journal(sweep *w, int resume)
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    long good = 0, lineno = 0;
+    long good = 0, lineno = 0, complete = 0;
     int nf = 2 + p->nkey + MECH_SWEEP_NMETRIC + 1;
     char **f = malloc((size_t)nf * sizeof *f);
     if (!f) {
@@ -364,6 +364,7 @@ static int open_journal(sweep *w, int resume)
                 keep(w, &r);
         }
         good = ftell(fp);
+        complete++;
     }
     free(line);
     free(f);
@@ -371,7 +372,7 @@ static int open_journal(sweep *w, int resume)
         fclose(fp);
         return status;
     }
-    if (lineno < 2) {   /* killed before the header was complete: start over */
+    if (complete < 2) {   /* killed before the two header lines were complete: start over */
         good = 0;
     }
     if (ftruncate(fileno(fp), good) != 0 || fseek(fp, good, SEEK_SET) != 0) {
