@@ -123,6 +123,29 @@ awk -F, 'NR > 1 { if ($2 < 0.05 || $2 > 0.25) bad = 1 } END { exit bad }' "$WORK
     ok "truncated normal speeds inside [0.05, 0.25]" || not_ok "truncated normal speeds inside [0.05, 0.25]"
 grep -q '"initial.pitch_deg"' "$M" && ok "sensitivities per key" || not_ok "sensitivities per key"
 
+# ---- derived keys: set from the varied ones in every run, columns of the table ----
+cat >"$WORK/der.json" <<EOF
+{"format": "mech-sweep", "scenario": "$D/s2-B.json",
+ "set": {"step": 0.002, "duration": 0.5, "outputs.plots": false, "outputs.records": false, "outputs.view_times": []},
+ "vary": {"initial.offset_y": {"grid": [0.05, 0.1]}, "initial.closing_speed": {"grid": [0.1, 0.2]}},
+ "derive": {"initial.velocity_y": "-initial.offset_y / 10", "initial.velocity_z": "(initial.closing_speed - 0.1) * 2"},
+ "keep": {"ids": [3]}}
+EOF
+check "a plan with derived keys" "$MECH" sweep "$WORK/der.json" --out "$WORK/der" -q --no-plots
+bad=$(awk -F, 'NR > 1 { d = $4 + $2 / 10; e = $5 - ($3 - 0.1) * 2; if (d * d > 1e-30 || e * e > 1e-30) n++ } END { print n + 0 }' "$WORK/der/results.csv")
+check_num "derived columns = their expressions" "$bad" 0 0
+grep -q '"velocity_z":[[:space:]]*0.2' "$WORK/der/runs/3/scenario.json" && ok "a derived key is set in the run's scenario" ||
+    not_ok "a derived key is set in the run's scenario"
+sed 's#-initial.offset_y / 10#-initial.offset / 10#' "$WORK/der.json" >"$WORK/der2.json"
+check_fails "a derived key over an unknown name" "der2.json: derive.initial.velocity_y: .*'initial.offset' is not a varied key" \
+    "$MECH" sweep "$WORK/der2.json" --out "$WORK/b14"
+sed 's#-initial.offset_y / 10#initial.offset_y / 0#' "$WORK/der.json" >"$WORK/der3.json"
+check_fails "a derived key that is not finite" "der3.json: derive.initial.velocity_y: .*not a finite number" \
+    "$MECH" sweep "$WORK/der3.json" --out "$WORK/b15"
+sed 's#-initial.offset_y / 10#initial.offset_y - 1#; s#"initial.velocity_y"#"initial.gap"#' "$WORK/der.json" >"$WORK/der4.json"
+check_fails "a derived value out of its key's range" "der4.json: derive.initial.gap = -0.95: .*initial.gap" \
+    "$MECH" sweep "$WORK/der4.json" --out "$WORK/b16"
+
 # ---- bad plans: refused before any run, naming the plan and the key ----
 mk() { sed "s#\"scenario\": \"../dock/#\"scenario\": \"$D/#" "$S/$1" >"$WORK/$2"; }
 mk test-grid.json typo.json; sed -i 's/initial.pitch_deg/initial.pitch/' "$WORK/typo.json"

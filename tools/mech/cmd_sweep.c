@@ -151,7 +151,7 @@ static int metric_is_int(int m)
 static void put_header(FILE *fp, const mech_sweep_plan *p)
 {
     fputs("run", fp);
-    for (int k = 0; k < p->nkey; k++)
+    for (int k = 0; k < p->nkey + p->nderived; k++)
         fprintf(fp, ",%s", p->key[k].path);
     fputs(",status", fp);
     for (int m = 0; m < MECH_SWEEP_NMETRIC; m++)
@@ -174,7 +174,7 @@ static void put_quoted(FILE *fp, const char *s)
 static void put_row(FILE *fp, const mech_sweep_plan *p, long id, const row *r)
 {
     fprintf(fp, "%ld", id);
-    for (int k = 0; k < p->nkey; k++) {
+    for (int k = 0; k < p->nkey + p->nderived; k++) {
         double x;
         const char *s;
         mech_sweep_plan_value(p, id, k, &x, &s);
@@ -301,7 +301,7 @@ static int open_journal(sweep *w, int resume)
     size_t cap = 0;
     ssize_t n;
     long good = 0, lineno = 0, complete = 0;
-    int nf = 2 + p->nkey + MECH_SWEEP_NMETRIC + 1;
+    int ncol = p->nkey + p->nderived, nf = 2 + ncol + MECH_SWEEP_NMETRIC + 1;
     char **f = malloc((size_t)nf * sizeof *f);
     if (!f) {
         fclose(fp);
@@ -329,7 +329,7 @@ static int open_journal(sweep *w, int resume)
             }
             /* the values must be the ones this program computes for that run: a journal of an older mech (another
                sampler) would pair the metrics with other values */
-            for (int k2 = 0; k2 < p->nkey; k2++) {
+            for (int k2 = 0; k2 < ncol; k2++) {
                 char v[64];
                 FILE *mf = fmemopen(v, sizeof v, "w");
                 double x;
@@ -354,9 +354,9 @@ static int open_journal(sweep *w, int resume)
             mech_sweep_result r;
             memset(&r, 0, sizeof r);
             r.run = id;
-            r.failed = strcmp(f[1 + p->nkey], "failed") == 0;
+            r.failed = strcmp(f[1 + ncol], "failed") == 0;
             for (int m = 0; m < MECH_SWEEP_NMETRIC; m++) {
-                const char *t = f[2 + p->nkey + m];
+                const char *t = f[2 + ncol + m];
                 r.m[m] = *t ? strtod(t, NULL) : NAN;
             }
             snprintf(r.msg, sizeof r.msg, "%s", f[nf - 1]);
@@ -613,7 +613,7 @@ static int plots(const sweep *w)
     if (ok < 2)   /* nothing to draw (gnuplot refuses a plot without a point) */
         return MECH_EXIT_OK;
     char b[4096];
-    int st = 2 + p->nkey, mc = st + 1;   /* gnuplot columns: 1 run, 2.. keys, status, metrics */
+    int st = 2 + p->nkey + p->nderived, mc = st + 1;   /* gnuplot columns: 1 run, 2.. keys, status, metrics */
     if (p->fig_x >= 0 && !string_key(&p->key[p->fig_x]) && !string_key(&p->key[p->fig_y])) {
         int cx = 2 + p->fig_x, cy = 2 + p->fig_y;
         /* the envelope's filled grid first (light squares), the measured runs over it; a failed run is a cross
