@@ -9,7 +9,10 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "mech/sweep.h"
 
 static void near(double a, double b, double tol)
@@ -245,6 +248,84 @@ static void owen_is_a_bijection_per_level(void **state)
         assert_int_equal(seen[c], 1);
 }
 
+// (plan text with @S@ for the absolute path of a fixture scenario) => the plan read
+static int read_plan(const char *text, const char *scen, mech_sweep_plan *p, hy_err *err)
+{
+    char abs[PATH_MAX], path[] = "/tmp/test_sweep_plan.XXXXXX";
+    assert_non_null(realpath(scen, abs));
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    for (const char *c = text; *c; c++)
+        if (strncmp(c, "@S@", 3) == 0)
+            fputs(abs, fp), c += 2;
+        else
+            fputc(*c, fp);
+    fclose(fp);
+    int rc = mech_sweep_plan_read(path, 0, p, err);
+    unlink(path);
+    return rc;
+}
+
+static void plan_runs_and_values(void **state)
+{
+    (void)state;
+    mech_sweep_plan p;
+    hy_err err;
+    /* two grids (the first slowest, a log scale) times 5 LHS samples of a third key */
+    int rc = read_plan("{\"format\": \"mech-sweep\", \"scenario\": \"@S@\", \"vary\": {"
+                       "\"initial.pitch_deg\": {\"grid\": [1, 2]},"
+                       "\"initial.closing_speed\": {\"grid\": {\"start\": 0.01, \"stop\": 1, \"count\": 3, \"scale\": \"log\"}},"
+                       "\"initial.offset_y\": {\"dist\": \"uniform\", \"min\": -0.1, \"max\": 0.1}},"
+                       "\"samples\": 5, \"sampling\": \"lhs\", \"seed\": 9}",
+                       "fixtures/mech/dock/s3-A.json", &p, &err);
+    if (rc != HY_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(p.nrun, 2 * 3 * 5);
+    static const double pitch[6] = {1, 1, 1, 2, 2, 2}, speed[6] = {0.01, 0.1, 1, 0.01, 0.1, 1};
+    for (long r = 0; r < p.nrun; r++) {
+        double x;
+        const char *s;
+        mech_sweep_plan_value(&p, r, 0, &x, &s);
+        near(x, pitch[r / 5], 0);
+        mech_sweep_plan_value(&p, r, 1, &x, &s);
+        near(x, speed[r / 5], 0);   /* exactly 0.1: the grid is rounded to 15 digits */
+        assert_null(s);
+    }
+    /* the sample is the same for every grid point, and stratified: one offset in each fifth of [-0.1, 0.1] */
+    int cnt[5] = {0};
+    for (long k = 0; k < 5; k++) {
+        double a, b;
+        const char *s;
+        mech_sweep_plan_value(&p, k, 2, &a, &s);
+        mech_sweep_plan_value(&p, 25 + k, 2, &b, &s);
+        near(a, b, 0);
+        cnt[(int)((a + 0.1) / 0.04)]++;
+    }
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(cnt[k], 1);
+    /* the run's scenario text carries the values */
+    char *t = mech_sweep_scenario(&p, 20, &err);   /* grid point 4: pitch 2, speed 0.1 */
+    assert_non_null(t);
+    assert_non_null(strstr(t, "\"pitch_deg\":2"));
+    assert_non_null(strstr(t, "\"closing_speed\":0.1,") ? t : strstr(t, "\"closing_speed\":0.1}"));
+    free(t);
+    mech_sweep_plan_free(&p);
+    /* an array element by index; an index out of the array is refused naming the key */
+    rc = read_plan("{\"format\": \"mech-sweep\", \"scenario\": \"@S@\", \"vary\": {"
+                   "\"vehicles.active.inertia.3\": {\"grid\": [1e5]}}}", "fixtures/mech/dock/s3-A.json", &p, &err);
+    assert_int_equal(rc, HY_EPARSE);
+    assert_non_null(strstr(err.msg, "vary.vehicles.active.inertia.3: '3' is not an index of that array (0..2)"));
+    rc = read_plan("{\"format\": \"mech-sweep\", \"scenario\": \"@S@\", \"vary\": {"
+                   "\"vehicles.active.inertia.1\": {\"grid\": [1e5, 2e5]}}}", "fixtures/mech/dock/s3-A.json", &p, &err);
+    if (rc != HY_OK)
+        fail_msg("%s", err.msg);
+    t = mech_sweep_scenario(&p, 1, &err);
+    assert_non_null(strstr(t, "\"inertia\":[60000,200000,320000]"));
+    free(t);
+    mech_sweep_plan_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,7 +333,7 @@ int main(void)
         cmocka_unit_test(lhs_is_stratified),           cmocka_unit_test(random_is_per_run),
         cmocka_unit_test(distributions_have_their_moments), cmocka_unit_test(wilson_matches_newcombe),
         cmocka_unit_test(spearman_cases),              cmocka_unit_test(envelope_equals_full_grid),
-        cmocka_unit_test(owen_is_a_bijection_per_level),
+        cmocka_unit_test(owen_is_a_bijection_per_level), cmocka_unit_test(plan_runs_and_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,7 +151,7 @@ static int metric_is_int(int m)
 static void put_header(FILE *fp, const mech_sweep_plan *p)
 {
     fputs("run", fp);
-    for (int k = 0; k < p->nkey; k++)
+    for (int k = 0; k < p->nkey + p->nderived; k++)
         fprintf(fp, ",%s", p->key[k].path);
     fputs(",status", fp);
     for (int m = 0; m < MECH_SWEEP_NMETRIC; m++)
@@ -174,7 +174,7 @@ static void put_quoted(FILE *fp, const char *s)
 static void put_row(FILE *fp, const mech_sweep_plan *p, long id, const row *r)
 {
     fprintf(fp, "%ld", id);
-    for (int k = 0; k < p->nkey; k++) {
+    for (int k = 0; k < p->nkey + p->nderived; k++) {
         double x;
         const char *s;
         mech_sweep_plan_value(p, id, k, &x, &s);
@@ -300,8 +300,8 @@ static int open_journal(sweep *w, int resume)
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    long good = 0, lineno = 0;
-    int nf = 2 + p->nkey + MECH_SWEEP_NMETRIC + 1;
+    long good = 0, lineno = 0, complete = 0;
+    int ncol = p->nkey + p->nderived, nf = 2 + ncol + MECH_SWEEP_NMETRIC + 1;
     char **f = malloc((size_t)nf * sizeof *f);
     if (!f) {
         fclose(fp);
@@ -329,7 +329,7 @@ static int open_journal(sweep *w, int resume)
             }
             /* the values must be the ones this program computes for that run: a journal of an older mech (another
                sampler) would pair the metrics with other values */
-            for (int k2 = 0; k2 < p->nkey; k2++) {
+            for (int k2 = 0; k2 < ncol; k2++) {
                 char v[64];
                 FILE *mf = fmemopen(v, sizeof v, "w");
                 double x;
@@ -354,9 +354,9 @@ static int open_journal(sweep *w, int resume)
             mech_sweep_result r;
             memset(&r, 0, sizeof r);
             r.run = id;
-            r.failed = strcmp(f[1 + p->nkey], "failed") == 0;
+            r.failed = strcmp(f[1 + ncol], "failed") == 0;
             for (int m = 0; m < MECH_SWEEP_NMETRIC; m++) {
-                const char *t = f[2 + p->nkey + m];
+                const char *t = f[2 + ncol + m];
                 r.m[m] = *t ? strtod(t, NULL) : NAN;
             }
             snprintf(r.msg, sizeof r.msg, "%s", f[nf - 1]);
@@ -364,6 +364,7 @@ static int open_journal(sweep *w, int resume)
                 keep(w, &r);
         }
         good = ftell(fp);
+        complete++;
     }
     free(line);
     free(f);
@@ -371,7 +372,7 @@ static int open_journal(sweep *w, int resume)
         fclose(fp);
         return status;
     }
-    if (lineno < 2) {   /* killed before the header was complete: start over */
+    if (complete < 2) {   /* killed before the two header lines were complete: start over */
         good = 0;
     }
     if (ftruncate(fileno(fp), good) != 0 || fseek(fp, good, SEEK_SET) != 0) {
@@ -597,14 +598,23 @@ static int figure(const sweep *w, const char *name, const char *extra, const cha
     return mech_cli_run_gnuplot(cmd, script, tmp, fig);
 }
 
+// (key) => 1 when its values are strings (a choice of law files): no axis of a figure
+static int string_key(const mech_sweep_key *k)
+{
+    return !k->grid && k->dist.kind == MECH_SWEEP_CHOICE && cJSON_IsString(cJSON_GetArrayItem(k->choice, 0));
+}
+
 static int plots(const sweep *w)
 {
     const mech_sweep_plan *p = w->p;
-    if (w->done < 2)
+    long ok = 0;
+    for (long id = 0; id < p->nrun; id++)
+        ok += w->rows[id].have && !w->rows[id].failed;
+    if (ok < 2)   /* nothing to draw (gnuplot refuses a plot without a point) */
         return MECH_EXIT_OK;
     char b[4096];
-    int st = 2 + p->nkey, mc = st + 1;   /* gnuplot columns: 1 run, 2.. keys, status, metrics */
-    if (p->fig_x >= 0) {
+    int st = 2 + p->nkey + p->nderived, mc = st + 1;   /* gnuplot columns: 1 run, 2.. keys, status, metrics */
+    if (p->fig_x >= 0 && !string_key(&p->key[p->fig_x]) && !string_key(&p->key[p->fig_y])) {
         int cx = 2 + p->fig_x, cy = 2 + p->fig_y;
         /* the envelope's filled grid first (light squares), the measured runs over it; a failed run is a cross
            over its captured / not captured point (it may fail after the capture) */
@@ -887,10 +897,10 @@ int mech_cmd_sweep(int argc, char **argv)
     int nkept = status == MECH_EXIT_OK ? chosen_runs(&w, kept) : 0;
     if (status == MECH_EXIT_OK)
         status = write_summary(&w, kept, nkept, full_grid);
-    if (status == MECH_EXIT_OK && !no_plots)
-        status = plots(&w);
     for (int k = 0; status == MECH_EXIT_OK && k < nkept; k++)
         status = rerun(&p, dir, kept[k], quiet);
+    if (status == MECH_EXIT_OK && !no_plots)
+        status = plots(&w);
     if (status == MECH_EXIT_OK && !quiet && p.envelope)
         printf("  envelope: %ld runs instead of the full grid's %ld (%d x %d, %d levels)\n", w.done, full_grid,
                p.key[0].n, p.key[1].n, p.levels);

@@ -86,6 +86,7 @@ typedef struct mech_sweep_key {
     mech_sweep_dist_p dist;
     struct cJSON *choice;             /* choice: the plan's array of values (numbers or strings), borrowed        */
     int    col;                       /* distribution keys: column in the unit-cube sample                       */
+    char   expr[MECH_SWEEP_KEY_LEN];  /* a derived key (index >= nkey): its expression over the varied keys        */
 } mech_sweep_key;
 
 enum { MECH_SWEEP_M_CAPTURED = 0, MECH_SWEEP_M_CAPTURE_TIME, MECH_SWEEP_M_CONE_CONTACTS, MECH_SWEEP_M_PEAK_AXIAL,
@@ -102,7 +103,7 @@ typedef struct mech_sweep_plan {
     struct cJSON *doc;                /* the plan                                                               */
     struct cJSON *base;               /* the base scenario with the plan's "set" keys applied                   */
     char   scen_dir[4096];
-    int    nkey;
+    int    nkey, nderived;            /* varied keys key[0 .. nkey), then derived keys (columns of the table too)  */
     mech_sweep_key key[MECH_SWEEP_KEYS_MAX];
     long   ngrid, nsample, nrun;      /* nrun = ngrid x nsample; run r = grid point r / nsample, sample r % nsample */
     int    ndist;
@@ -122,7 +123,8 @@ typedef struct mech_sweep_plan {
  * max_runs without force: HY_EPARSE / HY_EDATA naming the plan file and the key) - before any run */
 int mech_sweep_plan_read(const char *path, int force, mech_sweep_plan *p, hy_err *err);
 void mech_sweep_plan_free(mech_sweep_plan *p);
-// (plan, run, key) => the key's value in that run: a number in *x, or a string in *s (a choice of strings)
+// (plan, run, key or derived key (k < nkey + nderived)) => its value in that run: a number in *x, or a string in *s
+// (a choice of strings); a derived key whose expression cannot be evaluated (a division by zero) gives NAN
 void mech_sweep_plan_value(const mech_sweep_plan *p, long run, int k, double *x, const char **s);
 // (plan, run) => the scenario JSON text of that run (malloc'd; NULL and err on failure)
 char *mech_sweep_scenario(const mech_sweep_plan *p, long run, hy_err *err);

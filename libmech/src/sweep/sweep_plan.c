@@ -292,10 +292,121 @@ static int read_dist(const rd *r, const cJSON *o, const char *w, mech_sweep_key 
     return HY_OK;
 }
 
+/* ---- derived keys: + - * / ( ) unary -, numbers, and the numeric varied keys by their path -------------------- */
+typedef struct ex {
+    const mech_sweep_plan *p;
+    long run;          /* < 0: only check the syntax and the names */
+    const char *s;
+    char why[160];
+} ex;
+
+static double ex_sum(ex *e);
+
+static void ex_space(ex *e)
+{
+    while (*e->s == ' ')
+        e->s++;
+}
+
+static double ex_atom(ex *e)
+{
+    ex_space(e);
+    if (*e->s == '(') {
+        e->s++;
+        double v = ex_sum(e);
+        ex_space(e);
+        if (*e->s != ')' && !e->why[0])
+            snprintf(e->why, sizeof e->why, "expected ')' at '%.20s'", e->s);
+        else
+            e->s++;
+        return v;
+    }
+    if (*e->s == '-') {
+        e->s++;
+        return -ex_atom(e);
+    }
+    if ((*e->s >= '0' && *e->s <= '9') || *e->s == '.') {
+        char *end;
+        double v = strtod(e->s, &end);
+        e->s = end;
+        return v;
+    }
+    const char *b = e->s;
+    while ((*e->s >= 'a' && *e->s <= 'z') || (*e->s >= 'A' && *e->s <= 'Z') || (*e->s >= '0' && *e->s <= '9') ||
+           *e->s == '_' || *e->s == '.')
+        e->s++;
+    size_t n = (size_t)(e->s - b);
+    for (int k = 0; n && k < e->p->nkey; k++)
+        if (strlen(e->p->key[k].path) == n && strncmp(e->p->key[k].path, b, n) == 0) {
+            const mech_sweep_key *key = &e->p->key[k];
+            if (!key->grid && key->dist.kind == MECH_SWEEP_CHOICE)
+                for (const cJSON *it = key->choice->child; it; it = it->next)
+                    if (!cJSON_IsNumber(it) && !e->why[0])
+                        snprintf(e->why, sizeof e->why, "%s has string values", key->path);
+            if (e->run < 0)
+                return 1;
+            double x;
+            const char *str;
+            mech_sweep_plan_value(e->p, e->run, k, &x, &str);
+            return x;
+        }
+    if (!e->why[0] && n)
+        snprintf(e->why, sizeof e->why, "'%.*s' is not a varied key", (int)(n < 100 ? n : 100), b);
+    else if (!e->why[0])
+        snprintf(e->why, sizeof e->why, "expected a number, a varied key or '(' at '%.20s'", b);
+    return NAN;
+}
+
+static double ex_prod(ex *e)
+{
+    double v = ex_atom(e);
+    for (;;) {
+        ex_space(e);
+        char op = *e->s;
+        if (op != '*' && op != '/')
+            return v;
+        e->s++;
+        double w = ex_atom(e);
+        v = op == '*' ? v * w : v / w;
+    }
+}
+
+static double ex_sum(ex *e)
+{
+    double v = ex_prod(e);
+    for (;;) {
+        ex_space(e);
+        char op = *e->s;
+        if (op != '+' && op != '-')
+            return v;
+        e->s++;
+        double w = ex_prod(e);
+        v = op == '+' ? v + w : v - w;
+    }
+}
+
+// (plan, run or -1, expression) => its value; why[0] != 0 on a syntax error or an unknown name
+static double ex_eval(const mech_sweep_plan *p, long run, const char *expr, char *why, size_t len)
+{
+    ex e = {p, run, expr, ""};
+    double v = ex_sum(&e);
+    ex_space(&e);
+    if (*e.s && !e.why[0])
+        snprintf(e.why, sizeof e.why, "unexpected '%.20s'", e.s);
+    snprintf(why, len, "%s", e.why);
+    return v;
+}
+
 void mech_sweep_plan_value(const mech_sweep_plan *p, long run, int k, double *x, const char **s)
 {
     const mech_sweep_key *key = &p->key[k];
     *s = NULL;
+    if (k >= p->nkey) {
+        char why[160];
+        double v = ex_eval(p, run, key->expr, why, sizeof why);
+        *x = isfinite(v) && !why[0] ? v : NAN;
+        return;
+    }
     if (key->grid) {
         long g = run / p->nsample, stride = 1;
         for (int j = p->nkey - 1; j > k; j--)
@@ -324,14 +435,15 @@ static int check_value(const mech_sweep_plan *p, const rd *r, int k, double x, c
         return hy_err_set(err, HY_ENOMEM, "out of memory");
     int rc = HY_OK;
     if (tree_set(t, p->key[k].path, value_item(x, s), why, sizeof why) != 0) {
-        rc = hy_err_set(err, HY_EPARSE, "%s: vary.%s: %s", r->name, p->key[k].path, why);
+        rc = hy_err_set(err, HY_EPARSE, "%s: %s.%s: %s", r->name, k < p->nkey ? "vary" : "derive", p->key[k].path, why);
     } else if (check_tree(p, t, s != NULL, err) != HY_OK) {
         char msg[HY_MSG_LEN];
         snprintf(msg, sizeof msg, "%s", err->msg);
         if (s)
             rc = hy_err_set(err, HY_EPARSE, "%s: vary.%s = \"%s\": %s", r->name, p->key[k].path, s, msg);
         else
-            rc = hy_err_set(err, HY_EPARSE, "%s: vary.%s = %g: %s", r->name, p->key[k].path, x, msg);
+            rc = hy_err_set(err, HY_EPARSE, "%s: %s.%s = %g: %s", r->name, k < p->nkey ? "vary" : "derive",
+                            p->key[k].path, x, msg);
     }
     cJSON_Delete(t);
     return rc;
@@ -413,7 +525,7 @@ static int read_keep(const mech_sweep_plan *pc, const rd *r, const cJSON *o)
 
 static int find_key(const mech_sweep_plan *p, const char *path)
 {
-    for (int k = 0; k < p->nkey; k++)
+    for (int k = 0; k < p->nkey + p->nderived; k++)
         if (strcmp(p->key[k].path, path) == 0)
             return k;
     return -1;
@@ -428,7 +540,7 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
                                    "a mech-sweep object");
     const cJSON *doc = p->doc;
     static const char *const known[] = {"format", "version", "name", "notes", "scenario", "set", "vary", "samples",
-                                        "sampling", "seed", "max_runs", "envelope", "keep", "figure", NULL};
+                                        "sampling", "seed", "max_runs", "envelope", "keep", "figure", "derive", NULL};
     if (check_keys(r, doc, "(top level)", known))
         return err->code;
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(doc, "format");
@@ -604,6 +716,39 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
     for (int k = 0; k < p->nkey; k++)
         if (check_key(p, r, k, err) != HY_OK)
             return err->code;
+    /* derived keys: "derive": {"initial.velocity_y": "-initial.offset_y / 20"}, set after the varied keys; checked
+       by the scenario parser with their values in the first and the last run */
+    const cJSON *dv = cJSON_GetObjectItemCaseSensitive(doc, "derive");
+    if (dv && !cJSON_IsObject(dv))
+        return bad(r, "derive", "expected an object of dotted key paths and expressions");
+    for (const cJSON *it = dv ? dv->child : NULL; it; it = it->next) {
+        char w[MECH_SWEEP_KEY_LEN + 8], why[160];
+        snprintf(w, sizeof w, "derive.%s", it->string);
+        if (p->nkey + p->nderived == MECH_SWEEP_KEYS_MAX)
+            return bad(r, "derive", "more than %d keys in all", MECH_SWEEP_KEYS_MAX);
+        if (strlen(it->string) >= MECH_SWEEP_KEY_LEN || !it->string[0] || find_key(p, it->string) >= 0)
+            return bad(r, w, "a key path of 1..%d characters that is not varied nor derived already",
+                       MECH_SWEEP_KEY_LEN - 1);
+        if (!cJSON_IsString(it) || strlen(it->valuestring) >= MECH_SWEEP_KEY_LEN)
+            return bad(r, w, "expected an expression (a string of + - * / ( ), numbers and varied keys)");
+        mech_sweep_key *k = &p->key[p->nkey + p->nderived];
+        snprintf(k->path, sizeof k->path, "%s", it->string);
+        snprintf(k->expr, sizeof k->expr, "%s", it->valuestring);
+        ex_eval(p, -1, k->expr, why, sizeof why);
+        if (why[0])
+            return bad(r, w, "\"%s\": %s", k->expr, why);
+        p->nderived++;
+        for (long run = 0; run < p->nrun; run += p->nrun > 1 ? p->nrun - 1 : 1) {
+            double x;
+            const char *s;
+            mech_sweep_plan_value(p, run, p->nkey + p->nderived - 1, &x, &s);
+            if (!isfinite(x))
+                return bad(r, w, "\"%s\" is not a finite number in run %ld", k->expr, run);
+            int idx = p->nkey + p->nderived - 1;
+            if (check_value(p, r, idx, x, NULL, err) != HY_OK)
+                return err->code;
+        }
+    }
     return HY_OK;
 }
 
@@ -625,12 +770,12 @@ int mech_sweep_plan_read(const char *path, int force, mech_sweep_plan *p, hy_err
 
 void mech_sweep_plan_free(mech_sweep_plan *p)
 {
-    for (int k = 0; k < p->nkey; k++)
+    for (int k = 0; k < p->nkey + p->nderived; k++)
         free(p->key[k].values);
     free(p->u);
     cJSON_Delete(p->doc);
     cJSON_Delete(p->base);
-    p->u = NULL, p->doc = NULL, p->base = NULL, p->nkey = 0;
+    p->u = NULL, p->doc = NULL, p->base = NULL, p->nkey = 0, p->nderived = 0;
 }
 
 char *mech_sweep_scenario(const mech_sweep_plan *p, long run, hy_err *err)
@@ -640,11 +785,16 @@ char *mech_sweep_scenario(const mech_sweep_plan *p, long run, hy_err *err)
         hy_err_set(err, HY_ENOMEM, "out of memory");
         return NULL;
     }
-    for (int k = 0; k < p->nkey; k++) {
+    for (int k = 0; k < p->nkey + p->nderived; k++) {
         double x;
         const char *s;
         char why[256];
         mech_sweep_plan_value(p, run, k, &x, &s);
+        if (!isfinite(x) && !s) {   /* a derived key over a division by zero */
+            hy_err_set(err, HY_EDATA, "derive.%s = %s: not a finite number in this run", p->key[k].path, p->key[k].expr);
+            cJSON_Delete(t);
+            return NULL;
+        }
         if (tree_set(t, p->key[k].path, value_item(x, s), why, sizeof why) != 0) {
             hy_err_set(err, HY_EPARSE, "%s: %s", p->key[k].path, why);
             cJSON_Delete(t);
