@@ -226,6 +226,7 @@ typedef struct mech_dock_cam {
     double phi[MECH_DOCK_CAM_TABLE];        /* nut angle, ascending                                            */
     double x[MECH_DOCK_CAM_TABLE], rho[MECH_DOCK_CAM_TABLE];   /* roller centre in the lever's meridian plane */
     double psi[MECH_DOCK_NLEVER_MAX];       /* lever azimuths                                                  */
+    double cpsi[MECH_DOCK_NLEVER_MAX], spsi[MECH_DOCK_NLEVER_MAX];   /* their cosines and sines               */
     int    n_lever;
     double worst_penetration;               /* max roller penetration of the ideal cone over the path, m        */
     double worst_phi;                       /* ... at this nut angle                                            */
