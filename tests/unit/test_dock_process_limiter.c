@@ -141,6 +141,23 @@ static void forward_stop_holds_preload(void **state)
     mech_dock_limiter_free(&l);
 }
 
+/* no lateral load: the closed-form path (no solve) gives the solver's answer: no reactions, xdd = net force / m */
+static void unloaded_guides(void **state)
+{
+    (void)state;
+    mech_dock_limiter l;
+    new_limiter(&l, 1200.0);
+    hy_err e;
+    mech_dock_limiter_out o, o2;
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, -0.02, 500, 0, 0, 0.06, 0, &o, &e), HY_OK);
+    assert_true(fabs(o.xdd - (500 - 750) / 3.0) < 1e-12);
+    assert_true(o.N[0] == 0 && o.N[1] == 0 && o.F[0] == 0 && o.F[1] == 0 && o.p_friction == 0);
+    /* a vanishing lateral load through the solver agrees */
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, -0.02, 500, 1e-9, 0, 0.06, 0, &o2, &e), HY_OK);
+    assert_true(fabs(o2.xdd - o.xdd) < 1e-9);
+    mech_dock_limiter_free(&l);
+}
+
 static void bad_parameters(void **state)
 {
     (void)state;
@@ -163,7 +180,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(against_mech_friction), cmocka_unit_test(stuck_limiter),
-        cmocka_unit_test(forward_stop_holds_preload), cmocka_unit_test(bad_parameters),
+        cmocka_unit_test(forward_stop_holds_preload), cmocka_unit_test(unloaded_guides),
+        cmocka_unit_test(bad_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 
 #include "hyst/common.h"
 #include "mech/math3.h"
+#include "mech/dock.h"
 
 /* ==== drive: 2 motors + differential + output gearbox onto the nut (spec 001 §1.3 items 12-13, §2.1) =========
  * Coordinates at the probe: x = motor side (the differential's output, i.e. the mean of the two motor angles,
@@ -94,6 +95,13 @@ int mech_dock_drive_at_ready(const mech_dock_drive_params *p, double stroke);
  * (i_Nut, i_Nut,FR, stroke s, s', drive output u, u') => phi_FR, phi_FR' */
 void mech_dock_drive_phi_fr(double i_nut, double i_nut_fr, double s, double sd, double u, double w, double *phi_fr,
                             double *phid_fr);
+/* The nut equation (2.1) with the drive coupling (dock_axial.c): as mech_dock_axial_trial, with the friction chain
+ * and its structural damping driven by the relative stroke s - u, s' - u' (phi_FR = i_Nut (s - u), i_Nut,FR = 1);
+ * the screw friction, magnetic brakes and stroke stop stay on s. o->force + o->f_damping is the chain force that
+ * pushes the drive output (m_out u'' = F_drive + o->force + o->f_damping); p_damping, p_brakes are the relative
+ * powers. u = u' = 0 gives mech_dock_axial_trial bit for bit. */
+int mech_dock_axial_trial_drive(mech_dock_axial *a, double phi, double phid, double u, double w, double f_head,
+                                mech_dock_axial_out *o, hy_err *err);
 
 /* ==== sequencer (cyclic control) from the head sensors (spec 001 §1.3 items 13, 24-26) ======================= */
 enum mech_dock_seq_state {
@@ -218,6 +226,7 @@ typedef struct mech_dock_cam {
     double phi[MECH_DOCK_CAM_TABLE];        /* nut angle, ascending                                            */
     double x[MECH_DOCK_CAM_TABLE], rho[MECH_DOCK_CAM_TABLE];   /* roller centre in the lever's meridian plane */
     double psi[MECH_DOCK_NLEVER_MAX];       /* lever azimuths                                                  */
+    double cpsi[MECH_DOCK_NLEVER_MAX], spsi[MECH_DOCK_NLEVER_MAX];   /* their cosines and sines               */
     int    n_lever;
     double worst_penetration;               /* max roller penetration of the ideal cone over the path, m        */
     double worst_phi;                       /* ... at this nut angle                                            */

@@ -1,5 +1,6 @@
 /* Axial damper of the probe-cone docking mechanism: the nut equation (2.1) of spec 001 §2.1 with the drive locked
- * (phi_Drive = 0, i_Nut,FR = 1), every force expressed at the probe (RP-1 §2.5; DOCK.md conventions):
+ * (phi_Drive = 0, i_Nut,FR = 1), every force expressed at the probe (RP-1 §2.5; DOCK.md conventions); with the
+ * drive's output at u (mech_dock_axial_trial_drive) the chain and c_D act on s - u (docs/dock-process.md §1):
  *
  *   s = phi_Nut / i_Nut (push-in positive),  m_eq = I_Nut^tot i_Nut^2,
  *   m_eq s'' = f - k_NutFr |f| sgn(s') - F_chain - c_D s' - sgn(s') F_MB(|s'|) - F_stop,
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mech/dock.h"
+#include "mech/dock_process.h"
 #include "hyst/pwl.h"
 
 /* Screw friction near zero speed: the Coulomb force k |f| sgn(s') is replaced, while |s'| is below its band
@@ -427,18 +429,21 @@ static int chain_a(mech_dock_axial *a, double s, double sdot, double *F, double 
 
 static double sgn(double x) { return (x > 0) - (x < 0); }
 
-int mech_dock_axial_trial(mech_dock_axial *a, double phi, double phid, double f_head, mech_dock_axial_out *o,
-                          hy_err *err)
+/* The trial with the drive's output at (u, u') (issue 18, docs/dock-process.md §1): the friction chain and its
+ * structural damping act on phi_FR = i_Nut (s - u) (eq. 2.1 with i_Nut,FR = 1), the screw friction, the magnetic
+ * brakes and the stroke stop on the nut itself. u = u' = 0 is the locked drive of mech_dock_axial_trial. */
+static int trial_impl(mech_dock_axial *a, double phi, double phid, double u, double w, double f_head,
+                      mech_dock_axial_out *o, hy_err *err)
 {
-    if (!isfinite(phi) || !isfinite(phid) || !isfinite(f_head))
-        return hy_err_set(err, HY_ERANGE, "axial: non-finite input (phi_Nut = %g rad, rate %g rad/s, head force %g N)",
-                          phi, phid, f_head);
+    if (!isfinite(phi) || !isfinite(phid) || !isfinite(f_head) || !isfinite(u) || !isfinite(w))
+        return hy_err_set(err, HY_ERANGE, "axial: non-finite input (phi_Nut = %g rad, rate %g rad/s, head force %g N, "
+                          "drive %g m, %g m/s)", phi, phid, f_head, u, w);
     const mech_dock_axial_params *p = &a->p;
     double s = phi / a->i_nut, sdot = phid / a->i_nut;
     a->trial = a->committed;
     double F = 0, p_brakes = 0;
-    int rc = p->variant == MECH_DOCK_A ? chain_a(a, s, sdot, &F, &p_brakes, err)
-                                       : chain_b(a, s, sdot, &F, &p_brakes, err);
+    int rc = p->variant == MECH_DOCK_A ? chain_a(a, s - u, sdot - w, &F, &p_brakes, err)
+                                       : chain_b(a, s - u, sdot - w, &F, &p_brakes, err);
     if (rc) {
         hy_element_revert(&a->el);
         a->trial = a->committed;
@@ -449,7 +454,7 @@ int mech_dock_axial_trial(mech_dock_axial *a, double phi, double phid, double f_
     double f_coul = p->screw_friction * fabs(f_head), f_visc = p->m_eq / SCREW_TAU * sdot;
     double f_screw = fabs(f_visc) < f_coul ? f_visc : f_coul * dir;   /* §2.1 flag, sign-consistent */
     double f_mag = dir * mech_dock_table_eval(&p->magnetic, fabs(sdot)); /* eq. (2.2) */
-    double f_damp = p->damping * sdot;
+    double f_damp = p->damping * (sdot - w);
     double f_stop = 0, e_stop = 0, p_stop = 0;
     double d = s - p->stroke_limit;
     if (d > 0) {
@@ -478,9 +483,21 @@ int mech_dock_axial_trial(mech_dock_axial *a, double phi, double phid, double f_
     o->state_el = a->trial.state_el;
     o->p_brakes = p_brakes;
     o->p_magnetic = f_mag * sdot;
-    o->p_damping = f_damp * sdot + f_screw * sdot + p_stop;
+    o->p_damping = f_damp * (sdot - w) + f_screw * sdot + p_stop;
     o->e_stop = e_stop;
     return HY_OK;
+}
+
+int mech_dock_axial_trial(mech_dock_axial *a, double phi, double phid, double f_head, mech_dock_axial_out *o,
+                          hy_err *err)
+{
+    return trial_impl(a, phi, phid, 0.0, 0.0, f_head, o, err);
+}
+
+int mech_dock_axial_trial_drive(mech_dock_axial *a, double phi, double phid, double u, double w, double f_head,
+                                mech_dock_axial_out *o, hy_err *err)
+{
+    return trial_impl(a, phi, phid, u, w, f_head, o, err);
 }
 
 void mech_dock_axial_commit(mech_dock_axial *a)

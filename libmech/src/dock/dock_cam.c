@@ -83,7 +83,7 @@ int mech_dock_cam_build(const mech_dock_cam_params *p, mech_dock_cam *c, hy_err 
     memset(c, 0, sizeof *c);
     c->n_lever = p->n_lever;
     for (int j = 0; j < p->n_lever; j++)
-        c->psi[j] = p->psi0 + 2.0 * M_PI * j / p->n_lever;
+        c->psi[j] = p->psi0 + 2.0 * M_PI * j / p->n_lever, c->cpsi[j] = cos(c->psi[j]), c->spsi[j] = sin(c->psi[j]);
     c->worst_penetration = -INFINITY;
     int m = 0;
     for (int k = 0; k + 1 < p->n; k++)
@@ -130,5 +130,5 @@ mech_vec3 mech_dock_cam_roller(const mech_dock_cam *c, double phi, int j)
     }
     if (j < 0 || j >= c->n_lever)
         j = 0;
-    return mech_vec3_make(x, rho * cos(c->psi[j]), rho * sin(c->psi[j]));
+    return mech_vec3_make(x, rho * c->cpsi[j], rho * c->spsi[j]);
 }

@@ -93,13 +93,30 @@ int mech_dock_limiter_trial(mech_dock_limiter *l, double x, double xd, double P_
     double Fs = p->f_forward + k * xs;
     double Fst = x < 0 ? -p->stop_stiffness * x : x > p->stroke ? -p->stop_stiffness * (x - p->stroke) : 0.0;
     mech_friction_data *d = l->data;
+    double fq = P_ext - Fs + Fst, fs0 = F_lat, fs1 = M_ext + e_x * F_lat - e_y * P_ext;
+    if (fs0 == 0.0 && fs1 == 0.0) {
+        /* no lateral load (the pads off the rim: most of a run): no guide reaction, hence no friction; the
+           solver's answer in closed form (bench: 5.3 us per RK4 step with the solve, docs/dock-process.md §6) */
+        o->xdd = fq / p->mass;
+        o->f_spring = Fs;
+        o->f_stop = Fst;
+        o->p_friction = 0.0;
+        for (int j = 0; j < 2; j++) {
+            o->N[j] = o->F[j] = 0.0;
+            o->chi[j] = d->chi[j] = d->chi_c[j];
+            o->slip[j] = d->slip[j] = xd > 0 ? 1 : xd < 0 ? -1 : 0;
+        }
+        o->e_spring = p->f_forward * xs + 0.5 * k * xs * xs;
+        o->method = MECH_FRICTION_VARIANT;
+        return HY_OK;
+    }
     /* the bushing of spec 003 §3 (friction_mech.c): pair j side chi on y = -chi h, normal chi e_y:
        n = (0, chi, chi a_j), t = (1, 0, chi h) */
     d->Mqq[0] = p->mass;
     d->Msq[0] = d->Msq[1] = 0.0;
-    d->fq[0] = P_ext - Fs + Fst;
-    d->fs[0] = F_lat;
-    d->fs[1] = M_ext + e_x * F_lat - e_y * P_ext;
+    d->fq[0] = fq;
+    d->fs[0] = fs0;
+    d->fs[1] = fs1;
     d->qd[0] = xd;
     for (int j = 0; j < 2; j++)
         for (int s = 0; s < 2; s++) {

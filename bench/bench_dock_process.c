@@ -1,0 +1,221 @@
+/* Benchmark: the docking-process parts (mech/dock_process.h, docs/dock-process.md) in the pattern a simulator uses
+ * them per RK4 step: four stage trials, revert, a trial at the accepted state and commit. Each part alone, CPU time
+ * per step (best of REPS, 200 000 steps): the drive (speed loop + stiffness), the nut equation with the drive
+ * (variant B's chain, a probe retracted against 2000 N), the sequencer (once per step), the cam lookup (3 levers
+ * per stage), the cover (once per step), the pushers (per stage), the limiter's guide-friction solve (per stage)
+ * loaded by the rim and unloaded (the closed-form path).
+ * Also prints the allocations in the timed loops (must be 0; not counted under ASan). The issue's budget for the
+ * whole 400 s run is 4 s at >= 100x real time; these are the parts' shares of it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "mech/dock.h"
+#include "mech/dock_process.h"
+#include "hyst/model.h"
+#include "bench_util.h"
+#include "bench_alloc.h"
+
+#define REPS 5
+#define N 200000
+#define H 1e-4
+
+static volatile double sink;
+
+static double best(double (*f)(void *), void *ctx)
+{
+    double b = 1e30;
+    for (int r = 0; r < REPS; r++) {
+        double t0 = cpu_now();
+        sink += f(ctx);
+        b = fmin(b, cpu_now() - t0);
+    }
+    return b / N * 1e9;
+}
+
+static double run_drive(void *ctx)
+{
+    mech_dock_drive *d = ctx;
+    mech_dock_drive_out o;
+    double u = 0, acc = 0;
+    for (int i = 0; i < N; i++) {
+        for (int s = 0; s < 4; s++)
+            mech_dock_drive_trial(d, 0.25 * s * H, u, 1.2e-3, &o), acc += o.F;
+        mech_dock_drive_revert(d);
+        u += 1.2e-3 * H;
+        mech_dock_drive_trial(d, H, u, 1.2e-3, &o);
+        mech_dock_drive_commit(d, u);
+    }
+    return acc;
+}
+
+typedef struct nut { mech_dock_axial *a; double i; } nut;
+static double run_nut(void *ctx)
+{
+    nut *n = ctx;
+    mech_dock_axial_out o;
+    hy_err e;
+    double s = 0, acc = 0;
+    for (int i = 0; i < N; i++) {
+        double u = s + 0.0105;
+        for (int st = 0; st < 4; st++)
+            mech_dock_axial_trial_drive(n->a, n->i * s, n->i * 1.2e-3, u, 1.2e-3, -2000, &o, &e), acc += o.phidd;
+        mech_dock_axial_revert(n->a);
+        s += 1.2e-3 * H;
+        mech_dock_axial_trial_drive(n->a, n->i * s, n->i * 1.2e-3, u, 1.2e-3, -2000, &o, &e);
+        mech_dock_axial_commit(n->a);
+    }
+    return acc;
+}
+
+static double run_seq(void *ctx)
+{
+    mech_dock_seq *s = ctx;
+    mech_dock_seq_in in = {.contact = 1, .capture = 1, .motion = 1e-2, .stroke = 0.1, .stroke_rate = 1.2e-3,
+                           .gap = 0.3};
+    for (int i = 0; i < N; i++) {
+        mech_dock_seq_trial(s, i * H, &in);
+        mech_dock_seq_commit(s);
+    }
+    return s->committed.state;
+}
+
+static double run_cam(void *ctx)
+{
+    const mech_dock_cam *c = ctx;
+    double acc = 0;
+    for (int i = 0; i < N; i++)
+        for (int st = 0; st < 5; st++)
+            for (int j = 0; j < 3; j++)
+                acc += mech_dock_cam_roller(c, 1e-3 * i, j).x;
+    return acc;
+}
+
+static double run_cover(void *ctx)
+{
+    mech_dock_cover *cv = ctx;
+    hy_err e;
+    for (int i = 0; i < N; i++) {
+        mech_dock_cover_trial(cv, H, 1e3 * sin(1e-3 * i), mech_dock_cover_linear(&cv->p), &e);
+        mech_dock_cover_commit(cv);
+    }
+    return cv->committed.x;
+}
+
+static double run_pusher(void *ctx)
+{
+    const mech_dock_pusher_params *p = ctx;
+    mech_dock_pusher_out o;
+    double acc = 0;
+    for (int i = 0; i < N; i++)
+        for (int st = 0; st < 5; st++) {
+            mech_dock_pusher_eval(p, mech_vec3_make(0.02 - 1e-8 * i, 0, 0), mech_vec3_make(-1, 0, 0),
+                                  mech_vec3_zero(), mech_vec3_zero(), &o);
+            acc += o.force.x;
+        }
+    return acc;
+}
+
+static double run_limiter(void *ctx)
+{
+    mech_dock_limiter *l = ctx;
+    mech_dock_limiter_out o;
+    hy_err e;
+    double acc = 0;
+    for (int i = 0; i < N; i++) {
+        for (int st = 0; st < 4; st++)
+            mech_dock_limiter_trial(l, 0.05, 0.01, 800, -400, 0, 0.06, 0.28, &o, &e), acc += o.xdd;
+        mech_dock_limiter_revert(l);
+        mech_dock_limiter_trial(l, 0.05, 0.01, 800, -400, 0, 0.06, 0.28, &o, &e);
+        mech_dock_limiter_commit(l);
+    }
+    return acc;
+}
+
+/* the pads off the rim (most of a run): no lateral load, the closed-form path */
+static double run_limiter_free(void *ctx)
+{
+    mech_dock_limiter *l = ctx;
+    mech_dock_limiter_out o;
+    hy_err e;
+    double acc = 0;
+    for (int i = 0; i < N; i++) {
+        for (int st = 0; st < 4; st++)
+            mech_dock_limiter_trial(l, 0.05, 0.01, 0, 0, 0, 0.06, 0.28, &o, &e), acc += o.xdd;
+        mech_dock_limiter_revert(l);
+        mech_dock_limiter_trial(l, 0.05, 0.01, 0, 0, 0, 0.06, 0.28, &o, &e);
+        mech_dock_limiter_commit(l);
+    }
+    return acc;
+}
+
+int main(int argc, char **argv)
+{
+    hy_err e;
+    const char *fx = argc > 1 ? argv[1] : "fixtures/mech/dock/models/gear-B.json";
+    hy_model gear;
+    if (hy_model_read(fx, &gear, &e)) {
+        fprintf(stderr, "bench_dock_process: %s\n", e.msg);
+        return 1;
+    }
+    static mech_dock_drive d;
+    mech_dock_drive_params dp;
+    mech_dock_drive_params_rp1(&dp);
+    mech_dock_drive_init(&d, &dp, 0, &e);
+    mech_dock_drive_command(&d, MECH_DOCK_DRIVE_RETRACT, 2);
+    mech_dock_axial_params ap;
+    mech_dock_axial_params_rp1(&ap, MECH_DOCK_B);
+    ap.gear.model = &gear;
+    nut n;
+    if (mech_dock_axial_new(&ap, &n.a, &e)) {
+        fprintf(stderr, "bench_dock_process: %s\n", e.msg);
+        return 1;
+    }
+    n.i = mech_dock_axial_ratio(n.a);
+    static mech_dock_seq sq;
+    mech_dock_seq_params sp;
+    mech_dock_seq_params_default(&sp);
+    mech_dock_seq_init(&sq, &sp, MECH_DOCK_SEQ_READY, 0, &e);
+    static mech_dock_cam_params cp;
+    cp.n = 3, cp.theta[1] = 1, cp.theta[2] = 2, cp.radius[0] = cp.radius[1] = 0.05, cp.radius[2] = 0.07;
+    cp.i_cam = 100, cp.i_nut = 2 * M_PI / 0.012, cp.n_lever = 3, cp.arm = 0.04, cp.x_pivot = 0.3;
+    cp.rho_pivot = 0.09, cp.len = 0.15, cp.roller_radius = 0.01, cp.roller_offset = 0.003, cp.head_x0 = 1.1;
+    cp.head_cone_x = -0.656, cp.rim_radius = 0.4, cp.half_angle = M_PI / 6, cp.throat_radius = 0.05;
+    static mech_dock_cam cam;
+    if (mech_dock_cam_build(&cp, &cam, &e)) {
+        fprintf(stderr, "bench_dock_process: %s\n", e.msg);
+        return 1;
+    }
+    static mech_dock_cover cv;
+    mech_dock_cover_params cvp;
+    mech_dock_cover_params_rp1(&cvp);
+    mech_dock_cover_init(&cv, &cvp, &e);
+    mech_dock_pusher_params pp;
+    mech_dock_pusher_params_rp1(&pp);
+    static mech_dock_limiter lim;
+    mech_dock_limiter_params lp;
+    mech_dock_limiter_params_rp1(&lp);
+    if (mech_dock_limiter_new(&lp, &lim, &e)) {
+        fprintf(stderr, "bench_dock_process: %s\n", e.msg);
+        return 1;
+    }
+    struct { const char *name, *pattern; double (*f)(void *); void *ctx; } parts[] = {
+        {"drive", "4 stage trials + revert + trial + commit", run_drive, &d},
+        {"nut eq. with drive (B)", "4 stage trials + revert + trial + commit", run_nut, &n},
+        {"sequencer", "trial + commit", run_seq, &sq},
+        {"cam rollers", "5 x 3 lookups", run_cam, &cam},
+        {"cover", "trial + commit", run_cover, &cv},
+        {"pushers", "5 evaluations", run_pusher, &pp},
+        {"limiter, pads on the rim", "4 stage solves + revert + solve + commit", run_limiter, &lim},
+        {"limiter, pads free", "the same, no lateral load (closed form)", run_limiter_free, &lim},
+    };
+    printf("%-24s %-44s %10s %8s\n", "part", "per RK4 step", "ns/step", "allocs");
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+        long a0 = n_alloc;
+        double ns = best(parts[k].f, parts[k].ctx);
+        printf("%-24s %-44s %10.1f %8ld\n", parts[k].name, parts[k].pattern, ns, n_alloc - a0);
+    }
+    mech_dock_limiter_free(&lim);
+    mech_dock_axial_free(n.a);
+    hy_model_free(&gear);
+    return 0;
+}
