@@ -75,8 +75,10 @@ static int run_series(const char *cmd, const mech_pend_model *m, const opts *o, 
     mech_pend_data *d;
     double omega = decay ? 0 : 2 * M_PI * o->freq;
     int rc = mech_pend_data_new(m, decay ? 0 : o->amp, omega, &o->solver, &d, &err);
-    if (rc == HY_OK && decay)
-        rc = mech_pend_data_start(d, o->angle, 0, o->angle, 0, 0, &err);
+    if (rc == HY_OK && decay && (rc = mech_pend_data_start(d, o->angle, 0, o->angle, 0, 0, &err)) != HY_OK) {
+        mech_pend_data_free(d);   /* the data was made: a refused start angle must not leak it */
+        return mech_cli_fail(cmd, "--angle %g: %s", o->angle, err.msg);
+    }
     if (rc != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     double dt = decay ? o->dt : 1.0 / (o->freq * o->samples);
