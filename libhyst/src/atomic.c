@@ -96,18 +96,26 @@ int hy_atomic_open(hy_atomic *a, const char *path, const char *protect, hy_err *
         }
         if (!S_ISREG(st.st_mode))
             return hy_err_set(err, HY_EIO, "%s: is not a regular file, a FIFO or a character device", path);
+        a->keep_mode = 1;   /* replacing a file keeps its permissions (a 600 file stays 600) */
+        a->mode = (unsigned)(st.st_mode & 07777);
     }
     size_t tl = strlen(a->target); /* < sizeof tmp - 16 (resolve_links) */
     memcpy(a->tmp, a->target, tl);
     memcpy(a->tmp + tl, ".tmpXXXXXX", sizeof ".tmpXXXXXX");
+    hy_cleanup_hold(1);
     int fd = mkstemp(a->tmp);
+    if (fd >= 0)
+        hy_cleanup_add(a->tmp);   /* removed on a signal */
+    int e0 = errno;
+    hy_cleanup_hold(0);
     if (fd < 0)
-        return hy_err_set(err, HY_EIO, "%s: cannot create output file: %s", path, strerror(errno));
+        return hy_err_set(err, HY_EIO, "%s: cannot create output file: %s", path, strerror(e0));
     a->fp = fdopen(fd, "w");
     if (!a->fp) {
         int e = errno;
         close(fd);
         unlink(a->tmp);
+        hy_cleanup_remove(a->tmp);
         return hy_err_set(err, e == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open output file: %s", path,
                           strerror(e));
     }
@@ -140,7 +148,7 @@ int hy_atomic_commit(hy_atomic *a, hy_err *err)
     mode_t um = umask(0);
     umask(um);
     if (!bad)
-        fchmod(fileno(a->fp), 0666 & ~um);
+        fchmod(fileno(a->fp), a->keep_mode ? (mode_t)a->mode : 0666 & ~um);
     if (fclose(a->fp) != 0 && !bad) {
         bad = 1;
         e = errno;
@@ -148,13 +156,16 @@ int hy_atomic_commit(hy_atomic *a, hy_err *err)
     a->fp = NULL;
     if (bad) {
         unlink(a->tmp);
+        hy_cleanup_remove(a->tmp);
         return hy_err_set(err, HY_EIO, "%s: write failed: %s", a->path, strerror(e));
     }
     if (rename(a->tmp, a->target) != 0) {
         e = errno;
         unlink(a->tmp);
+        hy_cleanup_remove(a->tmp);
         return hy_err_set(err, HY_EIO, "%s: cannot replace the output file: %s", a->path, strerror(e));
     }
+    hy_cleanup_remove(a->tmp);
     return HY_OK;
 }
 
@@ -165,8 +176,10 @@ void hy_atomic_abort(hy_atomic *a)
         return;
     if (!a->is_stdout) {
         fclose(a->fp);
-        if (!a->direct)
+        if (!a->direct) {
             unlink(a->tmp);
+            hy_cleanup_remove(a->tmp);
+        }
     }
     a->fp = NULL;
 }

@@ -214,12 +214,10 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
     const char *term = terminal(fig);
     if (!term)
         return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", fig);
-    char script[4200], tmpfig[4200];
-    snprintf(script, sizeof script, "%s.gp.tmp", fig);
-    snprintf(tmpfig, sizeof tmpfig, "%s.tmp%s", fig, strrchr(fig, '.'));
-    FILE *fp = fopen(script, "w");
-    if (!fp)
-        return mech_cli_fail(cmd, "%s: cannot write: %s", script, strerror(errno));
+    mech_fig g;
+    if (mech_fig_open(cmd, &g, fig, NULL, term) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    FILE *fp = g.fp;
     const hist *hs[2] = {a, b};
     int ns = b ? 2 : 1, rows = 5;
     for (int s = 0; s < ns; s++) {
@@ -238,9 +236,7 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
         snprintf(nm, sizeof nm, "L%d", j);
         block(fp, nm, a->dth + (size_t)j * (size_t)a->cap, a->M + (size_t)j * (size_t)a->cap, a->n);
     }
-    fprintf(fp, "set terminal %s\nset output ", term);
-    mech_cli_gp_quote(fp, tmpfig);
-    fprintf(fp, "\nset multiplot layout %d,1\nset grid\nset xlabel 't (s)'\n", rows);
+    fprintf(fp, "set multiplot layout %d,1\nset grid\nset xlabel 't (s)'\n", rows);
     const char *what[4] = {"w", "th", "thd", NULL};
     const char *ylab[4] = {"tip deflection w (m)", "attitude theta (rad)", "attitude rate (rad/s)", NULL};
     for (int k = 0; k < 3; k++) {
@@ -269,8 +265,7 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
         fputc('\n', fp);
     }
     fputs("unset multiplot\n", fp);
-    fclose(fp);
-    return mech_cli_run_gnuplot(cmd, script, tmpfig, fig);
+    return mech_fig_run(cmd, &g);
 }
 
 /* ---------- configuration ---------- */
@@ -468,14 +463,12 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
             free(table);
             return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", o->plot);
         }
-        char script[4200], tmpfig[4200];
-        snprintf(script, sizeof script, "%s.gp.tmp", o->plot);
-        snprintf(tmpfig, sizeof tmpfig, "%s.tmp%s", o->plot, strrchr(o->plot, '.'));
-        FILE *gp = fopen(script, "w");
-        if (!gp) {
+        mech_fig g;
+        if (mech_fig_open(cmd, &g, o->plot, NULL, term) != MECH_EXIT_OK) {
             free(table);
-            return mech_cli_fail(cmd, "%s: cannot write: %s", script, strerror(errno));
+            return MECH_EXIT_FAIL;
         }
+        FILE *gp = g.fp;
         fputs("$D << EOD\n", gp);
         for (int i = 0; i < nv; i++) {
             fprintf(gp, "%.10g", v[i]);
@@ -484,9 +477,7 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
             fputc('\n', gp);
         }
         fputs("EOD\n", gp);
-        fprintf(gp, "set terminal %s\nset output ", term);
-        mech_cli_gp_quote(gp, tmpfig);
-        fputs("\nset grid\nset key outside right\n", gp);
+        fputs("set grid\nset key outside right\n", gp);
         fprintf(gp, "set xlabel '%s'\nset ylabel 'f_i / f_i(first value)'\nset title 'free-hub frequencies against "
                 "%s (spec 004 Tables 2-5)'\n%s", kind == 0 ? "hinge mass (kg)" : kind == 1 ? "hub inertia J1 (kg m^2)"
                 : kind == 2 ? "stiffness ratio c = k_g / k_l" : "hinge count n_j", o->sweep,
@@ -495,8 +486,7 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
         for (int k = 1; k <= nm_print; k++)
             fprintf(gp, "%s$D using 1:%d with linespoints title 'f%d'", k > 1 ? ", " : "", k + 1, k);
         fputc('\n', gp);
-        fclose(gp);
-        status = mech_cli_run_gnuplot(cmd, script, tmpfig, o->plot);
+        status = mech_fig_run(cmd, &g);
     }
     free(table);
     return status;

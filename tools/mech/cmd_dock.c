@@ -151,6 +151,7 @@ typedef struct run {
     /* result */
     int failed;
     char msg[HY_MSG_LEN];
+    hy_progress progress;            /* on a terminal, for a long run                                            */
     unsigned long steps;
     double t_end;
     double work[MECH_DOCK_NEL], q_end[MECH_DOCK_NEL], Q_end[MECH_DOCK_NEL];
@@ -186,6 +187,7 @@ static int open_out(run *r, const char *name, hy_atomic *a)
         return mech_cli_fail(r->cmd, "%s: refusing to overwrite an input file", path);
     if (hy_atomic_open(a, path, r->o->scenario, &err) != HY_OK)
         return mech_cli_fail(r->cmd, "%s", err.msg);
+    mech_out_note(path);
     return MECH_EXIT_OK;
 }
 
@@ -301,6 +303,7 @@ static int simulate(const mech_dock_model *m, run *r, int stop_at_capture)
     r->pstride = n / PLOT_POINTS + 1;
     observe(r, s);
     for (long i = 0; i < n; i++) {
+        hy_progress_update(&r->progress, (double)i / (double)n);
         if (mech_dock_sim_step(s, &err) != HY_OK) {
             r->failed = 1;
             snprintf(r->msg, sizeof r->msg, "%s", err.msg);
@@ -420,32 +423,29 @@ static cJSON *summary(const run *r, const char *scenario)
 /* ---------- gnuplot ---------- */
 
 typedef struct figure {
-    char fig[MECH_DOCK_PATH_LEN + 128], tmp[MECH_DOCK_PATH_LEN + 160], script[MECH_DOCK_PATH_LEN + 160];
+    mech_fig g;
     FILE *fp;
 } figure;
 
 // (run, name, terminal) => script open with the terminal and the temporary output set
 static int fig_open(const run *r, figure *f, const char *name, const char *term)
 {
-    snprintf(f->fig, sizeof f->fig, "%s/%s", r->dir, name);
-    if (is_input(f->fig, r->o, r->c))
-        return mech_cli_fail(r->cmd, "%s: refusing to overwrite an input file", f->fig);
-    snprintf(f->tmp, sizeof f->tmp, "%s.tmp%s", f->fig, strrchr(name, '.'));
-    snprintf(f->script, sizeof f->script, "%s.gp.tmp", f->fig);
-    if (!(f->fp = fopen(f->script, "w")))
-        return mech_cli_fail(r->cmd, "%s: cannot write: %s", f->script, strerror(errno));
-    fprintf(f->fp, "set terminal %s\nset output ", term);
-    mech_cli_gp_quote(f->fp, f->tmp);
-    fputs("\nset grid\n", f->fp);
+    char path[MECH_DOCK_PATH_LEN + 128];
+    snprintf(path, sizeof path, "%s/%s", r->dir, name);
+    if (is_input(path, r->o, r->c))
+        return mech_cli_fail(r->cmd, "%s: refusing to overwrite an input file", path);
+    if (mech_fig_open(r->cmd, &f->g, path, NULL, term) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    mech_out_note(path);
+    f->fp = f->g.fp;
+    fputs("set grid\n", f->fp);
     return MECH_EXIT_OK;
 }
 
 static int fig_run(const run *r, figure *f)
 {
-    fputs("unset multiplot\nset output\n", f->fp);
-    if (fclose(f->fp) != 0)
-        return mech_cli_fail(r->cmd, "%s: cannot write", f->script);
-    return mech_cli_run_gnuplot(r->cmd, f->script, f->tmp, f->fig);
+    fputs("unset multiplot\n", f->fp);
+    return mech_fig_run(r->cmd, &f->g);
 }
 
 // (fp, block name, columns of the figure samples) => datablock of t and the columns (scaled)
@@ -753,7 +753,9 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     }
     if (!r->pb || (c->animation && (!r->frame || !r->frame_t)))
         return mech_cli_fail(cmd, "out of memory");
+    hy_progress_start(&r->progress, "mech dock");
     int rc = simulate(m, r, 0);
+    hy_progress_end(&r->progress);
     if (rc != HY_OK && !r->failed)
         return MECH_EXIT_FAIL;
     /* commit what was written, also after a failed step: the rows up to it are the evidence */
@@ -806,6 +808,34 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     if (r->failed)
         status = mech_cli_fail(cmd, "%s (the outputs up to t = %.6g s are written in %s)", r->msg, r->t_end, r->dir);
     return status;
+}
+
+/* the files a run writes into its folder (and removes when a rerun no longer writes them) */
+static const char *const owned_outputs[] = {"history.csv", "axial.csv", "spring1.csv", "spring2.csv", "torsion.csv",
+                                            "bend_y.csv", "bend_z.csv", "summary.json", "forces.png", "loops.png",
+                                            "energy.png", "view-*.png", "animation.gif", NULL};
+
+/* (options, scenario, folder) => refused before running when the outputs would not fit (hy_output_limit): every
+ * step writes a record row per element, history.csv a row per step or at outputs.rate; up to 25 bytes a number */
+static int check_size(const char *cmd, const opts *o, const mech_dock_config *c, const char *dir)
+{
+    const mech_dock_params *p = &c->params;
+    double steps = floor(p->duration / p->h + 0.5) + 1;
+    double rows = c->out_rate > 0 ? fmin(steps, p->duration * c->out_rate + 1) : steps;
+    int ncol = c->nchannel ? c->nchannel + 1 : MECH_DOCK_NCH;
+    double hist = rows * ncol * 25, rec = c->records ? steps * MECH_DOCK_NEL * 3 * 25 : 0;
+    double limit = hy_output_limit(dir);
+    if (hist + rec <= limit)
+        return MECH_EXIT_OK;
+    char need[32], have[32];
+    hy_bytes_text(need, sizeof need, hist + rec);
+    hy_bytes_text(have, sizeof have, limit);
+    return mech_cli_fail(cmd, "%s: duration %g s / step %g s = %.4g steps: the outputs would take up to %s (history.csv "
+                         "%.4g rows x %d columns at outputs.rate = %g rows/s%s, element records %s), more than the %s "
+                         "allowed in %s (free space or HYST_OUTPUT_MAX); shorten duration, raise step or lower "
+                         "outputs.rate, or set outputs.records to false (--no-records)", hy_display_name(o->scenario),
+                         p->duration, p->h, steps, need, rows, ncol, c->out_rate, c->out_rate > 0 ? "" : " (every step)",
+                         c->records ? "6 x every step" : "off", have, dir);
 }
 
 int mech_cmd_dock(int argc, char **argv)
@@ -872,13 +902,20 @@ int mech_cmd_dock(int argc, char **argv)
     else
         default_dir(o.scenario, r.dir, sizeof r.dir);
     status = make_dir(cmd, r.dir);
+    hy_dir_lock lock = {.fd = -1};
+    if (status == MECH_EXIT_OK)
+        status = mech_out_lock(cmd, &lock, r.dir);   /* one run at a time in a folder */
+    if (status == MECH_EXIT_OK && !o.capture)
+        status = check_size(cmd, &o, &c, r.dir);
     if (status == MECH_EXIT_OK && o.capture) {
         r.p = &c.params;   /* the bisection compiles a model per speed from these parameters */
         status = capture_speed(cmd, &o, &c, &r);
     } else if (status == MECH_EXIT_OK) {
         status = do_run(cmd, &o, &c, m, &r);
+        mech_out_sweep(cmd, r.dir, "summary.json", owned_outputs);   /* nothing stale beside the new summary */
     }
     run_free(&r);
+    hy_dir_lock_release(&lock);
     mech_dock_model_free(m);
     mech_dock_config_free(&c);
     return status;
