@@ -37,6 +37,8 @@ refused() {
 }
 MAXKB=300000   # far below the gigabytes the refused requests would take, above a sanitizer build's own share
 
+FR=$(ls "$FIX"/mech/friction/*.json | head -n 1)
+
 # ---- 2. one size limit for every file read whole; devices refused, FIFOs bounded ----
 refused "dock: /dev/zero as scenario refused unread" "/dev/zero: is a device" $MAXKB "$MECH" dock /dev/zero
 refused "pendulum: --unit-model /dev/zero refused" "/dev/zero: is a device" $MAXKB \
@@ -152,6 +154,66 @@ fi
 chmod 600 "$WORK/mode/summary.json"
 "$MECH" dock "$S2" --out "$WORK/mode" --duration 0.1 --step 1e-3 --no-plots -q
 check_num "dock: a replaced 600 output stays 600" "$(stat -c %a "$WORK/mode/summary.json")" 600 0
+
+
+# ---- 1. requests that would eat the machine: refused before running, naming keys and numbers ----
+BB=$FIX/mech/beam/baseline.json
+refused "beam sim: histories over the memory limit refused" \
+    "solver.duration 2 s / solver.dt 0.0001 s = 2e\+04 steps with 1 hinges: the time histories need 1.3 MB .*HYST_MEM_MAX" \
+    $MAXKB env HYST_MEM_MAX=1e6 "$MECH" beam sim "$BB" -o "$WORK/b.csv"
+[ ! -e "$WORK/b.csv" ] && ok "beam sim: nothing written on refusal" || not_ok "beam sim: nothing written on refusal"
+refused "beam sim: 1e4 s with 4 hinges refused (11.2 GB)" "= 1e\+08 steps with 4 hinges: the time histories need 11.2 GB" \
+    $MAXKB env HYST_MEM_MAX=1e9 "$MECH" beam sim "$FIX/mech/beam/hinges-4.json" --duration 1e4 --dt 1e-4 -o "$WORK/b.csv"
+refused "beam sim: a CSV over the output limit refused" "-o would take up to 4.0 MB, more than the 100.0 kB" \
+    $MAXKB env HYST_OUTPUT_MAX=1e5 "$MECH" beam sim "$BB" -o "$WORK/b.csv"
+refused "dock: outputs over the output limit refused before running" \
+    "duration 20 s / step 0.00025 s = 8e\+04 steps: the outputs would take up to 42.3 MB .*--no-records" \
+    $MAXKB env HYST_OUTPUT_MAX=1e6 "$MECH" dock "$S2" --out "$WORK/big"
+[ ! -e "$WORK/big/history.csv" ] && ok "dock: nothing written on refusal" || not_ok "dock: nothing written on refusal"
+refused "dock: 1e8 steps refused (output size)" "= 1e\+08 steps: the outputs would take up to" $MAXKB \
+    env HYST_OUTPUT_MAX=1e9 "$MECH" dock "$S2" --out "$WORK/big" --duration 1e4 --step 1e-4
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d.setdefault('run',{}); r['step']=1e-4; r['sample']=1e-4; json.dump(d,open(sys.argv[2],'w'))" \
+    "$FR" "$WORK/fs.json"
+refused "friction: --duration meets run.sample's row limit too" "--duration 5000 s: 5e\+07 rows of run.sample = 0.0001 s, more than 1e7" \
+    $MAXKB "$MECH" friction "$WORK/fs.json" --duration 5e3
+refused "pendulum: --rk4 1e-12 refused before minutes of silence" "--rk4 1e-12 s: 2.5e\+13 steps over the 25 s simulated" \
+    $MAXKB "$MECH" pendulum harmonic --rk4 1e-12
+# progress on a terminal (forced here: HYST_PROGRESS=always), cleared before the report
+HYST_PROGRESS=always "$MECH" dock "$S2" --out "$WORK/prog" --duration 0.5 --no-plots -q 2>"$WORK/prog.err"
+grep -q "mech dock: .*%, .* s left" "$WORK/prog.err" && ok "dock: progress on a terminal" || not_ok "dock: progress on a terminal"
+"$MECH" dock "$S2" --out "$WORK/prog" --duration 0.5 --no-plots -q 2>"$WORK/prog.err"
+[ ! -s "$WORK/prog.err" ] && ok "dock: no progress when stderr is not a terminal" || not_ok "dock: no progress when stderr is not a terminal"
+
+# ---- 6. wrong results with exit 0 are errors ----
+check_fails "pendulum sweep: 3e9 frequencies refused (was: only the header)" "--f-step 0.001 Hz: 3e\+09 frequencies, at most 100000" \
+    "$MECH" pendulum sweep --f-max 3e6 --f-step 1e-3
+LONG=$WORK/$(head -c 1100 /dev/zero | tr '\0' 'd')
+check_fails "dock: an --out over the path limit refused (was: cut, outputs elsewhere)" "--out: the folder name is [0-9]+ bytes long, at most 1023" \
+    "$MECH" dock "$S2" --out "$LONG" -q
+check_fails "beam sim: -o and --summary on one path refused" "-o and --summary name the same file" \
+    "$MECH" beam sim "$BB" -o "$WORK/same" --summary "$WORK/same"
+
+# ---- 7. no terminal control from a file reaches the terminal ----
+sed 's/"name": *"soyuz-ms"/"name": "soy\\u001b[2Juz"/' "$S2" >"$WORK/esc.json"
+cp -r "$D/models" "$WORK/" 2>/dev/null
+"$MECH" dock "$WORK/esc.json" --out "$WORK/esc" --duration 0.2 --step 1e-3 --no-plots >"$WORK/esc.out" 2>&1
+grep -q "soy?\[2Juz" "$WORK/esc.out" && ! grep -q "$(printf '\033')" "$WORK/esc.out" \
+    && ok "dock: a vehicle name's escape sequence is printed as ?" || not_ok "dock: a vehicle name's escape sequence is printed as ?"
+
+# ---- 8. messages name the key, the value and the valid range ----
+sed 's/"mass": *[0-9.e+]*/"mass": 1e308/' "$S2" >"$WORK/m.json"
+check_fails "dock: mass 1e308" "m.json: active.mass: 1e\+308 kg is outside the valid range \(0, 1e9\] kg" "$MECH" dock "$WORK/m.json" -q
+sed 's/"closing_speed": *[0-9.e+]*/"closing_speed": 1e308/' "$S2" >"$WORK/v.json"
+check_fails "dock: closing speed 1e308" "initial.closing_speed: 1e\+308 m/s is outside the valid range \[0, 10\] m/s" \
+    "$MECH" dock "$WORK/v.json" -q
+check_fails "dock: the step is 'step'" "s2-A.json: step: 0.1 s is too large .*valid range \(0, 0.01\] s" \
+    "$MECH" dock "$S2" --step 0.1 -q
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d.setdefault('beam',{})['E']=1e308; json.dump(d,open(sys.argv[2],'w'))" \
+    "$BB" "$WORK/E.json"
+check_fails "beam: E 1e308" "beam.E = 1e\+308: outside the valid range \(0, 1e\+13\] Pa" "$MECH" beam freq "$WORK/E.json"
+"$MECH" pendulum harmonic --periods 1 -o /dev/stdout 2>"$WORK/p.err" | head -n 1 >"$WORK/p.out"
+grep -q "^t,phi1" "$WORK/p.out" && [ ! -s "$WORK/p.err" ] && ok "pendulum: -o /dev/stdout into a pipe" \
+    || not_ok "pendulum: -o /dev/stdout into a pipe ($(cat "$WORK/p.err"))"
 
 # ---- the soak: interrupted S2 runs (SOAK_RUNS, default 100), then nothing temporary left, every output parses ----
 python3 "$TOP/tests/e2e/soak_dock.py" "$MECH" "$S2" "$WORK/soak" "${SOAK_RUNS:-100}" 19 >"$WORK/soak.log" 2>&1

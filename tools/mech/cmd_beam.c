@@ -103,7 +103,10 @@ static int simulate(const mech_beam_model *m, const mech_beam_config *c, const m
     if (rc != HY_OK)
         return rc;
     mech_beam_obs o;
+    hy_progress pr;
+    hy_progress_start(&pr, "mech beam");
     for (long i = 0; i < n; i++) {
+        hy_progress_update(&pr, (double)i / (double)n);
         if (i > 0 && (rc = mech_beam_step(d, err)) != HY_OK) {
             h->failed = 1;
             snprintf(h->msg, sizeof h->msg, "%s", err->msg);
@@ -123,6 +126,7 @@ static int simulate(const mech_beam_model *m, const mech_beam_config *c, const m
         h->bal_max = fmax(h->bal_max, fabs(o.T + o.V_beam + o.W_hinge - o.W_ext));
         h->n = i + 1;
     }
+    hy_progress_end(&pr);
     h->W_ext = o.W_ext, h->W_hinge = o.W_hinge, h->T = o.T, h->V = o.V_beam, h->h = o.h;
     mech_beam_data_free(d);
     return h->failed ? HY_ESTATE : HY_OK;
@@ -619,10 +623,49 @@ static int hinge_records(const char *cmd, const char *prefix, const hist *h, con
     return MECH_EXIT_OK;
 }
 
+/* (options, configuration, histories kept) => refused before running when the histories (every step of t, w, theta,
+ * theta', U, F and each hinge's dtheta, M) exceed the memory (hy_mem_limit) or the CSV files the free space of
+ * their folder (hy_output_limit; up to 25 bytes a number), naming the keys and the numbers */
+static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, int runs)
+{
+    double n = floor(c->solver.duration / c->solver.dt + 0.5) + 1;
+    int nh = c->params.n_hinges;
+    double mem = runs * n * (6.0 + 2.0 * nh) * sizeof(double), mem_max = hy_mem_limit();
+    char need[32], have[32];
+    if (mem > mem_max) {
+        hy_bytes_text(need, sizeof need, mem);
+        hy_bytes_text(have, sizeof have, mem_max);
+        return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g steps with %d hinges: the time "
+                             "histories need %s (%d x %d numbers a step), more than the %s of memory (HYST_MEM_MAX); "
+                             "shorten solver.duration or raise solver.dt", hy_display_name(o->config),
+                             c->solver.duration, c->solver.dt, n, nh, need, runs, 6 + 2 * nh, have);
+    }
+    const char *files[2] = {strcmp(o->out, "-") ? o->out : NULL, o->records};
+    double bytes[2] = {runs * n * (6.0 + 2.0 * nh) * 25, n * nh * 3.0 * 25};
+    for (int k = 0; k < 2; k++) {
+        if (!files[k])
+            continue;
+        char dir[4200];
+        hy_path_dir(files[k], dir, sizeof dir);
+        double lim = hy_output_limit(dir[0] ? dir : ".");
+        if (bytes[k] > lim) {
+            hy_bytes_text(need, sizeof need, bytes[k]);
+            hy_bytes_text(have, sizeof have, lim);
+            return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g rows: %s would take up to %s, "
+                                 "more than the %s allowed in its folder (free space or HYST_OUTPUT_MAX)",
+                                 hy_display_name(o->config), c->solver.duration, c->solver.dt, n,
+                                 k ? "--hinge-records" : "-o", need, have);
+        }
+    }
+    return MECH_EXIT_OK;
+}
+
 static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const mech_beam_model *m)
 {
     hist h;
     hy_err err;
+    if (check_run(cmd, o, c, 1) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
     int rc = simulate(m, c, NULL, &h, &err);
     if (rc != HY_OK && !h.failed)
         return mech_cli_fail(cmd, "%s", err.msg);
@@ -710,7 +753,9 @@ static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const me
     fprintf(fp, "A - B K is Hurwitz: %s (largest real part %.4g 1/s)\n", worst < 0 ? "yes" : "NO", worst);
     free(Xc);
     int status = MECH_EXIT_OK;
-    if (strcmp(o->out, "-") != 0 || o->plot) {
+    if ((strcmp(o->out, "-") != 0 || o->plot) && check_run(cmd, o, c, 2) != MECH_EXIT_OK)
+        status = MECH_EXIT_FAIL;
+    else if (strcmp(o->out, "-") != 0 || o->plot) {
         mech_beam_control ctl = {.K = L.K, .u_max = c->control_u_max};
         hist open, ctrl;
         rc = simulate(m, c, NULL, &open, &err);
@@ -811,6 +856,13 @@ int mech_cmd_beam(int argc, char **argv)
         return mech_cli_usage(cmd, "--plot needs --sweep with 'mech beam freq'");
     if (o.plot && !terminal(o.plot))
         return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", o.plot);
+    /* the outputs are distinct files: -o and --summary on one path would clobber each other */
+    const char *outs[3] = {strcmp(o.out, "-") ? o.out : NULL, o.summary, o.plot};
+    const char *names[3] = {"-o", "--summary", "--plot"};
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (outs[i] && outs[j] && (strcmp(outs[i], outs[j]) == 0 || hy_same_file(outs[i], outs[j])))
+                return mech_cli_usage(cmd, "%s and %s name the same file '%s'", names[i], names[j], outs[j]);
     if (o.set_clearance && !(o.clearance >= 0))
         return mech_cli_usage(cmd, "--clearance must be >= 0 rad");
     mech_beam_config c;
@@ -818,6 +870,11 @@ int mech_cmd_beam(int argc, char **argv)
     int status = load_config(cmd, &o, &c, &m);
     if (status != MECH_EXIT_OK)
         return status;
+    if (o.plot && is_input(o.plot, &o, &c)) {   /* checked before running, like every output */
+        mech_beam_model_free(m);
+        mech_beam_config_free(&c);
+        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file with the figure", o.plot);
+    }
     if (mode == 0) {
         hy_err err;
         hy_atomic a;

@@ -723,7 +723,7 @@ static int capture_speed(const char *cmd, const opts *o, mech_dock_config *c, ru
     if (!o->quiet)
         printf("mech dock %s: capture-speed threshold %.5g m/s (+- %.2g, bisection of [%g, %g], %d runs); estimate "
                "sqrt(2 W_latch / m) = %.5g m/s (W_latch = %g N x %g m, m = %.6g kg reduced mass): ratio %.3f\n",
-               hy_display_name(o->scenario), v, 0.5 * tol, lo, hi, iters + 2, v_est, p->geom.detent_force,
+               mech_cli_text(hy_display_name(o->scenario)), v, 0.5 * tol, lo, hi, iters + 2, v_est, p->geom.detent_force,
                p->geom.detent_travel, mu, v / v_est);
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "scenario", hy_display_name(o->scenario));
@@ -789,8 +789,8 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     if (!o->quiet) {
         const mech_dock_params *p = r->p;
         printf("mech dock %s: variant %s, %s (%.6g kg) into %s (%.6g kg) at %.4g m/s, h = %g s, %lu steps to "
-               "t = %.4g s\n", hy_display_name(o->scenario), p->variant == MECH_DOCK_B ? "B" : "A", p->active.name,
-               p->active.mass, p->passive.name, p->passive.mass, p->init.closing_speed, p->h, r->steps, r->t_end);
+               "t = %.4g s\n", mech_cli_text(hy_display_name(o->scenario)), p->variant == MECH_DOCK_B ? "B" : "A",
+               mech_cli_text(p->active.name), p->active.mass, mech_cli_text(p->passive.name), p->passive.mass, p->init.closing_speed, p->h, r->steps, r->t_end);
         if (u->captured)
             printf("  captured at %.4g s after %d cone contact(s)\n", u->capture_time, u->cone_contacts);
         else
@@ -803,7 +803,7 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
                norm(u->momentum0) > 0 ? drift(u->momentum0, u->momentum) / norm(u->momentum0) : 0.0);
         if (status == MECH_EXIT_OK)
             printf("  outputs in %s: history.csv (%ld rows), %d element records, summary.json, %d figure(s)\n",
-                   r->dir, r->rows, c->records ? MECH_DOCK_NEL : 0, nfig);
+                   mech_cli_text(r->dir), r->rows, c->records ? MECH_DOCK_NEL : 0, nfig);
     }
     if (r->failed)
         status = mech_cli_fail(cmd, "%s (the outputs up to t = %.6g s are written in %s)", r->msg, r->t_end, r->dir);
@@ -895,6 +895,12 @@ int mech_cmd_dock(int argc, char **argv)
     run r;
     memset(&r, 0, sizeof r);
     r.cmd = cmd, r.o = &o, r.c = &c, r.p = mech_dock_model_params(m);
+    if (o.out && strlen(o.out) >= MECH_DOCK_PATH_LEN) {   /* never cut: the outputs would land elsewhere */
+        mech_dock_model_free(m);
+        mech_dock_config_free(&c);
+        return mech_cli_usage(cmd, "--out: the folder name is %zu bytes long, at most %d allowed", strlen(o.out),
+                              MECH_DOCK_PATH_LEN - 1);
+    }
     if (o.out)
         snprintf(r.dir, sizeof r.dir, "%s", o.out);
     else if (c.out_dir[0])

@@ -13,6 +13,9 @@ int mech_cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(p
 int mech_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 // (command, printf format) => "mech COMMAND: warning: message" on stderr
 void mech_cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* (text from a file or the command line) => printable copy (hy_msg_text: control bytes as '?', so no escape
+ * sequence reaches the terminal); 8 rotating buffers of 1 kB, for the reports printed on standard output */
+const char *mech_cli_text(const char *s);
 // (command, option name, text) => finite double in *out; 0, or -1 after a usage message
 int mech_cli_double(const char *cmd, const char *opt, const char *text, double *out);
 // (command, option name, text, minimum) => integer >= min in *out; 0, or -1 after a usage message
