@@ -294,8 +294,10 @@ static int load_config(const char *cmd, const opts *o, mech_beam_config *c, mech
     if (o->iterated)
         c->solver.update = MECH_BEAM_ITERATED;
     if (!(c->solver.dt > 0) || !(c->solver.duration >= 0) || c->solver.duration / c->solver.dt > 1e8) {
+        double d = c->solver.duration, h = c->solver.dt;
         mech_beam_config_free(c);
-        return mech_cli_usage(cmd, "--duration and --dt must give 0 .. 1e8 steps of a positive size");
+        return mech_cli_usage(cmd, "solver.duration %g s / solver.dt %g s: expected a dt > 0 s and 0 .. 1e8 steps (got "
+                              "%.3g)", d, h, d / h);
     }
     if (mech_beam_model_new(&c->params, m, &err) != HY_OK) {
         mech_beam_config_free(c);

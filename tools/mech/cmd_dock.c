@@ -668,8 +668,10 @@ static int load(const char *cmd, const opts *o, mech_dock_config *c, mech_dock_m
     if (o->no_records)
         c->records = 0;
     if (!(c->params.h > 0) || !(c->params.duration >= 0) || c->params.duration / c->params.h > 1e8) {
+        double d = c->params.duration, h = c->params.h;
         mech_dock_config_free(c);
-        return mech_cli_usage(cmd, "--duration and --step must give 0 .. 1e8 steps of a positive size");
+        return mech_cli_usage(cmd, "duration %g s / step %g s: expected a step > 0 s and 0 .. 1e8 steps (got %.3g)", d, h,
+                              d / h);
     }
     if (mech_dock_model_new(&c->params, m, &err) != HY_OK) {
         mech_dock_config_free(c);
