@@ -83,14 +83,15 @@ int hy_atomic_open(hy_atomic *a, const char *path, const char *protect, hy_err *
     /* A path that reaches a pipe, a device or a socket through the kernel's own links (/dev/stdout ->
        /proc/self/fd/1 -> "pipe:[...]", which names no file) is written in place through the path itself. */
     struct stat st0;
-    if (stat(path, &st0) == 0 && (S_ISFIFO(st0.st_mode) || S_ISCHR(st0.st_mode) || S_ISSOCK(st0.st_mode))) {
+    int is_out = strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/fd/1") == 0;
+    if (stat(path, &st0) == 0 && S_ISSOCK(st0.st_mode) && is_out) {
+        a->fp = stdout;   /* a socket cannot be reopened by name: standard output itself */
+        a->is_stdout = 1;
+        return HY_OK;
+    }
+    if (stat(path, &st0) == 0 && (S_ISFIFO(st0.st_mode) || S_ISCHR(st0.st_mode))) {
         snprintf(a->target, sizeof a->target, "%s", path);
         a->fp = fopen(path, "w");
-        if (!a->fp && (strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/fd/1") == 0)) {
-            a->fp = stdout;   /* a socket cannot be reopened: standard output itself */
-            a->is_stdout = 1;
-            return HY_OK;
-        }
         if (!a->fp)
             return hy_err_set(err, HY_EIO, "%s: cannot open output file: %s", path, strerror(errno));
         a->direct = 1;

@@ -37,6 +37,8 @@ refused() {
 MAXKB=300000   # far below the gigabytes the refused requests would take, above a sanitizer build's own share
 
 FR=$(ls "$FIX"/mech/friction/*.json | head -n 1)
+BB=$FIX/mech/beam/baseline.json
+S2=$D/s2-A.json
 
 # ---- 2. one size limit for every file read whole; devices refused, FIFOs bounded ----
 refused "dock: /dev/zero as scenario refused unread" "/dev/zero: is a device" $MAXKB "$MECH" dock /dev/zero
@@ -149,6 +151,27 @@ if command -v gnuplot >/dev/null 2>&1; then
     check_fails "friction: a figure over the CSV refused" "the figure would overwrite the CSV output" \
         "$MECH" friction "$FR" -o "$WORK/r.png" --plot "$WORK/r.png"
 fi
+# two runs drawing the same figure at once: unique scripts and temporaries, both succeed (the old fixed-name
+# script made one of them fail in 5 of 6 tries), nothing temporary left
+if command -v gnuplot >/dev/null 2>&1; then
+    python3 - "$MECH" "$BB" "$WORK/twin" <<'PY' && ok "beam: two runs drawing one figure at once both succeed" || not_ok "beam: two runs drawing one figure at once both succeed"
+import os, subprocess, sys
+mech, cfg, d = sys.argv[1:]
+os.makedirs(d)
+bad = []
+for k in range(6):
+    ps = [subprocess.Popen([mech, "beam", "sim", cfg, "--duration", "0.5", "-o", "%s/r%d.csv" % (d, i),
+                            "--plot", d + "/fig.svg"], stderr=subprocess.PIPE) for i in range(2)]
+    for p in ps:
+        err = p.communicate()[1]
+        if p.returncode != 0:
+            bad.append(err.decode()[:200])
+left = [f for f in os.listdir(d) if ".tmp" in f]
+if bad or left or not open(d + "/fig.svg").read().rstrip().endswith("</svg>"):
+    print("#", bad[:2], left)
+    sys.exit(1)
+PY
+fi
 # replacing an output keeps its mode
 "$MECH" dock "$S2" --out "$WORK/mode" --duration 0.1 --step 1e-3 --no-plots -q
 chmod 600 "$WORK/mode/summary.json"
@@ -157,7 +180,6 @@ check_num "dock: a replaced 600 output stays 600" "$(stat -c %a "$WORK/mode/summ
 
 
 # ---- 1. requests that would eat the machine: refused before running, naming keys and numbers ----
-BB=$FIX/mech/beam/baseline.json
 refused "beam sim: histories over the memory limit refused" \
     "solver.duration 2 s / solver.dt 0.0001 s = 2e\+04 steps with 1 hinges: the time histories need 1.3 MB .*HYST_MEM_MAX" \
     $MAXKB env HYST_MEM_MAX=1e6 "$MECH" beam sim "$BB" -o "$WORK/b.csv"
