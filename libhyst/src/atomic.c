@@ -80,6 +80,23 @@ int hy_atomic_open(hy_atomic *a, const char *path, const char *protect, hy_err *
     if (strlen(path) + 16 >= sizeof a->path)
         return hy_err_set(err, HY_EARG, "%s: output path too long", path);
     snprintf(a->path, sizeof a->path, "%s", path);
+    /* A path that reaches a pipe, a device or a socket through the kernel's own links (/dev/stdout ->
+       /proc/self/fd/1 -> "pipe:[...]", which names no file) is written in place through the path itself. */
+    struct stat st0;
+    int is_out = strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/fd/1") == 0;
+    if (stat(path, &st0) == 0 && S_ISSOCK(st0.st_mode) && is_out) {
+        a->fp = stdout;   /* a socket cannot be reopened by name: standard output itself */
+        a->is_stdout = 1;
+        return HY_OK;
+    }
+    if (stat(path, &st0) == 0 && (S_ISFIFO(st0.st_mode) || S_ISCHR(st0.st_mode))) {
+        snprintf(a->target, sizeof a->target, "%s", path);
+        a->fp = fopen(path, "w");
+        if (!a->fp)
+            return hy_err_set(err, HY_EIO, "%s: cannot open output file: %s", path, strerror(errno));
+        a->direct = 1;
+        return HY_OK;
+    }
     if (resolve_links(path, a->target, sizeof a->target - 16) != 0)
         return hy_err_set(err, HY_EIO, "%s: cannot follow the symbolic link: %s", path, strerror(errno));
     struct stat st;
@@ -96,18 +113,26 @@ int hy_atomic_open(hy_atomic *a, const char *path, const char *protect, hy_err *
         }
         if (!S_ISREG(st.st_mode))
             return hy_err_set(err, HY_EIO, "%s: is not a regular file, a FIFO or a character device", path);
+        a->keep_mode = 1;   /* replacing a file keeps its permissions (a 600 file stays 600) */
+        a->mode = (unsigned)(st.st_mode & 07777);
     }
     size_t tl = strlen(a->target); /* < sizeof tmp - 16 (resolve_links) */
     memcpy(a->tmp, a->target, tl);
     memcpy(a->tmp + tl, ".tmpXXXXXX", sizeof ".tmpXXXXXX");
+    hy_cleanup_hold(1);
     int fd = mkstemp(a->tmp);
+    if (fd >= 0)
+        hy_cleanup_add(a->tmp);   /* removed on a signal */
+    int e0 = errno;
+    hy_cleanup_hold(0);
     if (fd < 0)
-        return hy_err_set(err, HY_EIO, "%s: cannot create output file: %s", path, strerror(errno));
+        return hy_err_set(err, HY_EIO, "%s: cannot create output file: %s", path, strerror(e0));
     a->fp = fdopen(fd, "w");
     if (!a->fp) {
         int e = errno;
         close(fd);
         unlink(a->tmp);
+        hy_cleanup_remove(a->tmp);
         return hy_err_set(err, e == ENOMEM ? HY_ENOMEM : HY_EIO, "%s: cannot open output file: %s", path,
                           strerror(e));
     }
@@ -140,7 +165,7 @@ int hy_atomic_commit(hy_atomic *a, hy_err *err)
     mode_t um = umask(0);
     umask(um);
     if (!bad)
-        fchmod(fileno(a->fp), 0666 & ~um);
+        fchmod(fileno(a->fp), a->keep_mode ? (mode_t)a->mode : 0666 & ~um);
     if (fclose(a->fp) != 0 && !bad) {
         bad = 1;
         e = errno;
@@ -148,13 +173,16 @@ int hy_atomic_commit(hy_atomic *a, hy_err *err)
     a->fp = NULL;
     if (bad) {
         unlink(a->tmp);
+        hy_cleanup_remove(a->tmp);
         return hy_err_set(err, HY_EIO, "%s: write failed: %s", a->path, strerror(e));
     }
     if (rename(a->tmp, a->target) != 0) {
         e = errno;
         unlink(a->tmp);
+        hy_cleanup_remove(a->tmp);
         return hy_err_set(err, HY_EIO, "%s: cannot replace the output file: %s", a->path, strerror(e));
     }
+    hy_cleanup_remove(a->tmp);
     return HY_OK;
 }
 
@@ -165,8 +193,10 @@ void hy_atomic_abort(hy_atomic *a)
         return;
     if (!a->is_stdout) {
         fclose(a->fp);
-        if (!a->direct)
+        if (!a->direct) {
             unlink(a->tmp);
+            hy_cleanup_remove(a->tmp);
+        }
     }
     a->fp = NULL;
 }

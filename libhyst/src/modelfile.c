@@ -35,13 +35,10 @@ static int read_unit(const cJSON *units, const char *key, char *dst, size_t len,
 int hy_model_parse(const char *text, const char *name, hy_model *m, hy_err *err)
 {
     memset(m, 0, sizeof *m);
-    const char *end = NULL;
-    errno = 0; /* cJSON says NULL for bad text and for a failed allocation alike; malloc's errno tells them apart */
-    cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
-    if (!doc && errno == ENOMEM)
-        return hy_err_set(err, HY_ENOMEM, "%s: out of memory reading the JSON", name);
-    if (!doc)
-        return hy_json_parse_error(err, name, text, strlen(text), end, CJSON_NESTING_LIMIT, "a hyst-model object");
+    cJSON *doc; /* strict: only blank space after the object, no key twice */
+    int rc0 = hy_json_parse_strict(text, strlen(text), name, "a hyst-model object", &doc, err);
+    if (rc0 != HY_OK)
+        return rc0;
     int rc = HY_OK;
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(doc, "version");

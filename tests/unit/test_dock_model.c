@@ -298,8 +298,8 @@ static void bad_params(void **state)
     BAD(p.axial.stroke_limit = 0.6, "axial.stroke_limit:");
     BAD(p.init.offset.y = 0.5, "initial.offset:");
     BAD(p.init.angles.y = 1.0, "initial.angles:");
-    BAD(p.h = 0.1, "solver.h:");
-    BAD(p.capture_timeout = 0, "solver.capture_timeout:");
+    BAD(p.h = 0.1, "step:");
+    BAD(p.capture_timeout = 0, "capture_timeout:");
 #undef BAD
     /* a start that already penetrates, refused by mech_dock_sim_new naming the case */
     rp1(&p, MECH_DOCK_A);

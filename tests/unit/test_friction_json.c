@@ -91,7 +91,7 @@ static void error_classes(void **state)
     bad("\"lp\"", "\"ignore\"", "run.on_paradox: expected \"stop\" or \"lp\"");
     bad("\"max_attempts\": 5", "\"max_attempts\": 0.5", "solver.max_attempts = 0.5: expected an integer");
     bad("\"max_attempts\": 5}}\n", "\"max_attempts\": 5}} x\n", "bad.json:7:");
-    bad("\"max_attempts\": 5}}\n", "\"max_attempts\": 5}}\n{}", "bad.json:8:1: text after the JSON object");
+    bad("\"max_attempts\": 5}}\n", "\"max_attempts\": 5}}\n{}", "bad.json:8:1: text after the JSON document");
 }
 
 static void generic_kind(void **state)

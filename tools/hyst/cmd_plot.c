@@ -446,12 +446,17 @@ static int render_file(const char *exe, const plot *P, int term, const char *out
     if (a.direct) {
         const char *td = getenv("TMPDIR");
         snprintf(scratch, sizeof scratch, "%s/hyst-plot-XXXXXX", td && *td ? td : "/tmp");
+        hy_cleanup_hold(1);
         int fd = mkstemp(scratch);
+        if (fd >= 0)
+            hy_cleanup_add(scratch);   /* removed on a signal */
+        hy_cleanup_hold(0);
         img = fd >= 0 ? fdopen(fd, "w+") : NULL;
         if (!img) {
             if (fd >= 0) {
                 close(fd);
                 unlink(scratch);
+                hy_cleanup_remove(scratch);
             }
             hy_atomic_abort(&a);
             return hy_cli_fail(CMD, "%s: cannot create a scratch file in %s", out, td && *td ? td : "/tmp");
@@ -484,6 +489,7 @@ static int render_file(const char *exe, const plot *P, int term, const char *out
     if (a.direct) {
         fclose(img);
         unlink(scratch);
+        hy_cleanup_remove(scratch);
     }
     if (!fp) {
         hy_atomic_abort(&a);

@@ -108,7 +108,10 @@ static int simulate(const mech_beam_model *m, const mech_beam_config *c, const m
     if (rc != HY_OK)
         return rc;
     mech_beam_obs o;
+    hy_progress pr;
+    hy_progress_start(&pr, "mech beam");
     for (long i = 0; i < n; i++) {
+        hy_progress_update(&pr, (double)i / (double)n);
         if (i > 0 && (rc = mech_beam_step(d, err)) != HY_OK) {
             h->failed = 1;
             snprintf(h->msg, sizeof h->msg, "%s", err->msg);
@@ -128,6 +131,7 @@ static int simulate(const mech_beam_model *m, const mech_beam_config *c, const m
         h->bal_max = fmax(h->bal_max, fabs(o.T + o.V_beam + o.W_hinge - o.W_ext));
         h->n = i + 1;
     }
+    hy_progress_end(&pr);
     h->W_ext = o.W_ext, h->W_hinge = o.W_hinge, h->T = o.T, h->V = o.V_beam, h->h = o.h;
     mech_beam_data_free(d);
     return h->failed ? HY_ESTATE : HY_OK;
@@ -223,12 +227,10 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
     const char *term = terminal(fig);
     if (!term)
         return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", fig);
-    char script[4200], tmpfig[4200];
-    snprintf(script, sizeof script, "%s.gp.tmp", fig);
-    snprintf(tmpfig, sizeof tmpfig, "%s.tmp%s", fig, strrchr(fig, '.'));
-    FILE *fp = fopen(script, "w");
-    if (!fp)
-        return mech_cli_fail(cmd, "%s: cannot write: %s", script, strerror(errno));
+    mech_fig g;
+    if (mech_fig_open(cmd, &g, fig, NULL, term) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    FILE *fp = g.fp;
     const hist *hs[2] = {a, b};
     int ns = b ? 2 : 1, rows = 5;
     for (int s = 0; s < ns; s++) {
@@ -247,9 +249,7 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
         snprintf(nm, sizeof nm, "L%d", j);
         block(fp, nm, a->dth + (size_t)j * (size_t)a->cap, a->M + (size_t)j * (size_t)a->cap, a->n);
     }
-    fprintf(fp, "set terminal %s\nset output ", term);
-    mech_cli_gp_quote(fp, tmpfig);
-    fprintf(fp, "\nset multiplot layout %d,1\nset grid\nset xlabel 't (s)'\n", rows);
+    fprintf(fp, "set multiplot layout %d,1\nset grid\nset xlabel 't (s)'\n", rows);
     const char *what[4] = {"w", "th", "thd", NULL};
     const char *ylab[4] = {"tip deflection w (m)", "attitude theta (rad)", "attitude rate (rad/s)", NULL};
     for (int k = 0; k < 3; k++) {
@@ -278,8 +278,7 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
         fputc('\n', fp);
     }
     fputs("unset multiplot\n", fp);
-    fclose(fp);
-    return mech_cli_run_gnuplot(cmd, script, tmpfig, fig);
+    return mech_fig_run(cmd, &g);
 }
 
 /* ---------- configuration ---------- */
@@ -304,8 +303,10 @@ static int load_config(const char *cmd, const opts *o, mech_beam_config *c, mech
     if (o->iterated)
         c->solver.update = MECH_BEAM_ITERATED;
     if (!(c->solver.dt > 0) || !(c->solver.duration >= 0) || c->solver.duration / c->solver.dt > 1e8) {
+        double d = c->solver.duration, h = c->solver.dt;
         mech_beam_config_free(c);
-        return mech_cli_usage(cmd, "--duration and --dt must give 0 .. 1e8 steps of a positive size");
+        return mech_cli_usage(cmd, "solver.duration %g s / solver.dt %g s: expected a dt > 0 s and 0 .. 1e8 steps (got "
+                              "%.3g)", d, h, d / h);
     }
     if (mech_beam_model_new(&c->params, m, &err) != HY_OK) {
         mech_beam_config_free(c);
@@ -477,14 +478,12 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
             free(table);
             return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", o->plot);
         }
-        char script[4200], tmpfig[4200];
-        snprintf(script, sizeof script, "%s.gp.tmp", o->plot);
-        snprintf(tmpfig, sizeof tmpfig, "%s.tmp%s", o->plot, strrchr(o->plot, '.'));
-        FILE *gp = fopen(script, "w");
-        if (!gp) {
+        mech_fig g;
+        if (mech_fig_open(cmd, &g, o->plot, NULL, term) != MECH_EXIT_OK) {
             free(table);
-            return mech_cli_fail(cmd, "%s: cannot write: %s", script, strerror(errno));
+            return MECH_EXIT_FAIL;
         }
+        FILE *gp = g.fp;
         fputs("$D << EOD\n", gp);
         for (int i = 0; i < nv; i++) {
             fprintf(gp, "%.10g", v[i]);
@@ -493,9 +492,7 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
             fputc('\n', gp);
         }
         fputs("EOD\n", gp);
-        fprintf(gp, "set terminal %s\nset output ", term);
-        mech_cli_gp_quote(gp, tmpfig);
-        fputs("\nset grid\nset key outside right\n", gp);
+        fputs("set grid\nset key outside right\n", gp);
         fprintf(gp, "set xlabel '%s'\nset ylabel 'f_i / f_i(first value)'\nset title 'free-hub frequencies against "
                 "%s (spec 004 Tables 2-5)'\n%s", kind == 0 ? "hinge mass (kg)" : kind == 1 ? "hub inertia J1 (kg m^2)"
                 : kind == 2 ? "stiffness ratio c = k_g / k_l" : "hinge count n_j", o->sweep,
@@ -504,8 +501,7 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
         for (int k = 1; k <= nm_print; k++)
             fprintf(gp, "%s$D using 1:%d with linespoints title 'f%d'", k > 1 ? ", " : "", k + 1, k);
         fputc('\n', gp);
-        fclose(gp);
-        status = mech_cli_run_gnuplot(cmd, script, tmpfig, o->plot);
+        status = mech_fig_run(cmd, &g);
     }
     free(table);
     return status;
@@ -706,10 +702,49 @@ static int write_h5_file(const char *cmd, const hist *h, cJSON *doc, const opts 
     return MECH_EXIT_OK;
 }
 
+/* (options, configuration, histories kept) => refused before running when the histories (every step of t, w, theta,
+ * theta', U, F and each hinge's dtheta, M) exceed the memory (hy_mem_limit) or the CSV files the free space of
+ * their folder (hy_output_limit; up to 25 bytes a number), naming the keys and the numbers */
+static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, int runs)
+{
+    double n = floor(c->solver.duration / c->solver.dt + 0.5) + 1;
+    int nh = c->params.n_hinges;
+    double mem = runs * n * (6.0 + 2.0 * nh) * sizeof(double), mem_max = hy_mem_limit();
+    char need[32], have[32];
+    if (mem > mem_max) {
+        hy_bytes_text(need, sizeof need, mem);
+        hy_bytes_text(have, sizeof have, mem_max);
+        return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g steps with %d hinges: the time "
+                             "histories need %s (%d x %d numbers a step), more than the %s of memory (HYST_MEM_MAX); "
+                             "shorten solver.duration or raise solver.dt", hy_display_name(o->config),
+                             c->solver.duration, c->solver.dt, n, nh, need, runs, 6 + 2 * nh, have);
+    }
+    const char *files[2] = {strcmp(o->out, "-") ? o->out : NULL, o->records};
+    double bytes[2] = {runs * n * (6.0 + 2.0 * nh) * 25, n * nh * 3.0 * 25};
+    for (int k = 0; k < 2; k++) {
+        if (!files[k])
+            continue;
+        char dir[4200];
+        hy_path_dir(files[k], dir, sizeof dir);
+        double lim = hy_output_limit(dir[0] ? dir : ".");
+        if (bytes[k] > lim) {
+            hy_bytes_text(need, sizeof need, bytes[k]);
+            hy_bytes_text(have, sizeof have, lim);
+            return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g rows: %s would take up to %s, "
+                                 "more than the %s allowed in its folder (free space or HYST_OUTPUT_MAX)",
+                                 hy_display_name(o->config), c->solver.duration, c->solver.dt, n,
+                                 k ? "--hinge-records" : "-o", need, have);
+        }
+    }
+    return MECH_EXIT_OK;
+}
+
 static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const mech_beam_model *m)
 {
     hist h;
     hy_err err;
+    if (check_run(cmd, o, c, 1) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
     int rc = simulate(m, c, NULL, &h, &err);
     if (rc != HY_OK && !h.failed)
         return mech_cli_fail(cmd, "%s", err.msg);
@@ -798,7 +833,9 @@ static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const me
     fprintf(fp, "A - B K is Hurwitz: %s (largest real part %.4g 1/s)\n", worst < 0 ? "yes" : "NO", worst);
     free(Xc);
     int status = MECH_EXIT_OK;
-    if (strcmp(o->out, "-") != 0 || o->plot) {
+    if ((strcmp(o->out, "-") != 0 || o->plot) && check_run(cmd, o, c, 2) != MECH_EXIT_OK)
+        status = MECH_EXIT_FAIL;
+    else if (strcmp(o->out, "-") != 0 || o->plot) {
         mech_beam_control ctl = {.K = L.K, .u_max = c->control_u_max};
         hist open, ctrl;
         rc = simulate(m, c, NULL, &open, &err);
@@ -907,6 +944,13 @@ int mech_cmd_beam(int argc, char **argv)
         return mech_cli_usage(cmd, "--plot needs --sweep with 'mech beam freq'");
     if (o.plot && !terminal(o.plot))
         return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", o.plot);
+    /* the outputs are distinct files: -o and --summary on one path would clobber each other */
+    const char *outs[3] = {strcmp(o.out, "-") ? o.out : NULL, o.summary, o.plot};
+    const char *names[3] = {"-o", "--summary", "--plot"};
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (outs[i] && outs[j] && (strcmp(outs[i], outs[j]) == 0 || hy_same_file(outs[i], outs[j])))
+                return mech_cli_usage(cmd, "%s and %s name the same file '%s'", names[i], names[j], outs[j]);
     if (o.set_clearance && !(o.clearance >= 0))
         return mech_cli_usage(cmd, "--clearance must be >= 0 rad");
     mech_beam_config c;
@@ -914,6 +958,11 @@ int mech_cmd_beam(int argc, char **argv)
     int status = load_config(cmd, &o, &c, &m);
     if (status != MECH_EXIT_OK)
         return status;
+    if (o.plot && is_input(o.plot, &o, &c)) {   /* checked before running, like every output */
+        mech_beam_model_free(m);
+        mech_beam_config_free(&c);
+        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file with the figure", o.plot);
+    }
     if (mode == 0) {
         hy_err err;
         hy_atomic a;

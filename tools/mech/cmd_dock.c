@@ -164,6 +164,7 @@ typedef struct run {
     /* result */
     int failed;
     char msg[HY_MSG_LEN];
+    hy_progress progress;            /* on a terminal, for a long run                                            */
     unsigned long steps;
     double t_end;
     double work[MECH_DOCK_NEL], q_end[MECH_DOCK_NEL], Q_end[MECH_DOCK_NEL];
@@ -201,6 +202,7 @@ static int open_out(run *r, const char *name, hy_atomic *a)
         return mech_cli_fail(r->cmd, "%s: refusing to overwrite an input file", path);
     if (hy_atomic_open(a, path, r->o->scenario, &err) != HY_OK)
         return mech_cli_fail(r->cmd, "%s", err.msg);
+    mech_out_note(path);
     return MECH_EXIT_OK;
 }
 
@@ -212,6 +214,7 @@ static int open_h5(run *r)
     snprintf(path, sizeof path, "%s/log.h5", r->dir);
     if (is_input(path, r->o, r->c))
         return mech_cli_fail(r->cmd, "%s: refusing to overwrite an input file", path);
+    mech_out_note(path);   /* this run's output: not swept as stale */
     const char *names[MECH_DOCK_NCH], *units[MECH_DOCK_NCH];
     for (int k = 0; k < r->ncol; k++)
         names[k] = mech_dock_channel_name(r->col[k]), units[k] = mech_dock_channel_unit(r->col[k]);
@@ -402,6 +405,7 @@ static int simulate(const mech_dock_model *m, run *r, int stop_at_capture)
     r->pstride = n / PLOT_POINTS + 1;
     observe(r, s);
     for (long i = 0; i < n; i++) {
+        hy_progress_update(&r->progress, (double)i / (double)n);
         if (mech_dock_sim_step(s, &err) != HY_OK) {
             r->failed = 1;
             snprintf(r->msg, sizeof r->msg, "%s", err.msg);
@@ -522,32 +526,29 @@ static cJSON *summary(const run *r, const char *scenario)
 /* ---------- gnuplot ---------- */
 
 typedef struct figure {
-    char fig[MECH_DOCK_PATH_LEN + 128], tmp[MECH_DOCK_PATH_LEN + 160], script[MECH_DOCK_PATH_LEN + 160];
+    mech_fig g;
     FILE *fp;
 } figure;
 
 // (run, name, terminal) => script open with the terminal and the temporary output set
 static int fig_open(const run *r, figure *f, const char *name, const char *term)
 {
-    snprintf(f->fig, sizeof f->fig, "%s/%s", r->dir, name);
-    if (is_input(f->fig, r->o, r->c))
-        return mech_cli_fail(r->cmd, "%s: refusing to overwrite an input file", f->fig);
-    snprintf(f->tmp, sizeof f->tmp, "%s.tmp%s", f->fig, strrchr(name, '.'));
-    snprintf(f->script, sizeof f->script, "%s.gp.tmp", f->fig);
-    if (!(f->fp = fopen(f->script, "w")))
-        return mech_cli_fail(r->cmd, "%s: cannot write: %s", f->script, strerror(errno));
-    fprintf(f->fp, "set terminal %s\nset output ", term);
-    mech_cli_gp_quote(f->fp, f->tmp);
-    fputs("\nset grid\n", f->fp);
+    char path[MECH_DOCK_PATH_LEN + 128];
+    snprintf(path, sizeof path, "%s/%s", r->dir, name);
+    if (is_input(path, r->o, r->c))
+        return mech_cli_fail(r->cmd, "%s: refusing to overwrite an input file", path);
+    if (mech_fig_open(r->cmd, &f->g, path, NULL, term) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    mech_out_note(path);
+    f->fp = f->g.fp;
+    fputs("set grid\n", f->fp);
     return MECH_EXIT_OK;
 }
 
 static int fig_run(const run *r, figure *f)
 {
-    fputs("unset multiplot\nset output\n", f->fp);
-    if (fclose(f->fp) != 0)
-        return mech_cli_fail(r->cmd, "%s: cannot write", f->script);
-    return mech_cli_run_gnuplot(r->cmd, f->script, f->tmp, f->fig);
+    fputs("unset multiplot\n", f->fp);
+    return mech_fig_run(r->cmd, &f->g);
 }
 
 // (fp, block name, columns of the figure samples) => datablock of t and the columns (scaled)
@@ -776,8 +777,10 @@ static int load(const char *cmd, const opts *o, mech_dock_config *c, mech_dock_m
     else if (o->rate >= 0)
         c->out_rate = c->out_records_rate = o->rate, c->out_events = MECH_DOCK_EVENTS_NONE;
     if (!(c->params.h > 0) || !(c->params.duration >= 0) || c->params.duration / c->params.h > 1e8) {
+        double d = c->params.duration, h = c->params.h;
         mech_dock_config_free(c);
-        return mech_cli_usage(cmd, "--duration and --step must give 0 .. 1e8 steps of a positive size");
+        return mech_cli_usage(cmd, "duration %g s / step %g s: expected a step > 0 s and 0 .. 1e8 steps (got %.3g)", d, h,
+                              d / h);
     }
     if (mech_dock_model_new(&c->params, m, &err) != HY_OK) {
         mech_dock_config_free(c);
@@ -831,7 +834,7 @@ static int capture_speed(const char *cmd, const opts *o, mech_dock_config *c, ru
     if (!o->quiet)
         printf("mech dock %s: capture-speed threshold %.5g m/s (+- %.2g, bisection of [%g, %g], %d runs); estimate "
                "sqrt(2 W_latch / m) = %.5g m/s (W_latch = %g N x %g m, m = %.6g kg reduced mass): ratio %.3f\n",
-               hy_display_name(o->scenario), v, 0.5 * tol, lo, hi, iters + 2, v_est, p->geom.detent_force,
+               mech_cli_text(hy_display_name(o->scenario)), v, 0.5 * tol, lo, hi, iters + 2, v_est, p->geom.detent_force,
                p->geom.detent_travel, mu, v / v_est);
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "scenario", hy_display_name(o->scenario));
@@ -880,7 +883,9 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     }
     if (!r->pb || (c->animation && (!r->frame || !r->frame_t)))
         return mech_cli_fail(cmd, "out of memory");
+    hy_progress_start(&r->progress, "mech dock");
     int rc = simulate(m, r, 0);
+    hy_progress_end(&r->progress);
     if (rc != HY_OK && !r->failed)
         return MECH_EXIT_FAIL;
     /* commit what was written, also after a failed step: the rows up to it are the evidence */
@@ -918,8 +923,8 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     if (!o->quiet) {
         const mech_dock_params *p = r->p;
         printf("mech dock %s: variant %s, %s (%.6g kg) into %s (%.6g kg) at %.4g m/s, h = %g s, %lu steps to "
-               "t = %.4g s\n", hy_display_name(o->scenario), p->variant == MECH_DOCK_B ? "B" : "A", p->active.name,
-               p->active.mass, p->passive.name, p->passive.mass, p->init.closing_speed, p->h, r->steps, r->t_end);
+               "t = %.4g s\n", mech_cli_text(hy_display_name(o->scenario)), p->variant == MECH_DOCK_B ? "B" : "A",
+               mech_cli_text(p->active.name), p->active.mass, mech_cli_text(p->passive.name), p->passive.mass, p->init.closing_speed, p->h, r->steps, r->t_end);
         if (u->captured)
             printf("  captured at %.4g s after %d cone contact(s)\n", u->capture_time, u->cone_contacts);
         else
@@ -932,12 +937,40 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
                norm(u->momentum0) > 0 ? drift(u->momentum0, u->momentum) / norm(u->momentum0) : 0.0);
         if (status == MECH_EXIT_OK)
             printf("  outputs in %s: %s (%ld rows), %d element records, summary.json, %d figure(s)\n",
-                   r->dir, c->out_format == MECH_DOCK_FORMAT_H5 ? "log.h5" : c->out_format ? "history.csv, log.h5"
+                   mech_cli_text(r->dir), c->out_format == MECH_DOCK_FORMAT_H5 ? "log.h5" : c->out_format ? "history.csv, log.h5"
                    : "history.csv", r->rows, c->records ? MECH_DOCK_NEL : 0, nfig);
     }
     if (r->failed)
         status = mech_cli_fail(cmd, "%s (the outputs up to t = %.6g s are written in %s)", r->msg, r->t_end, r->dir);
     return status;
+}
+
+/* the files a run writes into its folder (and removes when a rerun no longer writes them) */
+static const char *const owned_outputs[] = {"history.csv", "axial.csv", "spring1.csv", "spring2.csv", "torsion.csv",
+                                            "bend_y.csv", "bend_z.csv", "summary.json", "forces.png", "loops.png",
+                                            "energy.png", "view-*.png", "animation.gif", "log.h5", NULL};
+
+/* (options, scenario, folder) => refused before running when the outputs would not fit (hy_output_limit): every
+ * step writes a record row per element, history.csv a row per step or at outputs.rate; up to 25 bytes a number */
+static int check_size(const char *cmd, const opts *o, const mech_dock_config *c, const char *dir)
+{
+    const mech_dock_params *p = &c->params;
+    double steps = floor(p->duration / p->h + 0.5) + 1;
+    double rows = c->out_rate > 0 ? fmin(steps, p->duration * c->out_rate + 1) : steps;
+    int ncol = c->nchannel ? c->nchannel + 1 : MECH_DOCK_NCH;
+    double hist = rows * ncol * 25, rec = c->records ? steps * MECH_DOCK_NEL * 3 * 25 : 0;
+    double limit = hy_output_limit(dir);
+    if (hist + rec <= limit)
+        return MECH_EXIT_OK;
+    char need[32], have[32];
+    hy_bytes_text(need, sizeof need, hist + rec);
+    hy_bytes_text(have, sizeof have, limit);
+    return mech_cli_fail(cmd, "%s: duration %g s / step %g s = %.4g steps: the outputs would take up to %s (history.csv "
+                         "%.4g rows x %d columns at outputs.rate = %g rows/s%s, element records %s), more than the %s "
+                         "allowed in %s (free space or HYST_OUTPUT_MAX); shorten duration, raise step or lower "
+                         "outputs.rate, or set outputs.records to false (--no-records)", hy_display_name(o->scenario),
+                         p->duration, p->h, steps, need, rows, ncol, c->out_rate, c->out_rate > 0 ? "" : " (every step)",
+                         c->records ? "6 x every step" : "off", have, dir);
 }
 
 int mech_cmd_dock(int argc, char **argv)
@@ -1012,6 +1045,12 @@ int mech_cmd_dock(int argc, char **argv)
     run r;
     memset(&r, 0, sizeof r);
     r.cmd = cmd, r.o = &o, r.c = &c, r.p = mech_dock_model_params(m);
+    if (o.out && strlen(o.out) >= MECH_DOCK_PATH_LEN) {   /* never cut: the outputs would land elsewhere */
+        mech_dock_model_free(m);
+        mech_dock_config_free(&c);
+        return mech_cli_usage(cmd, "--out: the folder name is %zu bytes long, at most %d allowed", strlen(o.out),
+                              MECH_DOCK_PATH_LEN - 1);
+    }
     if (o.out)
         snprintf(r.dir, sizeof r.dir, "%s", o.out);
     else if (c.out_dir[0])
@@ -1019,13 +1058,20 @@ int mech_cmd_dock(int argc, char **argv)
     else
         default_dir(o.scenario, r.dir, sizeof r.dir);
     status = make_dir(cmd, r.dir);
+    hy_dir_lock lock = {.fd = -1};
+    if (status == MECH_EXIT_OK)
+        status = mech_out_lock(cmd, &lock, r.dir);   /* one run at a time in a folder */
+    if (status == MECH_EXIT_OK && !o.capture)
+        status = check_size(cmd, &o, &c, r.dir);
     if (status == MECH_EXIT_OK && o.capture) {
         r.p = &c.params;   /* the bisection compiles a model per speed from these parameters */
         status = capture_speed(cmd, &o, &c, &r);
     } else if (status == MECH_EXIT_OK) {
         status = do_run(cmd, &o, &c, m, &r);
+        mech_out_sweep(cmd, r.dir, "summary.json", owned_outputs);   /* nothing stale beside the new summary */
     }
     run_free(&r);
+    hy_dir_lock_release(&lock);
     mech_dock_model_free(m);
     mech_dock_config_free(&c);
     return status;

@@ -146,35 +146,27 @@ static int run_check(const char *cmd, const mech_friction_mech *mc, double mu_ma
     return status;
 }
 
-// (mechanism, duration, csv path) => figure drawn by gnuplot into fig (atomically: temporary file renamed)
-static int plot(const char *cmd, const mech_friction_mech *mc, const char *csv, const char *fig)
+// (mechanism, csv path, figure, input file) => figure drawn by gnuplot, checked and written as every output
+static int plot(const char *cmd, const mech_friction_mech *mc, const char *csv, const char *fig, const char *input)
 {
     const char *dot = strrchr(fig, '.');
-    const char *term = !dot ? NULL : strcasecmp(dot, ".png") == 0 ? "pngcairo size 900,900"
-                                   : strcasecmp(dot, ".svg") == 0 ? "svg size 900,900 background rgb 'white'"
-                                   : strcasecmp(dot, ".pdf") == 0 ? "pdfcairo size 7in,7in" : NULL;
+    const char *term = !dot ? NULL : strcasecmp(dot, ".png") == 0 ? "pngcairo size 900,900 noenhanced"
+                                   : strcasecmp(dot, ".svg") == 0 ? "svg size 900,900 background rgb 'white' noenhanced"
+                                   : strcasecmp(dot, ".pdf") == 0 ? "pdfcairo size 7in,7in noenhanced" : NULL;
     if (!term)
         return mech_cli_usage(cmd, "--plot %s: expected a .png, .svg or .pdf file", fig);
-    const char *gp = getenv("HYST_GNUPLOT");
-    char tmp[4200], line[4400];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld%s", fig, (long)getpid(), dot);
-    snprintf(line, sizeof line, "'%s' >/dev/null 2>&1", gp && *gp ? gp : "gnuplot");
-    if (strchr(gp && *gp ? gp : "", '\''))
-        return mech_cli_fail(cmd, "HYST_GNUPLOT must not contain a quote");
-    FILE *p = popen(line, "w");
-    if (!p)
-        return mech_cli_fail(cmd, "--plot: cannot start gnuplot");
+    const char *inputs[] = {input, csv, NULL};   /* never the example file, never the CSV it draws */
+    mech_fig g;
+    if (mech_fig_open(cmd, &g, fig, inputs, term) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    FILE *p = g.fp;
     const mech_friction_config *c = &mc->cfg;
     int w = c->w, nc = c->nc;
     const char *nm, *un;
     mech_friction_coord_name(mc, 0, &nm, &un);
-    fprintf(p, "set terminal %s noenhanced\nset output '", term);
-    for (const char *s = tmp; *s; s++)
-        fputs(*s == '\'' ? "''" : (char[]){*s, 0}, p);
-    fputs("'\ndata = '", p);
-    for (const char *s = csv; *s; s++)
-        fputs(*s == '\'' ? "''" : (char[]){*s, 0}, p);
-    fputs("'\nset datafile separator ','\nset key outside right\nset grid\nset multiplot layout 3,1\n", p);
+    fputs("data = ", p);
+    mech_cli_gp_quote(p, csv);
+    fputs("\nset datafile separator ','\nset key outside right\nset grid\nset multiplot layout 3,1\n", p);
     fprintf(p, "set title 'motion'\nset ylabel '%s (%s), %s_dot (%s/s)'\n", nm, un, nm, un);
     fputs("plot ", p);
     for (int i = 0; i < w; i++)
@@ -190,16 +182,7 @@ static int plot(const char *cmd, const mech_friction_mech *mc, const char *csv, 
     fprintf(p, "\nset title 'energy'\nset ylabel 'J'\nset xlabel 't (s)'\n"
             "plot data skip 2 using 1:%d with lines title 'W_friction', data skip 2 using 1:%d with lines "
             "title 'W_applied', data skip 2 using 1:%d with lines title 'KE'\nunset multiplot\n", cw, cw + 1, cw + 2);
-    int rc = pclose(p);
-    if (rc != 0 || access(tmp, F_OK) != 0) {
-        unlink(tmp);
-        return mech_cli_fail(cmd, "--plot: gnuplot failed (is it installed? set HYST_GNUPLOT)");
-    }
-    if (rename(tmp, fig) != 0) {
-        unlink(tmp);
-        return mech_cli_fail(cmd, "--plot: cannot write %s", fig);
-    }
-    return MECH_EXIT_OK;
+    return mech_fig_run(cmd, &g);
 }
 
 int mech_cmd_friction(int argc, char **argv)
@@ -245,14 +228,22 @@ int mech_cmd_friction(int argc, char **argv)
         return mech_cli_usage(cmd, "--plot needs the CSV in a file (-o FILE)");
     if (fig && check)
         return mech_cli_usage(cmd, "--plot and --check exclude each other");
+    if (fig && (hy_same_file(fig, path) || strcmp(fig, out) == 0 || hy_same_file(fig, out)))
+        return mech_cli_usage(cmd, "--plot %s: the figure would overwrite %s", fig,
+                              strcmp(fig, out) == 0 || hy_same_file(fig, out) ? "the CSV output (-o)" : "the input file");
     mech_friction_config cfg;
     hy_err err;
     if (mech_friction_config_read(path, &cfg, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     if (duration >= 0)
         cfg.duration = duration;
+    /* the file's own limits (friction_json.c) hold for the override too: steps and CSV rows */
     if (cfg.duration / cfg.step > 1e8)
-        return mech_cli_usage(cmd, "--duration: more than 1e8 steps of %g s", cfg.step);
+        return mech_cli_usage(cmd, "--duration %g s: %.3g steps of run.step = %g s, more than 1e8", cfg.duration,
+                              cfg.duration / cfg.step, cfg.step);
+    if (cfg.duration / cfg.sample > 1e7)
+        return mech_cli_usage(cmd, "--duration %g s: %.3g rows of run.sample = %g s, more than 1e7", cfg.duration,
+                              cfg.duration / cfg.sample, cfg.sample);
     mech_friction_mech *mc;
     if (mech_friction_mech_new(&cfg, &mc, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s: %s", hy_display_name(path), err.msg);
@@ -309,7 +300,7 @@ int mech_cmd_friction(int argc, char **argv)
         hy_atomic_abort(&a);
     }
     if (status == MECH_EXIT_OK && fig)
-        status = plot(cmd, mc, out, fig);
+        status = plot(cmd, mc, out, fig, path);
     mech_friction_mech_free(mc);
     return status;
 }

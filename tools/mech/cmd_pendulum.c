@@ -46,6 +46,9 @@ static void usage(FILE *fp)
           fp);
 }
 
+#define SWEEP_MAX 100000     /* frequencies of one sweep                                                        */
+#define RK4_STEPS_MAX 1e9    /* fixed RK4 steps of one run (about 10 minutes)                                   */
+
 enum { O_PARAMS = 0x100, O_TWO, O_UNIT, O_RK4, O_TOL, O_AMP, O_FREQ, O_PERIODS, O_SAMPLES, O_RAMP, O_FMIN, O_FMAX,
        O_FSTEP, O_SETTLE, O_AVERAGE, O_ANGLE, O_DURATION, O_DT };
 
@@ -75,8 +78,10 @@ static int run_series(const char *cmd, const mech_pend_model *m, const opts *o, 
     mech_pend_data *d;
     double omega = decay ? 0 : 2 * M_PI * o->freq;
     int rc = mech_pend_data_new(m, decay ? 0 : o->amp, omega, &o->solver, &d, &err);
-    if (rc == HY_OK && decay)
-        rc = mech_pend_data_start(d, o->angle, 0, o->angle, 0, 0, &err);
+    if (rc == HY_OK && decay && (rc = mech_pend_data_start(d, o->angle, 0, o->angle, 0, 0, &err)) != HY_OK) {
+        mech_pend_data_free(d);   /* the data was made: a refused start angle must not leak it */
+        return mech_cli_fail(cmd, "--angle %g: %s", o->angle, err.msg);
+    }
     if (rc != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     double dt = decay ? o->dt : 1.0 / (o->freq * o->samples);
@@ -87,12 +92,16 @@ static int run_series(const char *cmd, const mech_pend_model *m, const opts *o, 
     mech_pend_obs ob;
     mech_pend_observe(d, &ob);
     print_obs(fp, &ob);
+    hy_progress pr;
+    hy_progress_start(&pr, cmd);
     for (long k = 1; k <= n; k++) {
+        hy_progress_update(&pr, (double)k / n);
         if ((rc = mech_pend_advance(d, k * dt, &err)) != HY_OK)
             break;
         mech_pend_observe(d, &ob);
         print_obs(fp, &ob);
     }
+    hy_progress_end(&pr);
     mech_pend_data_free(d);
     if (rc != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
@@ -103,9 +112,13 @@ static int run_series(const char *cmd, const mech_pend_model *m, const opts *o, 
 static int run_sweep(const char *cmd, const mech_pend_model *m, const opts *o, FILE *fp)
 {
     fputs("freq,P,W_cycle,A_running,alpha_min,alpha_max,phi3_amp,M_max,reversals,status\n", fp);
-    int nf = (int)floor((o->fmax - o->fmin) / o->fstep + 1e-9) + 1, bad = 0;
+    int nf = (int)floor((o->fmax - o->fmin) / o->fstep + 1e-9) + 1, bad = 0;   /* <= SWEEP_MAX (checked) */
+    hy_progress pr;
+    hy_progress_start(&pr, cmd);
     for (int i = 0; i < nf; i++) {
         double f = o->fmin + i * o->fstep;
+        pr.calls = 255;   /* a frequency is a long step: look at the clock every time */
+        hy_progress_update(&pr, (double)i / nf);
         mech_pend_steady r;
         hy_err err;
         int rc = mech_pend_steady_run(m, o->amp, f, o->ramp, o->settle, o->average, &o->solver, &r, &err);
@@ -115,11 +128,14 @@ static int run_sweep(const char *cmd, const mech_pend_model *m, const opts *o, F
             bad++;
             continue;
         }
-        if (rc != HY_OK)
+        if (rc != HY_OK) {
+            hy_progress_end(&pr);
             return mech_cli_fail(cmd, "%.6g Hz: %s", f, err.msg);
+        }
         fprintf(fp, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%lu,ok\n", f, r.P, r.W_cycle, r.A_running,
                 r.alpha_min, r.alpha_max, r.phi3_amp, r.M_max, r.reversals);
     }
+    hy_progress_end(&pr);
     if (bad == nf)
         return mech_cli_fail(cmd, "the damping unit left its valid range at every frequency");
     return MECH_EXIT_OK;
@@ -204,6 +220,20 @@ int mech_cmd_pendulum(int argc, char **argv)
         return mech_cli_usage(cmd, "--duration and --dt must be positive (and at most 1e8 samples)");
     if (o.params && o.two)
         return mech_cli_usage(cmd, "--params and --two exclude each other");
+    /* bounded before running: the sweep's table and the fixed-step integrator's work (the adaptive one sizes
+       its own steps) */
+    double nf = mode == 1 ? floor((o.fmax - o.fmin) / o.fstep + 1e-9) + 1 : 1;
+    if (nf > SWEEP_MAX)
+        return mech_cli_usage(cmd, "--f-min %g .. --f-max %g Hz in steps of --f-step %g Hz: %.4g frequencies, at most %d",
+                              o.fmin, o.fmax, o.fstep, nf, SWEEP_MAX);
+    if (o.solver.fixed) {
+        double T = mode == 0 ? o.periods / o.freq : mode == 2 ? o.duration : nf * (o.settle + o.average) / o.fmin;
+        if (T / o.solver.h > RK4_STEPS_MAX)
+            return mech_cli_usage(cmd, "--rk4 %g s: %.3g steps over the %.4g s simulated (%s), more than %.0e; use a "
+                                  "larger step, or the adaptive integrator (no --rk4)", o.solver.h, T / o.solver.h, T,
+                                  mode == 0 ? "--periods / --freq" : mode == 2 ? "--duration"
+                                  : "the sweep's --settle + --average periods at each frequency", RK4_STEPS_MAX);
+    }
 
     mech_pend_params p;
     hy_err err;

@@ -564,16 +564,15 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
 
 static int figure(const sweep *w, const char *name, const char *extra, const char *body)
 {
-    char script[4200], tmp[4200], fig[4200];
-    snprintf(script, sizeof script, "%s/.%s.gp", w->dir, name);
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", w->dir, name);
+    /* checked and written as every other output, from a uniquely named script (mech_fig_open, mech_gnuplot.c) */
+    char fig[4200];
     snprintf(fig, sizeof fig, "%s/%s", w->dir, name);
-    FILE *fp = fopen(script, "w");
-    if (!fp)
-        return mech_cli_fail(cmd, "%s: cannot write: %s", script, strerror(errno));
-    fputs("set terminal pngcairo size 900,650 noenhanced font 'sans,10'\nset output ", fp);
-    mech_cli_gp_quote(fp, tmp);
-    fputs("\nset datafile separator ','\nset key outside below\nset grid\n", fp);
+    mech_fig f;
+    int st = mech_fig_open(cmd, &f, fig, NULL, "pngcairo size 900,650 noenhanced font 'sans,10'");
+    if (st != MECH_EXIT_OK)
+        return st;
+    FILE *fp = f.fp;
+    fputs("set datafile separator ','\nset key outside below\nset grid\n", fp);
     fputs("$d << EOD\n", fp);
     /* the data inline, not results.csv by name: a folder name with quotes needs no escaping twice */
     const mech_sweep_plan *p = w->p;
@@ -594,8 +593,7 @@ static int figure(const sweep *w, const char *name, const char *extra, const cha
             fclose(in);
     }
     fputs(body, fp);
-    fclose(fp);
-    return mech_cli_run_gnuplot(cmd, script, tmp, fig);
+    return mech_fig_run(cmd, &f);
 }
 
 // (key) => 1 when its values are strings (a choice of law files): no axis of a figure

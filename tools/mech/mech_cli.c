@@ -18,6 +18,15 @@ static void vreport(const char *cmd, const char *pre, const char *post, const ch
     fprintf(stderr, "mech %s: %s%s%s\n", cmd, pre, msg, post);
 }
 
+const char *mech_cli_text(const char *s)
+{
+    static char buf[8][1024];
+    static int k;
+    char *b = buf[k++ & 7];
+    hy_msg_text(b, sizeof buf[0], s ? s : "", s ? strlen(s) : 0, sizeof buf[0] - 4);
+    return b;
+}
+
 int mech_cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

@@ -3,6 +3,7 @@
 #define MECH_CLI_H
 
 #include <stdio.h>
+#include "hyst/util.h"
 
 enum { MECH_EXIT_OK = 0, MECH_EXIT_FAIL = 1, MECH_EXIT_USAGE = 2 };
 
@@ -12,6 +13,9 @@ int mech_cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(p
 int mech_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 // (command, printf format) => "mech COMMAND: warning: message" on stderr
 void mech_cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* (text from a file or the command line) => printable copy (hy_msg_text: control bytes as '?', so no escape
+ * sequence reaches the terminal); 8 rotating buffers of 1 kB, for the reports printed on standard output */
+const char *mech_cli_text(const char *s);
 // (command, option name, text) => finite double in *out; 0, or -1 after a usage message
 int mech_cli_double(const char *cmd, const char *opt, const char *text, double *out);
 // (command, option name, text, minimum) => integer >= min in *out; 0, or -1 after a usage message
@@ -19,9 +23,28 @@ int mech_cli_int(const char *cmd, const char *opt, const char *text, int min, in
 
 // (fp, text) => the text as a gnuplot single-quoted string (' doubled, control characters dropped)
 void mech_cli_gp_quote(FILE *fp, const char *t);
-// (command, gnuplot script file, temporary figure, figure) => gnuplot run on the script (the script is removed);
-// the figure is renamed into place on success; failures name the figure and gnuplot's first line of output
-int mech_cli_run_gnuplot(const char *cmd, const char *script, const char *tmpfig, const char *fig);
+
+/* A gnuplot figure (mech_gnuplot.c): checked and written as every other output (hy_atomic_open: never an input,
+ * links and devices as for -o, the mode of a replaced file kept), drawn from a uniquely named script in $TMPDIR;
+ * both temporaries are removed on a signal. gnuplot is HYST_GNUPLOT when set. */
+typedef struct mech_fig {
+    hy_atomic out;
+    char script[4200];
+    FILE *fp;          /* the script, after "set terminal TERM" and "set output" */
+} mech_fig;
+// (command, figure path, inputs (NULL-terminated, may be NULL), gnuplot terminal) => f->fp open; exit status
+int mech_fig_open(const char *cmd, mech_fig *f, const char *path, const char *const *inputs, const char *term);
+// (open figure) => script closed and run; the figure committed (failures name it and gnuplot's first line)
+int mech_fig_run(const char *cmd, mech_fig *f);
+// (open figure) => script and temporary figure removed
+void mech_fig_abort(mech_fig *f);
+
+/* Output folders (mech_outputs.c): a lock held for the run (a second run into the folder is refused), the outputs
+ * written by this run noted, and once it has written its summary (a file name) the files matching the command's patterns ("history.csv", "view-*.png")
+ * that it did not write removed, with the temporaries of a killed run. */
+int mech_out_lock(const char *cmd, hy_dir_lock *l, const char *dir);
+void mech_out_note(const char *path);
+int mech_out_sweep(const char *cmd, const char *dir, const char *summary, const char *const *patterns);
 
 // (argc, argv) of "mech pendulum ..." => exit status
 int mech_cmd_pendulum(int argc, char **argv);

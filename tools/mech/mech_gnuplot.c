@@ -1,6 +1,11 @@
-// gnuplot through the shell for the `mech` commands that draw figures (beam, dock).
+/* gnuplot for the `mech` commands that draw figures (beam, dock, friction). A figure is an output like any other:
+ * it goes through hy_atomic_open (never an input, a link replaced at its target, a device or FIFO written in
+ * place, the mode of a replaced file kept, a unique temporary name renamed into place) and its gnuplot script has
+ * a unique name (mkstemp in $TMPDIR), so two runs into one folder never share a file; both temporaries are removed
+ * on a signal (hy_cleanup_add). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,22 +23,90 @@ void mech_cli_gp_quote(FILE *fp, const char *t)
     fputc('\'', fp);
 }
 
-int mech_cli_run_gnuplot(const char *cmd, const char *script, const char *tmpfig, const char *fig)
+int mech_fig_open(const char *cmd, mech_fig *f, const char *path, const char *const *inputs, const char *term)
 {
-    char line[8192] = "gnuplot '";
-    size_t k = strlen(line);
-    for (const char *c = script; *c && k + 8 < sizeof line; c++) {
-        if (*c == '\'') {
-            memcpy(line + k, "'\\''", 4);   /* ' -> '\'' for the shell */
-            k += 4;
-        } else {
-            line[k++] = *c;
-        }
+    memset(f, 0, sizeof *f);
+    for (int k = 0; inputs && inputs[k]; k++)
+        if (strcmp(inputs[k], "-") != 0 && hy_same_file(path, inputs[k]))
+            return mech_cli_fail(cmd, "%s: refusing to overwrite an input file with a figure", path);
+    hy_err err;
+    if (hy_atomic_open(&f->out, path, NULL, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (f->out.is_stdout) {
+        hy_atomic_abort(&f->out);
+        return mech_cli_usage(cmd, "%s: a figure needs a file name", path);
     }
-    snprintf(line + k, sizeof line - k, "' 2>&1");
+    const char *td = getenv("TMPDIR");
+    snprintf(f->script, sizeof f->script, "%s/mech-gnuplot-XXXXXX", td && *td ? td : "/tmp");
+    hy_cleanup_hold(1);
+    int fd = mkstemp(f->script);
+    if (fd >= 0)
+        hy_cleanup_add(f->script);   /* removed on a signal */
+    hy_cleanup_hold(0);
+    if (fd < 0 || !(f->fp = fdopen(fd, "w"))) {
+        int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(f->script);
+            hy_cleanup_remove(f->script);
+        }
+        hy_atomic_abort(&f->out);
+        return mech_cli_fail(cmd, "%s: cannot create the gnuplot script: %s", f->script, strerror(e));
+    }
+    fprintf(f->fp, "set terminal %s\nset output ", term);
+    mech_cli_gp_quote(f->fp, f->out.direct ? f->out.path : f->out.tmp);   /* gnuplot writes the temporary file */
+    fputc('\n', f->fp);
+    return MECH_EXIT_OK;
+}
+
+void mech_fig_abort(mech_fig *f)
+{
+    if (f->fp) {
+        fclose(f->fp);
+        f->fp = NULL;
+    }
+    if (f->script[0]) {
+        unlink(f->script);
+        hy_cleanup_remove(f->script);
+        f->script[0] = '\0';
+    }
+    hy_atomic_abort(&f->out);
+}
+
+int mech_fig_run(const char *cmd, mech_fig *f)
+{
+    const char *fig = f->out.path;
+    fputs("set output\n", f->fp);
+    int bad = fclose(f->fp) != 0;
+    f->fp = NULL;
+    if (bad) {
+        mech_fig_abort(f);
+        return mech_cli_fail(cmd, "%s: cannot write the gnuplot script", fig);
+    }
+    const char *gp = getenv("HYST_GNUPLOT");
+    if (!gp || !*gp)
+        gp = "gnuplot";
+    char line[8192];
+    size_t k = 0;
+    for (const char *parts[2] = {gp, f->script}, **p = parts; p < parts + 2; p++) {
+        line[k++] = '\'';
+        for (const char *c = *p; *c && k + 8 < sizeof line; c++) {
+            if (*c == '\'') {
+                memcpy(line + k, "'\\''", 4);   /* ' -> '\'' for the shell */
+                k += 4;
+            } else {
+                line[k++] = *c;
+            }
+        }
+        line[k++] = '\'';
+        line[k++] = ' ';
+    }
+    snprintf(line + k, sizeof line - k, "2>&1");
     FILE *pp = popen(line, "r");
-    if (!pp)
+    if (!pp) {
+        mech_fig_abort(f);
         return mech_cli_fail(cmd, "%s: cannot run gnuplot", fig);
+    }
     char buf[512], first[512] = "";
     while (fgets(buf, sizeof buf, pp))
         if (!first[0] && strspn(buf, " \t\r\n") < strlen(buf)) {
@@ -41,15 +114,17 @@ int mech_cli_run_gnuplot(const char *cmd, const char *script, const char *tmpfig
             first[strcspn(first, "\r\n")] = '\0';
         }
     int st = pclose(pp);
-    unlink(script);
-    if (st != 0 || access(tmpfig, F_OK) != 0) {
-        unlink(tmpfig);
+    unlink(f->script);
+    hy_cleanup_remove(f->script);
+    f->script[0] = '\0';
+    if (st != 0) {
+        hy_atomic_abort(&f->out);
         return mech_cli_fail(cmd, "%s: gnuplot failed (exit status %d)%s%s", fig, WIFEXITED(st) ? WEXITSTATUS(st) : st,
                              first[0] ? ": " : "", first);
     }
-    if (rename(tmpfig, fig) != 0) {
-        unlink(tmpfig);
-        return mech_cli_fail(cmd, "%s: cannot write: %s", fig, strerror(errno));
-    }
+    /* gnuplot wrote the temporary file through its own descriptor: the commit syncs and renames it */
+    hy_err err;
+    if (hy_atomic_commit(&f->out, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
     return MECH_EXIT_OK;
 }

@@ -24,12 +24,16 @@ static int cmp_brk(const void *a, const void *b)
 // (params) => HY_OK or an error naming the parameter that is out of range
 static int validate(const mech_beam_params *p, hy_err *err)
 {
-    struct { const char *name; double v; } pos[] = {
-        {"beam.E", p->E}, {"beam.rho", p->rho}, {"beam.length", p->length}, {"beam.width", p->width},
-        {"beam.thickness", p->thickness}, {"hub.J1", p->J1}};
+    /* upper bounds far beyond any material or appendage keep the matrices finite (beam.E = 1e308 reached LAPACK as
+       "dsygvd failed (info -6)", naming no key) */
+    struct { const char *name; double v, max; const char *unit; } pos[] = {
+        {"beam.E", p->E, 1e13, "Pa"}, {"beam.rho", p->rho, 1e5, "kg/m^3"}, {"beam.length", p->length, 1e4, "m"},
+        {"beam.width", p->width, 1e3, "m"}, {"beam.thickness", p->thickness, 1e3, "m"}, {"hub.J1", p->J1, 1e15,
+        "kg m^2"}};
     for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++)
-        if (!(isfinite(pos[i].v) && pos[i].v > 0))
-            return hy_err_set(err, HY_EMODEL, "%s = %g: expected a positive number", pos[i].name, pos[i].v);
+        if (!(isfinite(pos[i].v) && pos[i].v > 0 && pos[i].v <= pos[i].max))
+            return hy_err_set(err, HY_EMODEL, "%s = %g: outside the valid range (0, %g] %s", pos[i].name, pos[i].v,
+                              pos[i].max, pos[i].unit);
     if (!(isfinite(p->r0) && p->r0 >= 0))
         return hy_err_set(err, HY_EMODEL, "hub.r0 = %g: expected a number >= 0", p->r0);
     if (p->n_elem < 1 || p->n_elem > MAX_ELEM)

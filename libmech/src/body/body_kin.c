@@ -244,7 +244,7 @@ double mech_body_gravity_energy(const mech_body_model *m, const mech_body_data *
     return V;
 }
 
-// (after kinematics) => P, L about the world origin, world frame
+// (after kinematics) => P, L about the world origin, world frame (L includes the hook's hook_inertia ω)
 void mech_body_momentum(const mech_body_model *m, const mech_body_data *d, mech_vec3 *P, mech_vec3 *L)
 {
     mech_vec3 Ps = mech_vec3_zero(), Ls = mech_vec3_zero();
@@ -255,6 +255,11 @@ void mech_body_momentum(const mech_body_model *m, const mech_body_data *d, mech_
         Ps = mech_vec3_add(Ps, pw);
         Ls = mech_vec3_add(Ls, mech_vec3_add(hw, mech_vec3_cross(d->pos[id], pw)));
     }
+    /* the hook's ΔI is a massless rotational inertia of its body (as in the dynamics, body_aba.c, and the energy):
+       its angular momentum ΔI ω, no linear share */
+    int hb = m->def.hook_body;
+    if (hb > 0)
+        Ls = mech_vec3_add(Ls, mech_mat3_apply(d->xmat[hb], mech_mat3_apply(d->hook_inertia, d->omega[hb])));
     *P = Ps;
     *L = Ls;
 }

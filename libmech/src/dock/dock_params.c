@@ -127,12 +127,15 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
 
 static int check_vehicle(const mech_dock_vehicle *v, const char *key, hy_err *err)
 {
-    if (!(isfinite(v->mass) && v->mass > 0))
-        return hy_err_set(err, HY_EMODEL, "%s.mass: must be a positive number (got %g)", key, v->mass);
+    /* upper bounds far above any spacecraft (the ISS: 4.2e5 kg, 1e8 kg m^2) keep the dynamics finite: 1e308 kg would
+       reach the body model as "inertia is not finite", naming no key */
+    if (!(isfinite(v->mass) && v->mass > 0 && v->mass <= 1e9))
+        return hy_err_set(err, HY_EMODEL, "%s.mass: %g kg is outside the valid range (0, 1e9] kg", key, v->mass);
     const double I[3] = {v->inertia.x, v->inertia.y, v->inertia.z};
     for (int i = 0; i < 3; i++)
-        if (!(isfinite(I[i]) && I[i] > 0))
-            return hy_err_set(err, HY_EMODEL, "%s.inertia[%d]: must be a positive number (got %g)", key, i, I[i]);
+        if (!(isfinite(I[i]) && I[i] > 0 && I[i] <= 1e15))
+            return hy_err_set(err, HY_EMODEL, "%s.inertia[%d]: %g kg m^2 is outside the valid range (0, 1e15] kg m^2",
+                              key, i, I[i]);
     if (I[0] > I[1] + I[2] || I[1] > I[0] + I[2] || I[2] > I[0] + I[1])
         return hy_err_set(err, HY_EMODEL, "%s.inertia: principal moments %g, %g, %g break the triangle inequality",
                           key, I[0], I[1], I[2]);
@@ -270,6 +273,8 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
 
     const mech_dock_initial *in = &p->init;
     NONNEG(in->closing_speed, "initial.closing_speed");
+    if (in->closing_speed > 10)   /* docking closes at cm/s to dm/s; beyond, the cone's contact model has no meaning */
+        FAIL("initial.closing_speed", "%g m/s is outside the valid range [0, 10] m/s", in->closing_speed);
     FIN(in->offset.y, "initial.offset[1]");
     FIN(in->offset.z, "initial.offset[2]");
     FIN(in->velocity.y, "initial.velocity[1]");
@@ -289,13 +294,13 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
     FIN(p->thrust.force, "thrust.force");
     NONNEG(p->thrust.duration, "thrust.duration");
 
-    POS(p->h, "solver.h");
+    POS(p->h, "step");   /* the scenario's keys (docs/dock-scenarios.md): step, duration */
     if (p->h > 0.01)
-        FAIL("solver.h", "%g s is too large for the contact periods (13-20 ms); use <= 0.01 s", p->h);
-    POS(p->duration, "solver.duration");
+        FAIL("step", "%g s is too large for the contact periods (13-20 ms); valid range (0, 0.01] s", p->h);
+    POS(p->duration, "duration");
     if (p->duration / p->h > 1e9)
-        FAIL("solver.duration", "%g s at h = %g s needs more than 1e9 steps", p->duration, p->h);
-    POS(p->capture_timeout, "solver.capture_timeout");
+        FAIL("duration", "%g s at step %g s needs more than 1e9 steps", p->duration, p->h);
+    POS(p->capture_timeout, "capture_timeout");
     return HY_OK;
 }
 

@@ -348,23 +348,10 @@ int mech_beam_config_parse(const char *txt, size_t len, const char *name, const 
 {
     mech_beam_config_default(c);
     ctx x = {name, dir, err};
-    const char *end = NULL;
-    errno = 0; /* cJSON says NULL for bad text and for a failed allocation alike; malloc's errno tells them apart */
-    cJSON *doc = cJSON_ParseWithLengthOpts(txt, len, &end, 0);
-    if (!doc && errno == ENOMEM)
-        return hy_err_set(err, HY_ENOMEM, "%s: out of memory reading the JSON", name);
-    if (!doc) {
-        int line = 1, col = 1;
-        for (const char *p = txt; end && p < end && p < txt + len; p++) {
-            if (*p == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
-        return hy_err_set(err, HY_EPARSE, "%s:%d:%d: malformed JSON (expected a mech-beam object)", name, line, col);
-    }
+    cJSON *doc; /* strict: nothing after the object, no key twice */
+    int rc0 = hy_json_parse_strict(txt, len, name, "a mech-beam object", &doc, err);
+    if (rc0 != HY_OK)
+        return rc0;
     int rc = parse_doc(&x, doc, c);
     cJSON_Delete(doc);
     return rc;

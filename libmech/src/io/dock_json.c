@@ -724,13 +724,10 @@ int mech_dock_config_parse(const char *text, size_t len, const char *name, const
 {
     mech_dock_config_default(c);
     ctx x = {name, dir, err};
-    const char *end = NULL;
-    errno = 0; /* cJSON says NULL for bad text and for a failed allocation alike; malloc's errno tells them apart */
-    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!doc && errno == ENOMEM)
-        return hy_err_set(err, HY_ENOMEM, "%s: out of memory reading the JSON", name);
-    if (!doc)
-        return hy_json_parse_error(err, name, text, len, end, CJSON_NESTING_LIMIT, "a mech-dock object");
+    cJSON *doc; /* strict: nothing after the object, no key twice */
+    int rc0 = hy_json_parse_strict(text, len, name, "a mech-dock object", &doc, err);
+    if (rc0 != HY_OK)
+        return rc0;
     int rc = parse_doc(&x, doc, c);
     cJSON_Delete(doc);
     return rc;

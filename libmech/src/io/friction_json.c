@@ -367,35 +367,10 @@ int mech_friction_config_parse(const char *text, size_t len, const char *name, m
     memset(c, 0, sizeof *c);
     mech_friction_opt_default(&c->opt);
     c->duration = 1.0, c->step = 1e-4, c->sample = 1e-3;
-    const char *end = NULL;
-    errno = 0; /* cJSON says NULL for bad text and for a failed allocation alike; malloc's errno tells them apart */
-    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!doc && errno == ENOMEM)
-        return hy_err_set(err, HY_ENOMEM, "%s: out of memory reading the JSON", name);
-    if (!doc) {
-        int line = 1, col = 1;
-        for (const char *p = text; end && p < end && p < text + len; p++) {
-            if (*p == '\n')
-                line++, col = 1;
-            else
-                col++;
-        }
-        return hy_err_set(err, HY_EPARSE, "%s:%d:%d: malformed JSON (expected a mech-friction object)", name, line,
-                          col);
-    }
-    /* anything after the document other than white space is an error too */
-    for (const char *p = end; p && p < text + len; p++)
-        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t' && *p != '\0') {
-            int line = 1, col = 1;
-            for (const char *q = text; q < p; q++) {
-                if (*q == '\n')
-                    line++, col = 1;
-                else
-                    col++;
-            }
-            cJSON_Delete(doc);
-            return hy_err_set(err, HY_EPARSE, "%s:%d:%d: text after the JSON object", name, line, col);
-        }
+    cJSON *doc; /* strict: nothing after the object, no key twice */
+    int rc0 = hy_json_parse_strict(text, len, name, "a mech-friction object", &doc, err);
+    if (rc0 != HY_OK)
+        return rc0;
     static const char *const top[] = {"format", "version", "name", "notes", "source", "mechanism", "contacts",
                                       "loads", "initial", "run", "solver", NULL};
     int rc = HY_OK;
@@ -431,7 +406,7 @@ int mech_friction_config_read(const char *path, mech_friction_config *cfg, hy_er
     const char *name = path;
     char *text;
     size_t n;
-    int rc0 = hy_read_text(path, "a mech-friction file", (size_t)64 << 20, &text, &n, err);
+    int rc0 = hy_read_text(path, "a mech-friction file", 0, &text, &n, err);
     if (rc0 != HY_OK)
         return rc0;
     int rc = mech_friction_config_parse(text, n, name, cfg, err);

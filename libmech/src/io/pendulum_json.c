@@ -47,20 +47,10 @@ int mech_pend_params_parse(const char *text, size_t len, const char *path, mech_
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     if (unit_len)
         unit_path[0] = '\0';
-    const char *end = NULL;
-    errno = 0; /* cJSON says NULL for bad text and for a failed allocation alike; malloc's errno tells them apart */
-    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!doc && errno == ENOMEM)
-        return hy_err_set(err, HY_ENOMEM, "%s: out of memory reading the JSON", name);
-    /* Only blank space may follow the document (a NUL byte or a second document is an error). */
-    while (doc && end < text + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
-        end++;
-    if (doc && end < text + len) {
-        cJSON_Delete(doc);
-        doc = NULL;
-    }
-    if (!doc)
-        return hy_json_parse_error(err, name, text, len, end, CJSON_NESTING_LIMIT, "a mech-pendulum object");
+    cJSON *doc; /* strict: only blank space after the document (a NUL byte or a second one is an error), no key twice */
+    int rc0 = hy_json_parse_strict(text, len, name, "a mech-pendulum object", &doc, err);
+    if (rc0 != HY_OK)
+        return rc0;
     int rc = HY_OK;
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *pend = cJSON_GetObjectItemCaseSensitive(doc, "pendulums");

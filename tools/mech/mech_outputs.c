@@ -1,0 +1,77 @@
+/* The output-folder rules of the `mech` commands that write a folder of files (dock; any new command gets them by
+ * calling these): one run at a time per folder (a lock), and a rerun that leaves nothing of an earlier run beside
+ * its new summary (the files this command owns by name and did not write this time are removed once the run has
+ * committed its own, so an interrupted or failed rerun still leaves the earlier outputs). */
+#include <dirent.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "mech_cli.h"
+
+#define NOTED_MAX 256
+
+static char noted[NOTED_MAX][128];
+static int nnoted;
+
+int mech_out_lock(const char *cmd, hy_dir_lock *l, const char *dir)
+{
+    hy_err err;
+    if (hy_dir_lock_take(l, dir, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    return MECH_EXIT_OK;
+}
+
+void mech_out_note(const char *path)
+{
+    const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (nnoted < NOTED_MAX && strlen(b) < sizeof noted[0])
+        snprintf(noted[nnoted++], sizeof noted[0], "%s", b);
+}
+
+// (entry name, owned patterns) => 1 when the name is this command's output or a temporary file of one
+static int owned(const char *name, const char *const *patterns)
+{
+    char base[256];
+    snprintf(base, sizeof base, "%s", name);
+    /* hy_atomic_open's temporary: NAME.tmpXXXXXX, left by a run that was killed (SIGKILL, power loss) */
+    size_t n = strlen(base);
+    int tmp = n > 10 && strncmp(base + n - 10, ".tmp", 4) == 0;
+    if (tmp)
+        base[n - 10] = '\0';
+    for (int k = 0; patterns[k]; k++)
+        if (fnmatch(patterns[k], base, 0) == 0)
+            return 1 + tmp;
+    return 0;
+}
+
+int mech_out_sweep(const char *cmd, const char *dir, const char *summary, const char *const *patterns)
+{
+    int done = 0;   /* only a run that wrote its summary replaces the earlier run's files */
+    for (int k = 0; k < nnoted && !done; k++)
+        done = strcmp(noted[k], summary) == 0;
+    if (!done)
+        return MECH_EXIT_OK;
+    DIR *d = opendir(dir);
+    if (!d)
+        return MECH_EXIT_OK;
+    int removed = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        int own = owned(e->d_name, patterns);
+        if (!own)
+            continue;
+        int kept = 0;
+        for (int k = 0; own == 1 && k < nnoted && !kept; k++)
+            kept = strcmp(noted[k], e->d_name) == 0;
+        if (kept)
+            continue;
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) == 0)
+            removed++;
+    }
+    closedir(d);
+    if (removed)
+        mech_cli_warn(cmd, "%s: removed %d file(s) of an earlier run that this run did not write", dir, removed);
+    return MECH_EXIT_OK;
+}
