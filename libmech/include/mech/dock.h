@@ -464,6 +464,9 @@ typedef struct mech_dock_sim_stats {
     unsigned long evals;      /* evaluations of the right-hand side (every element's trial, every contact set)     */
     double h_min, h_max;      /* shortest and longest accepted step, s                                             */
     double h_last;            /* last accepted step, s                                                             */
+    double onset_depth_max;   /* error-controlled: deepest penetration of a contact pair at the first accepted state
+                                 that sees it touch, m (with events: at most the closing speed times 1e-7 s; 0 when
+                                 nothing touched; fixed steps: 0, not tracked)                                       */
 } mech_dock_sim_stats;
 void mech_dock_sim_stats_get(const mech_dock_sim *s, mech_dock_sim_stats *st);
 // (sim) => 1 once the run reached params.duration (fixed: round(duration / h) steps of h; error-controlled: the

@@ -1047,6 +1047,9 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
         }
         if (s->impact_left > 0)
             s->impact_left--;
+        for (int j = 0; j < s->ngap - 2; j++)   /* how deep a contact is when its first accepted state sees it */
+            if (s->g0[j] <= 0 && s->g0[j] > -1 && s->g1[j] > 0)   /* -1: no feature before (a feature switch) */
+                s->st.onset_depth_max = fmax(s->st.onset_depth_max, s->g1[j]);
         s->acc = s->ev;
         commit_all(s, &s->acc);
         s->t = tn;
