@@ -6,6 +6,10 @@
  *     the calls made by mech_dock_sim_step (skipped under AddressSanitizer);
  *   - converged results at that step: peak head forces, stroke used and capture time within 1 % of a run at a
  *     quarter of the step.
+ * Issue 17 first (`bench_dock adaptive [TOL]` prints only this): S1-A/B and S2-A/B with error-controlled steps at
+ * MECH_DOCK_TOL_DEFAULT (or TOL) against the fixed 0.25 ms and 2 ms runs and a run at TOL/4: steps, rejected steps,
+ * events, CPU of the step loop, the longest step and the longest in the final contact-free phase, peak head force,
+ * stroke, rebound spike, capture time, energy residual (docs/dock.md §6b).
  * Wall and CPU time (best of REPS runs; CPU time is the figure for "one core" on a shared machine). The time target
  * is reported (MET / MISSED); the exit status fails on allocations in the step loop or when no step converges. */
 #include <math.h>
