@@ -105,7 +105,6 @@ struct mech_dock_sim {
     double                *ytry, *yerr, *kout, *scale;   /* (dim) trial state, its error, f at its end, scales  */
     double                 h_next;      /* the controller's next step, s                                        */
     double                 h_ceil;      /* stiffness ceiling DOCK_THETA45 / rho, s                              */
-    double                 h_last;      /* last accepted step, s                                                */
     int                    impact_left; /* accepted steps still under the impact ceiling (DOCK_THETA_IMP)      */
     double                 m_contact;   /* lightest effective mass a contact drives (the head laterally), kg  */
     int                    ngap;
