@@ -149,12 +149,12 @@ static void shipped_scenarios(void **state)
     snprintf(dir, sizeof dir, "%s/mech/dock", fixtures());
     DIR *d = opendir(dir);
     assert_non_null(d);
-    char names[64][64];
+    static char names[64][256];
     const char *list[64];
     int n = 0;
     for (struct dirent *e; (e = readdir(d)) && n < 64;)
         if (is_scenario(e->d_name) && strlen(e->d_name) < sizeof names[0]) {
-            snprintf(names[n], sizeof names[n], "%s", e->d_name);
+            memcpy(names[n], e->d_name, strlen(e->d_name) + 1);
             list[n] = names[n];
             n++;
         }
