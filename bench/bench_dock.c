@@ -6,6 +6,10 @@
  *     the calls made by mech_dock_sim_step (skipped under AddressSanitizer);
  *   - converged results at that step: peak head forces, stroke used and capture time within 1 % of a run at a
  *     quarter of the step.
+ * Issue 17 first (`bench_dock adaptive [TOL]` prints only this): S1-A/B and S2-A/B with error-controlled steps at
+ * MECH_DOCK_TOL_DEFAULT (or TOL) against the fixed 0.25 ms and 2 ms runs and a run at TOL/4: steps, rejected steps,
+ * events, CPU of the step loop, the longest step and the longest in the final contact-free phase, peak head force,
+ * stroke, rebound spike, capture time, energy residual (docs/dock.md §6b).
  * Wall and CPU time (best of REPS runs; CPU time is the figure for "one core" on a shared machine). The time target
  * is reported (MET / MISSED); the exit status fails on allocations in the step loop or when no step converges. */
 #include <math.h>
@@ -23,6 +27,9 @@ typedef struct result {
     unsigned long steps, substeps;
     long allocs;
     mech_dock_summary sum;
+    double spike;              /* most negative head axial force (the latch-stop rebound spike), N              */
+    mech_dock_sim_stats st;
+    double h_max_free;         /* longest accepted step after the last contact (free absorption/flight), s      */
 } result;
 
 // (params) => the 20 s run, timed, allocations in the step loop counted
@@ -43,17 +50,29 @@ static int run(const mech_dock_params *p, int reps, result *r)
             mech_dock_model_free(m);
             return 1;
         }
-        long n = lround(p->duration / p->h);
         long a0 = n_alloc;
+        const double *ch = mech_dock_sim_channels(s);
+        double spike = 0, hfree = 0, tprev = 0;
         double w0 = now(), c0 = cpu_now();
-        for (long i = 0; i < n; i++)
+        while (!mech_dock_sim_done(s)) {
             if (mech_dock_sim_step(s, &err) != HY_OK) {
                 fprintf(stderr, "bench_dock: %s\n", err.msg);
                 mech_dock_sim_free(s);
                 mech_dock_model_free(m);
                 return 1;
             }
+            /* the two figures the loop itself needs (a caller reads the channels at every step anyway) */
+            spike = fmin(spike, ch[MECH_DOCK_CH_HEAD_AXIAL]);
+            double t = ch[MECH_DOCK_CH_T];
+            int touching = ch[MECH_DOCK_CH_CONE_CONTACT] || ch[MECH_DOCK_CH_SOCKET_CONTACT] ||
+                           ch[MECH_DOCK_CH_BOTTOM_CONTACT] || ch[MECH_DOCK_CH_LATCH_CONTACT];
+            hfree = touching ? 0 : fmax(hfree, t - tprev);
+            tprev = t;
+        }
         double c1 = cpu_now(), w1 = now();
+        r->spike = spike;
+        r->h_max_free = hfree;
+        mech_dock_sim_stats_get(s, &r->st);
         r->allocs += n_alloc - a0;
         r->wall = fmin(r->wall, w1 - w0);
         r->cpu = fmin(r->cpu, c1 - c0);
@@ -71,9 +90,78 @@ static double rel(double a, double b)
     return fabs(a - b) / fmax(fabs(b), 1e-300);
 }
 
-int main(void)
+
+/* Issue 17: error-controlled steps (docs/dock.md §6b) against the fixed steps of 0.25 ms (the shipped default) and
+ * 2 ms, on S1-A/B and S2-A/B: steps, rejected steps, events, CPU time of the step loop, the longest step in the
+ * final contact-free phase; the issue's four results (peak head force, stroke, rebound spike, capture time) against
+ * the fixed 0.25 ms run and against the run at a quarter of the tolerance; the energy residual. */
+static int adaptive_table(double tol, int reps)
+{
+    static const char *const files[] = {"s1-A", "s1-B", "s2-A", "s2-B"};
+    int failed = 0;
+    printf("\n== error-controlled steps at integration.tolerance = %g vs fixed steps\n", tol);
+    printf("%-6s %-14s %8s %6s %6s %9s %9s %9s %10s %9s %9s %9s %9s\n", "run", "integration", "steps", "rej",
+           "events", "CPU s", "us/step", "h_max ms", "h_free ms", "peak N", "stroke m", "spike N", "capture s");
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[96];
+        snprintf(path, sizeof path, "fixtures/mech/dock/%s.json", files[f]);
+        mech_dock_config c;
+        hy_err err;
+        if (mech_dock_config_read(path, &c, &err) != HY_OK) {
+            fprintf(stderr, "bench_dock: %s (run from the repository's top folder)\n", err.msg);
+            return 1;
+        }
+        result r[4];
+        const char *label[4] = {"fixed 0.25 ms", "fixed 2 ms", "adaptive", "adaptive tol/4"};
+        for (int k = 0; k < 4; k++) {
+            mech_dock_params p = c.params;
+            p.tol = k < 2 ? 0 : k == 2 ? tol : tol / 4;
+            p.h = k == 1 ? 2e-3 : 2.5e-4;
+            if (run(&p, k == 3 ? 1 : reps, &r[k]) != 0) {
+                printf("%-6s %-14s fails (above)\n", files[f], label[k]);
+                memset(&r[k], 0, sizeof r[k]);
+                r[k].sum.capture_time = NAN;
+                failed = 1;
+                continue;
+            }
+            printf("%-6s %-14s %8lu %6lu %6lu %9.4f %9.2f %9.3f %10.3f %9.1f %9.5f %9.1f %9.5f\n", files[f], label[k],
+                   r[k].st.steps, r[k].st.rejected, r[k].st.events, r[k].cpu, 1e6 * r[k].cpu / (double)r[k].st.steps,
+                   1e3 * r[k].st.h_max, 1e3 * r[k].h_max_free, r[k].sum.peak_axial, r[k].sum.stroke_max, r[k].spike,
+                   r[k].sum.capture_time);
+            if (COUNT_ALLOC && r[k].allocs) {
+                printf("  allocations in the step loop: %ld  MISSED\n", r[k].allocs);
+                failed = 1;
+            }
+        }
+        const result *a = &r[2];
+        for (int ref = 0; ref < 2; ref++) {
+            const result *b = ref ? &r[3] : &r[0];
+            double d[4] = {rel(a->sum.peak_axial, b->sum.peak_axial), rel(a->sum.stroke_max, b->sum.stroke_max),
+                           rel(a->spike, b->spike), rel(a->sum.capture_time, b->sum.capture_time)};
+            if (!a->sum.captured && !b->sum.captured)
+                d[3] = 0;
+            double worst = fmax(fmax(d[0], d[1]), fmax(d[2], d[3]));
+            printf("  adaptive vs %-14s peak %.3f %%, stroke %.3f %%, spike %.3f %%, capture %.3f %%, cone contacts "
+                   "%d / %d: %s\n", ref ? "tol/4" : "fixed 0.25 ms", 100 * d[0], 100 * d[1], 100 * d[2], 100 * d[3],
+                   a->sum.cone_contacts, b->sum.cone_contacts,
+                   worst <= 0.01 && a->sum.cone_contacts == b->sum.cone_contacts ? "within 1 % MET" : "MISSED");
+        }
+        double res = a->sum.e_initial > 0 ? 100 * a->sum.e_residual_max / a->sum.e_initial : 0;
+        printf("  adaptive energy residual max / initial KE %.5f %% (< 0.1 %%: %s); CPU vs fixed 0.25 ms: %.1fx faster\n",
+               res, res < 0.1 ? "MET" : "MISSED", r[0].cpu / a->cpu);
+        mech_dock_config_free(&c);
+    }
+    return failed;
+}
+
+int main(int argc, char **argv)
 {
     int failed = 0;
+    /* `bench_dock adaptive [tol]`: the error-controlled table alone */
+    double tol = argc > 2 ? atof(argv[2]) : MECH_DOCK_TOL_DEFAULT;
+    failed |= adaptive_table(tol, REPS);
+    if (argc > 1 && strcmp(argv[1], "adaptive") == 0)
+        return failed;
     printf("%-52s %10s %-8s %s\n", "name", "value", "unit", "target");
     /* the steps tried: the largest whose results are converged (against h/4) is the issue's operating point */
     const double steps[] = {2e-3, 1.5e-3, 1e-3, 5e-4};

@@ -404,8 +404,8 @@ static int simulate(const mech_dock_model *m, run *r, int stop_at_capture)
     long n = lround(p->duration / p->h);
     r->pstride = n / PLOT_POINTS + 1;
     observe(r, s);
-    for (long i = 0; i < n; i++) {
-        hy_progress_update(&r->progress, (double)i / (double)n);
+    while (!mech_dock_sim_done(s)) {   /* n steps of h, or error-controlled steps to the duration */
+        hy_progress_update(&r->progress, mech_dock_sim_time(s) / p->duration);
         if (mech_dock_sim_step(s, &err) != HY_OK) {
             r->failed = 1;
             snprintf(r->msg, sizeof r->msg, "%s", err.msg);

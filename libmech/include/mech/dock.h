@@ -202,7 +202,12 @@ typedef struct mech_dock_params {
     mech_dock_contacts       contact;
     mech_dock_initial        init;
     mech_dock_thrust         thrust;
-    double h;                 /* fixed step, s                                                                */
+    double h;                 /* fixed step, s (tol = 0); the first trial step of an error-controlled run      */
+    double tol;               /* integration.tolerance: 0 = fixed steps of h (RK4 with refinement, docs/dock.md
+                                 §6); > 0 = error-controlled Dormand-Prince 5(4) steps with contact events, local
+                                 error per step <= tol times each component's scale (§6b); 1e-10 .. 1e-2         */
+    int    events;            /* error-controlled runs: 1 (default) = contact onset / separation and capture are
+                                 located as events (a step ends on them); 0 = off (tests show what it buys)      */
     double duration;          /* simulated time, s (20)                                                       */
     double capture_timeout;   /* "failure to dock" when no capture by this time, s (10)                       */
 } mech_dock_params;
@@ -323,7 +328,8 @@ typedef struct mech_dock_sim mech_dock_sim;
 int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err);
 void mech_dock_sim_free(mech_dock_sim *s);
 /* (sim) => one accepted RK4 step of params.h (split into substeps where its stages show a mode h cannot resolve:
- * docs/dock.md §6): stages evaluate trials, the accepted state commits. On failure (a
+ * docs/dock.md §6), or with params.tol > 0 one accepted error-controlled step (its length chosen by the error
+ * estimate, the stiffness ceiling and the contact events, §6b): stages evaluate trials, the accepted state commits. On failure (a
  * NaN, a hysteresis state-machine violation, a penetration deeper than the geometry allows) the state stays at
  * the last accepted step and err says "t = 1.2345 s: <element or contact>: <what>; hint: <e.g. halve the step
  * (h = ...)>" (HY_ESTATE or HY_ENUMERIC). Allocates nothing. */
@@ -463,5 +469,27 @@ unsigned long mech_dock_sim_substeps(const mech_dock_sim *s);
  * i the channels go to hist row i and each element's committed (q, Q) to rec[i][el]; *done = steps taken. Stops at
  * the first failing step (its code and err, as mech_dock_sim_step). Allocates nothing. */
 int mech_dock_sim_run(mech_dock_sim *s, size_t n, double *hist, double *rec, size_t *done, hy_err *err);
+
+/* the recommended integration.tolerance (docs/dock.md §6b: every shipped scenario within 1 % of the fixed 0.25 ms
+ * run and of a run at a quarter of it) */
+#define MECH_DOCK_TOL_DEFAULT 1e-6
+
+/* What the integrator did so far (docs/dock.md §6, §6b). */
+typedef struct mech_dock_sim_stats {
+    unsigned long steps;      /* accepted steps (fixed: RK4 steps including substeps)                              */
+    unsigned long rejected;   /* error-controlled: trial steps thrown away (error above tolerance, a stage refused) */
+    unsigned long events;     /* error-controlled: steps shortened to end on a contact onset or separation or on
+                                 the capture plane                                                                 */
+    unsigned long evals;      /* evaluations of the right-hand side (every element's trial, every contact set)     */
+    double h_min, h_max;      /* shortest and longest accepted step, s                                             */
+    double h_last;            /* last accepted step, s                                                             */
+    double onset_depth_max;   /* error-controlled: deepest penetration of a contact pair at the first accepted state
+                                 that sees it touch, m (with events: at most the closing speed times 1e-7 s; 0 when
+                                 nothing touched; fixed steps: 0, not tracked)                                       */
+} mech_dock_sim_stats;
+void mech_dock_sim_stats_get(const mech_dock_sim *s, mech_dock_sim_stats *st);
+// (sim) => 1 once the run reached params.duration (fixed: round(duration / h) steps of h; error-controlled: the
+// last step ends on the duration exactly). The loop of a caller: while (!mech_dock_sim_done(s)) mech_dock_sim_step
+int mech_dock_sim_done(const mech_dock_sim *s);
 
 #endif

@@ -36,8 +36,13 @@ typedef struct mech_ode_step_type {
     int         order;      /* order of the solution that is propagated                                      */
     int         has_error;  /* 1 when apply fills yerr (embedded pair)                                        */
     size_t      work_len;   /* doubles of workspace per system dimension                                      */
-    // (work, t, h, y) => y advanced by one step of size h, yerr (when has_error); HY_OK or the system's error
-    int (*apply)(double *work, double t, double h, double y[], double yerr[], const mech_ode_system *sys);
+    /* (work, t, h, y, dydt_in = f(t, y) or NULL, dydt_out or NULL) => y advanced by one step of size h, yerr (when
+       has_error), dydt_out = f(t + h, y_new) when the method evaluates it anyway (first same as last: rk45) or
+       NULL is given; HY_OK or the system's error. The GSL odeiv2 signature: a caller that keeps dydt_out as the
+       next dydt_in saves one evaluation per step. */
+    int (*apply)(double *work, double t, double h, double y[], double yerr[], const double dydt_in[],
+                 double dydt_out[], const mech_ode_system *sys);
+    int         fsal;       /* 1 when apply fills dydt_out from its own last stage (no extra evaluation)      */
 } mech_ode_step_type;
 
 extern const mech_ode_step_type *const mech_ode_step_rk4;   /* classic Runge-Kutta, order 4                       */
@@ -53,13 +58,22 @@ typedef struct mech_ode_step {
 mech_ode_step *mech_ode_step_alloc(const mech_ode_step_type *T, size_t dim);
 // (stepper, t, h, y) => y advanced, yerr filled when the type has an error estimate
 int mech_ode_step_apply(mech_ode_step *s, double t, double h, double y[], double yerr[], const mech_ode_system *sys);
+/* (stepper, t, h, y, dydt_in = f(t, y) or NULL, dydt_out or NULL) => as mech_ode_step_apply, with the derivative at
+ * the start given (one evaluation saved) and, for a first-same-as-last type, the derivative at the end returned */
+int mech_ode_step_apply_fsal(mech_ode_step *s, double t, double h, double y[], double yerr[], const double dydt_in[],
+                             double dydt_out[], const mech_ode_system *sys);
+/* (rk45 stepper after a successful apply, weights w[dim] (NULL: 1), rows [i0, i1)) => estimate of the spectral radius
+ * of the Jacobian along the step, |k7 - k6|_w / |y1 - y6|_w: stages 6 and 7 are both at t + h (the stiffness
+ * detection of Hairer & Wanner, Solving ODEs II, §IV.2, as in their DOPRI5). 0 when undefined or for another type. */
+double mech_ode_step_rho(const mech_ode_step *s, const double w[], size_t i0, size_t i1);
 // (s) => memory released
 void mech_ode_step_free(mech_ode_step *s);
 
 /* ---- step-size control (ode_control.c), the GSL "standard" control ---- */
 typedef struct mech_ode_control {
-    double eps_abs, eps_rel;   /* D_i = eps_abs + eps_rel (a_y |y_i| + a_dydt h |y'_i|), here a_y = 1, a_dydt = 0 */
+    double eps_abs, eps_rel;   /* D_i = eps_abs s_i + eps_rel (a_y |y_i| + a_dydt h |y'_i|), a_y = 1, a_dydt = 0 */
     double safety;             /* 0.9                                                                           */
+    const double *scale_abs;   /* s_i per component (GSL's scaled control), borrowed; NULL: all 1               */
 } mech_ode_control;
 
 // (control, order, y, yerr, h) => ratio max_i |yerr_i| / D_i and a new step size: smaller when ratio > 1.1

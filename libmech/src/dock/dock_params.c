@@ -114,6 +114,8 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
     p->contact.limiter_rim = law(5e6, 0.3, 0.15);
 
     p->h = 2.5e-4;   /* converged: docs/dock.md (S2, S5 at h and h/4) */
+    p->tol = 0;      /* fixed steps unless the scenario asks for integration.tolerance (docs/dock.md §6b) */
+    p->events = 1;
     p->duration = 20;
     p->capture_timeout = 10;
 }
@@ -301,6 +303,8 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
     if (p->duration / p->h > 1e9)
         FAIL("duration", "%g s at step %g s needs more than 1e9 steps", p->duration, p->h);
     POS(p->capture_timeout, "capture_timeout");
+    if (!(p->tol == 0 || (p->tol >= 1e-10 && p->tol <= 1e-2)))
+        FAIL("integration.tolerance", "%g: valid values 0 (fixed steps) or 1e-10 .. 1e-2", p->tol);
     return HY_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dock/dock_internal.h"
+#include "mech/ode.h"
 
 /* energy quadratures integrated with the state (J) */
 enum { Q_CONTACT = 0,   /* work done on every contact, the detent and the slots (elastic + dissipated)          */
@@ -23,6 +24,17 @@ enum { Q_CONTACT = 0,   /* work done on every contact, the detent and the slots 
 #define DOCK_NSUB_MAX 16
 
 #define GATE_MARGIN 0.02   /* m: a contact set is evaluated when its bounding check leaves less than this gap */
+
+/* error-controlled steps (docs/dock.md §6b) */
+#define DOCK_THETA45 3.0    /* |lambda h| allowed by the stiffness ceiling: inside DOPRI5's real stability
+                               interval (3.3) with a margin (Hairer & Wanner's DOPRI5 flags 3.25 as stiff)      */
+#define DOCK_HMAX 0.01      /* s: no step longer (the fixed-step limit of mech_dock_params_check)              */
+#define DOCK_HMIN 1e-10     /* s: a step refused below this fails the run                                      */
+#define DOCK_EVENT_TOL 1e-7 /* s: an event ends its step at most this long after the gap crossed zero         */
+#define DOCK_NGAP 64        /* event functions: every contact pair, the slot faces, the capture plane          */
+#define DOCK_THETA_IMP 0.25 /* |lambda h| during an impact: ~25 steps per contact period, so a peak force is
+                               sampled as finely as by the fixed 0.25 ms steps (error (lambda h / 2)^2 / 2 < 1 %) */
+#define DOCK_IMPACT_STEPS 50 /* accepted steps after a contact onset held to DOCK_THETA_IMP (~2 contact periods) */
 
 /* What one evaluation computes besides the derivative (the accepted state's copy feeds the channels). */
 typedef struct dock_eval {
@@ -46,6 +58,7 @@ typedef struct dock_eval {
     /* slot-face contact (roll alignment), trial */
     int       slot_touch;
     double    slot_vimp;
+    double    slot_over;              /* slot-face penetration (rad of roll beyond the half-width; < 0 apart)   */
     double    p[NQ];                  /* powers integrated by the quadratures                                   */
 } dock_eval;
 
@@ -84,6 +97,19 @@ struct mech_dock_sim {
     double                 ch[MECH_DOCK_NCH];
     char                   msg[400];    /* message of the failing evaluation                                    */
     int                    fail_code;
+    /* error-controlled steps (params.tol > 0; docs/dock.md §6b): the ODE layer's Dormand-Prince 5(4) stepper and
+       scaled control over this simulation's evaluate(); the driver (events, ceiling, commit) is here */
+    mech_ode_system        sys;
+    mech_ode_step         *stp;
+    mech_ode_control       ctl;
+    double                *ytry, *yerr, *kout, *scale;   /* (dim) trial state, its error, f at its end, scales  */
+    double                 h_next;      /* the controller's next step, s                                        */
+    double                 h_ceil;      /* stiffness ceiling DOCK_THETA45 / rho, s                              */
+    int                    impact_left; /* accepted steps still under the impact ceiling (DOCK_THETA_IMP)      */
+    double                 m_contact;   /* lightest effective mass a contact drives (the head laterally), kg  */
+    int                    ngap;
+    double                 g0[DOCK_NGAP], g1[DOCK_NGAP], glo[DOCK_NGAP];  /* event functions: accepted, trial, bracket */
+    mech_dock_sim_stats    st;
 };
 
 /* ---- small helpers ------------------------------------------------------------------------------------------ */
@@ -224,6 +250,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     size_t nb = s->nb;
     int rc;
 
+    s->st.evals++;
     mech_body_set_state(bm, d, t, y);
     mech_body_kinematics(bm, d);
     mech_body_clear_loads(bm, d);
@@ -320,10 +347,12 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     e->roll_err = s->captured || e->x_c <= g->capture_x ? remainder(atan2(yl.z, yl.y), 0.5 * M_PI) : 0.0;
     e->slot_touch = 0;
     e->slot_vimp = 0;
+    e->slot_over = -1;
     double u = g->stop_x - e->x_c;   /* head centre below the stop plane */
     if (s->captured && rho2 > 0.25) {
         double dw = 0, w = dock_slot_width(gm, u, &dw);
         double over = fabs(e->roll_err) - w;
+        e->slot_over = over;
         if (over > 0) {
             const mech_contact_law *law = &p->contact.head_bottom;
             double r = gm->latch_radius, sg = e->roll_err > 0 ? 1 : -1;
@@ -757,6 +786,7 @@ void mech_dock_sim_free(mech_dock_sim *s)
         hy_element_free(&s->el[k]);
     mech_dock_axial_free(s->ax);
     mech_dock_lateral_free(s->lat);
+    mech_ode_step_free(s->stp);
     free(s->y);
     free(s);
 }
@@ -768,6 +798,269 @@ static void renormalise(mech_dock_sim *s, double *y)
         double *q = y + off[k];
         mech_quat u = mech_quat_normalize((mech_quat){q[0], q[1], q[2], q[3]});
         q[0] = u.w, q[1] = u.x, q[2] = u.y, q[3] = u.z;
+    }
+}
+
+/* ---- error-controlled steps (docs/dock.md §6b) -------------------------------------------------------------------
+ * The ODE layer's Dormand-Prince 5(4) stepper (first same as last: six evaluations per step) and its scaled control,
+ * driven here because the driver needs what only the simulation knows: many event functions (every contact pair's
+ * gap, the slot faces, the capture plane), the stiffness ceiling and the commit of the accepted state's own
+ * evaluation. Every stage is a trial of every element; a rejected step reverts them; the seventh stage evaluates the
+ * new state itself, so an accepted step commits that evaluation (no extra one, unlike the fixed path). */
+
+static int sys_function(double t, const double y[], double dydt[], void *params)
+{
+    mech_dock_sim *s = params;
+    return evaluate(s, t, y, dydt, &s->ev);
+}
+
+/* (the evaluation just made) => its event functions g (> 0 touching or past, <= 0 apart): the depth of every contact
+ * pair (a set its gate skipped is apart), the slot faces' penetration as a length, the capture plane (past it: the
+ * head centre below capture_x; +1 once captured). Returns their number (the same for every evaluation). */
+static int gap_values(const mech_dock_sim *s, const dock_eval *e, double *g)
+{
+    int n = 0;
+    for (int k = 0; k < DOCK_NSET; k++) {
+        const mech_contact_model *cm = s->m->set[k];
+        if (!cm)
+            continue;
+        for (int i = 0; i < cm->npair && n < DOCK_NGAP - 2; i++) {
+            double d = e->on[k] ? s->cd[k]->geom[i].depth : -GATE_MARGIN;
+            g[n++] = isfinite(d) ? d : -1.0;   /* -INFINITY: no feature in reach */
+        }
+    }
+    g[n++] = e->slot_over * s->m->p.geom.latch_radius;
+    g[n++] = s->captured ? 1.0 : s->m->g.capture_x - e->x_c;
+    return n;
+}
+
+/* (the evaluation just made) => omega^2 of the stiffest touching pair, k' / m_contact with k' = n k depth^(n-1) the
+ * stiffness of its Hunt-Crossley law at the present depth; 0 when nothing touches */
+static double contact_omega2(const mech_dock_sim *s, const dock_eval *e)
+{
+    double kmax = 0;
+    for (int k = 0; k < DOCK_NSET; k++) {
+        const mech_contact_model *cm = s->m->set[k];
+        if (!cm || !e->on[k] || s->cd[k]->nactive == 0)
+            continue;
+        for (int i = 0; i < cm->npair; i++) {
+            double d = s->cd[k]->geom[i].depth;
+            if (d > 0) {
+                const mech_contact_law *law = &cm->pair[i].law;
+                kmax = fmax(kmax, law->n == 1 ? law->k : law->n * law->k * pow(d, law->n - 1));
+            }
+        }
+    }
+    return kmax / s->m_contact;
+}
+
+// (event functions a, b) => index of the first one whose side differs, -1 when none
+static int gap_changed(const double *a, const double *b, int n)
+{
+    for (int j = 0; j < n; j++)
+        if ((a[j] > 0) != (b[j] > 0))
+            return j;
+    return -1;
+}
+
+// (sim at an accepted state, step h) => ytry, yerr, kout of one Dormand-Prince step; the trials are those of its end
+static int try_step(mech_dock_sim *s, double h)
+{
+    memcpy(s->ytry, s->y, s->dim * sizeof *s->y);
+    return mech_ode_step_apply_fsal(s->stp, s->t, h, s->ytry, s->yerr, s->k1, s->kout, &s->sys);
+}
+
+/* The trial step of *h crossed an event (s->g1 and s->g0 differ in sign): shorten it so that it ends at most
+ * DOCK_EVENT_TOL after the first crossing, on the new side, so that the contact (or the separation, or the capture)
+ * starts on the step boundary and no step integrates across the kink. Illinois regula falsi on the step length with
+ * the event function that changed, bisection every fourth iteration; the function followed is switched when an
+ * earlier one is found. On HY_OK: *h, ytry, yerr, kout, s->ev, s->g1 and the trials are those of the shortened step. */
+static int locate(mech_dock_sim *s, double *h)
+{
+    const int n = s->ngap;
+    double lo = 0, hi = *h;
+    memcpy(s->glo, s->g0, (size_t)n * sizeof *s->glo);
+    int j = gap_changed(s->g0, s->g1, n), side = 0, at_hi = 1, rc;
+    double glo = s->glo[j], ghi = s->g1[j];
+    for (int it = 0; hi - lo > DOCK_EVENT_TOL && it < 100; it++) {
+        double w = hi - lo, x = glo != ghi ? lo + w * glo / (glo - ghi) : lo + 0.5 * w;
+        if (it % 4 == 3 || !(x == x))
+            x = lo + 0.5 * w;
+        x = fmin(fmax(x, lo + 1e-3 * w), hi - 1e-3 * w);
+        if ((rc = try_step(s, x)) != HY_OK)
+            return rc;
+        gap_values(s, &s->ev, s->g1);
+        int k = gap_changed(s->g0, s->g1, n);
+        if (k >= 0) {   /* crossed by x: the bracket's upper end moves */
+            hi = x;
+            if (k != j) {
+                j = k;
+                glo = s->glo[j];
+                side = 0;
+            } else if (side == -1) {
+                glo *= 0.5;
+            }
+            ghi = s->g1[j];
+            side = -1;
+            at_hi = 1;
+        } else {
+            lo = x;
+            memcpy(s->glo, s->g1, (size_t)n * sizeof *s->glo);
+            glo = s->glo[j];
+            if (side == 1)
+                ghi *= 0.5;
+            side = 1;
+            at_hi = 0;
+        }
+    }
+    if (!at_hi) {
+        if ((rc = try_step(s, hi)) != HY_OK)
+            return rc;
+        gap_values(s, &s->ev, s->g1);
+    }
+    *h = hi;
+    return HY_OK;
+}
+
+// (sim just made) => error scales, first step, event functions at t = 0
+static void adaptive_init(mech_dock_sim *s)
+{
+    const mech_dock_params *p = &s->m->p;
+    s->sys = (mech_ode_system){sys_function, s->dim, s, NULL, NULL, NULL};
+    /* scales of the local-error test (D_i = tol * scale_i): lengths 1 m, angles and quaternions 1 rad, the nut in
+       its own units (i_Nut per metre of stroke); the rates in the kinetic-energy norm of the stiffness estimate: the
+       speed at which that body (or joint, or the nut chain) alone would carry the initial kinetic energy, so a light
+       fast part (the probe's torsion, 0.02 kg m^2 on 2.5e4 N m/rad) is held to the same energy error as a vehicle
+       (with the initial relative speed as the scale the torsion's 180 Hz ringing set every step); the energy
+       quadratures the initial kinetic energy */
+    double v0 = fmax(hypot(p->init.closing_speed, hypot(p->init.velocity.y, p->init.velocity.z)), 0.01);
+    for (size_t i = 0; i < s->L.npos; i++)
+        s->scale[i] = 1.0;
+    double vE = sqrt(2 * fmax(s->ke0, 1.0));   /* sqrt(kg) m/s: the rates in the kinetic-energy norm (s->wke) */
+    for (size_t i = s->L.npos; i < s->nb + 2; i++)
+        s->scale[i] = s->wke[i] > 0 ? vE / s->wke[i] : v0;
+    s->scale[s->nb] = s->m->i_nut;
+    for (int k = 0; k < NQ; k++)
+        s->scale[s->nb + 2 + k] = fmax(s->ke0, 1.0);
+    s->ctl = (mech_ode_control){p->tol, 0.0, 0.9, s->scale};
+    s->h_next = p->h;
+    s->h_ceil = INFINITY;
+    /* the lightest mass a contact drives: the head across the probe (probe inertia about the bending joint over the
+       probe length squared, ~5 kg) or along it (the nut chain's m_eq, 50 kg) */
+    double Lp = p->geom.probe_length;
+    s->m_contact = fmin(p->axial.m_eq, p->mass.probe_inertia.y / (Lp * Lp));
+    s->ngap = gap_values(s, &s->acc, s->g0);
+}
+
+// (failing step) => state and body data back at the last accepted step, err set
+static int adaptive_fail(mech_dock_sim *s, hy_err *err, int rc)
+{
+    dock_eval tmp;
+    char msg[sizeof s->msg];
+    int code = s->fail_code ? s->fail_code : rc != HY_OK ? rc : HY_ENUMERIC;
+    snprintf(msg, sizeof msg, "%s", s->fail_code ? s->msg : "the local error stays above the tolerance");
+    evaluate(s, s->t, s->y, s->k2, &tmp);
+    revert_all(s);
+    return hy_err_set(err, code, "t = %.6f s: %s (step %.3g s); hint: tighten integration.tolerance (%g)", s->t,
+                      msg, s->h_next, s->m->p.tol);
+}
+
+/* one accepted error-controlled step: the controller's step, capped by the stiffness ceiling and DOCK_HMAX, ends
+ * on the next breakpoint (duration, capture timeout, end of the thrust) and on the first event it crosses */
+static int adaptive_step(mech_dock_sim *s, hy_err *err)
+{
+    const mech_dock_params *p = &s->m->p;
+    const double t = s->t, tiny = 1e-12 * fmax(1.0, fabs(t));
+    double t_stop = INFINITY;
+    double bp[3] = {p->duration, p->capture_timeout, isnan(s->thrust_on) ? NAN : s->thrust_on + p->thrust.duration};
+    for (int k = 0; k < 3; k++)
+        if (bp[k] > t + tiny)
+            t_stop = fmin(t_stop, bp[k]);
+    for (;;) {
+        double h = fmin(fmin(s->h_next, s->h_ceil), DOCK_HMAX), rem = t_stop - t;
+        if (h >= rem * (1 - 1e-9))
+            h = rem;
+        else if (h > 0.5 * rem)
+            h = 0.5 * rem;   /* two halves rather than a step and a sliver */
+        int rc = try_step(s, h), adj = 0;
+        double hnew = h, ratio = 0;
+        if (rc == HY_OK)
+            adj = mech_ode_control_hadjust(&s->ctl, 5, s->ytry, s->yerr, s->dim, &hnew, &ratio);
+        if (rc != HY_OK || adj < 0) {
+            revert_all(s);
+            s->st.rejected++;
+            s->h_next = rc != HY_OK ? 0.25 * h : hnew;
+            if (s->h_next < DOCK_HMIN)
+                return adaptive_fail(s, err, rc);
+            s->fail_code = 0;
+            continue;
+        }
+        double h0 = h;
+        int ev = 0;
+        s->ngap = gap_values(s, &s->ev, s->g1);
+        if (p->events && gap_changed(s->g0, s->g1, s->ngap) >= 0) {
+            if ((rc = locate(s, &h)) != HY_OK) {
+                revert_all(s);
+                s->st.rejected++;
+                s->h_next = 0.25 * h0;
+                if (s->h_next < DOCK_HMIN)
+                    return adaptive_fail(s, err, rc);
+                s->fail_code = 0;
+                continue;
+            }
+            s->st.events++;
+            ev = 1;
+        }
+        /* accept: the last evaluation is the new state's; commit it, its derivative is the next first stage */
+        memcpy(s->y, s->ytry, s->dim * sizeof *s->y);
+        memcpy(s->k1, s->kout, s->dim * sizeof *s->k1);
+        s->h_next = hnew;   /* the controller's step for the step it judged (an event shortens only this one) */
+        double tn = h == rem ? t_stop : t + h;
+        {
+            /* quaternions: renormalised (and the state evaluated again) only when their norm drifted */
+            const double *q0 = s->y + s->L.base_quat, *q1 = s->y + s->L.free_pos + 3;
+            double n0 = q0[0] * q0[0] + q0[1] * q0[1] + q0[2] * q0[2] + q0[3] * q0[3];
+            double n1 = q1[0] * q1[0] + q1[1] * q1[1] + q1[2] * q1[2] + q1[3] * q1[3];
+            if (fabs(n0 - 1) > 1e-9 || fabs(n1 - 1) > 1e-9) {
+                renormalise(s, s->y);
+                if ((rc = evaluate(s, tn, s->y, s->k1, &s->ev)) != HY_OK)
+                    return adaptive_fail(s, err, rc);
+                s->ngap = gap_values(s, &s->ev, s->g1);
+            }
+        }
+        /* the stiffness ceiling caps the growth only: never below the step just accepted (a switch inside a step,
+           a stick/slip change or a branch change, shows as a huge rho once; the error test judged that step) */
+        double rho = mech_ode_step_rho(s->stp, s->wke, s->L.npos, s->nb + 2);
+        s->h_ceil = fmax(rho > 0 ? DOCK_THETA45 / rho : INFINITY, ev ? h0 : h);
+        /* the stiffest active contact: omega = sqrt(k' / m_contact), k' its contact stiffness at the present depth.
+           Always a stability ceiling DOCK_THETA45 / omega; during an impact (a pair starting to touch, for
+           DOCK_IMPACT_STEPS accepted steps, about two contact periods) DOCK_THETA_IMP / omega, so its peak force,
+           a sample of the accepted states, is sampled as finely as by the fixed 0.25 ms steps */
+        for (int j = 0; ev && j < s->ngap - 2; j++)
+            if (s->g0[j] <= 0 && s->g1[j] > 0)
+                s->impact_left = DOCK_IMPACT_STEPS;
+        double w2 = contact_omega2(s, &s->ev);
+        if (w2 > 0) {
+            double theta = s->impact_left > 0 ? DOCK_THETA_IMP : DOCK_THETA45;
+            s->h_ceil = fmin(s->h_ceil, theta / sqrt(w2));
+        }
+        if (s->impact_left > 0)
+            s->impact_left--;
+        for (int j = 0; j < s->ngap - 2; j++)   /* how deep a contact is when its first accepted state sees it */
+            if (s->g0[j] <= 0 && s->g0[j] > -1 && s->g1[j] > 0)   /* -1: no feature before (a feature switch) */
+                s->st.onset_depth_max = fmax(s->st.onset_depth_max, s->g1[j]);
+        s->acc = s->ev;
+        commit_all(s, &s->acc);
+        s->t = tn;
+        account(s, 0, 1);
+        s->ngap = gap_values(s, &s->acc, s->g0);
+        s->steps++;
+        s->substeps++;
+        s->st.steps++;
+        s->st.h_last = h;
+        s->st.h_min = fmin(s->st.h_min, h);
+        s->st.h_max = fmax(s->st.h_max, h);
+        return HY_OK;
     }
 }
 
@@ -798,14 +1091,18 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
             goto fail;
     if ((rc = mech_dock_axial_new(&p->axial, &s->ax, err)) || (rc = mech_dock_lateral_new(&p->lateral, &s->lat, err)))
         goto fail;
-    s->y = calloc(8 * s->dim, sizeof *s->y);
+    s->y = calloc(12 * s->dim, sizeof *s->y);
     if (!s->y) {
         rc = hy_err_set(err, HY_ENOMEM, "dock simulation: out of memory");
         goto fail;
     }
     s->y0 = s->y + s->dim, s->k1 = s->y0 + s->dim, s->k2 = s->k1 + s->dim, s->k3 = s->k2 + s->dim;
     s->k4 = s->k3 + s->dim, s->yt = s->k4 + s->dim, s->wke = s->yt + s->dim;
-    /* the stiffness estimate's norm: each rate weighted by the square root of its inertia (kinetic-energy norm), so
+    s->ytry = s->wke + s->dim, s->yerr = s->ytry + s->dim, s->kout = s->yerr + s->dim, s->scale = s->kout + s->dim;
+    if (p->tol > 0 && !(s->stp = mech_ode_step_alloc(mech_ode_step_rk45, s->dim))) {
+        rc = hy_err_set(err, HY_ENOMEM, "dock simulation: out of memory");
+        goto fail;
+    }    /* the stiffness estimate's norm: each rate weighted by the square root of its inertia (kinetic-energy norm), so
        the head on the nut chain (50 kg) or the probe (0.02-1.5 kg m^2) counts as much as a vehicle moving with the
        same energy; a plain norm let the nut's rad/s dominate and missed S5's bore mode (docs/dock.md §6) */
     {
@@ -847,6 +1144,10 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
     s->acc = s->ev;
     commit_all(s, &s->acc);
     account(s, 1, 1);
+    s->st.steps = 0;
+    s->st.h_min = INFINITY;
+    if (s->stp)
+        adaptive_init(s);
     *out = s;
     return HY_OK;
 fail:
@@ -914,6 +1215,11 @@ static int rk4(mech_dock_sim *s, double t, double h, double theta)
 /* the accepted (sub)step: commit every trial, the new derivative becomes the next k1 */
 static void accept(mech_dock_sim *s, double t, int full)
 {
+    double h = t - s->t;
+    s->st.steps++;
+    s->st.h_last = h;
+    s->st.h_min = fmin(s->st.h_min, h);
+    s->st.h_max = fmax(s->st.h_max, h);
     memcpy(s->k1, s->yt, s->dim * sizeof *s->yt);
     s->acc = s->ev;
     commit_all(s, &s->acc);
@@ -925,6 +1231,8 @@ int mech_dock_sim_step(mech_dock_sim *s, hy_err *err)
 {
     const double h = s->m->p.h, t0 = s->t;
     s->fail_code = 0;
+    if (s->stp)
+        return adaptive_step(s, err);
     /* substeps: as many as the last estimate of the stiffness asks for; with one, the step checks its own stages
        and falls back to substeps when they show a mode it cannot resolve (docs/dock.md §6) */
     int nsub = (int)fmin(DOCK_NSUB_MAX, fmax(1.0, ceil(s->rho * h / DOCK_THETA)));
@@ -965,6 +1273,15 @@ int mech_dock_sim_step(mech_dock_sim *s, hy_err *err)
 double mech_dock_sim_time(const mech_dock_sim *s) { return s->t; }
 unsigned long mech_dock_sim_steps(const mech_dock_sim *s) { return s->steps; }
 unsigned long mech_dock_sim_substeps(const mech_dock_sim *s) { return s->substeps; }
+void mech_dock_sim_stats_get(const mech_dock_sim *s, mech_dock_sim_stats *st) { *st = s->st; }
+
+int mech_dock_sim_done(const mech_dock_sim *s)
+{
+    const mech_dock_params *p = &s->m->p;
+    if (s->stp)
+        return s->t >= p->duration;
+    return s->steps >= (unsigned long)lround(p->duration / p->h);
+}
 const double *mech_dock_sim_channels(const mech_dock_sim *s) { return s->ch; }
 const mech_dock_summary *mech_dock_sim_summary(const mech_dock_sim *s) { return &s->sum; }
 

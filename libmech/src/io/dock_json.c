@@ -39,7 +39,8 @@ enum kind {
     K_VEC2,     /* [[x, y, z], [x, y, z]], finite                          */
     K_AXIS2,    /* [[x, y, z], [x, y, z]], each a nonzero direction        */
     K_POS2,     /* [a, b], each > 0                                        */
-    K_NONNEG2   /* [a, b], each >= 0                                       */
+    K_NONNEG2,  /* [a, b], each >= 0                                       */
+    K_TOL       /* 0 or 1e-10 .. 1e-2 (integration.tolerance)              */
 };
 
 typedef struct field {
@@ -139,6 +140,8 @@ static const field fields[] = {
     P("", "step", h, K_POS, "s"),
     P("", "duration", duration, K_NONNEG, "s"),
     P("", "capture_timeout", capture_timeout, K_POS, "s"),
+    /* error-controlled steps (docs/dock.md §6b); 0 = fixed steps of `step` */
+    P("integration", "tolerance", tol, K_TOL, ""),
     F("outputs", "rate", out_rate, K_NONNEG, "rows/s"),
     F("outputs", "records_rate", out_records_rate, K_NONNEG, "rows/s"),
 };
@@ -152,7 +155,7 @@ typedef struct section {
 
 static const section sections[] = {
     {"", {"format", "version", "name", "notes", "source", "variant", "cone", "vehicles", "initial", "contact",
-          "geometry", "mass", "axial", "lateral", "probe", "thrust", "laws", "outputs", NULL}},
+          "geometry", "mass", "axial", "lateral", "probe", "thrust", "laws", "outputs", "integration", NULL}},
     {"vehicles", {"active", "passive", NULL}},
     {"vehicles.active", {"name", NULL}},
     {"vehicles.passive", {"name", NULL}},
@@ -167,6 +170,7 @@ static const section sections[] = {
     {"lateral", {"brake", NULL}},
     {"probe", {NULL}},
     {"thrust", {NULL}},
+    {"integration", {NULL}},
     {"laws", {"chain", "gear", "spring", "bending", "torsion", NULL}},
     {"outputs", {"folder", "channels", "records", "plots", "view_times", "animation", "events", "format",
                  "compression", NULL}},
@@ -292,6 +296,7 @@ static int accepts(int kind, double v, const char **expect)
     case K_EXP: *expect = ">= 1"; return v >= 1;
     case K_DEG90: *expect = "strictly between 0 and 90"; return v > 0 && v < 90;
     case K_INT: *expect = "an integer 0..64"; return v >= 0 && v <= 64 && v == floor(v);
+    case K_TOL: *expect = "0 (fixed steps of `step`) or 1e-10 .. 1e-2"; return v == 0 || (v >= 1e-10 && v <= 1e-2);
     default: *expect = "finite"; return 1;
     }
 }

@@ -1,4 +1,5 @@
-// Step-size control of the ODE layer (mech/ode.h): the "standard" control of GSL odeiv2 with a_y = 1, a_dydt = 0.
+// Step-size control of the ODE layer (mech/ode.h): the "standard" control of GSL odeiv2 with a_y = 1, a_dydt = 0
+// (and GSL's scaled variant: a weight per component on eps_abs).
 #include <math.h>
 #include "mech/ode.h"
 
@@ -8,7 +9,7 @@ int mech_ode_control_hadjust(const mech_ode_control *c, int order, const double 
 {
     double rmax = 0.0;
     for (size_t i = 0; i < dim; i++) {
-        double D = c->eps_abs + c->eps_rel * fabs(y[i]);
+        double D = c->eps_abs * (c->scale_abs ? c->scale_abs[i] : 1.0) + c->eps_rel * fabs(y[i]);
         double r = fabs(yerr[i]) / D;
         if (r > rmax || isnan(r))
             rmax = isnan(r) ? INFINITY : r;

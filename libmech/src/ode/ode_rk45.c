@@ -1,5 +1,10 @@
 /* Embedded Runge-Kutta pair of Dormand and Prince, RK5(4)7M (Hairer, Norsett, Wanner, Solving ODE I, Table 5.2):
- * the fifth-order solution is propagated, the difference to the fourth-order one is the error estimate. */
+ * the fifth-order solution is propagated, the difference to the fourth-order one is the error estimate. The last
+ * stage is f at the new point (first same as last): a caller that passes it back as the next dydt_in pays six
+ * evaluations per step. Workspace: k1..k7, the stage argument, the sixth stage's argument (for the stiffness
+ * estimate, mech_ode_step_rho). */
+#include <math.h>
+#include <string.h>
 #include "mech/ode.h"
 
 static const double c2 = 1.0 / 5, c3 = 3.0 / 10, c4 = 4.0 / 5, c5 = 8.0 / 9;
@@ -15,14 +20,17 @@ static const double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920, e5 
                     e6 = 22.0 / 525, e7 = -1.0 / 40;
 
 // (work[8 dim], t, h, y) => y advanced by the fifth-order solution, yerr = estimate of the local error
-static int rk45_apply(double *w, double t, double h, double y[], double yerr[], const mech_ode_system *sys)
+static int rk45_apply(double *w, double t, double h, double y[], double yerr[], const double dydt_in[],
+                      double dydt_out[], const mech_ode_system *sys)
 {
     size_t n = sys->dimension;
     double *k1 = w, *k2 = w + n, *k3 = w + 2 * n, *k4 = w + 3 * n, *k5 = w + 4 * n, *k6 = w + 5 * n,
-           *k7 = w + 6 * n, *yt = w + 7 * n;
+           *k7 = w + 6 * n, *yt = w + 7 * n, *y6 = w + 8 * n;
     void *p = sys->params;
-    int rc = sys->function(t, y, k1, p);
-    if (rc != HY_OK)
+    int rc = HY_OK;
+    if (dydt_in)
+        memcpy(k1, dydt_in, n * sizeof *k1);
+    else if ((rc = sys->function(t, y, k1, p)) != HY_OK)
         return rc;
     for (size_t i = 0; i < n; i++)
         yt[i] = y[i] + h * a21 * k1[i];
@@ -41,8 +49,8 @@ static int rk45_apply(double *w, double t, double h, double y[], double yerr[], 
     if ((rc = sys->function(t + c5 * h, yt, k5, p)) != HY_OK)
         return rc;
     for (size_t i = 0; i < n; i++)
-        yt[i] = y[i] + h * (a61 * k1[i] + a62 * k2[i] + a63 * k3[i] + a64 * k4[i] + a65 * k5[i]);
-    if ((rc = sys->function(t + h, yt, k6, p)) != HY_OK)
+        y6[i] = y[i] + h * (a61 * k1[i] + a62 * k2[i] + a63 * k3[i] + a64 * k4[i] + a65 * k5[i]);
+    if ((rc = sys->function(t + h, y6, k6, p)) != HY_OK)
         return rc;
     for (size_t i = 0; i < n; i++)
         yt[i] = y[i] + h * (b1 * k1[i] + b3 * k3[i] + b4 * k4[i] + b5 * k5[i] + b6 * k6[i]);
@@ -53,8 +61,26 @@ static int rk45_apply(double *w, double t, double h, double y[], double yerr[], 
             yerr[i] = h * (e1 * k1[i] + e3 * k3[i] + e4 * k4[i] + e5 * k5[i] + e6 * k6[i] + e7 * k7[i]);
         y[i] = yt[i];
     }
+    if (dydt_out)
+        memcpy(dydt_out, k7, n * sizeof *k7);
     return HY_OK;
 }
 
-static const mech_ode_step_type rk45_type = {"rk45", 5, 1, 8, rk45_apply};
+static const mech_ode_step_type rk45_type = {"rk45", 5, 1, 9, rk45_apply, 1};
 const mech_ode_step_type *const mech_ode_step_rk45 = &rk45_type;
+
+// (rk45 stepper after apply, weights, rows) => |k7 - k6|_w / |y1 - y6|_w (y1 = yt, the seventh stage's argument)
+double mech_ode_step_rho(const mech_ode_step *s, const double w[], size_t i0, size_t i1)
+{
+    if (s->type != &rk45_type)
+        return 0.0;
+    size_t n = s->dim;
+    const double *k6 = s->work + 5 * n, *k7 = s->work + 6 * n, *y1 = s->work + 7 * n, *y6 = s->work + 8 * n;
+    double dk = 0, dy = 0;
+    for (size_t i = i0; i < i1 && i < n; i++) {
+        double wi = w ? w[i] : 1.0, a = wi * (k7[i] - k6[i]), b = wi * (y1[i] - y6[i]);
+        dk += a * a;
+        dy += b * b;
+    }
+    return dy > 0 ? sqrt(dk / dy) : 0.0;
+}

@@ -21,7 +21,14 @@ mech_ode_step *mech_ode_step_alloc(const mech_ode_step_type *T, size_t dim)
 // (stepper, t, h, y) => y advanced by one step
 int mech_ode_step_apply(mech_ode_step *s, double t, double h, double y[], double yerr[], const mech_ode_system *sys)
 {
-    return s->type->apply(s->work, t, h, y, yerr, sys);
+    return s->type->apply(s->work, t, h, y, yerr, NULL, NULL, sys);
+}
+
+// (stepper, t, h, y, f(t, y), out) => y advanced, f at the end when the type has it from its last stage
+int mech_ode_step_apply_fsal(mech_ode_step *s, double t, double h, double y[], double yerr[], const double dydt_in[],
+                             double dydt_out[], const mech_ode_system *sys)
+{
+    return s->type->apply(s->work, t, h, y, yerr, dydt_in, dydt_out, sys);
 }
 
 // (s) => memory released

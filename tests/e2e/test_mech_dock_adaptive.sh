@@ -1,0 +1,48 @@
+#!/bin/sh
+# End-to-end tests of 'mech dock' with error-controlled steps (integration.tolerance; docs/dock.md §6b): S1-A and
+# S2-B captured with the energy residual < 0.1 % in a quarter of the fixed run's steps or fewer, the element records
+# written at every accepted step (hyst loops gives back the booked work, hyst replay drives each element through the
+# same committed sequence: NRMSE 0), and a bad tolerance refused naming the key. (lib.sh's check uses $n: the loop
+# variable is sc.)
+TOP=${TOP:-$(pwd)}
+. "$TOP/tests/e2e/lib.sh"
+MECH=${MECH:-$TOP/bin/mech}
+HYST=${HYST:-$TOP/bin/hyst}
+FIX=${FIXTURES:-$TOP/fixtures}
+D=$FIX/mech/dock
+
+jnum() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([-0-9.eE+]*\).*/\1/p" "$2" | head -n 1; }
+jbool() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([a-z]*\).*/\1/p" "$2" | head -n 1; }
+ework() { tr -d ' \n\t' <"$2" | grep -o "\"name\":\"$1\"[^}]*" | sed -n 's/.*"work":\([-0-9.eE+]*\).*/\1/p'; }
+
+# the scenarios with the key added (their law files are found relative to the scenario: copy the models too)
+cp -r "$D/models" "$WORK/models"
+for sc in s1-A s2-B; do
+    sed '0,/{/s//{ "integration": {"tolerance": 1e-6},/' "$D/$sc.json" >"$WORK/$sc.json"
+done
+
+for sc in s1-A s2-B; do
+    check "$sc error-controlled runs" "$MECH" dock "$WORK/$sc.json" --out "$WORK/o$sc" --no-plots -q
+    S=$WORK/o$sc/summary.json
+    [ "$(jbool captured "$S")" = true ] && ok "$sc captures" || not_ok "$sc captures"
+    res=$(jnum residual_max_percent "$S")
+    awk -v r="$res" 'BEGIN { exit !(r < 0.1) }' && ok "$sc energy residual $res % < 0.1 %" || not_ok "$sc energy residual $res %"
+    steps=$(jnum steps "$S")
+    awk -v s="$steps" 'BEGIN { exit !(s < 20000) }' && ok "$sc: $steps steps (fixed 0.25 ms: 80 000)" ||
+        not_ok "$sc: $steps steps (fixed 0.25 ms: 80 000)"
+    el=axial; law=axial-A.json
+    [ "$sc" = s2-B ] && el=spring1 && law=lateral-spring.json
+    check_num "$sc $el record has every accepted step" "$(($(wc -l <"$WORK/o$sc/$el.csv") - 2))" $((steps + 1)) 0
+    check "$sc hyst loops on the $el record" "$HYST" loops "$WORK/o$sc/$el.csv" --json "$WORK/l$sc.json" -q
+    check_num "$sc $el work (simulator) = hyst loops total energy" "$(jnum total_energy "$WORK/l$sc.json")" \
+        "$(ework $el "$S")" 1e-6
+    check "hyst replay of the $sc $el record" "$HYST" replay "$D/models/$law" "$WORK/o$sc/$el.csv" --json "$WORK/r$sc.json"
+    check_num "$sc replay NRMSE of the $el record = 0" "$(jnum nrmse "$WORK/r$sc.json")" 0 1e-12
+done
+
+sed '0,/{/s//{ "integration": {"tolerance": 0.5},/' "$D/s1-A.json" >"$WORK/bad.json"
+"$MECH" dock "$WORK/bad.json" --out "$WORK/obad" --no-plots -q >"$WORK/bad.out" 2>&1
+check_num "a tolerance out of range exits 1" $? 1 0
+grep -q 'bad.json: integration.tolerance = 0.5: expected 0 (fixed steps of `step`) or 1e-10 .. 1e-2' "$WORK/bad.out" &&
+    ok "the message names the file, the key, the value and the range" || not_ok "message: $(cat "$WORK/bad.out")"
+finish

@@ -1,0 +1,317 @@
+/* Error-controlled integration of the docking simulation (issue 17; docs/dock.md §6b): every shipped scenario run
+ * with integration.tolerance against the fixed 0.25 ms run (the same capture, cone contacts, peaks within 1 %, energy
+ * residual < 0.1 %, momentum), an impact that starts on a step boundary, and the same impact with the event location
+ * switched off (it then starts inside a step: the penetration at the first accepted contact state, the energy
+ * residual, the peak force and the capture time all leave their bounds: the test fails on purpose on that side), the
+ * step growing in a slow phase, no allocation in the step, and the scenario key integration.tolerance. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mech/dock.h"
+#include "../../bench/bench_alloc.h"
+
+static const char *fixtures(void)
+{
+    const char *f = getenv("FIXTURES");
+    return f && *f ? f : "fixtures";
+}
+
+typedef struct outcome {
+    mech_dock_summary   S;
+    mech_dock_sim_stats st;
+    double              spike;   /* most negative head axial force (the latch-stop rebound spike), N */
+} outcome;
+
+// (params) => the run to params.duration
+static void run(const mech_dock_params *p, outcome *o)
+{
+    mech_dock_model *m = NULL;
+    mech_dock_sim *s = NULL;
+    hy_err e;
+    int rc = mech_dock_model_new(p, &m, &e);
+    if (rc == HY_OK)
+        rc = mech_dock_sim_new(m, &s, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+    const double *c = mech_dock_sim_channels(s);
+    o->spike = 0;
+    while (!mech_dock_sim_done(s)) {
+        rc = mech_dock_sim_step(s, &e);
+        if (rc)
+            print_message("%s\n", e.msg);
+        assert_int_equal(rc, HY_OK);
+        o->spike = fmin(o->spike, c[MECH_DOCK_CH_HEAD_AXIAL]);
+    }
+    assert_true(fabs(mech_dock_sim_time(s) - p->duration) < 1e-9);
+    o->S = *mech_dock_sim_summary(s);
+    mech_dock_sim_stats_get(s, &o->st);
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+}
+
+static void read_scenario(const char *file, mech_dock_config *c)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/mech/dock/%s", fixtures(), file);
+    hy_err e;
+    int rc = mech_dock_config_read(path, c, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+}
+
+static double rel(double a, double b)
+{
+    return fabs(a - b) / fmax(fabs(b), 1e-300);
+}
+
+static double dist(mech_vec3 a, mech_vec3 b)
+{
+    return sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z));
+}
+
+/* ---- every shipped scenario: error-controlled at the recommended tolerance vs fixed 0.25 ms ------------------ */
+
+/* The first 8 s of each scenario (capture, cone contacts, the absorption peaks: every shipped capture happens by
+ * 4.1 s; 27 scenarios x 20 s at 0.25 ms would take half a minute), both runs to the same end. */
+#define T_CHECK 8.0
+
+static void check_scenario(const char *file)
+{
+    mech_dock_config c;
+    read_scenario(file, &c);
+    mech_dock_params p = c.params;
+    p.duration = fmin(p.duration, T_CHECK);
+    p.tol = 0;
+    p.h = 2.5e-4;
+    outcome f, a;
+    run(&p, &f);
+    p.tol = MECH_DOCK_TOL_DEFAULT;
+    run(&p, &a);
+    const mech_dock_summary *A = &a.S, *F = &f.S;
+    double res = A->e_residual_max / A->e_initial;
+    print_message("%-18s capture %d/%d %.5f/%.5f s, cone %d/%d, peak %.1f/%.1f N, stroke %.5f/%.5f m, spike %.1f/%.1f "
+                  "N, swing %.5f/%.5f rad, residual %.2e, steps %lu/%lu\n", file, A->captured, F->captured,
+                  A->capture_time, F->capture_time, A->cone_contacts, F->cone_contacts, A->peak_axial, F->peak_axial,
+                  A->stroke_max, F->stroke_max, a.spike, f.spike, A->swing_max, F->swing_max, res, a.st.steps,
+                  f.st.steps);
+    assert_int_equal(A->captured, F->captured);
+    assert_int_equal(A->failed, F->failed);
+    assert_int_equal(A->cone_contacts, F->cone_contacts);
+    /* the fixed run sees the capture at its next step of 0.25 ms; the adaptive one on the capture plane (event) */
+    if (F->captured)
+        assert_true(fabs(A->capture_time - F->capture_time) <= fmax(0.01 * F->capture_time, 2.5e-4));
+    assert_true(rel(A->peak_axial, F->peak_axial) <= 0.01);
+    assert_true(fabs(A->stroke_max - F->stroke_max) <= 0.01 * fmax(F->stroke_max, 1e-3));
+    assert_true(fabs(A->swing_max - F->swing_max) <= 0.01 * fmax(F->swing_max, 1e-3));
+    assert_true(fabs(A->peak_limiter - F->peak_limiter) <= 0.01 * fmax(F->peak_limiter, 1.0));
+    /* the latch-stop spike lasts ~2 ms and the fixed run samples it every 0.25 ms: S5-B's is 517 N there, 530 N at
+       this tolerance and at a tenth of it (converged), 2.5 % apart; every other scenario is within 0.2 % */
+    assert_true(fabs(a.spike - f.spike) <= 0.03 * fmax(fabs(f.spike), 100.0));
+    assert_true(res < 1e-3);
+    /* momentum: internal contact loads only; S4c's thrust, started by the first cone contact, starts on the contact
+       event here and up to two steps of 0.25 ms later there (the step that sees the contact, then the next): its impulse
+       differs by at most force x 0.5 ms */
+    double P0 = sqrt(A->momentum0.x * A->momentum0.x + A->momentum0.y * A->momentum0.y + A->momentum0.z * A->momentum0.z);
+    if (!(dist(A->momentum, F->momentum) <= 1e-8 * P0 + 5e-4 * fabs(p.thrust.force)))
+        print_message("momentum: %.9g %.9g %.9g against %.9g %.9g %.9g kg m/s (initial %.9g)\n", A->momentum.x,
+                      A->momentum.y, A->momentum.z, F->momentum.x, F->momentum.y, F->momentum.z, P0);
+    assert_true(dist(A->momentum, F->momentum) <= 1e-8 * P0 + 5e-4 * fabs(p.thrust.force));
+    if (p.thrust.force == 0)
+        assert_true(dist(A->momentum, A->momentum0) <= 1e-8 * P0);
+    /* and much cheaper */
+    assert_true(a.st.steps * 3 < f.st.steps);
+    mech_dock_config_free(&c);
+}
+
+static int is_scenario(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] == 's' && n > 5 && strcmp(name + n - 5, ".json") == 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void shipped_scenarios(void **state)
+{
+    (void)state;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/mech/dock", fixtures());
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    static char names[64][256];
+    const char *list[64];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 64;)
+        if (is_scenario(e->d_name) && strlen(e->d_name) < sizeof names[0]) {
+            memcpy(names[n], e->d_name, strlen(e->d_name) + 1);
+            list[n] = names[n];
+            n++;
+        }
+    closedir(d);
+    qsort(list, (size_t)n, sizeof *list, by_name);
+    assert_true(n >= 27);   /* S1-S7 in A and B and the variants: every one is run */
+    for (int i = 0; i < n; i++)
+        check_scenario(list[i]);
+}
+
+/* ---- an impact starts on a step boundary; without event location it does not, and the impact is wrong -------- */
+
+/* S1-B's first 0.3 s: the head, pushed past the latches at 0.15 m/s, hits the socket bottom at 0.094 s (peak 2.84 kN
+ * in the fixed 0.25 ms run) after a free stretch where a loose tolerance takes steps of 10 ms. */
+static void impact_on_step_boundary(void **state)
+{
+    (void)state;
+    mech_dock_config c;
+    read_scenario("s1-B.json", &c);
+    mech_dock_params p = c.params;
+    p.duration = 0.3;
+    p.tol = 0;
+    outcome f, on, off;
+    run(&p, &f);
+    p.tol = 1e-3;
+    run(&p, &on);
+    p.events = 0;
+    run(&p, &off);
+    double E0 = on.S.e_initial;
+    print_message("fixed 0.25 ms: peak %.1f N, capture %.5f s; events on: onset depth %.2e m, residual %.2e J, peak "
+                  "%.1f N, capture %.5f s, %lu events; off: onset depth %.2e m, residual %.2e J, peak %.1f N, capture "
+                  "%.5f s\n", f.S.peak_axial, f.S.capture_time, on.st.onset_depth_max, on.S.e_residual_max,
+                  on.S.peak_axial, on.S.capture_time, on.st.events, off.st.onset_depth_max, off.S.e_residual_max,
+                  off.S.peak_axial, off.S.capture_time);
+    /* with events: every contact starts at most 1e-7 s after its gap closed (0.15 m/s x 1e-7 s = 1.5e-8 m) */
+    assert_true(on.st.events >= 2);
+    assert_true(on.st.onset_depth_max > 0 && on.st.onset_depth_max < 1e-7);
+    assert_true(on.S.e_residual_max < 1e-3 * E0);
+    assert_true(rel(on.S.peak_axial, f.S.peak_axial) < 0.02);
+    assert_true(fabs(on.S.capture_time - f.S.capture_time) <= 2.5e-4);
+    /* without: the impact starts inside a step (0.2 mm deep at the first contact state), and the impact's energy,
+       its peak force and the capture time leave their bounds */
+    assert_int_equal(off.st.events, 0);
+    assert_true(off.st.onset_depth_max > 1e-5);
+    assert_true(off.S.e_residual_max > 1e-3 * E0);
+    assert_true(rel(off.S.peak_axial, f.S.peak_axial) > 0.05);
+    assert_true(fabs(off.S.capture_time - f.S.capture_time) > 1e-3);
+    mech_dock_config_free(&c);
+}
+
+/* ---- the step grows where the dynamics are slow: S4a bounces off the detent and flies apart ------------------- */
+static void slow_phase_steps_grow(void **state)
+{
+    (void)state;
+    mech_dock_config c;
+    read_scenario("s4a-A.json", &c);
+    mech_dock_params p = c.params;
+    p.tol = MECH_DOCK_TOL_DEFAULT;
+    outcome a;
+    run(&p, &a);
+    assert_false(a.S.captured);
+    /* 20 s: the ceiling of 10 ms in free flight, a few thousand steps against 80 000 of 0.25 ms */
+    assert_true(a.st.h_max >= 0.0099);
+    assert_true(a.st.steps < 4000);
+    mech_dock_config_free(&c);
+}
+
+/* ---- no allocation in an error-controlled step (rejections and event location included) ---------------------- */
+static void no_allocation(void **state)
+{
+    (void)state;
+    mech_dock_config c;
+    read_scenario("s2-B.json", &c);
+    c.params.tol = MECH_DOCK_TOL_DEFAULT;
+    c.params.duration = 2.0;
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    hy_err e;
+    assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    long before = n_alloc;
+    while (!mech_dock_sim_done(s))
+        assert_int_equal(mech_dock_sim_step(s, &e), HY_OK);
+    mech_dock_sim_stats st;
+    mech_dock_sim_stats_get(s, &st);
+    if (COUNT_ALLOC)
+        print_message("allocations in %lu steps (%lu rejected, %lu events): %ld\n", st.steps, st.rejected, st.events,
+                      n_alloc - before);
+    assert_true(st.rejected > 0 && st.events > 0);   /* both paths ran */
+    assert_int_equal(n_alloc - before, 0);
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
+}
+
+/* ---- the scenario key ---------------------------------------------------------------------------------------- */
+#define DOCK "\"format\": \"mech-dock\", \"version\": 1, \"initial\": {\"closing_speed\": 0.15}"
+
+static void tolerance_key(void **state)
+{
+    (void)state;
+    mech_dock_config c;
+    hy_err e;
+    const char *ok = "{" DOCK ", \"integration\": {\"tolerance\": 1e-6}}";
+    assert_int_equal(mech_dock_config_parse(ok, strlen(ok), "cfg.json", NULL, &c, &e), HY_OK);
+    assert_true(c.params.tol == 1e-6);
+    /* printed back and parsed again: the same tolerance */
+    char *txt = mech_dock_config_print(&c, &e);
+    assert_non_null(txt);
+    assert_non_null(strstr(txt, "\"integration\""));
+    mech_dock_config c2;
+    assert_int_equal(mech_dock_config_parse(txt, strlen(txt), "printed.json", NULL, &c2, &e), HY_OK);
+    assert_true(c2.params.tol == 1e-6);
+    free(txt);
+    mech_dock_config_free(&c2);
+    mech_dock_config_free(&c);
+    /* absent: fixed steps, as before */
+    const char *none = "{" DOCK "}";
+    assert_int_equal(mech_dock_config_parse(none, strlen(none), "cfg.json", NULL, &c, &e), HY_OK);
+    assert_true(c.params.tol == 0);
+    mech_dock_config_free(&c);
+    static const struct { const char *text, *msg; } bad[] = {
+        {"{" DOCK ", \"integration\": {\"tolerance\": 0.1}}",
+         "cfg.json: integration.tolerance = 0.10000000000000001: expected 0 (fixed steps of `step`) or 1e-10 .. 1e-2"},
+        {"{" DOCK ", \"integration\": {\"tolerance\": -1e-6}}", "cfg.json: integration.tolerance = -9.9999999999999995e-07: expected 0"},
+        {"{" DOCK ", \"integration\": {\"tolerance\": 1e-12}}", "cfg.json: integration.tolerance = 9.9999999999999998e-13: expected 0"},
+        {"{" DOCK ", \"integration\": {\"tolerance\": \"fine\"}}", "cfg.json: integration.tolerance: expected a number"},
+        {"{" DOCK ", \"integration\": {\"tol\": 1e-6}}", "cfg.json: integration.\"tol\": unknown key (known: tolerance)"},
+        {"{" DOCK ", \"integration\": 3}", "cfg.json: integration: expected an object"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = mech_dock_config_parse(bad[i].text, strlen(bad[i].text), "cfg.json", NULL, &c, &e);
+        if (rc == HY_OK || strncmp(e.msg, bad[i].msg, strlen(bad[i].msg)) != 0)
+            print_message("case %zu: rc %d, message '%s'\n", i, rc, e.msg);
+        assert_int_not_equal(rc, HY_OK);
+        assert_int_equal(strncmp(e.msg, bad[i].msg, strlen(bad[i].msg)), 0);
+        mech_dock_config_free(&c);
+    }
+    /* the params check names the key too (a caller that fills the params by hand) */
+    read_scenario("s1-A.json", &c);
+    if (mech_dock_params_check(&c.params, &e) != HY_OK)
+        print_message("%s\n", e.msg);
+    assert_int_equal(mech_dock_params_check(&c.params, &e), HY_OK);
+    c.params.tol = 0.5;
+    assert_int_not_equal(mech_dock_params_check(&c.params, &e), HY_OK);
+    assert_non_null(strstr(e.msg, "integration.tolerance"));
+    mech_dock_config_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tolerance_key),
+        cmocka_unit_test(impact_on_step_boundary),
+        cmocka_unit_test(slow_phase_steps_grow),
+        cmocka_unit_test(no_allocation),
+        cmocka_unit_test(shipped_scenarios),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
