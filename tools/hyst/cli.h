@@ -9,6 +9,8 @@
 #include "hyst/loops.h"
 #include "hyst/series.h"
 
+struct cJSON;
+
 /* Command entry points: argv[0] is the command name ("loops", "fit pwl", ...). Return the exit status. */
 int hy_cmd_loops(int argc, char **argv);
 int hy_cmd_sim(int argc, char **argv);
@@ -40,6 +42,10 @@ int hy_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 
 // (command, printf format) => "hyst COMMAND: warning: message" on stderr
 void hy_cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// (command, path or "-", JSON document, input to protect or NULL) => the document and a newline written atomically
+// (never over the input); exit status, the failure reported
+int hy_cli_write_json(const char *cmd, const char *path, struct cJSON *doc, const char *protect);
 
 // (text, name of the option) => value parsed as a finite double; 0 on success, usage message and -1 otherwise
 int hy_cli_double(const char *cmd, const char *opt, const char *text, double *out);

@@ -5,7 +5,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cjson/cJSON.h>
 #include "cli.h"
+#include "hyst/model.h"
+#include "hyst/util.h"
 
 /* The message is made printable (hy_msg_text): it may quote file names, options and values given by the user. */
 static void vreport(const char *cmd, const char *kind, const char *fmt, va_list ap)
@@ -59,4 +62,24 @@ int hy_cli_double(const char *cmd, const char *opt, const char *text, double *ou
     }
     *out = v;
     return 0;
+}
+
+int hy_cli_write_json(const char *cmd, const char *path, struct cJSON *doc, const char *protect)
+{
+    char *text = hy_json_print(doc);
+    if (!text)
+        return hy_cli_fail(cmd, "out of memory writing %s", path);
+    hy_atomic a;
+    hy_err err;
+    int rc = HY_EXIT_OK;
+    if (hy_atomic_open(&a, path, protect, &err) != HY_OK) {
+        rc = hy_cli_fail(cmd, "%s", err.msg);
+    } else {
+        fputs(text, a.fp);
+        fputc('\n', a.fp);
+        if (hy_atomic_commit(&a, &err) != HY_OK)
+            rc = hy_cli_fail(cmd, "%s", err.msg);
+    }
+    free(text);
+    return rc;
 }

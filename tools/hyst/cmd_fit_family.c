@@ -326,19 +326,7 @@ int hy_cmd_fit_family(int argc, char **argv)
         goto done;
     }
     if (report_path) {
-        char *text = hy_json_print(rep);
-        hy_atomic a;
-        if (!text) {
-            rc = hy_cli_fail(CMD, "out of memory writing the report");
-        } else if (hy_atomic_open(&a, report_path, strcmp(data, "-") ? data : NULL, &err) != HY_OK) {
-            rc = hy_cli_fail(CMD, "%s", err.msg);
-        } else {
-            fputs(text, a.fp);
-            fputc('\n', a.fp);
-            if (hy_atomic_commit(&a, &err) != HY_OK)
-                rc = hy_cli_fail(CMD, "%s", err.msg);
-        }
-        free(text);
+        rc = hy_cli_write_json(CMD, report_path, rep, strcmp(data, "-") ? data : NULL);
     }
     if (rc == HY_EXIT_OK && !quiet && strcmp(out, "-") != 0 && !(report_path && strcmp(report_path, "-") == 0)) {
         printf("%s of %s: %zu samples, %zu cycles; %d starts (%d converged), %d iterations\n", CMD, s.source, s.n,
