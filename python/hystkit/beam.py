@@ -53,7 +53,7 @@ def _config(source, base_dir, name):
         text = json.dumps(source).encode() if isinstance(source, dict) else source
         name = name or (source.get("name") if isinstance(source, dict) else None) or "<config>"
         rc = L.mech.mech_beam_config_parse(text, len(text), name.encode(),
-                                           os.fsencode(base_dir) if base_dir else b".", C.byref(c), C.byref(err))
+                                           os.fsencode(base_dir) if base_dir else None, C.byref(c), C.byref(err))
         if rc == 0:
             rc = L.mech.mech_beam_config_load(C.byref(c), name.encode(), C.byref(err))
         if rc != 0:

@@ -89,3 +89,24 @@ def test_errors_carry_the_c_message(tmp_path):
     assert str(e.value).startswith("t.json:1:")
     with pytest.raises(ValueError):
         hk.run_beam(D / "baseline.json", clearance=-1)
+
+
+def test_failed_step_keeps_the_rows_before_it(tmp_path):
+    """A step that fails (an iterated update allowed 2 passes to a tolerance it cannot reach) ends the run as in
+    `mech beam sim`: the rows before it are kept and the message is the program's."""
+    import subprocess
+    from conftest import BIN
+    cfg = {"format": "mech-beam", "version": 1, "hinges": [{"position": 1.5, "c": 1, "mass": 0.02, "clearance": 1e-3}],
+           "load": {"F0": 300, "width": 0.005},
+           "solver": {"dt": 1e-4, "duration": 0.05, "update": "iterated", "max_iter": 2, "tol": 1e-300}}
+    f = tmp_path / "fail.json"
+    f.write_text(json.dumps(cfg))
+    p = subprocess.run([str(BIN / "mech"), "beam", "sim", str(f), "-o", str(tmp_path / "h.csv")], capture_output=True,
+                       text=True)
+    r = hk.run_beam(cfg)
+    assert p.returncode == 1 and not r.ok and r.summary["steps"] == 0
+    msg = "t = 0.0001 s (step 1): the iterated update did not converge in 2 passes"
+    assert r.summary["error"].startswith(msg) and ("mech beam sim: " + r.summary["error"]) in p.stderr
+    data = np.loadtxt(tmp_path / "h.csv", delimiter=",", skiprows=2, ndmin=2)
+    assert len(data) == len(r.history["t"]) == 1
+    assert all(np.array_equal(r.history[c], data[:, k]) for k, c in enumerate(r.history))
