@@ -11,17 +11,18 @@ arrays cross without copies where the C side takes pointers, C errors become exc
 See docs/python.md."""
 from .errors import (ArgumentError, ClosedError, DataError, HystError, HystIOError, HystMemoryError, ModelError,
                      NumericError, ParseError, RangeError, StateError)
-from .record import Record, read_csv
+from .record import Record, read_csv, read_record
 from .loops import Loops, loops
 from .model import Model, load_model, parse_model
 from .fit import Fit, fit_kin, fit_pwl
 from .replay import replay
 from .dock import DockRun, DockScenario, DockSim, run_dock
+from .beam import BeamRun, run_beam
 from . import plot
 
 __version__ = "0.1.0"
 
 __all__ = ["ArgumentError", "ClosedError", "DataError", "HystError", "HystIOError", "HystMemoryError", "ModelError",
-           "NumericError", "ParseError", "RangeError", "StateError", "Record", "read_csv", "Loops", "loops", "Model",
-           "load_model", "parse_model", "Fit", "fit_kin", "fit_pwl", "replay", "DockRun", "DockScenario", "DockSim",
-           "run_dock", "plot"]
+           "NumericError", "ParseError", "RangeError", "StateError", "Record", "read_csv", "read_record", "Loops",
+           "loops", "Model", "load_model", "parse_model", "Fit", "fit_kin", "fit_pwl", "replay", "DockRun",
+           "DockScenario", "DockSim", "run_dock", "BeamRun", "run_beam", "plot"]

@@ -180,6 +180,63 @@ class DockSummary(C.Structure):
         [("momentum0", Vec3), ("momentum", Vec3), ("ang_momentum0", Vec3), ("ang_momentum", Vec3)]
 
 
+# ---- jointed beam (mech/beam.h) ----
+BEAM_MAX_HINGES = 16
+BEAM_PATH_LEN = 1024
+
+
+class BeamHinge(C.Structure):
+    _fields_ = [("position", C.c_double), ("k", C.c_double), ("mass", C.c_double), ("clearance", C.c_double),
+                ("law", C.c_int), ("model", C.POINTER(Model)), ("q_scale", C.c_double), ("Q_scale", C.c_double)]
+
+
+class BeamMfc(C.Structure):
+    _fields_ = [("enabled", C.c_int)] + [(k, C.c_double) for k in (
+        "start", "length", "width", "thickness", "e_eff", "electrode")] + \
+        [("add_structure", C.c_int), ("density", C.c_double), ("E1", C.c_double)]
+
+
+class BeamParams(C.Structure):
+    _fields_ = [(k, C.c_double) for k in ("E", "rho", "length", "width", "thickness", "r0", "J1")] + \
+        [("n_elem", C.c_int), ("n_modes", C.c_int), ("attachment_modes", C.c_int), ("load_position", C.c_double),
+         ("n_hinges", C.c_int), ("hinge", BeamHinge * BEAM_MAX_HINGES), ("mfc", BeamMfc)]
+
+
+class BeamSolver(C.Structure):
+    _fields_ = [("beta", C.c_double), ("gamma", C.c_double), ("dt", C.c_double), ("duration", C.c_double),
+                ("update", C.c_int), ("tol", C.c_double), ("max_iter", C.c_int), ("theta_torque", C.c_int),
+                ("physical", C.c_int), ("linear", C.c_int)]
+
+
+class BeamLoad(C.Structure):
+    _fields_ = [("F0", C.c_double), ("t0", C.c_double), ("width", C.c_double), ("edges", C.c_int),
+                ("n_hist", C.c_size_t), ("t_hist", dbl_p), ("F_hist", dbl_p)]
+
+
+class BeamConfig(C.Structure):
+    _fields_ = [("params", BeamParams), ("solver", BeamSolver), ("load", BeamLoad),
+                ("model_path", (C.c_char * BEAM_PATH_LEN) * BEAM_MAX_HINGES), ("models", Model * BEAM_MAX_HINGES),
+                ("history_path", C.c_char * BEAM_PATH_LEN), ("history_t", C.c_char * 64),
+                ("history_F", C.c_char * 64), ("hist", dbl_p), ("control_enabled", C.c_int),
+                ("control_design", C.c_int), ("control_Q", C.c_double), ("control_R", C.c_double),
+                ("control_u_max", C.c_double)]
+
+
+class BeamInfo(C.Structure):
+    _fields_ = [("n_elem", C.c_size_t), ("n_node", C.c_size_t), ("ndof", C.c_size_t), ("nm", C.c_size_t),
+                ("J", C.c_double), ("k_ref", C.c_double)] + [(k, dbl_p) for k in (
+                    "x_node", "omega", "Phi", "Mhat", "Khat", "H", "tip", "dphi", "b_u", "f_load")] + \
+        [("ortho_err", C.c_double)]
+
+
+class BeamHistory(C.Structure):
+    _fields_ = [("cap", C.c_size_t)] + [(k, dbl_p) for k in (
+        "t", "w_tip", "theta", "theta_dot", "U", "F", "dtheta", "M")] + \
+        [("n", C.c_size_t), ("failed", C.c_int)] + [(k, C.c_double) for k in (
+            "W_ext", "W_hinge", "T", "V_beam", "h", "balance_max")] + \
+        [("W_j", C.c_double * BEAM_MAX_HINGES), ("contact", C.c_long * BEAM_MAX_HINGES)]
+
+
 def _proto(lib, name, restype, *argtypes):
     f = getattr(lib, name)
     f.restype = restype
@@ -193,6 +250,8 @@ _proto(hyst, "hy_status_name", C.c_char_p, C.c_int)
 _proto(hyst, "hy_csv_opts_default", None, C.POINTER(CsvOpts))
 _proto(hyst, "hy_csv_read", C.c_int, C.c_char_p, C.POINTER(CsvOpts), C.POINTER(Series), E)
 _proto(hyst, "hy_series_free", None, C.POINTER(Series))
+_proto(hyst, "hy_h5_split_path", C.c_int, C.c_char_p, C.c_char_p, C.c_size_t, C.POINTER(C.c_char_p))
+_proto(hyst, "hy_h5_read_series", C.c_int, C.c_char_p, C.c_char_p, C.POINTER(CsvOpts), C.POINTER(Series), E)
 _proto(hyst, "hy_loops_opts_default", None, C.POINTER(LoopsOpts))
 _proto(hyst, "hy_loops_analyze", C.c_int, dbl_p, dbl_p, C.c_size_t, C.POINTER(LoopsOpts), C.POINTER(Loops), E)
 _proto(hyst, "hy_loops_free", None, C.POINTER(Loops))
@@ -245,6 +304,17 @@ if mech is not None:
     _proto(mech, "mech_dock_element_name", C.c_char_p, C.c_int)
     _proto(mech, "mech_dock_element_unit_q", C.c_char_p, C.c_int)
     _proto(mech, "mech_dock_element_unit_Q", C.c_char_p, C.c_int)
+    BC = C.POINTER(BeamConfig)
+    _proto(mech, "mech_beam_config_parse", C.c_int, C.c_char_p, C.c_size_t, C.c_char_p, C.c_char_p, BC, E)
+    _proto(mech, "mech_beam_config_load", C.c_int, BC, C.c_char_p, E)
+    _proto(mech, "mech_beam_config_read", C.c_int, C.c_char_p, BC, E)
+    _proto(mech, "mech_beam_config_free", None, BC)
+    _proto(mech, "mech_beam_model_new", C.c_int, C.POINTER(BeamParams), C.POINTER(P), E)
+    _proto(mech, "mech_beam_model_free", None, P)
+    _proto(mech, "mech_beam_model_info", None, P, C.POINTER(BeamInfo))
+    _proto(mech, "mech_beam_samples", C.c_int, C.POINTER(BeamSolver), size_p, E)
+    _proto(mech, "mech_beam_run", C.c_int, P, C.POINTER(BeamSolver), C.POINTER(BeamLoad), P,
+           C.POINTER(BeamHistory), E)
 
 
 def take_string(ptr):

@@ -1,4 +1,5 @@
-"""Bench records: a CSV file read by libhyst's reader (hyst/csvread.h) into NumPy arrays with names and units."""
+"""Bench records: a CSV file read by libhyst's reader (hyst/csvread.h), or a table of an HDF5 log
+(``FILE.h5:/records/X``, hyst/h5log.h), into NumPy arrays with names and units."""
 import ctypes as C
 import os
 import warnings
@@ -8,7 +9,7 @@ import numpy as np
 from . import _lib as L
 from .errors import check
 
-__all__ = ["Record", "read_csv"]
+__all__ = ["Record", "read_csv", "read_record"]
 
 
 class Record:
@@ -65,7 +66,10 @@ def read_csv(path, *, q=None, Q=None, t=None, q_scale=1.0, Q_scale=1.0, skip_bad
     """(CSV path, columns by name or 1-based index) => Record. The reader is libhyst's (`hyst` reads the same way):
     header and units row detected, separators ',' ';' tab detected, comments '#', '-' for stdin. Skipped rows
     are reported as warnings (UserWarning). Errors raise ParseError / HystIOError / DataError with the file, line
-    and column."""
+    and column.
+
+    ``FILE.h5:/DATASET`` reads that table of an HDF5 log instead (as the `hyst` commands do, docs/formats.md
+    "HDF5 logs"): the same columns, scales and checks; a path that exists as a whole file name is always CSV."""
     o = L.CsvOpts()
     L.hyst.hy_csv_opts_default(C.byref(o))
     o.x_col, o.y_col, o.t_col = _col(q), _col(Q), _col(t)
@@ -81,7 +85,13 @@ def read_csv(path, *, q=None, Q=None, t=None, q_scale=1.0, Q_scale=1.0, skip_bad
     cb = L.WARN_FN(lambda ctx, msg: collected.append(msg.decode("utf-8", "replace")))
     o.warn = cb
     s, err = L.Series(), L.Err()
-    check(L.hyst.hy_csv_read(os.fsencode(path), C.byref(o), C.byref(s), C.byref(err)), err)
+    # FILE:/DSET (FILE not itself an existing file of the whole name): the HDF5 reader, as tools/hyst/cli_data.c
+    raw = os.fsencode(path)
+    h5file, dset = C.create_string_buffer(len(raw) + 1), C.c_char_p()
+    if L.hyst.hy_h5_split_path(raw, h5file, len(h5file), C.byref(dset)):
+        check(L.hyst.hy_h5_read_series(h5file.value, dset.value, C.byref(o), C.byref(s), C.byref(err)), err)
+    else:
+        check(L.hyst.hy_csv_read(raw, C.byref(o), C.byref(s), C.byref(err)), err)
     try:
         n = s.n
         arr = lambda p, dt=np.float64: np.ctypeslib.as_array(p, shape=(n,)).astype(dt, copy=True) if n else \
@@ -97,3 +107,8 @@ def read_csv(path, *, q=None, Q=None, t=None, q_scale=1.0, Q_scale=1.0, skip_bad
     for w in collected:
         warnings.warn(w, stacklevel=2)
     return rec
+
+
+def read_record(path, **options):
+    """(a bench CSV, or ``FILE.h5:/records/X`` for a table of an HDF5 log) => Record; the options of read_csv."""
+    return read_csv(path, **options)

@@ -207,6 +207,29 @@ long mech_beam_steps(const mech_beam_data *d);
 // (data) => reduced or physical coordinates x = [theta; q] and rates (1 + n each), n in *n
 const double *mech_beam_state(const mech_beam_data *d, const double **rate, size_t *n);
 
+/* ---- a whole time response into caller arrays (the run of `mech beam sim`, spec 004 §4.5; Python's run_beam) ---- */
+typedef struct mech_beam_history {
+    size_t cap;                /* samples each array holds (mech_beam_samples for the whole run)               */
+    double *t, *w_tip, *theta, *theta_dot, *U, *F;   /* cap each, the caller's                                 */
+    double *dtheta, *M;        /* n_hinges x cap each, hinge-major (hinge j at j * cap); NULL without hinges   */
+    /* filled by mech_beam_run: */
+    size_t n;                  /* samples written: t = 0 and one per accepted step                             */
+    int failed;                /* 1: a step failed (err holds its message); the n samples before it are kept   */
+    double W_ext, W_hinge, T, V_beam, h;   /* of the last sample written (mech_beam_obs)                        */
+    double balance_max;        /* max over the samples of |T + V_beam + W_hinge - W_ext|, J                     */
+    double W_j[MECH_BEAM_MAX_HINGES];      /* work of each hinge: trapezoids of M d(dtheta) over the samples, J */
+    long contact[MECH_BEAM_MAX_HINGES];    /* samples with |dtheta_j| > the hinge's clearance                  */
+} mech_beam_history;
+
+/* (solver) => *n = lround(duration / dt) + 1, the samples of a whole run; HY_EARG naming solver.duration and
+ * solver.dt unless dt > 0 and 0 <= duration / dt <= 1e8 */
+int mech_beam_samples(const mech_beam_solver *s, size_t *n, hy_err *err);
+/* (model, solver, load, control or NULL, history with the caller's arrays) => the whole run from rest: the data
+ * made, mech_beam_samples samples observed (with energies) into the arrays, the data freed. HY_EARG when cap is
+ * smaller than the run. A failing step keeps the samples before it, sets failed and returns its status. */
+int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mech_beam_load *load,
+                  const mech_beam_control *ctl, mech_beam_history *h, hy_err *err);
+
 /* ---- linear model and LQR (spec §5) ---- */
 /* (model, design) => A (2n x 2n), B (2n x 1) of the state-space model in row-major. design 0: the reduced flexible
  * model (theta eliminated with h = 0: M_eff = Mhat - H'H/J, z = [q; q']; n = nm); design 1: the paper's

@@ -1,0 +1,64 @@
+/* A whole time response of the jointed beam (spec 004 §4.5) into caller arrays: the loop of `mech beam sim`
+ * (tools/mech/cmd_beam.c, simulate) as a library call, so that a binding (Python's hystkit.run_beam) gets the same
+ * samples, hinge works, contact counts and energy balance without a file. */
+#include <math.h>
+#include <string.h>
+#include "mech/beam.h"
+
+int mech_beam_samples(const mech_beam_solver *s, size_t *n, hy_err *err)
+{
+    double d = s->duration, h = s->dt;
+    if (!(h > 0) || !(d >= 0) || d / h > 1e8)
+        return hy_err_set(err, HY_EARG, "solver.duration %g s / solver.dt %g s: expected a dt > 0 s and 0 .. 1e8 "
+                          "steps (got %.3g)", d, h, d / h);
+    *n = (size_t)lround(d / h) + 1;
+    return HY_OK;
+}
+
+int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mech_beam_load *load,
+                  const mech_beam_control *ctl, mech_beam_history *h, hy_err *err)
+{
+    const mech_beam_params *p = mech_beam_model_params(m);
+    int nh = p->n_hinges;
+    size_t n, cap = h->cap;
+    h->n = 0;
+    h->failed = 0;
+    h->W_ext = h->W_hinge = h->T = h->V_beam = h->h = h->balance_max = 0;
+    memset(h->W_j, 0, sizeof h->W_j);
+    memset(h->contact, 0, sizeof h->contact);
+    int rc = mech_beam_samples(s, &n, err);
+    if (rc != HY_OK)
+        return rc;
+    if (cap < n)
+        return hy_err_set(err, HY_EARG, "history: the arrays hold %zu samples, the run has %zu", cap, n);
+    if (!h->t || !h->w_tip || !h->theta || !h->theta_dot || !h->U || !h->F || (nh > 0 && (!h->dtheta || !h->M)))
+        return hy_err_set(err, HY_EARG, "history: an array is NULL");
+    mech_beam_data *d;
+    if ((rc = mech_beam_data_new(m, s, load, ctl, NULL, NULL, &d, err)) != HY_OK)
+        return rc;
+    mech_beam_obs o;
+    memset(&o, 0, sizeof o);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && (rc = mech_beam_step(d, err)) != HY_OK) {
+            h->failed = 1;
+            break;
+        }
+        mech_beam_observe_energy(d, &o);
+        h->t[i] = o.t, h->w_tip[i] = o.w_tip, h->theta[i] = o.theta, h->theta_dot[i] = o.theta_dot;
+        h->U[i] = o.U, h->F[i] = o.F;
+        for (int j = 0; j < nh; j++) {
+            double *q = h->dtheta + (size_t)j * cap, *Q = h->M + (size_t)j * cap;
+            q[i] = o.dtheta[j];
+            Q[i] = o.M[j];
+            if (i > 0)   /* the hinge's work, as the loop analysis integrates Q dq (trapezoids) */
+                h->W_j[j] += 0.5 * (Q[i] + Q[i - 1]) * (q[i] - q[i - 1]);
+            if (fabs(o.dtheta[j]) > p->hinge[j].clearance)
+                h->contact[j]++;
+        }
+        h->balance_max = fmax(h->balance_max, fabs(o.T + o.V_beam + o.W_hinge - o.W_ext));
+        h->n = i + 1;
+    }
+    h->W_ext = o.W_ext, h->W_hinge = o.W_hinge, h->T = o.T, h->V_beam = o.V_beam, h->h = o.h;
+    mech_beam_data_free(d);
+    return h->failed ? rc : HY_OK;
+}
