@@ -3,12 +3,18 @@ field of every struct the package reads or fills, so that a change in a header f
 notebook."""
 import ctypes as C
 import shutil
+import os
 import subprocess
 
 import pytest
 
 from hystkit import _lib as L
 from conftest import TOP
+
+# The compiler and the probe program run without the sanitizer runtime that the SAN build preloads into python3
+# (tests/e2e/test_python.sh): gcc is not instrumented and its own allocations would be reported as leaks.
+PLAIN_ENV = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+
 
 STRUCTS = {"hy_err": L.Err, "hy_diag": L.Diag, "hy_series": L.Series, "hy_csv_opts": L.CsvOpts,
            "hy_loops_opts": L.LoopsOpts, "hy_reversal": L.Reversal, "hy_inner_loop": L.InnerLoop,
@@ -33,8 +39,8 @@ def test_struct_layouts_match_the_headers(tmp_path):
                    "int main(void) {\n" + "\n".join(lines) + "\nreturn 0;\n}\n")
     exe = tmp_path / "abi"
     subprocess.run(["cc", "-std=c11", "-I", str(TOP / "libhyst/include"), "-I", str(TOP / "libmech/include"),
-                    "-o", str(exe), str(src)], check=True)
-    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split("\n")
+                    "-o", str(exe), str(src)], check=True, env=PLAIN_ENV)
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True, env=PLAIN_ENV).stdout.split("\n")
     for row in filter(None, out):
         cname, size, off = row.split()
         py = STRUCTS[cname]
@@ -53,8 +59,8 @@ def test_every_field_offset_matches(tmp_path):
                    "int main(void) {\n" + "\n".join(lines) + "\nreturn 0;\n}\n")
     exe = tmp_path / "off"
     subprocess.run(["cc", "-std=c11", "-I", str(TOP / "libhyst/include"), "-I", str(TOP / "libmech/include"),
-                    "-o", str(exe), str(src)], check=True)
-    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split("\n")
+                    "-o", str(exe), str(src)], check=True, env=PLAIN_ENV)
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True, env=PLAIN_ENV).stdout.split("\n")
     rows = [r.split() for r in out if r]
     assert len(rows) == sum(len(py._fields_) for py in STRUCTS.values()) > 100
     for cname, field, off in rows:

@@ -4,7 +4,8 @@
 # Each pytest result becomes an "ok" / "not ok" line for scripts/run-tests; pytest's own summary line is printed
 # last. Any non-zero exit of pytest fails, including 5 (no tests collected). Under the sanitizer build the ASan
 # runtime is preloaded (python3 itself is not instrumented), leaks not reported (the interpreter's own
-# allocations at exit are not ours).
+# allocations at exit are not ours: detect_leaks=0 is appended to any ASAN_OPTIONS given, as CI gives
+# detect_leaks=1).
 TOP=${TOP:-$(pwd)}
 . "$TOP/tests/e2e/lib.sh"
 PY=${PYTHON:-/usr/bin/python3}
@@ -25,7 +26,7 @@ case "$BUILD" in
     ;;
 esac
 cd "$TOP/python" || exit 1
-LD_PRELOAD=$preload ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1} \
+LD_PRELOAD=$preload ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1} \
 HYSTKIT_LIBDIR=$LIBDIR TOP=$TOP BIN=$BIN OPENBLAS_NUM_THREADS=1 PYTHONDONTWRITEBYTECODE=1 \
     "$PY" -m pytest -v -rs -p no:cacheprovider tests >"$WORK/log" 2>&1
 rc=$?
