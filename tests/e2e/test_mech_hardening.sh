@@ -97,7 +97,7 @@ grep -q "removed 6 file(s) of an earlier run" "$WORK/.err" && ok "dock: the reru
 python3 - "$MECH" "$S2" "$WORK/busy" <<'PY' && ok "dock: a second run into a folder in use is refused" || not_ok "dock: a second run into a folder in use is refused"
 import os, subprocess, sys, time
 mech, s2, d = sys.argv[1:]
-a = subprocess.Popen([mech, "dock", s2, "--out", d, "--duration", "20", "--no-plots", "-q"])
+a = subprocess.Popen([mech, "dock", s2, "--out", d, "--duration", "200", "--no-plots", "-q"])
 for _ in range(200):
     if os.path.exists(d + "/.hystkit-lock"):
         break
@@ -112,12 +112,13 @@ sys.exit(0 if ok else 1)
 PY
 
 # ---- 4. interruption: temporaries removed, completed outputs kept, status of the signal ----
+# (the runs that are interrupted are 200 s long, so that they are still running when the signal comes on a fast machine)
 python3 - "$MECH" "$S2" "$WORK/intr" <<'PY' && ok "dock: SIGINT mid-run removes the temporaries and keeps the earlier outputs" || not_ok "dock: SIGINT mid-run removes the temporaries and keeps the earlier outputs"
 import os, signal, subprocess, sys, time
 mech, s2, d = sys.argv[1:]
 subprocess.run([mech, "dock", s2, "--out", d, "--duration", "0.2", "--no-plots", "-q"], check=True)
 before = open(d + "/summary.json").read()
-a = subprocess.Popen([mech, "dock", s2, "--out", d, "--duration", "20", "--no-plots", "-q"])
+a = subprocess.Popen([mech, "dock", s2, "--out", d, "--duration", "200", "--no-plots", "-q"])
 for _ in range(200):   # until its temporaries exist
     if [f for f in os.listdir(d) if ".tmp" in f]:
         break
@@ -130,7 +131,7 @@ if not ok:
     print("#", a.returncode, left)
 sys.exit(0 if ok else 1)
 PY
-sh -c '"$0" dock "$1" --out "$2" --duration 20 --no-plots -q & p=$!; sleep 1; kill -TERM $p; wait $p; exit $?' \
+sh -c '"$0" dock "$1" --out "$2" --duration 200 --no-plots -q & p=$!; sleep 1; kill -TERM $p; wait $p; exit $?' \
     "$MECH" "$S2" "$WORK/term"
 check_num "dock: SIGTERM gives the shell status 128 + 15" $? 143 0
 
