@@ -234,7 +234,8 @@ class BeamHistory(C.Structure):
         "t", "w_tip", "theta", "theta_dot", "U", "F", "dtheta", "M")] + \
         [("n", C.c_size_t), ("failed", C.c_int)] + [(k, C.c_double) for k in (
             "W_ext", "W_hinge", "T", "V_beam", "h", "balance_max")] + \
-        [("W_j", C.c_double * BEAM_MAX_HINGES), ("contact", C.c_long * BEAM_MAX_HINGES)]
+        [("W_j", C.c_double * BEAM_MAX_HINGES), ("contact", C.c_long * BEAM_MAX_HINGES),
+         ("progress", C.c_void_p), ("progress_ctx", C.c_void_p)]
 
 
 def _proto(lib, name, restype, *argtypes):

@@ -43,6 +43,10 @@ int hy_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 // (command, printf format) => "hyst COMMAND: warning: message" on stderr
 void hy_cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+// (command, --report path or NULL, model output path) => HY_EXIT_OK, or HY_EXIT_USAGE after the message when both
+// go to standard output or name the same file
+int hy_cli_report_and_model(const char *cmd, const char *report, const char *out);
+
 // (command, path or "-", JSON document, input to protect or NULL) => the document and a newline written atomically
 // (never over the input); exit status, the failure reported
 int hy_cli_write_json(const char *cmd, const char *path, struct cJSON *doc, const char *protect);

@@ -83,3 +83,12 @@ int hy_cli_write_json(const char *cmd, const char *path, struct cJSON *doc, cons
     free(text);
     return rc;
 }
+
+int hy_cli_report_and_model(const char *cmd, const char *report, const char *out)
+{
+    if (report && strcmp(report, "-") == 0 && strcmp(out, "-") == 0)
+        return hy_cli_usage(cmd, "--report - and the model cannot both go to standard output (use -o FILE)");
+    if (report && strcmp(report, "-") != 0 && strcmp(out, "-") != 0 && hy_same_file(report, out))
+        return hy_cli_usage(cmd, "--report and --output name the same file");
+    return HY_EXIT_OK;
+}

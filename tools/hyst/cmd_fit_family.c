@@ -244,10 +244,8 @@ int hy_cmd_fit_family(int argc, char **argv)
     if (bdir && !n_boot)
         return hy_cli_usage(CMD, "--bootstrap-dir needs --bootstrap N");
     const char *data = argv[optind];
-    if (report_path && strcmp(report_path, "-") == 0 && strcmp(out, "-") == 0)
-        return hy_cli_usage(CMD, "--report - and the model cannot both go to standard output (use -o FILE)");
-    if (report_path && strcmp(report_path, "-") != 0 && strcmp(out, "-") != 0 && hy_same_file(report_path, out))
-        return hy_cli_usage(CMD, "--report and --output name the same file");
+    if (hy_cli_report_and_model(CMD, report_path, out) != HY_EXIT_OK)
+        return HY_EXIT_USAGE;
 
     hy_series s;
     hy_series_init(&s);

@@ -236,10 +236,8 @@ int hy_cmd_fit_kin(int argc, char **argv)
     if (argc - optind != 1)
         return hy_cli_usage(CMD, "expected one DATA.csv (got %d file arguments)", argc - optind);
     const char *data = argv[optind];
-    if (report_path && strcmp(report_path, "-") == 0 && strcmp(out, "-") == 0)
-        return hy_cli_usage(CMD, "--report - and the model cannot both go to standard output (use -o FILE)");
-    if (report_path && strcmp(report_path, "-") != 0 && strcmp(out, "-") != 0 && hy_same_file(report_path, out))
-        return hy_cli_usage(CMD, "--report and --output name the same file");
+    if (hy_cli_report_and_model(CMD, report_path, out) != HY_EXIT_OK)
+        return HY_EXIT_USAGE;
 
     hy_series s;
     hy_series_init(&s);

@@ -87,6 +87,11 @@ static void hist_free(hist *h)
     memset(h, 0, sizeof *h);
 }
 
+static void progress(void *ctx, double fraction)
+{
+    hy_progress_update(ctx, fraction);
+}
+
 // (model, configuration, control or NULL) => time history; a failed run keeps its rows and the message
 static int simulate(const mech_beam_model *m, const mech_beam_config *c, const mech_beam_control *ctl, hist *h,
                     hy_err *err)
@@ -103,38 +108,27 @@ static int simulate(const mech_beam_model *m, const mech_beam_config *c, const m
     h->nh = nh;
     h->cap = n;
     memset(h->W_j, 0, (size_t)(nh + 1) * sizeof(double));
-    mech_beam_data *d;
-    int rc = mech_beam_data_new(m, &c->solver, &c->load, ctl, NULL, NULL, &d, err);
-    if (rc != HY_OK)
-        return rc;
-    mech_beam_obs o;
+    /* the library's loop (mech_beam_run, beam_run.c) into this history's arrays */
+    mech_beam_history r = {.cap = (size_t)n, .t = h->t, .w_tip = h->w, .theta = h->th, .theta_dot = h->thd, .U = h->U,
+                           .F = h->F, .dtheta = nh ? h->dth : NULL, .M = nh ? h->M : NULL};
     hy_progress pr;
     hy_progress_start(&pr, "mech beam");
-    for (long i = 0; i < n; i++) {
-        hy_progress_update(&pr, (double)i / (double)n);
-        if (i > 0 && (rc = mech_beam_step(d, err)) != HY_OK) {
-            h->failed = 1;
-            snprintf(h->msg, sizeof h->msg, "%s", err->msg);
-            break;
-        }
-        mech_beam_observe_energy(d, &o);
-        h->t[i] = o.t, h->w[i] = o.w_tip, h->th[i] = o.theta, h->thd[i] = o.theta_dot, h->U[i] = o.U, h->F[i] = o.F;
-        for (int j = 0; j < nh; j++) {
-            h->dth[(size_t)j * n + i] = o.dtheta[j];
-            h->M[(size_t)j * n + i] = o.M[j];
-            if (i > 0)
-                h->W_j[j] += 0.5 * (h->M[(size_t)j * n + i] + h->M[(size_t)j * n + i - 1]) *
-                             (o.dtheta[j] - h->dth[(size_t)j * n + i - 1]);
-            if (fabs(o.dtheta[j]) > p->hinge[j].clearance)
-                h->contact[j]++;
-        }
-        h->bal_max = fmax(h->bal_max, fabs(o.T + o.V_beam + o.W_hinge - o.W_ext));
-        h->n = i + 1;
-    }
+    r.progress = progress, r.progress_ctx = &pr;
+    int rc = mech_beam_run(m, &c->solver, &c->load, ctl, &r, err);
     hy_progress_end(&pr);
-    h->W_ext = o.W_ext, h->W_hinge = o.W_hinge, h->T = o.T, h->V = o.V_beam, h->h = o.h;
-    mech_beam_data_free(d);
-    return h->failed ? HY_ESTATE : HY_OK;
+    if (rc != HY_OK && !r.failed)
+        return rc;
+    h->n = (long)r.n;
+    memcpy(h->W_j, r.W_j, (size_t)nh * sizeof(double));
+    memcpy(h->contact, r.contact, sizeof h->contact);
+    h->bal_max = r.balance_max;
+    h->W_ext = r.W_ext, h->W_hinge = r.W_hinge, h->T = r.T, h->V = r.V_beam, h->h = r.h;
+    if (r.failed) {
+        h->failed = 1;
+        snprintf(h->msg, sizeof h->msg, "%s", err->msg);
+        return HY_ESTATE;
+    }
+    return HY_OK;
 }
 
 // (row buffer position, v, last in the row) => its exact text and separator at l; the position after them

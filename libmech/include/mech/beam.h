@@ -219,6 +219,9 @@ typedef struct mech_beam_history {
     double balance_max;        /* max over the samples of |T + V_beam + W_hinge - W_ext|, J                     */
     double W_j[MECH_BEAM_MAX_HINGES];      /* work of each hinge: trapezoids of M d(dtheta) over the samples, J */
     long contact[MECH_BEAM_MAX_HINGES];    /* samples with |dtheta_j| > the hinge's clearance                  */
+    /* optional, the caller's: called before each sample with the fraction done (a progress line; NULL: none) */
+    void (*progress)(void *ctx, double fraction);
+    void *progress_ctx;
 } mech_beam_history;
 
 /* (solver) => *n = lround(duration / dt) + 1, the samples of a whole run; HY_EARG naming solver.duration and

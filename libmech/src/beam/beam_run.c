@@ -1,6 +1,6 @@
-/* A whole time response of the jointed beam (spec 004 §4.5) into caller arrays: the loop of `mech beam sim`
- * (tools/mech/cmd_beam.c, simulate) as a library call, so that a binding (Python's hystkit.run_beam) gets the same
- * samples, hinge works, contact counts and energy balance without a file. */
+/* A whole time response of the jointed beam (spec 004 §4.5) into caller arrays: the one loop behind `mech beam sim`
+ * (tools/mech/cmd_beam.c, simulate) and Python's hystkit.run_beam, so both get the same samples, hinge works,
+ * contact counts and energy balance. */
 #include <math.h>
 #include <string.h>
 #include "mech/beam.h"
@@ -39,6 +39,8 @@ int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mec
     mech_beam_obs o;
     memset(&o, 0, sizeof o);
     for (size_t i = 0; i < n; i++) {
+        if (h->progress)
+            h->progress(h->progress_ctx, (double)i / (double)n);
         if (i > 0 && (rc = mech_beam_step(d, err)) != HY_OK) {
             h->failed = 1;
             break;
