@@ -53,6 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int fd = fuzz_memfile(data, size, path, sizeof path);
     hy_series a, b;
     hy_err ea, eb;
+    fuzz_err_poison(&ea), fuzz_err_poison(&eb);
     hy_csv_block = (size_t)1 << 16; /* holds any input the fuzzer makes (-max_len 4096) in one block */
     int ra = hy_csv_read(path, &o, &a, &ea);
     FUZZ_CHECK(ra >= HY_OK && ra <= HY_ENOMEM, "unknown status %d", ra);

@@ -17,6 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mech_dock_config a, b;
     hy_err e;
+    fuzz_err_poison(&e);
     if (mech_dock_config_parse((const char *)data, size, "fuzz.json", "dir", &a, &e) != HY_OK) {
         fuzz_check_message(&e);
         mech_dock_config_free(&a);

@@ -31,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text;
     size_t len;
     hy_err err;
+    fuzz_err_poison(&err);
     int rc = hy_read_text(path, "a fuzz input", 0, &text, &len, &err);
     close(fd);
     if (size > LIMIT) {

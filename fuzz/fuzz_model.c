@@ -43,6 +43,7 @@ static void drive(const hy_model *m)
 {
     hy_element e = {0};
     hy_err err;
+    fuzz_err_poison(&err);
     int rc = hy_model_element(m, &e, &err);
     FUZZ_CHECK(rc >= HY_OK && rc <= HY_ENOMEM, "unknown status %d", rc);
     if (rc != HY_OK) {
@@ -80,6 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hy_model m;
     memset(&m, 0, sizeof m);
     hy_err err;
+    fuzz_err_poison(&err);
     int rc = hy_model_read(path, &m, &err);
     close(fd);
     FUZZ_CHECK(rc >= HY_OK && rc <= HY_ENOMEM, "unknown status %d", rc);

@@ -16,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char unit[64];
     memset(unit, 'x', sizeof unit);
     hy_err err;
+    fuzz_err_poison(&err);
     int rc = mech_pend_params_parse((const char *)data, size, "dir/pendulum.json", &p, unit, sizeof unit, &err);
     FUZZ_CHECK(rc >= HY_OK && rc <= HY_ENOMEM, "unknown status %d", rc);
     FUZZ_CHECK(memchr(unit, '\0', sizeof unit) != NULL, "unit path not terminated");

@@ -41,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     hy_drive_protocol p;
     hy_err err;
+    fuzz_err_poison(&err);
     int rc = hy_drive_parse(&a, &p, &err);
     FUZZ_CHECK(rc >= HY_OK && rc <= HY_ENOMEM, "unknown status %d", rc);
     if (rc != HY_OK) {

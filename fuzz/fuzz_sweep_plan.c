@@ -49,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fclose(fp);
     mech_sweep_plan p;
     hy_err e;
+    fuzz_err_poison(&e);
     if (mech_sweep_plan_read(plan, 0, &p, &e) != HY_OK) {
         fuzz_check_message(&e);
         return 0;

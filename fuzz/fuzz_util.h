@@ -36,6 +36,15 @@ static inline void fuzz_check_message(const hy_err *e)
                    (unsigned char)e->msg[i], i, e->msg);
 }
 
+/* An error record filled with what a reader must overwrite: code 100 and a message of DEL bytes with no
+ * terminator. A reader that fails without setting its message then fails fuzz_check_message every time, not only
+ * when the stack happens to hold garbage (the fuzz_sweep_plan find of 2026-11-26 was such a path). */
+static inline void fuzz_err_poison(hy_err *e)
+{
+    e->code = 100;
+    memset(e->msg, 0x7f, sizeof e->msg);
+}
+
 /* The input as a file without touching the disk: a memfd, opened by the readers as /proc/self/fd/N (a fresh
  * open of it starts at offset 0). Returns the fd (>= 0) and the path in path[size]. */
 static inline int fuzz_memfile(const uint8_t *data, size_t size, char *path, size_t psize)

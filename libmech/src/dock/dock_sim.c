@@ -1354,6 +1354,10 @@ static int captures_at(const mech_dock_params *p0, double v, hy_err *err)
 int mech_dock_capture_speed(const mech_dock_params *p, double lo, double hi, double tol, double *v, hy_err *err)
 {
     *v = NAN;
+    hy_err local;
+    if (!err) // err->code is read back below
+        err = &local;
+    hy_err_clear(err);
     if (!(lo > 0 && hi > lo && tol > 0))
         return hy_err_set(err, HY_EARG, "capture speed: bracket [%g, %g] m/s with tolerance %g: expected 0 < lo < hi "
                           "and tol > 0", lo, hi, tol);

@@ -669,8 +669,10 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
     const cJSON *ev = cJSON_GetObjectItemCaseSensitive(doc, "envelope");
     if (ev) {
         static const char *const ke[] = {"levels", NULL};
-        if (!cJSON_IsObject(ev) || check_keys(r, ev, "envelope", ke))
-            return err->code ? err->code : bad(r, "envelope", "expected {\"levels\": L}");
+        if (!cJSON_IsObject(ev))
+            return bad(r, "envelope", "expected {\"levels\": L}");
+        if (check_keys(r, ev, "envelope", ke))
+            return err->code;
         const cJSON *l = cJSON_GetObjectItemCaseSensitive(ev, "levels");
         if (!cJSON_IsNumber(l) || l->valuedouble < 0 || l->valuedouble > 12 || l->valuedouble != floor(l->valuedouble))
             return bad(r, "envelope.levels", "expected an integer 0..12");
@@ -695,8 +697,10 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
     const cJSON *fg = cJSON_GetObjectItemCaseSensitive(doc, "figure");
     if (fg) {
         static const char *const kf[] = {"x", "y", NULL};
-        if (!cJSON_IsObject(fg) || check_keys(r, fg, "figure", kf))
-            return err->code ? err->code : bad(r, "figure", "expected {\"x\": KEY, \"y\": KEY}");
+        if (!cJSON_IsObject(fg))
+            return bad(r, "figure", "expected {\"x\": KEY, \"y\": KEY}");
+        if (check_keys(r, fg, "figure", kf))
+            return err->code;
         const cJSON *x = cJSON_GetObjectItemCaseSensitive(fg, "x"), *y = cJSON_GetObjectItemCaseSensitive(fg, "y");
         if (!cJSON_IsString(x) || !cJSON_IsString(y) || (p->fig_x = find_key(p, x->valuestring)) < 0 ||
             (p->fig_y = find_key(p, y->valuestring)) < 0 || p->fig_x == p->fig_y)
@@ -754,6 +758,10 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
 
 int mech_sweep_plan_read(const char *path, int force, mech_sweep_plan *p, hy_err *err)
 {
+    hy_err local;
+    if (!err) // the reader's checks read err->code back: a caller that wants no message still gets a record
+        err = &local;
+    hy_err_clear(err);
     memset(p, 0, sizeof *p);
     snprintf(p->path, sizeof p->path, "%s", path);
     rd r = {hy_display_name(path), err};
