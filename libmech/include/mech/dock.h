@@ -33,6 +33,7 @@
 #include "hyst/model.h"
 #include "mech/math3.h"
 #include "mech/contact.h"
+#include "mech/dock_process_params.h"
 
 enum mech_dock_variant {
     MECH_DOCK_A = 0,  /* existing mechanism: spiral spring + friction brake FrT2 + 2 axial magnetic brakes; UJ in
@@ -206,6 +207,7 @@ typedef struct mech_dock_params {
     double tol;               /* integration.tolerance: 0 = fixed steps of h (RK4 with refinement, docs/dock.md
                                  §6); > 0 = error-controlled Dormand-Prince 5(4) steps with contact events, local
                                  error per step <= tol times each component's scale (§6b); 1e-10 .. 1e-2         */
+    mech_dock_process_params process;   /* the whole process (issue 18): off unless the scenario has "process" */
     int    events;            /* error-controlled runs: 1 (default) = contact onset / separation and capture are
                                  located as events (a step ends on them); 0 = off (tests show what it buys)      */
     double duration;          /* simulated time, s (20)                                                       */
@@ -285,8 +287,23 @@ enum mech_dock_channel {
     MECH_DOCK_CH_E_DAMPING,        /* dissipated by structural damping and screw friction                      */
     MECH_DOCK_CH_E_CONTACT_DISS,   /* dissipated by contact damping and friction                               */
     MECH_DOCK_CH_E_RESIDUAL,       /* initial KE - everything above                                            */
+    /* the whole process (params.process.enabled; docs/dock-process.md): written by every run, in the history by
+       default only when the process is on */
+    MECH_DOCK_CH_DRIVE_U,          /* drive output position at the probe (retraction positive), m              */
+    MECH_DOCK_CH_DRIVE_F,          /* drive force on its output, N                                             */
+    MECH_DOCK_CH_DRIVE_CMD,        /* drive command: 0 off (clutches locked), 1 retract, 2 extend              */
+    MECH_DOCK_CH_SEQ_STATE,        /* sequencer state (enum mech_dock_seq_state)                               */
+    MECH_DOCK_CH_PLANE_GAP,        /* docking-plane gap on the axis, m                                         */
+    MECH_DOCK_CH_PUSHER_F,         /* |separation pushers' total force|, N                                     */
+    MECH_DOCK_CH_PUSHER_N,         /* pushers touching                                                         */
+    MECH_DOCK_CH_PLANE_F,          /* docking-plane contact force, N                                           */
+    MECH_DOCK_CH_ROLLER_F1, MECH_DOCK_CH_ROLLER_F2, MECH_DOCK_CH_ROLLER_F3,   /* roller forces, N               */
+    MECH_DOCK_CH_ROLLER_N,         /* rollers touching the cone                                                */
+    MECH_DOCK_CH_E_DRIVE,          /* work of the drive's motors (an input), J                                 */
+    MECH_DOCK_CH_E_DRIVE_STORED,   /* drive stiffness energy + output kinetic energy + its damping, J          */
     MECH_DOCK_NCH
 };
+#define MECH_DOCK_CH_PROCESS_FIRST MECH_DOCK_CH_DRIVE_U
 // (channel) => its CSV name ("head_fx") and unit ("N"); NULL for an index out of range
 const char *mech_dock_channel_name(int ch);
 const char *mech_dock_channel_unit(int ch);

@@ -14,6 +14,7 @@
 #include "hyst/common.h"
 #include "mech/math3.h"
 #include "mech/dock.h"
+#include "mech/dock_process_params.h"
 
 /* ==== drive: 2 motors + differential + output gearbox onto the nut (spec 001 §1.3 items 12-13, §2.1) =========
  * Coordinates at the probe: x = motor side (the differential's output, i.e. the mean of the two motor angles,
@@ -35,18 +36,6 @@ enum mech_dock_drive_cmd {
     MECH_DOCK_DRIVE_EXTEND     /* push it out at `extend_speed` until the initial-position sensor (13)           */
 };
 
-typedef struct mech_dock_drive_params {
-    double speed;        /* commanded retraction speed of the probe, m/s (> 0)               RP-1 1.2e-3      */
-    double extend_speed; /* extension speed to the ready position, m/s (> 0)                  (ours) 2.4e-3    */
-    double tau;          /* speed-loop time constant of the motors, s (> 0)                   (ours) 0.2       */
-    double stiffness;    /* drive stiffness at the probe (gearbox + differential), N/m (> 0)  (ours) 2e6      */
-    double damping;      /* its structural damping, N s/m (>= 0)                              (ours) 2e3       */
-    double force_max;    /* motor torque limit at the probe (both motors), N (> 0); must exceed the slip level
-                            of FrT2 pulled out (B, C) / the chain's pull-out slip (A) so that the brake slips first
-                                                                                            (ours) 8000      */
-    double m_out;        /* reflected inertia of the drive output at the probe, kg (> 0)       (ours) 5         */
-    double ready_stroke; /* stroke at the initial position (sensor 13 fires at s <= this), m   0                */
-} mech_dock_drive_params;
 
 typedef struct mech_dock_drive_state {
     double x, v_m;      /* motor-side position (m at the probe) and speed (m/s)                               */
@@ -96,10 +85,11 @@ int mech_dock_drive_at_ready(const mech_dock_drive_params *p, double stroke);
 void mech_dock_drive_phi_fr(double i_nut, double i_nut_fr, double s, double sd, double u, double w, double *phi_fr,
                             double *phid_fr);
 /* The nut equation (2.1) with the drive coupling (dock_axial.c): as mech_dock_axial_trial, with the friction chain
- * and its structural damping driven by the relative stroke s - u, s' - u' (phi_FR = i_Nut (s - u), i_Nut,FR = 1);
- * the screw friction, magnetic brakes and stroke stop stay on s. o->force + o->f_damping is the chain force that
- * pushes the drive output (m_out u'' = F_drive + o->force + o->f_damping); p_damping, p_brakes are the relative
- * powers. u = u' = 0 gives mech_dock_axial_trial bit for bit. */
+ * and its structural damping driven by the relative stroke s - u, s' - u' (phi_FR = i_Nut (s - u), i_Nut,FR = 1),
+ * and the push-in stop on the damper's travel s - u; the screw friction and magnetic brakes stay on s.
+ * o->force + o->f_damping + o->f_stop is the force that pushes the drive output (m_out u'' = F_drive + o->force +
+ * o->f_damping + o->f_stop); p_damping, p_brakes are the relative powers. u = u' = 0 gives mech_dock_axial_trial
+ * bit for bit. */
 int mech_dock_axial_trial_drive(mech_dock_axial *a, double phi, double phid, double u, double w, double f_head,
                                 mech_dock_axial_out *o, hy_err *err);
 
@@ -126,18 +116,6 @@ enum mech_dock_seq_cause {     /* why a transition happened (logged)            
     MECH_DOCK_SEQ_BY_ALIGN_TIMEOUT, MECH_DOCK_SEQ_NCAUSE
 };
 
-typedef struct mech_dock_seq_params {
-    double capture_timeout; /* s from the first contact (Syromiatnikov's time-to-linkage criterion)   10       */
-    double settle_speed;    /* absorption settled when the motion measure stays below this, m/s       2e-3     */
-    double settle_time;     /* ... for this long, s                                                   5        */
-    double absorb_timeout;  /* retraction starts anyway this long after capture, s (logged as such)   30       */
-    double jam_speed;       /* nut stalled: |s'| below this while retracting, m/s                     1e-4     */
-    double jam_time;        /* ... for this long => FAIL_JAM, s                                       10       */
-    double align_stroke;    /* stroke where the final alignment phase begins, m                       0.30     */
-    double align_timeout;   /* planes must close within this long of align_stroke, s                  120      */
-    double gap_closed;      /* docking-plane gap counted as closed, m                                 1e-3     */
-    double end_delay;       /* CLOSED -> END after this long (hooks closing), s                       5        */
-} mech_dock_seq_params;
 
 /* Sensor and motion inputs of one accepted step. */
 typedef struct mech_dock_seq_in {
@@ -197,29 +175,7 @@ const char *mech_dock_seq_cause_name(int cause);
  * cone radius at housing x: R(x) = rim_radius + (x_plane - x - rim_x) tan(alpha) (within the cone: between the rim
  * and the throat radius). Roller penetration = roller_radius - (R(x) - rho) cos(alpha); it must not exceed
  * roller_offset anywhere on the path (the design keeps it ~ -roller_offset: a few mm off the cone). */
-#define MECH_DOCK_CAM_MAX 64      /* cam samples                                                              */
-#define MECH_DOCK_CAM_SUB 8       /* table points per cam segment                                             */
-#define MECH_DOCK_CAM_TABLE ((MECH_DOCK_CAM_MAX - 1) * MECH_DOCK_CAM_SUB + 1)
-#define MECH_DOCK_NLEVER_MAX 4
 
-typedef struct mech_dock_cam_params {
-    int    n;                          /* cam samples, 2..MECH_DOCK_CAM_MAX                                    */
-    double theta[MECH_DOCK_CAM_MAX];   /* cam angle, rad, strictly ascending                                   */
-    double radius[MECH_DOCK_CAM_MAX];  /* follower radius, m (> 0)                                             */
-    double i_cam;                      /* nut angle per cam angle (> 0)                                        */
-    double i_nut;                      /* 2 pi / lead, rad/m                                                   */
-    int    n_lever;                    /* 1..MECH_DOCK_NLEVER_MAX (RP-1: 3)                                    */
-    double psi0;                       /* azimuth of lever 0, rad                                              */
-    double arm;                        /* follower arm of the driving lever, m (> 0)                           */
-    double beta0;                      /* lever angle at r_0 (retracted), rad                                  */
-    double x_pivot, rho_pivot, len;    /* lever pivot (housing frame) and length, m                            */
-    double roller_radius;              /* m                                                                    */
-    double roller_offset;              /* design distance off the ideal cone = allowed crossing, m  RP-1 0.003 */
-    /* the cone placement for the path check */
-    double head_x0;                    /* UJ -> head centre at stroke 0, m                          RP-1 1.10   */
-    double head_cone_x;                /* head centre in the cone frame, latches on the stops, m    RP-1 -0.656 */
-    double rim_radius, rim_x, half_angle, throat_radius; /* cone (RP-1 0.40, 0, 30 deg, 0.05)                  */
-} mech_dock_cam_params;
 
 typedef struct mech_dock_cam {
     int    n;                               /* table points                                                    */
@@ -243,11 +199,6 @@ mech_vec3 mech_dock_cam_roller(const mech_dock_cam *c, double phi_nut, int j);
  * advanced by one implicit-Euler step per explicit step (operator splitting), solved by Cramer's rule. The law's
  * current segment (f_beg, x_beg, k) comes from the caller (a pwl element's active segment; the linear RP-1 law
  * is f_beg = x_beg = 0, k = 5e6 N/m). */
-typedef struct mech_dock_cover_params {
-    double m_dm;     /* docking-mechanism mass, kg (> 0)                                   RP-1 90          */
-    double k;        /* linear law's stiffness, N/m (> 0)                                  RP-1 5e6         */
-    double c;        /* structural damping, N s/m (>= 0)                                   RP-1 2e3         */
-} mech_dock_cover_params;
 
 typedef struct mech_dock_cover_seg {
     double f_beg, x_beg, k;
@@ -281,15 +232,6 @@ void mech_dock_cover_revert(mech_dock_cover *cv);
  *   d_i = min(stroke - g_i, stroke) > 0,  F_i = force d_i / stroke  (linear, force at full compression) + c d_i',
  * clamped at >= 0; the planes take over at g_i <= 0. The force acts along the passive plane's normal at the
  * rod tip. */
-#define MECH_DOCK_PUSHER_MAX 8
-typedef struct mech_dock_pusher_params {
-    int    n;          /* 1..MECH_DOCK_PUSHER_MAX                                          RP-1 4           */
-    double force;      /* force of one pusher at full compression, N (> 0)                 RP-1 1000        */
-    double stroke;     /* m (> 0)                                                          RP-1 0.04        */
-    double radius;     /* rod radius on the plane, m (> 0)                                 (ours) 0.45      */
-    double psi0;       /* azimuth of rod 0, rad                                            (ours) pi/4      */
-    double damping;    /* per rod, N s/m (>= 0)                                            (ours) 0         */
-} mech_dock_pusher_params;
 
 typedef struct mech_dock_pusher_out {
     mech_vec3 force;      /* total force on the passive vehicle (active frame), N; the active gets -force      */
@@ -323,17 +265,6 @@ void mech_dock_pusher_eval(const mech_dock_pusher_params *p, mech_vec3 o, mech_v
  * offset e_y (the pad radius); F_lat the lateral load at axial offset e_x; M_ext a moment (housing-frame plane). */
 #include "mech/friction.h"
 
-typedef struct mech_dock_limiter_params {
-    double mass;          /* kg (> 0)                                                          RP-1 3         */
-    double stroke;        /* forward position -> retracted end, m (> 0)                        RP-1 0.20      */
-    double f_forward;     /* spring force at the forward position, N (> 0)                     RP-1 300       */
-    double f_end;         /* spring force at the retracted end, N (>= f_forward)               RP-1 1200      */
-    double stop_stiffness;/* penalty of the forward and end stops, N/m (> 0)                   (ours) 5e6     */
-    double a[2];          /* axial positions of the guide pairs from the centre of mass, m     (ours) -+0.10  */
-    double radius;        /* guide surface radius h, m (>= 0)                                  (ours) 0.008   */
-    double mu[2];         /* friction of the two sides of every pair (>= 0)                    (ours) 0.15    */
-    double base_radius;   /* larger-base radius (pad radius), m                                RP-1 0.28      */
-} mech_dock_limiter_params;
 
 typedef struct mech_dock_limiter {
     mech_dock_limiter_params p;
@@ -368,5 +299,27 @@ void mech_dock_limiter_revert(mech_dock_limiter *l);
 /* the sliding speed crossed zero within the accepted step (the caller's event): stick hypothesis on every pair;
  * the caller sets x' = 0 (the residual speed's kinetic energy goes to the friction work, as in friction_sim.c) */
 void mech_dock_limiter_stick(mech_dock_limiter *l);
+
+/* ==== the whole process in a docking run (mech_dock_sim with params.process.enabled) ========================= */
+typedef struct mech_dock_process_summary {
+    int    state;                 /* the sequencer's state at the end (enum mech_dock_seq_state)                  */
+    int    n_log, n_lost;         /* its transitions (time, from, to, cause), as mech_dock_seq logs them           */
+    mech_dock_seq_event log[MECH_DOCK_SEQ_LOG];
+    double t_retract, t_align, t_closed, t_end;   /* when those states were entered, s (NAN: not reached)       */
+    double drive_work;            /* work of the drive's motors, J                                                */
+    double drive_limit_time;      /* time the motors stood at their torque limit, s                               */
+    double retract_force_max;     /* max pull on the head (the negative head axial force), N                      */
+    double stroke_end;            /* stroke at the end, m                                                         */
+    double gap_min;               /* smallest docking-plane gap, m                                                */
+    double pusher_force_max, plane_force_max;     /* N                                                            */
+    double roller_force_max;      /* N                                                                            */
+    unsigned long roller_steps;   /* accepted steps with any roller touching the cone                            */
+    unsigned long roller_all;     /* ... with all rollers touching at once (the design says never: spec 001 §1.4) */
+    double frt1_slip_max, frt1_slip_end;          /* B: FrT1's slip, m: the largest and the end (restored by the
+                                                     pushers when it returns towards 0)                            */
+    double e_residual_rel;        /* max |energy residual| / (initial kinetic energy + max drive work)            */
+} mech_dock_process_summary;
+// (sim) => the process summary (all zero / NAN when the run has no process)
+const mech_dock_process_summary *mech_dock_sim_process(const mech_dock_sim *s);
 
 #endif

@@ -456,15 +456,18 @@ static int trial_impl(mech_dock_axial *a, double phi, double phid, double u, dou
     double f_mag = dir * mech_dock_table_eval(&p->magnetic, fabs(sdot)); /* eq. (2.2) */
     double f_damp = p->damping * (sdot - w);
     double f_stop = 0, e_stop = 0, p_stop = 0;
-    double d = s - p->stroke_limit;
+    /* the push-in stop limits the damper's own travel, s - u: with the drive locked (u = 0) it is RP-1's 0.32 m
+       push-in limit on the stroke; the drive's retraction carries it along, so the 0.40 m retraction travel of
+       RP-1 §2.3 (probe length 0.55 -> 0.15 m) passes it (docs/dock-process.md §1) */
+    double d = s - u - p->stroke_limit, rel = sdot - w;
     if (d > 0) {
-        double v_in = a->committed.in_stop ? a->committed.v_in : fmax(sdot, STOP_V_MIN);
+        double v_in = a->committed.in_stop ? a->committed.v_in : fmax(rel, STOP_V_MIN);
         double k = p->stop_stiffness;
-        f_stop = k * d * (1 + a->stop_c / v_in * sdot);
+        f_stop = k * d * (1 + a->stop_c / v_in * rel);
         if (f_stop < 0)
             f_stop = 0;
         e_stop = 0.5 * k * d * d;
-        p_stop = (f_stop - k * d) * sdot; /* >= 0: damping part, or the clamped release */
+        p_stop = (f_stop - k * d) * rel; /* >= 0: damping part, or the clamped release */
         a->trial.in_stop = 1, a->trial.v_in = v_in;
     } else {
         a->trial.in_stop = 0, a->trial.v_in = 0;

@@ -6,6 +6,7 @@
 #include "mech/dock.h"
 #include "mech/body.h"
 #include "mech/contact.h"
+#include "mech/dock_process.h"
 
 /* Body ids of the tree (spec 001 §1.6) and of the passive vehicle (free body 0). */
 enum { DOCK_B_BASE = 0, DOCK_B_UJ1 = 1, DOCK_B_HOUSING = 2, DOCK_B_TORSION = 3, DOCK_B_BEND4 = 4, DOCK_B_PROBE = 5,
@@ -49,6 +50,7 @@ struct mech_dock_model {
     double              slot_hc_s;      /* Hunt-Crossley s(e) of the slot-face law (contact.head_bottom),
                                            solved once here rather than in every stage                     */
     mech_vec3           passive_com;    /* passive CoM in the cone frame at t = 0                             */
+    mech_dock_cam      *cam;            /* the alignment cam's table (process.cam_on), NULL otherwise         */
 };
 
 /* ---- dock_geom.c ---- */
@@ -69,5 +71,27 @@ mech_mat3 dock_probe_ahs(double q4, double q5, double tip_factor);
 // (law, element, q SI, qdot SI, extra scale) => generalized force SI (trial); HY_ESTATE/ERANGE with diag
 int dock_probe_law(const mech_dock_law *law, hy_element *el, double q, double qdot, double scale, double *Q,
                    hy_diag *diag);
+
+/* ---- dock_proc.c: loads of the whole process (docs/dock-process.md §8) ---- */
+typedef struct dock_proc_eval {
+    mech_dock_drive_out  drv;                          /* the drive's trial                                     */
+    double               u, w, udd;                    /* drive output (m at the probe), its rate, acceleration */
+    mech_dock_pusher_out push;                         /* the separation pushers                                */
+    double    rod_gap[MECH_DOCK_PUSHER_MAX];           /* rod length to the passive plane, m (< 0: planes meet) */
+    double    gap;                                     /* docking-plane gap on the axis, m                      */
+    double    f_pusher;                                /* |pushers' total force|, N                             */
+    double    f_plane;                                 /* sum of the plane-contact forces, N                    */
+    int       n_plane;                                 /* rods where the planes touch                           */
+    double    roller_f[MECH_DOCK_NLEVER_MAX];          /* roller force magnitudes, N                            */
+    double    roller_depth[MECH_DOCK_NLEVER_MAX];      /* roller penetration of the cone, m (< 0: apart)        */
+    int       n_roller;                                /* rollers touching                                      */
+    double    f_nut;                                   /* the rollers' load on the nut as a push-in force, N    */
+    double    p_contact;                               /* power taken from the bodies by pushers, planes, rollers */
+    double    e_contact;                               /* their elastic energy, J                               */
+} dock_proc_eval;
+/* (model, tree, data after the kinematics, contact bodies, nut angle and rate) => pushers, plane contact and
+ * rollers applied to the tree's loads; e filled (everything but the drive) */
+void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
+                     double phi, double phid, dock_proc_eval *e);
 
 #endif

@@ -70,6 +70,21 @@ int mech_dock_model_new(const mech_dock_params *p, mech_dock_model **out, hy_err
     rc = mech_body_model_new(&def, &m->bm, err);
     if (rc == HY_OK)
         rc = dock_geom_contacts(p, &m->g, m->set, err);
+    if (rc == HY_OK && p->process.enabled && p->process.cam_on) {
+        /* the alignment cam's table, with the cone placement its path check needs (docs/dock-process.md §3) */
+        mech_dock_cam_params cp = p->process.cam;
+        cp.i_nut = m->i_nut;
+        cp.head_x0 = g->housing_length + g->probe_length;
+        cp.head_cone_x = m->g.stop_x;
+        cp.rim_radius = g->rim_radius;
+        cp.rim_x = g->rim_x;
+        cp.half_angle = g->half_angle;
+        cp.throat_radius = g->rim_radius - m->g.cone_depth * tan(g->half_angle);
+        if (!(m->cam = malloc(sizeof *m->cam)))
+            rc = hy_err_set(err, HY_ENOMEM, "dock model: out of memory");
+        else
+            rc = mech_dock_cam_build(&cp, m->cam, err);
+    }
     if (rc) {
         mech_dock_model_free(m);
         return rc;
@@ -87,6 +102,7 @@ void mech_dock_model_free(mech_dock_model *m)
     mech_body_model_free(m->bm);
     for (int k = 0; k < DOCK_NSET; k++)
         mech_contact_model_free(m->set[k]);
+    free(m->cam);
     free(m);
 }
 

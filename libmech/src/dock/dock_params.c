@@ -5,6 +5,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "mech/dock.h"
+#include "mech/dock_process.h"
 
 #define DEG (M_PI / 180.0)
 
@@ -118,6 +119,23 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
     p->events = 1;
     p->duration = 20;
     p->capture_timeout = 10;
+
+    /* the whole process (issue 18; docs/dock-process.md): off unless a scenario has "process" */
+    mech_dock_process_params *pp = &p->process;
+    pp->enabled = 0;
+    pp->start = 1;   /* MECH_DOCK_SEQ_READY: the probe extended, waiting for contact */
+    mech_dock_drive_params_rp1(&pp->drive);
+    mech_dock_seq_params_default(&pp->seq);
+    pp->pushers_on = 1;
+    mech_dock_pusher_params_rp1(&pp->pushers);
+    pp->cam_on = 0;   /* RP-1 gives no cam contour: a scenario supplies one (fixtures/mech/dock/s1-400-*.json) */
+    pp->cam.n_lever = 3;
+    pp->cam.roller_offset = 0.003;
+    pp->plane_stiffness = 2e7;
+    pp->plane_damping = 2e4;
+    pp->roller_stiffness = 1e6;   /* RP-1 §2.8 */
+    pp->roller_damping = 1e3;
+    pp->roller_mu = 0.02;
 }
 
 /* ---- check -------------------------------------------------------------------------------------------------- */
@@ -305,6 +323,26 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
     POS(p->capture_timeout, "capture_timeout");
     if (!(p->tol == 0 || (p->tol >= 1e-10 && p->tol <= 1e-2)))
         FAIL("integration.tolerance", "%g: valid values 0 (fixed steps) or 1e-10 .. 1e-2", p->tol);
+    const mech_dock_process_params *pp = &p->process;
+    if (pp->enabled) {
+        if (pp->start != MECH_DOCK_SEQ_READY && pp->start != MECH_DOCK_SEQ_EXTEND)
+            FAIL("process.start", "must be \"ready\" or \"extend\" (got %d)", pp->start);
+        if ((rc = mech_dock_drive_check(&pp->drive, err)) || (rc = mech_dock_seq_check(&pp->seq, err)))
+            return rc;
+        if (pp->pushers_on && (rc = mech_dock_pusher_check(&pp->pushers, err)))
+            return rc;
+        POS(pp->plane_stiffness, "process.plane_stiffness");
+        NONNEG(pp->plane_damping, "process.plane_damping");
+        POS(pp->roller_stiffness, "process.roller_stiffness");
+        NONNEG(pp->roller_damping, "process.roller_damping");
+        NONNEG(pp->roller_mu, "process.roller_mu");
+        /* the drive must be able to pull the probe in against the brake that caps the retraction force: below
+           that level the motors stall before the brake slips (spec 001 §5.2: FrT2 protects the drive) */
+        double cap = p->axial.variant == MECH_DOCK_B ? p->axial.frt2_pull : 0;
+        if (cap > 0 && !(pp->drive.force_max > cap))
+            FAIL("drive.force_max", "%g N does not exceed FrT2's pull-out level axial.frt2_pull = %g N: the motors "
+                 "would stall before the brake protects them", pp->drive.force_max, cap);
+    }
     return HY_OK;
 }
 
@@ -374,6 +412,20 @@ static const struct { const char *name, *unit; } channels[MECH_DOCK_NCH] = {
     [MECH_DOCK_CH_E_DAMPING] = {"e_damping", "J"},
     [MECH_DOCK_CH_E_CONTACT_DISS] = {"e_contact_diss", "J"},
     [MECH_DOCK_CH_E_RESIDUAL] = {"e_residual", "J"},
+    [MECH_DOCK_CH_DRIVE_U] = {"drive_u", "m"},
+    [MECH_DOCK_CH_DRIVE_F] = {"drive_f", "N"},
+    [MECH_DOCK_CH_DRIVE_CMD] = {"drive_cmd", "1"},
+    [MECH_DOCK_CH_SEQ_STATE] = {"seq_state", "1"},
+    [MECH_DOCK_CH_PLANE_GAP] = {"plane_gap", "m"},
+    [MECH_DOCK_CH_PUSHER_F] = {"pusher_f", "N"},
+    [MECH_DOCK_CH_PUSHER_N] = {"pusher_n", "1"},
+    [MECH_DOCK_CH_PLANE_F] = {"plane_f", "N"},
+    [MECH_DOCK_CH_ROLLER_F1] = {"roller_f1", "N"},
+    [MECH_DOCK_CH_ROLLER_F2] = {"roller_f2", "N"},
+    [MECH_DOCK_CH_ROLLER_F3] = {"roller_f3", "N"},
+    [MECH_DOCK_CH_ROLLER_N] = {"roller_n", "1"},
+    [MECH_DOCK_CH_E_DRIVE] = {"e_drive", "J"},
+    [MECH_DOCK_CH_E_DRIVE_STORED] = {"e_drive_stored", "J"},
 };
 
 const char *mech_dock_channel_name(int ch)

@@ -17,6 +17,8 @@ enum { Q_CONTACT = 0,   /* work done on every contact, the detent and the slots 
        Q_MAGNETIC,      /* axial and lateral magnetic brakes                                                    */
        Q_DAMPING,       /* structural damping, screw friction, stop damping                                     */
        Q_THRUST,        /* work of the thrust (an input)                                                        */
+       Q_DRIVE,         /* work of the drive's motors (an input; process runs)                                  */
+       Q_DRIVE_DAMP,    /* the drive stiffness's damping                                                        */
        NQ };
 
 /* step refinement (docs/dock.md §6): a step of h is split into substeps when rho h > DOCK_THETA */
@@ -60,6 +62,7 @@ typedef struct dock_eval {
     double    slot_vimp;
     double    slot_over;              /* slot-face penetration (rad of roll beyond the half-width; < 0 apart)   */
     double    p[NQ];                  /* powers integrated by the quadratures                                   */
+    dock_proc_eval pr;                /* the whole process's loads (params.process.enabled)                     */
 } dock_eval;
 
 struct mech_dock_sim {
@@ -71,7 +74,8 @@ struct mech_dock_sim {
     mech_dock_lateral     *lat;
     hy_element             el[3];       /* torsion, bending q4, bending q5                                      */
     mech_body_layout       L;
-    size_t                 nb, dim;     /* body-state length; total (nb + 2 + NQ)                                */
+    size_t                 nb, dim;     /* body-state length; total: [body nb | phi_Nut, phid_Nut | u, u' | NQ]  */
+    size_t                 iu, iq;      /* index of the drive output u (nb + 2) and of the quadratures (nb + 4)  */
     double                *y, *y0, *k1, *k2, *k3, *k4, *yt;
     double                 t;
     unsigned long          steps;       /* accepted steps of h                                                  */
@@ -110,6 +114,13 @@ struct mech_dock_sim {
     int                    ngap;
     double                 g0[DOCK_NGAP], g1[DOCK_NGAP], glo[DOCK_NGAP];  /* event functions: accepted, trial, bracket */
     mech_dock_sim_stats    st;
+    /* the whole process (params.process.enabled; docs/dock-process.md §8): the drive and the sequencer, with their
+       committed and trial states; the pushers, planes and rollers are stateless (dock_proc.c) */
+    int                    proc;
+    mech_dock_drive        drive;
+    mech_dock_seq          seq;
+    mech_dock_process_summary ps;
+    double                 drive_work_max;   /* max |motor work| so far, J (the scale of the energy check)     */
 };
 
 /* ---- small helpers ------------------------------------------------------------------------------------------ */
@@ -402,7 +413,21 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     e->f_axial = -mech_vec3_dot(Fh, ex5);
     hy_err aerr;   /* not cleared: the sub-models fill it when they fail (clearing the message cost 1 % of a step) */
     aerr.code = 0, aerr.msg[0] = 0;
-    rc = mech_dock_axial_trial(s->ax, y[nb], y[nb + 1], e->f_axial, &e->ax, &aerr);
+    if (s->proc) {
+        /* the process: pushers, docking planes and rollers on the tree; the drive output u in the nut equation */
+        dock_proc_loads(m, bm, d, s->cb, y[nb], y[nb + 1], &e->pr);
+        Pc += e->pr.p_contact;
+        e->e_contact += e->pr.e_contact;
+        e->pr.u = y[s->iu], e->pr.w = y[s->iu + 1];
+        rc = mech_dock_axial_trial_drive(s->ax, y[nb], y[nb + 1], e->pr.u, e->pr.w, e->f_axial + e->pr.f_nut, &e->ax,
+                                         &aerr);
+        if (rc == HY_OK) {
+            mech_dock_drive_trial(&s->drive, t - s->t, e->pr.u, e->pr.w, &e->pr.drv);
+            e->pr.udd = (e->pr.drv.F + e->ax.force + e->ax.f_damping + e->ax.f_stop) / p->process.drive.m_out;
+        }
+    } else {
+        rc = mech_dock_axial_trial(s->ax, y[nb], y[nb + 1], e->f_axial, &e->ax, &aerr);
+    }
     if (rc)
         return fail(s, rc, "%s", aerr.msg);
 
@@ -465,19 +490,23 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     mech_body_state_deriv(bm, d, dy);
     dy[nb] = y[nb + 1];
     dy[nb + 1] = e->ax.phidd;
+    dy[s->iu] = s->proc ? y[s->iu + 1] : 0.0;
+    dy[s->iu + 1] = s->proc ? e->pr.udd : 0.0;
     e->p[Q_CONTACT] = Pc;
     e->p[Q_BRAKES] = e->ax.p_brakes;
     e->p[Q_MAGNETIC] = e->ax.p_magnetic + e->lat.p_magnetic;
     e->p[Q_DAMPING] = e->ax.p_damping;
     e->p[Q_THRUST] = Pth;
+    e->p[Q_DRIVE] = s->proc ? e->pr.drv.power : 0.0;
+    e->p[Q_DRIVE_DAMP] = s->proc ? e->pr.drv.p_damping : 0.0;
     for (int k = 0; k < NQ; k++)
-        dy[nb + 2 + k] = e->p[k];
+        dy[s->iq + k] = e->p[k];
     /* one branch for the whole derivative (x * 0 is 0 for a finite x, NaN otherwise), the index only on failure */
     double nonfinite = 0;
-    for (size_t i = 0; i < nb + 2; i++)
+    for (size_t i = 0; i < nb + 4; i++)
         nonfinite += dy[i] * 0.0;
     if (nonfinite != 0 || isnan(nonfinite))
-        for (size_t i = 0; i < nb + 2; i++)
+        for (size_t i = 0; i < nb + 4; i++)
             if (!isfinite(dy[i]))
                 return fail(s, HY_ENUMERIC, "state derivative %zu is not finite", i);
     return HY_OK;
@@ -494,6 +523,8 @@ static void revert_all(mech_dock_sim *s)
         hy_element_revert(&s->el[k]);
     mech_dock_axial_revert(s->ax);
     mech_dock_lateral_revert(s->lat);
+    if (s->proc)
+        mech_dock_drive_revert(&s->drive);
 }
 
 static void commit_all(mech_dock_sim *s, const dock_eval *e)
@@ -510,8 +541,63 @@ static void commit_all(mech_dock_sim *s, const dock_eval *e)
         hy_element_commit(&s->el[k]);
     mech_dock_axial_commit(s->ax);
     mech_dock_lateral_commit(s->lat);
+    if (s->proc)
+        mech_dock_drive_commit(&s->drive, e->s);
     s->slot_touch = e->slot_touch;
     s->slot_vimp = e->slot_vimp;
+}
+
+/* The sequencer at an accepted (sub)step (docs/dock-process.md §2, §8): the head sensors, the stroke and the
+ * docking-plane gap of the accepted state; a transition commands the drive at this step boundary (both motors);
+ * the process summary's peaks and times. */
+static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
+{
+    const mech_dock_params *p = &s->m->p;
+    const dock_proc_eval *pr = &e->pr;
+    mech_dock_process_summary *ps = &s->ps;
+    /* settling measure: the stroke rate and the head's lateral speed relative to the passive vehicle */
+    const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE];
+    mech_vec3 ax = mech_mat3_col(P->rot, 0), vr = mech_vec3_sub(e->head_vel, passive_point_vel(s, e->head));
+    double vlat = mech_vec3_norm(mech_vec3_axpy(vr, -mech_vec3_dot(vr, ax), ax));
+    mech_dock_seq_in in = {.contact = e->cone || e->socket || e->bottom || e->latch, .bottom = e->bottom,
+                           .capture = s->captured, .ready = mech_dock_drive_at_ready(&p->process.drive, e->s),
+                           .stroke = e->s, .stroke_rate = e->sdot, .motion = fmax(fabs(e->sdot), vlat),
+                           .gap = pr->gap};
+    int from = s->seq.committed.state;
+    int to = mech_dock_seq_trial(&s->seq, s->t, &in);
+    mech_dock_seq_commit(&s->seq);
+    if (to != from || first) {
+        mech_dock_drive_command(&s->drive, mech_dock_seq_drive_cmd(to), 2);
+        if (to == MECH_DOCK_SEQ_RETRACT && isnan(ps->t_retract))
+            ps->t_retract = s->t;
+        if (to == MECH_DOCK_SEQ_ALIGN && isnan(ps->t_align))
+            ps->t_align = s->t;
+        if (to == MECH_DOCK_SEQ_CLOSED && isnan(ps->t_closed))
+            ps->t_closed = s->t;
+        if (to == MECH_DOCK_SEQ_END && isnan(ps->t_end))
+            ps->t_end = s->t;
+    }
+    ps->state = to;
+    ps->n_log = s->seq.committed.n_log;
+    ps->n_lost = s->seq.committed.n_lost;
+    memcpy(ps->log, s->seq.committed.log, sizeof ps->log);
+    ps->drive_limit_time = s->drive.committed.limit_time;
+    if (s->captured)
+        ps->retract_force_max = fmax(ps->retract_force_max, -e->f_axial);
+    ps->stroke_end = e->s;
+    ps->gap_min = fmin(ps->gap_min, pr->gap);
+    ps->pusher_force_max = fmax(ps->pusher_force_max, pr->f_pusher);
+    ps->plane_force_max = fmax(ps->plane_force_max, pr->f_plane);
+    for (int j = 0; s->m->cam && j < s->m->cam->n_lever; j++)
+        ps->roller_force_max = fmax(ps->roller_force_max, pr->roller_f[j]);
+    if (pr->n_roller > 0)
+        ps->roller_steps++;
+    if (s->m->cam && pr->n_roller == s->m->cam->n_lever)
+        ps->roller_all++;
+    if (p->variant == MECH_DOCK_B) {
+        ps->frt1_slip_max = fmax(ps->frt1_slip_max, e->ax.slip1);
+        ps->frt1_slip_end = e->ax.slip1;
+    }
 }
 
 /* (accepted evaluation) => capture, sensors, peaks at every accepted (sub)step; at the end of a step of h (full)
@@ -544,6 +630,8 @@ static void account(mech_dock_sim *s, int first, int full)
     s->cone_prev = e->cone;
     if (!s->captured && s->t >= p->capture_timeout)
         S->failed = 1;
+    if (s->proc)
+        process_account(s, e, first);
 
     const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE], *H = &s->cb[DOCK_CB_HEAD];
     mech_vec3 ex5 = mech_mat3_col(H->rot, 0);
@@ -588,7 +676,7 @@ static void account(mech_dock_sim *s, int first, int full)
     mech_vec3 w2 = d->omega[DOCK_B_HOUSING];
     double ke_mech = ke_all - ke_veh + 0.5 * p->axial.m_eq * e->sdot * e->sdot +
                      0.5 * mech_vec3_dot(w2, mech_mat3_apply(e->lat.dI, w2));
-    const double *Q = y + nb + 2;
+    const double *Q = y + s->iq;
     double w_hyst = 0;
     for (int k = 0; k < MECH_DOCK_NEL; k++)
         w_hyst += s->work[k];
@@ -598,10 +686,20 @@ static void account(mech_dock_sim *s, int first, int full)
     double e_cdiss = Q[Q_CONTACT] - e->e_contact;
     if (first)
         s->ke0 = ke_veh + ke_mech;
-    double resid = s->ke0 + Q[Q_THRUST] -
-                   (ke_veh + ke_mech + e->e_contact + e_hyst + e_stops + brakes + Q[Q_MAGNETIC] + Q[Q_DAMPING] + e_cdiss);
+    /* the drive (process runs): its motors' work is an input; its stiffness's energy, its output's kinetic
+       energy and its damping are held by the drive */
+    double e_drive = s->proc ? e->pr.drv.e_spring + 0.5 * p->process.drive.m_out * e->pr.w * e->pr.w + Q[Q_DRIVE_DAMP]
+                             : 0.0;
+    double resid = s->ke0 + Q[Q_THRUST] + Q[Q_DRIVE] -
+                   (ke_veh + ke_mech + e->e_contact + e_hyst + e_stops + brakes + Q[Q_MAGNETIC] + Q[Q_DAMPING] + e_cdiss +
+                    e_drive);
     S->e_initial = s->ke0;
     S->e_residual_max = fmax(S->e_residual_max, fabs(resid));
+    if (s->proc) {
+        s->ps.drive_work = Q[Q_DRIVE];
+        s->drive_work_max = fmax(s->drive_work_max, fabs(Q[Q_DRIVE]));
+        s->ps.e_residual_rel = S->e_residual_max / fmax(s->ke0 + s->drive_work_max, 1e-300);
+    }
     mech_vec3 Pm, Lm;
     mech_body_momentum(s->bm, d, &Pm, &Lm);
     if (first) {
@@ -677,6 +775,20 @@ static void account(mech_dock_sim *s, int first, int full)
     c[MECH_DOCK_CH_E_DAMPING] = Q[Q_DAMPING];
     c[MECH_DOCK_CH_E_CONTACT_DISS] = e_cdiss;
     c[MECH_DOCK_CH_E_RESIDUAL] = resid;
+    const dock_proc_eval *pr = &e->pr;
+    c[MECH_DOCK_CH_DRIVE_U] = s->proc ? pr->u : 0.0;
+    c[MECH_DOCK_CH_DRIVE_F] = s->proc ? pr->drv.F : 0.0;
+    c[MECH_DOCK_CH_DRIVE_CMD] = s->proc ? s->drive.committed.cmd : 0.0;
+    c[MECH_DOCK_CH_SEQ_STATE] = s->proc ? s->seq.committed.state : 0.0;
+    c[MECH_DOCK_CH_PLANE_GAP] = s->proc ? pr->gap : rel.x;
+    c[MECH_DOCK_CH_PUSHER_F] = s->proc ? pr->f_pusher : 0.0;
+    c[MECH_DOCK_CH_PUSHER_N] = s->proc ? pr->push.n_touch : 0.0;
+    c[MECH_DOCK_CH_PLANE_F] = s->proc ? pr->f_plane : 0.0;
+    for (int j = 0; j < 3; j++)
+        c[MECH_DOCK_CH_ROLLER_F1 + j] = s->proc && s->m->cam && j < s->m->cam->n_lever ? pr->roller_f[j] : 0.0;
+    c[MECH_DOCK_CH_ROLLER_N] = s->proc ? pr->n_roller : 0.0;
+    c[MECH_DOCK_CH_E_DRIVE] = Q[Q_DRIVE];
+    c[MECH_DOCK_CH_E_DRIVE_STORED] = e_drive;
 }
 
 /* ---- initial placement ---------------------------------------------------------------------------------------- */
@@ -937,11 +1049,12 @@ static void adaptive_init(mech_dock_sim *s)
     for (size_t i = 0; i < s->L.npos; i++)
         s->scale[i] = 1.0;
     double vE = sqrt(2 * fmax(s->ke0, 1.0));   /* sqrt(kg) m/s: the rates in the kinetic-energy norm (s->wke) */
-    for (size_t i = s->L.npos; i < s->nb + 2; i++)
+    for (size_t i = s->L.npos; i < s->nb + 4; i++)
         s->scale[i] = s->wke[i] > 0 ? vE / s->wke[i] : v0;
+    s->scale[s->iu] = 1.0;   /* the drive output, m */
     s->scale[s->nb] = s->m->i_nut;
     for (int k = 0; k < NQ; k++)
-        s->scale[s->nb + 2 + k] = fmax(s->ke0, 1.0);
+        s->scale[s->iq + k] = fmax(s->ke0, 1.0);
     s->ctl = (mech_ode_control){p->tol, 0.0, 0.9, s->scale};
     s->h_next = p->h;
     s->h_ceil = INFINITY;
@@ -1030,7 +1143,7 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
         }
         /* the stiffness ceiling caps the growth only: never below the step just accepted (a switch inside a step,
            a stick/slip change or a branch change, shows as a huge rho once; the error test judged that step) */
-        double rho = mech_ode_step_rho(s->stp, s->wke, s->L.npos, s->nb + 2);
+        double rho = mech_ode_step_rho(s->stp, s->wke, s->L.npos, s->nb + 4);
         s->h_ceil = fmax(rho > 0 ? DOCK_THETA45 / rho : INFINITY, ev ? h0 : h);
         /* the stiffest active contact: omega = sqrt(k' / m_contact), k' its contact stiffness at the present depth.
            Always a stability ceiling DOCK_THETA45 / omega; during an impact (a pair starting to touch, for
@@ -1074,7 +1187,10 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
     s->bm = m->bm;
     s->L = mech_body_model_layout(m->bm);
     s->nb = s->L.dim;
-    s->dim = s->nb + 2 + NQ;
+    s->iu = s->nb + 2;
+    s->iq = s->nb + 4;
+    s->dim = s->nb + 4 + NQ;
+    s->proc = m->p.process.enabled;
     s->thrust_on = NAN;
     int rc = mech_body_data_new(m->bm, &s->d, err);
     if (rc)
@@ -1122,9 +1238,19 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
         for (int k = 0; k < 5; k++)
             s->wke[L->qd + k] = sqrt(Ij[k]);
         s->wke[s->nb + 1] = sqrt(p->axial.m_eq) / m->i_nut;   /* phid_Nut: the chain's m_eq at the probe */
+        if (s->proc)
+            s->wke[s->iu + 1] = sqrt(p->process.drive.m_out);   /* u': the drive output's reflected mass */
     }
     if ((rc = initial_state(s, err)))
         goto fail;
+    if (s->proc) {
+        const mech_dock_process_params *pp = &p->process;
+        if ((rc = mech_dock_drive_init(&s->drive, &pp->drive, 0.0, err)) ||
+            (rc = mech_dock_seq_init(&s->seq, &pp->seq, pp->start, 0.0, err)))
+            goto fail;
+        s->ps.t_retract = s->ps.t_align = s->ps.t_closed = s->ps.t_end = NAN;
+        s->ps.gap_min = INFINITY;
+    }
     s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
     renormalise(s, s->y);
     rc = evaluate(s, 0, s->y, s->k1, &s->ev);
@@ -1165,7 +1291,7 @@ fail:
 #define DOCK_RESOLVE 1000
 static int rk4(mech_dock_sim *s, double t, double h, double theta)
 {
-    const size_t n = s->dim, nr = s->nb + 2;   /* the quadratures do not feed back: not in the estimate */
+    const size_t n = s->dim, nr = s->nb + 4;   /* the quadratures do not feed back: not in the estimate */
     double *y = s->y, *yt = s->yt;
     int rc;
     for (size_t i = 0; i < n; i++)
@@ -1278,11 +1404,14 @@ void mech_dock_sim_stats_get(const mech_dock_sim *s, mech_dock_sim_stats *st) { 
 int mech_dock_sim_done(const mech_dock_sim *s)
 {
     const mech_dock_params *p = &s->m->p;
+    if (s->proc && mech_dock_seq_final(s->seq.committed.state))
+        return 1;   /* the sequencer ended the process (END or a failure state) */
     if (s->stp)
         return s->t >= p->duration;
     return s->steps >= (unsigned long)lround(p->duration / p->h);
 }
 const double *mech_dock_sim_channels(const mech_dock_sim *s) { return s->ch; }
+const mech_dock_process_summary *mech_dock_sim_process(const mech_dock_sim *s) { return &s->ps; }
 const mech_dock_summary *mech_dock_sim_summary(const mech_dock_sim *s) { return &s->sum; }
 
 void mech_dock_sim_element(const mech_dock_sim *s, int el, double *q, double *Q, int *state, double *work)

@@ -18,6 +18,7 @@
 #include "hyst/util.h"
 #include "mech/beam.h"
 #include "mech/dock.h"
+#include "mech/dock_process.h"
 
 #define DEG (M_PI / 180)
 
@@ -144,18 +145,65 @@ static const field fields[] = {
     P("integration", "tolerance", tol, K_TOL, ""),
     F("outputs", "rate", out_rate, K_NONNEG, "rows/s"),
     F("outputs", "records_rate", out_records_rate, K_NONNEG, "rows/s"),
+    /* the whole process (docs/dock-process.md §8): read and printed only with a "process" section */
+    P("process", "plane_stiffness", process.plane_stiffness, K_POS, "N/m"),
+    P("process", "plane_damping", process.plane_damping, K_NONNEG, "N s/m"),
+    P("process", "roller_stiffness", process.roller_stiffness, K_POS, "N/m"),
+    P("process", "roller_damping", process.roller_damping, K_NONNEG, "N s/m"),
+    P("process", "roller_mu", process.roller_mu, K_NONNEG, ""),
+    P("drive", "speed", process.drive.speed, K_POS, "m/s"),
+    P("drive", "extend_speed", process.drive.extend_speed, K_POS, "m/s"),
+    P("drive", "tau", process.drive.tau, K_POS, "s"),
+    P("drive", "stiffness", process.drive.stiffness, K_POS, "N/m"),
+    P("drive", "damping", process.drive.damping, K_NONNEG, "N s/m"),
+    P("drive", "force_max", process.drive.force_max, K_POS, "N"),
+    P("drive", "m_out", process.drive.m_out, K_POS, "kg"),
+    P("drive", "ready_stroke", process.drive.ready_stroke, K_NUM, "m"),
+    P("sequencer", "capture_timeout", process.seq.capture_timeout, K_POS, "s"),
+    P("sequencer", "settle_speed", process.seq.settle_speed, K_POS, "m/s"),
+    P("sequencer", "settle_time", process.seq.settle_time, K_NONNEG, "s"),
+    P("sequencer", "absorb_timeout", process.seq.absorb_timeout, K_POS, "s"),
+    P("sequencer", "jam_speed", process.seq.jam_speed, K_POS, "m/s"),
+    P("sequencer", "jam_time", process.seq.jam_time, K_POS, "s"),
+    P("sequencer", "align_stroke", process.seq.align_stroke, K_NONNEG, "m"),
+    P("sequencer", "align_timeout", process.seq.align_timeout, K_POS, "s"),
+    P("sequencer", "gap_closed", process.seq.gap_closed, K_NONNEG, "m"),
+    P("sequencer", "end_delay", process.seq.end_delay, K_NONNEG, "s"),
+    P("pushers", "n", process.pushers.n, K_INT, ""),
+    P("pushers", "force", process.pushers.force, K_POS, "N"),
+    P("pushers", "stroke", process.pushers.stroke, K_POS, "m"),
+    P("pushers", "radius", process.pushers.radius, K_POS, "m"),
+    P("pushers", "psi0_deg", process.pushers.psi0, K_DEG, "deg"),
+    P("pushers", "damping", process.pushers.damping, K_NONNEG, "N s/m"),
+    P("cam", "i_cam", process.cam.i_cam, K_POS, ""),
+    P("cam", "n_lever", process.cam.n_lever, K_INT, ""),
+    P("cam", "psi0_deg", process.cam.psi0, K_DEG, "deg"),
+    P("cam", "arm", process.cam.arm, K_POS, "m"),
+    P("cam", "beta0_deg", process.cam.beta0, K_DEG, "deg"),
+    P("cam", "x_pivot", process.cam.x_pivot, K_NUM, "m"),
+    P("cam", "rho_pivot", process.cam.rho_pivot, K_NONNEG, "m"),
+    P("cam", "length", process.cam.len, K_POS, "m"),
+    P("cam", "roller_radius", process.cam.roller_radius, K_POS, "m"),
+    P("cam", "roller_offset", process.cam.roller_offset, K_NONNEG, "m"),
 };
+// (section path) => 1 for the sections of the whole process (read only with "process", printed only when enabled)
+static int process_section(const char *sec)
+{
+    return !strcmp(sec, "process") || !strcmp(sec, "drive") || !strcmp(sec, "sequencer") || !strcmp(sec, "pushers") ||
+           !strcmp(sec, "cam");
+}
 #define NFIELD (sizeof fields / sizeof fields[0])
 
 /* sections and the keys they hold besides their table rows */
 typedef struct section {
     const char *path;
-    const char *extra[20];
+    const char *extra[28];
 } section;
 
 static const section sections[] = {
     {"", {"format", "version", "name", "notes", "source", "variant", "cone", "vehicles", "initial", "contact",
-          "geometry", "mass", "axial", "lateral", "probe", "thrust", "laws", "outputs", "integration", NULL}},
+          "geometry", "mass", "axial", "lateral", "probe", "thrust", "laws", "outputs", "integration", "process",
+          "drive", "sequencer", "pushers", "cam", NULL}},
     {"vehicles", {"active", "passive", NULL}},
     {"vehicles.active", {"name", NULL}},
     {"vehicles.passive", {"name", NULL}},
@@ -175,6 +223,11 @@ static const section sections[] = {
     {"outputs", {"folder", "channels", "records", "plots", "view_times", "animation", "events", "format",
                  "compression", NULL}},
     {"axial.magnetic", {"speed", "force", NULL}},
+    {"process", {"start", NULL}},
+    {"drive", {NULL}},
+    {"sequencer", {NULL}},
+    {"pushers", {"enabled", NULL}},
+    {"cam", {"theta_deg", "radius", NULL}},
     {"lateral.brake", {"speed", "moment", NULL}},
 };
 #define NSECTION (sizeof sections / sizeof sections[0])
@@ -512,6 +565,67 @@ static int check_lateral_closure(const ctx *x, const mech_dock_lateral_params *l
 
 static int parse_outputs(const ctx *x, const cJSON *o, mech_dock_config *c);
 
+static const char *const start_names[] = {"extend", "ready", NULL};   /* MECH_DOCK_SEQ_EXTEND, _READY */
+
+/* the whole process: "process" switches it on; "drive", "sequencer", "pushers" and "cam" refine it (their numeric
+ * keys are table rows, read with the other sections); the cam's contour is two lists */
+static int parse_process(const ctx *x, const cJSON *doc, mech_dock_config *c)
+{
+    mech_dock_process_params *pp = &c->params.process;
+    const cJSON *o, *it;
+    int rc;
+    if ((rc = find_section(x, doc, "process", &o)) != HY_OK)
+        return rc;
+    pp->enabled = o != NULL;
+    static const char *const subs[] = {"drive", "sequencer", "pushers", "cam"};
+    for (int k = 0; k < 4; k++) {
+        const cJSON *so;
+        if ((rc = find_section(x, doc, subs[k], &so)) != HY_OK)
+            return rc;
+        if (so && !o)
+            return hy_err_set(x->err, HY_EPARSE, "%s: %s: given, but the scenario has no \"process\" section (the "
+                              "whole docking process is off; add \"process\": {} to run it)", x->name, subs[k]);
+    }
+    if (!o)
+        return HY_OK;
+    if ((it = cJSON_GetObjectItemCaseSensitive(o, "start"))) {
+        int st;
+        if ((rc = read_choice(x, it, "process.start", start_names, &st)) != HY_OK)
+            return rc;
+        pp->start = st;   /* the names are in the order of enum mech_dock_seq_state */
+    }
+    if ((rc = find_section(x, doc, "pushers", &o)) != HY_OK)
+        return rc;
+    if (o && (it = cJSON_GetObjectItemCaseSensitive(o, "enabled")) &&
+        (rc = read_bool(x, it, "pushers.enabled", &pp->pushers_on)) != HY_OK)
+        return rc;
+    if ((rc = find_section(x, doc, "cam", &o)) != HY_OK)
+        return rc;
+    if (!o)
+        return HY_OK;
+    pp->cam_on = 1;
+    const cJSON *th = cJSON_GetObjectItemCaseSensitive(o, "theta_deg"), *ra = cJSON_GetObjectItemCaseSensitive(o, "radius");
+    int n = cJSON_IsArray(th) ? cJSON_GetArraySize(th) : -1;
+    if (n < 2 || n > MECH_DOCK_CAM_MAX)
+        return hy_err_set(x->err, HY_EPARSE, "%s: cam.theta_deg: expected a list of 2..%d cam angles in deg (strictly "
+                          "ascending)", x->name, MECH_DOCK_CAM_MAX);
+    if (!cJSON_IsArray(ra) || cJSON_GetArraySize(ra) != n)
+        return hy_err_set(x->err, HY_EPARSE, "%s: cam.radius: expected a list of %d follower radii in m (one per "
+                          "cam angle)", x->name, n);
+    pp->cam.n = n;
+    const cJSON *a = th->child, *b = ra->child;
+    for (int i = 0; i < n; i++, a = a->next, b = b->next) {
+        if (!cJSON_IsNumber(a) || !isfinite(a->valuedouble) || (i > 0 && !(a->valuedouble * DEG > pp->cam.theta[i - 1])))
+            return hy_err_set(x->err, HY_EPARSE, "%s: cam.theta_deg[%d]: expected a finite angle in deg, larger than "
+                              "the one before (the cam table must be strictly ascending)", x->name, i);
+        if (!cJSON_IsNumber(b) || !isfinite(b->valuedouble) || !(b->valuedouble > 0))
+            return hy_err_set(x->err, HY_EPARSE, "%s: cam.radius[%d]: expected a follower radius > 0 m", x->name, i);
+        pp->cam.theta[i] = a->valuedouble * DEG;
+        pp->cam.radius[i] = b->valuedouble;
+    }
+    return HY_OK;
+}
+
 static int parse_doc(const ctx *x, const cJSON *doc, mech_dock_config *c)
 {
     mech_dock_params *p = &c->params;
@@ -645,6 +759,8 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_dock_config *c)
             return rc;
     }
     if ((rc = find_section(x, doc, "outputs", &o)) != HY_OK || (o && (rc = parse_outputs(x, o, c)) != HY_OK))
+        return rc;
+    if ((rc = parse_process(x, doc, c)) != HY_OK)
         return rc;
     /* a scenario says how fast the vehicles meet (RP-1's parameters leave the initial conditions zero) */
     if (!(p->init.closing_speed > 0))
@@ -921,6 +1037,10 @@ char *mech_dock_config_print(const mech_dock_config *c, hy_err *err)
         cJSON_AddStringToObject(section_obj(doc, "vehicles.passive"), "name", p->passive.name);
     for (size_t i = 0; i < NFIELD; i++) {
         const field *f = &fields[i];
+        if (process_section(f->sec) && !p->process.enabled)
+            continue;
+        if (!strcmp(f->sec, "cam") && !p->process.cam_on)
+            continue;
         const char *base = (const char *)c + f->off;
         cJSON *o = section_obj(doc, f->sec), *v;
         if (pair_of(f->kind)) {
@@ -943,6 +1063,20 @@ char *mech_dock_config_print(const mech_dock_config *c, hy_err *err)
         cJSON_AddItemToObject(section_obj(doc, "axial"), "magnetic", table_obj(&p->axial.magnetic, "force"));
     if (p->lateral.brake.n > 0)
         cJSON_AddItemToObject(section_obj(doc, "lateral"), "brake", table_obj(&p->lateral.brake, "moment"));
+    if (p->process.enabled) {
+        const mech_dock_process_params *pp = &p->process;
+        cJSON_AddStringToObject(section_obj(doc, "process"), "start",
+                                start_names[pp->start == MECH_DOCK_SEQ_EXTEND ? 0 : 1]);
+        cJSON_AddBoolToObject(section_obj(doc, "pushers"), "enabled", pp->pushers_on);
+        if (pp->cam_on) {
+            cJSON *cam = section_obj(doc, "cam"), *th = cJSON_AddArrayToObject(cam, "theta_deg"),
+                  *ra = cJSON_AddArrayToObject(cam, "radius");
+            for (int i = 0; th && ra && i < pp->cam.n; i++) {
+                cJSON_AddItemToArray(th, hy_json_exact_number(to_deg(pp->cam.theta[i])));
+                cJSON_AddItemToArray(ra, hy_json_exact_number(pp->cam.radius[i]));
+            }
+        }
+    }
     cJSON *laws = section_obj(doc, "laws");
     for (int s = 0; s < MECH_DOCK_NLAW; s++)
         if (c->law_path[s][0])

@@ -1,0 +1,104 @@
+/* Parameters of the parts of the whole docking process (issue 18): plain values, so that mech_dock_params can hold
+ * them (mech/dock.h includes this header; the parts' state and functions are in mech/dock_process.h, which says
+ * what each field means in its section). */
+#ifndef MECH_DOCK_PROCESS_PARAMS_H
+#define MECH_DOCK_PROCESS_PARAMS_H
+
+typedef struct mech_dock_drive_params {
+    double speed;        /* commanded retraction speed of the probe, m/s (> 0)               RP-1 1.2e-3      */
+    double extend_speed; /* extension speed to the ready position, m/s (> 0)                  (ours) 2.4e-3    */
+    double tau;          /* speed-loop time constant of the motors, s (> 0)                   (ours) 0.2       */
+    double stiffness;    /* drive stiffness at the probe (gearbox + differential), N/m (> 0)  (ours) 2e6      */
+    double damping;      /* its structural damping, N s/m (>= 0)                              (ours) 2e3       */
+    double force_max;    /* motor torque limit at the probe (both motors), N (> 0); must exceed the slip level
+                            of FrT2 pulled out (B, C) / the chain's pull-out slip (A) so that the brake slips first
+                                                                                            (ours) 8000      */
+    double m_out;        /* reflected inertia of the drive output at the probe, kg (> 0)       (ours) 5         */
+    double ready_stroke; /* stroke at the initial position (sensor 13 fires at s <= this), m   0                */
+} mech_dock_drive_params;
+
+typedef struct mech_dock_seq_params {
+    double capture_timeout; /* s from the first contact (Syromiatnikov's time-to-linkage criterion)   10       */
+    double settle_speed;    /* absorption settled when the motion measure stays below this, m/s       2e-3     */
+    double settle_time;     /* ... for this long, s                                                   5        */
+    double absorb_timeout;  /* retraction starts anyway this long after capture, s (logged as such)   30       */
+    double jam_speed;       /* nut stalled: |s'| below this while retracting, m/s                     1e-4     */
+    double jam_time;        /* ... for this long => FAIL_JAM, s                                       10       */
+    double align_stroke;    /* stroke where the final alignment phase begins, m                       0.30     */
+    double align_timeout;   /* planes must close within this long of align_stroke, s                  120      */
+    double gap_closed;      /* docking-plane gap counted as closed, m                                 1e-3     */
+    double end_delay;       /* CLOSED -> END after this long (hooks closing), s                       5        */
+} mech_dock_seq_params;
+
+#define MECH_DOCK_CAM_MAX 64      /* cam samples                                                              */
+#define MECH_DOCK_CAM_SUB 8       /* table points per cam segment                                             */
+#define MECH_DOCK_CAM_TABLE ((MECH_DOCK_CAM_MAX - 1) * MECH_DOCK_CAM_SUB + 1)
+#define MECH_DOCK_NLEVER_MAX 4
+
+typedef struct mech_dock_cam_params {
+    int    n;                          /* cam samples, 2..MECH_DOCK_CAM_MAX                                    */
+    double theta[MECH_DOCK_CAM_MAX];   /* cam angle, rad, strictly ascending                                   */
+    double radius[MECH_DOCK_CAM_MAX];  /* follower radius, m (> 0)                                             */
+    double i_cam;                      /* nut angle per cam angle (> 0)                                        */
+    double i_nut;                      /* 2 pi / lead, rad/m                                                   */
+    int    n_lever;                    /* 1..MECH_DOCK_NLEVER_MAX (RP-1: 3)                                    */
+    double psi0;                       /* azimuth of lever 0, rad                                              */
+    double arm;                        /* follower arm of the driving lever, m (> 0)                           */
+    double beta0;                      /* lever angle at r_0 (retracted), rad                                  */
+    double x_pivot, rho_pivot, len;    /* lever pivot (housing frame) and length, m                            */
+    double roller_radius;              /* m                                                                    */
+    double roller_offset;              /* design distance off the ideal cone = allowed crossing, m  RP-1 0.003 */
+    /* the cone placement for the path check */
+    double head_x0;                    /* UJ -> head centre at stroke 0, m                          RP-1 1.10   */
+    double head_cone_x;                /* head centre in the cone frame, latches on the stops, m    RP-1 -0.656 */
+    double rim_radius, rim_x, half_angle, throat_radius; /* cone (RP-1 0.40, 0, 30 deg, 0.05)                  */
+} mech_dock_cam_params;
+
+typedef struct mech_dock_cover_params {
+    double m_dm;     /* docking-mechanism mass, kg (> 0)                                   RP-1 90          */
+    double k;        /* linear law's stiffness, N/m (> 0)                                  RP-1 5e6         */
+    double c;        /* structural damping, N s/m (>= 0)                                   RP-1 2e3         */
+} mech_dock_cover_params;
+
+#define MECH_DOCK_PUSHER_MAX 8
+
+typedef struct mech_dock_pusher_params {
+    int    n;          /* 1..MECH_DOCK_PUSHER_MAX                                          RP-1 4           */
+    double force;      /* force of one pusher at full compression, N (> 0)                 RP-1 1000        */
+    double stroke;     /* m (> 0)                                                          RP-1 0.04        */
+    double radius;     /* rod radius on the plane, m (> 0)                                 (ours) 0.45      */
+    double psi0;       /* azimuth of rod 0, rad                                            (ours) pi/4      */
+    double damping;    /* per rod, N s/m (>= 0)                                            (ours) 0         */
+} mech_dock_pusher_params;
+
+typedef struct mech_dock_limiter_params {
+    double mass;          /* kg (> 0)                                                          RP-1 3         */
+    double stroke;        /* forward position -> retracted end, m (> 0)                        RP-1 0.20      */
+    double f_forward;     /* spring force at the forward position, N (> 0)                     RP-1 300       */
+    double f_end;         /* spring force at the retracted end, N (>= f_forward)               RP-1 1200      */
+    double stop_stiffness;/* penalty of the forward and end stops, N/m (> 0)                   (ours) 5e6     */
+    double a[2];          /* axial positions of the guide pairs from the centre of mass, m     (ours) -+0.10  */
+    double radius;        /* guide surface radius h, m (>= 0)                                  (ours) 0.008   */
+    double mu[2];         /* friction of the two sides of every pair (>= 0)                    (ours) 0.15    */
+    double base_radius;   /* larger-base radius (pad radius), m                                RP-1 0.28      */
+} mech_dock_limiter_params;
+
+/* The process switches of a scenario (the "process" section, docs/dock-process.md §8): off in the capture-phase
+ * scenarios, which then run exactly as before. */
+typedef struct mech_dock_process_params {
+    int    enabled;            /* 1: drive, sequencer, docking planes (and pushers, cam where on) are simulated   */
+    int    start;              /* sequencer start state: MECH_DOCK_SEQ_READY (default) or _EXTEND                 */
+    mech_dock_drive_params drive;
+    mech_dock_seq_params   seq;
+    int    pushers_on;         /* 1: the separation pushers act between the docking planes                       */
+    mech_dock_pusher_params pushers;
+    int    cam_on;             /* 1: alignment levers with rollers (variants A, B)                                */
+    mech_dock_cam_params   cam;
+    double plane_stiffness;    /* docking-plane contact at the pusher radius, N/m per point (> 0)     (ours) 2e7   */
+    double plane_damping;      /* its damping, N s/m per point (>= 0)                                 (ours) 2e4   */
+    double roller_stiffness;   /* roller-cone contact, N/m (> 0)                                      RP-1 1e6     */
+    double roller_damping;     /* N s/m (>= 0)                                                        (ours) 1e3   */
+    double roller_mu;          /* roller friction (regularised Coulomb) (>= 0)                        RP-1 0.02    */
+} mech_dock_process_params;
+
+#endif

@@ -1,0 +1,124 @@
+/* The loads of the whole docking process on the body tree (issue 18; docs/dock-process.md §8): the separation
+ * pushers and the docking-plane contact between the two docking planes, and the alignment levers' rollers against
+ * the receiving cone. Called by the simulation's evaluate() at every stage when params.process.enabled; stateless
+ * (the pushers are elastic, the plane and roller contacts are spring-dampers), so trial/commit/revert has nothing
+ * to keep here: the drive and the sequencer, which have state, are driven by dock_sim.c.
+ *
+ * Frames: the active-plane frame has the base's axes (x0 towards the passive vehicle) and its origin at the
+ * active docking plane's centre, uj_behind_plane ahead of the UJ; the passive plane is the cone frame's x = 0 plane,
+ * normal +x of the cone frame (towards the active vehicle). */
+#include <math.h>
+#include <string.h>
+#include "dock/dock_internal.h"
+
+#define ROLLER_V_EPS 1e-3   /* m/s: the rollers' Coulomb friction is viscous below this sliding speed */
+
+void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
+                     double phi, double phid, dock_proc_eval *e)
+{
+    const mech_dock_params *p = &m->p;
+    const mech_dock_process_params *pp = &p->process;
+    const mech_contact_body *P = &cb[DOCK_CB_PASSIVE];
+    memset(&e->push, 0, sizeof e->push);
+    e->p_contact = e->e_contact = e->f_nut = 0;
+    e->f_plane = 0;
+    e->n_plane = e->n_roller = 0;
+    e->gap = INFINITY;
+
+    /* ---- the two docking planes: pushers and plane contact at the rods ---- */
+    mech_mat3 R0 = d->xmat[DOCK_B_BASE];
+    mech_vec3 x0 = mech_mat3_col(R0, 0);
+    mech_vec3 port = mech_vec3_axpy(d->pos[DOCK_B_BASE], p->geom.uj_behind_plane, x0);
+    mech_vec3 Ow = mech_vec3_add(P->pos, mech_mat3_apply(P->rot, m->g.cone_origin));
+    mech_vec3 nw = mech_mat3_col(P->rot, 0);
+    mech_vec3 wA = d->xomega[DOCK_B_BASE];
+    mech_vec3 vA_O = mech_vec3_add(d->xvel[DOCK_B_BASE], mech_vec3_cross(wA, mech_vec3_sub(Ow, d->pos[DOCK_B_BASE])));
+    mech_vec3 vP_O = mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(Ow, P->pos)));
+    mech_vec3 o = mech_mat3_tapply(R0, mech_vec3_sub(Ow, port)), n = mech_mat3_tapply(R0, nw);
+    mech_vec3 v_o = mech_mat3_tapply(R0, mech_vec3_sub(vP_O, vA_O)), om = mech_mat3_tapply(R0, mech_vec3_sub(P->omega, wA));
+    /* the plane gap on the docking axis (active-plane centre to the passive plane) */
+    e->gap = -mech_vec3_dot(n, o);
+    mech_vec3 F = {0, 0, 0}, M = {0, 0, 0};   /* on the passive vehicle, active-plane frame, about the origin */
+    const mech_dock_pusher_params *ph = &pp->pushers;
+    if (pp->pushers_on) {
+        mech_dock_pusher_eval(ph, o, n, v_o, om, &e->push);
+        F = e->push.force, M = e->push.moment;
+        e->e_contact += e->push.energy;
+    }
+    for (int i = 0; i < ph->n && i < MECH_DOCK_PUSHER_MAX; i++) {
+        e->rod_gap[i] = INFINITY;
+        if (!(n.x < 0))
+            continue;
+        double psi = ph->psi0 + 2.0 * M_PI * i / ph->n;
+        mech_vec3 base = mech_vec3_make(0.0, ph->radius * cos(psi), ph->radius * sin(psi));
+        double g = mech_vec3_dot(n, mech_vec3_sub(o, base)) / n.x;
+        e->rod_gap[i] = g;
+        if (g >= 0)
+            continue;
+        mech_vec3 tip = mech_vec3_axpy(base, g, mech_vec3_unit(0));
+        mech_vec3 vc = mech_vec3_add(v_o, mech_vec3_cross(om, mech_vec3_sub(tip, o)));
+        double pen = -g, pen_rate = -mech_vec3_dot(n, vc) / n.x;
+        double fn = fmax(0.0, pp->plane_stiffness * pen + pp->plane_damping * pen_rate);
+        mech_vec3 fp = mech_vec3_scale(n, fn);   /* pushes the passive plane away from the active one */
+        F = mech_vec3_add(F, fp);
+        M = mech_vec3_add(M, mech_vec3_cross(tip, fp));
+        e->f_plane += fn;
+        e->n_plane++;
+        e->e_contact += 0.5 * pp->plane_stiffness * pen * pen;
+    }
+    /* power taken from the bodies by these forces: the passive vehicle's point at the origin moves at
+       v_o - om x o relative to the active one */
+    e->p_contact -= mech_vec3_dot(F, mech_vec3_sub(v_o, mech_vec3_cross(om, o))) + mech_vec3_dot(M, om);
+    if (F.x != 0 || F.y != 0 || F.z != 0 || M.x != 0 || M.y != 0 || M.z != 0) {
+        mech_vec3 Fw = mech_mat3_apply(R0, F), Mw = mech_mat3_apply(R0, M);
+        mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, port, Fw);
+        mech_body_apply_world_moment(bm, d, DOCK_B_PASSIVE, Mw);
+        mech_body_apply_world_force(bm, d, DOCK_B_BASE, port, mech_vec3_neg(Fw));
+        mech_body_apply_world_moment(bm, d, DOCK_B_BASE, mech_vec3_neg(Mw));
+    }
+    e->f_pusher = mech_vec3_norm(e->push.force);
+
+    /* ---- alignment rollers (A, B): spheres on the levers against the receiving cone ---- */
+    if (!pp->cam_on || !m->cam)
+        return;
+    const mech_dock_cam *cam = m->cam;
+    const mech_contact_pair *cone = &m->set[DOCK_SET_CONE]->pair[0];
+    mech_contact_pose pc = mech_contact_pose_compose(mech_contact_pose_make(P->pos, P->rot), cone->local_b);
+    mech_contact_shape roller = mech_contact_sphere(pp->cam.roller_radius);
+    const mech_contact_body *H = &cb[DOCK_CB_HOUSING];
+    const double dphi = 1e-6;
+    for (int j = 0; j < cam->n_lever; j++) {
+        e->roller_f[j] = 0;
+        mech_vec3 rh = mech_dock_cam_roller(cam, phi, j);
+        mech_vec3 c = mech_vec3_add(H->pos, mech_mat3_apply(H->rot, rh));
+        mech_contact_pose pr = mech_contact_pose_make(c, mech_mat3_identity());
+        mech_contact_geom g;
+        mech_contact_collide(&roller, &pr, &cone->shape_b, &pc, &g);
+        e->roller_depth[j] = isfinite(g.depth) ? g.depth : -1.0;
+        if (!(g.depth > 0))
+            continue;
+        /* the roller's velocity: the housing's point plus the lever's own motion with the nut (the cam table is
+           piecewise linear in the nut angle: its slope by a central difference) */
+        mech_vec3 drh = mech_vec3_scale(mech_vec3_sub(mech_dock_cam_roller(cam, phi + dphi, j),
+                                                      mech_dock_cam_roller(cam, phi - dphi, j)), 0.5 / dphi);
+        mech_vec3 drw = mech_mat3_apply(H->rot, drh);
+        mech_vec3 va = mech_vec3_axpy(mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos))),
+                                      phid, drw);
+        mech_vec3 vb = mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(g.point, P->pos)));
+        mech_contact_vel rv = mech_contact_relvel(&g, va, vb);
+        double fn = fmax(0.0, pp->roller_stiffness * g.depth - pp->roller_damping * rv.vn);
+        double vt = mech_vec3_norm(rv.vt);
+        mech_vec3 f = mech_vec3_scale(g.normal, fn);
+        if (pp->roller_mu > 0 && vt > 0)
+            f = mech_vec3_axpy(f, -pp->roller_mu * fn / fmax(vt, ROLLER_V_EPS), rv.vt);
+        mech_body_apply_world_force(bm, d, DOCK_B_HOUSING, g.point, f);
+        mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, g.point, mech_vec3_neg(f));
+        /* through the cam the lever's load turns the nut: its virtual work f . dr/dphi dphi, as a force along the
+           stroke (s = phi / i_Nut) */
+        e->f_nut += mech_vec3_dot(f, drw) * m->i_nut;
+        e->p_contact -= mech_vec3_dot(f, mech_vec3_axpy(rv.vt, rv.vn, g.normal));
+        e->e_contact += 0.5 * pp->roller_stiffness * g.depth * g.depth;
+        e->roller_f[j] = mech_vec3_norm(f);
+        e->n_roller++;
+    }
+}
