@@ -18,6 +18,7 @@
 #include "hyst/model.h"
 #include "hyst/util.h"
 #include "mech/dock.h"
+#include "mech/dock_process.h"
 #include "mech_cli.h"
 
 #define DEG (M_PI / 180)
@@ -170,6 +171,7 @@ typedef struct run {
     double work[MECH_DOCK_NEL], q_end[MECH_DOCK_NEL], Q_end[MECH_DOCK_NEL];
     double ch_end[MECH_DOCK_NCH];
     mech_dock_summary sum;
+    mech_dock_process_summary ps;   /* the whole process (params.process.enabled)                                 */
 } run;
 
 #define PB_WIDTH (MECH_DOCK_NCH + 2 * MECH_DOCK_NEL)
@@ -245,7 +247,8 @@ static int open_files(run *r)
     r->col[r->ncol++] = MECH_DOCK_CH_T;
     if (c->nchannel == 0) {
         for (int ch = 1; ch < MECH_DOCK_NCH; ch++)
-            r->col[r->ncol++] = ch;
+            if (ch < MECH_DOCK_CH_PROCESS_FIRST || c->params.process.enabled)   /* as before for capture-phase runs */
+                r->col[r->ncol++] = ch;
     } else {
         for (int k = 0; k < c->nchannel; k++)
             if (c->channel[k] != MECH_DOCK_CH_T)
@@ -419,6 +422,7 @@ static int simulate(const mech_dock_model *m, run *r, int stop_at_capture)
         }
     }
     r->sum = *mech_dock_sim_summary(s);
+    r->ps = *mech_dock_sim_process(s);
     r->steps = mech_dock_sim_steps(s);
     r->t_end = mech_dock_sim_time(s);
     memcpy(r->ch_end, mech_dock_sim_channels(s), sizeof r->ch_end);
@@ -454,6 +458,44 @@ static double norm(mech_vec3 v)
 static double drift(mech_vec3 a, mech_vec3 b)
 {
     return norm((mech_vec3){b.x - a.x, b.y - a.y, b.z - a.z});
+}
+
+/* the whole process in summary.json: the sequencer's log (time, from -> to, cause), the phase times, the drive,
+ * the pushers, planes and rollers (docs/dock-process.md §8) */
+static cJSON *process_json(const mech_dock_process_summary *ps)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "final_state", mech_dock_seq_state_name(ps->state));
+    cJSON_AddBoolToObject(o, "completed", ps->state == MECH_DOCK_SEQ_END || ps->state == MECH_DOCK_SEQ_CLOSED);
+    cJSON *lg = cJSON_AddArrayToObject(o, "sequence");
+    for (int k = 0; lg && k < ps->n_log; k++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddItemToObject(e, "t", hy_json_exact_number(ps->log[k].t));
+        cJSON_AddStringToObject(e, "from", mech_dock_seq_state_name(ps->log[k].from));
+        cJSON_AddStringToObject(e, "to", mech_dock_seq_state_name(ps->log[k].to));
+        cJSON_AddStringToObject(e, "cause", mech_dock_seq_cause_name(ps->log[k].cause));
+        cJSON_AddItemToArray(lg, e);
+    }
+    if (ps->n_lost)
+        cJSON_AddNumberToObject(o, "sequence_events_not_logged", ps->n_lost);
+    cJSON_AddItemToObject(o, "t_retract", num_or_null(ps->t_retract));
+    cJSON_AddItemToObject(o, "t_align", num_or_null(ps->t_align));
+    cJSON_AddItemToObject(o, "t_closed", num_or_null(ps->t_closed));
+    cJSON_AddItemToObject(o, "t_end", num_or_null(ps->t_end));
+    cJSON_AddItemToObject(o, "drive_work", hy_json_exact_number(ps->drive_work));
+    cJSON_AddItemToObject(o, "drive_limit_time", hy_json_exact_number(ps->drive_limit_time));
+    cJSON_AddItemToObject(o, "retract_force_max", hy_json_exact_number(ps->retract_force_max));
+    cJSON_AddItemToObject(o, "stroke_end", hy_json_exact_number(ps->stroke_end));
+    cJSON_AddItemToObject(o, "plane_gap_min", num_or_null(isfinite(ps->gap_min) ? ps->gap_min : NAN));
+    cJSON_AddItemToObject(o, "pusher_force_max", hy_json_exact_number(ps->pusher_force_max));
+    cJSON_AddItemToObject(o, "plane_force_max", hy_json_exact_number(ps->plane_force_max));
+    cJSON_AddItemToObject(o, "roller_force_max", hy_json_exact_number(ps->roller_force_max));
+    cJSON_AddNumberToObject(o, "roller_steps", (double)ps->roller_steps);
+    cJSON_AddNumberToObject(o, "roller_all_touch_steps", (double)ps->roller_all);
+    cJSON_AddItemToObject(o, "frt1_slip_max", hy_json_exact_number(ps->frt1_slip_max));
+    cJSON_AddItemToObject(o, "frt1_slip_end", hy_json_exact_number(ps->frt1_slip_end));
+    cJSON_AddItemToObject(o, "energy_residual_relative", hy_json_exact_number(ps->e_residual_rel));
+    return o;
 }
 
 static cJSON *summary(const run *r, const char *scenario)
@@ -503,6 +545,8 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddItemToObject(mo, "angular_initial", vec(u->ang_momentum0));
     cJSON_AddItemToObject(mo, "angular_final", vec(u->ang_momentum));
     cJSON_AddItemToObject(mo, "angular_drift", hy_json_exact_number(drift(u->ang_momentum0, u->ang_momentum)));
+    if (p->process.enabled)
+        cJSON_AddItemToObject(doc, "process", process_json(&r->ps));
     cJSON *els = cJSON_AddArrayToObject(doc, "elements");
     for (int e = 0; e < MECH_DOCK_NEL; e++) {
         cJSON *o = cJSON_CreateObject();
@@ -935,6 +979,17 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
         printf("  energy: initial %.5g J, residual max %.3g J (%.3g %%); momentum drift %.2g relative\n", u->e_initial,
                u->e_residual_max, u->e_initial > 0 ? 100 * u->e_residual_max / u->e_initial : 0.0,
                norm(u->momentum0) > 0 ? drift(u->momentum0, u->momentum) / norm(u->momentum0) : 0.0);
+        if (p->process.enabled) {
+            const mech_dock_process_summary *ps = &r->ps;
+            printf("  process: %s;", mech_dock_seq_state_name(ps->state));
+            for (int k = 0; k < ps->n_log; k++)
+                if (ps->log[k].from != ps->log[k].to)   /* the first bottom contact is logged without a transition */
+                    printf(" %.4g s %s", ps->log[k].t, mech_dock_seq_state_name(ps->log[k].to));
+            printf("\n  drive work %.5g J, retraction force max %.5g N, pushers max %.5g N, rollers max %.5g N (all "
+                   "touching in %lu steps), energy residual %.2g of initial + drive\n", ps->drive_work,
+                   ps->retract_force_max, ps->pusher_force_max, ps->roller_force_max, ps->roller_all,
+                   ps->e_residual_rel);
+        }
         if (status == MECH_EXIT_OK)
             printf("  outputs in %s: %s (%ld rows), %d element records, summary.json, %d figure(s)\n",
                    mech_cli_text(r->dir), c->out_format == MECH_DOCK_FORMAT_H5 ? "log.h5" : c->out_format ? "history.csv, log.h5"
@@ -958,7 +1013,8 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
     double steps = floor(p->duration / p->h + 0.5) + 1;
     double rows = c->out_rate > 0 ? fmin(steps, p->duration * c->out_rate + 1) : steps;
     int ncol = c->nchannel ? c->nchannel + 1 : MECH_DOCK_NCH;
-    double hist = rows * ncol * 25, rec = c->records ? steps * MECH_DOCK_NEL * 3 * 25 : 0;
+    double recrows = c->out_records_rate > 0 ? fmin(steps, p->duration * c->out_records_rate + 1) : steps;
+    double hist = rows * ncol * 25, rec = c->records ? recrows * MECH_DOCK_NEL * 3 * 25 : 0;
     double limit = hy_output_limit(dir);
     if (hist + rec <= limit)
         return MECH_EXIT_OK;
@@ -970,7 +1026,7 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
                          "allowed in %s (free space or HYST_OUTPUT_MAX); shorten duration, raise step or lower "
                          "outputs.rate, or set outputs.records to false (--no-records)", hy_display_name(o->scenario),
                          p->duration, p->h, steps, need, rows, ncol, c->out_rate, c->out_rate > 0 ? "" : " (every step)",
-                         c->records ? "6 x every step" : "off", have, dir);
+                         c->records ? (c->out_records_rate > 0 ? "6 x outputs.records_rate" : "6 x every step") : "off", have, dir);
 }
 
 int mech_cmd_dock(int argc, char **argv)

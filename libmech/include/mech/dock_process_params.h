@@ -25,7 +25,7 @@ typedef struct mech_dock_seq_params {
     double jam_speed;       /* nut stalled: |s'| below this while retracting, m/s                     1e-4     */
     double jam_time;        /* ... for this long => FAIL_JAM, s                                       10       */
     double align_stroke;    /* stroke where the final alignment phase begins, m                       0.30     */
-    double align_timeout;   /* planes must close within this long of align_stroke, s                  120      */
+    double align_timeout;   /* planes must close within this long of align_stroke, s                  300      */
     double gap_closed;      /* docking-plane gap counted as closed, m                                 1e-3     */
     double end_delay;       /* CLOSED -> END after this long (hooks closing), s                       5        */
 } mech_dock_seq_params;
@@ -94,6 +94,7 @@ typedef struct mech_dock_process_params {
     mech_dock_pusher_params pushers;
     int    cam_on;             /* 1: alignment levers with rollers (variants A, B)                                */
     mech_dock_cam_params   cam;
+    double retract_limit;      /* fully retracted: the stroke's end stop, m (> 0)   RP-1 0.40 (probe 0.55 -> 0.15 m) */
     double plane_stiffness;    /* docking-plane contact at the pusher radius, N/m per point (> 0)     (ours) 2e7   */
     double plane_damping;      /* its damping, N s/m per point (>= 0)                                 (ours) 2e4   */
     double roller_stiffness;   /* roller-cone contact, N/m (> 0)                                      RP-1 1e6     */

@@ -86,6 +86,7 @@ typedef struct dock_proc_eval {
     double    roller_depth[MECH_DOCK_NLEVER_MAX];      /* roller penetration of the cone, m (< 0: apart)        */
     int       n_roller;                                /* rollers touching                                      */
     double    f_nut;                                   /* the rollers' load on the nut as a push-in force, N    */
+    double    f_end;                                   /* the fully-retracted end stop's force, N               */
     double    p_contact;                               /* power taken from the bodies by pushers, planes, rollers */
     double    e_contact;                               /* their elastic energy, J                               */
 } dock_proc_eval;

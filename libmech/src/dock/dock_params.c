@@ -131,6 +131,7 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
     pp->cam_on = 0;   /* RP-1 gives no cam contour: a scenario supplies one (fixtures/mech/dock/s1-400-*.json) */
     pp->cam.n_lever = 3;
     pp->cam.roller_offset = 0.003;
+    pp->retract_limit = 0.40;   /* RP-1 §2.3: probe free length 0.55 m at the ready position, 0.15 m retracted */
     pp->plane_stiffness = 2e7;
     pp->plane_damping = 2e4;
     pp->roller_stiffness = 1e6;   /* RP-1 §2.8 */
@@ -331,6 +332,10 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
             return rc;
         if (pp->pushers_on && (rc = mech_dock_pusher_check(&pp->pushers, err)))
             return rc;
+        POS(pp->retract_limit, "process.retract_limit");
+        if (!(pp->retract_limit < p->geom.probe_length))
+            FAIL("process.retract_limit", "%g m must be below geometry.probe_length = %g m (the head stays outside "
+                 "the housing)", pp->retract_limit, p->geom.probe_length);
         POS(pp->plane_stiffness, "process.plane_stiffness");
         NONNEG(pp->plane_damping, "process.plane_damping");
         POS(pp->roller_stiffness, "process.roller_stiffness");

@@ -31,7 +31,8 @@ void mech_dock_seq_params_default(mech_dock_seq_params *p)
     p->jam_speed = 1e-4;     /* 1/12 of the 1.2 mm/s retraction                                              */
     p->jam_time = 10.0;
     p->align_stroke = 0.30;  /* the last ~0.09 m of RP-1's 0.394 m retraction (planes close at s = 0.394)     */
-    p->align_timeout = 120.0;
+    p->align_timeout = 300.0; /* B, C: the pushers hold the probe while FrT1 slips back, up to 0.25 m at 1.2 mm/s
+                                 (208 s), before FrT2 pulls the planes shut (spec 001 §5.2)                     */
     p->gap_closed = 1e-3;
     p->end_delay = 5.0;
 }

@@ -419,8 +419,18 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
         Pc += e->pr.p_contact;
         e->e_contact += e->pr.e_contact;
         e->pr.u = y[s->iu], e->pr.w = y[s->iu + 1];
-        rc = mech_dock_axial_trial_drive(s->ax, y[nb], y[nb + 1], e->pr.u, e->pr.w, e->f_axial + e->pr.f_nut, &e->ax,
-                                         &aerr);
+        /* the fully retracted end stop on the stroke (RP-1 §2.3: probe 0.15 m long), a spring-damper at 0.2 of
+           critical on the nut chain's m_eq */
+        double dend = e->s - p->process.retract_limit, f_end = 0;
+        if (dend > 0) {
+            double k = p->axial.stop_stiffness, c = 0.4 * sqrt(k * p->axial.m_eq);
+            f_end = fmax(0.0, k * dend + c * e->sdot);
+            e->e_contact += 0.5 * k * dend * dend;
+            Pc += f_end * e->sdot;
+        }
+        e->pr.f_end = f_end;
+        rc = mech_dock_axial_trial_drive(s->ax, y[nb], y[nb + 1], e->pr.u, e->pr.w, e->f_axial + e->pr.f_nut - f_end,
+                                         &e->ax, &aerr);
         if (rc == HY_OK) {
             mech_dock_drive_trial(&s->drive, t - s->t, e->pr.u, e->pr.w, &e->pr.drv);
             e->pr.udd = (e->pr.drv.F + e->ax.force + e->ax.f_damping + e->ax.f_stop) / p->process.drive.m_out;
@@ -555,13 +565,16 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
     const mech_dock_params *p = &s->m->p;
     const dock_proc_eval *pr = &e->pr;
     mech_dock_process_summary *ps = &s->ps;
-    /* settling measure: the stroke rate and the head's lateral speed relative to the passive vehicle */
+    /* settling measure: the stroke rate and the head's lateral speed relative to the passive vehicle. The jam test
+       watches the drive output's rate, not the nut's: at the end of retraction the pushers hold the probe while
+       FrT1 slips back (spec 001 §5.2, Fig. 15 fragment 3), the nut stands still for minutes and the drive still
+       advances; a jam is the drive itself stalled at its torque limit */
     const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE];
     mech_vec3 ax = mech_mat3_col(P->rot, 0), vr = mech_vec3_sub(e->head_vel, passive_point_vel(s, e->head));
     double vlat = mech_vec3_norm(mech_vec3_axpy(vr, -mech_vec3_dot(vr, ax), ax));
     mech_dock_seq_in in = {.contact = e->cone || e->socket || e->bottom || e->latch, .bottom = e->bottom,
                            .capture = s->captured, .ready = mech_dock_drive_at_ready(&p->process.drive, e->s),
-                           .stroke = e->s, .stroke_rate = e->sdot, .motion = fmax(fabs(e->sdot), vlat),
+                           .stroke = e->s, .stroke_rate = pr->w, .motion = fmax(fabs(e->sdot), vlat),
                            .gap = pr->gap};
     int from = s->seq.committed.state;
     int to = mech_dock_seq_trial(&s->seq, s->t, &in);

@@ -146,6 +146,7 @@ static const field fields[] = {
     F("outputs", "rate", out_rate, K_NONNEG, "rows/s"),
     F("outputs", "records_rate", out_records_rate, K_NONNEG, "rows/s"),
     /* the whole process (docs/dock-process.md §8): read and printed only with a "process" section */
+    P("process", "retract_limit", process.retract_limit, K_POS, "m"),
     P("process", "plane_stiffness", process.plane_stiffness, K_POS, "N/m"),
     P("process", "plane_damping", process.plane_damping, K_NONNEG, "N s/m"),
     P("process", "roller_stiffness", process.roller_stiffness, K_POS, "N/m"),

@@ -1,0 +1,45 @@
+#!/bin/sh
+# End-to-end test of the whole docking process (issue 18; docs/dock-process.md): `mech dock` on the shipped S1-B
+# scenario to 400 s ends with the sequencer at "end" after capture, absorption, retraction, alignment and closed
+# planes, FrT1's stroke restored by the pushers; summary.json carries the sequence and the process figures, the
+# history the process channels; a capture-phase scenario keeps its columns; a process key without "process" and a
+# drive speed of the wrong sign are refused naming the file and the key, before any output.
+TOP=${TOP:-$(pwd)}
+. "$TOP/tests/e2e/lib.sh"
+MECH=${MECH:-$TOP/bin/mech}
+FIX=${FIXTURES:-$TOP/fixtures}
+D=$FIX/mech/dock
+
+jstr() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\"\([^\"]*\)\".*/\1/p" "$2" | head -n 1; }
+jnum() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([-0-9.eE+]*\).*/\1/p" "$2" | head -n 1; }
+
+check "S1-B through the whole process" "$MECH" dock "$D/s1-400-B.json" --out "$WORK/b" --no-plots --no-records -q
+S=$WORK/b/summary.json
+[ "$(jstr final_state "$S")" = end ] && ok "the sequencer ends at \"end\"" || not_ok "final state $(jstr final_state "$S")"
+for st in contact absorb retract align closed end; do
+    grep -q "\"to\":[[:space:]]*\"$st\"" "$S" && ok "sequence reaches $st" || not_ok "sequence reaches $st"
+done
+te=$(jnum t_end "$S")
+awk -v t="$te" 'BEGIN { exit !(t > 240 && t <= 400) }' && ok "process time $te s (> 4 min, spec 001 §1.1)" ||
+    not_ok "process time $te s"
+check_num "FrT1 stroke restored by the pushers" "$(jnum frt1_slip_end "$S")" 0 1e-4
+r=$(jnum energy_residual_relative "$S")
+awk -v r="$r" 'BEGIN { exit !(r < 0.01) }' && ok "energy residual $r of initial + drive work < 1 %" || not_ok "energy residual $r"
+head -n 1 "$WORK/b/history.csv" | grep -q 'seq_state' && ok "history has the process channels" ||
+    not_ok "history has the process channels"
+
+# a capture-phase run keeps today's columns (no process channels)
+check "S1-B capture phase" "$MECH" dock "$D/s1-B.json" --out "$WORK/c" --no-plots --no-records -q
+head -n 1 "$WORK/c/history.csv" | grep -q 'seq_state' && not_ok "capture-phase history without process channels" ||
+    ok "capture-phase history without process channels"
+
+# bad input: refused before the run, naming the file and the key
+cp -r "$D/models" "$WORK/models"
+sed '0,/{/s//{ "drive": {"speed": 0.002},/' "$D/s1-B.json" >"$WORK/noproc.json"
+check_fails "a drive section without process" "noproc.json: drive: given, but the scenario has no \"process\"" \
+    "$MECH" dock "$WORK/noproc.json" --out "$WORK/n1"
+[ ! -e "$WORK/n1/summary.json" ] && ok "nothing written for the refused scenario" || not_ok "nothing written"
+sed '0,/{/s//{ "drive": {"speed": -0.0012},/' "$D/s1-400-B.json" >"$WORK/neg.json"
+check_fails "a retraction speed of the wrong sign" "neg.json: drive.speed = -0.0011.*expected > 0" \
+    "$MECH" dock "$WORK/neg.json" --out "$WORK/n2"
+finish

@@ -1,0 +1,244 @@
+/* The whole docking process in a docking run (issue 18; docs/dock-process.md §8): the shipped S1 scenarios to 400 s
+ * (fixtures/mech/dock/s1-400-{A,B}.json) through capture, absorption with the drive locked, retraction, the pushers,
+ * the docking planes and the end. Checked against closed forms and invariants: the sequence of states in its order;
+ * the locked drive holds (its output moves by no more than the chain force over the drive stiffness); the commanded
+ * retraction speed is reached; in B the pushers hold the probe while FrT1 slips back at its pull level (300 N) until
+ * its stroke is restored (spec 001 §5.2, Fig. 15 fragment 3); the pushers' force at the end equals the linear law
+ * n F (stroke - gap) / stroke; the energy budget with the drive's work closes; linear momentum is conserved (every
+ * force is internal); no allocation in the step. And the scenario keys' refusals (bad input). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mech/dock.h"
+#include "mech/dock_process.h"
+#include "../../bench/bench_alloc.h"
+
+static const char *fixtures(void)
+{
+    const char *fx = getenv("FIXTURES");
+    return fx && fx[0] ? fx : "fixtures";
+}
+
+typedef struct run_out {
+    mech_dock_process_summary ps;
+    mech_dock_summary sum;
+    double u_absorb_max;        /* max |u| while absorbing (drive locked), m                                  */
+    double u_a, t_a, u_b, t_b;  /* drive output at two times of the free retraction                           */
+    double pull_reset;          /* head axial force in the middle of FrT1's reset (B), N                      */
+    double gap_end, push_end;   /* plane gap and pushers' force at the end                                    */
+    long   alloc;               /* allocations in the steps                                                   */
+} run_out;
+
+static void run(const char *name, run_out *o)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/mech/dock/%s", fixtures(), name);
+    mech_dock_config c;
+    hy_err e;
+    int rc = mech_dock_config_read(path, &c, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+    assert_true(c.params.process.enabled);
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    memset(o, 0, sizeof *o);
+    o->pull_reset = NAN;
+    long a0 = n_alloc;
+    while (!mech_dock_sim_done(s)) {
+        rc = mech_dock_sim_step(s, &e);
+        if (rc)
+            print_message("%s\n", e.msg);
+        assert_int_equal(rc, HY_OK);
+        const double *ch = mech_dock_sim_channels(s);
+        double t = ch[MECH_DOCK_CH_T];
+        int st = (int)ch[MECH_DOCK_CH_SEQ_STATE];
+        if (st == MECH_DOCK_SEQ_ABSORB)
+            o->u_absorb_max = fmax(o->u_absorb_max, fabs(ch[MECH_DOCK_CH_DRIVE_U]));
+        if (st == MECH_DOCK_SEQ_RETRACT && o->t_a == 0 && t > mech_dock_sim_process(s)->t_retract + 20)
+            o->u_a = ch[MECH_DOCK_CH_DRIVE_U], o->t_a = t;
+        if (st == MECH_DOCK_SEQ_RETRACT)
+            o->u_b = ch[MECH_DOCK_CH_DRIVE_U], o->t_b = t;
+        /* B: halfway through FrT1's reset (its slip between 40 % and 60 % of the largest) */
+        const mech_dock_process_summary *ps = mech_dock_sim_process(s);
+        if (isnan(o->pull_reset) && st == MECH_DOCK_SEQ_ALIGN && ps->frt1_slip_max > 0 &&
+            ch[MECH_DOCK_CH_SLIP1] < 0.5 * ps->frt1_slip_max)
+            o->pull_reset = ch[MECH_DOCK_CH_HEAD_AXIAL];
+        o->gap_end = ch[MECH_DOCK_CH_PLANE_GAP];
+        o->push_end = ch[MECH_DOCK_CH_PUSHER_F];
+    }
+    o->alloc = n_alloc - a0;
+    o->ps = *mech_dock_sim_process(s);
+    o->sum = *mech_dock_sim_summary(s);
+    print_message("%s: %s at %.2f s; retract %.2f, align %.2f, closed %.2f s; drive work %.2f J; residual %.2g; "
+                  "FrT1 slip max %.4f end %.2g m; pull mid-reset %.1f N; pushers %.1f N at gap %.4f m; %ld allocations\n",
+                  name, mech_dock_seq_state_name(o->ps.state), mech_dock_sim_time(s), o->ps.t_retract, o->ps.t_align,
+                  o->ps.t_closed, o->ps.drive_work, o->ps.e_residual_rel, o->ps.frt1_slip_max, o->ps.frt1_slip_end,
+                  o->pull_reset, o->push_end, o->gap_end, o->alloc);
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
+}
+
+static void common_checks(const run_out *o, const mech_dock_params *prm)
+{
+    const mech_dock_process_params *pp = &prm->process;
+    const mech_dock_process_summary *ps = &o->ps;
+    /* the sequence, in its order, each state once */
+    static const int order[] = {MECH_DOCK_SEQ_CONTACT, MECH_DOCK_SEQ_ABSORB, MECH_DOCK_SEQ_RETRACT, MECH_DOCK_SEQ_ALIGN,
+                                MECH_DOCK_SEQ_CLOSED, MECH_DOCK_SEQ_END};
+    assert_int_equal(ps->state, MECH_DOCK_SEQ_END);
+    int n = 0;
+    for (int k = 0; k < ps->n_log; k++) {
+        if (ps->log[k].from == ps->log[k].to)
+            continue;   /* the first bottom contact, logged without a transition */
+        assert_true(n < 6);
+        assert_int_equal(ps->log[k].to, order[n]);
+        if (k)
+            assert_true(ps->log[k].t >= ps->log[k - 1].t);
+        n++;
+    }
+    assert_int_equal(n, 6);
+    /* the process takes more than four minutes (spec 001 §1.1 item 4) and ends within the 400 s */
+    assert_true(ps->t_end > 240 && ps->t_end <= 400);
+    /* drive locked during absorption: the output moves by no more than the largest chain force over the drive
+       stiffness (with a margin for the output's own dynamics) */
+    print_message("drive output during absorption: %.3g mm (peak axial %.0f N / k %.3g N/m = %.3g mm)\n",
+                  1e3 * o->u_absorb_max, o->sum.peak_axial, pp->drive.stiffness, 1e3 * o->sum.peak_axial / pp->drive.stiffness);
+    assert_true(o->u_absorb_max < 1.2 * o->sum.peak_axial / pp->drive.stiffness);
+    /* commanded retraction speed reached (both motors: the differential's mean is the commanded speed) */
+    double v = (o->u_b - o->u_a) / (o->t_b - o->t_a);
+    print_message("retraction speed %.6g m/s (commanded %g)\n", v, pp->drive.speed);
+    assert_true(o->t_b - o->t_a > 30);
+    assert_true(fabs(v - pp->drive.speed) < 0.01 * pp->drive.speed);
+    /* the planes closed, the pushers at the end as the linear law says (all rods at the axis gap: aligned) */
+    assert_true(o->gap_end <= pp->seq.gap_closed);
+    double law = pp->pushers.n * pp->pushers.force * (pp->pushers.stroke - o->gap_end) / pp->pushers.stroke;
+    assert_true(fabs(o->push_end - law) < 1e-3 * law);
+    /* energy budget with the drive's work (< 1 % of the initial kinetic energy plus the drive work, the issue's
+       bound; it closes far better) and linear momentum (only internal forces: round-off) */
+    assert_true(ps->drive_work > 0);
+    assert_true(ps->e_residual_rel < 1e-3);
+    const mech_dock_summary *u = &o->sum;
+    double p0 = sqrt(u->momentum0.x * u->momentum0.x + u->momentum0.y * u->momentum0.y + u->momentum0.z * u->momentum0.z);
+    mech_vec3 dp = mech_vec3_sub(u->momentum, u->momentum0);
+    assert_true(sqrt(mech_vec3_dot(dp, dp)) < 1e-9 * p0);
+    /* the drive never stalled (nothing jams a central docking) */
+    assert_true(ps->drive_limit_time == 0);
+    if (COUNT_ALLOC)
+        assert_int_equal(o->alloc, 0);
+}
+
+static void s1_400_B(void **state)
+{
+    (void)state;
+    run_out o;
+    run("s1-400-B.json", &o);
+    mech_dock_params prm;   /* the scenario's values are RP-1's */
+    mech_dock_params_rp1(&prm, MECH_DOCK_B, MECH_DOCK_CONE_MODULE);
+    common_checks(&o, &prm);
+    /* FrT1: slipped during absorption, then pulled back out by the pushers at its pull level while the drive
+       advances and the nut stands, until its stroke is restored (spec 001 §5.2, Fig. 15 fragment 3) */
+    assert_true(o.ps.frt1_slip_max > 0.1);
+    assert_true(o.ps.frt1_slip_end < 1e-4);
+    print_message("pull halfway through FrT1's reset: %.3f N (frt1_pull %g N)\n", o.pull_reset, prm.axial.frt1_pull);
+    assert_true(fabs(-o.pull_reset - prm.axial.frt1_pull) < 0.01 * prm.axial.frt1_pull);
+    /* the retraction force stays under FrT2's pull-out level, which protects the drive */
+    assert_true(o.ps.retract_force_max < prm.axial.frt2_pull);
+}
+
+static void s1_400_A(void **state)
+{
+    (void)state;
+    run_out o;
+    run("s1-400-A.json", &o);
+    mech_dock_params prm;
+    mech_dock_params_rp1(&prm, MECH_DOCK_A, MECH_DOCK_CONE_MODULE);
+    common_checks(&o, &prm);
+}
+
+/* ---- bad input: refused before the run, naming the file and the key ---- */
+static void refused(const char *extra, const char *want)
+{
+    char text[1024];
+    int n = snprintf(text, sizeof text, "{\"format\": \"mech-dock\", \"variant\": \"B\", \"initial\": "
+                     "{\"closing_speed\": 0.15}%s}", extra);
+    mech_dock_config c;
+    hy_err e;
+    e.msg[0] = 0;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/mech/dock", fixtures());
+    int rc = mech_dock_config_parse(text, (size_t)n, "bad.json", dir, &c, &e);
+    if (rc == HY_OK) {
+        /* keys the reader accepts but the model refuses (cross-checks of mech_dock_params_check) */
+        rc = mech_dock_config_load(&c, "bad.json", &e);
+        if (rc == HY_OK)
+            rc = mech_dock_params_check(&c.params, &e);
+        mech_dock_config_free(&c);
+    }
+    print_message("%s -> %s\n", extra, e.msg);
+    assert_int_not_equal(rc, HY_OK);
+    assert_non_null(strstr(e.msg, want));
+}
+
+static void bad_input(void **state)
+{
+    (void)state;
+    refused(", \"process\": {}, \"drive\": {\"speed\": 0}", "bad.json: drive.speed = 0");
+    refused(", \"process\": {}, \"drive\": {\"speed\": -0.0012}", "drive.speed = -0.0011");
+    refused(", \"drive\": {\"speed\": 0.001}", "bad.json: drive: given, but the scenario has no \"process\"");
+    refused(", \"process\": {\"start\": \"docked\"}", "bad.json: process.start: expected one of");
+    refused(", \"process\": {}, \"drive\": {\"force_max\": 5000}", "drive.force_max");
+    refused(", \"process\": {}, \"cam\": {\"theta_deg\": [0, 10, 5], \"radius\": [0.05, 0.05, 0.06]}",
+            "bad.json: cam.theta_deg[2]");
+    refused(", \"process\": {}, \"cam\": {\"theta_deg\": [0, 10], \"radius\": [0.05]}", "bad.json: cam.radius");
+    refused(", \"process\": {}, \"pushers\": {\"n\": 0}", "pushers.n");
+    refused(", \"process\": {}, \"sequencer\": {\"jam_time\": 0}", "bad.json: sequencer.jam_time = 0");
+    refused(", \"process\": {\"roller_mu\": -1}", "bad.json: process.roller_mu = -1");
+}
+
+/* the printer writes the process back only when it is on, and reading the print gives the same configuration */
+static void print_round_trip(void **state)
+{
+    (void)state;
+    const char *text = "{\"format\": \"mech-dock\", \"variant\": \"B\", \"initial\": {\"closing_speed\": 0.15}, "
+                       "\"process\": {\"start\": \"extend\"}, \"drive\": {\"speed\": 0.002}, \"pushers\": {\"enabled\": "
+                       "false}, \"cam\": {\"theta_deg\": [0, 30, 60], \"radius\": [0.05, 0.05, 0.06], \"i_cam\": 100, \"arm\": "
+                       "0.04, \"length\": 0.15, \"x_pivot\": 0.3, \"rho_pivot\": 0.09, \"roller_radius\": 0.02}}";
+    mech_dock_config a, b;
+    hy_err e;
+    assert_int_equal(mech_dock_config_parse(text, strlen(text), "x.json", NULL, &a, &e), HY_OK);
+    char *p = mech_dock_config_print(&a, &e);
+    assert_non_null(p);
+    assert_int_equal(mech_dock_config_parse(p, strlen(p), "x.json", NULL, &b, &e), HY_OK);
+    assert_true(b.params.process.enabled && b.params.process.cam_on && !b.params.process.pushers_on);
+    assert_int_equal(b.params.process.start, MECH_DOCK_SEQ_EXTEND);
+    assert_true(b.params.process.drive.speed == 0.002);
+    assert_int_equal(b.params.process.cam.n, 3);
+    assert_true(b.params.process.cam.theta[1] == a.params.process.cam.theta[1]);
+    free(p);
+    const char *off = "{\"format\": \"mech-dock\", \"initial\": {\"closing_speed\": 0.15}}";
+    assert_int_equal(mech_dock_config_parse(off, strlen(off), "x.json", NULL, &a, &e), HY_OK);
+    p = mech_dock_config_print(&a, &e);
+    assert_null(strstr(p, "\"process\""));
+    assert_null(strstr(p, "\"drive\""));
+    free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_input),
+        cmocka_unit_test(print_round_trip),
+        cmocka_unit_test(s1_400_B),
+        cmocka_unit_test(s1_400_A),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
