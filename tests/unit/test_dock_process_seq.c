@@ -74,9 +74,9 @@ static void nominal_process(void **state)
     mech_dock_seq s;
     run(&s, &nominal, 400);
     /* motion < 2e-3 from t = 10.5 + 2 ln(50) = 18.324 (first sample 18.33); settled 5 s later; the stroke goes
-       0.17 -> 0.30 at 1.2 mm/s (108.33 s) and to 0.393 (gap 1 mm) after 185.83 s; end 5 s later */
+       0.17 -> 0.30 at 1.2 mm/s (108.33 s) and to 0.389 (gap 5 mm, gap_closed) after 182.5 s; end 5 s later */
     double t_settle = ceil((10.5 + 2 * log(50.0)) / DT) * DT + 5.0;
-    double t_align = t_settle + (0.30 - 0.17) / 1.2e-3, t_closed = t_settle + (0.393 - 0.17) / 1.2e-3;
+    double t_align = t_settle + (0.30 - 0.17) / 1.2e-3, t_closed = t_settle + (0.389 - 0.17) / 1.2e-3;
     printf("nominal:\n");
     expect(&s, 0, MECH_DOCK_SEQ_EXTEND, MECH_DOCK_SEQ_READY, MECH_DOCK_SEQ_BY_SENSOR_READY, 2.0);
     expect(&s, 1, MECH_DOCK_SEQ_READY, MECH_DOCK_SEQ_CONTACT, MECH_DOCK_SEQ_BY_CONTACT, 10.0);

@@ -491,6 +491,9 @@ static cJSON *process_json(const mech_dock_process_summary *ps)
     cJSON_AddItemToObject(o, "plane_force_max", hy_json_exact_number(ps->plane_force_max));
     cJSON_AddItemToObject(o, "roller_force_max", hy_json_exact_number(ps->roller_force_max));
     cJSON_AddNumberToObject(o, "roller_steps", (double)ps->roller_steps);
+    cJSON_AddNumberToObject(o, "roller_impacts", (double)ps->roller_impacts);
+    cJSON_AddItemToObject(o, "limiter_pad_force_max", hy_json_exact_number(ps->pad_force_max));
+    cJSON_AddNumberToObject(o, "limiter_pad_impacts", (double)ps->pad_impacts);
     cJSON_AddNumberToObject(o, "roller_all_touch_steps", (double)ps->roller_all);
     cJSON_AddItemToObject(o, "frt1_slip_max", hy_json_exact_number(ps->frt1_slip_max));
     cJSON_AddItemToObject(o, "frt1_slip_end", hy_json_exact_number(ps->frt1_slip_end));
@@ -985,10 +988,11 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
             for (int k = 0; k < ps->n_log; k++)
                 if (ps->log[k].from != ps->log[k].to)   /* the first bottom contact is logged without a transition */
                     printf(" %.4g s %s", ps->log[k].t, mech_dock_seq_state_name(ps->log[k].to));
-            printf("\n  drive work %.5g J, retraction force max %.5g N, pushers max %.5g N, rollers max %.5g N (all "
-                   "touching in %lu steps), energy residual %.2g of initial + drive\n", ps->drive_work,
-                   ps->retract_force_max, ps->pusher_force_max, ps->roller_force_max, ps->roller_all,
-                   ps->e_residual_rel);
+            printf("\n  drive work %.5g J, retraction force max %.5g N, pushers max %.5g N; limiter pads on the cone "
+                   "wall %lu impacts, max %.5g N; rollers %lu impacts, max %.5g N (all touching in %lu steps); "
+                   "energy residual %.2g of initial + drive\n", ps->drive_work, ps->retract_force_max,
+                   ps->pusher_force_max, ps->pad_impacts, ps->pad_force_max, ps->roller_impacts,
+                   ps->roller_force_max, ps->roller_all, ps->e_residual_rel);
         }
         if (status == MECH_EXIT_OK)
             printf("  outputs in %s: %s (%ld rows), %d element records, summary.json, %d figure(s)\n",

@@ -313,6 +313,9 @@ typedef struct mech_dock_process_summary {
     double gap_min;               /* smallest docking-plane gap, m                                                */
     double pusher_force_max, plane_force_max;     /* N                                                            */
     double roller_force_max;      /* N                                                                            */
+    unsigned long roller_impacts; /* roller contact episodes (accepted steps where a roller starts touching)      */
+    double pad_force_max;         /* the fixed limiter's pads on the cone wall, N                                 */
+    unsigned long pad_impacts;    /* pad-wall contact episodes (steps where the pads start touching)              */
     unsigned long roller_steps;   /* accepted steps with any roller touching the cone                            */
     unsigned long roller_all;     /* ... with all rollers touching at once (the design says never: spec 001 §1.4) */
     double frt1_slip_max, frt1_slip_end;          /* B: FrT1's slip, m: the largest and the end (restored by the

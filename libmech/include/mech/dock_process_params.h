@@ -26,7 +26,7 @@ typedef struct mech_dock_seq_params {
     double jam_time;        /* ... for this long => FAIL_JAM, s                                       10       */
     double align_stroke;    /* stroke where the final alignment phase begins, m                       0.30     */
     double align_timeout;   /* planes must close within this long of align_stroke, s                  300      */
-    double gap_closed;      /* docking-plane gap counted as closed, m                                 1e-3     */
+    double gap_closed;      /* planes closed: the largest gap at the rods below this, m (hooks)       5e-3     */
     double end_delay;       /* CLOSED -> END after this long (hooks closing), s                       5        */
 } mech_dock_seq_params;
 

@@ -73,12 +73,16 @@ int dock_probe_law(const mech_dock_law *law, hy_element *el, double q, double qd
                    hy_diag *diag);
 
 /* ---- dock_proc.c: loads of the whole process (docs/dock-process.md §8) ---- */
+#define DOCK_PAD_PTS 3                       /* points along each limiter pad's larger-base arc           */
+#define DOCK_NPAD_PT (8 * DOCK_PAD_PTS)       /* up to 8 pads                                              */
 typedef struct dock_proc_eval {
     mech_dock_drive_out  drv;                          /* the drive's trial                                     */
     double               u, w, udd;                    /* drive output (m at the probe), its rate, acceleration */
     mech_dock_pusher_out push;                         /* the separation pushers                                */
     double    rod_gap[MECH_DOCK_PUSHER_MAX];           /* rod length to the passive plane, m (< 0: planes meet) */
     double    gap;                                     /* docking-plane gap on the axis, m                      */
+    double    gap_rods;                                /* the largest gap at the rods: the planes are flush
+                                                          when it is small (the sequencer's "closed"), m         */
     double    f_pusher;                                /* |pushers' total force|, N                             */
     double    f_plane;                                 /* sum of the plane-contact forces, N                    */
     int       n_plane;                                 /* rods where the planes touch                           */
@@ -87,6 +91,10 @@ typedef struct dock_proc_eval {
     int       n_roller;                                /* rollers touching                                      */
     double    f_nut;                                   /* the rollers' load on the nut as a push-in force, N    */
     double    f_end;                                   /* the fully-retracted end stop's force, N               */
+    double    pad_depth[DOCK_NPAD_PT];                 /* limiter pad points in the cone wall, m (< 0: apart)   */
+    double    f_pad;                                   /* sum of the pad-wall forces, N                         */
+    int       n_pad;                                   /* pad points touching the wall                          */
+    double    k_touch;                                 /* stiffest touching contact of these, N/m (0: none)     */
     double    p_contact;                               /* power taken from the bodies by pushers, planes, rollers */
     double    e_contact;                               /* their elastic energy, J                               */
 } dock_proc_eval;

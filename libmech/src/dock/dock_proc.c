@@ -12,6 +12,9 @@
 #include "dock/dock_internal.h"
 
 #define ROLLER_V_EPS 1e-3   /* m/s: the rollers' Coulomb friction is viscous below this sliding speed */
+#define PAD_SPHERE 0.005    /* m: the pad points are spheres of this radius, their surface on the pad's edge   */
+#define PAD_ZETA 0.3        /* damping of the pad-wall contact: this fraction of critical on PAD_MASS          */
+#define PAD_MASS 20.0       /* kg: the housing's transverse inertia at the limiter (3 kg m^2 / 0.4^2)          */
 
 void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
                      double phi, double phid, dock_proc_eval *e)
@@ -21,8 +24,8 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     const mech_contact_body *P = &cb[DOCK_CB_PASSIVE];
     memset(&e->push, 0, sizeof e->push);
     e->p_contact = e->e_contact = e->f_nut = 0;
-    e->f_plane = 0;
-    e->n_plane = e->n_roller = 0;
+    e->f_plane = e->f_pad = e->k_touch = 0;
+    e->n_plane = e->n_roller = e->n_pad = 0;
     e->gap = INFINITY;
 
     /* ---- the two docking planes: pushers and plane contact at the rods ---- */
@@ -38,6 +41,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     mech_vec3 v_o = mech_mat3_tapply(R0, mech_vec3_sub(vP_O, vA_O)), om = mech_mat3_tapply(R0, mech_vec3_sub(P->omega, wA));
     /* the plane gap on the docking axis (active-plane centre to the passive plane) */
     e->gap = -mech_vec3_dot(n, o);
+    e->gap_rods = -INFINITY;
     mech_vec3 F = {0, 0, 0}, M = {0, 0, 0};   /* on the passive vehicle, active-plane frame, about the origin */
     const mech_dock_pusher_params *ph = &pp->pushers;
     if (pp->pushers_on) {
@@ -47,23 +51,28 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     }
     for (int i = 0; i < ph->n && i < MECH_DOCK_PUSHER_MAX; i++) {
         e->rod_gap[i] = INFINITY;
-        if (!(n.x < 0))
+        if (!(n.x < 0)) {
+            e->gap_rods = INFINITY;   /* the planes do not face each other */
             continue;
+        }
         double psi = ph->psi0 + 2.0 * M_PI * i / ph->n;
         mech_vec3 base = mech_vec3_make(0.0, ph->radius * cos(psi), ph->radius * sin(psi));
         double g = mech_vec3_dot(n, mech_vec3_sub(o, base)) / n.x;
         e->rod_gap[i] = g;
+        e->gap_rods = fmax(e->gap_rods, g);
         if (g >= 0)
             continue;
         mech_vec3 tip = mech_vec3_axpy(base, g, mech_vec3_unit(0));
         mech_vec3 vc = mech_vec3_add(v_o, mech_vec3_cross(om, mech_vec3_sub(tip, o)));
         double pen = -g, pen_rate = -mech_vec3_dot(n, vc) / n.x;
         double fn = fmax(0.0, pp->plane_stiffness * pen + pp->plane_damping * pen_rate);
-        mech_vec3 fp = mech_vec3_scale(n, fn);   /* pushes the passive plane away from the active one */
+        mech_vec3 fp = mech_vec3_scale(n, -fn);  /* pushes the passive plane away from the active one (n points
+                                                    towards the active vehicle) */
         F = mech_vec3_add(F, fp);
         M = mech_vec3_add(M, mech_vec3_cross(tip, fp));
         e->f_plane += fn;
         e->n_plane++;
+        e->k_touch = fmax(e->k_touch, pp->plane_stiffness);
         e->e_contact += 0.5 * pp->plane_stiffness * pen * pen;
     }
     /* power taken from the bodies by these forces: the passive vehicle's point at the origin moves at
@@ -78,14 +87,56 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     }
     e->f_pusher = mech_vec3_norm(e->push.force);
 
+    /* ---- the fixed limiter's pads against the cone wall (A, B): the capture-phase contact set has the pads on the
+       rim circle only; during retraction the limiter goes below the rim and bears on the wall (spec 001 §1.4, the
+       docked clearance 1.3-1.7 cm). Each pad's larger-base arc (its edge nearest the wall: the limiter's generatrix,
+       32 deg, is steeper than the cone's 30) as DOCK_PAD_PTS points; the wall only (the rim edge is the capture-phase
+       set's), a spring-damper with the limiter_rim law's stiffness and friction ---- */
+    const mech_contact_pair *cone = &m->set[DOCK_SET_CONE]->pair[0];
+    mech_contact_pose pc = mech_contact_pose_compose(mech_contact_pose_make(P->pos, P->rot), cone->local_b);
+    const mech_contact_body *H = &cb[DOCK_CB_HOUSING];
+    const mech_dock_geometry *gm = &p->geom;
+    const mech_contact_law *ll = &p->contact.limiter_rim;
+    mech_contact_shape pad = mech_contact_sphere(PAD_SPHERE);
+    double c_pad = 2 * PAD_ZETA * sqrt(ll->k * PAD_MASS);
+    int npad = gm->limiter_pads < 8 ? gm->limiter_pads : 8;
+    for (int k = 0; k < npad; k++)
+        for (int i = 0; i < DOCK_PAD_PTS; i++) {
+            int id = k * DOCK_PAD_PTS + i;
+            double az = 2 * M_PI * k / npad + gm->limiter_pad_half * (2.0 * i / (DOCK_PAD_PTS - 1) - 1) * 0.8;
+            double r = gm->limiter_r0 - PAD_SPHERE;
+            mech_vec3 ph = {gm->limiter_x0, r * cos(az), r * sin(az)};
+            mech_vec3 cw = mech_vec3_add(H->pos, mech_mat3_apply(H->rot, ph));
+            mech_contact_pose pp_ = mech_contact_pose_make(cw, mech_mat3_identity());
+            mech_contact_geom g;
+            mech_contact_collide(&pad, &pp_, &cone->shape_b, &pc, &g);
+            e->pad_depth[id] = g.feature == MECH_CONTACT_FEAT_WALL && isfinite(g.depth) ? g.depth : -1.0;
+            if (!(g.depth > 0) || g.feature != MECH_CONTACT_FEAT_WALL)
+                continue;
+            mech_vec3 va = mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos)));
+            mech_vec3 vb = mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(g.point, P->pos)));
+            mech_contact_vel rv = mech_contact_relvel(&g, va, vb);
+            double fn = fmax(0.0, ll->k * g.depth - c_pad * rv.vn);
+            double vt = mech_vec3_norm(rv.vt);
+            mech_vec3 f = mech_vec3_scale(g.normal, fn);
+            if (ll->mu_k > 0 && vt > 0)
+                f = mech_vec3_axpy(f, -ll->mu_k * fn / fmax(vt, ROLLER_V_EPS), rv.vt);
+            mech_body_apply_world_force(bm, d, DOCK_B_HOUSING, g.point, f);
+            mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, g.point, mech_vec3_neg(f));
+            e->p_contact -= mech_vec3_dot(f, mech_vec3_axpy(rv.vt, rv.vn, g.normal));
+            e->e_contact += 0.5 * ll->k * g.depth * g.depth;
+            e->f_pad += mech_vec3_norm(f);
+            e->n_pad++;
+            e->k_touch = fmax(e->k_touch, ll->k);
+        }
+    for (int id = npad * DOCK_PAD_PTS; id < DOCK_NPAD_PT; id++)
+        e->pad_depth[id] = -1.0;
+
     /* ---- alignment rollers (A, B): spheres on the levers against the receiving cone ---- */
     if (!pp->cam_on || !m->cam)
         return;
     const mech_dock_cam *cam = m->cam;
-    const mech_contact_pair *cone = &m->set[DOCK_SET_CONE]->pair[0];
-    mech_contact_pose pc = mech_contact_pose_compose(mech_contact_pose_make(P->pos, P->rot), cone->local_b);
     mech_contact_shape roller = mech_contact_sphere(pp->cam.roller_radius);
-    const mech_contact_body *H = &cb[DOCK_CB_HOUSING];
     const double dphi = 1e-6;
     for (int j = 0; j < cam->n_lever; j++) {
         e->roller_f[j] = 0;
@@ -120,5 +171,6 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         e->e_contact += 0.5 * pp->roller_stiffness * g.depth * g.depth;
         e->roller_f[j] = mech_vec3_norm(f);
         e->n_roller++;
+        e->k_touch = fmax(e->k_touch, pp->roller_stiffness);
     }
 }

@@ -33,7 +33,7 @@ void mech_dock_seq_params_default(mech_dock_seq_params *p)
     p->align_stroke = 0.30;  /* the last ~0.09 m of RP-1's 0.394 m retraction (planes close at s = 0.394)     */
     p->align_timeout = 300.0; /* B, C: the pushers hold the probe while FrT1 slips back, up to 0.25 m at 1.2 mm/s
                                  (208 s), before FrT2 pulls the planes shut (spec 001 §5.2)                     */
-    p->gap_closed = 1e-3;
+    p->gap_closed = 5e-3;    /* every rod point within the structural hooks' capture range (they pull the planes flush) */
     p->end_delay = 5.0;
 }
 

@@ -33,7 +33,8 @@ enum { Q_CONTACT = 0,   /* work done on every contact, the detent and the slots 
 #define DOCK_HMAX 0.01      /* s: no step longer (the fixed-step limit of mech_dock_params_check)              */
 #define DOCK_HMIN 1e-10     /* s: a step refused below this fails the run                                      */
 #define DOCK_EVENT_TOL 1e-7 /* s: an event ends its step at most this long after the gap crossed zero         */
-#define DOCK_NGAP 64        /* event functions: every contact pair, the slot faces, the capture plane          */
+#define DOCK_NGAP 128       /* event functions: every contact pair, the process's contacts, the slot faces, the
+                               capture plane                                                                   */
 #define DOCK_THETA_IMP 0.25 /* |lambda h| during an impact: ~25 steps per contact period, so a peak force is
                                sampled as finely as by the fixed 0.25 ms steps (error (lambda h / 2)^2 / 2 < 1 %) */
 #define DOCK_IMPACT_STEPS 50 /* accepted steps after a contact onset held to DOCK_THETA_IMP (~2 contact periods) */
@@ -121,6 +122,7 @@ struct mech_dock_sim {
     mech_dock_seq          seq;
     mech_dock_process_summary ps;
     double                 drive_work_max;   /* max |motor work| so far, J (the scale of the energy check)     */
+    int                    roller_prev, pad_prev;   /* rollers and pad points touching at the last accepted step */
 };
 
 /* ---- small helpers ------------------------------------------------------------------------------------------ */
@@ -575,7 +577,7 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
     mech_dock_seq_in in = {.contact = e->cone || e->socket || e->bottom || e->latch, .bottom = e->bottom,
                            .capture = s->captured, .ready = mech_dock_drive_at_ready(&p->process.drive, e->s),
                            .stroke = e->s, .stroke_rate = pr->w, .motion = fmax(fabs(e->sdot), vlat),
-                           .gap = pr->gap};
+                           .gap = isfinite(pr->gap_rods) && pr->gap_rods > -INFINITY ? pr->gap_rods : pr->gap};
     int from = s->seq.committed.state;
     int to = mech_dock_seq_trial(&s->seq, s->t, &in);
     mech_dock_seq_commit(&s->seq);
@@ -605,6 +607,13 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
         ps->roller_force_max = fmax(ps->roller_force_max, pr->roller_f[j]);
     if (pr->n_roller > 0)
         ps->roller_steps++;
+    if (pr->n_roller > 0 && s->roller_prev == 0)
+        ps->roller_impacts++;
+    if (pr->n_pad > 0 && s->pad_prev == 0)
+        ps->pad_impacts++;
+    s->roller_prev = pr->n_roller;
+    s->pad_prev = pr->n_pad;
+    ps->pad_force_max = fmax(ps->pad_force_max, pr->f_pad);
     if (s->m->cam && pr->n_roller == s->m->cam->n_lever)
         ps->roller_all++;
     if (p->variant == MECH_DOCK_B) {
@@ -954,6 +963,21 @@ static int gap_values(const mech_dock_sim *s, const dock_eval *e, double *g)
             g[n++] = isfinite(d) ? d : -1.0;   /* -INFINITY: no feature in reach */
         }
     }
+    if (s->proc) {
+        /* the process's contacts: limiter pads on the wall, rollers, and per rod the pusher's first touch and the
+           planes meeting */
+        const dock_proc_eval *pr = &e->pr;
+        for (int k = 0; k < DOCK_NPAD_PT; k++)
+            g[n++] = pr->pad_depth[k];
+        for (int j = 0; s->m->cam && j < s->m->cam->n_lever; j++)
+            g[n++] = pr->roller_depth[j];
+        const mech_dock_pusher_params *ph = &s->m->p.process.pushers;
+        for (int i = 0; i < ph->n && i < MECH_DOCK_PUSHER_MAX; i++) {
+            double rg = isfinite(pr->rod_gap[i]) ? pr->rod_gap[i] : 1.0;
+            g[n++] = s->m->p.process.pushers_on ? ph->stroke - rg : -1.0;
+            g[n++] = -rg;
+        }
+    }
     g[n++] = e->slot_over * s->m->p.geom.latch_radius;
     g[n++] = s->captured ? 1.0 : s->m->g.capture_x - e->x_c;
     return n;
@@ -976,6 +1000,8 @@ static double contact_omega2(const mech_dock_sim *s, const dock_eval *e)
             }
         }
     }
+    if (s->proc)
+        kmax = fmax(kmax, e->pr.k_touch);
     return kmax / s->m_contact;
 }
 
