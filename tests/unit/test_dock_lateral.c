@@ -1,6 +1,7 @@
 /* Lateral damper of the docking mechanism (libmech/src/dock/dock_lateral.c, spec 001 §2.3, RP-1 §2.6,
  * docs/dock-lateral.md): loop closure against the chains' forward kinematics, eq. (2.3) against finite
  * differences of the closure, eq. (2.4) against a brute-force kinetic energy and the virtual-power identity, the
+ * momentum and energy balances of the chains' bias with a turning base (trial_abs, docs §4a), the
  * RP-1 moment characteristic by quasi-static sweeps (in each chain's plane and at 45 deg, variants A and B), the
  * brakes' equivalent damping and stops, trial/commit/revert, no allocation in trial/commit, the workspace limit
  * and bad parameters. The spring law is the shipped fixture fixtures/mech/dock/models/lateral-spring.json. */
