@@ -1,6 +1,7 @@
 /* Lateral damper of the docking mechanism (libmech/src/dock/dock_lateral.c, spec 001 §2.3, RP-1 §2.6,
  * docs/dock-lateral.md): loop closure against the chains' forward kinematics, eq. (2.3) against finite
  * differences of the closure, eq. (2.4) against a brute-force kinetic energy and the virtual-power identity, the
+ * momentum and energy balances of the chains' bias with a turning base (trial_abs, docs §4a), the
  * RP-1 moment characteristic by quasi-static sweeps (in each chain's plane and at 45 deg, variants A and B), the
  * brakes' equivalent damping and stops, trial/commit/revert, no allocation in trial/commit, the workspace limit
  * and bad parameters. The spring law is the shipped fixture fixtures/mech/dock/models/lateral-spring.json. */
@@ -389,6 +390,68 @@ static void trial_equals_the_full_reduction(void **state)
     }
 }
 
+/* With a turning base (docs/dock-lateral.md §4a): the chains' inertia rides on the housing, T_c = ½ ω_Hᵀ ΔI ω_H,
+ * and trial_abs's bias must be that T_c's. Checked by central differences along a motion where the relative
+ * attitude follows ω_C(t) and the housing's absolute rate ω_H(t) independently (the base's rate is the
+ * difference): (a) momentum, d/dt (ΔI ω_H) + ω_H × ΔI ω_H = ΔI ω̇_H - dm_bias + dm_couple (what keeps
+ * Σ bodies + R_H ΔI ω_H constant under internal forces); (b) energy, d/dt T_c = ω_H·(ΔI ω̇_H - dm_bias) +
+ * dm_couple·(ω_H - ω_C) (this one checks dm_couple: it cancels from (a)). (a) fails by 1e-2 or more with the
+ * relative bias (dm_bias of trial() at ω_C) when the base turns. With the base at rest trial_abs is trial()
+ * (ω_H = ω_C), which trial_equals_the_full_reduction checks against eq. (2.4) summed in full. */
+static void turning_base_momentum_and_energy(void **state)
+{
+    (void)state;
+    unsigned seed = 29;
+    for (int var = 0; var < 2; var++) {
+        mech_dock_lateral *l = make(var);
+        double worst_L = 0.0, worst_E = 0.0, worst_rel = 0.0;
+        for (int t = 0; t < 200; t++) {
+            mech_mat3 a = random_swing(&seed, 4.5);
+            mech_vec3 w0 = vrand(&seed, 1.0), wd = vrand(&seed, 3.0);   /* relative rate and its derivative */
+            mech_vec3 h0 = vrand(&seed, 1.0), hd = vrand(&seed, 3.0);   /* housing's absolute rate */
+            mech_dock_lateral_out o, or_, ot[2];
+            hy_err err;
+            double eps = 1e-5;
+            for (int s = 0; s < 2; s++) {
+                double tt = s ? eps : -eps;
+                mech_mat3 at = advance(a, w0, wd, tt);
+                assert_int_equal(mech_dock_lateral_trial_abs(l, &at, mech_vec3_axpy(w0, tt, wd),
+                                                             mech_vec3_axpy(h0, tt, hd), &ot[s], &err), HY_OK);
+            }
+            assert_int_equal(mech_dock_lateral_trial_abs(l, &a, w0, h0, &o, &err), HY_OK);
+            mech_vec3 hp = mech_mat3_apply(ot[1].dI, mech_vec3_axpy(h0, eps, hd));
+            mech_vec3 hm = mech_mat3_apply(ot[0].dI, mech_vec3_axpy(h0, -eps, hd));
+            mech_vec3 dh = mech_vec3_scale(mech_vec3_sub(hp, hm), 1.0 / (2 * eps));
+            mech_vec3 Ih = mech_mat3_apply(o.dI, h0), Ihd = mech_mat3_apply(o.dI, hd);
+            double nI = 0.0;
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    nI = fmax(nI, fabs(o.dI.m[i][j]));
+            double scale = nI * (mech_vec3_dot(h0, h0) + mech_vec3_dot(w0, w0) + mech_vec3_norm(hd));
+            /* (a) the hook's angular momentum balance */
+            mech_vec3 lhs = mech_vec3_add(dh, mech_vec3_cross(h0, Ih));
+            mech_vec3 rhs = mech_vec3_add(mech_vec3_sub(Ihd, o.dm_bias), o.dm_couple);
+            worst_L = fmax(worst_L, mech_vec3_norm(mech_vec3_sub(lhs, rhs)) / scale);
+            /* the relative bias in its place misses it */
+            assert_int_equal(mech_dock_lateral_trial(l, &a, w0, &or_, &err), HY_OK);
+            mech_vec3 rhs_rel = mech_vec3_sub(Ihd, or_.dm_bias);
+            worst_rel = fmax(worst_rel, mech_vec3_norm(mech_vec3_sub(lhs, rhs_rel)) / scale);
+            /* (b) energy */
+            double Tp = 0.5 * mech_vec3_dot(mech_vec3_axpy(h0, eps, hd), hp);
+            double Tm = 0.5 * mech_vec3_dot(mech_vec3_axpy(h0, -eps, hd), hm);
+            double P = mech_vec3_dot(h0, mech_vec3_sub(Ihd, o.dm_bias)) +
+                       mech_vec3_dot(o.dm_couple, mech_vec3_sub(h0, w0));
+            worst_E = fmax(worst_E, fabs((Tp - Tm) / (2 * eps) - P) / (scale * (mech_vec3_norm(h0) + 1.0)));
+        }
+        printf("variant %c, turning base: hook momentum balance %.2e, energy balance %.2e (with the relative bias: "
+               "%.2e)\n", "AB"[var], worst_L, worst_E, worst_rel);
+        assert_true(worst_L < 1e-8);
+        assert_true(worst_E < 1e-8);
+        assert_true(worst_rel > 1e-2);
+        mech_dock_lateral_free(l);
+    }
+}
+
 /* ---- RP-1 characteristic ------------------------------------------------------------------------------------ */
 
 // RP-1 §2.6 on first loading (forward branch), swing g >= 0 rad: N m
@@ -725,6 +788,7 @@ int main(void)
         cmocka_unit_test(inertia_against_brute_force_kinetic_energy),
         cmocka_unit_test(virtual_power_of_the_active_forces),
         cmocka_unit_test(trial_equals_the_full_reduction),
+        cmocka_unit_test(turning_base_momentum_and_energy),
         cmocka_unit_test(moment_characteristic_in_the_chain_planes),
         cmocka_unit_test(moment_characteristic_at_45_degrees),
         cmocka_unit_test(brake_damping_and_input_link_stops),

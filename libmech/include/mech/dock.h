@@ -400,7 +400,11 @@ void mech_dock_axial_revert(mech_dock_axial *a);
 typedef struct mech_dock_lateral mech_dock_lateral;
 typedef struct mech_dock_lateral_out {
     mech_mat3 dI;            /* ΔI_C: chain inertia reduced to the housing, housing frame, about the UJ, kg m^2  */
-    mech_vec3 dm_bias;       /* inertial bias part of Δm_C^Σ: -Σ H_k^T A_k h_k (and velocity products), N m   */
+    mech_vec3 dm_bias;       /* inertial bias part of Δm_C^Σ: -Σ H_k^T A_k h_k (and velocity products), N m;
+                                with the housing's absolute rate ω_H (trial_abs) the bias of ½ ω_Hᵀ ΔI_C ω_H
+                                (docs/dock-lateral.md §4a), dm_couple included                          */
+    mech_vec3 dm_couple;     /* the part of dm_bias from ΔI_C's dependence on the relative attitude: it acts
+                                between housing and base (the base receives the opposite), housing frame, N m */
     mech_vec3 moment;        /* moment of the chains' active forces on the housing about the UJ, housing frame,
                                 N m (the base receives the opposite moment: internal forces)               */
     double stroke[MECH_DOCK_NCHAIN];  /* spring rod strokes (m), brake input-link angles (rad) from neutral  */
@@ -421,6 +425,13 @@ void mech_dock_lateral_free(mech_dock_lateral *l);
  * eq. (2.4). HY_ESTATE naming the chain when the loop cannot close (the geometry left its workspace). */
 int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech_vec3 omega_C,
                             mech_dock_lateral_out *o, hy_err *err);
+/* The same with the housing's absolute angular velocity omega_H (housing frame) when the base turns too: the
+ * chains' inertia ΔI_C rides on the housing (spec 001 §2.3 adds it to M_rr,2), their kinetic energy is
+ * ½ omega_Hᵀ ΔI_C omega_H and dm_bias is its bias, so that the angular momentum Σ bodies + R_H ΔI_C omega_H is
+ * conserved exactly under internal forces (docs/dock-lateral.md §4a). The caller applies moment + dm_bias (+ its
+ * ΔI_C) to the housing and -(moment + dm_couple) to the base. trial() is trial_abs() with omega_H = omega_C. */
+int mech_dock_lateral_trial_abs(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech_vec3 omega_C,
+                                mech_vec3 omega_H, mech_dock_lateral_out *o, hy_err *err);
 void mech_dock_lateral_commit(mech_dock_lateral *l);
 void mech_dock_lateral_revert(mech_dock_lateral *l);
 

@@ -449,8 +449,23 @@ mech_vec3 mech_dock_lateral_kin_forward(const mech_dock_lateral *l, int k, const
 int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech_vec3 omega_C,
                             mech_dock_lateral_out *o, hy_err *err)
 {
+    /* the base at rest: the housing's absolute rate is its rate relative to the base */
+    return mech_dock_lateral_trial_abs(l, alpha_C, omega_C, omega_C, o, err);
+}
+
+/* The chains' inertia rides on the housing (spec 001 §2.3: M_rr,2 += ΔI_C, i.e. on the housing's absolute angular
+ * acceleration), so their kinetic energy is T_c = ½ ω_Hᵀ ΔI_C(α_C) ω_H with ω_H the housing's absolute rate, and
+ * the bias is the one of that T_c (docs/dock-lateral.md §4a): -(dΔI/dt) ω_H - ω_H × ΔI ω_H + ν, with
+ * ν = ∂T_c/∂θ_C (θ_C the relative rotation) acting between housing and base (dm_couple). With ω_H = ω_C (base at
+ * rest) this is the relative reduction of eq. (2.4) exactly; with a turning base it keeps the angular momentum
+ * Σ bodies + R_H ΔI ω_H exactly (the relative form left 2.8e-8 of S2's momentum unaccounted). */
+int mech_dock_lateral_trial_abs(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech_vec3 omega_C, mech_vec3 omega_H,
+                                mech_dock_lateral_out *o, hy_err *err)
+{
     const mech_dock_lateral_params *p = &l->p;
+    const mech_vec3 wH = omega_H;
     o->dm_bias = mech_vec3_zero();
+    o->dm_couple = mech_vec3_zero();
     o->moment = mech_vec3_zero();
     o->p_magnetic = 0.0;
     o->e_stops = 0.0;
@@ -458,9 +473,9 @@ int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech
     o->dI = l->dI_springs;
     for (int k = 0; k < MECH_DOCK_NCHAIN; k++) {
         const lateral_chain *c = &l->ch[k];
-        /* the cut joint on the housing: s = alpha^T l, its velocity C^(i) omega = alpha^T (omega x l) and the
-           velocity-product part of its acceleration a0 = alpha^T (omega x (omega x l)), base frame */
-        mech_vec3 wl = mech_vec3_cross(omega_C, c->l), wwl = mech_vec3_cross(omega_C, wl);
+        /* the cut joint on the housing: s = alpha^T l and its velocity C^(i) omega = alpha^T (omega x l), base
+           frame */
+        mech_vec3 wl = mech_vec3_cross(omega_C, c->l);
         mech_vec3 s = mech_mat3_tapply(*alpha_C, c->l);
         mech_vec3 sv = mech_mat3_tapply(*alpha_C, wl);
         mech_vec3 d = mech_vec3_sub(s, c->base);
@@ -495,7 +510,10 @@ int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech
                -H^T (A h + vp) = -(m/3) C^T a0 = -(m/3) l x (omega x (omega x l)) */
             mech_vec3 fH = mech_mat3_apply(*alpha_C, mech_vec3_scale(n, -(F + Fs)));
             o->moment = mech_vec3_add(o->moment, mech_vec3_cross(c->l, fH));
-            o->dm_bias = mech_vec3_axpy(o->dm_bias, -c->inertia / 3.0, mech_vec3_cross(c->l, wwl));
+            /* with the absolute rate: the rod's m/3 at S is a constant housing-frame inertia, its bias the
+               gyroscopic -ω_H × ΔI ω_H = -(m/3) l × (ω_H × (ω_H × l)) (= the relative form when ω_H = ω_C) */
+            mech_vec3 wHl = mech_vec3_cross(wH, c->l);
+            o->dm_bias = mech_vec3_axpy(o->dm_bias, -c->inertia / 3.0, mech_vec3_cross(c->l, mech_vec3_cross(wH, wHl)));
             o->stroke[k] = stroke;
             o->rate[k] = rate;
             o->force[k] = F; /* the element's own force: its t, q, Q record is what `hyst loops` reads */
@@ -517,18 +535,14 @@ int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech
             mech_vec3 nb = mech_vec3_scale(mech_vec3_axpy(d, -c->rho, er), 1.0 / c->len);
             /* only the crank angle carries inertia (A = diag(J, 0, 0)) and force, so eq. (2.4) needs the phi rows
                of H and h alone: from the constant coupler length, nb . (s' - t') = 0 with t' = phi' rho et gives
-               phi' = nb . s' / (rho nb . et), i.e. H_phi^T = C^T nb / den = l x (alpha nb) / den, and its time
-               derivative h_phi = (nb . a0 + rho phi'^2 nb . er + |s' - t'|^2 / lambda) / den */
+               phi' = nb . s' / (rho nb . et), i.e. H_phi^T = C^T nb / den = l x (alpha nb) / den; its time
+               derivative h_phi = G' omega_C . omega_C enters through G' below */
             double den = c->rho * mech_vec3_dot(nb, et);
             if (!(fabs(den) > 1e-9 * c->rho))
                 return hy_err_set(err, HY_ESTATE, "lateral %s: the crank reached a dead point (crank and coupler "
                                   "aligned)", chain_name[k]);
             mech_vec3 g = mech_vec3_scale(mech_vec3_cross(c->l, mech_mat3_apply(*alpha_C, nb)), 1.0 / den);
             double rate = mech_vec3_dot(nb, sv) / den;
-            mech_vec3 rel = mech_vec3_axpy(sv, -rate * c->rho, et);
-            mech_vec3 a0 = mech_mat3_tapply(*alpha_C, wwl);
-            double hphi = (mech_vec3_dot(nb, a0) + c->rho * rate * rate * mech_vec3_dot(nb, er) +
-                           mech_vec3_dot(rel, rel) / c->len) / den;
             /* eq. (2.2) with the input-link rate: the brake opposes the motion; then the input-link stops */
             double Mb = rate == 0.0 ? 0.0 : -copysign(mech_dock_table_eval(&p->brake, fabs(rate)), rate);
             o->p_magnetic += -Mb * rate;
@@ -539,7 +553,29 @@ int mech_dock_lateral_trial(mech_dock_lateral *l, const mech_mat3 *alpha_C, mech
             }
             o->moment = mech_vec3_axpy(o->moment, Mb + Ms, g);
             o->dI = mech_mat3_add(o->dI, mech_mat3_scale(mech_mat3_outer(g, g), c->inertia));
-            o->dm_bias = mech_vec3_axpy(o->dm_bias, -c->inertia * hphi, g);
+            /* bias of T = ½ J (g·ω_H)², g = g(θ_C) (docs §4a), through G' = ∂g/∂θ_C: a relative turn δ (housing
+               frame) moves S by δ × l, the crank by dφ = g·δ, the coupler direction (housing frame) m by
+               dm = -δ × m + (δ × l - ρ dφ α et)/λ, the denominator by dden = ρ ((δ × l)·α et - ρ dφ)/λ - ρ dφ nb·er,
+               and dg = (l × dm - g dden)/den. Needed: dg/dt = G' ω_C (δ = ω_C, dφ = rate) and G'ᵀ ω_H, the same
+               expression turned over (ω_H·dg = δ·G'ᵀω_H, with aw = ω_H × l) */
+            mech_vec3 m = mech_mat3_apply(*alpha_C, nb), ET = mech_mat3_apply(*alpha_C, et);
+            double nber = mech_vec3_dot(nb, er), rl = c->rho / c->len;
+            mech_vec3 dm = mech_vec3_sub(mech_vec3_scale(mech_vec3_axpy(wl, -c->rho * rate, ET), 1.0 / c->len),
+                                         mech_vec3_cross(omega_C, m));
+            double dden = rl * (mech_vec3_dot(wl, ET) - c->rho * rate) - c->rho * rate * nber;
+            mech_vec3 gd = mech_vec3_scale(mech_vec3_axpy(mech_vec3_cross(c->l, dm), -dden, g), 1.0 / den);
+            double gw = mech_vec3_dot(g, wH), J = c->inertia;
+            mech_vec3 aw = mech_vec3_cross(wH, c->l);
+            mech_vec3 Gtw = mech_vec3_axpy(mech_vec3_scale(mech_vec3_cross(c->l, aw), 1.0 / c->len), -1.0,
+                                           mech_vec3_cross(m, aw));
+            Gtw = mech_vec3_axpy(Gtw, -rl * mech_vec3_dot(aw, ET) + gw * (c->rho * rl + c->rho * nber), g);
+            Gtw = mech_vec3_axpy(Gtw, -gw * rl, mech_vec3_cross(c->l, ET));
+            mech_vec3 nu = mech_vec3_scale(Gtw, J * gw / den);
+            /* -(dΔI/dt) ω_H - ω_H × ΔI ω_H + ν */
+            mech_vec3 ib = mech_vec3_add(mech_vec3_scale(gd, gw), mech_vec3_scale(g, mech_vec3_dot(gd, wH)));
+            ib = mech_vec3_add(ib, mech_vec3_scale(mech_vec3_cross(wH, g), gw));
+            o->dm_bias = mech_vec3_add(mech_vec3_axpy(o->dm_bias, -J, ib), nu);
+            o->dm_couple = mech_vec3_add(o->dm_couple, nu);
             o->stroke[k] = phi;
             o->rate[k] = rate;
             o->force[k] = Mb; /* eq. (2.2) alone; the stop's work is in e_stops */

@@ -469,13 +469,13 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     mech_vec3 omC = mech_vec3_sub(dc->omega[DOCK_B_HOUSING], mech_mat3_apply(e->alpha_C, dc->omega[DOCK_B_BASE]));
     hy_err lerr;
     lerr.code = 0, lerr.msg[0] = 0;
-    rc = mech_dock_lateral_trial(s->lat, &e->alpha_C, omC, &e->lat, &lerr);
+    rc = mech_dock_lateral_trial_abs(s->lat, &e->alpha_C, omC, dc->omega[DOCK_B_HOUSING], &e->lat, &lerr);
     if (rc)
         return fail(s, rc, "%s", lerr.msg);
     d->hook_inertia = e->lat.dI;
     d->hook_moment = mech_vec3_add(e->lat.dm_bias, e->lat.moment);
-    mech_body_apply_world_moment(bm, d, DOCK_B_BASE,
-                                 mech_vec3_neg(mech_mat3_apply(d->xmat[DOCK_B_HOUSING], e->lat.moment)));
+    mech_body_apply_world_moment(bm, d, DOCK_B_BASE, mech_vec3_neg(mech_mat3_apply(d->xmat[DOCK_B_HOUSING],
+                                 mech_vec3_add(e->lat.moment, e->lat.dm_couple))));   /* dock-lateral.md §4a */
 
     e->qel[MECH_DOCK_EL_AXIAL] = e->ax.q_el;
     e->Qel[MECH_DOCK_EL_AXIAL] = e->ax.Q_el;
@@ -740,7 +740,8 @@ static void account(mech_dock_sim *s, int first, int full)
     c[MECH_DOCK_CH_HEAD_LATERAL] = flat;
     c[MECH_DOCK_CH_LIMITER_F] = e->f_limiter;
     /* mechanism load on the active vehicle: the tree's base reaction + the lateral chains' reaction couple */
-    mech_vec3 mb = mech_vec3_sub(d->base_moment, mech_mat3_tapply(e->alpha_C, e->lat.moment));
+    mech_vec3 mb = mech_vec3_sub(d->base_moment, mech_mat3_tapply(e->alpha_C, mech_vec3_add(e->lat.moment,
+                                                                                         e->lat.dm_couple)));
     c[MECH_DOCK_CH_BASE_FX] = d->base_force.x;
     c[MECH_DOCK_CH_BASE_FY] = d->base_force.y;
     c[MECH_DOCK_CH_BASE_FZ] = d->base_force.z;
