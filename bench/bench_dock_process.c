@@ -8,7 +8,9 @@
  * whole 400 s run is 4 s at >= 100x real time; these are the parts' shares of it. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "mech/dock.h"
 #include "mech/dock_process.h"
 #include "hyst/model.h"
@@ -148,6 +150,54 @@ static double run_limiter_free(void *ctx)
     return acc;
 }
 
+/* The whole process (issue 18): the shipped 400 s scenarios in the library (no outputs), CPU time on one core with
+ * the budget of 4 s, and as a user runs it (`mech dock --no-plots`, outputs at the scenario's rates), wall time. */
+static int whole_runs(void)
+{
+    static const char *const sc[] = {"s1-400-B", "s3x-400-A", "s3x-400-B"};
+    printf("\nwhole process, 400 s scenarios (budget: 4 s CPU on one core, >= 100x real time)\n");
+    printf("%-12s %10s %10s %10s %12s %12s %10s %12s\n", "scenario", "t_sim s", "steps", "CPU s", "us/sim s",
+           "x real time", "state", "mech dock s");
+    const char *bin = getenv("BIN");
+    for (size_t k = 0; k < sizeof sc / sizeof sc[0]; k++) {
+        char path[256];
+        snprintf(path, sizeof path, "fixtures/mech/dock/%s.json", sc[k]);
+        mech_dock_config c;
+        hy_err e;
+        mech_dock_model *m = NULL;
+        mech_dock_sim *s = NULL;
+        if (mech_dock_config_read(path, &c, &e) || mech_dock_model_new(&c.params, &m, &e) ||
+            mech_dock_sim_new(m, &s, &e)) {
+            fprintf(stderr, "bench_dock_process: %s\n", e.msg);
+            return 1;
+        }
+        double c0 = cpu_now();
+        int rc = 0;
+        while (!rc && !mech_dock_sim_done(s))
+            rc = mech_dock_sim_step(s, &e);
+        double cpu = cpu_now() - c0, t = mech_dock_sim_time(s);
+        if (rc)
+            fprintf(stderr, "bench_dock_process: %s: %s\n", sc[k], e.msg);
+        /* the whole process as a user runs it, outputs included */
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "%s/mech dock %s --out /tmp/bench_dock_process.%d --no-plots -q >/dev/null 2>&1",
+                 bin && bin[0] ? bin : "bin", path, (int)getpid());
+        double w0 = now();
+        int st = system(cmd);
+        double wall = now() - w0;
+        snprintf(cmd, sizeof cmd, "rm -rf /tmp/bench_dock_process.%d", (int)getpid());
+        if (system(cmd) != 0)
+            fprintf(stderr, "bench_dock_process: could not remove the temporary outputs\n");
+        printf("%-12s %10.1f %10lu %10.2f %12.1f %12.0f %10s %12.2f%s\n", sc[k], t, mech_dock_sim_steps(s), cpu,
+               1e6 * cpu / t, t / cpu, mech_dock_seq_state_name(mech_dock_sim_process(s)->state), wall,
+               st ? " (failed)" : "");
+        mech_dock_sim_free(s);
+        mech_dock_model_free(m);
+        mech_dock_config_free(&c);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     hy_err e;
@@ -217,5 +267,5 @@ int main(int argc, char **argv)
     mech_dock_limiter_free(&lim);
     mech_dock_axial_free(n.a);
     hy_model_free(&gear);
-    return 0;
+    return whole_runs();
 }

@@ -96,7 +96,7 @@ typedef struct mech_dock_process_params {
     mech_dock_cam_params   cam;
     double retract_limit;      /* fully retracted: the stroke's end stop, m (> 0)   RP-1 0.40 (probe 0.55 -> 0.15 m) */
     double plane_stiffness;    /* docking-plane contact at the pusher radius, N/m per point (> 0)     (ours) 2e7   */
-    double plane_damping;      /* its damping, N s/m per point (>= 0)                                 (ours) 2e4   */
+    double plane_damping;      /* its damping, N s/m per point (>= 0)                                 (ours) 1e6   */
     double roller_stiffness;   /* roller-cone contact, N/m (> 0)                                      RP-1 1e6     */
     double roller_damping;     /* N s/m (>= 0)                                                        (ours) 1e3   */
     double roller_mu;          /* roller friction (regularised Coulomb) (>= 0)                        RP-1 0.02    */

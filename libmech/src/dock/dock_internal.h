@@ -51,6 +51,8 @@ struct mech_dock_model {
                                            solved once here rather than in every stage                     */
     mech_vec3           passive_com;    /* passive CoM in the cone frame at t = 0                             */
     mech_dock_cam      *cam;            /* the alignment cam's table (process.cam_on), NULL otherwise         */
+    mech_vec3           rod_base[8];    /* pusher rods on the active plane, active-plane frame (process)      */
+    mech_vec3           pad_pt[3 * 8];  /* limiter pad points (DOCK_NPAD_PT), housing frame (process)         */
 };
 
 /* ---- dock_geom.c ---- */
@@ -75,6 +77,8 @@ int dock_probe_law(const mech_dock_law *law, hy_element *el, double q, double qd
 /* ---- dock_proc.c: loads of the whole process (docs/dock-process.md §8) ---- */
 #define DOCK_PAD_PTS 3                       /* points along each limiter pad's larger-base arc           */
 #define DOCK_NPAD_PT (8 * DOCK_PAD_PTS)       /* up to 8 pads                                              */
+#define DOCK_PAD_SPHERE 0.005                /* m: the pad points are spheres of this radius, their surface on the
+                                                pad's edge                                                   */
 typedef struct dock_proc_eval {
     mech_dock_drive_out  drv;                          /* the drive's trial                                     */
     double               u, w, udd;                    /* drive output (m at the probe), its rate, acceleration */

@@ -70,6 +70,21 @@ int mech_dock_model_new(const mech_dock_params *p, mech_dock_model **out, hy_err
     rc = mech_body_model_new(&def, &m->bm, err);
     if (rc == HY_OK)
         rc = dock_geom_contacts(p, &m->g, m->set, err);
+    if (rc == HY_OK && p->process.enabled) {
+        /* the process's fixed points: the pusher rods and the limiter pads' contact points (dock_proc.c) */
+        const mech_dock_pusher_params *ph = &p->process.pushers;
+        for (int i = 0; i < ph->n && i < 8; i++) {
+            double psi = ph->psi0 + 2.0 * M_PI * i / ph->n;
+            m->rod_base[i] = (mech_vec3){0.0, ph->radius * cos(psi), ph->radius * sin(psi)};
+        }
+        int npad = g->limiter_pads < 8 ? g->limiter_pads : 8;
+        for (int k = 0; k < npad; k++)
+            for (int i = 0; i < DOCK_PAD_PTS; i++) {
+                double az = 2 * M_PI * k / npad + g->limiter_pad_half * (2.0 * i / (DOCK_PAD_PTS - 1) - 1) * 0.8;
+                double r = g->limiter_r0 - DOCK_PAD_SPHERE;   /* the sphere's surface on the pad's edge */
+                m->pad_pt[k * DOCK_PAD_PTS + i] = (mech_vec3){g->limiter_x0, r * cos(az), r * sin(az)};
+            }
+    }
     if (rc == HY_OK && p->process.enabled && p->process.cam_on) {
         /* the alignment cam's table, with the cone placement its path check needs (docs/dock-process.md §3) */
         mech_dock_cam_params cp = p->process.cam;

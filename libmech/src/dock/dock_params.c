@@ -133,7 +133,7 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
     pp->cam.roller_offset = 0.003;
     pp->retract_limit = 0.40;   /* RP-1 §2.3: probe free length 0.55 m at the ready position, 0.15 m retracted */
     pp->plane_stiffness = 2e7;
-    pp->plane_damping = 2e4;
+    pp->plane_damping = 1e6;   /* ~0.3 of critical on the active vehicle's rotation at a rod (3.2e5 kg m^2 / 0.45^2 m^2) */
     pp->roller_stiffness = 1e6;   /* RP-1 §2.8 */
     pp->roller_damping = 1e3;
     pp->roller_mu = 0.02;

@@ -12,9 +12,31 @@
 #include "dock/dock_internal.h"
 
 #define ROLLER_V_EPS 1e-3   /* m/s: the rollers' Coulomb friction is viscous below this sliding speed */
-#define PAD_SPHERE 0.005    /* m: the pad points are spheres of this radius, their surface on the pad's edge   */
 #define PAD_ZETA 0.3        /* damping of the pad-wall contact: this fraction of critical on PAD_MASS          */
 #define PAD_MASS 20.0       /* kg: the housing's transverse inertia at the limiter (3 kg m^2 / 0.4^2)          */
+#define TILT_MAX 0.5        /* sin of the largest tilt between the housing and the cone (or the two docking planes)
+                               the cheap bounds below allow for: 30 deg, beyond any swing the UJ stops permit     */
+#define BOUND_MARGIN 0.01   /* m: slack of the bounds                                                        */
+
+/* (cone pose, world point) => the point's axial coordinate in the cone shape's frame (x = 0 at the rim plane,
+   negative inside) and its distance from the cone axis */
+static void cone_coords(const mech_contact_pose *pc, mech_vec3 pw, double *x, double *r)
+{
+    mech_vec3 q = mech_mat3_tapply(pc->rot, mech_vec3_sub(pw, pc->pos));
+    *x = q.x;
+    *r = hypot(q.y, q.z);
+}
+
+/* 1 when a sphere of radius `reach` about a point at (x, r) of the cone frame, moved axially by up to `dx`, cannot
+   touch the cone's wall: its outer reach stays inside the wall's radius there by more than the margin (the wall's
+   radius at x is rim_radius + x tan(alpha) for x <= 0). A point above the rim plane has no wall. */
+static int clear_of_wall(const mech_contact_shape *cone, double x, double r, double reach, double dx)
+{
+    if (x - dx > 0)
+        return 1;
+    double R = cone->radius + (x - dx) * tan(cone->half_angle);
+    return r + reach < R - BOUND_MARGIN;
+}
 
 void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
                      double phi, double phid, dock_proc_eval *e)
@@ -44,19 +66,26 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     e->gap_rods = -INFINITY;
     mech_vec3 F = {0, 0, 0}, M = {0, 0, 0};   /* on the passive vehicle, active-plane frame, about the origin */
     const mech_dock_pusher_params *ph = &pp->pushers;
-    if (pp->pushers_on) {
+    /* far apart (a gap larger than the stroke plus what a tilt of the planes can close at the rods): nothing
+       touches; the rods' gaps are the axis gap (their event functions only need the side) */
+    int far = e->gap > ph->stroke + TILT_MAX * ph->radius + BOUND_MARGIN;
+    if (far) {
+        for (int i = 0; i < ph->n && i < MECH_DOCK_PUSHER_MAX; i++)
+            e->rod_gap[i] = e->gap;
+        e->gap_rods = e->gap;
+    }
+    if (pp->pushers_on && !far) {
         mech_dock_pusher_eval(ph, o, n, v_o, om, &e->push);
         F = e->push.force, M = e->push.moment;
         e->e_contact += e->push.energy;
     }
-    for (int i = 0; i < ph->n && i < MECH_DOCK_PUSHER_MAX; i++) {
+    for (int i = 0; !far && i < ph->n && i < MECH_DOCK_PUSHER_MAX; i++) {
         e->rod_gap[i] = INFINITY;
         if (!(n.x < 0)) {
             e->gap_rods = INFINITY;   /* the planes do not face each other */
             continue;
         }
-        double psi = ph->psi0 + 2.0 * M_PI * i / ph->n;
-        mech_vec3 base = mech_vec3_make(0.0, ph->radius * cos(psi), ph->radius * sin(psi));
+        mech_vec3 base = m->rod_base[i];
         double g = mech_vec3_dot(n, mech_vec3_sub(o, base)) / n.x;
         e->rod_gap[i] = g;
         e->gap_rods = fmax(e->gap_rods, g);
@@ -97,16 +126,20 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     const mech_contact_body *H = &cb[DOCK_CB_HOUSING];
     const mech_dock_geometry *gm = &p->geom;
     const mech_contact_law *ll = &p->contact.limiter_rim;
-    mech_contact_shape pad = mech_contact_sphere(PAD_SPHERE);
+    mech_contact_shape pad = mech_contact_sphere(DOCK_PAD_SPHERE);
     double c_pad = 2 * PAD_ZETA * sqrt(ll->k * PAD_MASS);
     int npad = gm->limiter_pads < 8 ? gm->limiter_pads : 8;
+    /* the cheap bound: the limiter's larger base (centre, radius r0, tilted by up to TILT_MAX) inside the wall */
+    double lx, lr;
+    cone_coords(&pc, mech_vec3_add(H->pos, mech_vec3_scale(mech_mat3_col(H->rot, 0), gm->limiter_x0)), &lx, &lr);
+    int pads_clear = clear_of_wall(&cone->shape_b, lx, lr, gm->limiter_r0, TILT_MAX * gm->limiter_r0);
     for (int k = 0; k < npad; k++)
         for (int i = 0; i < DOCK_PAD_PTS; i++) {
             int id = k * DOCK_PAD_PTS + i;
-            double az = 2 * M_PI * k / npad + gm->limiter_pad_half * (2.0 * i / (DOCK_PAD_PTS - 1) - 1) * 0.8;
-            double r = gm->limiter_r0 - PAD_SPHERE;
-            mech_vec3 ph = {gm->limiter_x0, r * cos(az), r * sin(az)};
-            mech_vec3 cw = mech_vec3_add(H->pos, mech_mat3_apply(H->rot, ph));
+            e->pad_depth[id] = -1.0;
+            if (pads_clear)
+                continue;
+            mech_vec3 cw = mech_vec3_add(H->pos, mech_mat3_apply(H->rot, m->pad_pt[id]));
             mech_contact_pose pp_ = mech_contact_pose_make(cw, mech_mat3_identity());
             mech_contact_geom g;
             mech_contact_collide(&pad, &pp_, &cone->shape_b, &pc, &g);
@@ -142,6 +175,12 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         e->roller_f[j] = 0;
         mech_vec3 rh = mech_dock_cam_roller(cam, phi, j);
         mech_vec3 c = mech_vec3_add(H->pos, mech_mat3_apply(H->rot, rh));
+        double rx, rr;
+        cone_coords(&pc, c, &rx, &rr);
+        if (clear_of_wall(&cone->shape_b, rx, rr, pp->cam.roller_radius, 0.0)) {
+            e->roller_depth[j] = -1.0;
+            continue;
+        }
         mech_contact_pose pr = mech_contact_pose_make(c, mech_mat3_identity());
         mech_contact_geom g;
         mech_contact_collide(&roller, &pr, &cone->shape_b, &pc, &g);
