@@ -614,10 +614,49 @@ static void block(FILE *fp, const run *r, const char *name, const int *cols, int
 
 static void capture_line(FILE *fp, const run *r)
 {
-    fputs("unset arrow\n", fp);
+    fputs("unset arrow\nunset label\n", fp);
     if (r->sum.captured)
         fprintf(fp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead dt 2 lc rgb 'gray40'\n",
                 r->sum.capture_time, r->sum.capture_time);
+    /* the whole process: a dashed line at every transition of the sequencer, named at the top */
+    for (int k = 0; r->p->process.enabled && k < r->ps.n_log; k++) {
+        const mech_dock_seq_event *ev = &r->ps.log[k];
+        if (ev->from == ev->to || ev->to == MECH_DOCK_SEQ_ABSORB)   /* the capture line marks ABSORB */
+            continue;
+        fprintf(fp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead dt 3 lc rgb 'gray55'\n"
+                "set label '%s' at %.9g, graph 0.97 rotate by 90 right font ',8' tc rgb 'gray35'\n", ev->t, ev->t,
+                mech_dock_seq_state_name(ev->to), ev->t);
+    }
+}
+
+// the whole process (docs/dock-process.md): drive, pushers, planes, pads and rollers against time
+static int plot_process(const run *r)
+{
+    figure f;
+    if (fig_open(r, &f, "process.png", "pngcairo size 1000,1000 noenhanced font 'sans,10'") != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    FILE *fp = f.fp;
+    int fc[5] = {MECH_DOCK_CH_DRIVE_F, MECH_DOCK_CH_HEAD_AXIAL, MECH_DOCK_CH_PUSHER_F, MECH_DOCK_CH_PLANE_F,
+                 MECH_DOCK_CH_AXIAL_F};
+    int sc[3] = {MECH_DOCK_CH_STROKE, MECH_DOCK_CH_DRIVE_U, MECH_DOCK_CH_PLANE_GAP};
+    int rc[5] = {MECH_DOCK_CH_ROLLER_F1, MECH_DOCK_CH_ROLLER_F2, MECH_DOCK_CH_ROLLER_F3, MECH_DOCK_CH_LIMITER_F,
+                 MECH_DOCK_CH_PAD_F};
+    block(fp, r, "F", fc, 5, 1);
+    block(fp, r, "S", sc, 3, 1);
+    block(fp, r, "R", rc, 5, 1);
+    fprintf(fp, "set multiplot layout 3,1 title 'mech dock: the whole process, variant %s; final state %s; dotted: "
+            "the sequencer'\n", r->p->variant == MECH_DOCK_B ? "B" : "A", mech_dock_seq_state_name(r->ps.state));
+    fputs("set xlabel 't (s)'\nset key top left\n", fp);
+    capture_line(fp, r);
+    fputs("set ylabel 'force (N)'\nplot $F using 1:2 with lines lw 1.2 title 'drive', $F using 1:3 with lines lw 1 "
+          "title 'head axial (push-in +)', $F using 1:4 with lines lw 1 title 'pushers', $F using 1:5 with lines lw 1 "
+          "title 'docking planes', $F using 1:6 with lines lw 1 title 'axial chain'\n", fp);
+    fputs("set ylabel 'm'\nplot $S using 1:2 with lines lw 1.2 title 'stroke', $S using 1:3 with lines lw 1.2 "
+          "title 'drive output u', $S using 1:4 with lines lw 1.2 title 'plane gap (axis)'\n", fp);
+    fputs("set ylabel 'force (N)'\nplot $R using 1:2 with lines lw 1 title 'roller 1', $R using 1:3 with lines lw 1 "
+          "title 'roller 2', $R using 1:4 with lines lw 1 title 'roller 3', $R using 1:5 with lines lw 1 "
+          "title 'limiter pads on the rim', $R using 1:6 with lines lw 1 title 'limiter pads on the wall'\n", fp);
+    return fig_run(r, &f);
 }
 
 // contact forces against time (the paper's Figs. 8 and 10), stroke and swing
@@ -964,7 +1003,9 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
             status = plot_views(r);
         if (status == MECH_EXIT_OK && c->animation)
             status = plot_animation(r);
-        nfig = 3 + r->nview + (c->animation && r->nframe > 1);
+        if (status == MECH_EXIT_OK && c->params.process.enabled)
+            status = plot_process(r);
+        nfig = 3 + r->nview + (c->animation && r->nframe > 1) + (c->params.process.enabled != 0);
     }
     const mech_dock_summary *u = &r->sum;
     if (!o->quiet) {
@@ -1007,7 +1048,7 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
 /* the files a run writes into its folder (and removes when a rerun no longer writes them) */
 static const char *const owned_outputs[] = {"history.csv", "axial.csv", "spring1.csv", "spring2.csv", "torsion.csv",
                                             "bend_y.csv", "bend_z.csv", "summary.json", "forces.png", "loops.png",
-                                            "energy.png", "view-*.png", "animation.gif", "log.h5", NULL};
+                                            "energy.png", "view-*.png", "animation.gif", "log.h5", "process.png", NULL};
 
 /* (options, scenario, folder) => refused before running when the outputs would not fit (hy_output_limit): every
  * step writes a record row per element, history.csv a row per step or at outputs.rate; up to 25 bytes a number */

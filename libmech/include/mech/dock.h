@@ -299,6 +299,7 @@ enum mech_dock_channel {
     MECH_DOCK_CH_PLANE_F,          /* docking-plane contact force, N                                           */
     MECH_DOCK_CH_ROLLER_F1, MECH_DOCK_CH_ROLLER_F2, MECH_DOCK_CH_ROLLER_F3,   /* roller forces, N               */
     MECH_DOCK_CH_ROLLER_N,         /* rollers touching the cone                                                */
+    MECH_DOCK_CH_PAD_F,            /* the fixed limiter's pads on the cone wall (retraction), sum, N           */
     MECH_DOCK_CH_E_DRIVE,          /* work of the drive's motors (an input), J                                 */
     MECH_DOCK_CH_E_DRIVE_STORED,   /* drive stiffness energy + output kinetic energy + its damping, J          */
     MECH_DOCK_NCH

@@ -429,6 +429,7 @@ static const struct { const char *name, *unit; } channels[MECH_DOCK_NCH] = {
     [MECH_DOCK_CH_ROLLER_F2] = {"roller_f2", "N"},
     [MECH_DOCK_CH_ROLLER_F3] = {"roller_f3", "N"},
     [MECH_DOCK_CH_ROLLER_N] = {"roller_n", "1"},
+    [MECH_DOCK_CH_PAD_F] = {"pad_wall_f", "N"},
     [MECH_DOCK_CH_E_DRIVE] = {"e_drive", "J"},
     [MECH_DOCK_CH_E_DRIVE_STORED] = {"e_drive_stored", "J"},
 };

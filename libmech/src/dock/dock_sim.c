@@ -810,6 +810,7 @@ static void account(mech_dock_sim *s, int first, int full)
     for (int j = 0; j < 3; j++)
         c[MECH_DOCK_CH_ROLLER_F1 + j] = s->proc && s->m->cam && j < s->m->cam->n_lever ? pr->roller_f[j] : 0.0;
     c[MECH_DOCK_CH_ROLLER_N] = s->proc ? pr->n_roller : 0.0;
+    c[MECH_DOCK_CH_PAD_F] = s->proc ? pr->f_pad : 0.0;
     c[MECH_DOCK_CH_E_DRIVE] = Q[Q_DRIVE];
     c[MECH_DOCK_CH_E_DRIVE_STORED] = e_drive;
 }
