@@ -5,7 +5,8 @@
  * retraction speed is reached; in B the pushers hold the probe while FrT1 slips back at its pull level (300 N) until
  * its stroke is restored (spec 001 §5.2, Fig. 15 fragment 3); the pushers' force at the end equals the linear law
  * n F (stroke - gap) / stroke; the energy budget with the drive's work closes; linear momentum is conserved (every
- * force is internal); no allocation in the step. And the scenario keys' refusals (bad input). */
+ * force is internal); no allocation in the step. S3x through the whole process: no failure, the rollers never all
+ * touching, more limiter impacts on the cone wall in A than in B. And the scenario keys' refusals (bad input). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -164,6 +165,31 @@ static void s1_400_A(void **state)
     common_checks(&o, &prm);
 }
 
+/* S3x, the expert case, through the whole process (docs/dock-process.md §8.1): no failure state by 400 s, the energy
+ * budget with the drive closes, the rollers never all touch at once (the design's requirement, spec 001 §1.4), the
+ * fixed limiter bears on the cone wall during retraction, more often in A than in B (the paper's ordering: "A a
+ * high-frequency series of limiter impacts, B a single limiter impulse"), and B's FrT1 is restored */
+static void s3x_400(void **state)
+{
+    (void)state;
+    run_out a, b;
+    run("s3x-400-A.json", &a);
+    run("s3x-400-B.json", &b);
+    const run_out *o[2] = {&a, &b};
+    for (int k = 0; k < 2; k++) {
+        const mech_dock_process_summary *ps = &o[k]->ps;
+        assert_true(ps->state < MECH_DOCK_SEQ_FAIL_NO_CAPTURE);
+        assert_true(ps->t_align > 240);   /* retraction, then the alignment phase */
+        assert_true(ps->e_residual_rel < 1e-3);
+        assert_int_equal(ps->roller_all, 0);
+        assert_true(ps->roller_impacts > 0 && ps->pad_impacts > 0);
+        assert_true(ps->drive_limit_time == 0);
+    }
+    print_message("limiter pads on the cone wall: A %lu impacts, B %lu\n", a.ps.pad_impacts, b.ps.pad_impacts);
+    assert_true(a.ps.pad_impacts > b.ps.pad_impacts);
+    assert_true(b.ps.frt1_slip_end < 1e-4);
+}
+
 /* ---- bad input: refused before the run, naming the file and the key ---- */
 static void refused(const char *extra, const char *want)
 {
@@ -239,6 +265,7 @@ int main(void)
         cmocka_unit_test(print_round_trip),
         cmocka_unit_test(s1_400_B),
         cmocka_unit_test(s1_400_A),
+        cmocka_unit_test(s3x_400),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
