@@ -105,6 +105,17 @@ __attribute__((format(printf, 2, 3))) static void warn(reader *r, const char *fm
 }
 
 /* A cell as shown in a message: at most 40 bytes, control bytes as '?' (hy_msg_text, the one sanitiser). */
+// (cell) => 1 for the units of a dimensionless quantity, "1" (SI) or "-", blanks around allowed
+static int dimensionless_unit(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    return n == 1 && (s[0] == '1' || s[0] == '-');
+}
+
 static void show_cell(const char *s, size_t len, char *out, size_t size)
 {
     hy_msg_text(out, size, s, len, 40);
@@ -549,6 +560,9 @@ static int pre_row_end(reader *r)
                 continue;
             if (hy_csv_unitlike(c->s[i], strlen(c->s[i]))) {
                 any = 1;
+            } else if (dimensionless_unit(c->s[i])) {
+                /* "1" or "-": a dimensionless column (a flag, a count) in a row of units; the row counts as units
+                   only with at least one unit with letters (a data row of ones stays data) */
             } else {
                 units = 0;
                 if (bad == NONE)

@@ -231,6 +231,18 @@ static void units_row_variants(void **state)
     assert_string_equal(s.q_unit, "");
     assert_string_equal(s.Q_unit, "kN");
     hy_series_free(&s);
+    /* "1" and "-": dimensionless columns (mech dock's contact flags) in a units row with letters */
+    read_ok("t,flag,x,y\ns,1,m,N\n0,1,2,3\n1,0,3,4\n", &o, &s);
+    assert_int_equal(s.n, 2);
+    assert_string_equal(s.q_unit, "m");
+    assert_string_equal(s.Q_unit, "N");
+    hy_series_free(&s);
+    read_ok("x,y,n\nm,N,-\n2,3,1\n", &o, &s);
+    assert_int_equal(s.n, 1);
+    hy_series_free(&s);
+    read_ok("x,y\n1,1\n2,3\n", &o, &s); /* a row of ones without a letter unit is data */
+    assert_int_equal(s.n, 2);
+    hy_series_free(&s);
     o.units_row = 1;
     read_ok("rot,torque\ndeg,N m\n1,2\n", &o, &s);
     assert_string_equal(s.q_unit, "deg");
