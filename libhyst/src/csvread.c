@@ -105,7 +105,8 @@ __attribute__((format(printf, 2, 3))) static void warn(reader *r, const char *fm
 }
 
 /* A cell as shown in a message: at most 40 bytes, control bytes as '?' (hy_msg_text, the one sanitiser). */
-// (cell) => 1 for the units of a dimensionless quantity, "1" (SI) or "-", blanks around allowed
+// (cell) => 1 for the units of a dimensionless quantity, "1" (SI) or "-", blanks around allowed (a units row may
+// hold them beside units with letters: see the PH_UNITS rule)
 static int dimensionless_unit(const char *s)
 {
     while (*s == ' ' || *s == '\t')
@@ -553,25 +554,35 @@ static int pre_row_end(reader *r)
             replay = 1;
         }
     } else { /* PH_UNITS: the row after the header */
-        int units = 1, any = 0;
-        size_t bad = NONE;
+        int units = 1, any = 0, dimless = 0;
+        size_t bad = NONE, first = NONE, first_dimless = NONE;
         for (size_t i = 0; i < c->n; i++) {
             if (!c->s[i][0])
                 continue;
+            if (first == NONE)
+                first = i;
             if (hy_csv_unitlike(c->s[i], strlen(c->s[i]))) {
-                any = 1;
+                any++;
             } else if (dimensionless_unit(c->s[i])) {
-                /* "1" or "-": a dimensionless column (a flag, a count) in a row of units; the row counts as units
-                   only with at least one unit with letters (a data row of ones stays data) */
+                dimless++;   /* "1" or "-": a dimensionless column (a flag, a count) among units */
+                if (first_dimless == NONE)
+                    first_dimless = i;
             } else {
                 units = 0;
                 if (bad == NONE)
                     bad = i;
             }
         }
+        /* dimensionless cells only in a row that is clearly units: at least two units with letters and at least
+           as many of them as of the ones ("x,y / a,1" is a bad data row, not units; mech dock's history is units) */
+        if (dimless && !(any >= 2 && any >= dimless)) {
+            units = 0;
+            if (bad == NONE || first_dimless < bad)
+                bad = first_dimless;
+        }
         if (o->units_row == 1 && (!units || !any)) {
-            if (bad == NONE) /* cannot happen: a row of empty cells is skipped as blank */
-                bad = 0;
+            if (bad == NONE) /* no unit with letters: the first cell */
+                bad = first == NONE ? 0 : first;
             char cell[48];
             show_cell(c->s[bad], strlen(c->s[bad]), cell, sizeof cell);
             return fail(r, HY_EPARSE,

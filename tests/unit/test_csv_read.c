@@ -239,6 +239,7 @@ static void units_row_variants(void **state)
     hy_series_free(&s);
     read_ok("x,y,n\nm,N,-\n2,3,1\n", &o, &s);
     assert_int_equal(s.n, 1);
+    assert_string_equal(s.q_unit, "m");
     hy_series_free(&s);
     read_ok("x,y\n1,1\n2,3\n", &o, &s); /* a row of ones without a letter unit is data */
     assert_int_equal(s.n, 2);

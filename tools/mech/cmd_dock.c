@@ -1057,7 +1057,7 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
     const mech_dock_params *p = &c->params;
     double steps = floor(p->duration / p->h + 0.5) + 1;
     double rows = c->out_rate > 0 ? fmin(steps, p->duration * c->out_rate + 1) : steps;
-    int ncol = c->nchannel ? c->nchannel + 1 : MECH_DOCK_NCH;
+    int ncol = c->nchannel ? c->nchannel + 1 : c->params.process.enabled ? MECH_DOCK_NCH : MECH_DOCK_CH_PROCESS_FIRST;
     double recrows = c->out_records_rate > 0 ? fmin(steps, p->duration * c->out_records_rate + 1) : steps;
     double hist = rows * ncol * 25, rec = c->records ? recrows * MECH_DOCK_NEL * 3 * 25 : 0;
     double limit = hy_output_limit(dir);
