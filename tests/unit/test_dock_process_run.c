@@ -207,6 +207,9 @@ static void refused(const char *extra, const char *want)
         rc = mech_dock_config_load(&c, "bad.json", &e);
         if (rc == HY_OK)
             rc = mech_dock_params_check(&c.params, &e);
+        mech_dock_model *m = NULL;
+        if (rc == HY_OK && (rc = mech_dock_model_new(&c.params, &m, &e)) == HY_OK)   /* the cam's path check */
+            mech_dock_model_free(m);
         mech_dock_config_free(&c);
     }
     print_message("%s -> %s\n", extra, e.msg);
@@ -222,9 +225,14 @@ static void bad_input(void **state)
     refused(", \"drive\": {\"speed\": 0.001}", "bad.json: drive: given, but the scenario has no \"process\"");
     refused(", \"process\": {\"start\": \"docked\"}", "bad.json: process.start: expected one of");
     refused(", \"process\": {}, \"drive\": {\"force_max\": 5000}", "drive.force_max");
-    refused(", \"process\": {}, \"cam\": {\"theta_deg\": [0, 10, 5], \"radius\": [0.05, 0.05, 0.06]}",
+#define LEVERS "\"i_cam\": 50, \"arm\": 0.05, \"x_pivot\": 0.2, \"rho_pivot\": 0.12, \"length\": 0.16, \"roller_radius\": 0.02"
+    refused(", \"process\": {}, \"cam\": {\"theta_deg\": [0, 10, 5], \"radius\": [0.05, 0.05, 0.06], " LEVERS "}",
             "bad.json: cam.theta_deg[2]");
-    refused(", \"process\": {}, \"cam\": {\"theta_deg\": [0, 10], \"radius\": [0.05]}", "bad.json: cam.radius");
+    refused(", \"process\": {}, \"cam\": {\"theta_deg\": [0, 10], \"radius\": [0.05], " LEVERS "}", "bad.json: cam.radius");
+    refused(", \"process\": {}, \"cam\": {\"theta_deg\": [0, 10], \"radius\": [0.05, 0.05]}", "bad.json: cam.i_cam: required");
+    /* a roller path that crosses the cone by more than its offset: the pivot far out (the model's path check) */
+    refused(", \"process\": {}, \"cam\": {\"theta_deg\": [0, 240], \"radius\": [0.04, 0.08], \"i_cam\": 50, \"arm\": 0.05, "
+            "\"x_pivot\": 0.2, \"rho_pivot\": 0.35, \"length\": 0.16, \"roller_radius\": 0.02}", "cam.path");
     refused(", \"process\": {}, \"pushers\": {\"n\": 0}", "pushers.n");
     refused(", \"process\": {}, \"sequencer\": {\"jam_time\": 0}", "bad.json: sequencer.jam_time = 0");
     refused(", \"process\": {\"roller_mu\": -1}", "bad.json: process.roller_mu = -1");

@@ -605,6 +605,12 @@ static int parse_process(const ctx *x, const cJSON *doc, mech_dock_config *c)
     if (!o)
         return HY_OK;
     pp->cam_on = 1;
+    /* the lever geometry has no RP-1 values: a cam names all of it (scripts/design-cam.py prints a complete one) */
+    static const char *const need[] = {"i_cam", "arm", "x_pivot", "rho_pivot", "length", "roller_radius", NULL};
+    for (int k = 0; need[k]; k++)
+        if (!cJSON_GetObjectItemCaseSensitive(o, need[k]))
+            return hy_err_set(x->err, HY_EPARSE, "%s: cam.%s: required with a cam (RP-1 gives no lever geometry; "
+                              "scripts/design-cam.py prints a complete cam section)", x->name, need[k]);
     const cJSON *th = cJSON_GetObjectItemCaseSensitive(o, "theta_deg"), *ra = cJSON_GetObjectItemCaseSensitive(o, "radius");
     int n = cJSON_IsArray(th) ? cJSON_GetArraySize(th) : -1;
     if (n < 2 || n > MECH_DOCK_CAM_MAX)
