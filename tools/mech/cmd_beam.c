@@ -139,17 +139,15 @@ static char *num(char *l, double v, int last)
     return l;
 }
 
-// (history, suffix for column names or "") => CSV with a header and a units row
-static void write_hist(FILE *fp, const hist *h, const hist *h2)
+// (hinges, runs side by side: 1 sim, 2 lqr's _open / _ctrl) => the CSV's header and units rows
+static void write_head(FILE *fp, int nh, int nset)
 {
-    const hist *hs[2] = {h, h2};
-    int nset = h2 ? 2 : 1;
     for (int s = 0; s < nset; s++) {
         const char *sx = nset == 1 ? "" : s == 0 ? "_open" : "_ctrl";
         if (s == 0)
             fputs("t,", fp);
         fprintf(fp, "w_tip%s,theta%s,theta_dot%s,", sx, sx, sx);
-        for (int j = 0; j < h->nh; j++)
+        for (int j = 0; j < nh; j++)
             fprintf(fp, "dtheta_%d%s,M_%d%s,", j + 1, sx, j + 1, sx);
         fprintf(fp, "U%s,F%s%s", sx, sx, s == nset - 1 ? "\n" : ",");
     }
@@ -157,10 +155,18 @@ static void write_hist(FILE *fp, const hist *h, const hist *h2)
         if (s == 0)
             fputs("s,", fp);
         fputs("m,rad,rad/s,", fp);
-        for (int j = 0; j < h->nh; j++)
+        for (int j = 0; j < nh; j++)
             fputs("rad,N m,", fp);
         fprintf(fp, "V,N%s", s == nset - 1 ? "\n" : ",");
     }
+}
+
+// (history, suffix for column names or "") => CSV with a header and a units row
+static void write_hist(FILE *fp, const hist *h, const hist *h2)
+{
+    const hist *hs[2] = {h, h2};
+    int nset = h2 ? 2 : 1;
+    write_head(fp, h->nh, nset);
     long n = h->n;
     for (int s = 1; s < nset; s++)
         n = hs[s]->n < n ? hs[s]->n : n;
@@ -277,6 +283,31 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
 
 /* ---------- configuration ---------- */
 
+/* (command, parameters) => mech_beam_model_new, announced on a terminal when it takes long (hy_stage): the dense
+ * generalized eigen-solve (dsygvd, ~n^3) and the projection onto the kept modes (~n^2 k + n k^2) of a fine mesh with
+ * all modes run for a long time without a word otherwise. The estimate is calibrated on this machine class (500
+ * elements, all modes: about 5 s). */
+static int build_model(const char *cmd, const mech_beam_params *p, mech_beam_model **m, hy_err *err)
+{
+    double n = 2.0 * (p->n_elem + p->n_hinges + 1), k = p->n_modes == 0 || p->n_modes > n ? n : p->n_modes;
+    k += p->attachment_modes ? p->n_hinges : 0;
+    double est = 3e-10 * n * n * n + 2.5e-9 * (n * n * k + n * k * k);
+    char label[48], modes[48];
+    snprintf(label, sizeof label, "mech %s", cmd);
+    if (p->n_modes == 0)
+        snprintf(modes, sizeof modes, "all modes");
+    else
+        snprintf(modes, sizeof modes, "%d modes", p->n_modes);
+    hy_stage st;
+    char took[32];
+    snprintf(took, sizeof took, est < 1 ? "under 1 s" : "about %.0f s", ceil(est));
+    hy_stage_start(&st, label, est, "building the model: %d elements (about %.0f DOFs), %s: dense eigen-solve "
+                   "(LAPACK dsygvd) and modal projection, %s", p->n_elem, n, modes, took);
+    int rc = mech_beam_model_new(p, m, err);
+    hy_stage_end(&st);
+    return rc;
+}
+
 static int load_config(const char *cmd, const opts *o, mech_beam_config *c, mech_beam_model **m)
 {
     hy_err err;
@@ -302,7 +333,7 @@ static int load_config(const char *cmd, const opts *o, mech_beam_config *c, mech
         return mech_cli_usage(cmd, "solver.duration %g s / solver.dt %g s: expected a dt > 0 s and 0 .. 1e8 steps (got "
                               "%.3g)", d, h, d / h);
     }
-    if (mech_beam_model_new(&c->params, m, &err) != HY_OK) {
+    if (build_model(cmd, &c->params, m, &err) != HY_OK) {
         mech_beam_config_free(c);
         return mech_cli_fail(cmd, "%s: %s", hy_display_name(o->config), err.msg);
     }
@@ -432,7 +463,7 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
             mech_beam_params_equal_hinges(&p, (int)v[i]);
         }
         mech_beam_model *m;
-        if (mech_beam_model_new(&p, &m, &err) != HY_OK) {
+        if (build_model(cmd, &p, &m, &err) != HY_OK) {
             free(table);
             return mech_cli_fail(cmd, "--sweep %s = %g: %s", key, v[i], err.msg);
         }
@@ -503,8 +534,34 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
 
 /* ---------- sim ---------- */
 
-// (history) => summary JSON document
-static cJSON *summary(const hist *h, const mech_beam_config *c, const mech_beam_model *m)
+/* What the summary needs of a run, gathered as the run streams: the samples with the largest |value| (the first on
+ * ties, as a scan of the whole history finds them), the totals of mech_beam_run, and each hinge's dtheta and M at
+ * every step only for the loop analysis (hy_loops_analyze works on whole records) */
+typedef struct peak {
+    double v, t;
+} peak;
+
+typedef struct runsum {
+    long n;                         /* samples                                                             */
+    int nh;
+    peak pk[4];                     /* w_tip, theta, theta_dot, U                                          */
+    peak pq[MECH_BEAM_MAX_HINGES], pM[MECH_BEAM_MAX_HINGES];
+    const double *q, *Q;            /* nh x stride, hinge-major; NULL: no loop analysis                    */
+    size_t stride;
+    const mech_beam_history *r;     /* works, contact counts, final energies                               */
+    int failed;
+    char msg[HY_MSG_LEN];
+} runsum;
+
+// (peak so far, sample i, value, time) => the larger |value| kept (the first on ties; a NaN never replaces)
+static void peak_add(peak *p, size_t i, double v, double t)
+{
+    if (i == 0 || fabs(v) > fabs(p->v))
+        p->v = v, p->t = t;
+}
+
+// (run) => summary JSON document
+static cJSON *summary(const runsum *h, const mech_beam_config *c, const mech_beam_model *m)
 {
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "format", "mech-beam-summary");
@@ -515,46 +572,33 @@ static cJSON *summary(const hist *h, const mech_beam_config *c, const mech_beam_
     mech_beam_info in;
     mech_beam_model_info(m, &in);
     cJSON_AddNumberToObject(doc, "modes", (double)in.nm);
-    struct { const char *name; const double *v; } pk[] = {
-        {"w_tip", h->w}, {"theta", h->th}, {"theta_dot", h->thd}, {"U", h->U}};
+    const char *pname[4] = {"w_tip", "theta", "theta_dot", "U"};
     cJSON *peaks = cJSON_AddObjectToObject(doc, "peaks");
     for (size_t k = 0; k < 4; k++) {
-        long im = 0;
-        for (long i = 0; i < h->n; i++)
-            if (fabs(pk[k].v[i]) > fabs(pk[k].v[im]))
-                im = i;
-        cJSON *o = cJSON_AddObjectToObject(peaks, pk[k].name);
-        cJSON_AddItemToObject(o, "max_abs", hy_json_exact_number(fabs(pk[k].v[im])));
-        cJSON_AddItemToObject(o, "value", hy_json_exact_number(pk[k].v[im]));
-        cJSON_AddItemToObject(o, "time", hy_json_exact_number(h->t[im]));
+        cJSON *o = cJSON_AddObjectToObject(peaks, pname[k]);
+        cJSON_AddItemToObject(o, "max_abs", hy_json_exact_number(fabs(h->pk[k].v)));
+        cJSON_AddItemToObject(o, "value", hy_json_exact_number(h->pk[k].v));
+        cJSON_AddItemToObject(o, "time", hy_json_exact_number(h->pk[k].t));
     }
     cJSON *hs = cJSON_AddArrayToObject(doc, "hinges");
-    size_t stride = (size_t)h->cap;
     for (int j = 0; j < h->nh; j++) {
-        const double *q = h->dth + (size_t)j * stride, *Q = h->M + (size_t)j * stride;
         cJSON *o = cJSON_CreateObject();
-        long idq = 0, iM = 0;
-        for (long i = 0; i < h->n; i++) {
-            if (fabs(q[i]) > fabs(q[idq]))
-                idq = i;
-            if (fabs(Q[i]) > fabs(Q[iM]))
-                iM = i;
-        }
         cJSON_AddItemToObject(o, "position", hy_json_exact_number(c->params.hinge[j].position));
         cJSON_AddItemToObject(o, "clearance", hy_json_exact_number(c->params.hinge[j].clearance));
-        cJSON_AddItemToObject(o, "dtheta_max_abs", hy_json_exact_number(fabs(q[idq])));
-        cJSON_AddItemToObject(o, "dtheta_time", hy_json_exact_number(h->t[idq]));
-        cJSON_AddItemToObject(o, "M_max_abs", hy_json_exact_number(fabs(Q[iM])));
-        cJSON_AddItemToObject(o, "M_time", hy_json_exact_number(h->t[iM]));
-        cJSON_AddItemToObject(o, "contact_fraction", hy_json_exact_number((double)h->contact[j] / (double)h->n));
-        cJSON_AddItemToObject(o, "work", hy_json_exact_number(h->W_j[j]));
+        cJSON_AddItemToObject(o, "dtheta_max_abs", hy_json_exact_number(fabs(h->pq[j].v)));
+        cJSON_AddItemToObject(o, "dtheta_time", hy_json_exact_number(h->pq[j].t));
+        cJSON_AddItemToObject(o, "M_max_abs", hy_json_exact_number(fabs(h->pM[j].v)));
+        cJSON_AddItemToObject(o, "M_time", hy_json_exact_number(h->pM[j].t));
+        cJSON_AddItemToObject(o, "contact_fraction", hy_json_exact_number((double)h->r->contact[j] / (double)h->n));
+        cJSON_AddItemToObject(o, "work", hy_json_exact_number(h->r->W_j[j]));
         /* energy per cycle of the hinge's dtheta-M loop, counted by hyst's loop analysis (docs/loops.md) */
         hy_loops_opts lo;
         hy_loops L;
         hy_err e;
         hy_loops_opts_default(&lo);
         cJSON *cyc = cJSON_AddArrayToObject(o, "energy_per_cycle");
-        if (h->n >= 3 && hy_loops_analyze(q, Q, (size_t)h->n, &lo, &L, &e) == HY_OK) {
+        const double *q = h->q ? h->q + (size_t)j * h->stride : NULL, *Q = h->Q ? h->Q + (size_t)j * h->stride : NULL;
+        if (q && h->n >= 3 && hy_loops_analyze(q, Q, (size_t)h->n, &lo, &L, &e) == HY_OK) {
             for (size_t k = 0; k < L.n_cyc; k++)
                 cJSON_AddItemToArray(cyc, hy_json_exact_number(L.cyc[k].energy));
             cJSON_AddItemToObject(o, "loops_total_energy", hy_json_exact_number(L.total_energy));
@@ -563,12 +607,12 @@ static cJSON *summary(const hist *h, const mech_beam_config *c, const mech_beam_
         cJSON_AddItemToArray(hs, o);
     }
     cJSON *en = cJSON_AddObjectToObject(doc, "energy");
-    cJSON_AddItemToObject(en, "work_external", hy_json_exact_number(h->W_ext));
-    cJSON_AddItemToObject(en, "work_hinges", hy_json_exact_number(h->W_hinge));
-    cJSON_AddItemToObject(en, "kinetic_final", hy_json_exact_number(h->T));
-    cJSON_AddItemToObject(en, "elastic_final", hy_json_exact_number(h->V));
-    cJSON_AddItemToObject(en, "balance_max_abs", hy_json_exact_number(h->bal_max));
-    cJSON_AddItemToObject(doc, "angular_momentum_final", hy_json_exact_number(h->h));
+    cJSON_AddItemToObject(en, "work_external", hy_json_exact_number(h->r->W_ext));
+    cJSON_AddItemToObject(en, "work_hinges", hy_json_exact_number(h->r->W_hinge));
+    cJSON_AddItemToObject(en, "kinetic_final", hy_json_exact_number(h->r->T));
+    cJSON_AddItemToObject(en, "elastic_final", hy_json_exact_number(h->r->V_beam));
+    cJSON_AddItemToObject(en, "balance_max_abs", hy_json_exact_number(h->r->balance_max));
+    cJSON_AddItemToObject(doc, "angular_momentum_final", hy_json_exact_number(h->r->h));
     if (h->failed)
         cJSON_AddStringToObject(doc, "error", h->msg);
     return doc;
@@ -606,108 +650,27 @@ static int write_hist_file(const char *cmd, const char *path, const hist *h, con
     return MECH_EXIT_OK;
 }
 
-static int hinge_records(const char *cmd, const char *prefix, const hist *h, const opts *o,
-                         const mech_beam_config *c)
-{
-    size_t stride = (size_t)h->cap;
-    for (int j = 0; j < h->nh; j++) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s%d.csv", prefix, j + 1);
-        hy_err err;
-        hy_atomic a;
-        if (is_input(path, o, c))
-            return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
-        if (hy_atomic_open(&a, path, o->config, &err) != HY_OK)
-            return mech_cli_fail(cmd, "%s", err.msg);
-        fputs("t,q,Q\ns,rad,N m\n", a.fp);
-        for (long i = 0; i < h->n; i++) {
-            char row[3 * 33], *l = num(row, h->t[i], 0);
-            l = num(l, h->dth[(size_t)j * stride + i], 0);
-            l = num(l, h->M[(size_t)j * stride + i], 1);
-            fwrite(row, 1, (size_t)(l - row), a.fp);
-        }
-        if (hy_atomic_commit(&a, &err) != HY_OK)
-            return mech_cli_fail(cmd, "%s", err.msg);
-    }
-    return MECH_EXIT_OK;
-}
-
-/* (history, its summary document (deleted here)) => -o FILE as one HDF5 log: /history with the CSV's columns and
- * units, /records/hingeJ (t, q = dtheta_J, Q = M_J) and the summary as root attributes (hyst/h5log.h) */
-static int write_h5_file(const char *cmd, const hist *h, cJSON *doc, const opts *o, const mech_beam_config *c)
-{
-    hy_err err;
-    hy_h5log *lg;
-    hy_h5table *t;
-    if (is_input(o->out, o, c)) {
-        cJSON_Delete(doc);
-        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", o->out);
-    }
-    if (hy_h5log_open(&lg, o->out, o->config, &err) != HY_OK) {
-        cJSON_Delete(doc);
-        return mech_cli_fail(cmd, "%s", err.msg);
-    }
-    char nm[6 + 2 * MECH_BEAM_MAX_HINGES][24];
-    const char *names[6 + 2 * MECH_BEAM_MAX_HINGES], *units[6 + 2 * MECH_BEAM_MAX_HINGES];
-    int nc = 0, nh = h->nh;
-    const char *head[4][2] = {{"t", "s"}, {"w_tip", "m"}, {"theta", "rad"}, {"theta_dot", "rad/s"}};
-    for (int k = 0; k < 4; k++)
-        names[nc] = head[k][0], units[nc++] = head[k][1];
-    for (int j = 0; j < nh; j++) {
-        snprintf(nm[2 * j], sizeof nm[0], "dtheta_%d", j + 1);
-        snprintf(nm[2 * j + 1], sizeof nm[0], "M_%d", j + 1);
-        names[nc] = nm[2 * j], units[nc++] = "rad";
-        names[nc] = nm[2 * j + 1], units[nc++] = "N m";
-    }
-    names[nc] = "U", units[nc++] = "V";
-    names[nc] = "F", units[nc++] = "N";
-    size_t st = (size_t)h->cap;
-    int rc = hy_h5log_table(lg, "/history", nc, names, units, "mech beam sim time response (docs/beam.md)", &t, &err);
-    for (long i = 0; rc == HY_OK && i < h->n; i++) {
-        double row[6 + 2 * MECH_BEAM_MAX_HINGES];
-        int k = 0;
-        row[k++] = h->t[i], row[k++] = h->w[i], row[k++] = h->th[i], row[k++] = h->thd[i];
-        for (int j = 0; j < nh; j++)
-            row[k++] = h->dth[(size_t)j * st + (size_t)i], row[k++] = h->M[(size_t)j * st + (size_t)i];
-        row[k++] = h->U[i], row[k++] = h->F[i];
-        rc = hy_h5log_append(t, row, &err);
-    }
-    for (int j = 0; rc == HY_OK && j < nh; j++) {
-        char dset[64], desc[200];
-        const char *rn[3] = {"t", "q", "Q"}, *ru[3] = {"s", "rad", "N m"};
-        snprintf(dset, sizeof dset, "/records/hinge%d", j + 1);
-        snprintf(desc, sizeof desc, "hinge %d: relative rotation q = dtheta_%d and moment Q = M_%d at every step",
-                 j + 1, j + 1, j + 1);
-        rc = hy_h5log_table(lg, dset, 3, rn, ru, desc, &t, &err);
-        for (long i = 0; rc == HY_OK && i < h->n; i++) {
-            double row[3] = {h->t[i], h->dth[(size_t)j * st + (size_t)i], h->M[(size_t)j * st + (size_t)i]};
-            rc = hy_h5log_append(t, row, &err);
-        }
-    }
-    if (rc == HY_OK)
-        rc = hy_h5log_attr_json(lg, "/", doc, &err);
-    cJSON_Delete(doc);
-    if (rc != HY_OK) {
-        hy_h5log_abort(lg);
-        return mech_cli_fail(cmd, "%s", err.msg);
-    }
-    if (hy_h5log_commit(lg, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
-}
-
-/* (options, configuration, histories kept) => refused before running when the histories (every step of t, w, theta,
- * theta', U, F and each hinge's dtheta, M) exceed the memory (hy_mem_limit) or the CSV files the free space of
- * their folder (hy_output_limit; up to 25 bytes a number), naming the keys and the numbers */
+/* (options, configuration, runs: 1 sim (streamed), 2 lqr (both histories kept)) => refused before running when what
+ * is held in memory exceeds hy_mem_limit or the CSV files the free space of their folder (hy_output_limit; up to 25
+ * bytes a number), naming the keys and the numbers. sim streams its rows: it holds only each hinge's dtheta and M for
+ * the summary's loop analysis (--summary or --format h5, with hinges) and at most 4000 samples for a figure. */
 static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, int runs)
 {
     double n = floor(c->solver.duration / c->solver.dt + 0.5) + 1;
     int nh = c->params.n_hinges;
-    double mem = runs * n * (6.0 + 2.0 * nh) * sizeof(double), mem_max = hy_mem_limit();
+    int loops = runs == 1 && (o->summary || o->h5) && nh > 0;
+    double per = runs == 1 ? 2.0 * nh * loops : runs * (6.0 + 2.0 * nh);
+    double mem = n * per * sizeof(double), mem_max = hy_mem_limit();
     char need[32], have[32];
     if (mem > mem_max) {
         hy_bytes_text(need, sizeof need, mem);
         hy_bytes_text(have, sizeof have, mem_max);
+        if (runs == 1)
+            return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g steps with %d hinges: the "
+                                 "summary's loop analysis keeps every step of each hinge's dtheta and M: %s (%d numbers "
+                                 "a step), more than the %s of memory (HYST_MEM_MAX); shorten solver.duration, raise "
+                                 "solver.dt or leave out %s", hy_display_name(o->config), c->solver.duration,
+                                 c->solver.dt, n, nh, need, 2 * nh, have, o->h5 ? "--format h5" : "--summary");
         return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g steps with %d hinges: the time "
                              "histories need %s (%d x %d numbers a step), more than the %s of memory (HYST_MEM_MAX); "
                              "shorten solver.duration or raise solver.dt", hy_display_name(o->config),
@@ -733,35 +696,265 @@ static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, 
     return MECH_EXIT_OK;
 }
 
+/* ---------- sim: the run streamed to its outputs ---------- */
+
+#define FIG_MAX 4000   /* samples a figure draws of each curve (block's decimation) */
+
+/* The outputs of one sim run, opened before it starts (every check made before running) and written a row at a
+ * time from mech_beam_run's sample callback: memory does not grow with the run except for what the summary's loop
+ * analysis needs (runsum.q, Q). Each file is a temporary registered with the signal clean-up (hy_atomic_open,
+ * hy_h5log_open), renamed into place at the end. */
+typedef struct stream {
+    int nh;
+    size_t n_plan;                  /* samples of the whole run (mech_beam_samples)                          */
+    hy_atomic out;                  /* -o as CSV (or standard output)                                        */
+    int csv;
+    hy_atomic rec[MECH_BEAM_MAX_HINGES];
+    int n_rec;                      /* --hinge-records files open                                           */
+    hy_h5log *lg;                   /* --format h5                                                           */
+    hy_h5table *tab[1 + MECH_BEAM_MAX_HINGES];
+    double *q, *Q;                  /* nh x n_plan: each hinge's dtheta, M for the loop analysis, or NULL    */
+    size_t fstep, fcap, fn;         /* figure: every fstep-th sample, fcap at most, fn kept                  */
+    double *fig;                    /* (5 + 2 nh) x fcap: t, w_tip, theta, theta_dot, U, dtheta_j, M_j       */
+    runsum sum;
+} stream;
+
+static char iobuf[256 * 1024];   /* -o's buffer: the rows reach the file in few writes */
+
+// (stream) => every output not yet committed removed, memory freed
+static void stream_abort(stream *st)
+{
+    if (st->csv)
+        hy_atomic_abort(&st->out);
+    for (int j = 0; j < st->n_rec; j++)
+        hy_atomic_abort(&st->rec[j]);
+    hy_h5log_abort(st->lg);
+    st->csv = st->n_rec = 0, st->lg = NULL;
+}
+
+static void stream_free(stream *st)
+{
+    stream_abort(st);
+    free(st->q);
+    free(st->fig);
+    st->q = st->fig = NULL;
+}
+
+// (path) => refused when it is an input of the run; else opened atomically into *a
+static int open_out(const char *cmd, hy_atomic *a, const char *path, const opts *o, const mech_beam_config *c)
+{
+    hy_err err;
+    if (is_input(path, o, c))
+        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
+    if (hy_atomic_open(a, path, o->config, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    return MECH_EXIT_OK;
+}
+
+// (options, configuration) => the outputs open, headers written, the kept arrays allocated
+static int stream_open(const char *cmd, stream *st, const opts *o, const mech_beam_config *c)
+{
+    int nh = c->params.n_hinges;
+    hy_err err;
+    memset(st, 0, sizeof *st);
+    st->nh = st->sum.nh = nh;
+    if (mech_beam_samples(&c->solver, &st->n_plan, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    size_t n = st->n_plan;
+    if ((o->summary || o->h5) && nh > 0) {
+        st->q = malloc(2 * (size_t)nh * n * sizeof *st->q);
+        if (!st->q)
+            return mech_cli_fail(cmd, "out of memory for the %zu samples of the hinges' loop analysis", n);
+        st->Q = st->q + (size_t)nh * n;
+    }
+    if (o->plot) {
+        st->fstep = n > FIG_MAX ? (n + FIG_MAX - 1) / FIG_MAX : 1;
+        st->fcap = (n + st->fstep - 1) / st->fstep;
+        st->fig = malloc((5 + 2 * (size_t)nh) * st->fcap * sizeof *st->fig);
+        if (!st->fig)
+            return mech_cli_fail(cmd, "out of memory");
+    }
+    if (o->h5) {
+        if (is_input(o->out, o, c))
+            return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", o->out);
+        if (hy_h5log_open(&st->lg, o->out, o->config, &err) != HY_OK)
+            return mech_cli_fail(cmd, "%s", err.msg);
+        char nm[6 + 2 * MECH_BEAM_MAX_HINGES][24];
+        const char *names[6 + 2 * MECH_BEAM_MAX_HINGES], *units[6 + 2 * MECH_BEAM_MAX_HINGES];
+        int nc = 0;
+        const char *head[4][2] = {{"t", "s"}, {"w_tip", "m"}, {"theta", "rad"}, {"theta_dot", "rad/s"}};
+        for (int k = 0; k < 4; k++)
+            names[nc] = head[k][0], units[nc++] = head[k][1];
+        for (int j = 0; j < nh; j++) {
+            snprintf(nm[2 * j], sizeof nm[0], "dtheta_%d", j + 1);
+            snprintf(nm[2 * j + 1], sizeof nm[0], "M_%d", j + 1);
+            names[nc] = nm[2 * j], units[nc++] = "rad";
+            names[nc] = nm[2 * j + 1], units[nc++] = "N m";
+        }
+        names[nc] = "U", units[nc++] = "V";
+        names[nc] = "F", units[nc++] = "N";
+        int rc = hy_h5log_table(st->lg, "/history", nc, names, units, "mech beam sim time response (docs/beam.md)",
+                                &st->tab[0], &err);
+        for (int j = 0; rc == HY_OK && j < nh; j++) {
+            char dset[64], desc[200];
+            const char *rn[3] = {"t", "q", "Q"}, *ru[3] = {"s", "rad", "N m"};
+            snprintf(dset, sizeof dset, "/records/hinge%d", j + 1);
+            snprintf(desc, sizeof desc, "hinge %d: relative rotation q = dtheta_%d and moment Q = M_%d at every step",
+                     j + 1, j + 1, j + 1);
+            rc = hy_h5log_table(st->lg, dset, 3, rn, ru, desc, &st->tab[1 + j], &err);
+        }
+        if (rc != HY_OK)
+            return mech_cli_fail(cmd, "%s", err.msg);
+    } else {
+        if (open_out(cmd, &st->out, o->out, o, c) != MECH_EXIT_OK)
+            return MECH_EXIT_FAIL;
+        st->csv = 1;
+        if (!st->out.is_stdout)
+            setvbuf(st->out.fp, iobuf, _IOFBF, sizeof iobuf);
+        write_head(st->out.fp, nh, 1);
+    }
+    for (int j = 0; o->records && j < nh; j++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s%d.csv", o->records, j + 1);
+        if (open_out(cmd, &st->rec[j], path, o, c) != MECH_EXIT_OK)
+            return MECH_EXIT_FAIL;
+        st->n_rec = j + 1;
+        fputs("t,q,Q\ns,rad,N m\n", st->rec[j].fp);
+    }
+    return MECH_EXIT_OK;
+}
+
+// (stream, sample i) => the sample into the summary's running figures, the figure's samples and every output's row
+static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
+{
+    stream *st = ctx;
+    runsum *sm = &st->sum;
+    int nh = st->nh;
+    double t = ob->t;
+    peak_add(&sm->pk[0], i, ob->w_tip, t);
+    peak_add(&sm->pk[1], i, ob->theta, t);
+    peak_add(&sm->pk[2], i, ob->theta_dot, t);
+    peak_add(&sm->pk[3], i, ob->U, t);
+    for (int j = 0; j < nh; j++) {
+        peak_add(&sm->pq[j], i, ob->dtheta[j], t);
+        peak_add(&sm->pM[j], i, ob->M[j], t);
+        if (st->q)
+            st->q[(size_t)j * st->n_plan + i] = ob->dtheta[j], st->Q[(size_t)j * st->n_plan + i] = ob->M[j];
+    }
+    sm->n = (long)i + 1;
+    if (st->fig && i % st->fstep == 0 && st->fn < st->fcap) {
+        double *f = st->fig + st->fn++;
+        size_t c = st->fcap;
+        f[0] = t, f[c] = ob->w_tip, f[2 * c] = ob->theta, f[3 * c] = ob->theta_dot, f[4 * c] = ob->U;
+        for (int j = 0; j < nh; j++)
+            f[(5 + (size_t)j) * c] = ob->dtheta[j], f[(5 + (size_t)(nh + j)) * c] = ob->M[j];
+    }
+    if (st->csv) {   /* each row is made in memory and written at once (one fwrite, not one stdio call a number) */
+        char line[(6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = line;
+        l = num(l, t, 0);
+        l = num(l, ob->w_tip, 0);
+        l = num(l, ob->theta, 0);
+        l = num(l, ob->theta_dot, 0);
+        for (int j = 0; j < nh; j++)
+            l = num(num(l, ob->dtheta[j], 0), ob->M[j], 0);
+        l = num(l, ob->U, 0);
+        l = num(l, ob->F, 1);
+        fwrite(line, 1, (size_t)(l - line), st->out.fp);
+    }
+    for (int j = 0; j < st->n_rec; j++) {
+        char row[3 * 33], *l = num(row, t, 0);
+        l = num(num(l, ob->dtheta[j], 0), ob->M[j], 1);
+        fwrite(row, 1, (size_t)(l - row), st->rec[j].fp);
+    }
+    if (st->lg) {
+        double row[6 + 2 * MECH_BEAM_MAX_HINGES];
+        int k = 0;
+        row[k++] = t, row[k++] = ob->w_tip, row[k++] = ob->theta, row[k++] = ob->theta_dot;
+        for (int j = 0; j < nh; j++)
+            row[k++] = ob->dtheta[j], row[k++] = ob->M[j];
+        row[k++] = ob->U, row[k++] = ob->F;
+        int rc = hy_h5log_append(st->tab[0], row, err);
+        for (int j = 0; rc == HY_OK && j < nh; j++) {
+            double r3[3] = {t, ob->dtheta[j], ob->M[j]};
+            rc = hy_h5log_append(st->tab[1 + j], r3, err);
+        }
+        return rc;
+    }
+    return HY_OK;
+}
+
 static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const mech_beam_model *m)
 {
-    hist h;
     hy_err err;
+    stream st;
     if (check_run(cmd, o, c, 1) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
-    int rc = simulate(m, c, NULL, &h, &err);
-    if (rc != HY_OK && !h.failed)
+    if (stream_open(cmd, &st, o, c) != MECH_EXIT_OK) {
+        stream_free(&st);
+        return MECH_EXIT_FAIL;
+    }
+    /* the library's loop (mech_beam_run, beam_run.c), each sample streamed by on_sample; nothing else kept */
+    mech_beam_history r = {.sample = on_sample, .sample_ctx = &st};
+    hy_progress pr;
+    hy_progress_start(&pr, "mech beam");
+    r.progress = progress, r.progress_ctx = &pr;
+    int rc = mech_beam_run(m, &c->solver, &c->load, NULL, &r, &err);
+    hy_progress_end(&pr);
+    if (rc != HY_OK && !r.failed) {
+        stream_free(&st);
         return mech_cli_fail(cmd, "%s", err.msg);
-    int status = o->h5 ? write_h5_file(cmd, &h, summary(&h, c, m), o, c)
-                       : write_hist_file(cmd, o->out, &h, NULL, o, c);
-    if (h.bal_max > 0.01 * fabs(h.W_ext) && h.W_ext != 0)
-        mech_cli_warn(cmd, "the energy balance is off by %.2g %% of the work put in%s", 100 * h.bal_max / fabs(h.W_ext),
-                      c->solver.update == MECH_BEAM_LAGGED ? " (the paper's lagged update with a hinge gap that opens: "
-                      "use --iterated or solver.update = \"iterated\")" : "; reduce solver.dt");
+    }
+    runsum *sm = &st.sum;
+    sm->r = &r, sm->q = st.q, sm->Q = st.Q, sm->stride = st.n_plan;
+    sm->n = (long)r.n;
+    if (r.failed) {
+        sm->failed = 1;
+        snprintf(sm->msg, sizeof sm->msg, "%s", err.msg);
+    }
+    int status = MECH_EXIT_OK;
+    if (st.lg) {   /* the summary as the log's attributes */
+        cJSON *doc = summary(sm, c, m);
+        rc = doc ? hy_h5log_attr_json(st.lg, "/", doc, &err) : hy_err_set(&err, HY_ENOMEM, "out of memory");
+        cJSON_Delete(doc);
+        if (rc == HY_OK) {
+            rc = hy_h5log_commit(st.lg, &err);
+            st.lg = NULL;
+        }
+        if (rc != HY_OK)
+            status = mech_cli_fail(cmd, "%s", err.msg);
+    } else {
+        st.csv = 0;
+        if (hy_atomic_commit(&st.out, &err) != HY_OK)
+            status = mech_cli_fail(cmd, "%s", err.msg);
+    }
+    if (r.balance_max > 0.01 * fabs(r.W_ext) && r.W_ext != 0)
+        mech_cli_warn(cmd, "the energy balance is off by %.2g %% of the work put in%s", 100 * r.balance_max /
+                      fabs(r.W_ext), c->solver.update == MECH_BEAM_LAGGED ? " (the paper's lagged update with a hinge "
+                      "gap that opens: use --iterated or solver.update = \"iterated\")" : "; reduce solver.dt");
     if (status == MECH_EXIT_OK && o->summary) {
-        cJSON *doc = summary(&h, c, m);
+        cJSON *doc = summary(sm, c, m);
         char *txt = doc ? hy_json_print(doc) : NULL;
         status = txt ? write_text(cmd, o->summary, txt, o, c) : mech_cli_fail(cmd, "out of memory");
         free(txt);
         cJSON_Delete(doc);
     }
-    if (status == MECH_EXIT_OK && o->records)
-        status = hinge_records(cmd, o->records, &h, o, c);
-    if (status == MECH_EXIT_OK && o->plot && h.n > 1)
+    for (int j = 0; status == MECH_EXIT_OK && j < st.n_rec; j++)
+        if (hy_atomic_commit(&st.rec[j], &err) != HY_OK)
+            status = mech_cli_fail(cmd, "%s", err.msg);
+    if (status == MECH_EXIT_OK)
+        st.n_rec = 0;   /* all committed (the loop stops at the first that fails: the others are removed below) */
+    if (status == MECH_EXIT_OK && o->plot && sm->n > 1) {
+        /* the figure's samples as a history: block() draws them all (fn <= 4000), the ones it would pick of the
+         * whole run */
+        size_t fc = st.fcap;
+        hist h = {.n = (long)st.fn, .cap = (long)fc, .nh = st.nh, .t = st.fig, .w = st.fig + fc,
+                  .th = st.fig + 2 * fc, .thd = st.fig + 3 * fc, .U = st.fig + 4 * fc, .dth = st.fig + 5 * fc,
+                  .M = st.fig + (5 + (size_t)st.nh) * fc};
         status = plot_response(cmd, o->plot, &h, NULL, "response", "");
-    if (h.failed)
-        status = mech_cli_fail(cmd, "%s (the %ld rows before it are written)", h.msg, h.n);
-    hist_free(&h);
+    }
+    if (sm->failed)
+        status = mech_cli_fail(cmd, "%s (the %ld rows before it are written)", sm->msg, sm->n);
+    stream_free(&st);
     return status;
 }
 
