@@ -1,6 +1,5 @@
 /* mech beam freq|sim|lqr: the jointed-beam spacecraft of spec 004 (docs/beam.md). */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,9 +55,6 @@ static void usage(FILE *fp)
           "rows before the failure are kept), 2 bad usage.\n",
           fp);
 }
-
-enum { O_SWEEP = 0x100, O_VALUES, O_PLOT, O_SUMMARY, O_RECORDS, O_DURATION, O_DT, O_F0, O_CLEAR, O_PHYS, O_ITER,
-       O_FORMAT };
 
 typedef struct opts {
     const char *config, *out, *plot, *summary, *records, *sweep, *values;
@@ -340,17 +336,37 @@ static int load_config(const char *cmd, const opts *o, mech_beam_config *c, mech
     return MECH_EXIT_OK;
 }
 
+// (options, configuration, ins[MECH_BEAM_MAX_HINGES + 3]) => the run's inputs, NULL-terminated: the configuration,
+// its hinge model files and its force history
+static const char *const *inputs(const opts *o, const mech_beam_config *c, const char **ins)
+{
+    int k = 0;
+    ins[k++] = o->config;
+    for (int j = 0; j < c->params.n_hinges; j++)
+        if (c->model_path[j][0])
+            ins[k++] = c->model_path[j];
+    if (c->history_path[0])
+        ins[k++] = c->history_path;
+    ins[k] = NULL;
+    return ins;
+}
+
 // (path) => 1 when it names the configuration or one of its model files
 static int is_input(const char *path, const opts *o, const mech_beam_config *c)
 {
-    if (!path || strcmp(path, "-") == 0)
-        return 0;
-    if (hy_same_file(path, o->config))
-        return 1;
-    for (int j = 0; j < c->params.n_hinges; j++)
-        if (c->model_path[j][0] && hy_same_file(path, c->model_path[j]))
+    const char *ins[MECH_BEAM_MAX_HINGES + 3];
+    inputs(o, c, ins);
+    for (int k = 0; path && strcmp(path, "-") != 0 && ins[k]; k++)
+        if (hy_same_file(path, ins[k]))
             return 1;
-    return c->history_path[0] && hy_same_file(path, c->history_path);
+    return 0;
+}
+
+// (path) => opened atomically (mech_out_open), never over an input of the run
+static int open_out(const char *cmd, hy_atomic *a, const char *path, const opts *o, const mech_beam_config *c)
+{
+    const char *ins[MECH_BEAM_MAX_HINGES + 3];
+    return mech_out_open(cmd, a, path, o->config, inputs(o, c, ins));
 }
 
 /* ---------- freq ---------- */
@@ -620,34 +636,24 @@ static cJSON *summary(const runsum *h, const mech_beam_config *c, const mech_bea
 
 static int write_text(const char *cmd, const char *path, const char *text, const opts *o, const mech_beam_config *c)
 {
-    hy_err err;
     hy_atomic a;
-    if (is_input(path, o, c))
-        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
-    if (hy_atomic_open(&a, path, o->config, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
+    if (open_out(cmd, &a, path, o, c) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
     fputs(text, a.fp);
-    if (hy_atomic_commit(&a, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
+    return mech_out_commit(cmd, &a);
 }
 
 static int write_hist_file(const char *cmd, const char *path, const hist *h, const hist *h2, const opts *o,
                            const mech_beam_config *c)
 {
-    hy_err err;
     hy_atomic a;
-    if (is_input(path, o, c))
-        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
-    if (hy_atomic_open(&a, path, o->config, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
+    if (open_out(cmd, &a, path, o, c) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
     static char iobuf[256 * 1024];   /* one large buffer: the rows reach the file in few writes */
     if (!a.is_stdout)
         setvbuf(a.fp, iobuf, _IOFBF, sizeof iobuf);
     write_hist(a.fp, h, h2);
-    if (hy_atomic_commit(&a, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
+    return mech_out_commit(cmd, &a);
 }
 
 /* (options, configuration, runs: 1 sim (streamed), 2 lqr (both histories kept)) => refused before running when what
@@ -738,17 +744,6 @@ static void stream_free(stream *st)
     free(st->q);
     free(st->fig);
     st->q = st->fig = NULL;
-}
-
-// (path) => refused when it is an input of the run; else opened atomically into *a
-static int open_out(const char *cmd, hy_atomic *a, const char *path, const opts *o, const mech_beam_config *c)
-{
-    hy_err err;
-    if (is_input(path, o, c))
-        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
-    if (hy_atomic_open(a, path, o->config, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
 }
 
 // (options, configuration) => the outputs open, headers written, the kept arrays allocated
@@ -924,8 +919,7 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
             status = mech_cli_fail(cmd, "%s", err.msg);
     } else {
         st.csv = 0;
-        if (hy_atomic_commit(&st.out, &err) != HY_OK)
-            status = mech_cli_fail(cmd, "%s", err.msg);
+        status = mech_out_commit(cmd, &st.out);
     }
     if (r.balance_max > 0.01 * fabs(r.W_ext) && r.W_ext != 0)
         mech_cli_warn(cmd, "the energy balance is off by %.2g %% of the work put in%s", 100 * r.balance_max /
@@ -939,8 +933,7 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
         cJSON_Delete(doc);
     }
     for (int j = 0; status == MECH_EXIT_OK && j < st.n_rec; j++)
-        if (hy_atomic_commit(&st.rec[j], &err) != HY_OK)
-            status = mech_cli_fail(cmd, "%s", err.msg);
+        status = mech_out_commit(cmd, &st.rec[j]);
     if (status == MECH_EXIT_OK)
         st.n_rec = 0;   /* all committed (the loop stops at the first that fails: the others are removed below) */
     if (status == MECH_EXIT_OK && o->plot && sm->n > 1) {
@@ -1059,66 +1052,25 @@ static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const me
 int mech_cmd_beam(int argc, char **argv)
 {
     const char *cmd = "beam";
-    if (argc < 2) {
-        usage(stderr);
-        return MECH_EXIT_USAGE;
-    }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(stdout);
-        return MECH_EXIT_OK;
-    }
-    const char *sub = argv[1];
-    int mode = strcmp(sub, "freq") == 0 ? 0 : strcmp(sub, "sim") == 0 ? 1 : strcmp(sub, "lqr") == 0 ? 2 : -1;
-    if (mode < 0)
-        return mech_cli_usage(cmd, "unknown command '%s' (expected freq, sim or lqr)", sub);
+    static const char *const subs[] = {"freq", "sim", "lqr", NULL}, *const formats[] = {"csv", "h5", NULL};
     char name[32];
-    snprintf(name, sizeof name, "beam %s", sub);
+    int mode, go = mech_cli_sub(cmd, usage, argc, argv, subs, &mode, name, sizeof name);
+    if (go != MECH_CLI_GO)
+        return go;
     cmd = name;
     opts o = {.out = "-"};
-    static const struct option lo[] = {
-        {"output", required_argument, 0, 'o'},       {"help", no_argument, 0, 'h'},
-        {"sweep", required_argument, 0, O_SWEEP},    {"values", required_argument, 0, O_VALUES},
-        {"plot", required_argument, 0, O_PLOT},      {"summary", required_argument, 0, O_SUMMARY},
-        {"hinge-records", required_argument, 0, O_RECORDS},
-        {"duration", required_argument, 0, O_DURATION}, {"dt", required_argument, 0, O_DT},
-        {"F0", required_argument, 0, O_F0},          {"clearance", required_argument, 0, O_CLEAR},
-        {"physical", no_argument, 0, O_PHYS},        {"iterated", no_argument, 0, O_ITER},
-        {"format", required_argument, 0, O_FORMAT},
-        {0, 0, 0, 0}};
-    int ch, bad = 0;
-    optind = 1;
-    opterr = 0;
-    while (!bad && (ch = getopt_long(argc - 1, argv + 1, ":o:h", lo, NULL)) != -1) {
-        switch (ch) {
-        case 'h': usage(stdout); return MECH_EXIT_OK;
-        case 'o': o.out = optarg; break;
-        case O_SWEEP: o.sweep = optarg; break;
-        case O_VALUES: o.values = optarg; break;
-        case O_PLOT: o.plot = optarg; break;
-        case O_SUMMARY: o.summary = optarg; break;
-        case O_RECORDS: o.records = optarg; break;
-        case O_DURATION: bad = mech_cli_double(cmd, "duration", optarg, &o.duration); o.set_duration = 1; break;
-        case O_DT: bad = mech_cli_double(cmd, "dt", optarg, &o.dt); o.set_dt = 1; break;
-        case O_F0: bad = mech_cli_double(cmd, "F0", optarg, &o.F0); o.set_F0 = 1; break;
-        case O_CLEAR: bad = mech_cli_double(cmd, "clearance", optarg, &o.clearance); o.set_clearance = 1; break;
-        case O_PHYS: o.physical = 1; break;
-        case O_ITER: o.iterated = 1; break;
-        case O_FORMAT:
-            if (strcmp(optarg, "h5") != 0 && strcmp(optarg, "csv") != 0)
-                return mech_cli_usage(cmd, "--format '%s': expected csv or h5", optarg);
-            o.h5 = strcmp(optarg, "h5") == 0;
-            break;
-        case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind]);
-        default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind]);
-        }
-    }
-    if (bad)
-        return MECH_EXIT_USAGE;
-    if (optind >= argc - 1)
-        return mech_cli_usage(cmd, "missing CONFIG.json");
-    o.config = argv[optind + 1];
-    if (optind + 2 < argc)
-        return mech_cli_usage(cmd, "unexpected argument '%s'", argv[optind + 2]);
+    int format = 0;
+    const hy_arg tab[] = {
+        HY_OPT_STR("output", 'o', &o.out),        HY_OPT_STR("sweep", 0, &o.sweep),
+        HY_OPT_STR("values", 0, &o.values),       HY_OPT_STR("plot", 0, &o.plot),
+        HY_OPT_STR("summary", 0, &o.summary),     HY_OPT_STR("hinge-records", 0, &o.records),
+        HY_OPT_DOUBLE("duration", &o.duration, &o.set_duration), HY_OPT_DOUBLE("dt", &o.dt, &o.set_dt),
+        HY_OPT_DOUBLE("F0", &o.F0, &o.set_F0),    HY_OPT_DOUBLE("clearance", &o.clearance, &o.set_clearance),
+        HY_OPT_FLAG("physical", 0, &o.physical),  HY_OPT_FLAG("iterated", 0, &o.iterated),
+        HY_OPT_CHOICE("format", &format, formats), HY_OPT_END};
+    if ((go = mech_cli_parse(cmd, usage, tab, argc - 1, argv + 1, "missing CONFIG.json", &o.config)) != MECH_CLI_GO)
+        return go;
+    o.h5 = format == 2;
     if ((o.sweep || o.values) && mode != 0)
         return mech_cli_usage(cmd, "--sweep and --values belong to 'mech beam freq'");
     if ((o.summary || o.records) && mode != 1)
@@ -1132,12 +1084,9 @@ int mech_cmd_beam(int argc, char **argv)
     if (o.plot && !terminal(o.plot))
         return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", o.plot);
     /* the outputs are distinct files: -o and --summary on one path would clobber each other */
-    const char *outs[3] = {strcmp(o.out, "-") ? o.out : NULL, o.summary, o.plot};
-    const char *names[3] = {"-o", "--summary", "--plot"};
-    for (int i = 0; i < 3; i++)
-        for (int j = i + 1; j < 3; j++)
-            if (outs[i] && outs[j] && (strcmp(outs[i], outs[j]) == 0 || hy_same_file(outs[i], outs[j])))
-                return mech_cli_usage(cmd, "%s and %s name the same file '%s'", names[i], names[j], outs[j]);
+    const char *outs[3] = {o.out, o.summary, o.plot}, *names[3] = {"-o", "--summary", "--plot"};
+    if (mech_out_distinct(cmd, 3, outs, names) != MECH_EXIT_OK)
+        return MECH_EXIT_USAGE;
     if (o.set_clearance && !(o.clearance >= 0))
         return mech_cli_usage(cmd, "--clearance must be >= 0 rad");
     mech_beam_config c;
@@ -1151,20 +1100,13 @@ int mech_cmd_beam(int argc, char **argv)
         return mech_cli_fail(cmd, "%s: refusing to overwrite an input file with the figure", o.plot);
     }
     if (mode == 0) {
-        hy_err err;
         hy_atomic a;
-        if (is_input(o.out, &o, &c)) {
-            status = mech_cli_fail(cmd, "%s: refusing to overwrite an input file", o.out);
-        } else if (hy_atomic_open(&a, o.out, o.config, &err) != HY_OK) {
-            status = mech_cli_fail(cmd, "%s", err.msg);
-        } else {
+        if ((status = open_out(cmd, &a, o.out, &o, &c)) == MECH_EXIT_OK) {
             status = o.sweep ? freq_sweep(cmd, &o, &c, a.fp) : freq_table(cmd, m, a.fp);
-            if (status == MECH_EXIT_OK) {
-                if (hy_atomic_commit(&a, &err) != HY_OK)
-                    status = mech_cli_fail(cmd, "%s", err.msg);
-            } else {
+            if (status == MECH_EXIT_OK)
+                status = mech_out_commit(cmd, &a);
+            else
                 hy_atomic_abort(&a);
-            }
         }
     } else if (mode == 1) {
         status = cmd_sim(cmd, &o, &c, m);

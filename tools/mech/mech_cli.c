@@ -1,4 +1,4 @@
-// Error reporting and number parsing of the `mech` program.
+// Error reporting, number parsing and the option prologue of the `mech` program's commands.
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -79,4 +79,45 @@ int mech_cli_int(const char *cmd, const char *opt, const char *text, int min, in
     }
     *out = (int)v;
     return 0;
+}
+
+int mech_cli_parse(const char *cmd, void (*usage)(FILE *), const hy_arg *tab, int argc, char **argv,
+                   const char *missing, const char **operand)
+{
+    hy_err err;
+    int help;
+    if (hy_args_parse(tab, argc, argv, missing, operand, &help, &err) != HY_OK)
+        return mech_cli_usage(cmd, "%s", err.msg);
+    if (help) {
+        usage(stdout);
+        return MECH_EXIT_OK;
+    }
+    return MECH_CLI_GO;
+}
+
+int mech_cli_sub(const char *cmd, void (*usage)(FILE *), int argc, char **argv, const char *const *subs, int *mode,
+                 char *name, size_t len)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return MECH_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return MECH_EXIT_OK;
+    }
+    int n = 0;
+    *mode = -1;
+    for (; subs[n]; n++)
+        if (strcmp(argv[1], subs[n]) == 0)
+            *mode = n;
+    if (*mode < 0) {
+        char list[256] = "";
+        for (int k = 0; k < n; k++)   /* "freq, sim or lqr" */
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k == 0 ? "" : k == n - 1 ? " or " : ", ",
+                     subs[k]);
+        return mech_cli_usage(cmd, "unknown command '%s' (expected %s)", argv[1], list);
+    }
+    snprintf(name, len, "%s %s", cmd, argv[1]);
+    return MECH_CLI_GO;
 }
