@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +86,8 @@ int hy_args_parse(const hy_arg *tab, int argc, char **argv, const char *missing,
     *help = 0;
     if (operand)
         *operand = NULL;
-    optind = 1;
+    optind = 0;   /* 0, not 1: glibc's getopt then forgets the state of an earlier parse in this process (mech
+                     sweep parses its own options, then runs mech dock's parse for a chosen run) */
     opterr = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, sopt, lo, NULL)) != -1) {
@@ -119,4 +121,13 @@ int hy_args_parse(const hy_arg *tab, int argc, char **argv, const char *missing,
     if (optind < argc)
         return hy_err_set(err, HY_EARG, "unexpected argument '%s'", argv[optind]);
     return HY_OK;
+}
+
+void hy_args_vreport(const char *prog, const char *cmd, const char *pre, const char *post, const char *fmt,
+                     va_list ap)
+{
+    char msg[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    hy_msg_text(msg, sizeof msg, msg, strlen(msg), SIZE_MAX);   /* one printable line */
+    fprintf(stderr, "%s%s%s: %s%s%s\n", prog, cmd ? " " : "", cmd ? cmd : "", pre, msg, post);
 }

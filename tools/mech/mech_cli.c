@@ -1,21 +1,13 @@
 // Error reporting, number parsing and the option prologue of the `mech` program's commands.
-#include <errno.h>
-#include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include "hyst/common.h"
 #include "mech_cli.h"
 
 static void vreport(const char *cmd, const char *pre, const char *post, const char *fmt, va_list ap)
 {
-    char msg[4096];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    hy_msg_text(msg, sizeof msg, msg, strlen(msg), SIZE_MAX); /* one printable line */
-    fprintf(stderr, "mech %s: %s%s%s\n", cmd, pre, msg, post);
+    hy_args_vreport("mech", cmd, pre, post, fmt, ap);   /* the words and layout of both programs (hyst/args.h) */
 }
 
 const char *mech_cli_text(const char *s)
@@ -57,28 +49,14 @@ void mech_cli_warn(const char *cmd, const char *fmt, ...)
 
 int mech_cli_double(const char *cmd, const char *opt, const char *text, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno || !isfinite(v)) {
-        mech_cli_usage(cmd, "--%s: '%s' is not a finite number", opt, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    hy_err err;
+    return hy_args_double(opt, text, out, &err) == HY_OK ? 0 : (mech_cli_usage(cmd, "%s", err.msg), -1);
 }
 
 int mech_cli_int(const char *cmd, const char *opt, const char *text, int min, int *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end || errno || v < min || v > INT_MAX) {
-        mech_cli_usage(cmd, "--%s: '%s' is not an integer >= %d", opt, text, min);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
+    hy_err err;
+    return hy_args_int(opt, text, min, out, &err) == HY_OK ? 0 : (mech_cli_usage(cmd, "%s", err.msg), -1);
 }
 
 int mech_cli_parse(const char *cmd, void (*usage)(FILE *), const hy_arg *tab, int argc, char **argv,

@@ -7,6 +7,7 @@
 #ifndef HYST_ARGS_H
 #define HYST_ARGS_H
 
+#include <stdarg.h>
 #include "hyst/common.h"
 
 enum hy_arg_kind {
@@ -58,5 +59,11 @@ int hy_args_parse(const hy_arg *tab, int argc, char **argv, const char *missing,
 int hy_args_double(const char *name, const char *text, double *out, hy_err *err);
 // (option name, text, minimum) => *out an integer >= min; HY_EARG "--NAME: 'TEXT' is not an integer >= MIN"
 int hy_args_int(const char *name, const char *text, int min, int *out, hy_err *err);
+
+/* (program "mech" or "hyst", command or NULL, prefix ("" or "warning: "), suffix (" (see 'mech dock --help')" or ""),
+ * printf format and list) => one line on standard error, "PROGRAM COMMAND: PREFIXmessageSUFFIX", the message made
+ * printable (hy_msg_text: it may quote names and values from the user or a file): how both programs report */
+void hy_args_vreport(const char *prog, const char *cmd, const char *pre, const char *post, const char *fmt,
+                     va_list ap);
 
 #endif
