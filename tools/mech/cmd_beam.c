@@ -892,6 +892,8 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
     mech_beam_history r = {.sample = on_sample, .sample_ctx = &st};
     hy_progress pr;
     hy_progress_start(&pr, "mech beam");
+    if (st.csv && st.out.is_stdout && isatty(STDOUT_FILENO))
+        pr.on = 0;   /* the rows stream to the same terminal: a progress line would cut through them */
     r.progress = progress, r.progress_ctx = &pr;
     int rc = mech_beam_run(m, &c->solver, &c->load, NULL, &r, &err);
     hy_progress_end(&pr);
