@@ -3,7 +3,8 @@
 # HDF5 log are written a row at a time as the run goes, so memory does not grow with the run length (peak RSS of a
 # long run = that of a short one); a run the old in-memory code refused under HYST_MEM_MAX now runs; the streamed
 # rows equal those of a shorter run (the load pulse is over long before 2 s) and Python's in-memory run_beam
-# (python/tests/test_beam.py); Ctrl-C leaves no temporary file; a long model build is announced.
+# (python/tests/test_beam.py); mech beam lqr streams its two runs side by side likewise; Ctrl-C leaves no temporary
+# file; a long model build is announced.
 TOP=${TOP:-$(pwd)}
 . "$TOP/tests/e2e/lib.sh"
 MECH=${MECH:-$TOP/bin/mech}
@@ -53,6 +54,19 @@ n=$(wc -l <"$WORK/sr3.csv")
 head -n "$n" "$WORK/lr3.csv" | cmp -s - "$WORK/sr3.csv" && ok "20 s hinge record 3 starts with the 2 s one" \
     || not_ok "20 s hinge record 3 starts with the 2 s one"
 check_num "20 s run: 200001 rows" "$(wc -l <"$WORK/l.csv")" 200003 0
+
+# ---- lqr: the uncontrolled and controlled runs in lockstep, streamed side by side (the old code kept both) ----
+set -- $(rss "$MECH" beam lqr "$B/paper-4.5.json" --duration 2 -o "$WORK/q2.csv")
+short=$2
+set -- $(rss env HYST_MEM_MAX=2e6 "$MECH" beam lqr "$B/paper-4.5.json" --duration 20 -o "$WORK/q20.csv")
+[ "$1" = 0 ] || { not_ok "lqr 20 s run (exit $1)"; sed 's/^/    /' "$WORK/.err" | head -3; }
+[ "$2" -le $((short + 4000)) ] && ok "lqr peak RSS: 20 s run $2 kB, 2 s run $short kB (bounded)" \
+    || not_ok "lqr peak RSS: 20 s run $2 kB > 2 s run $short kB + 4 MB"
+n=$(wc -l <"$WORK/q2.csv")
+head -n "$n" "$WORK/q20.csv" | cmp -s - "$WORK/q2.csv" && ok "lqr: 20 s CSV starts with the 2 s CSV" \
+    || not_ok "lqr: 20 s CSV starts with the 2 s CSV"
+grep -q "^closed loop on the nonlinear model (lagged update, 20 s): tip RMS" "$WORK/.out" && ok "lqr: the RMS line" \
+    || not_ok "lqr: the RMS line"
 
 # ---- the CSV streamed equals the summary's peaks (one pass vs the whole file) ----
 "$MECH" beam sim "$B/hinges-4.json" --duration 0.4 -o "$WORK/p.csv" --summary "$WORK/p.json" 2>/dev/null

@@ -65,66 +65,17 @@ typedef struct opts {
 
 /* ---------- time histories ---------- */
 
+/* A figure's view of a run (figbuf, fig_view): the samples it draws, nh x cap hinge-major for dth and M */
 typedef struct hist {
-    long n;                         /* samples recorded (steps + 1 when the run finished)               */
-    long cap;                       /* samples allocated: the stride of dth and M                       */
+    long n;                         /* samples                                                              */
+    long cap;                       /* samples allocated: the stride of dth and M                           */
     int nh;
-    double *t, *w, *th, *thd, *U, *F, *dth, *M;   /* dth, M: nh x n, hinge-major                        */
-    double W_ext, W_hinge, T, V, h, bal_max;
-    double *W_j;                    /* nh: work of each hinge                                           */
-    long contact[MECH_BEAM_MAX_HINGES];
-    int failed;
-    char msg[HY_MSG_LEN];
+    double *t, *w, *th, *thd, *U, *dth, *M;
 } hist;
-
-static void hist_free(hist *h)
-{
-    free(h->t);
-    memset(h, 0, sizeof *h);
-}
 
 static void progress(void *ctx, double fraction)
 {
     hy_progress_update(ctx, fraction);
-}
-
-// (model, configuration, control or NULL) => time history; a failed run keeps its rows and the message
-static int simulate(const mech_beam_model *m, const mech_beam_config *c, const mech_beam_control *ctl, hist *h,
-                    hy_err *err)
-{
-    memset(h, 0, sizeof *h);
-    const mech_beam_params *p = mech_beam_model_params(m);
-    long n = lround(c->solver.duration / c->solver.dt) + 1;
-    int nh = p->n_hinges;
-    h->t = malloc((size_t)n * (6 + 2 * (size_t)nh) * sizeof(double) + (size_t)(nh + 1) * sizeof(double));
-    if (!h->t)
-        return hy_err_set(err, HY_ENOMEM, "out of memory for %ld samples", n);
-    h->w = h->t + n, h->th = h->w + n, h->thd = h->th + n, h->U = h->thd + n, h->F = h->U + n;
-    h->dth = h->F + n, h->M = h->dth + (size_t)nh * n, h->W_j = h->M + (size_t)nh * n;
-    h->nh = nh;
-    h->cap = n;
-    memset(h->W_j, 0, (size_t)(nh + 1) * sizeof(double));
-    /* the library's loop (mech_beam_run, beam_run.c) into this history's arrays */
-    mech_beam_history r = {.cap = (size_t)n, .t = h->t, .w_tip = h->w, .theta = h->th, .theta_dot = h->thd, .U = h->U,
-                           .F = h->F, .dtheta = nh ? h->dth : NULL, .M = nh ? h->M : NULL};
-    hy_progress pr;
-    hy_progress_start(&pr, "mech beam");
-    r.progress = progress, r.progress_ctx = &pr;
-    int rc = mech_beam_run(m, &c->solver, &c->load, ctl, &r, err);
-    hy_progress_end(&pr);
-    if (rc != HY_OK && !r.failed)
-        return rc;
-    h->n = (long)r.n;
-    memcpy(h->W_j, r.W_j, (size_t)nh * sizeof(double));
-    memcpy(h->contact, r.contact, sizeof h->contact);
-    h->bal_max = r.balance_max;
-    h->W_ext = r.W_ext, h->W_hinge = r.W_hinge, h->T = r.T, h->V = r.V_beam, h->h = r.h;
-    if (r.failed) {
-        h->failed = 1;
-        snprintf(h->msg, sizeof h->msg, "%s", err->msg);
-        return HY_ESTATE;
-    }
-    return HY_OK;
 }
 
 // (row buffer position, v, last in the row) => its exact text and separator at l; the position after them
@@ -154,38 +105,6 @@ static void write_head(FILE *fp, int nh, int nset)
         for (int j = 0; j < nh; j++)
             fputs("rad,N m,", fp);
         fprintf(fp, "V,N%s", s == nset - 1 ? "\n" : ",");
-    }
-}
-
-// (history, suffix for column names or "") => CSV with a header and a units row
-static void write_hist(FILE *fp, const hist *h, const hist *h2)
-{
-    const hist *hs[2] = {h, h2};
-    int nset = h2 ? 2 : 1;
-    write_head(fp, h->nh, nset);
-    long n = h->n;
-    for (int s = 1; s < nset; s++)
-        n = hs[s]->n < n ? hs[s]->n : n;
-    /* each row is made in memory and written at once (one fwrite, not one stdio call a number) */
-    char line[2 * (6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l;
-    for (long i = 0; i < n; i++) {
-        l = line;
-        for (int s = 0; s < nset; s++) {
-            const hist *x = hs[s];
-            size_t stride = (size_t)x->cap;
-            if (s == 0)
-                l = num(l, x->t[i], 0);
-            l = num(l, x->w[i], 0);
-            l = num(l, x->th[i], 0);
-            l = num(l, x->thd[i], 0);
-            for (int j = 0; j < x->nh; j++) {
-                l = num(l, x->dth[(size_t)j * stride + (size_t)i], 0);
-                l = num(l, x->M[(size_t)j * stride + (size_t)i], 0);
-            }
-            l = num(l, x->U[i], 0);
-            l = num(l, x->F[i], s == nset - 1);
-        }
-        fwrite(line, 1, (size_t)(l - line), fp);
     }
 }
 
@@ -643,44 +562,25 @@ static int write_text(const char *cmd, const char *path, const char *text, const
     return mech_out_commit(cmd, &a);
 }
 
-static int write_hist_file(const char *cmd, const char *path, const hist *h, const hist *h2, const opts *o,
-                           const mech_beam_config *c)
-{
-    hy_atomic a;
-    if (open_out(cmd, &a, path, o, c) != MECH_EXIT_OK)
-        return MECH_EXIT_FAIL;
-    static char iobuf[256 * 1024];   /* one large buffer: the rows reach the file in few writes */
-    if (!a.is_stdout)
-        setvbuf(a.fp, iobuf, _IOFBF, sizeof iobuf);
-    write_hist(a.fp, h, h2);
-    return mech_out_commit(cmd, &a);
-}
-
-/* (options, configuration, runs: 1 sim (streamed), 2 lqr (both histories kept)) => refused before running when what
- * is held in memory exceeds hy_mem_limit or the CSV files the free space of their folder (hy_output_limit; up to 25
- * bytes a number), naming the keys and the numbers. sim streams its rows: it holds only each hinge's dtheta and M for
- * the summary's loop analysis (--summary or --format h5, with hinges) and at most 4000 samples for a figure. */
+/* (options, configuration, runs: 1 sim, 2 lqr (side by side)) => refused before running when what is held in memory
+ * exceeds hy_mem_limit or the CSV files the free space of their folder (hy_output_limit; up to 25 bytes a number),
+ * naming the keys and the numbers. Both stream their rows: sim holds only each hinge's dtheta and M for the
+ * summary's loop analysis (--summary or --format h5, with hinges), and a figure at most 4000 samples a curve. */
 static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, int runs)
 {
     double n = floor(c->solver.duration / c->solver.dt + 0.5) + 1;
     int nh = c->params.n_hinges;
     int loops = runs == 1 && (o->summary || o->h5) && nh > 0;
-    double per = runs == 1 ? 2.0 * nh * loops : runs * (6.0 + 2.0 * nh);
-    double mem = n * per * sizeof(double), mem_max = hy_mem_limit();
+    double mem = n * 2.0 * nh * loops * sizeof(double), mem_max = hy_mem_limit();
     char need[32], have[32];
     if (mem > mem_max) {
         hy_bytes_text(need, sizeof need, mem);
         hy_bytes_text(have, sizeof have, mem_max);
-        if (runs == 1)
-            return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g steps with %d hinges: the "
-                                 "summary's loop analysis keeps every step of each hinge's dtheta and M: %s (%d numbers "
-                                 "a step), more than the %s of memory (HYST_MEM_MAX); shorten solver.duration, raise "
-                                 "solver.dt or leave out %s", hy_display_name(o->config), c->solver.duration,
-                                 c->solver.dt, n, nh, need, 2 * nh, have, o->h5 ? "--format h5" : "--summary");
-        return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g steps with %d hinges: the time "
-                             "histories need %s (%d x %d numbers a step), more than the %s of memory (HYST_MEM_MAX); "
-                             "shorten solver.duration or raise solver.dt", hy_display_name(o->config),
-                             c->solver.duration, c->solver.dt, n, nh, need, runs, 6 + 2 * nh, have);
+        return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g steps with %d hinges: the "
+                             "summary's loop analysis keeps every step of each hinge's dtheta and M: %s (%d numbers "
+                             "a step), more than the %s of memory (HYST_MEM_MAX); shorten solver.duration, raise "
+                             "solver.dt or leave out %s", hy_display_name(o->config), c->solver.duration,
+                             c->solver.dt, n, nh, need, 2 * nh, have, o->h5 ? "--format h5" : "--summary");
     }
     const char *files[2] = {strcmp(o->out, "-") ? o->out : NULL, o->records};
     double bytes[2] = {runs * n * (6.0 + 2.0 * nh) * 25, n * nh * 3.0 * 25};
@@ -706,6 +606,58 @@ static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, 
 
 #define FIG_MAX 4000   /* samples a figure draws of each curve (block's decimation) */
 
+/* A figure's samples of a streamed run: every step-th sample, as block() picks them from a whole history of n
+ * samples (step = ceil(n / 4000)), so the figure is the one the whole history gave */
+typedef struct figbuf {
+    size_t step, cap, n;            /* every step-th sample, cap at most, n kept                             */
+    int nh;
+    double *v;                      /* (5 + 2 nh) x cap: t, w_tip, theta, theta_dot, U, dtheta_j, M_j; NULL: none */
+} figbuf;
+
+// (figure, samples of the whole run, hinges) => room for its samples; exit status
+static int fig_init(const char *cmd, figbuf *f, size_t n, int nh)
+{
+    f->step = n > FIG_MAX ? (n + FIG_MAX - 1) / FIG_MAX : 1;
+    f->cap = (n + f->step - 1) / f->step;
+    f->n = 0, f->nh = nh;
+    f->v = malloc((5 + 2 * (size_t)nh) * f->cap * sizeof *f->v);
+    return f->v ? MECH_EXIT_OK : mech_cli_fail(cmd, "out of memory");
+}
+
+// (figure, sample i) => kept when the figure draws it
+static void fig_add(figbuf *f, size_t i, const mech_beam_obs *o)
+{
+    if (!f->v || i % f->step != 0 || f->n >= f->cap)
+        return;
+    double *v = f->v + f->n++;
+    size_t c = f->cap;
+    v[0] = o->t, v[c] = o->w_tip, v[2 * c] = o->theta, v[3 * c] = o->theta_dot, v[4 * c] = o->U;
+    for (int j = 0; j < f->nh; j++)
+        v[(5 + (size_t)j) * c] = o->dtheta[j], v[(5 + (size_t)(f->nh + j)) * c] = o->M[j];
+}
+
+// (figure) => its samples as a history for plot_response (block() draws them all: n <= 4000)
+static hist fig_view(const figbuf *f)
+{
+    size_t c = f->cap;
+    return (hist){.n = (long)f->n, .cap = (long)c, .nh = f->nh, .t = f->v, .w = f->v + c, .th = f->v + 2 * c,
+                  .thd = f->v + 3 * c, .U = f->v + 4 * c, .dth = f->v + 5 * c, .M = f->v + (5 + (size_t)f->nh) * c};
+}
+
+// (row position, sample, hinges, with t first, last in the row) => the CSV numbers of one run's columns
+static char *row_set(char *l, const mech_beam_obs *o, int nh, int with_t, int last)
+{
+    if (with_t)
+        l = num(l, o->t, 0);
+    l = num(l, o->w_tip, 0);
+    l = num(l, o->theta, 0);
+    l = num(l, o->theta_dot, 0);
+    for (int j = 0; j < nh; j++)
+        l = num(num(l, o->dtheta[j], 0), o->M[j], 0);
+    l = num(l, o->U, 0);
+    return num(l, o->F, last);
+}
+
 /* The outputs of one sim run, opened before it starts (every check made before running) and written a row at a
  * time from mech_beam_run's sample callback: memory does not grow with the run except for what the summary's loop
  * analysis needs (runsum.q, Q). Each file is a temporary registered with the signal clean-up (hy_atomic_open,
@@ -720,8 +672,7 @@ typedef struct stream {
     hy_h5log *lg;                   /* --format h5                                                           */
     hy_h5table *tab[1 + MECH_BEAM_MAX_HINGES];
     double *q, *Q;                  /* nh x n_plan: each hinge's dtheta, M for the loop analysis, or NULL    */
-    size_t fstep, fcap, fn;         /* figure: every fstep-th sample, fcap at most, fn kept                  */
-    double *fig;                    /* (5 + 2 nh) x fcap: t, w_tip, theta, theta_dot, U, dtheta_j, M_j       */
+    figbuf fig;                     /* --plot's samples                                                      */
     runsum sum;
 } stream;
 
@@ -742,8 +693,8 @@ static void stream_free(stream *st)
 {
     stream_abort(st);
     free(st->q);
-    free(st->fig);
-    st->q = st->fig = NULL;
+    free(st->fig.v);
+    st->q = st->fig.v = NULL;
 }
 
 // (options, configuration) => the outputs open, headers written, the kept arrays allocated
@@ -762,13 +713,8 @@ static int stream_open(const char *cmd, stream *st, const opts *o, const mech_be
             return mech_cli_fail(cmd, "out of memory for the %zu samples of the hinges' loop analysis", n);
         st->Q = st->q + (size_t)nh * n;
     }
-    if (o->plot) {
-        st->fstep = n > FIG_MAX ? (n + FIG_MAX - 1) / FIG_MAX : 1;
-        st->fcap = (n + st->fstep - 1) / st->fstep;
-        st->fig = malloc((5 + 2 * (size_t)nh) * st->fcap * sizeof *st->fig);
-        if (!st->fig)
-            return mech_cli_fail(cmd, "out of memory");
-    }
+    if (o->plot && fig_init(cmd, &st->fig, n, nh) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
     if (o->h5) {
         if (is_input(o->out, o, c))
             return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", o->out);
@@ -837,23 +783,9 @@ static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
             st->q[(size_t)j * st->n_plan + i] = ob->dtheta[j], st->Q[(size_t)j * st->n_plan + i] = ob->M[j];
     }
     sm->n = (long)i + 1;
-    if (st->fig && i % st->fstep == 0 && st->fn < st->fcap) {
-        double *f = st->fig + st->fn++;
-        size_t c = st->fcap;
-        f[0] = t, f[c] = ob->w_tip, f[2 * c] = ob->theta, f[3 * c] = ob->theta_dot, f[4 * c] = ob->U;
-        for (int j = 0; j < nh; j++)
-            f[(5 + (size_t)j) * c] = ob->dtheta[j], f[(5 + (size_t)(nh + j)) * c] = ob->M[j];
-    }
+    fig_add(&st->fig, i, ob);
     if (st->csv) {   /* each row is made in memory and written at once (one fwrite, not one stdio call a number) */
-        char line[(6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = line;
-        l = num(l, t, 0);
-        l = num(l, ob->w_tip, 0);
-        l = num(l, ob->theta, 0);
-        l = num(l, ob->theta_dot, 0);
-        for (int j = 0; j < nh; j++)
-            l = num(num(l, ob->dtheta[j], 0), ob->M[j], 0);
-        l = num(l, ob->U, 0);
-        l = num(l, ob->F, 1);
+        char line[(6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, ob, nh, 1, 1);
         fwrite(line, 1, (size_t)(l - line), st->out.fp);
     }
     for (int j = 0; j < st->n_rec; j++) {
@@ -941,10 +873,7 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
     if (status == MECH_EXIT_OK && o->plot && sm->n > 1) {
         /* the figure's samples as a history: block() draws them all (fn <= 4000), the ones it would pick of the
          * whole run */
-        size_t fc = st.fcap;
-        hist h = {.n = (long)st.fn, .cap = (long)fc, .nh = st.nh, .t = st.fig, .w = st.fig + fc,
-                  .th = st.fig + 2 * fc, .thd = st.fig + 3 * fc, .U = st.fig + 4 * fc, .dth = st.fig + 5 * fc,
-                  .M = st.fig + (5 + (size_t)st.nh) * fc};
+        hist h = fig_view(&st.fig);
         status = plot_response(cmd, o->plot, &h, NULL, "response", "");
     }
     if (sm->failed)
@@ -955,13 +884,83 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
 
 /* ---------- lqr ---------- */
 
-// (history) => RMS of the tip deflection
-static double rms_tip(const hist *h)
+/* (model, configuration, gain, options) => the uncontrolled and the controlled run in lockstep: each CSV row of both
+ * written as it is made (-o), the figure's samples kept (--plot), the tip RMS and the peak |U| summed as the runs
+ * go; memory does not grow with the run. A run that fails names itself ("controlled run: t = ...") and writes
+ * nothing. */
+static int lqr_runs(const char *cmd, const opts *o, const mech_beam_config *c, const mech_beam_model *m,
+                    const mech_beam_control *ctl, FILE *fp)
 {
-    double s = 0;
-    for (long i = 0; i < h->n; i++)
-        s += h->w[i] * h->w[i];
-    return h->n ? sqrt(s / (double)h->n) : 0;
+    int nh = c->params.n_hinges, csv = strcmp(o->out, "-") != 0, status = MECH_EXIT_OK, failed = -1;
+    const char *what[2] = {"uncontrolled run", "controlled run"};
+    size_t n;
+    hy_err err;
+    if (mech_beam_samples(&c->solver, &n, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    hy_atomic a;
+    figbuf fig[2];
+    mech_beam_data *d[2] = {NULL, NULL};
+    memset(fig, 0, sizeof fig);
+    if (csv && open_out(cmd, &a, o->out, o, c) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    if (csv) {
+        if (!a.is_stdout)
+            setvbuf(a.fp, iobuf, _IOFBF, sizeof iobuf);
+        write_head(a.fp, nh, 2);
+    }
+    for (int r = 0; r < 2 && status == MECH_EXIT_OK; r++) {
+        if (o->plot && fig_init(cmd, &fig[r], n, nh) != MECH_EXIT_OK)
+            status = MECH_EXIT_FAIL;
+        else if (mech_beam_data_new(m, &c->solver, &c->load, r ? ctl : NULL, NULL, NULL, &d[r], &err) != HY_OK)
+            failed = r, status = MECH_EXIT_FAIL;
+    }
+    double ss[2] = {0, 0}, umax = 0;
+    hy_progress pr;
+    hy_progress_start(&pr, "mech beam");
+    for (size_t i = 0; i < n && status == MECH_EXIT_OK; i++) {
+        hy_progress_update(&pr, (double)i / (double)n);
+        mech_beam_obs ob[2];
+        for (int r = 0; r < 2 && status == MECH_EXIT_OK; r++) {
+            if (i > 0 && mech_beam_step(d[r], &err) != HY_OK) {
+                failed = r, status = MECH_EXIT_FAIL;
+                break;
+            }
+            mech_beam_observe_energy(d[r], &ob[r]);
+            ss[r] += ob[r].w_tip * ob[r].w_tip;
+            fig_add(&fig[r], i, &ob[r]);
+        }
+        if (status != MECH_EXIT_OK)
+            break;
+        umax = fmax(umax, fabs(ob[1].U));
+        if (csv) {
+            char line[2 * (6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, &ob[0], nh, 1, 0);
+            l = row_set(l, &ob[1], nh, 0, 1);
+            fwrite(line, 1, (size_t)(l - line), a.fp);
+        }
+    }
+    hy_progress_end(&pr);
+    if (failed >= 0)
+        mech_cli_fail(cmd, "%s: %s", what[failed], err.msg);
+    if (status == MECH_EXIT_OK) {
+        double rms0 = n ? sqrt(ss[0] / (double)n) : 0, rms1 = n ? sqrt(ss[1] / (double)n) : 0;
+        fprintf(fp, "closed loop on the nonlinear model (%s update, %g s): tip RMS %.4g m -> %.4g m (%.1f %% lower), "
+                "peak |U| %.4g V%s\n", c->solver.update == MECH_BEAM_ITERATED ? "iterated" : "lagged",
+                c->solver.duration, rms0, rms1, 100 * (1 - rms1 / rms0), umax,
+                c->control_u_max > 0 ? " (saturated at u_max)" : "");
+        if (csv)
+            status = mech_out_commit(cmd, &a), csv = 0;
+        if (status == MECH_EXIT_OK && o->plot) {
+            hist h0 = fig_view(&fig[0]), h1 = fig_view(&fig[1]);
+            status = plot_response(cmd, o->plot, &h0, &h1, "uncontrolled", "LQR");
+        }
+    }
+    if (csv)
+        hy_atomic_abort(&a);
+    for (int r = 0; r < 2; r++) {
+        mech_beam_data_free(d[r]);
+        free(fig[r].v);
+    }
+    return status;
 }
 
 static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const mech_beam_model *m)
@@ -1019,33 +1018,7 @@ static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const me
         status = MECH_EXIT_FAIL;
     else if (strcmp(o->out, "-") != 0 || o->plot) {
         mech_beam_control ctl = {.K = L.K, .u_max = c->control_u_max};
-        hist open, ctrl;
-        rc = simulate(m, c, NULL, &open, &err);
-        if (rc != HY_OK) {
-            hist_free(&open);
-            mech_beam_lqr_free(&L);
-            return mech_cli_fail(cmd, "uncontrolled run: %s", err.msg);
-        }
-        rc = simulate(m, c, &ctl, &ctrl, &err);
-        if (rc != HY_OK) {
-            hist_free(&open);
-            hist_free(&ctrl);
-            mech_beam_lqr_free(&L);
-            return mech_cli_fail(cmd, "controlled run: %s", err.msg);
-        }
-        double umax = 0;
-        for (long i = 0; i < ctrl.n; i++)
-            umax = fmax(umax, fabs(ctrl.U[i]));
-        fprintf(fp, "closed loop on the nonlinear model (%s update, %g s): tip RMS %.4g m -> %.4g m (%.1f %% lower), "
-                "peak |U| %.4g V%s\n", c->solver.update == MECH_BEAM_ITERATED ? "iterated" : "lagged",
-                c->solver.duration, rms_tip(&open), rms_tip(&ctrl), 100 * (1 - rms_tip(&ctrl) / rms_tip(&open)),
-                umax, c->control_u_max > 0 ? " (saturated at u_max)" : "");
-        if (strcmp(o->out, "-") != 0)
-            status = write_hist_file(cmd, o->out, &open, &ctrl, o, c);
-        if (status == MECH_EXIT_OK && o->plot)
-            status = plot_response(cmd, o->plot, &open, &ctrl, "uncontrolled", "LQR");
-        hist_free(&open);
-        hist_free(&ctrl);
+        status = lqr_runs(cmd, o, c, m, &ctl, fp);
     }
     mech_beam_lqr_free(&L);
     return status;
