@@ -1,6 +1,7 @@
 /* What a long run needs from the machine (see hyst/util.h): a lock on the output folder, the limits of memory and
  * output size checked before a run starts, and progress on a terminal. */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,4 +162,40 @@ void hy_progress_end(hy_progress *p)
     if (p->shown)
         fputs("\r\033[K", stderr);   /* the line cleared: the report that follows stays clean */
     p->shown = 0;
+}
+
+/* ---- stages: a long computation without a fraction ------------------------------------------------------------ */
+
+void hy_stage_start(hy_stage *s, const char *label, double est, const char *fmt, ...)
+{
+    memset(s, 0, sizeof *s);
+    const char *e = getenv("HYST_PROGRESS");
+    int tty = isatty(STDERR_FILENO), forced = e && *e && strcmp(e, "0") != 0;
+    if (e && strcmp(e, "0") == 0)
+        return;
+    s->on = (e && strcmp(e, "always") == 0) || (est >= 1 && (tty || forced)) || est >= 30;
+    if (!s->on)
+        return;
+    s->tty = tty;
+    snprintf(s->label, sizeof s->label, "%s", label);
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s: %s ...%s", label, what, tty ? "" : "\n");
+    fflush(stderr);
+    s->t0 = now();
+}
+
+void hy_stage_end(hy_stage *s)
+{
+    if (!s->on)
+        return;
+    double el = now() - s->t0;
+    if (s->tty)
+        fprintf(stderr, " done in %.1f s\n", el);
+    else
+        fprintf(stderr, "%s: ... done in %.1f s\n", s->label, el);
+    s->on = 0;
 }

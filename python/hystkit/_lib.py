@@ -235,7 +235,8 @@ class BeamHistory(C.Structure):
         [("n", C.c_size_t), ("failed", C.c_int)] + [(k, C.c_double) for k in (
             "W_ext", "W_hinge", "T", "V_beam", "h", "balance_max")] + \
         [("W_j", C.c_double * BEAM_MAX_HINGES), ("contact", C.c_long * BEAM_MAX_HINGES),
-         ("progress", C.c_void_p), ("progress_ctx", C.c_void_p)]
+         ("progress", C.c_void_p), ("progress_ctx", C.c_void_p), ("sample", C.c_void_p),
+         ("sample_ctx", C.c_void_p)]
 
 
 def _proto(lib, name, restype, *argtypes):

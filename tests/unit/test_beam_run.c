@@ -1,7 +1,8 @@
 /* mech_beam_run (the whole §4.5 response into caller arrays, the run of `mech beam sim` and hystkit.run_beam):
  * the samples equal a loop of mech_beam_step / mech_beam_observe_energy bit for bit, the hinge work booked from the
  * samples equals the integrator's own hinge work, contact counts, the sample count of mech_beam_samples, and the
- * bad arguments (arrays too short, dt <= 0, too many steps). */
+ * bad arguments (arrays too short, dt <= 0, too many steps); the sample callback (how `mech beam sim` streams) sees
+ * the same samples with no arrays at all, and a callback error stops the run with its status. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -81,6 +82,65 @@ static void same_as_stepping(void **state)
     mech_beam_model_free(m);
 }
 
+/* the callback's copy of every sample, and an index at which it fails (the disk filled while streaming) */
+typedef struct seen {
+    arrays a;
+    size_t calls, fail_at;
+} seen;
+
+static int on_sample(void *ctx, size_t i, const mech_beam_obs *o, hy_err *err)
+{
+    seen *s = ctx;
+    if (i != s->calls++)
+        return hy_err_set(err, HY_EARG, "sample %zu out of order", i);
+    if (i == s->fail_at)
+        return hy_err_set(err, HY_EIO, "disk full at sample %zu", i);
+    mech_beam_history *h = &s->a.h;
+    h->t[i] = o->t, h->w_tip[i] = o->w_tip, h->theta[i] = o->theta, h->theta_dot[i] = o->theta_dot;
+    h->U[i] = o->U, h->F[i] = o->F, h->dtheta[i] = o->dtheta[0], h->M[i] = o->M[0];
+    return HY_OK;
+}
+
+static void streamed_equals_kept(void **state)
+{
+    (void)state;
+    mech_beam_params p;
+    mech_beam_params_default(&p);
+    p.hinge[0].clearance = 0.0005;
+    mech_beam_solver s;
+    mech_beam_solver_default(&s);
+    s.duration = 0.1;
+    mech_beam_load l;
+    mech_beam_load_default(&l);
+    hy_err err;
+    mech_beam_model *m;
+    assert_int_equal(mech_beam_model_new(&p, &m, &err), HY_OK);
+    size_t n;
+    assert_int_equal(mech_beam_samples(&s, &n, &err), HY_OK);
+    arrays kept;
+    alloc(&kept, n, 1);
+    assert_int_equal(mech_beam_run(m, &s, &l, NULL, &kept.h, &err), HY_OK);
+    seen sn = {.fail_at = (size_t)-1};
+    alloc(&sn.a, n, 1);
+    mech_beam_history h = {.sample = on_sample, .sample_ctx = &sn};   /* cap 0, no arrays: nothing kept */
+    assert_int_equal(mech_beam_run(m, &s, &l, NULL, &h, &err), HY_OK);
+    assert_int_equal(h.n, n);
+    assert_int_equal(sn.calls, n);
+    if (memcmp(kept.buf, sn.a.buf, n * 8 * sizeof(double)) != 0)
+        fail_msg("the streamed samples differ from the kept ones");
+    assert_true(h.W_j[0] == kept.h.W_j[0] && h.contact[0] == kept.h.contact[0]);
+    assert_true(h.balance_max == kept.h.balance_max && h.W_ext == kept.h.W_ext && h.h == kept.h.h);
+    /* a callback error stops the run there, with its status and message; not a failed step */
+    sn.calls = 0, sn.fail_at = 17;
+    assert_int_equal(mech_beam_run(m, &s, &l, NULL, &h, &err), HY_EIO);
+    assert_string_equal(err.msg, "disk full at sample 17");
+    assert_int_equal(sn.calls, 18);
+    assert_int_equal(h.failed, 0);
+    free(kept.buf);
+    free(sn.a.buf);
+    mech_beam_model_free(m);
+}
+
 static void bad_arguments(void **state)
 {
     (void)state;
@@ -120,6 +180,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_as_stepping),
+        cmocka_unit_test(streamed_equals_kept),
         cmocka_unit_test(bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,42 +2,36 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "cli.h"
+#include "hyst/args.h"
 #include "hyst/model.h"
 #include "hyst/util.h"
 
-/* The message is made printable (hy_msg_text): it may quote file names, options and values given by the user. */
-static void vreport(const char *cmd, const char *kind, const char *fmt, va_list ap)
-{
-    char msg[4096];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    hy_msg_text(msg, sizeof msg, msg, strlen(msg), SIZE_MAX);
-    fprintf(stderr, "hyst%s%s: %s%s", cmd ? " " : "", cmd ? cmd : "", kind, msg);
-}
+/* One line "hyst COMMAND: message" as the mech commands print theirs (hy_args_vreport, hyst/args.h): the message is
+ * made printable (hy_msg_text), since it may quote file names, options and values given by the user. */
 
 // (command, format) => message on stderr; HY_EXIT_FAIL
 int hy_cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(cmd, "", fmt, ap);
+    hy_args_vreport("hyst", cmd, "", "", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return HY_EXIT_FAIL;
 }
 
 // (command, format) => usage message on stderr; HY_EXIT_USAGE
 int hy_cli_usage(const char *cmd, const char *fmt, ...)
 {
+    char post[128];
+    snprintf(post, sizeof post, " (see 'hyst help %s')", cmd ? cmd : "");
     va_list ap;
     va_start(ap, fmt);
-    vreport(cmd, "", fmt, ap);
+    hy_args_vreport("hyst", cmd, "", post, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (see 'hyst help %s')\n", cmd ? cmd : "");
     return HY_EXIT_USAGE;
 }
 
@@ -46,9 +40,8 @@ void hy_cli_warn(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(cmd, "warning: ", fmt, ap);
+    hy_args_vreport("hyst", cmd, "warning: ", "", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 // (text) => finite double, or a usage message

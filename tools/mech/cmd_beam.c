@@ -1,6 +1,5 @@
 /* mech beam freq|sim|lqr: the jointed-beam spacecraft of spec 004 (docs/beam.md). */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,9 +56,6 @@ static void usage(FILE *fp)
           fp);
 }
 
-enum { O_SWEEP = 0x100, O_VALUES, O_PLOT, O_SUMMARY, O_RECORDS, O_DURATION, O_DT, O_F0, O_CLEAR, O_PHYS, O_ITER,
-       O_FORMAT };
-
 typedef struct opts {
     const char *config, *out, *plot, *summary, *records, *sweep, *values;
     double duration, dt, F0, clearance;
@@ -69,66 +65,17 @@ typedef struct opts {
 
 /* ---------- time histories ---------- */
 
+/* A figure's view of a run (figbuf, fig_view): the samples it draws, nh x cap hinge-major for dth and M */
 typedef struct hist {
-    long n;                         /* samples recorded (steps + 1 when the run finished)               */
-    long cap;                       /* samples allocated: the stride of dth and M                       */
+    long n;                         /* samples                                                              */
+    long cap;                       /* samples allocated: the stride of dth and M                           */
     int nh;
-    double *t, *w, *th, *thd, *U, *F, *dth, *M;   /* dth, M: nh x n, hinge-major                        */
-    double W_ext, W_hinge, T, V, h, bal_max;
-    double *W_j;                    /* nh: work of each hinge                                           */
-    long contact[MECH_BEAM_MAX_HINGES];
-    int failed;
-    char msg[HY_MSG_LEN];
+    double *t, *w, *th, *thd, *U, *dth, *M;
 } hist;
-
-static void hist_free(hist *h)
-{
-    free(h->t);
-    memset(h, 0, sizeof *h);
-}
 
 static void progress(void *ctx, double fraction)
 {
     hy_progress_update(ctx, fraction);
-}
-
-// (model, configuration, control or NULL) => time history; a failed run keeps its rows and the message
-static int simulate(const mech_beam_model *m, const mech_beam_config *c, const mech_beam_control *ctl, hist *h,
-                    hy_err *err)
-{
-    memset(h, 0, sizeof *h);
-    const mech_beam_params *p = mech_beam_model_params(m);
-    long n = lround(c->solver.duration / c->solver.dt) + 1;
-    int nh = p->n_hinges;
-    h->t = malloc((size_t)n * (6 + 2 * (size_t)nh) * sizeof(double) + (size_t)(nh + 1) * sizeof(double));
-    if (!h->t)
-        return hy_err_set(err, HY_ENOMEM, "out of memory for %ld samples", n);
-    h->w = h->t + n, h->th = h->w + n, h->thd = h->th + n, h->U = h->thd + n, h->F = h->U + n;
-    h->dth = h->F + n, h->M = h->dth + (size_t)nh * n, h->W_j = h->M + (size_t)nh * n;
-    h->nh = nh;
-    h->cap = n;
-    memset(h->W_j, 0, (size_t)(nh + 1) * sizeof(double));
-    /* the library's loop (mech_beam_run, beam_run.c) into this history's arrays */
-    mech_beam_history r = {.cap = (size_t)n, .t = h->t, .w_tip = h->w, .theta = h->th, .theta_dot = h->thd, .U = h->U,
-                           .F = h->F, .dtheta = nh ? h->dth : NULL, .M = nh ? h->M : NULL};
-    hy_progress pr;
-    hy_progress_start(&pr, "mech beam");
-    r.progress = progress, r.progress_ctx = &pr;
-    int rc = mech_beam_run(m, &c->solver, &c->load, ctl, &r, err);
-    hy_progress_end(&pr);
-    if (rc != HY_OK && !r.failed)
-        return rc;
-    h->n = (long)r.n;
-    memcpy(h->W_j, r.W_j, (size_t)nh * sizeof(double));
-    memcpy(h->contact, r.contact, sizeof h->contact);
-    h->bal_max = r.balance_max;
-    h->W_ext = r.W_ext, h->W_hinge = r.W_hinge, h->T = r.T, h->V = r.V_beam, h->h = r.h;
-    if (r.failed) {
-        h->failed = 1;
-        snprintf(h->msg, sizeof h->msg, "%s", err->msg);
-        return HY_ESTATE;
-    }
-    return HY_OK;
 }
 
 // (row buffer position, v, last in the row) => its exact text and separator at l; the position after them
@@ -139,17 +86,15 @@ static char *num(char *l, double v, int last)
     return l;
 }
 
-// (history, suffix for column names or "") => CSV with a header and a units row
-static void write_hist(FILE *fp, const hist *h, const hist *h2)
+// (hinges, runs side by side: 1 sim, 2 lqr's _open / _ctrl) => the CSV's header and units rows
+static void write_head(FILE *fp, int nh, int nset)
 {
-    const hist *hs[2] = {h, h2};
-    int nset = h2 ? 2 : 1;
     for (int s = 0; s < nset; s++) {
         const char *sx = nset == 1 ? "" : s == 0 ? "_open" : "_ctrl";
         if (s == 0)
             fputs("t,", fp);
         fprintf(fp, "w_tip%s,theta%s,theta_dot%s,", sx, sx, sx);
-        for (int j = 0; j < h->nh; j++)
+        for (int j = 0; j < nh; j++)
             fprintf(fp, "dtheta_%d%s,M_%d%s,", j + 1, sx, j + 1, sx);
         fprintf(fp, "U%s,F%s%s", sx, sx, s == nset - 1 ? "\n" : ",");
     }
@@ -157,33 +102,9 @@ static void write_hist(FILE *fp, const hist *h, const hist *h2)
         if (s == 0)
             fputs("s,", fp);
         fputs("m,rad,rad/s,", fp);
-        for (int j = 0; j < h->nh; j++)
+        for (int j = 0; j < nh; j++)
             fputs("rad,N m,", fp);
         fprintf(fp, "V,N%s", s == nset - 1 ? "\n" : ",");
-    }
-    long n = h->n;
-    for (int s = 1; s < nset; s++)
-        n = hs[s]->n < n ? hs[s]->n : n;
-    /* each row is made in memory and written at once (one fwrite, not one stdio call a number) */
-    char line[2 * (6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l;
-    for (long i = 0; i < n; i++) {
-        l = line;
-        for (int s = 0; s < nset; s++) {
-            const hist *x = hs[s];
-            size_t stride = (size_t)x->cap;
-            if (s == 0)
-                l = num(l, x->t[i], 0);
-            l = num(l, x->w[i], 0);
-            l = num(l, x->th[i], 0);
-            l = num(l, x->thd[i], 0);
-            for (int j = 0; j < x->nh; j++) {
-                l = num(l, x->dth[(size_t)j * stride + (size_t)i], 0);
-                l = num(l, x->M[(size_t)j * stride + (size_t)i], 0);
-            }
-            l = num(l, x->U[i], 0);
-            l = num(l, x->F[i], s == nset - 1);
-        }
-        fwrite(line, 1, (size_t)(l - line), fp);
     }
 }
 
@@ -277,6 +198,31 @@ static int plot_response(const char *cmd, const char *fig, const hist *a, const 
 
 /* ---------- configuration ---------- */
 
+/* (command, parameters) => mech_beam_model_new, announced on a terminal when it takes long (hy_stage): the dense
+ * generalized eigen-solve (dsygvd, ~n^3) and the projection onto the kept modes (~n^2 k + n k^2) of a fine mesh with
+ * all modes run for a long time without a word otherwise. The estimate is calibrated on this machine class (500
+ * elements, all modes: about 5 s). */
+static int build_model(const char *cmd, const mech_beam_params *p, mech_beam_model **m, hy_err *err)
+{
+    double n = 2.0 * (p->n_elem + p->n_hinges + 1), k = p->n_modes == 0 || p->n_modes > n ? n : p->n_modes;
+    k += p->attachment_modes ? p->n_hinges : 0;
+    double est = 3e-10 * n * n * n + 2.5e-9 * (n * n * k + n * k * k);
+    char label[48], modes[48];
+    snprintf(label, sizeof label, "mech %s", cmd);
+    if (p->n_modes == 0)
+        snprintf(modes, sizeof modes, "all modes");
+    else
+        snprintf(modes, sizeof modes, "%d modes", p->n_modes);
+    hy_stage st;
+    char took[32];
+    snprintf(took, sizeof took, est < 1 ? "under 1 s" : "about %.0f s", ceil(est));
+    hy_stage_start(&st, label, est, "building the model: %d elements (about %.0f DOFs), %s: dense eigen-solve "
+                   "(LAPACK dsygvd) and modal projection, %s", p->n_elem, n, modes, took);
+    int rc = mech_beam_model_new(p, m, err);
+    hy_stage_end(&st);
+    return rc;
+}
+
 static int load_config(const char *cmd, const opts *o, mech_beam_config *c, mech_beam_model **m)
 {
     hy_err err;
@@ -302,24 +248,44 @@ static int load_config(const char *cmd, const opts *o, mech_beam_config *c, mech
         return mech_cli_usage(cmd, "solver.duration %g s / solver.dt %g s: expected a dt > 0 s and 0 .. 1e8 steps (got "
                               "%.3g)", d, h, d / h);
     }
-    if (mech_beam_model_new(&c->params, m, &err) != HY_OK) {
+    if (build_model(cmd, &c->params, m, &err) != HY_OK) {
         mech_beam_config_free(c);
         return mech_cli_fail(cmd, "%s: %s", hy_display_name(o->config), err.msg);
     }
     return MECH_EXIT_OK;
 }
 
+// (options, configuration, ins[MECH_BEAM_MAX_HINGES + 3]) => the run's inputs, NULL-terminated: the configuration,
+// its hinge model files and its force history
+static const char *const *inputs(const opts *o, const mech_beam_config *c, const char **ins)
+{
+    int k = 0;
+    ins[k++] = o->config;
+    for (int j = 0; j < c->params.n_hinges; j++)
+        if (c->model_path[j][0])
+            ins[k++] = c->model_path[j];
+    if (c->history_path[0])
+        ins[k++] = c->history_path;
+    ins[k] = NULL;
+    return ins;
+}
+
 // (path) => 1 when it names the configuration or one of its model files
 static int is_input(const char *path, const opts *o, const mech_beam_config *c)
 {
-    if (!path || strcmp(path, "-") == 0)
-        return 0;
-    if (hy_same_file(path, o->config))
-        return 1;
-    for (int j = 0; j < c->params.n_hinges; j++)
-        if (c->model_path[j][0] && hy_same_file(path, c->model_path[j]))
+    const char *ins[MECH_BEAM_MAX_HINGES + 3];
+    inputs(o, c, ins);
+    for (int k = 0; path && strcmp(path, "-") != 0 && ins[k]; k++)
+        if (hy_same_file(path, ins[k]))
             return 1;
-    return c->history_path[0] && hy_same_file(path, c->history_path);
+    return 0;
+}
+
+// (path) => opened atomically (mech_out_open), never over an input of the run
+static int open_out(const char *cmd, hy_atomic *a, const char *path, const opts *o, const mech_beam_config *c)
+{
+    const char *ins[MECH_BEAM_MAX_HINGES + 3];
+    return mech_out_open(cmd, a, path, o->config, inputs(o, c, ins));
 }
 
 /* ---------- freq ---------- */
@@ -432,7 +398,7 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
             mech_beam_params_equal_hinges(&p, (int)v[i]);
         }
         mech_beam_model *m;
-        if (mech_beam_model_new(&p, &m, &err) != HY_OK) {
+        if (build_model(cmd, &p, &m, &err) != HY_OK) {
             free(table);
             return mech_cli_fail(cmd, "--sweep %s = %g: %s", key, v[i], err.msg);
         }
@@ -503,8 +469,34 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
 
 /* ---------- sim ---------- */
 
-// (history) => summary JSON document
-static cJSON *summary(const hist *h, const mech_beam_config *c, const mech_beam_model *m)
+/* What the summary needs of a run, gathered as the run streams: the samples with the largest |value| (the first on
+ * ties, as a scan of the whole history finds them), the totals of mech_beam_run, and each hinge's dtheta and M at
+ * every step only for the loop analysis (hy_loops_analyze works on whole records) */
+typedef struct peak {
+    double v, t;
+} peak;
+
+typedef struct runsum {
+    long n;                         /* samples                                                             */
+    int nh;
+    peak pk[4];                     /* w_tip, theta, theta_dot, U                                          */
+    peak pq[MECH_BEAM_MAX_HINGES], pM[MECH_BEAM_MAX_HINGES];
+    const double *q, *Q;            /* nh x stride, hinge-major; NULL: no loop analysis                    */
+    size_t stride;
+    const mech_beam_history *r;     /* works, contact counts, final energies                               */
+    int failed;
+    char msg[HY_MSG_LEN];
+} runsum;
+
+// (peak so far, sample i, value, time) => the larger |value| kept (the first on ties; a NaN never replaces)
+static void peak_add(peak *p, size_t i, double v, double t)
+{
+    if (i == 0 || fabs(v) > fabs(p->v))
+        p->v = v, p->t = t;
+}
+
+// (run) => summary JSON document
+static cJSON *summary(const runsum *h, const mech_beam_config *c, const mech_beam_model *m)
 {
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "format", "mech-beam-summary");
@@ -515,46 +507,33 @@ static cJSON *summary(const hist *h, const mech_beam_config *c, const mech_beam_
     mech_beam_info in;
     mech_beam_model_info(m, &in);
     cJSON_AddNumberToObject(doc, "modes", (double)in.nm);
-    struct { const char *name; const double *v; } pk[] = {
-        {"w_tip", h->w}, {"theta", h->th}, {"theta_dot", h->thd}, {"U", h->U}};
+    const char *pname[4] = {"w_tip", "theta", "theta_dot", "U"};
     cJSON *peaks = cJSON_AddObjectToObject(doc, "peaks");
     for (size_t k = 0; k < 4; k++) {
-        long im = 0;
-        for (long i = 0; i < h->n; i++)
-            if (fabs(pk[k].v[i]) > fabs(pk[k].v[im]))
-                im = i;
-        cJSON *o = cJSON_AddObjectToObject(peaks, pk[k].name);
-        cJSON_AddItemToObject(o, "max_abs", hy_json_exact_number(fabs(pk[k].v[im])));
-        cJSON_AddItemToObject(o, "value", hy_json_exact_number(pk[k].v[im]));
-        cJSON_AddItemToObject(o, "time", hy_json_exact_number(h->t[im]));
+        cJSON *o = cJSON_AddObjectToObject(peaks, pname[k]);
+        cJSON_AddItemToObject(o, "max_abs", hy_json_exact_number(fabs(h->pk[k].v)));
+        cJSON_AddItemToObject(o, "value", hy_json_exact_number(h->pk[k].v));
+        cJSON_AddItemToObject(o, "time", hy_json_exact_number(h->pk[k].t));
     }
     cJSON *hs = cJSON_AddArrayToObject(doc, "hinges");
-    size_t stride = (size_t)h->cap;
     for (int j = 0; j < h->nh; j++) {
-        const double *q = h->dth + (size_t)j * stride, *Q = h->M + (size_t)j * stride;
         cJSON *o = cJSON_CreateObject();
-        long idq = 0, iM = 0;
-        for (long i = 0; i < h->n; i++) {
-            if (fabs(q[i]) > fabs(q[idq]))
-                idq = i;
-            if (fabs(Q[i]) > fabs(Q[iM]))
-                iM = i;
-        }
         cJSON_AddItemToObject(o, "position", hy_json_exact_number(c->params.hinge[j].position));
         cJSON_AddItemToObject(o, "clearance", hy_json_exact_number(c->params.hinge[j].clearance));
-        cJSON_AddItemToObject(o, "dtheta_max_abs", hy_json_exact_number(fabs(q[idq])));
-        cJSON_AddItemToObject(o, "dtheta_time", hy_json_exact_number(h->t[idq]));
-        cJSON_AddItemToObject(o, "M_max_abs", hy_json_exact_number(fabs(Q[iM])));
-        cJSON_AddItemToObject(o, "M_time", hy_json_exact_number(h->t[iM]));
-        cJSON_AddItemToObject(o, "contact_fraction", hy_json_exact_number((double)h->contact[j] / (double)h->n));
-        cJSON_AddItemToObject(o, "work", hy_json_exact_number(h->W_j[j]));
+        cJSON_AddItemToObject(o, "dtheta_max_abs", hy_json_exact_number(fabs(h->pq[j].v)));
+        cJSON_AddItemToObject(o, "dtheta_time", hy_json_exact_number(h->pq[j].t));
+        cJSON_AddItemToObject(o, "M_max_abs", hy_json_exact_number(fabs(h->pM[j].v)));
+        cJSON_AddItemToObject(o, "M_time", hy_json_exact_number(h->pM[j].t));
+        cJSON_AddItemToObject(o, "contact_fraction", hy_json_exact_number((double)h->r->contact[j] / (double)h->n));
+        cJSON_AddItemToObject(o, "work", hy_json_exact_number(h->r->W_j[j]));
         /* energy per cycle of the hinge's dtheta-M loop, counted by hyst's loop analysis (docs/loops.md) */
         hy_loops_opts lo;
         hy_loops L;
         hy_err e;
         hy_loops_opts_default(&lo);
         cJSON *cyc = cJSON_AddArrayToObject(o, "energy_per_cycle");
-        if (h->n >= 3 && hy_loops_analyze(q, Q, (size_t)h->n, &lo, &L, &e) == HY_OK) {
+        const double *q = h->q ? h->q + (size_t)j * h->stride : NULL, *Q = h->Q ? h->Q + (size_t)j * h->stride : NULL;
+        if (q && h->n >= 3 && hy_loops_analyze(q, Q, (size_t)h->n, &lo, &L, &e) == HY_OK) {
             for (size_t k = 0; k < L.n_cyc; k++)
                 cJSON_AddItemToArray(cyc, hy_json_exact_number(L.cyc[k].energy));
             cJSON_AddItemToObject(o, "loops_total_energy", hy_json_exact_number(L.total_energy));
@@ -563,12 +542,12 @@ static cJSON *summary(const hist *h, const mech_beam_config *c, const mech_beam_
         cJSON_AddItemToArray(hs, o);
     }
     cJSON *en = cJSON_AddObjectToObject(doc, "energy");
-    cJSON_AddItemToObject(en, "work_external", hy_json_exact_number(h->W_ext));
-    cJSON_AddItemToObject(en, "work_hinges", hy_json_exact_number(h->W_hinge));
-    cJSON_AddItemToObject(en, "kinetic_final", hy_json_exact_number(h->T));
-    cJSON_AddItemToObject(en, "elastic_final", hy_json_exact_number(h->V));
-    cJSON_AddItemToObject(en, "balance_max_abs", hy_json_exact_number(h->bal_max));
-    cJSON_AddItemToObject(doc, "angular_momentum_final", hy_json_exact_number(h->h));
+    cJSON_AddItemToObject(en, "work_external", hy_json_exact_number(h->r->W_ext));
+    cJSON_AddItemToObject(en, "work_hinges", hy_json_exact_number(h->r->W_hinge));
+    cJSON_AddItemToObject(en, "kinetic_final", hy_json_exact_number(h->r->T));
+    cJSON_AddItemToObject(en, "elastic_final", hy_json_exact_number(h->r->V_beam));
+    cJSON_AddItemToObject(en, "balance_max_abs", hy_json_exact_number(h->r->balance_max));
+    cJSON_AddItemToObject(doc, "angular_momentum_final", hy_json_exact_number(h->r->h));
     if (h->failed)
         cJSON_AddStringToObject(doc, "error", h->msg);
     return doc;
@@ -576,142 +555,32 @@ static cJSON *summary(const hist *h, const mech_beam_config *c, const mech_beam_
 
 static int write_text(const char *cmd, const char *path, const char *text, const opts *o, const mech_beam_config *c)
 {
-    hy_err err;
     hy_atomic a;
-    if (is_input(path, o, c))
-        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
-    if (hy_atomic_open(&a, path, o->config, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
+    if (open_out(cmd, &a, path, o, c) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
     fputs(text, a.fp);
-    if (hy_atomic_commit(&a, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
+    return mech_out_commit(cmd, &a);
 }
 
-static int write_hist_file(const char *cmd, const char *path, const hist *h, const hist *h2, const opts *o,
-                           const mech_beam_config *c)
-{
-    hy_err err;
-    hy_atomic a;
-    if (is_input(path, o, c))
-        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
-    if (hy_atomic_open(&a, path, o->config, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    static char iobuf[256 * 1024];   /* one large buffer: the rows reach the file in few writes */
-    if (!a.is_stdout)
-        setvbuf(a.fp, iobuf, _IOFBF, sizeof iobuf);
-    write_hist(a.fp, h, h2);
-    if (hy_atomic_commit(&a, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
-}
-
-static int hinge_records(const char *cmd, const char *prefix, const hist *h, const opts *o,
-                         const mech_beam_config *c)
-{
-    size_t stride = (size_t)h->cap;
-    for (int j = 0; j < h->nh; j++) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s%d.csv", prefix, j + 1);
-        hy_err err;
-        hy_atomic a;
-        if (is_input(path, o, c))
-            return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
-        if (hy_atomic_open(&a, path, o->config, &err) != HY_OK)
-            return mech_cli_fail(cmd, "%s", err.msg);
-        fputs("t,q,Q\ns,rad,N m\n", a.fp);
-        for (long i = 0; i < h->n; i++) {
-            char row[3 * 33], *l = num(row, h->t[i], 0);
-            l = num(l, h->dth[(size_t)j * stride + i], 0);
-            l = num(l, h->M[(size_t)j * stride + i], 1);
-            fwrite(row, 1, (size_t)(l - row), a.fp);
-        }
-        if (hy_atomic_commit(&a, &err) != HY_OK)
-            return mech_cli_fail(cmd, "%s", err.msg);
-    }
-    return MECH_EXIT_OK;
-}
-
-/* (history, its summary document (deleted here)) => -o FILE as one HDF5 log: /history with the CSV's columns and
- * units, /records/hingeJ (t, q = dtheta_J, Q = M_J) and the summary as root attributes (hyst/h5log.h) */
-static int write_h5_file(const char *cmd, const hist *h, cJSON *doc, const opts *o, const mech_beam_config *c)
-{
-    hy_err err;
-    hy_h5log *lg;
-    hy_h5table *t;
-    if (is_input(o->out, o, c)) {
-        cJSON_Delete(doc);
-        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", o->out);
-    }
-    if (hy_h5log_open(&lg, o->out, o->config, &err) != HY_OK) {
-        cJSON_Delete(doc);
-        return mech_cli_fail(cmd, "%s", err.msg);
-    }
-    char nm[6 + 2 * MECH_BEAM_MAX_HINGES][24];
-    const char *names[6 + 2 * MECH_BEAM_MAX_HINGES], *units[6 + 2 * MECH_BEAM_MAX_HINGES];
-    int nc = 0, nh = h->nh;
-    const char *head[4][2] = {{"t", "s"}, {"w_tip", "m"}, {"theta", "rad"}, {"theta_dot", "rad/s"}};
-    for (int k = 0; k < 4; k++)
-        names[nc] = head[k][0], units[nc++] = head[k][1];
-    for (int j = 0; j < nh; j++) {
-        snprintf(nm[2 * j], sizeof nm[0], "dtheta_%d", j + 1);
-        snprintf(nm[2 * j + 1], sizeof nm[0], "M_%d", j + 1);
-        names[nc] = nm[2 * j], units[nc++] = "rad";
-        names[nc] = nm[2 * j + 1], units[nc++] = "N m";
-    }
-    names[nc] = "U", units[nc++] = "V";
-    names[nc] = "F", units[nc++] = "N";
-    size_t st = (size_t)h->cap;
-    int rc = hy_h5log_table(lg, "/history", nc, names, units, "mech beam sim time response (docs/beam.md)", &t, &err);
-    for (long i = 0; rc == HY_OK && i < h->n; i++) {
-        double row[6 + 2 * MECH_BEAM_MAX_HINGES];
-        int k = 0;
-        row[k++] = h->t[i], row[k++] = h->w[i], row[k++] = h->th[i], row[k++] = h->thd[i];
-        for (int j = 0; j < nh; j++)
-            row[k++] = h->dth[(size_t)j * st + (size_t)i], row[k++] = h->M[(size_t)j * st + (size_t)i];
-        row[k++] = h->U[i], row[k++] = h->F[i];
-        rc = hy_h5log_append(t, row, &err);
-    }
-    for (int j = 0; rc == HY_OK && j < nh; j++) {
-        char dset[64], desc[200];
-        const char *rn[3] = {"t", "q", "Q"}, *ru[3] = {"s", "rad", "N m"};
-        snprintf(dset, sizeof dset, "/records/hinge%d", j + 1);
-        snprintf(desc, sizeof desc, "hinge %d: relative rotation q = dtheta_%d and moment Q = M_%d at every step",
-                 j + 1, j + 1, j + 1);
-        rc = hy_h5log_table(lg, dset, 3, rn, ru, desc, &t, &err);
-        for (long i = 0; rc == HY_OK && i < h->n; i++) {
-            double row[3] = {h->t[i], h->dth[(size_t)j * st + (size_t)i], h->M[(size_t)j * st + (size_t)i]};
-            rc = hy_h5log_append(t, row, &err);
-        }
-    }
-    if (rc == HY_OK)
-        rc = hy_h5log_attr_json(lg, "/", doc, &err);
-    cJSON_Delete(doc);
-    if (rc != HY_OK) {
-        hy_h5log_abort(lg);
-        return mech_cli_fail(cmd, "%s", err.msg);
-    }
-    if (hy_h5log_commit(lg, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
-}
-
-/* (options, configuration, histories kept) => refused before running when the histories (every step of t, w, theta,
- * theta', U, F and each hinge's dtheta, M) exceed the memory (hy_mem_limit) or the CSV files the free space of
- * their folder (hy_output_limit; up to 25 bytes a number), naming the keys and the numbers */
+/* (options, configuration, runs: 1 sim, 2 lqr (side by side)) => refused before running when what is held in memory
+ * exceeds hy_mem_limit or the CSV files the free space of their folder (hy_output_limit; up to 25 bytes a number),
+ * naming the keys and the numbers. Both stream their rows: sim holds only each hinge's dtheta and M for the
+ * summary's loop analysis (--summary or --format h5, with hinges), and a figure at most 4000 samples a curve. */
 static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, int runs)
 {
     double n = floor(c->solver.duration / c->solver.dt + 0.5) + 1;
     int nh = c->params.n_hinges;
-    double mem = runs * n * (6.0 + 2.0 * nh) * sizeof(double), mem_max = hy_mem_limit();
+    int loops = runs == 1 && (o->summary || o->h5) && nh > 0;
+    double mem = n * 2.0 * nh * loops * sizeof(double), mem_max = hy_mem_limit();
     char need[32], have[32];
     if (mem > mem_max) {
         hy_bytes_text(need, sizeof need, mem);
         hy_bytes_text(have, sizeof have, mem_max);
-        return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g steps with %d hinges: the time "
-                             "histories need %s (%d x %d numbers a step), more than the %s of memory (HYST_MEM_MAX); "
-                             "shorten solver.duration or raise solver.dt", hy_display_name(o->config),
-                             c->solver.duration, c->solver.dt, n, nh, need, runs, 6 + 2 * nh, have);
+        return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g steps with %d hinges: the "
+                             "summary's loop analysis keeps every step of each hinge's dtheta and M: %s (%d numbers "
+                             "a step), more than the %s of memory (HYST_MEM_MAX); shorten solver.duration, raise "
+                             "solver.dt or leave out %s", hy_display_name(o->config), c->solver.duration,
+                             c->solver.dt, n, nh, need, 2 * nh, have, o->h5 ? "--format h5" : "--summary");
     }
     const char *files[2] = {strcmp(o->out, "-") ? o->out : NULL, o->records};
     double bytes[2] = {runs * n * (6.0 + 2.0 * nh) * 25, n * nh * 3.0 * 25};
@@ -733,47 +602,365 @@ static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, 
     return MECH_EXIT_OK;
 }
 
+/* ---------- sim: the run streamed to its outputs ---------- */
+
+#define FIG_MAX 4000   /* samples a figure draws of each curve (block's decimation) */
+
+/* A figure's samples of a streamed run: every step-th sample, as block() picks them from a whole history of n
+ * samples (step = ceil(n / 4000)), so the figure is the one the whole history gave */
+typedef struct figbuf {
+    size_t step, cap, n;            /* every step-th sample, cap at most, n kept                             */
+    int nh;
+    double *v;                      /* (5 + 2 nh) x cap: t, w_tip, theta, theta_dot, U, dtheta_j, M_j; NULL: none */
+} figbuf;
+
+// (figure, samples of the whole run, hinges) => room for its samples; exit status
+static int fig_init(const char *cmd, figbuf *f, size_t n, int nh)
+{
+    f->step = n > FIG_MAX ? (n + FIG_MAX - 1) / FIG_MAX : 1;
+    f->cap = (n + f->step - 1) / f->step;
+    f->n = 0, f->nh = nh;
+    f->v = malloc((5 + 2 * (size_t)nh) * f->cap * sizeof *f->v);
+    return f->v ? MECH_EXIT_OK : mech_cli_fail(cmd, "out of memory");
+}
+
+// (figure, sample i) => kept when the figure draws it
+static void fig_add(figbuf *f, size_t i, const mech_beam_obs *o)
+{
+    if (!f->v || i % f->step != 0 || f->n >= f->cap)
+        return;
+    double *v = f->v + f->n++;
+    size_t c = f->cap;
+    v[0] = o->t, v[c] = o->w_tip, v[2 * c] = o->theta, v[3 * c] = o->theta_dot, v[4 * c] = o->U;
+    for (int j = 0; j < f->nh; j++)
+        v[(5 + (size_t)j) * c] = o->dtheta[j], v[(5 + (size_t)(f->nh + j)) * c] = o->M[j];
+}
+
+// (figure) => its samples as a history for plot_response (block() draws them all: n <= 4000)
+static hist fig_view(const figbuf *f)
+{
+    size_t c = f->cap;
+    return (hist){.n = (long)f->n, .cap = (long)c, .nh = f->nh, .t = f->v, .w = f->v + c, .th = f->v + 2 * c,
+                  .thd = f->v + 3 * c, .U = f->v + 4 * c, .dth = f->v + 5 * c, .M = f->v + (5 + (size_t)f->nh) * c};
+}
+
+// (row position, sample, hinges, with t first, last in the row) => the CSV numbers of one run's columns
+static char *row_set(char *l, const mech_beam_obs *o, int nh, int with_t, int last)
+{
+    if (with_t)
+        l = num(l, o->t, 0);
+    l = num(l, o->w_tip, 0);
+    l = num(l, o->theta, 0);
+    l = num(l, o->theta_dot, 0);
+    for (int j = 0; j < nh; j++)
+        l = num(num(l, o->dtheta[j], 0), o->M[j], 0);
+    l = num(l, o->U, 0);
+    return num(l, o->F, last);
+}
+
+/* The outputs of one sim run, opened before it starts (every check made before running) and written a row at a
+ * time from mech_beam_run's sample callback: memory does not grow with the run except for what the summary's loop
+ * analysis needs (runsum.q, Q). Each file is a temporary registered with the signal clean-up (hy_atomic_open,
+ * hy_h5log_open), renamed into place at the end. */
+typedef struct stream {
+    int nh;
+    size_t n_plan;                  /* samples of the whole run (mech_beam_samples)                          */
+    hy_atomic out;                  /* -o as CSV (or standard output)                                        */
+    int csv;
+    hy_atomic rec[MECH_BEAM_MAX_HINGES];
+    int n_rec;                      /* --hinge-records files open                                           */
+    hy_h5log *lg;                   /* --format h5                                                           */
+    hy_h5table *tab[1 + MECH_BEAM_MAX_HINGES];
+    double *q, *Q;                  /* nh x n_plan: each hinge's dtheta, M for the loop analysis, or NULL    */
+    figbuf fig;                     /* --plot's samples                                                      */
+    runsum sum;
+} stream;
+
+static char iobuf[256 * 1024];   /* -o's buffer: the rows reach the file in few writes */
+
+// (stream) => every output not yet committed removed, memory freed
+static void stream_abort(stream *st)
+{
+    if (st->csv)
+        hy_atomic_abort(&st->out);
+    for (int j = 0; j < st->n_rec; j++)
+        hy_atomic_abort(&st->rec[j]);
+    hy_h5log_abort(st->lg);
+    st->csv = st->n_rec = 0, st->lg = NULL;
+}
+
+static void stream_free(stream *st)
+{
+    stream_abort(st);
+    free(st->q);
+    free(st->fig.v);
+    st->q = st->fig.v = NULL;
+}
+
+// (options, configuration) => the outputs open, headers written, the kept arrays allocated
+static int stream_open(const char *cmd, stream *st, const opts *o, const mech_beam_config *c)
+{
+    int nh = c->params.n_hinges;
+    hy_err err;
+    memset(st, 0, sizeof *st);
+    st->nh = st->sum.nh = nh;
+    if (mech_beam_samples(&c->solver, &st->n_plan, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    size_t n = st->n_plan;
+    if ((o->summary || o->h5) && nh > 0) {
+        st->q = malloc(2 * (size_t)nh * n * sizeof *st->q);
+        if (!st->q)
+            return mech_cli_fail(cmd, "out of memory for the %zu samples of the hinges' loop analysis", n);
+        st->Q = st->q + (size_t)nh * n;
+    }
+    if (o->plot && fig_init(cmd, &st->fig, n, nh) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    if (o->h5) {
+        if (is_input(o->out, o, c))
+            return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", o->out);
+        if (hy_h5log_open(&st->lg, o->out, o->config, &err) != HY_OK)
+            return mech_cli_fail(cmd, "%s", err.msg);
+        char nm[6 + 2 * MECH_BEAM_MAX_HINGES][24];
+        const char *names[6 + 2 * MECH_BEAM_MAX_HINGES], *units[6 + 2 * MECH_BEAM_MAX_HINGES];
+        int nc = 0;
+        const char *head[4][2] = {{"t", "s"}, {"w_tip", "m"}, {"theta", "rad"}, {"theta_dot", "rad/s"}};
+        for (int k = 0; k < 4; k++)
+            names[nc] = head[k][0], units[nc++] = head[k][1];
+        for (int j = 0; j < nh; j++) {
+            snprintf(nm[2 * j], sizeof nm[0], "dtheta_%d", j + 1);
+            snprintf(nm[2 * j + 1], sizeof nm[0], "M_%d", j + 1);
+            names[nc] = nm[2 * j], units[nc++] = "rad";
+            names[nc] = nm[2 * j + 1], units[nc++] = "N m";
+        }
+        names[nc] = "U", units[nc++] = "V";
+        names[nc] = "F", units[nc++] = "N";
+        int rc = hy_h5log_table(st->lg, "/history", nc, names, units, "mech beam sim time response (docs/beam.md)",
+                                &st->tab[0], &err);
+        for (int j = 0; rc == HY_OK && j < nh; j++) {
+            char dset[64], desc[200];
+            const char *rn[3] = {"t", "q", "Q"}, *ru[3] = {"s", "rad", "N m"};
+            snprintf(dset, sizeof dset, "/records/hinge%d", j + 1);
+            snprintf(desc, sizeof desc, "hinge %d: relative rotation q = dtheta_%d and moment Q = M_%d at every step",
+                     j + 1, j + 1, j + 1);
+            rc = hy_h5log_table(st->lg, dset, 3, rn, ru, desc, &st->tab[1 + j], &err);
+        }
+        if (rc != HY_OK)
+            return mech_cli_fail(cmd, "%s", err.msg);
+    } else {
+        if (open_out(cmd, &st->out, o->out, o, c) != MECH_EXIT_OK)
+            return MECH_EXIT_FAIL;
+        st->csv = 1;
+        if (!st->out.is_stdout)
+            setvbuf(st->out.fp, iobuf, _IOFBF, sizeof iobuf);
+        write_head(st->out.fp, nh, 1);
+    }
+    for (int j = 0; o->records && j < nh; j++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s%d.csv", o->records, j + 1);
+        if (open_out(cmd, &st->rec[j], path, o, c) != MECH_EXIT_OK)
+            return MECH_EXIT_FAIL;
+        st->n_rec = j + 1;
+        fputs("t,q,Q\ns,rad,N m\n", st->rec[j].fp);
+    }
+    return MECH_EXIT_OK;
+}
+
+// (stream, sample i) => the sample into the summary's running figures, the figure's samples and every output's row
+static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
+{
+    stream *st = ctx;
+    runsum *sm = &st->sum;
+    int nh = st->nh;
+    double t = ob->t;
+    peak_add(&sm->pk[0], i, ob->w_tip, t);
+    peak_add(&sm->pk[1], i, ob->theta, t);
+    peak_add(&sm->pk[2], i, ob->theta_dot, t);
+    peak_add(&sm->pk[3], i, ob->U, t);
+    for (int j = 0; j < nh; j++) {
+        peak_add(&sm->pq[j], i, ob->dtheta[j], t);
+        peak_add(&sm->pM[j], i, ob->M[j], t);
+        if (st->q)
+            st->q[(size_t)j * st->n_plan + i] = ob->dtheta[j], st->Q[(size_t)j * st->n_plan + i] = ob->M[j];
+    }
+    sm->n = (long)i + 1;
+    fig_add(&st->fig, i, ob);
+    if (st->csv) {   /* each row is made in memory and written at once (one fwrite, not one stdio call a number) */
+        char line[(6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, ob, nh, 1, 1);
+        fwrite(line, 1, (size_t)(l - line), st->out.fp);
+    }
+    for (int j = 0; j < st->n_rec; j++) {
+        char row[3 * 33], *l = num(row, t, 0);
+        l = num(num(l, ob->dtheta[j], 0), ob->M[j], 1);
+        fwrite(row, 1, (size_t)(l - row), st->rec[j].fp);
+    }
+    if (st->lg) {
+        double row[6 + 2 * MECH_BEAM_MAX_HINGES];
+        int k = 0;
+        row[k++] = t, row[k++] = ob->w_tip, row[k++] = ob->theta, row[k++] = ob->theta_dot;
+        for (int j = 0; j < nh; j++)
+            row[k++] = ob->dtheta[j], row[k++] = ob->M[j];
+        row[k++] = ob->U, row[k++] = ob->F;
+        int rc = hy_h5log_append(st->tab[0], row, err);
+        for (int j = 0; rc == HY_OK && j < nh; j++) {
+            double r3[3] = {t, ob->dtheta[j], ob->M[j]};
+            rc = hy_h5log_append(st->tab[1 + j], r3, err);
+        }
+        return rc;
+    }
+    return HY_OK;
+}
+
 static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const mech_beam_model *m)
 {
-    hist h;
     hy_err err;
+    stream st;
     if (check_run(cmd, o, c, 1) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
-    int rc = simulate(m, c, NULL, &h, &err);
-    if (rc != HY_OK && !h.failed)
+    if (stream_open(cmd, &st, o, c) != MECH_EXIT_OK) {
+        stream_free(&st);
+        return MECH_EXIT_FAIL;
+    }
+    /* the library's loop (mech_beam_run, beam_run.c), each sample streamed by on_sample; nothing else kept */
+    mech_beam_history r = {.sample = on_sample, .sample_ctx = &st};
+    hy_progress pr;
+    hy_progress_start(&pr, "mech beam");
+    if (st.csv && st.out.is_stdout && isatty(STDOUT_FILENO))
+        pr.on = 0;   /* the rows stream to the same terminal: a progress line would cut through them */
+    r.progress = progress, r.progress_ctx = &pr;
+    int rc = mech_beam_run(m, &c->solver, &c->load, NULL, &r, &err);
+    hy_progress_end(&pr);
+    if (rc != HY_OK && !r.failed) {
+        stream_free(&st);
         return mech_cli_fail(cmd, "%s", err.msg);
-    int status = o->h5 ? write_h5_file(cmd, &h, summary(&h, c, m), o, c)
-                       : write_hist_file(cmd, o->out, &h, NULL, o, c);
-    if (h.bal_max > 0.01 * fabs(h.W_ext) && h.W_ext != 0)
-        mech_cli_warn(cmd, "the energy balance is off by %.2g %% of the work put in%s", 100 * h.bal_max / fabs(h.W_ext),
-                      c->solver.update == MECH_BEAM_LAGGED ? " (the paper's lagged update with a hinge gap that opens: "
-                      "use --iterated or solver.update = \"iterated\")" : "; reduce solver.dt");
+    }
+    runsum *sm = &st.sum;
+    sm->r = &r, sm->q = st.q, sm->Q = st.Q, sm->stride = st.n_plan;
+    sm->n = (long)r.n;
+    if (r.failed) {
+        sm->failed = 1;
+        snprintf(sm->msg, sizeof sm->msg, "%s", err.msg);
+    }
+    int status = MECH_EXIT_OK;
+    if (st.lg) {   /* the summary as the log's attributes */
+        cJSON *doc = summary(sm, c, m);
+        rc = doc ? hy_h5log_attr_json(st.lg, "/", doc, &err) : hy_err_set(&err, HY_ENOMEM, "out of memory");
+        cJSON_Delete(doc);
+        if (rc == HY_OK) {
+            rc = hy_h5log_commit(st.lg, &err);
+            st.lg = NULL;
+        }
+        if (rc != HY_OK)
+            status = mech_cli_fail(cmd, "%s", err.msg);
+    } else {
+        st.csv = 0;
+        status = mech_out_commit(cmd, &st.out);
+    }
+    if (r.balance_max > 0.01 * fabs(r.W_ext) && r.W_ext != 0)
+        mech_cli_warn(cmd, "the energy balance is off by %.2g %% of the work put in%s", 100 * r.balance_max /
+                      fabs(r.W_ext), c->solver.update == MECH_BEAM_LAGGED ? " (the paper's lagged update with a hinge "
+                      "gap that opens: use --iterated or solver.update = \"iterated\")" : "; reduce solver.dt");
     if (status == MECH_EXIT_OK && o->summary) {
-        cJSON *doc = summary(&h, c, m);
+        cJSON *doc = summary(sm, c, m);
         char *txt = doc ? hy_json_print(doc) : NULL;
         status = txt ? write_text(cmd, o->summary, txt, o, c) : mech_cli_fail(cmd, "out of memory");
         free(txt);
         cJSON_Delete(doc);
     }
-    if (status == MECH_EXIT_OK && o->records)
-        status = hinge_records(cmd, o->records, &h, o, c);
-    if (status == MECH_EXIT_OK && o->plot && h.n > 1)
+    for (int j = 0; status == MECH_EXIT_OK && j < st.n_rec; j++)
+        status = mech_out_commit(cmd, &st.rec[j]);
+    if (status == MECH_EXIT_OK)
+        st.n_rec = 0;   /* all committed (the loop stops at the first that fails: the others are removed below) */
+    if (status == MECH_EXIT_OK && o->plot && sm->n > 1) {
+        /* the figure's samples as a history: block() draws them all (fn <= 4000), the ones it would pick of the
+         * whole run */
+        hist h = fig_view(&st.fig);
         status = plot_response(cmd, o->plot, &h, NULL, "response", "");
-    if (h.failed)
-        status = mech_cli_fail(cmd, "%s (the %ld rows before it are written)", h.msg, h.n);
-    hist_free(&h);
+    }
+    if (sm->failed)
+        status = mech_cli_fail(cmd, "%s (the %ld rows before it are written)", sm->msg, sm->n);
+    stream_free(&st);
     return status;
 }
 
 /* ---------- lqr ---------- */
 
-// (history) => RMS of the tip deflection
-static double rms_tip(const hist *h)
+/* (model, configuration, gain, options) => the uncontrolled and the controlled run in lockstep: each CSV row of both
+ * written as it is made (-o), the figure's samples kept (--plot), the tip RMS and the peak |U| summed as the runs
+ * go; memory does not grow with the run. A run that fails names itself ("controlled run: t = ...") and writes
+ * nothing. */
+static int lqr_runs(const char *cmd, const opts *o, const mech_beam_config *c, const mech_beam_model *m,
+                    const mech_beam_control *ctl, FILE *fp)
 {
-    double s = 0;
-    for (long i = 0; i < h->n; i++)
-        s += h->w[i] * h->w[i];
-    return h->n ? sqrt(s / (double)h->n) : 0;
+    int nh = c->params.n_hinges, csv = strcmp(o->out, "-") != 0, status = MECH_EXIT_OK, failed = -1;
+    const char *what[2] = {"uncontrolled run", "controlled run"};
+    size_t n;
+    hy_err err;
+    if (mech_beam_samples(&c->solver, &n, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    hy_atomic a;
+    figbuf fig[2];
+    mech_beam_data *d[2] = {NULL, NULL};
+    memset(fig, 0, sizeof fig);
+    if (csv && open_out(cmd, &a, o->out, o, c) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    if (csv) {
+        if (!a.is_stdout)
+            setvbuf(a.fp, iobuf, _IOFBF, sizeof iobuf);
+        write_head(a.fp, nh, 2);
+    }
+    for (int r = 0; r < 2 && status == MECH_EXIT_OK; r++) {
+        if (o->plot && fig_init(cmd, &fig[r], n, nh) != MECH_EXIT_OK)
+            status = MECH_EXIT_FAIL;
+        else if (mech_beam_data_new(m, &c->solver, &c->load, r ? ctl : NULL, NULL, NULL, &d[r], &err) != HY_OK)
+            failed = r, status = MECH_EXIT_FAIL;
+    }
+    double ss[2] = {0, 0}, umax = 0;
+    hy_progress pr;
+    hy_progress_start(&pr, "mech beam");
+    for (size_t i = 0; i < n && status == MECH_EXIT_OK; i++) {
+        hy_progress_update(&pr, (double)i / (double)n);
+        mech_beam_obs ob[2];
+        for (int r = 0; r < 2 && status == MECH_EXIT_OK; r++) {
+            if (i > 0 && mech_beam_step(d[r], &err) != HY_OK) {
+                failed = r, status = MECH_EXIT_FAIL;
+                break;
+            }
+            mech_beam_observe_energy(d[r], &ob[r]);
+            ss[r] += ob[r].w_tip * ob[r].w_tip;
+            fig_add(&fig[r], i, &ob[r]);
+        }
+        if (status != MECH_EXIT_OK)
+            break;
+        umax = fmax(umax, fabs(ob[1].U));
+        if (csv) {
+            char line[2 * (6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, &ob[0], nh, 1, 0);
+            l = row_set(l, &ob[1], nh, 0, 1);
+            fwrite(line, 1, (size_t)(l - line), a.fp);
+        }
+    }
+    hy_progress_end(&pr);
+    if (failed >= 0)
+        mech_cli_fail(cmd, "%s: %s", what[failed], err.msg);
+    if (status == MECH_EXIT_OK) {
+        double rms0 = n ? sqrt(ss[0] / (double)n) : 0, rms1 = n ? sqrt(ss[1] / (double)n) : 0;
+        fprintf(fp, "closed loop on the nonlinear model (%s update, %g s): tip RMS %.4g m -> %.4g m (%.1f %% lower), "
+                "peak |U| %.4g V%s\n", c->solver.update == MECH_BEAM_ITERATED ? "iterated" : "lagged",
+                c->solver.duration, rms0, rms1, 100 * (1 - rms1 / rms0), umax,
+                c->control_u_max > 0 ? " (saturated at u_max)" : "");
+        if (csv)
+            status = mech_out_commit(cmd, &a), csv = 0;
+        if (status == MECH_EXIT_OK && o->plot) {
+            hist h0 = fig_view(&fig[0]), h1 = fig_view(&fig[1]);
+            status = plot_response(cmd, o->plot, &h0, &h1, "uncontrolled", "LQR");
+        }
+    }
+    if (csv)
+        hy_atomic_abort(&a);
+    for (int r = 0; r < 2; r++) {
+        mech_beam_data_free(d[r]);
+        free(fig[r].v);
+    }
+    return status;
 }
 
 static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const mech_beam_model *m)
@@ -831,33 +1018,7 @@ static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const me
         status = MECH_EXIT_FAIL;
     else if (strcmp(o->out, "-") != 0 || o->plot) {
         mech_beam_control ctl = {.K = L.K, .u_max = c->control_u_max};
-        hist open, ctrl;
-        rc = simulate(m, c, NULL, &open, &err);
-        if (rc != HY_OK) {
-            hist_free(&open);
-            mech_beam_lqr_free(&L);
-            return mech_cli_fail(cmd, "uncontrolled run: %s", err.msg);
-        }
-        rc = simulate(m, c, &ctl, &ctrl, &err);
-        if (rc != HY_OK) {
-            hist_free(&open);
-            hist_free(&ctrl);
-            mech_beam_lqr_free(&L);
-            return mech_cli_fail(cmd, "controlled run: %s", err.msg);
-        }
-        double umax = 0;
-        for (long i = 0; i < ctrl.n; i++)
-            umax = fmax(umax, fabs(ctrl.U[i]));
-        fprintf(fp, "closed loop on the nonlinear model (%s update, %g s): tip RMS %.4g m -> %.4g m (%.1f %% lower), "
-                "peak |U| %.4g V%s\n", c->solver.update == MECH_BEAM_ITERATED ? "iterated" : "lagged",
-                c->solver.duration, rms_tip(&open), rms_tip(&ctrl), 100 * (1 - rms_tip(&ctrl) / rms_tip(&open)),
-                umax, c->control_u_max > 0 ? " (saturated at u_max)" : "");
-        if (strcmp(o->out, "-") != 0)
-            status = write_hist_file(cmd, o->out, &open, &ctrl, o, c);
-        if (status == MECH_EXIT_OK && o->plot)
-            status = plot_response(cmd, o->plot, &open, &ctrl, "uncontrolled", "LQR");
-        hist_free(&open);
-        hist_free(&ctrl);
+        status = lqr_runs(cmd, o, c, m, &ctl, fp);
     }
     mech_beam_lqr_free(&L);
     return status;
@@ -866,66 +1027,25 @@ static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const me
 int mech_cmd_beam(int argc, char **argv)
 {
     const char *cmd = "beam";
-    if (argc < 2) {
-        usage(stderr);
-        return MECH_EXIT_USAGE;
-    }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(stdout);
-        return MECH_EXIT_OK;
-    }
-    const char *sub = argv[1];
-    int mode = strcmp(sub, "freq") == 0 ? 0 : strcmp(sub, "sim") == 0 ? 1 : strcmp(sub, "lqr") == 0 ? 2 : -1;
-    if (mode < 0)
-        return mech_cli_usage(cmd, "unknown command '%s' (expected freq, sim or lqr)", sub);
+    static const char *const subs[] = {"freq", "sim", "lqr", NULL}, *const formats[] = {"csv", "h5", NULL};
     char name[32];
-    snprintf(name, sizeof name, "beam %s", sub);
+    int mode, go = mech_cli_sub(cmd, usage, argc, argv, subs, &mode, name, sizeof name);
+    if (go != MECH_CLI_GO)
+        return go;
     cmd = name;
     opts o = {.out = "-"};
-    static const struct option lo[] = {
-        {"output", required_argument, 0, 'o'},       {"help", no_argument, 0, 'h'},
-        {"sweep", required_argument, 0, O_SWEEP},    {"values", required_argument, 0, O_VALUES},
-        {"plot", required_argument, 0, O_PLOT},      {"summary", required_argument, 0, O_SUMMARY},
-        {"hinge-records", required_argument, 0, O_RECORDS},
-        {"duration", required_argument, 0, O_DURATION}, {"dt", required_argument, 0, O_DT},
-        {"F0", required_argument, 0, O_F0},          {"clearance", required_argument, 0, O_CLEAR},
-        {"physical", no_argument, 0, O_PHYS},        {"iterated", no_argument, 0, O_ITER},
-        {"format", required_argument, 0, O_FORMAT},
-        {0, 0, 0, 0}};
-    int ch, bad = 0;
-    optind = 1;
-    opterr = 0;
-    while (!bad && (ch = getopt_long(argc - 1, argv + 1, ":o:h", lo, NULL)) != -1) {
-        switch (ch) {
-        case 'h': usage(stdout); return MECH_EXIT_OK;
-        case 'o': o.out = optarg; break;
-        case O_SWEEP: o.sweep = optarg; break;
-        case O_VALUES: o.values = optarg; break;
-        case O_PLOT: o.plot = optarg; break;
-        case O_SUMMARY: o.summary = optarg; break;
-        case O_RECORDS: o.records = optarg; break;
-        case O_DURATION: bad = mech_cli_double(cmd, "duration", optarg, &o.duration); o.set_duration = 1; break;
-        case O_DT: bad = mech_cli_double(cmd, "dt", optarg, &o.dt); o.set_dt = 1; break;
-        case O_F0: bad = mech_cli_double(cmd, "F0", optarg, &o.F0); o.set_F0 = 1; break;
-        case O_CLEAR: bad = mech_cli_double(cmd, "clearance", optarg, &o.clearance); o.set_clearance = 1; break;
-        case O_PHYS: o.physical = 1; break;
-        case O_ITER: o.iterated = 1; break;
-        case O_FORMAT:
-            if (strcmp(optarg, "h5") != 0 && strcmp(optarg, "csv") != 0)
-                return mech_cli_usage(cmd, "--format '%s': expected csv or h5", optarg);
-            o.h5 = strcmp(optarg, "h5") == 0;
-            break;
-        case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind]);
-        default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind]);
-        }
-    }
-    if (bad)
-        return MECH_EXIT_USAGE;
-    if (optind >= argc - 1)
-        return mech_cli_usage(cmd, "missing CONFIG.json");
-    o.config = argv[optind + 1];
-    if (optind + 2 < argc)
-        return mech_cli_usage(cmd, "unexpected argument '%s'", argv[optind + 2]);
+    int format = 0;
+    const hy_arg tab[] = {
+        HY_OPT_STR("output", 'o', &o.out),        HY_OPT_STR("sweep", 0, &o.sweep),
+        HY_OPT_STR("values", 0, &o.values),       HY_OPT_STR("plot", 0, &o.plot),
+        HY_OPT_STR("summary", 0, &o.summary),     HY_OPT_STR("hinge-records", 0, &o.records),
+        HY_OPT_DOUBLE("duration", &o.duration, &o.set_duration), HY_OPT_DOUBLE("dt", &o.dt, &o.set_dt),
+        HY_OPT_DOUBLE("F0", &o.F0, &o.set_F0),    HY_OPT_DOUBLE("clearance", &o.clearance, &o.set_clearance),
+        HY_OPT_FLAG("physical", 0, &o.physical),  HY_OPT_FLAG("iterated", 0, &o.iterated),
+        HY_OPT_CHOICE("format", &format, formats), HY_OPT_END};
+    if ((go = mech_cli_parse(cmd, usage, tab, argc - 1, argv + 1, "missing CONFIG.json", &o.config)) != MECH_CLI_GO)
+        return go;
+    o.h5 = format == 2;
     if ((o.sweep || o.values) && mode != 0)
         return mech_cli_usage(cmd, "--sweep and --values belong to 'mech beam freq'");
     if ((o.summary || o.records) && mode != 1)
@@ -939,12 +1059,9 @@ int mech_cmd_beam(int argc, char **argv)
     if (o.plot && !terminal(o.plot))
         return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", o.plot);
     /* the outputs are distinct files: -o and --summary on one path would clobber each other */
-    const char *outs[3] = {strcmp(o.out, "-") ? o.out : NULL, o.summary, o.plot};
-    const char *names[3] = {"-o", "--summary", "--plot"};
-    for (int i = 0; i < 3; i++)
-        for (int j = i + 1; j < 3; j++)
-            if (outs[i] && outs[j] && (strcmp(outs[i], outs[j]) == 0 || hy_same_file(outs[i], outs[j])))
-                return mech_cli_usage(cmd, "%s and %s name the same file '%s'", names[i], names[j], outs[j]);
+    const char *outs[3] = {o.out, o.summary, o.plot}, *names[3] = {"-o", "--summary", "--plot"};
+    if (mech_out_distinct(cmd, 3, outs, names) != MECH_EXIT_OK)
+        return MECH_EXIT_USAGE;
     if (o.set_clearance && !(o.clearance >= 0))
         return mech_cli_usage(cmd, "--clearance must be >= 0 rad");
     mech_beam_config c;
@@ -958,20 +1075,13 @@ int mech_cmd_beam(int argc, char **argv)
         return mech_cli_fail(cmd, "%s: refusing to overwrite an input file with the figure", o.plot);
     }
     if (mode == 0) {
-        hy_err err;
         hy_atomic a;
-        if (is_input(o.out, &o, &c)) {
-            status = mech_cli_fail(cmd, "%s: refusing to overwrite an input file", o.out);
-        } else if (hy_atomic_open(&a, o.out, o.config, &err) != HY_OK) {
-            status = mech_cli_fail(cmd, "%s", err.msg);
-        } else {
+        if ((status = open_out(cmd, &a, o.out, &o, &c)) == MECH_EXIT_OK) {
             status = o.sweep ? freq_sweep(cmd, &o, &c, a.fp) : freq_table(cmd, m, a.fp);
-            if (status == MECH_EXIT_OK) {
-                if (hy_atomic_commit(&a, &err) != HY_OK)
-                    status = mech_cli_fail(cmd, "%s", err.msg);
-            } else {
+            if (status == MECH_EXIT_OK)
+                status = mech_out_commit(cmd, &a);
+            else
                 hy_atomic_abort(&a);
-            }
         }
     } else if (mode == 1) {
         status = cmd_sim(cmd, &o, &c, m);

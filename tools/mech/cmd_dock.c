@@ -5,7 +5,6 @@
  * files are committed with the rows up to the failure and the summary says why. --capture-speed bisects the
  * closing speed at which the scenario starts to capture (RP-1 §4 S4a). */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,8 +62,6 @@ static void usage(FILE *fp)
           fp);
 }
 
-enum { O_OUT = 0x100, O_CAPTURE, O_DURATION, O_STEP, O_NOPLOTS, O_NORECORDS, O_FORMAT, O_RATE };
-
 typedef struct opts {
     const char *scenario, *out;
     double lo, hi, duration, step;
@@ -84,28 +81,6 @@ static int is_input(const char *path, const opts *o, const mech_dock_config *c)
         if (c->law_path[s][0] && hy_same_file(path, c->law_path[s]))
             return 1;
     return 0;
-}
-
-// (folder) => created with its parents when missing
-static int make_dir(const char *cmd, const char *dir)
-{
-    char buf[MECH_DOCK_PATH_LEN + 64];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || !*p) {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return mech_cli_fail(cmd, "%s: cannot create the output folder: %s", buf, strerror(errno));
-            *p = c;
-            if (!c)
-                break;
-        }
-    }
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return mech_cli_fail(cmd, "%s: not a folder", dir);
-    return MECH_EXIT_OK;
 }
 
 /* Writing the outputs cost more than the simulation (S5-B, 80 000 steps: 6 records of 3 numbers per step), nearly
@@ -1074,66 +1049,48 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
                          c->records ? (c->out_records_rate > 0 ? "6 x outputs.records_rate" : "6 x every step") : "off", have, dir);
 }
 
+// --capture-speed LO HI: the option's value and the next word
+static int opt_capture(void *dst, const char *v, hy_args *st, hy_err *err)
+{
+    opts *o = dst;
+    if (st->next >= st->argc)
+        return hy_err_set(err, HY_EARG, "--capture-speed needs two speeds LO HI (m/s)");
+    if (hy_args_double("capture-speed", v, &o->lo, err) != HY_OK ||
+        hy_args_double("capture-speed", st->argv[st->next++], &o->hi, err) != HY_OK)
+        return HY_EARG;
+    o->capture = 1;
+    return HY_OK;
+}
+
+// --output-rate R|events
+static int opt_rate(void *dst, const char *v, hy_args *st, hy_err *err)
+{
+    (void)st;
+    opts *o = dst;
+    if (strcmp(v, "events") == 0)
+        o->events = 1;
+    else if (hy_args_double("output-rate", v, &o->rate, err) != HY_OK)
+        return HY_EARG;
+    else if (!(o->rate >= 0))
+        return hy_err_set(err, HY_EARG, "--output-rate '%s': expected rows/s >= 0 (0: every step) or 'events'", v);
+    return HY_OK;
+}
+
 int mech_cmd_dock(int argc, char **argv)
 {
     const char *cmd = "dock";
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        usage(stdout);
-        return MECH_EXIT_OK;
-    }
     opts o = {0};
     o.rate = -1;
-    static const struct option lo[] = {
-        {"out", required_argument, 0, O_OUT},         {"capture-speed", required_argument, 0, O_CAPTURE},
-        {"duration", required_argument, 0, O_DURATION}, {"step", required_argument, 0, O_STEP},
-        {"no-plots", no_argument, 0, O_NOPLOTS},      {"no-records", no_argument, 0, O_NORECORDS},
-        {"quiet", no_argument, 0, 'q'},
-        {"format", required_argument, 0, O_FORMAT},   {"output-rate", required_argument, 0, O_RATE},
-        {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
-    int ch, bad = 0;
-    optind = 1;
-    opterr = 0;
-    while (!bad && (ch = getopt_long(argc, argv, ":qh", lo, NULL)) != -1) {
-        switch (ch) {
-        case 'h': usage(stdout); return MECH_EXIT_OK;
-        case 'q': o.quiet = 1; break;
-        case O_OUT: o.out = optarg; break;
-        case O_CAPTURE:
-            /* two values: LO is this option's argument, HI the next word */
-            if (optind >= argc)
-                return mech_cli_usage(cmd, "--capture-speed needs two speeds LO HI (m/s)");
-            bad = mech_cli_double(cmd, "capture-speed", optarg, &o.lo) ||
-                  mech_cli_double(cmd, "capture-speed", argv[optind++], &o.hi);
-            o.capture = 1;
-            break;
-        case O_DURATION: bad = mech_cli_double(cmd, "duration", optarg, &o.duration); o.set_duration = 1; break;
-        case O_STEP: bad = mech_cli_double(cmd, "step", optarg, &o.step); o.set_step = 1; break;
-        case O_NOPLOTS: o.no_plots = 1; break;
-        case O_NORECORDS: o.no_records = 1; break;
-        case O_FORMAT:
-            o.format = strcmp(optarg, "csv") == 0 ? 1 : strcmp(optarg, "h5") == 0 ? 2
-                       : strcmp(optarg, "csv+h5") == 0 ? 3 : 0;
-            if (!o.format)
-                return mech_cli_usage(cmd, "--format '%s': expected csv, h5 or csv+h5", optarg);
-            break;
-        case O_RATE:
-            if (strcmp(optarg, "events") == 0)
-                o.events = 1;
-            else if ((bad = mech_cli_double(cmd, "output-rate", optarg, &o.rate)) == 0 && !(o.rate >= 0))
-                return mech_cli_usage(cmd, "--output-rate '%s': expected rows/s >= 0 (0: every step) or 'events'",
-                                      optarg);
-            break;
-        case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
-        default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (bad)
-        return MECH_EXIT_USAGE;
-    if (optind >= argc)
-        return mech_cli_usage(cmd, "missing SCENARIO.json");
-    o.scenario = argv[optind];
-    if (optind + 1 < argc)
-        return mech_cli_usage(cmd, "unexpected argument '%s'", argv[optind + 1]);
+    static const char *const formats[] = {"csv", "h5", "csv+h5", NULL};
+    const hy_arg tab[] = {
+        HY_OPT_STR("out", 0, &o.out),                  HY_OPT_CALL("capture-speed", &o, opt_capture),
+        HY_OPT_DOUBLE("duration", &o.duration, &o.set_duration), HY_OPT_DOUBLE("step", &o.step, &o.set_step),
+        HY_OPT_FLAG("no-plots", 0, &o.no_plots),       HY_OPT_FLAG("no-records", 0, &o.no_records),
+        HY_OPT_FLAG("quiet", 'q', &o.quiet),           HY_OPT_CHOICE("format", &o.format, formats),
+        HY_OPT_CALL("output-rate", &o, opt_rate),      HY_OPT_END};
+    int go = mech_cli_parse(cmd, usage, tab, argc, argv, "missing SCENARIO.json", &o.scenario);
+    if (go != MECH_CLI_GO)
+        return go;
     if (o.capture && !(o.lo > 0 && o.hi > o.lo))
         return mech_cli_usage(cmd, "--capture-speed %g %g: expected 0 < LO < HI (m/s)", o.lo, o.hi);
     if ((o.set_duration && !(o.duration >= 0)) || (o.set_step && !(o.step > 0)))
@@ -1158,7 +1115,7 @@ int mech_cmd_dock(int argc, char **argv)
         snprintf(r.dir, sizeof r.dir, "%s", c.out_dir);
     else
         default_dir(o.scenario, r.dir, sizeof r.dir);
-    status = make_dir(cmd, r.dir);
+    status = mech_out_mkdir(cmd, r.dir);
     hy_dir_lock lock = {.fd = -1};
     if (status == MECH_EXIT_OK)
         status = mech_out_lock(cmd, &lock, r.dir);   /* one run at a time in a folder */

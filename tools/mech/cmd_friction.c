@@ -1,6 +1,5 @@
 /* mech friction EXAMPLE.json: time simulation of a small guided mechanism with dry friction on variant constraints
  * (spec 003, docs/friction.md), or --check: the small-friction verdict over a range of friction coefficients. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,8 +38,6 @@ static void usage(FILE *fp)
           "Exit status: 0 success, 1 bad file or failed simulation (paradox), 2 bad usage.\n",
           fp);
 }
-
-enum { O_DURATION = 0x100, O_PLOT, O_SUMMARY, O_CHECK, O_MUMAX, O_MUSTEPS };
 
 static void header(FILE *fp, const mech_friction_mech *mc)
 {
@@ -188,38 +185,18 @@ static int plot(const char *cmd, const mech_friction_mech *mc, const char *csv, 
 int mech_cmd_friction(int argc, char **argv)
 {
     const char *cmd = "friction";
-    static const struct option lo[] = {
-        {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
-        {"duration", required_argument, 0, O_DURATION}, {"plot", required_argument, 0, O_PLOT},
-        {"summary", no_argument, 0, O_SUMMARY}, {"check", no_argument, 0, O_CHECK},
-        {"mu-max", required_argument, 0, O_MUMAX}, {"mu-steps", required_argument, 0, O_MUSTEPS},
-        {0, 0, 0, 0}};
-    const char *out = "-", *fig = NULL;
+    const char *out = "-", *fig = NULL, *path;
     double duration = -1, mu_max = 3;
-    int summary = 0, check = 0, steps = 12, c, bad = 0;
-    optind = 1;
-    opterr = 0;
-    while (!bad && (c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
-        switch (c) {
-        case 'h': usage(stdout); return MECH_EXIT_OK;
-        case 'o': out = optarg; break;
-        case O_DURATION: bad = mech_cli_double(cmd, "duration", optarg, &duration); break;
-        case O_PLOT: fig = optarg; break;
-        case O_SUMMARY: summary = 1; break;
-        case O_CHECK: check = 1; break;
-        case O_MUMAX: bad = mech_cli_double(cmd, "mu-max", optarg, &mu_max); break;
-        case O_MUSTEPS: bad = mech_cli_int(cmd, "mu-steps", optarg, 1, &steps); break;
-        case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
-        default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (bad)
-        return MECH_EXIT_USAGE;
-    if (optind >= argc)
-        return mech_cli_usage(cmd, "missing the example file (fixtures/mech/friction/*.json)");
-    if (optind + 1 < argc)
-        return mech_cli_usage(cmd, "unexpected argument '%s'", argv[optind + 1]);
-    const char *path = argv[optind];
+    int summary = 0, check = 0, steps = 12;
+    const hy_arg tab[] = {
+        HY_OPT_STR("output", 'o', &out),        HY_OPT_DOUBLE("duration", &duration, NULL),
+        HY_OPT_STR("plot", 0, &fig),            HY_OPT_FLAG("summary", 0, &summary),
+        HY_OPT_FLAG("check", 0, &check),        HY_OPT_DOUBLE("mu-max", &mu_max, NULL),
+        HY_OPT_INT("mu-steps", 0, &steps, 1, NULL), HY_OPT_END};
+    int go = mech_cli_parse(cmd, usage, tab, argc, argv, "missing the example file (fixtures/mech/friction/*.json)",
+                            &path);
+    if (go != MECH_CLI_GO)
+        return go;
     if (duration != -1 && !(duration >= 0 && duration <= 1e6))
         return mech_cli_usage(cmd, "--duration must be within 0..1e6 s");
     if (!(mu_max > 0 && mu_max <= 1e3) || steps > 10000)
@@ -248,9 +225,9 @@ int mech_cmd_friction(int argc, char **argv)
     if (mech_friction_mech_new(&cfg, &mc, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s: %s", hy_display_name(path), err.msg);
     hy_atomic a;
-    if (hy_atomic_open(&a, out, path, &err) != HY_OK) {
+    if (mech_out_open(cmd, &a, out, path, NULL) != MECH_EXIT_OK) {
         mech_friction_mech_free(mc);
-        return mech_cli_fail(cmd, "%s", err.msg);
+        return MECH_EXIT_FAIL;
     }
     int status = MECH_EXIT_OK, failed = 0;
     if (check) {
@@ -294,8 +271,8 @@ int mech_cmd_friction(int argc, char **argv)
     }
     /* a failed simulation keeps what it wrote; a failed check or parse writes nothing */
     if (status == MECH_EXIT_OK || (failed && !check)) {
-        if (hy_atomic_commit(&a, &err) != HY_OK)
-            status = mech_cli_fail(cmd, "%s", err.msg);
+        if (mech_out_commit(cmd, &a) != MECH_EXIT_OK)
+            status = MECH_EXIT_FAIL;
     } else {
         hy_atomic_abort(&a);
     }

@@ -1,5 +1,4 @@
 /* mech pendulum harmonic|sweep|decay: the pendulum vibration damper of spec 002 §4 (docs/pendulum.md). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,9 +47,6 @@ static void usage(FILE *fp)
 
 #define SWEEP_MAX 100000     /* frequencies of one sweep                                                        */
 #define RK4_STEPS_MAX 1e9    /* fixed RK4 steps of one run (about 10 minutes)                                   */
-
-enum { O_PARAMS = 0x100, O_TWO, O_UNIT, O_RK4, O_TOL, O_AMP, O_FREQ, O_PERIODS, O_SAMPLES, O_RAMP, O_FMIN, O_FMAX,
-       O_FSTEP, O_SETTLE, O_AVERAGE, O_ANGLE, O_DURATION, O_DT };
 
 typedef struct opts {
     const char *params, *unit, *out;
@@ -145,69 +141,28 @@ static int run_sweep(const char *cmd, const mech_pend_model *m, const opts *o, F
 int mech_cmd_pendulum(int argc, char **argv)
 {
     const char *cmd = "pendulum";
-    if (argc < 2) {
-        usage(stderr);
-        return MECH_EXIT_USAGE;
-    }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(stdout);
-        return MECH_EXIT_OK;
-    }
-    const char *sub = argv[1];
-    int mode = strcmp(sub, "harmonic") == 0 ? 0 : strcmp(sub, "sweep") == 0 ? 1 : strcmp(sub, "decay") == 0 ? 2 : -1;
-    if (mode < 0)
-        return mech_cli_usage(cmd, "unknown command '%s' (expected harmonic, sweep or decay)", sub);
+    static const char *const subs[] = {"harmonic", "sweep", "decay", NULL};
     char name[32];
-    snprintf(name, sizeof name, "pendulum %s", sub);
+    int mode, go = mech_cli_sub(cmd, usage, argc, argv, subs, &mode, name, sizeof name);
+    if (go != MECH_CLI_GO)
+        return go;
     cmd = name;
     opts o = {.out = "-", .periods = 10, .samples = 400, .settle = 15, .average = 5, .amp = 0.3, .freq = 0.4,
               .fmin = 0.1, .fmax = 3.0, .fstep = 0.1, .angle = 0.4, .duration = 3.0, .dt = 0.001};
     mech_pend_solver_default(&o.solver);
-    static const struct option lo[] = {
-        {"params", required_argument, 0, O_PARAMS}, {"two", no_argument, 0, O_TWO},
-        {"unit-model", required_argument, 0, O_UNIT}, {"rk4", required_argument, 0, O_RK4},
-        {"tol", required_argument, 0, O_TOL}, {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'}, {"amplitude", required_argument, 0, O_AMP},
-        {"freq", required_argument, 0, O_FREQ}, {"periods", required_argument, 0, O_PERIODS},
-        {"samples", required_argument, 0, O_SAMPLES}, {"ramp", required_argument, 0, O_RAMP},
-        {"f-min", required_argument, 0, O_FMIN}, {"f-max", required_argument, 0, O_FMAX},
-        {"f-step", required_argument, 0, O_FSTEP}, {"settle", required_argument, 0, O_SETTLE},
-        {"average", required_argument, 0, O_AVERAGE}, {"angle", required_argument, 0, O_ANGLE},
-        {"duration", required_argument, 0, O_DURATION}, {"dt", required_argument, 0, O_DT},
-        {0, 0, 0, 0}};
-    int c, bad = 0;
-    optind = 1;
-    opterr = 0;
-    while (!bad && (c = getopt_long(argc - 1, argv + 1, ":o:h", lo, NULL)) != -1) {
-        switch (c) {
-        case 'h': usage(stdout); return MECH_EXIT_OK;
-        case 'o': o.out = optarg; break;
-        case O_PARAMS: o.params = optarg; break;
-        case O_TWO: o.two = 1; break;
-        case O_UNIT: o.unit = optarg; break;
-        case O_RK4: bad = mech_cli_double(cmd, "rk4", optarg, &o.solver.h); o.solver.fixed = 1; break;
-        case O_TOL: bad = mech_cli_double(cmd, "tol", optarg, &o.solver.tol); break;
-        case O_AMP: bad = mech_cli_double(cmd, "amplitude", optarg, &o.amp); break;
-        case O_FREQ: bad = mech_cli_double(cmd, "freq", optarg, &o.freq); break;
-        case O_PERIODS: bad = mech_cli_int(cmd, "periods", optarg, 1, &o.periods); break;
-        case O_SAMPLES: bad = mech_cli_int(cmd, "samples", optarg, 4, &o.samples); break;
-        case O_RAMP: bad = mech_cli_double(cmd, "ramp", optarg, &o.ramp); o.ramp_set = 1; break;
-        case O_FMIN: bad = mech_cli_double(cmd, "f-min", optarg, &o.fmin); break;
-        case O_FMAX: bad = mech_cli_double(cmd, "f-max", optarg, &o.fmax); break;
-        case O_FSTEP: bad = mech_cli_double(cmd, "f-step", optarg, &o.fstep); break;
-        case O_SETTLE: bad = mech_cli_int(cmd, "settle", optarg, 0, &o.settle); break;
-        case O_AVERAGE: bad = mech_cli_int(cmd, "average", optarg, 1, &o.average); break;
-        case O_ANGLE: bad = mech_cli_double(cmd, "angle", optarg, &o.angle); break;
-        case O_DURATION: bad = mech_cli_double(cmd, "duration", optarg, &o.duration); break;
-        case O_DT: bad = mech_cli_double(cmd, "dt", optarg, &o.dt); break;
-        case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind]);
-        default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind]);
-        }
-    }
-    if (bad)
-        return MECH_EXIT_USAGE;
-    if (optind < argc - 1)
-        return mech_cli_usage(cmd, "unexpected argument '%s'", argv[optind + 1]);
+    const hy_arg tab[] = {
+        HY_OPT_STR("params", 0, &o.params),           HY_OPT_FLAG("two", 0, &o.two),
+        HY_OPT_STR("unit-model", 0, &o.unit),         HY_OPT_DOUBLE("rk4", &o.solver.h, &o.solver.fixed),
+        HY_OPT_DOUBLE("tol", &o.solver.tol, NULL),    HY_OPT_STR("output", 'o', &o.out),
+        HY_OPT_DOUBLE("amplitude", &o.amp, NULL),     HY_OPT_DOUBLE("freq", &o.freq, NULL),
+        HY_OPT_INT("periods", 0, &o.periods, 1, NULL), HY_OPT_INT("samples", 0, &o.samples, 4, NULL),
+        HY_OPT_DOUBLE("ramp", &o.ramp, &o.ramp_set),  HY_OPT_DOUBLE("f-min", &o.fmin, NULL),
+        HY_OPT_DOUBLE("f-max", &o.fmax, NULL),        HY_OPT_DOUBLE("f-step", &o.fstep, NULL),
+        HY_OPT_INT("settle", 0, &o.settle, 0, NULL),  HY_OPT_INT("average", 0, &o.average, 1, NULL),
+        HY_OPT_DOUBLE("angle", &o.angle, NULL),       HY_OPT_DOUBLE("duration", &o.duration, NULL),
+        HY_OPT_DOUBLE("dt", &o.dt, NULL),             HY_OPT_END};
+    if ((go = mech_cli_parse(cmd, usage, tab, argc - 1, argv + 1, NULL, NULL)) != MECH_CLI_GO)
+        return go;
     if (mode == 1 && !o.ramp_set)
         o.ramp = 5;
     if (o.solver.fixed ? !(o.solver.h > 0) : !(o.solver.tol > 0 && o.solver.tol < 1))
@@ -259,22 +214,15 @@ int mech_cmd_pendulum(int argc, char **argv)
         hy_model_free(&unit);
         return mech_cli_fail(cmd, "%s%s%s", o.params ? hy_display_name(o.params) : "", o.params ? ": " : "", err.msg);
     }
-    int status;
-    if (unit_path[0] && strcmp(o.out, "-") != 0 && hy_same_file(unit_path, o.out)) {
-        status = mech_cli_fail(cmd, "%s: refusing to overwrite an input file", o.out);
-    } else {
-        hy_atomic a;
-        if (hy_atomic_open(&a, o.out, o.params, &err) != HY_OK) {
-            status = mech_cli_fail(cmd, "%s", err.msg);
-        } else {
-            status = mode == 1 ? run_sweep(cmd, m, &o, a.fp) : run_series(cmd, m, &o, mode == 2, a.fp);
-            if (status == MECH_EXIT_OK) {
-                if (hy_atomic_commit(&a, &err) != HY_OK)
-                    status = mech_cli_fail(cmd, "%s", err.msg);
-            } else {
-                hy_atomic_abort(&a);
-            }
-        }
+    hy_atomic a;
+    const char *others[] = {unit_path, NULL};
+    int status = mech_out_open(cmd, &a, o.out, o.params, others);
+    if (status == MECH_EXIT_OK) {
+        status = mode == 1 ? run_sweep(cmd, m, &o, a.fp) : run_series(cmd, m, &o, mode == 2, a.fp);
+        if (status == MECH_EXIT_OK)
+            status = mech_out_commit(cmd, &a);
+        else
+            hy_atomic_abort(&a);
     }
     mech_pend_model_free(m);
     hy_model_free(&unit);

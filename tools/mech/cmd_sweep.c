@@ -6,7 +6,6 @@
  * (`mech dock` on the run's scenario, the same call as --rerun) follow. One sweep per folder: DIR/.lock. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,25 +57,6 @@ static void usage(FILE *fp)
 }
 
 /* ---------- the output folder ---------- */
-
-static int make_dirs(const char *dir)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *s = buf + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return mech_cli_fail(cmd, "%s: cannot create the folder: %s", buf, strerror(errno));
-            *s = '/';
-        }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return mech_cli_fail(cmd, "%s: cannot create the folder: %s", buf, strerror(errno));
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return mech_cli_fail(cmd, "%s: not a folder", dir);
-    return MECH_EXIT_OK;
-}
 
 // (folder) => an exclusive lock on DIR/.lock held until the process ends (flock: released by the kernel on a kill)
 static int lock_dir(const char *dir, int *fd)
@@ -391,31 +371,25 @@ static int open_journal(sweep *w, int resume)
 
 /* ---------- outputs ---------- */
 
+// (folder, file name, plan) => DIR/NAME opened atomically, never over the plan or its base scenario
 static int atomic_open(const char *dir, const char *name, const mech_sweep_plan *p, hy_atomic *a)
 {
     char path[4200];
-    hy_err err;
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (hy_same_file(path, p->scenario))
-        return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
-    if (hy_atomic_open(a, path, p->path, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
+    const char *others[] = {p->scenario, NULL};
+    return mech_out_open(cmd, a, path, p->path, others);
 }
 
 static int write_results(const sweep *w)
 {
     hy_atomic a;
-    hy_err err;
     if (atomic_open(w->dir, "results.csv", w->p, &a) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     put_header(a.fp, w->p);
     for (long id = 0; id < w->p->nrun; id++)
         if (w->rows[id].have)
             put_row(a.fp, w->p, id, &w->rows[id]);
-    if (hy_atomic_commit(&a, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
+    return mech_out_commit(cmd, &a);
 }
 
 /* the worst runs by the plan's metric (largest first, ties by id), then the ids the plan names */
@@ -542,12 +516,10 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
     if (!txt)
         return mech_cli_fail(cmd, "out of memory");
     hy_atomic a;
-    hy_err err;
     int st = atomic_open(w->dir, "summary.json", p, &a);
     if (st == MECH_EXIT_OK) {
         fputs(txt, a.fp);
-        if (hy_atomic_commit(&a, &err) != HY_OK)
-            st = mech_cli_fail(cmd, "%s", err.msg);
+        st = mech_out_commit(cmd, &a);
     }
     free(txt);
     if (!w->quiet && p->ndist > 0)
@@ -669,7 +641,7 @@ static int rerun(const mech_sweep_plan *p, const char *dir, long id, int quiet)
 {
     char rdir[4200], path[4300];
     snprintf(rdir, sizeof rdir, "%s/runs/%ld", dir, id);
-    if (make_dirs(rdir) != MECH_EXIT_OK)
+    if (mech_out_mkdir(cmd, rdir) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     hy_err err;
     char *txt = mech_sweep_scenario(p, id, &err);
@@ -687,14 +659,14 @@ static int rerun(const mech_sweep_plan *p, const char *dir, long id, int quiet)
         return mech_cli_fail(cmd, "run %ld: %s", id, err.msg);
     snprintf(path, sizeof path, "%s/scenario.json", rdir);
     hy_atomic a;
-    if (hy_atomic_open(&a, path, p->path, &err) != HY_OK) {
+    if (mech_out_open(cmd, &a, path, p->path, NULL) != MECH_EXIT_OK) {
         free(out);
-        return mech_cli_fail(cmd, "%s", err.msg);
+        return MECH_EXIT_FAIL;
     }
     fputs(out, a.fp);
     free(out);
-    if (hy_atomic_commit(&a, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
+    if (mech_out_commit(cmd, &a) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
     char *argv[] = {"dock", path, "--out", rdir, "-q", NULL};
     fflush(stdout);
     int st = mech_cmd_dock(5, argv);
@@ -710,7 +682,6 @@ static int write_envelope(const sweep *w, const mech_sweep_envelope *e)
 {
     const mech_sweep_plan *p = w->p;
     hy_atomic a;
-    hy_err err;
     if (atomic_open(w->dir, "envelope.csv", p, &a) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     fprintf(a.fp, "run,%s,%s,captured,measured\n", p->key[0].path, p->key[1].path);
@@ -721,9 +692,7 @@ static int write_envelope(const sweep *w, const mech_sweep_envelope *e)
         put_num(a.fp, p->key[1].values[id % e->ny], 0);
         fprintf(a.fp, ",%d,%d\n", e->state[id], w->rows[id].have);
     }
-    if (hy_atomic_commit(&a, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
+    return mech_out_commit(cmd, &a);
 }
 
 static int run_all(sweep *w, sw_pool *pool, long *full_grid)
@@ -779,47 +748,18 @@ static int run_all(sweep *w, sw_pool *pool, long *full_grid)
 
 int mech_cmd_sweep(int argc, char **argv)
 {
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        usage(stdout);
-        return MECH_EXIT_OK;
-    }
-    enum { O_OUT = 0x100, O_RESUME, O_FORCE, O_RERUN, O_NOPLOTS };
-    static const struct option lo[] = {
-        {"out", required_argument, 0, O_OUT},    {"jobs", required_argument, 0, 'j'},
-        {"resume", no_argument, 0, O_RESUME},    {"force", no_argument, 0, O_FORCE},
-        {"rerun", required_argument, 0, O_RERUN}, {"no-plots", no_argument, 0, O_NOPLOTS},
-        {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    const char *out = NULL;
-    int jobs = 1, resume = 0, force = 0, no_plots = 0, quiet = 0, ch, rr = -1;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":j:qh", lo, NULL)) != -1) {
-        switch (ch) {
-        case 'h': usage(stdout); return MECH_EXIT_OK;
-        case 'q': quiet = 1; break;
-        case 'j':
-            if (mech_cli_int(cmd, "jobs", optarg, 1, &jobs) != 0)
-                return MECH_EXIT_USAGE;
-            if (jobs > 1024)
-                return mech_cli_usage(cmd, "-j %d: at most 1024 workers", jobs);
-            break;
-        case O_OUT: out = optarg; break;
-        case O_RESUME: resume = 1; break;
-        case O_FORCE: force = 1; break;
-        case O_NOPLOTS: no_plots = 1; break;
-        case O_RERUN:
-            if (mech_cli_int(cmd, "rerun", optarg, 0, &rr) != 0)
-                return MECH_EXIT_USAGE;
-            break;
-        case ':': return mech_cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
-        default: return mech_cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
-        return mech_cli_usage(cmd, "missing PLAN.json");
-    const char *plan_path = argv[optind];
-    if (optind + 1 < argc)
-        return mech_cli_usage(cmd, "unexpected argument '%s'", argv[optind + 1]);
+    const char *out = NULL, *plan_path;
+    int jobs = 1, resume = 0, force = 0, no_plots = 0, quiet = 0, rr = -1;
+    const hy_arg tab[] = {
+        HY_OPT_STR("out", 0, &out),              HY_OPT_INT("jobs", 'j', &jobs, 1, NULL),
+        HY_OPT_FLAG("resume", 0, &resume),       HY_OPT_FLAG("force", 0, &force),
+        HY_OPT_INT("rerun", 0, &rr, 0, NULL),    HY_OPT_FLAG("no-plots", 0, &no_plots),
+        HY_OPT_FLAG("quiet", 'q', &quiet),       HY_OPT_END};
+    int go = mech_cli_parse(cmd, usage, tab, argc, argv, "missing PLAN.json", &plan_path);
+    if (go != MECH_CLI_GO)
+        return go;
+    if (jobs > 1024)
+        return mech_cli_usage(cmd, "-j %d: at most 1024 workers", jobs);
 
     hy_err err;
     int rank = 0, size = 1;
@@ -854,7 +794,7 @@ int mech_cmd_sweep(int argc, char **argv)
     w.progress = !quiet && isatty(STDERR_FILENO);
     sw_pool *pool = NULL;
     int lockfd = -1;
-    int status = make_dirs(dir);
+    int status = mech_out_mkdir(cmd, dir);
     if (status == MECH_EXIT_OK)
         status = lock_dir(dir, &lockfd);
     if (status == MECH_EXIT_OK && rr >= 0) {

@@ -1,21 +1,13 @@
-// Error reporting and number parsing of the `mech` program.
-#include <errno.h>
-#include <limits.h>
-#include <math.h>
+// Error reporting, number parsing and the option prologue of the `mech` program's commands.
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include "hyst/common.h"
 #include "mech_cli.h"
 
 static void vreport(const char *cmd, const char *pre, const char *post, const char *fmt, va_list ap)
 {
-    char msg[4096];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    hy_msg_text(msg, sizeof msg, msg, strlen(msg), SIZE_MAX); /* one printable line */
-    fprintf(stderr, "mech %s: %s%s%s\n", cmd, pre, msg, post);
+    hy_args_vreport("mech", cmd, pre, post, fmt, ap);   /* the words and layout of both programs (hyst/args.h) */
 }
 
 const char *mech_cli_text(const char *s)
@@ -57,26 +49,53 @@ void mech_cli_warn(const char *cmd, const char *fmt, ...)
 
 int mech_cli_double(const char *cmd, const char *opt, const char *text, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno || !isfinite(v)) {
-        mech_cli_usage(cmd, "--%s: '%s' is not a finite number", opt, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    hy_err err;
+    return hy_args_double(opt, text, out, &err) == HY_OK ? 0 : (mech_cli_usage(cmd, "%s", err.msg), -1);
 }
 
 int mech_cli_int(const char *cmd, const char *opt, const char *text, int min, int *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end || errno || v < min || v > INT_MAX) {
-        mech_cli_usage(cmd, "--%s: '%s' is not an integer >= %d", opt, text, min);
-        return -1;
+    hy_err err;
+    return hy_args_int(opt, text, min, out, &err) == HY_OK ? 0 : (mech_cli_usage(cmd, "%s", err.msg), -1);
+}
+
+int mech_cli_parse(const char *cmd, void (*usage)(FILE *), const hy_arg *tab, int argc, char **argv,
+                   const char *missing, const char **operand)
+{
+    hy_err err;
+    int help;
+    if (hy_args_parse(tab, argc, argv, missing, operand, &help, &err) != HY_OK)
+        return mech_cli_usage(cmd, "%s", err.msg);
+    if (help) {
+        usage(stdout);
+        return MECH_EXIT_OK;
     }
-    *out = (int)v;
-    return 0;
+    return MECH_CLI_GO;
+}
+
+int mech_cli_sub(const char *cmd, void (*usage)(FILE *), int argc, char **argv, const char *const *subs, int *mode,
+                 char *name, size_t len)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return MECH_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return MECH_EXIT_OK;
+    }
+    int n = 0;
+    *mode = -1;
+    for (; subs[n]; n++)
+        if (strcmp(argv[1], subs[n]) == 0)
+            *mode = n;
+    if (*mode < 0) {
+        char list[256] = "";
+        for (int k = 0; k < n; k++)   /* "freq, sim or lqr" */
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k == 0 ? "" : k == n - 1 ? " or " : ", ",
+                     subs[k]);
+        return mech_cli_usage(cmd, "unknown command '%s' (expected %s)", argv[1], list);
+    }
+    snprintf(name, len, "%s %s", cmd, argv[1]);
+    return MECH_CLI_GO;
 }

@@ -21,6 +21,20 @@ int mech_cli_double(const char *cmd, const char *opt, const char *text, double *
 // (command, option name, text, minimum) => integer >= min in *out; 0, or -1 after a usage message
 int mech_cli_int(const char *cmd, const char *opt, const char *text, int min, int *out);
 
+/* The prologue of a command (docs/limits-and-outputs.md, "One command-line layer"): its options declared in a table
+ * (hyst/args.h: name, letter, kind, destination), -h / --help printing its usage, every mistake one usage error
+ * (exit 2) in the same words in every command. Returns MECH_CLI_GO when the command goes on, else the exit status
+ * to return (0 after --help). missing: the message when the one operand is absent, or NULL for no operand. */
+#define MECH_CLI_GO (-1)
+#include "hyst/args.h"
+int mech_cli_parse(const char *cmd, void (*usage)(FILE *), const hy_arg *tab, int argc, char **argv,
+                   const char *missing, const char **operand);
+/* (program word "beam", usage, argc, argv of "mech beam SUB ...", subcommands (NULL-terminated)) => *mode its
+ * index and name "beam SUB" (the cmd of the messages); no word: the usage on stderr, exit 2; -h / --help: the usage,
+ * exit 0; an unknown word: "unknown command 'x' (expected freq, sim or lqr)". MECH_CLI_GO or the exit status. */
+int mech_cli_sub(const char *cmd, void (*usage)(FILE *), int argc, char **argv, const char *const *subs, int *mode,
+                 char *name, size_t len);
+
 // (fp, text) => the text as a gnuplot single-quoted string (' doubled, control characters dropped)
 void mech_cli_gp_quote(FILE *fp, const char *t);
 
@@ -43,6 +57,18 @@ void mech_fig_abort(mech_fig *f);
  * written by this run noted, and once it has written its summary (a file name) the files matching the command's patterns ("history.csv", "view-*.png")
  * that it did not write removed, with the temporaries of a killed run. */
 int mech_out_lock(const char *cmd, hy_dir_lock *l, const char *dir);
+// (command, folder) => the folder and its parents made (mkdir -p); "DIR: not a folder" when a file is in the way
+int mech_out_mkdir(const char *cmd, const char *dir);
+/* Output files (mech_outputs.c), every command's: (command, path or "-", protect: the input hy_atomic_open
+ * refuses (may be NULL), others: further inputs (NULL-terminated, may be NULL)) => refused when the path is one of
+ * them ("PATH: refusing to overwrite an input file"), else open atomically: a temporary beside it, registered with
+ * the signal clean-up, renamed into place by mech_out_commit (which reports a failure) or removed by
+ * hy_atomic_abort. Exit status. */
+int mech_out_open(const char *cmd, hy_atomic *a, const char *path, const char *protect, const char *const *others);
+int mech_out_commit(const char *cmd, hy_atomic *a);
+/* (command, n outputs: paths (NULL: not asked for; "-": standard output, never compared) and their option
+ * names) => usage error "-o and --summary name the same file 'x'" when two of them are one file */
+int mech_out_distinct(const char *cmd, int n, const char *const *paths, const char *const *names);
 void mech_out_note(const char *path);
 int mech_out_sweep(const char *cmd, const char *dir, const char *summary, const char *const *patterns);
 

@@ -1,9 +1,13 @@
-/* The output-folder rules of the `mech` commands that write a folder of files (dock; any new command gets them by
- * calling these): one run at a time per folder (a lock), and a rerun that leaves nothing of an earlier run beside
- * its new summary (the files this command owns by name and did not write this time are removed once the run has
+/* The output rules of the `mech` commands (any new command gets them by calling these): an output file is never an
+ * input and is written atomically (a temporary registered with the signal clean-up, renamed at the end); two
+ * outputs of one run are never one file; and for the commands that write a folder of files (dock, sweep): the
+ * folder made, one run at a time per folder (a lock), and a rerun that leaves nothing of an earlier run beside its
+ * new summary (the files this command owns by name and did not write this time are removed once the run has
  * committed its own, so an interrupted or failed rerun still leaves the earlier outputs). */
 #include <dirent.h>
+#include <errno.h>
 #include <fnmatch.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +17,58 @@
 
 static char noted[NOTED_MAX][128];
 static int nnoted;
+
+int mech_out_open(const char *cmd, hy_atomic *a, const char *path, const char *protect, const char *const *others)
+{
+    hy_err err;
+    for (int k = 0; others && others[k] && strcmp(path, "-") != 0; k++)
+        if (others[k][0] && hy_same_file(path, others[k]))
+            return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
+    if (hy_atomic_open(a, path, protect, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    return MECH_EXIT_OK;
+}
+
+int mech_out_commit(const char *cmd, hy_atomic *a)
+{
+    hy_err err;
+    if (hy_atomic_commit(a, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    return MECH_EXIT_OK;
+}
+
+int mech_out_distinct(const char *cmd, int n, const char *const *paths, const char *const *names)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            const char *a = paths[i], *b = paths[j];
+            if (a && b && strcmp(a, "-") && strcmp(b, "-") && (strcmp(a, b) == 0 || hy_same_file(a, b)))
+                return mech_cli_usage(cmd, "%s and %s name the same file '%s'", names[i], names[j], b);
+        }
+    return MECH_EXIT_OK;
+}
+
+int mech_out_mkdir(const char *cmd, const char *dir)
+{
+    char buf[4200];
+    if (!dir[0] || snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        return mech_cli_fail(cmd, "'%s': not a usable output folder name", dir);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || !*p) {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return mech_cli_fail(cmd, "%s: cannot create the output folder: %s", buf, strerror(errno));
+            *p = c;
+            if (!c)
+                break;
+        }
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return mech_cli_fail(cmd, "%s: not a folder", dir);
+    return MECH_EXIT_OK;
+}
 
 int mech_out_lock(const char *cmd, hy_dir_lock *l, const char *dir)
 {

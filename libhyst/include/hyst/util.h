@@ -70,6 +70,20 @@ void hy_progress_start(hy_progress *p, const char *label);
 void hy_progress_update(hy_progress *p, double fraction);
 void hy_progress_end(hy_progress *p);
 
+/* A long computation that cannot report a fraction (a model build, a dense eigen-solve): a line on standard error
+ * before it saying what is computed and its size, and the elapsed time after ("mech beam sim: building the model:
+ * ... (about 40 s) ... done in 38.2 s"). Shown when the estimate is at least 1 s and progress is shown (hy_progress's
+ * rule: a terminal, or HYST_PROGRESS=1), or when it is at least 30 s even without a terminal (a log then says why
+ * the run is silent); HYST_PROGRESS=always shows every stage, 0 none. On a terminal the two halves share one line. */
+typedef struct hy_stage {
+    int on, tty;
+    double t0;
+    char label[64];
+} hy_stage;
+void hy_stage_start(hy_stage *s, const char *label, double est_seconds, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void hy_stage_end(hy_stage *s);
+
 
 /* (v) => the shortest text that reads back to exactly v (libdouble-conversion's digits), laid out as printf's %.Pg
  * with P = max(15, digits): the same bytes as the shortest of %.15g / %.16g / %.17g wherever that is shortest; inf

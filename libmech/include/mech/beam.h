@@ -222,14 +222,20 @@ typedef struct mech_beam_history {
     /* optional, the caller's: called before each sample with the fraction done (a progress line; NULL: none) */
     void (*progress)(void *ctx, double fraction);
     void *progress_ctx;
+    /* optional, the caller's: called with every sample i (with energies) as it is made, so that a caller streams
+     * the run (`mech beam sim` writes its rows here) instead of keeping it; a status other than HY_OK stops the run
+     * and is returned (err filled by the callback). With it, cap may be 0 and the arrays NULL: nothing is kept. */
+    int (*sample)(void *ctx, size_t i, const mech_beam_obs *o, hy_err *err);
+    void *sample_ctx;
 } mech_beam_history;
 
 /* (solver) => *n = lround(duration / dt) + 1, the samples of a whole run; HY_EARG naming solver.duration and
  * solver.dt unless dt > 0 and 0 <= duration / dt <= 1e8 */
 int mech_beam_samples(const mech_beam_solver *s, size_t *n, hy_err *err);
-/* (model, solver, load, control or NULL, history with the caller's arrays) => the whole run from rest: the data
- * made, mech_beam_samples samples observed (with energies) into the arrays, the data freed. HY_EARG when cap is
- * smaller than the run. A failing step keeps the samples before it, sets failed and returns its status. */
+/* (model, solver, load, control or NULL, history with the caller's arrays and/or sample callback) => the whole run
+ * from rest: the data made, mech_beam_samples samples observed (with energies) into the arrays (when given) and
+ * passed to the callback (when given), the data freed. HY_EARG when arrays are given and cap is smaller than the
+ * run. A failing step keeps the samples before it, sets failed and returns its status. */
 int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mech_beam_load *load,
                   const mech_beam_control *ctl, mech_beam_history *h, hy_err *err);
 

@@ -19,23 +19,33 @@ static int gen_eig(double *A, double *B, size_t n, double *w, const char *what, 
     return HY_OK;
 }
 
-// (V n x k, A n x n) => V' A V (k x k)
+/* (V n x k, A n x n) => V' A V (k x k). The loops run along rows (contiguous, vectorised) but add each sum's terms
+ * in the same order as the textbook loop (j, then i ascending), so the result is the same to the last bit: with all
+ * modes of a 1000-element beam (n = k ~ 2000) the column-strided loop took most of a minute. */
 static void project(const double *V, const double *A, size_t n, size_t k, double *out, double *tmp)
 {
-    for (size_t i = 0; i < n; i++)
-        for (size_t c = 0; c < k; c++) {
-            double s = 0;
-            for (size_t j = 0; j < n; j++)
-                s += A[i * n + j] * V[j * k + c];
-            tmp[i * k + c] = s;
+    for (size_t i = 0; i < n; i++) {
+        double *ti = tmp + i * k;
+        for (size_t c = 0; c < k; c++)
+            ti[c] = 0;
+        for (size_t j = 0; j < n; j++) {
+            double a = A[i * n + j];
+            const double *vj = V + j * k;
+            for (size_t c = 0; c < k; c++)
+                ti[c] += a * vj[c];
         }
-    for (size_t r = 0; r < k; r++)
-        for (size_t c = 0; c < k; c++) {
-            double s = 0;
-            for (size_t i = 0; i < n; i++)
-                s += V[i * k + r] * tmp[i * k + c];
-            out[r * k + c] = s;
+    }
+    for (size_t r = 0; r < k; r++) {
+        double *o = out + r * k;
+        for (size_t c = 0; c < k; c++)
+            o[c] = 0;
+        for (size_t i = 0; i < n; i++) {
+            double v = V[i * k + r];
+            const double *ti = tmp + i * k;
+            for (size_t c = 0; c < k; c++)
+                o[c] += v * ti[c];
         }
+    }
 }
 
 // (v n, V n x k) => v' V (k)

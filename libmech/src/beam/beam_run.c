@@ -1,6 +1,7 @@
-/* A whole time response of the jointed beam (spec 004 §4.5) into caller arrays: the one loop behind `mech beam sim`
- * (tools/mech/cmd_beam.c, simulate) and Python's hystkit.run_beam, so both get the same samples, hinge works,
- * contact counts and energy balance. */
+/* A whole time response of the jointed beam (spec 004 §4.5) into caller arrays or a per-sample callback: the one
+ * loop behind `mech beam sim` (tools/mech/cmd_beam.c, which streams its rows through the callback) and Python's
+ * hystkit.run_beam (which keeps the arrays), so both get the same samples, hinge works, contact counts and energy
+ * balance. */
 #include <math.h>
 #include <string.h>
 #include "mech/beam.h"
@@ -29,15 +30,18 @@ int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mec
     int rc = mech_beam_samples(s, &n, err);
     if (rc != HY_OK)
         return rc;
-    if (cap < n)
+    int keep = h->sample == NULL || cap > 0;   /* a streaming caller may keep nothing */
+    if (keep && cap < n)
         return hy_err_set(err, HY_EARG, "history: the arrays hold %zu samples, the run has %zu", cap, n);
-    if (!h->t || !h->w_tip || !h->theta || !h->theta_dot || !h->U || !h->F || (nh > 0 && (!h->dtheta || !h->M)))
+    if (keep && (!h->t || !h->w_tip || !h->theta || !h->theta_dot || !h->U || !h->F ||
+                 (nh > 0 && (!h->dtheta || !h->M))))
         return hy_err_set(err, HY_EARG, "history: an array is NULL");
     mech_beam_data *d;
     if ((rc = mech_beam_data_new(m, s, load, ctl, NULL, NULL, &d, err)) != HY_OK)
         return rc;
     mech_beam_obs o;
     memset(&o, 0, sizeof o);
+    double q0[MECH_BEAM_MAX_HINGES], Q0[MECH_BEAM_MAX_HINGES];   /* the previous sample's, for the work */
     for (size_t i = 0; i < n; i++) {
         if (h->progress)
             h->progress(h->progress_ctx, (double)i / (double)n);
@@ -46,21 +50,26 @@ int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mec
             break;
         }
         mech_beam_observe_energy(d, &o);
-        h->t[i] = o.t, h->w_tip[i] = o.w_tip, h->theta[i] = o.theta, h->theta_dot[i] = o.theta_dot;
-        h->U[i] = o.U, h->F[i] = o.F;
+        if (keep) {
+            h->t[i] = o.t, h->w_tip[i] = o.w_tip, h->theta[i] = o.theta, h->theta_dot[i] = o.theta_dot;
+            h->U[i] = o.U, h->F[i] = o.F;
+        }
         for (int j = 0; j < nh; j++) {
-            double *q = h->dtheta + (size_t)j * cap, *Q = h->M + (size_t)j * cap;
-            q[i] = o.dtheta[j];
-            Q[i] = o.M[j];
+            double q = o.dtheta[j], Q = o.M[j];
+            if (keep)
+                h->dtheta[(size_t)j * cap + i] = q, h->M[(size_t)j * cap + i] = Q;
             if (i > 0)   /* the hinge's work, as the loop analysis integrates Q dq (trapezoids) */
-                h->W_j[j] += 0.5 * (Q[i] + Q[i - 1]) * (q[i] - q[i - 1]);
+                h->W_j[j] += 0.5 * (Q + Q0[j]) * (q - q0[j]);
+            q0[j] = q, Q0[j] = Q;
             if (fabs(o.dtheta[j]) > p->hinge[j].clearance)
                 h->contact[j]++;
         }
         h->balance_max = fmax(h->balance_max, fabs(o.T + o.V_beam + o.W_hinge - o.W_ext));
         h->n = i + 1;
+        if (h->sample && (rc = h->sample(h->sample_ctx, i, &o, err)) != HY_OK)
+            break;
     }
     h->W_ext = o.W_ext, h->W_hinge = o.W_hinge, h->T = o.T, h->V_beam = o.V_beam, h->h = o.h;
     mech_beam_data_free(d);
-    return h->failed ? rc : HY_OK;
+    return rc;
 }

@@ -1,0 +1,120 @@
+#!/bin/sh
+# End-to-end tests of `mech beam sim` streaming its outputs (issue 19, item 1): the CSV, the hinge records and the
+# HDF5 log are written a row at a time as the run goes, so memory does not grow with the run length (peak RSS of a
+# long run = that of a short one); a run the old in-memory code refused under HYST_MEM_MAX now runs; the streamed
+# rows equal those of a shorter run (the load pulse is over long before 2 s) and Python's in-memory run_beam
+# (python/tests/test_beam.py); mech beam lqr streams its two runs side by side likewise; Ctrl-C leaves no temporary
+# file; a long model build is announced.
+TOP=${TOP:-$(pwd)}
+. "$TOP/tests/e2e/lib.sh"
+MECH=${MECH:-$TOP/bin/mech}
+FIX=${FIXTURES:-$TOP/fixtures}
+B=$FIX/mech/beam
+export WORK
+
+# rss CMD...: runs CMD (stdout and stderr to $WORK/.out, $WORK/.err, at most 120 s) and prints "EXIT PEAK_KB"
+rss() {
+    python3 - "$@" <<'PY'
+import os, resource, subprocess, sys
+try:
+    with open(os.environ['WORK'] + '/.out', 'w') as o, open(os.environ['WORK'] + '/.err', 'w') as e:
+        rc = subprocess.run(sys.argv[1:], stdout=o, stderr=e, timeout=120).returncode
+except subprocess.TimeoutExpired:
+    rc = 'timeout'
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+PY
+}
+
+# ---- a run the in-memory code refused now runs, in bounded memory ----
+# 2e4 steps with 1 hinge: the old code kept 8 numbers a step (1.3 MB) and refused it under HYST_MEM_MAX=1e6
+set -- $(rss env HYST_MEM_MAX=1e6 "$MECH" beam sim "$B/baseline.json" -o "$WORK/b.csv")
+[ "$1" = 0 ] && ok "HYST_MEM_MAX=1e6: the 2e4-step run streams (was refused: 1.3 MB of histories)" \
+    || { not_ok "HYST_MEM_MAX=1e6: the 2e4-step run streams (exit $1)"; sed 's/^/    /' "$WORK/.err" | head -3; }
+check_num "all 20001 rows written (+ header and units)" "$(wc -l <"$WORK/b.csv")" 20003 0
+# the summary's loop analysis is what is still held (2 numbers a hinge a step): refused, naming --summary
+check_fails "--summary over HYST_MEM_MAX refused, naming what is held" \
+    "= 2e\+04 steps with 1 hinges: the summary's loop analysis keeps every step of each hinge's dtheta and M: 320.0 kB \(2 numbers a step\), more than the 100.0 kB .*leave out --summary" \
+    env HYST_MEM_MAX=1e5 "$MECH" beam sim "$B/baseline.json" -o "$WORK/b2.csv" --summary "$WORK/b2.json"
+[ ! -e "$WORK/b2.csv" ] && ok "nothing written on refusal" || not_ok "nothing written on refusal"
+
+# ---- peak RSS does not grow with the run length: 4 hinges, 2 s against 20 s (the old code: +20 MB) ----
+set -- $(rss "$MECH" beam sim "$B/hinges-4.json" --duration 2 -o "$WORK/s.csv" --hinge-records "$WORK/sr")
+short=$2
+set -- $(rss env HYST_MEM_MAX=4e6 "$MECH" beam sim "$B/hinges-4.json" --duration 20 -o "$WORK/l.csv" \
+    --hinge-records "$WORK/lr")
+[ "$1" = 0 ] || { not_ok "20 s run (exit $1)"; sed 's/^/    /' "$WORK/.err" | head -3; }
+long=$2
+[ "$long" -le $((short + 4000)) ] && ok "peak RSS: 20 s run $long kB, 2 s run $short kB (bounded)" \
+    || not_ok "peak RSS: 20 s run $long kB > 2 s run $short kB + 4 MB"
+# the streamed rows: the 20 s run begins with the 2 s run's rows, number for number (CSV and records)
+n=$(wc -l <"$WORK/s.csv")
+head -n "$n" "$WORK/l.csv" | cmp -s - "$WORK/s.csv" && ok "20 s CSV starts with the 2 s CSV" \
+    || not_ok "20 s CSV starts with the 2 s CSV"
+n=$(wc -l <"$WORK/sr3.csv")
+head -n "$n" "$WORK/lr3.csv" | cmp -s - "$WORK/sr3.csv" && ok "20 s hinge record 3 starts with the 2 s one" \
+    || not_ok "20 s hinge record 3 starts with the 2 s one"
+check_num "20 s run: 200001 rows" "$(wc -l <"$WORK/l.csv")" 200003 0
+
+# ---- lqr: the uncontrolled and controlled runs in lockstep, streamed side by side (the old code kept both) ----
+set -- $(rss "$MECH" beam lqr "$B/paper-4.5.json" --duration 2 -o "$WORK/q2.csv")
+short=$2
+set -- $(rss env HYST_MEM_MAX=2e6 "$MECH" beam lqr "$B/paper-4.5.json" --duration 20 -o "$WORK/q20.csv")
+[ "$1" = 0 ] || { not_ok "lqr 20 s run (exit $1)"; sed 's/^/    /' "$WORK/.err" | head -3; }
+[ "$2" -le $((short + 4000)) ] && ok "lqr peak RSS: 20 s run $2 kB, 2 s run $short kB (bounded)" \
+    || not_ok "lqr peak RSS: 20 s run $2 kB > 2 s run $short kB + 4 MB"
+n=$(wc -l <"$WORK/q2.csv")
+head -n "$n" "$WORK/q20.csv" | cmp -s - "$WORK/q2.csv" && ok "lqr: 20 s CSV starts with the 2 s CSV" \
+    || not_ok "lqr: 20 s CSV starts with the 2 s CSV"
+grep -q "^closed loop on the nonlinear model (lagged update, 20 s): tip RMS" "$WORK/.out" && ok "lqr: the RMS line" \
+    || not_ok "lqr: the RMS line"
+
+# ---- the CSV streamed equals the summary's peaks (one pass vs the whole file) ----
+"$MECH" beam sim "$B/hinges-4.json" --duration 0.4 -o "$WORK/p.csv" --summary "$WORK/p.json" 2>/dev/null
+python3 - "$WORK/p.csv" "$WORK/p.json" <<'PY' && ok "summary peaks = max |column| of the streamed CSV" || not_ok "summary peaks = max |column| of the streamed CSV"
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head, data = rows[0], [[float(x) for x in r] for r in rows[2:]]
+s = json.load(open(sys.argv[2]))
+bad = 0
+for k in ("w_tip", "theta", "theta_dot", "U"):
+    c = head.index(k)
+    i = max(range(len(data)), key=lambda i: (abs(data[i][c]), -i))
+    bad += s["peaks"][k]["max_abs"] != abs(data[i][c]) or s["peaks"][k]["time"] != data[i][0]
+for j, h in enumerate(s["hinges"]):
+    c = head.index("M_%d" % (j + 1))
+    bad += h["M_max_abs"] != max(abs(r[c]) for r in data)
+bad += s["steps"] != len(data) - 1
+sys.exit(1 if bad else 0)
+PY
+
+# ---- interruption: the temporaries being streamed are removed, the earlier output kept ----
+"$MECH" beam sim "$B/baseline.json" --duration 0.01 -o "$WORK/i.csv" 2>/dev/null
+cp "$WORK/i.csv" "$WORK/i.before"
+python3 - "$MECH" "$B/hinges-4.json" "$WORK" <<'PY' && ok "SIGINT mid-run: no temporary left, the earlier CSV kept, status of the signal" || not_ok "SIGINT mid-run: no temporary left, the earlier CSV kept, status of the signal"
+import os, signal, subprocess, sys, time
+mech, cfg, d = sys.argv[1:]
+a = subprocess.Popen([mech, "beam", "sim", cfg, "--duration", "100", "-o", d + "/i.csv", "--hinge-records",
+                      d + "/ir"], stderr=subprocess.DEVNULL)
+for _ in range(200):   # until the temporaries exist and rows are being written
+    if [f for f in os.listdir(d) if f.startswith("i.csv.tmp")]:
+        break
+    time.sleep(0.05)
+time.sleep(0.3)
+a.send_signal(signal.SIGINT); a.wait()
+left = [f for f in os.listdir(d) if ".tmp" in f]
+ok = a.returncode == -signal.SIGINT and not left and open(d + "/i.csv").read() == open(d + "/i.before").read()
+if not ok:
+    print("#", a.returncode, left)
+sys.exit(0 if ok else 1)
+PY
+
+# ---- a long model build is announced (forced: HYST_PROGRESS=always; on a terminal when it takes >= 1 s) ----
+HYST_PROGRESS=always "$MECH" beam sim "$B/baseline.json" --duration 0.01 -o "$WORK/m.csv" 2>"$WORK/m.err"
+grep -q "mech beam sim: building the model: 60 elements (about 124 DOFs), 5 modes: dense eigen-solve" "$WORK/m.err" \
+    && grep -q "done in [0-9.]* s" "$WORK/m.err" && ok "model build announced, elapsed time after" \
+    || { not_ok "model build announced, elapsed time after"; sed 's/^/    /' "$WORK/m.err"; }
+"$MECH" beam sim "$B/baseline.json" --duration 0.01 -o "$WORK/m.csv" 2>"$WORK/m.err"
+[ ! -s "$WORK/m.err" ] && ok "no announcement of a short build off a terminal" \
+    || not_ok "no announcement of a short build off a terminal"
+
+finish
