@@ -190,6 +190,63 @@ static void s3x_400(void **state)
     assert_true(b.ps.frt1_slip_end < 1e-4);
 }
 
+/* The stand option (spec 001 §2.7): S1-B on the compliant hatch cover against the flight run. Per accepted step:
+ * the first head-bottom contact lasts longer on the stand and the peak axial force is lower (the cover is a spring
+ * in series with the mechanism); the energy budget with the cover's spring and damping closes; linear momentum is
+ * conserved; the cover deflects and comes back. */
+typedef struct stand_out {
+    double peak, first_bottom, x_min, x_end, resid, dp;
+} stand_out;
+
+static void stand_run(const char *name, stand_out *o)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/mech/dock/%s", fixtures(), name);
+    mech_dock_config c;
+    hy_err e;
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    assert_int_equal(mech_dock_config_read(path, &c, &e), HY_OK);
+    assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    memset(o, 0, sizeof *o);
+    double t_on = -1;
+    while (!mech_dock_sim_done(s) && mech_dock_sim_time(s) < 4.0) {
+        assert_int_equal(mech_dock_sim_step(s, &e), HY_OK);
+        const double *ch = mech_dock_sim_channels(s);
+        if (ch[MECH_DOCK_CH_BOTTOM_CONTACT] > 0 && t_on < 0)
+            t_on = ch[MECH_DOCK_CH_T];
+        if (ch[MECH_DOCK_CH_BOTTOM_CONTACT] == 0 && t_on >= 0 && o->first_bottom == 0)
+            o->first_bottom = ch[MECH_DOCK_CH_T] - t_on;
+        o->x_min = fmin(o->x_min, ch[MECH_DOCK_CH_COVER_X]);
+        o->x_end = ch[MECH_DOCK_CH_COVER_X];
+    }
+    const mech_dock_summary *u = mech_dock_sim_summary(s);
+    o->peak = u->peak_axial;
+    o->resid = u->e_residual_max / u->e_initial;
+    mech_vec3 dp = mech_vec3_sub(u->momentum, u->momentum0);
+    o->dp = sqrt(mech_vec3_dot(dp, dp) / mech_vec3_dot(u->momentum0, u->momentum0));
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
+}
+
+static void stand_option(void **state)
+{
+    (void)state;
+    stand_out fl, st;
+    stand_run("s1-B.json", &fl);
+    stand_run("s1-stand-B.json", &st);
+    print_message("first head-bottom contact: flight %.2f ms, stand %.2f ms; peak axial %.0f / %.0f N; cover deflection "
+                  "min %.3g mm, at 4 s %.3g mm\n", 1e3 * fl.first_bottom, 1e3 * st.first_bottom, fl.peak, st.peak,
+                  1e3 * st.x_min, 1e3 * st.x_end);
+    assert_true(st.first_bottom > 1.5 * fl.first_bottom);
+    assert_true(st.peak < 0.9 * fl.peak);
+    assert_true(fl.x_min == 0 && st.x_min < -1e-5);   /* pushed back by the impact (towards the active vehicle) */
+    assert_true(fabs(st.x_end) < 0.25 * fabs(st.x_min));   /* after the impacts it carries only the small latch loads */
+    assert_true(st.resid < 1e-6 && st.dp < 1e-12);
+}
+
 /* ---- bad input: refused before the run, naming the file and the key ---- */
 static void refused(const char *extra, const char *want)
 {
@@ -236,6 +293,8 @@ static void bad_input(void **state)
     refused(", \"process\": {}, \"pushers\": {\"n\": 0}", "pushers.n");
     refused(", \"process\": {}, \"sequencer\": {\"jam_time\": 0}", "bad.json: sequencer.jam_time = 0");
     refused(", \"process\": {\"roller_mu\": -1}", "bad.json: process.roller_mu = -1");
+    refused(", \"stand\": {\"m_dm\": 20}", "stand.m_dm: 20 kg must exceed the housing and the probe");
+    refused(", \"stand\": {\"k\": 0}", "bad.json: stand.k = 0");
 }
 
 /* the printer writes the process back only when it is on, and reading the print gives the same configuration */
@@ -274,6 +333,7 @@ int main(void)
         cmocka_unit_test(s1_400_B),
         cmocka_unit_test(s1_400_A),
         cmocka_unit_test(s3x_400),
+        cmocka_unit_test(stand_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -208,6 +208,8 @@ typedef struct mech_dock_params {
                                  §6); > 0 = error-controlled Dormand-Prince 5(4) steps with contact events, local
                                  error per step <= tol times each component's scale (§6b); 1e-10 .. 1e-2         */
     mech_dock_process_params process;   /* the whole process (issue 18): off unless the scenario has "process" */
+    int    stand;             /* the stand option (spec 001 §2.7): the mechanism base on the compliant hatch cover */
+    mech_dock_cover_params cover;       /* its mass m_DM (the mechanism's), stiffness and damping (RP-1)         */
     int    events;            /* error-controlled runs: 1 (default) = contact onset / separation and capture are
                                  located as events (a step ends on them); 0 = off (tests show what it buys)      */
     double duration;          /* simulated time, s (20)                                                       */
@@ -300,6 +302,7 @@ enum mech_dock_channel {
     MECH_DOCK_CH_ROLLER_F1, MECH_DOCK_CH_ROLLER_F2, MECH_DOCK_CH_ROLLER_F3,   /* roller forces, N               */
     MECH_DOCK_CH_ROLLER_N,         /* rollers touching the cone                                                */
     MECH_DOCK_CH_PAD_F,            /* the fixed limiter's pads on the cone wall (retraction), sum, N           */
+    MECH_DOCK_CH_COVER_X,          /* stand option: hatch-cover deflection, towards the passive vehicle +, m   */
     MECH_DOCK_CH_E_DRIVE,          /* work of the drive's motors (an input), J                                 */
     MECH_DOCK_CH_E_DRIVE_STORED,   /* drive stiffness energy + output kinetic energy + its damping, J          */
     MECH_DOCK_NCH

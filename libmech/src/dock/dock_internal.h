@@ -8,9 +8,16 @@
 #include "mech/contact.h"
 #include "mech/dock_process.h"
 
-/* Body ids of the tree (spec 001 §1.6) and of the passive vehicle (free body 0). */
+/* Body ids of the tree (spec 001 §1.6) and of the passive vehicle (free body 0), without the stand option; with it
+ * the hatch cover is body 1 (a prismatic joint between the base and the UJ) and every later id is one more: the
+ * simulation reads the ids from mech_dock_model.b. */
 enum { DOCK_B_BASE = 0, DOCK_B_UJ1 = 1, DOCK_B_HOUSING = 2, DOCK_B_TORSION = 3, DOCK_B_BEND4 = 4, DOCK_B_PROBE = 5,
        DOCK_B_PASSIVE = 6, DOCK_NBODY = 7 };
+typedef struct dock_ids {
+    int cover;                       /* the hatch cover (stand option), -1 without                                  */
+    int housing, probe, passive;     /* body ids                                                                    */
+    int j0;                          /* index of q1 (the UJ's first joint) in the joint coordinates: 0 or 1        */
+} dock_ids;
 
 /* Contact bodies (indices into the kinematics array given to mech_contact_eval; not the tree's ids):
  *   HEAD    the head frame: origin at the head centre (x = L_Pr(t) on body 5), body 5's axes, velocity of the head
@@ -51,6 +58,7 @@ struct mech_dock_model {
                                            solved once here rather than in every stage                     */
     mech_vec3           passive_com;    /* passive CoM in the cone frame at t = 0                             */
     mech_dock_cam      *cam;            /* the alignment cam's table (process.cam_on), NULL otherwise         */
+    dock_ids            b;              /* body ids and the first mechanism joint (the stand option shifts them) */
     mech_vec3           rod_base[8];    /* pusher rods on the active plane, active-plane frame (process)      */
     mech_vec3           pad_pt[3 * 8];  /* limiter pad points (DOCK_NPAD_PT), housing frame (process)         */
 };

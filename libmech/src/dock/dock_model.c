@@ -47,25 +47,37 @@ int mech_dock_model_new(const mech_dock_params *p, mech_dock_model **out, hy_err
 
     /* base = active vehicle about the UJ centre: its CoM lies (port.x - uj_behind_plane) behind the UJ */
     mech_vec3 d0 = {g->uj_behind_plane - p->active.port.x, -p->active.port.y, -p->active.port.z};
-    mech_body_joint_def J[5];
-    memset(J, 0, sizeof J);
+    mech_body_joint_def Jall[6], *J = Jall;
+    memset(Jall, 0, sizeof Jall);
     const mech_mat3 I3 = mech_mat3_identity(), Z = mech_mat3_zero();
+    /* the stand option (spec 001 §2.7, eq. 2.9): the mechanism base on the hatch cover, a prismatic joint along the
+       docking axis between the vehicle and the UJ; the cover body carries the mechanism's mass beyond the housing and
+       the probe (m_DM - both), taken from the vehicle so that the total mass stays */
+    int jo = p->stand ? 1 : 0;
+    double m_cover = p->stand ? p->cover.m_dm - ms->housing_mass - ms->probe_mass : 0;
+    double m_base = p->active.mass - m_cover;
+    if (p->stand) {
+        Jall[0] = (mech_body_joint_def){"cover", 0, MECH_BODY_PRISMATIC, 0, {0, 0, 0}, I3, m_cover, {0, 0, 0},
+                                        mech_mat3_diag(0.01 * m_cover, 0.01 * m_cover, 0.01 * m_cover)};
+        J = Jall + 1;
+    }
+    m->b = (dock_ids){p->stand ? 1 : -1, DOCK_B_HOUSING + jo, DOCK_B_PROBE + jo, DOCK_B_PASSIVE + jo, jo};
     /* UJ: q1 about z0 then q2 about y1 (spec 001 §7.1 item 4: order and axes ours), q3 torsion about the housing
        axis x at the probe exit, q4 bending about y, q5 about z (§1.6) */
-    J[0] = (mech_body_joint_def){"uj-1", 0, MECH_BODY_REVOLUTE, 2, {0, 0, 0}, I3, 0, {0, 0, 0}, Z};
-    J[1] = (mech_body_joint_def){"housing", 1, MECH_BODY_REVOLUTE, 1, {0, 0, 0}, I3, ms->housing_mass, ms->housing_com,
+    J[0] = (mech_body_joint_def){"uj-1", jo, MECH_BODY_REVOLUTE, 2, {0, 0, 0}, I3, 0, {0, 0, 0}, Z};
+    J[1] = (mech_body_joint_def){"housing", 1 + jo, MECH_BODY_REVOLUTE, 1, {0, 0, 0}, I3, ms->housing_mass, ms->housing_com,
                                  mech_mat3_diag(ms->housing_inertia.x, ms->housing_inertia.y, ms->housing_inertia.z)};
-    J[2] = (mech_body_joint_def){"torsion", 2, MECH_BODY_REVOLUTE, 0, {g->housing_length, 0, 0}, I3, 0, {0, 0, 0}, Z};
-    J[3] = (mech_body_joint_def){"bend-4", 3, MECH_BODY_REVOLUTE, 1, {0, 0, 0}, I3, 0, {0, 0, 0}, Z};
-    J[4] = (mech_body_joint_def){"probe", 4, MECH_BODY_REVOLUTE, 2, {0, 0, 0}, I3, ms->probe_mass, ms->probe_com,
+    J[2] = (mech_body_joint_def){"torsion", 2 + jo, MECH_BODY_REVOLUTE, 0, {g->housing_length, 0, 0}, I3, 0, {0, 0, 0}, Z};
+    J[3] = (mech_body_joint_def){"bend-4", 3 + jo, MECH_BODY_REVOLUTE, 1, {0, 0, 0}, I3, 0, {0, 0, 0}, Z};
+    J[4] = (mech_body_joint_def){"probe", 4 + jo, MECH_BODY_REVOLUTE, 2, {0, 0, 0}, I3, ms->probe_mass, ms->probe_com,
                                  mech_mat3_diag(ms->probe_inertia.x, ms->probe_inertia.y, ms->probe_inertia.z)};
     mech_body_free_def F = {"passive", p->passive.mass,
                             mech_mat3_diag(p->passive.inertia.x, p->passive.inertia.y, p->passive.inertia.z)};
     mech_body_def def = {
         .base_mode = MECH_BODY_FLOATING,
-        .base = {p->active.mass, d0, shifted_inertia(p->active.mass, d0, p->active.inertia)},
-        .n = 5, .joints = J, .nfree = 1, .free = &F, .gravity = {0, 0, 0},
-        .hook_body = DOCK_B_HOUSING,
+        .base = {m_base, d0, shifted_inertia(m_base, d0, p->active.inertia)},
+        .n = 5 + jo, .joints = Jall, .nfree = 1, .free = &F, .gravity = {0, 0, 0},
+        .hook_body = DOCK_B_HOUSING + jo,
     };
     rc = mech_body_model_new(&def, &m->bm, err);
     if (rc == HY_OK)

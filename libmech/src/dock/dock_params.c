@@ -137,6 +137,10 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
     pp->roller_stiffness = 1e6;   /* RP-1 §2.8 */
     pp->roller_damping = 1e3;
     pp->roller_mu = 0.02;
+
+    /* the stand option (spec 001 §2.7): off in flight scenarios */
+    p->stand = 0;
+    mech_dock_cover_params_rp1(&p->cover);
 }
 
 /* ---- check -------------------------------------------------------------------------------------------------- */
@@ -324,6 +328,14 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
     POS(p->capture_timeout, "capture_timeout");
     if (!(p->tol == 0 || (p->tol >= 1e-10 && p->tol <= 1e-2)))
         FAIL("integration.tolerance", "%g: valid values 0 (fixed steps) or 1e-10 .. 1e-2", p->tol);
+    if (p->stand) {
+        POS(p->cover.k, "stand.k");
+        NONNEG(p->cover.c, "stand.c");
+        double mm = p->mass.housing_mass + p->mass.probe_mass;
+        if (!(isfinite(p->cover.m_dm) && p->cover.m_dm > mm))
+            FAIL("stand.m_dm", "%g kg must exceed the housing and the probe (%g kg): the cover carries the whole "
+                 "mechanism", p->cover.m_dm, mm);
+    }
     const mech_dock_process_params *pp = &p->process;
     if (pp->enabled) {
         if (pp->start != MECH_DOCK_SEQ_READY && pp->start != MECH_DOCK_SEQ_EXTEND)
@@ -430,6 +442,7 @@ static const struct { const char *name, *unit; } channels[MECH_DOCK_NCH] = {
     [MECH_DOCK_CH_ROLLER_F3] = {"roller_f3", "N"},
     [MECH_DOCK_CH_ROLLER_N] = {"roller_n", "1"},
     [MECH_DOCK_CH_PAD_F] = {"pad_wall_f", "N"},
+    [MECH_DOCK_CH_COVER_X] = {"x_cover", "m"},
     [MECH_DOCK_CH_E_DRIVE] = {"e_drive", "J"},
     [MECH_DOCK_CH_E_DRIVE_STORED] = {"e_drive_stored", "J"},
 };

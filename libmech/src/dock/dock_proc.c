@@ -109,8 +109,8 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     e->p_contact -= mech_vec3_dot(F, mech_vec3_sub(v_o, mech_vec3_cross(om, o))) + mech_vec3_dot(M, om);
     if (F.x != 0 || F.y != 0 || F.z != 0 || M.x != 0 || M.y != 0 || M.z != 0) {
         mech_vec3 Fw = mech_mat3_apply(R0, F), Mw = mech_mat3_apply(R0, M);
-        mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, port, Fw);
-        mech_body_apply_world_moment(bm, d, DOCK_B_PASSIVE, Mw);
+        mech_body_apply_world_force(bm, d, m->b.passive, port, Fw);
+        mech_body_apply_world_moment(bm, d, m->b.passive, Mw);
         mech_body_apply_world_force(bm, d, DOCK_B_BASE, port, mech_vec3_neg(Fw));
         mech_body_apply_world_moment(bm, d, DOCK_B_BASE, mech_vec3_neg(Mw));
     }
@@ -154,8 +154,8 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
             mech_vec3 f = mech_vec3_scale(g.normal, fn);
             if (ll->mu_k > 0 && vt > 0)
                 f = mech_vec3_axpy(f, -ll->mu_k * fn / fmax(vt, ROLLER_V_EPS), rv.vt);
-            mech_body_apply_world_force(bm, d, DOCK_B_HOUSING, g.point, f);
-            mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, g.point, mech_vec3_neg(f));
+            mech_body_apply_world_force(bm, d, m->b.housing, g.point, f);
+            mech_body_apply_world_force(bm, d, m->b.passive, g.point, mech_vec3_neg(f));
             e->p_contact -= mech_vec3_dot(f, mech_vec3_axpy(rv.vt, rv.vn, g.normal));
             e->e_contact += 0.5 * ll->k * g.depth * g.depth;
             e->f_pad += mech_vec3_norm(f);
@@ -201,8 +201,8 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         mech_vec3 f = mech_vec3_scale(g.normal, fn);
         if (pp->roller_mu > 0 && vt > 0)
             f = mech_vec3_axpy(f, -pp->roller_mu * fn / fmax(vt, ROLLER_V_EPS), rv.vt);
-        mech_body_apply_world_force(bm, d, DOCK_B_HOUSING, g.point, f);
-        mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, g.point, mech_vec3_neg(f));
+        mech_body_apply_world_force(bm, d, m->b.housing, g.point, f);
+        mech_body_apply_world_force(bm, d, m->b.passive, g.point, mech_vec3_neg(f));
         /* through the cam the lever's load turns the nut: its virtual work f . dr/dphi dphi, as a force along the
            stroke (s = phi / i_Nut) */
         e->f_nut += mech_vec3_dot(f, drw) * m->i_nut;

@@ -64,6 +64,7 @@ typedef struct dock_eval {
     double    slot_over;              /* slot-face penetration (rad of roll beyond the half-width; < 0 apart)   */
     double    p[NQ];                  /* powers integrated by the quadratures                                   */
     dock_proc_eval pr;                /* the whole process's loads (params.process.enabled)                     */
+    double    x_cover, e_cover, p_cover;   /* stand option: cover deflection (m), elastic energy (J), damping (W) */
 } dock_eval;
 
 struct mech_dock_sim {
@@ -157,7 +158,7 @@ static double vehicles_ke(const mech_dock_sim *s)
     double m = def->base.mass;
     double ke = 0.5 * m * mech_vec3_dot(v, v) + m * mech_vec3_dot(v, mech_vec3_cross(w, def->base.com)) +
                 0.5 * mech_vec3_dot(w, mech_mat3_apply(def->base.inertia, w));
-    int f = DOCK_B_PASSIVE;
+    int f = s->m->b.passive;
     mech_vec3 vp = d->vel[f], wp = d->omega[f];
     ke += 0.5 * p->passive.mass * mech_vec3_dot(vp, vp) +
           0.5 * (p->passive.inertia.x * wp.x * wp.x + p->passive.inertia.y * wp.y * wp.y + p->passive.inertia.z * wp.z * wp.z);
@@ -170,24 +171,25 @@ static void contact_bodies(mech_dock_sim *s, double L, double sdot)
 {
     const mech_body_data *d = s->d;
     const mech_dock_params *p = &s->m->p;
-    mech_mat3 R5 = d->xmat[DOCK_B_PROBE];
-    mech_vec3 ex = mech_mat3_col(R5, 0), w5 = d->xomega[DOCK_B_PROBE];
+    mech_mat3 R5 = d->xmat[s->m->b.probe];
+    mech_vec3 ex = mech_mat3_col(R5, 0), w5 = d->xomega[s->m->b.probe];
     mech_vec3 arm = mech_vec3_scale(ex, L);
-    mech_vec3 c = mech_vec3_add(d->pos[DOCK_B_PROBE], arm);
-    mech_vec3 vc = mech_vec3_axpy(mech_vec3_add(d->xvel[DOCK_B_PROBE], mech_vec3_cross(w5, arm)), -sdot, ex);
+    mech_vec3 c = mech_vec3_add(d->pos[s->m->b.probe], arm);
+    mech_vec3 vc = mech_vec3_axpy(mech_vec3_add(d->xvel[s->m->b.probe], mech_vec3_cross(w5, arm)), -sdot, ex);
     s->cb[DOCK_CB_HEAD] = (mech_contact_body){c, R5, vc, w5};
     /* latch frame: R5 Ry(dq4) Rz(dq5) with dq = tip sin q - q (A_HS of spec 001 §2.6); its angular velocity
        carries the rates of the correction, so the contact module sees the latch tips' true velocities */
-    double tf = p->probe.tip_factor, q4 = d->q[3], q5 = d->q[4];
-    mech_mat3 R4x = mech_mat3_mul(R5, mech_mat3_rot(1, tf * d->sinq[3] - q4));
+    const int j0 = s->m->b.j0;   /* q1's index: 1 with the stand option's cover joint */
+    double tf = p->probe.tip_factor, q4 = d->q[j0 + 3], q5 = d->q[j0 + 4];
+    mech_mat3 R4x = mech_mat3_mul(R5, mech_mat3_rot(1, tf * d->sinq[j0 + 3] - q4));
     s->ahs_axis[0] = mech_mat3_col(R5, 1);
     s->ahs_axis[1] = mech_mat3_col(R4x, 2);
-    s->ahs_gain[0] = tf * d->cosq[3] - 1;   /* cos q4, cos q5 cached by the kinematics stage */
-    s->ahs_gain[1] = tf * d->cosq[4] - 1;
-    mech_vec3 wl = mech_vec3_axpy(mech_vec3_axpy(w5, s->ahs_gain[0] * d->qd[3], s->ahs_axis[0]),
-                                  s->ahs_gain[1] * d->qd[4], s->ahs_axis[1]);
-    s->cb[DOCK_CB_LATCH] = (mech_contact_body){c, mech_mat3_mul(R4x, mech_mat3_rot(2, tf * d->sinq[4] - q5)), vc, wl};
-    int h = DOCK_B_HOUSING, f = DOCK_B_PASSIVE;
+    s->ahs_gain[0] = tf * d->cosq[j0 + 3] - 1;   /* cos q4, cos q5 cached by the kinematics stage */
+    s->ahs_gain[1] = tf * d->cosq[j0 + 4] - 1;
+    mech_vec3 wl = mech_vec3_axpy(mech_vec3_axpy(w5, s->ahs_gain[0] * d->qd[j0 + 3], s->ahs_axis[0]),
+                                  s->ahs_gain[1] * d->qd[j0 + 4], s->ahs_axis[1]);
+    s->cb[DOCK_CB_LATCH] = (mech_contact_body){c, mech_mat3_mul(R4x, mech_mat3_rot(2, tf * d->sinq[j0 + 4] - q5)), vc, wl};
+    int h = s->m->b.housing, f = s->m->b.passive;
     s->cb[DOCK_CB_HOUSING] = (mech_contact_body){d->pos[h], d->xmat[h], d->xvel[h], d->xomega[h]};
     s->cb[DOCK_CB_PASSIVE] = (mech_contact_body){d->pos[f], d->xmat[f], d->xvel[f], d->xomega[f]};
 }
@@ -304,12 +306,12 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
             mech_vec3 f = cd->force[i];
             if (!(isfinite(f.x) && isfinite(f.y) && isfinite(f.z)))
                 return fail(s, HY_ENUMERIC, "contact %s: non-finite force", pr->name);
-            int body = pr->body_a == DOCK_CB_HOUSING ? DOCK_B_HOUSING : DOCK_B_PROBE;
+            int body = pr->body_a == DOCK_CB_HOUSING ? s->m->b.housing : s->m->b.probe;
             mech_body_apply_world_force(bm, d, body, gg->point, f);
-            mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, gg->point, mech_vec3_neg(f));
+            mech_body_apply_world_force(bm, d, s->m->b.passive, gg->point, mech_vec3_neg(f));
             Fp = mech_vec3_sub(Fp, f);
             Mp = mech_vec3_sub(Mp, mech_vec3_cross(mech_vec3_sub(gg->point, O), f));
-            if (body == DOCK_B_PROBE)
+            if (body == s->m->b.probe)
                 Fh = mech_vec3_add(Fh, f);
             if (pr->body_a == DOCK_CB_LATCH)
                 Ml = mech_vec3_add(Ml, mech_vec3_cross(mech_vec3_sub(gg->point, H->pos), f));
@@ -341,8 +343,8 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
         double U = 0, fd = dock_detent(g, gm->detent_force, e->x_c, &U);
         if (fd > 0) {
             mech_vec3 f = mech_vec3_scale(exp_, fd);
-            mech_body_apply_world_force(bm, d, DOCK_B_PROBE, H->pos, f);
-            mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, H->pos, mech_vec3_neg(f));
+            mech_body_apply_world_force(bm, d, s->m->b.probe, H->pos, f);
+            mech_body_apply_world_force(bm, d, s->m->b.passive, H->pos, mech_vec3_neg(f));
             Fh = mech_vec3_add(Fh, f);
             Fp = mech_vec3_sub(Fp, f);
             Mp = mech_vec3_sub(Mp, mech_vec3_cross(mech_vec3_sub(H->pos, O), f));
@@ -385,13 +387,13 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
             double c_crit = 2 * sqrt(law->k * p->mass.probe_inertia.x) / r;
             double Fn = fmax(0.0, el + fmin(el * D, c_crit) * pen_rate);
             mech_vec3 T = mech_vec3_scale(grad, -sg * Fn * r);
-            mech_body_apply_world_moment(bm, d, DOCK_B_PROBE, T);
-            mech_body_apply_world_moment(bm, d, DOCK_B_PASSIVE, mech_vec3_neg(T));
+            mech_body_apply_world_moment(bm, d, s->m->b.probe, T);
+            mech_body_apply_world_moment(bm, d, s->m->b.passive, mech_vec3_neg(T));
             Ml = mech_vec3_add(Ml, T);
             /* the narrowing face's axial share: d pen / d x_c = r dw/du, pushing the head away from the stops */
             mech_vec3 fa = mech_vec3_scale(exp_, -Fn * r * dw);
-            mech_body_apply_world_force(bm, d, DOCK_B_PROBE, H->pos, fa);
-            mech_body_apply_world_force(bm, d, DOCK_B_PASSIVE, H->pos, mech_vec3_neg(fa));
+            mech_body_apply_world_force(bm, d, s->m->b.probe, H->pos, fa);
+            mech_body_apply_world_force(bm, d, s->m->b.passive, H->pos, mech_vec3_neg(fa));
             Fh = mech_vec3_add(Fh, fa);
             Fp = mech_vec3_sub(Fp, fa);
             Mp = mech_vec3_sub(mech_vec3_sub(Mp, T), mech_vec3_cross(mech_vec3_sub(H->pos, O), fa));
@@ -402,8 +404,9 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
         }
     }
     /* the latch frame turns by dq4, dq5 more than body 5: the generalized forces of its loads on q4, q5 */
-    d->tau[3] += s->ahs_gain[0] * mech_vec3_dot(Ml, s->ahs_axis[0]);
-    d->tau[4] += s->ahs_gain[1] * mech_vec3_dot(Ml, s->ahs_axis[1]);
+    const int j0 = s->m->b.j0;
+    d->tau[j0 + 3] += s->ahs_gain[0] * mech_vec3_dot(Ml, s->ahs_axis[0]);
+    d->tau[j0 + 4] += s->ahs_gain[1] * mech_vec3_dot(Ml, s->ahs_axis[1]);
     e->f_head = Fh;
     e->f_passive = Fp;
     e->m_passive = Mp;
@@ -450,31 +453,42 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
         const mech_dock_law *law = k == 0 ? &p->probe.torsion : &p->probe.bending;
         hy_diag dg;
         memset(&dg, 0, sizeof dg);
-        double Q = 0, q = d->q[2 + k], qd = d->qd[2 + k];
+        double Q = 0, q = d->q[j0 + 2 + k], qd = d->qd[j0 + 2 + k];
         rc = dock_probe_law(law, &s->el[k], q, qd, k == 0 ? 1.0 : bend_scale, &Q, &dg);
         if (rc) {
             char buf[300];
             hy_diag_format(&dg, buf, sizeof buf);
             return fail(s, rc, "element %s: %s", mech_dock_element_name(jel[k]), buf);
         }
-        d->tau[2 + k] -= Q;
+        d->tau[j0 + 2 + k] -= Q;
         e->qel[jel[k]] = q;
         e->Qel[jel[k]] = Q;
         e->stel[jel[k]] = hy_element_state(&s->el[k]);
     }
 
+    /* the stand option (spec 001 §2.7, eq. 2.9): the hatch cover under the mechanism base, a spring-damper on the
+       cover joint (q = the cover's deflection along the docking axis, towards the passive vehicle positive) */
+    e->x_cover = e->e_cover = e->p_cover = 0;
+    if (p->stand) {
+        double x = d->q[0], xd = d->qd[0];
+        d->tau[0] -= p->cover.k * x + p->cover.c * xd;
+        e->x_cover = x;
+        e->e_cover = 0.5 * p->cover.k * x * x;
+        e->p_cover = p->cover.c * xd * xd;
+    }
+
     /* lateral damper: chains reduced into the housing (hook), the opposite moment on the base as a couple */
     const mech_body_data *dc = d;
-    e->alpha_C = mech_mat3_tmul(dc->xmat[DOCK_B_HOUSING], dc->xmat[DOCK_B_BASE]);
-    mech_vec3 omC = mech_vec3_sub(dc->omega[DOCK_B_HOUSING], mech_mat3_apply(e->alpha_C, dc->omega[DOCK_B_BASE]));
+    e->alpha_C = mech_mat3_tmul(dc->xmat[s->m->b.housing], dc->xmat[DOCK_B_BASE]);
+    mech_vec3 omC = mech_vec3_sub(dc->omega[s->m->b.housing], mech_mat3_apply(e->alpha_C, dc->omega[DOCK_B_BASE]));
     hy_err lerr;
     lerr.code = 0, lerr.msg[0] = 0;
-    rc = mech_dock_lateral_trial_abs(s->lat, &e->alpha_C, omC, dc->omega[DOCK_B_HOUSING], &e->lat, &lerr);
+    rc = mech_dock_lateral_trial_abs(s->lat, &e->alpha_C, omC, dc->omega[s->m->b.housing], &e->lat, &lerr);
     if (rc)
         return fail(s, rc, "%s", lerr.msg);
     d->hook_inertia = e->lat.dI;
     d->hook_moment = mech_vec3_add(e->lat.dm_bias, e->lat.moment);
-    mech_body_apply_world_moment(bm, d, DOCK_B_BASE, mech_vec3_neg(mech_mat3_apply(d->xmat[DOCK_B_HOUSING],
+    mech_body_apply_world_moment(bm, d, DOCK_B_BASE, mech_vec3_neg(mech_mat3_apply(d->xmat[s->m->b.housing],
                                  mech_vec3_add(e->lat.moment, e->lat.dm_couple))));   /* dock-lateral.md §4a */
 
     e->qel[MECH_DOCK_EL_AXIAL] = e->ax.q_el;
@@ -507,7 +521,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     e->p[Q_CONTACT] = Pc;
     e->p[Q_BRAKES] = e->ax.p_brakes;
     e->p[Q_MAGNETIC] = e->ax.p_magnetic + e->lat.p_magnetic;
-    e->p[Q_DAMPING] = e->ax.p_damping;
+    e->p[Q_DAMPING] = e->ax.p_damping + e->p_cover;
     e->p[Q_THRUST] = Pth;
     e->p[Q_DRIVE] = s->proc ? e->pr.drv.power : 0.0;
     e->p[Q_DRIVE_DAMP] = s->proc ? e->pr.drv.p_damping : 0.0;
@@ -660,7 +674,7 @@ static void account(mech_dock_sim *s, int first, int full)
     mech_vec3 Fc = mech_mat3_tapply(P->rot, e->f_head);
     double fax = e->f_axial;
     double flat = mech_vec3_norm(mech_vec3_axpy(e->f_head, -mech_vec3_dot(e->f_head, ex5), ex5));
-    mech_vec3 x0 = mech_mat3_col(d->xmat[DOCK_B_BASE], 0), x2 = mech_mat3_col(d->xmat[DOCK_B_HOUSING], 0);
+    mech_vec3 x0 = mech_mat3_col(d->xmat[DOCK_B_BASE], 0), x2 = mech_mat3_col(d->xmat[s->m->b.housing], 0);
     double swing = acos(fmax(-1.0, fmin(1.0, mech_vec3_dot(x0, x2))));
     S->peak_axial = fmax(S->peak_axial, fabs(fax));
     S->peak_lateral = fmax(S->peak_lateral, flat);
@@ -695,7 +709,7 @@ static void account(mech_dock_sim *s, int first, int full)
     /* energy budget (docs/dock.md §energy) */
     double ke_veh = vehicles_ke(s);
     double ke_all = mech_body_kinetic_energy(s->bm, d);
-    mech_vec3 w2 = d->omega[DOCK_B_HOUSING];
+    mech_vec3 w2 = d->omega[s->m->b.housing];
     double ke_mech = ke_all - ke_veh + 0.5 * p->axial.m_eq * e->sdot * e->sdot +
                      0.5 * mech_vec3_dot(w2, mech_mat3_apply(e->lat.dI, w2));
     const double *Q = y + s->iq;
@@ -704,7 +718,7 @@ static void account(mech_dock_sim *s, int first, int full)
         w_hyst += s->work[k];
     double brakes = p->variant == MECH_DOCK_B ? s->brake_work : Q[Q_BRAKES];
     double e_hyst = p->variant == MECH_DOCK_A ? w_hyst - brakes : w_hyst;   /* A: the slip is in the chain's Q dq */
-    double e_stops = e->ax.e_stop + e->lat.e_stops;
+    double e_stops = e->ax.e_stop + e->lat.e_stops + e->e_cover;   /* the cover's spring with the stops */
     double e_cdiss = Q[Q_CONTACT] - e->e_contact;
     if (first)
         s->ke0 = ke_veh + ke_mech;
@@ -756,7 +770,7 @@ static void account(mech_dock_sim *s, int first, int full)
     c[MECH_DOCK_CH_PASSIVE_MY] = mp.y;
     c[MECH_DOCK_CH_PASSIVE_MZ] = mp.z;
     for (int k = 0; k < 5; k++)
-        c[MECH_DOCK_CH_Q1 + k] = d->q[k];
+        c[MECH_DOCK_CH_Q1 + k] = d->q[s->m->b.j0 + k];
     c[MECH_DOCK_CH_SWING] = swing;
     c[MECH_DOCK_CH_STROKE] = e->s;
     c[MECH_DOCK_CH_STROKE_RATE] = e->sdot;
@@ -811,6 +825,7 @@ static void account(mech_dock_sim *s, int first, int full)
         c[MECH_DOCK_CH_ROLLER_F1 + j] = s->proc && s->m->cam && j < s->m->cam->n_lever ? pr->roller_f[j] : 0.0;
     c[MECH_DOCK_CH_ROLLER_N] = s->proc ? pr->n_roller : 0.0;
     c[MECH_DOCK_CH_PAD_F] = s->proc ? pr->f_pad : 0.0;
+    c[MECH_DOCK_CH_COVER_X] = e->x_cover;
     c[MECH_DOCK_CH_E_DRIVE] = Q[Q_DRIVE];
     c[MECH_DOCK_CH_E_DRIVE_STORED] = e_drive;
 }
@@ -1276,8 +1291,11 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
             s->wke[L->base_omega + k] = sqrt(ia[k]);
             s->wke[L->free_vel + 3 + k] = sqrt(ip[k]);
         }
+        const int j0 = m->b.j0;
         for (int k = 0; k < 5; k++)
-            s->wke[L->qd + k] = sqrt(Ij[k]);
+            s->wke[L->qd + j0 + k] = sqrt(Ij[k]);
+        if (p->stand)   /* the cover joint: the mechanism's mass on it */
+            s->wke[L->qd] = sqrt(p->cover.m_dm);
         s->wke[s->nb + 1] = sqrt(p->axial.m_eq) / m->i_nut;   /* phid_Nut: the chain's m_eq at the probe */
         if (s->proc)
             s->wke[s->iu + 1] = sqrt(p->process.drive.m_out);   /* u': the drive output's reflected mass */
@@ -1472,12 +1490,12 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
 {
     const mech_dock_params *p = &s->m->p;
     const mech_body_data *d = s->d;
-    mech_vec3 x0 = mech_mat3_col(d->xmat[DOCK_B_BASE], 0), x2 = mech_mat3_col(d->xmat[DOCK_B_HOUSING], 0);
-    v->uj = to_cone(s, d->pos[DOCK_B_BASE]);
-    v->bend = to_cone(s, d->pos[DOCK_B_PROBE]);
+    mech_vec3 x0 = mech_mat3_col(d->xmat[DOCK_B_BASE], 0), x2 = mech_mat3_col(d->xmat[s->m->b.housing], 0);
+    v->uj = to_cone(s, d->pos[DOCK_B_UJ1 + s->m->b.j0]);   /* on the cover with the stand option */
+    v->bend = to_cone(s, d->pos[s->m->b.probe]);
     v->head = to_cone(s, s->cb[DOCK_CB_HEAD].pos);
-    v->limiter0 = to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_HOUSING], p->geom.limiter_x0, x2));
-    v->limiter1 = to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_HOUSING], p->geom.limiter_x1, x2));
+    v->limiter0 = to_cone(s, mech_vec3_axpy(d->pos[s->m->b.housing], p->geom.limiter_x0, x2));
+    v->limiter1 = to_cone(s, mech_vec3_axpy(d->pos[s->m->b.housing], p->geom.limiter_x1, x2));
     const mech_mat3 Rp = s->cb[DOCK_CB_PASSIVE].rot;
     v->housing_axis = mech_mat3_tapply(Rp, x2);
     v->active_port = to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_BASE], p->geom.uj_behind_plane, x0));

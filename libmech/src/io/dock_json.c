@@ -186,6 +186,10 @@ static const field fields[] = {
     P("cam", "length", process.cam.len, K_POS, "m"),
     P("cam", "roller_radius", process.cam.roller_radius, K_POS, "m"),
     P("cam", "roller_offset", process.cam.roller_offset, K_NONNEG, "m"),
+    /* the stand option (spec 001 §2.7): read and printed only with a "stand" section */
+    P("stand", "m_dm", cover.m_dm, K_POS, "kg"),
+    P("stand", "k", cover.k, K_POS, "N/m"),
+    P("stand", "c", cover.c, K_NONNEG, "N s/m"),
 };
 // (section path) => 1 for the sections of the whole process (read only with "process", printed only when enabled)
 static int process_section(const char *sec)
@@ -204,7 +208,7 @@ typedef struct section {
 static const section sections[] = {
     {"", {"format", "version", "name", "notes", "source", "variant", "cone", "vehicles", "initial", "contact",
           "geometry", "mass", "axial", "lateral", "probe", "thrust", "laws", "outputs", "integration", "process",
-          "drive", "sequencer", "pushers", "cam", NULL}},
+          "drive", "sequencer", "pushers", "cam", "stand", NULL}},
     {"vehicles", {"active", "passive", NULL}},
     {"vehicles.active", {"name", NULL}},
     {"vehicles.passive", {"name", NULL}},
@@ -229,6 +233,7 @@ static const section sections[] = {
     {"sequencer", {NULL}},
     {"pushers", {"enabled", NULL}},
     {"cam", {"theta_deg", "radius", NULL}},
+    {"stand", {NULL}},
     {"lateral.brake", {"speed", "moment", NULL}},
 };
 #define NSECTION (sizeof sections / sizeof sections[0])
@@ -769,6 +774,9 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_dock_config *c)
         return rc;
     if ((rc = parse_process(x, doc, c)) != HY_OK)
         return rc;
+    if ((rc = find_section(x, doc, "stand", &o)) != HY_OK)
+        return rc;
+    p->stand = o != NULL;
     /* a scenario says how fast the vehicles meet (RP-1's parameters leave the initial conditions zero) */
     if (!(p->init.closing_speed > 0))
         return hy_err_set(x->err, HY_EPARSE, "%s: initial.closing_speed: required (m/s > 0; RP-1 nominal 0.15)",
@@ -1045,6 +1053,8 @@ char *mech_dock_config_print(const mech_dock_config *c, hy_err *err)
     for (size_t i = 0; i < NFIELD; i++) {
         const field *f = &fields[i];
         if (process_section(f->sec) && !p->process.enabled)
+            continue;
+        if (!strcmp(f->sec, "stand") && !p->stand)
             continue;
         if (!strcmp(f->sec, "cam") && !p->process.cam_on)
             continue;
