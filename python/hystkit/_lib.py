@@ -180,6 +180,24 @@ class DockSummary(C.Structure):
         [("momentum0", Vec3), ("momentum", Vec3), ("ang_momentum0", Vec3), ("ang_momentum", Vec3)]
 
 
+# the whole docking process (mech/dock_process.h)
+SEQ_LOG = 32
+
+
+class SeqEvent(C.Structure):
+    _fields_ = [("t", C.c_double), ("from", C.c_int), ("to", C.c_int), ("cause", C.c_int)]
+
+
+class DockProcess(C.Structure):
+    _fields_ = [("state", C.c_int), ("n_log", C.c_int), ("n_lost", C.c_int), ("log", SeqEvent * SEQ_LOG)] + \
+        [(k, C.c_double) for k in ("t_retract", "t_align", "t_closed", "t_end", "drive_work", "drive_limit_time",
+                                   "retract_force_max", "stroke_end", "gap_min", "pusher_force_max",
+                                   "plane_force_max", "roller_force_max")] + \
+        [("roller_impacts", C.c_ulong), ("pad_force_max", C.c_double), ("pad_impacts", C.c_ulong),
+         ("roller_steps", C.c_ulong), ("roller_all", C.c_ulong)] + \
+        [(k, C.c_double) for k in ("frt1_slip_max", "frt1_slip_end", "e_residual_rel")]
+
+
 # ---- jointed beam (mech/beam.h) ----
 BEAM_MAX_HINGES = 16
 BEAM_PATH_LEN = 1024
@@ -301,6 +319,10 @@ if mech is not None:
     _proto(mech, "mech_dock_sim_channels", dbl_p, P)
     _proto(mech, "mech_dock_sim_element", None, P, C.c_int, dbl_p, dbl_p, int_p, dbl_p)
     _proto(mech, "mech_dock_sim_summary", C.POINTER(DockSummary), P)
+    _proto(mech, "mech_dock_sim_process", C.POINTER(DockProcess), P)
+    _proto(mech, "mech_dock_sim_done", C.c_int, P)
+    _proto(mech, "mech_dock_seq_state_name", C.c_char_p, C.c_int)
+    _proto(mech, "mech_dock_seq_cause_name", C.c_char_p, C.c_int)
     _proto(mech, "mech_dock_channel_name", C.c_char_p, C.c_int)
     _proto(mech, "mech_dock_channel_unit", C.c_char_p, C.c_int)
     _proto(mech, "mech_dock_element_name", C.c_char_p, C.c_int)

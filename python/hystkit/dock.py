@@ -190,6 +190,11 @@ class DockSim:
         return L.mech.mech_dock_sim_time(self._h())
 
     @property
+    def done(self):
+        """True once the run reached its end: the duration, or the end (or a failure state) of the whole process."""
+        return bool(L.mech.mech_dock_sim_done(self._h()))
+
+    @property
     def steps(self):
         return L.mech.mech_dock_sim_steps(self._h())
 
@@ -211,6 +216,30 @@ class DockSim:
         q, Q, st, w = C.c_double(), C.c_double(), C.c_int(), C.c_double()
         L.mech.mech_dock_sim_element(self._h(), i, C.byref(q), C.byref(Q), C.byref(st), C.byref(w))
         return {"q": q.value, "Q": Q.value, "state": st.value, "work": w.value}
+
+    @property
+    def process(self):
+        """The whole docking process (scenarios with a "process" section; docs/dock-process.md §8) as summary.json's
+        "process" object: the sequencer's log and final state, phase times (None: not reached), drive, pushers,
+        planes, rollers, limiter pads on the cone wall, FrT1, the energy residual relative to KE0 + drive work."""
+        ps = L.mech.mech_dock_sim_process(self._h()).contents
+        name = lambda k: L.mech.mech_dock_seq_state_name(k).decode()
+        nn = lambda v: v if math.isfinite(v) else None
+        seq = [{"t": e.t, "from": name(getattr(e, "from")), "to": name(e.to),
+                "cause": L.mech.mech_dock_seq_cause_name(e.cause).decode()} for e in ps.log[:ps.n_log]]
+        d = {"final_state": name(ps.state), "completed": name(ps.state) in ("end", "closed"), "sequence": seq}
+        if ps.n_lost:
+            d["sequence_events_not_logged"] = ps.n_lost
+        d.update({"t_retract": nn(ps.t_retract), "t_align": nn(ps.t_align), "t_closed": nn(ps.t_closed),
+                  "t_end": nn(ps.t_end), "drive_work": ps.drive_work, "drive_limit_time": ps.drive_limit_time,
+                  "retract_force_max": ps.retract_force_max, "stroke_end": ps.stroke_end,
+                  "plane_gap_min": nn(ps.gap_min), "pusher_force_max": ps.pusher_force_max,
+                  "plane_force_max": ps.plane_force_max, "roller_force_max": ps.roller_force_max,
+                  "roller_steps": ps.roller_steps, "roller_impacts": ps.roller_impacts,
+                  "limiter_pad_force_max": ps.pad_force_max, "limiter_pad_impacts": ps.pad_impacts,
+                  "roller_all_touch_steps": ps.roller_all, "frt1_slip_max": ps.frt1_slip_max,
+                  "frt1_slip_end": ps.frt1_slip_end, "energy_residual_relative": ps.e_residual_rel})
+        return d
 
     @property
     def summary(self):
@@ -247,6 +276,8 @@ class DockSim:
                          "linear_drift_relative": nn(drift(u.momentum0, u.momentum) / n0 if n0 > 0 else math.nan),
                          "angular_initial": vec(u.ang_momentum0), "angular_final": vec(u.ang_momentum),
                          "angular_drift": drift(u.ang_momentum0, u.ang_momentum)}
+        if "process" in c:
+            d["process"] = self.process
         els = []
         for e in range(NEL):
             r = self.element(e)
@@ -277,7 +308,13 @@ def run_dock(scenario, *, base_dir=None, duration=None, records=True):
     if not isinstance(scenario, DockScenario):
         scenario = DockScenario(scenario, base_dir=base_dir)
     dur = scenario.duration if duration is None else float(duration)
-    n = int(math.floor(dur / scenario.step_size + 0.5))
+    adaptive = scenario.config.get("integration", {}).get("tolerance", 0) > 0
+    if adaptive and duration is not None:
+        raise ValueError("duration: an error-controlled scenario (integration.tolerance) runs to its own duration; "
+                         "set \"duration\" in the scenario")
+    # fixed steps: exactly lround(duration / step) steps, as mech dock; error-controlled: the steps are not known
+    # ahead, so chunks until the run ends (the duration, or the end of the whole process)
+    n = int(math.floor(dur / scenario.step_size + 0.5)) if not adaptive else 16384
     with DockSim(scenario) as sim:
         hist = np.empty((n + 1, NCH))
         rec = np.empty((n + 1, NEL, 2)) if records else None
@@ -286,11 +323,21 @@ def run_dock(scenario, *, base_dir=None, duration=None, records=True):
             for e in range(NEL):
                 r = sim.element(e)
                 rec[0, e] = (r["q"], r["Q"])
-        try:
-            done = sim.run(n, hist=hist[1:], rec=None if rec is None else rec[1:])
-        except Exception:
-            done = sim._done
-        k = done + 1
+        k = 1
+        while True:
+            m = hist.shape[0] - k
+            try:
+                done = sim.run(m, hist=hist[k:], rec=None if rec is None else rec[k:])
+            except Exception:
+                done = sim._done
+                k += done
+                break
+            k += done
+            if not adaptive or sim.done or done < m:
+                break
+            hist = np.concatenate([hist, np.empty((hist.shape[0], NCH))])
+            if rec is not None:
+                rec = np.concatenate([rec, np.empty((rec.shape[0], NEL, 2))])
         history = {name: hist[:k, i].copy() for i, name in enumerate(CHANNELS)}
         elements = {}
         if records:

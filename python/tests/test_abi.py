@@ -24,7 +24,8 @@ STRUCTS = {"hy_err": L.Err, "hy_diag": L.Diag, "hy_series": L.Series, "hy_csv_op
            "hy_replay_metrics": L.ReplayMetrics, "mech_vec3": L.Vec3, "mech_dock_summary": L.DockSummary,
            "mech_beam_hinge": L.BeamHinge, "mech_beam_mfc": L.BeamMfc, "mech_beam_params": L.BeamParams,
            "mech_beam_solver": L.BeamSolver, "mech_beam_load": L.BeamLoad, "mech_beam_config": L.BeamConfig,
-           "mech_beam_info": L.BeamInfo, "mech_beam_history": L.BeamHistory}
+           "mech_beam_info": L.BeamInfo, "mech_beam_history": L.BeamHistory,
+           "mech_dock_seq_event": L.SeqEvent, "mech_dock_process_summary": L.DockProcess}
 
 
 @pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler to compare the struct layouts with")
@@ -35,7 +36,7 @@ def test_struct_layouts_match_the_headers(tmp_path):
         lines.append('printf("%s %%zu %%zu\\n", sizeof(%s), offsetof(%s, %s));' % (cname, cname, cname, last))
     src = tmp_path / "abi.c"
     src.write_text("#include <stddef.h>\n#include <stdio.h>\n#include <hyst/fitmodel.h>\n#include <hyst/loops.h>\n"
-                   "#include <hyst/replay.h>\n#include <hyst/csvread.h>\n#include <mech/dock.h>\n#include <mech/beam.h>\n"
+                   "#include <hyst/replay.h>\n#include <hyst/csvread.h>\n#include <mech/dock.h>\n#include <mech/dock_process.h>\n#include <mech/beam.h>\n"
                    "int main(void) {\n" + "\n".join(lines) + "\nreturn 0;\n}\n")
     exe = tmp_path / "abi"
     subprocess.run(["cc", "-std=c11", "-I", str(TOP / "libhyst/include"), "-I", str(TOP / "libmech/include"),
@@ -55,7 +56,7 @@ def test_every_field_offset_matches(tmp_path):
              for cname, py in STRUCTS.items() for f in py._fields_]
     src = tmp_path / "off.c"
     src.write_text("#include <stddef.h>\n#include <stdio.h>\n#include <hyst/fitmodel.h>\n#include <hyst/loops.h>\n"
-                   "#include <hyst/replay.h>\n#include <hyst/csvread.h>\n#include <mech/dock.h>\n#include <mech/beam.h>\n"
+                   "#include <hyst/replay.h>\n#include <hyst/csvread.h>\n#include <mech/dock.h>\n#include <mech/dock_process.h>\n#include <mech/beam.h>\n"
                    "int main(void) {\n" + "\n".join(lines) + "\nreturn 0;\n}\n")
     exe = tmp_path / "off"
     subprocess.run(["cc", "-std=c11", "-I", str(TOP / "libhyst/include"), "-I", str(TOP / "libmech/include"),

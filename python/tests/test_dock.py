@@ -87,3 +87,29 @@ def test_bad_scenario_names_the_key(scen):
     assert e.value.key == "step"
     with pytest.raises(hk.HystIOError):
         hk.DockScenario(scen, base_dir=D / "nowhere")
+
+
+def test_whole_process_summary_equals_mech_dock(tmp_path):
+    """The whole process (docs/dock-process.md §8) in memory: S1-B with the process to 35 s (capture, absorption
+    with the drive locked, the absorption timeout at 30 s, retraction), error-controlled steps in chunks; the summary
+    with its "process" object equals mech dock's summary.json, and the stepped DockSim ends where run_dock ends."""
+    d = json.loads((D / "s1-400-B.json").read_text())
+    d.update(duration=35.0)
+    d["outputs"] = {"rate": 0, "records": False, "plots": False, "animation": False}
+    f = tmp_path / "s1-process.json"
+    f.write_text(json.dumps(dict(d, laws={k: str(D / v) for k, v in d["laws"].items()})))
+    run("mech", "dock", f, "--out", tmp_path / "out", "--no-plots", "-q")
+    ref = json.loads((tmp_path / "out" / "summary.json").read_text())
+    r = hk.run_dock(f, records=False)
+    assert r.ok and r.summary == ref
+    p = r.summary["process"]
+    assert [e["to"] for e in p["sequence"] if e["from"] != e["to"]] == ["contact", "absorb", "retract"]
+    assert p["final_state"] == "retract" and p["t_retract"] == pytest.approx(r.summary["capture_time"] + 30.0, abs=5e-3)   # the absorption timeout
+    assert len(r.history["t"]) == r.summary["steps"] + 1 and r.history["t"][-1] == pytest.approx(35.0)
+    assert r.history["seq_state"][-1] == 4 and r.history["drive_u"][-1] > 0   # retracting
+    sim = hk.DockSim(hk.DockScenario(f))
+    while not sim.done:
+        sim.step()
+    assert sim.steps == r.summary["steps"] and sim.process == p
+    with pytest.raises(ValueError):
+        hk.run_dock(f, duration=10)

@@ -497,7 +497,8 @@ int mech_dock_capture_speed(const mech_dock_params *p, double lo, double hi, dou
 // (sim) => accepted RK4 steps so far: the steps of h plus the substeps a step takes where its stages show a mode
 // faster than h resolves (docs/dock.md §6); equals mech_dock_sim_steps when no step was refined
 unsigned long mech_dock_sim_substeps(const mech_dock_sim *s);
-/* (sim, n, hist[n][MECH_DOCK_NCH] or NULL, rec[n][MECH_DOCK_NEL][2] or NULL) => up to n accepted steps; after step
+/* (sim, n, hist[n][MECH_DOCK_NCH] or NULL, rec[n][MECH_DOCK_NEL][2] or NULL) => up to n accepted steps, fewer when
+ * the run ends (mech_dock_sim_done: the duration, or the end of the whole process); after step
  * i the channels go to hist row i and each element's committed (q, Q) to rec[i][el]; *done = steps taken. Stops at
  * the first failing step (its code and err, as mech_dock_sim_step). Allocates nothing. */
 int mech_dock_sim_run(mech_dock_sim *s, size_t n, double *hist, double *rec, size_t *done, hy_err *err);

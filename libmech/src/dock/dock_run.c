@@ -7,7 +7,7 @@ int mech_dock_sim_run(mech_dock_sim *s, size_t n, double *hist, double *rec, siz
 {
     size_t i = 0;
     int rc = HY_OK;
-    for (; i < n; i++) {
+    for (; i < n && !mech_dock_sim_done(s); i++) {   /* stops at the end of the run (duration, or the process's) */
         if ((rc = mech_dock_sim_step(s, err)) != HY_OK)
             break;
         if (hist) {
