@@ -767,9 +767,19 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
     fputs("$pts << EOD\n", fp);
     fprintf(fp, "%.6g %.6g\n%.6g %.6g\n%.6g %.6g\nEOD\n", v->uj.x, RAD(v->uj), v->bend.x, RAD(v->bend), v->head.x,
             RAD(v->head));
-    fputs("plot $cone with lines lw 2 lc rgb 'gray30' title 'cone, socket, stop plane', $mech with lines lw 2 "
-          "lc rgb 'blue' title 'housing, probe, limiter, active plane', $pts with points pt 7 ps 0.8 lc rgb 'blue' "
-          "notitle\n", fp);
+    /* the whole process: pusher rods (active plane -> tip) and lever rollers (docs/dock-process.md §8) */
+    fputs("$push << EOD\n", fp);
+    for (int i = 0; i < v->n_pusher; i++)
+        fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->pusher_base[i].x, RAD(v->pusher_base[i]), v->pusher_tip[i].x,
+                RAD(v->pusher_tip[i]));
+    fputs("EOD\n$roll << EOD\n", fp);
+    for (int j = 0; j < v->n_roller; j++)
+        fprintf(fp, "%.6g %.6g %.6g\n", v->roller[j].x, RAD(v->roller[j]), v->roller_radius);
+    fputs("EOD\n", fp);
+    fprintf(fp, "plot $cone with lines lw 2 lc rgb 'gray30' title 'cone, socket, stop plane', $mech with lines lw 2 "
+            "lc rgb 'blue' title 'housing, probe, limiter, active plane', $pts with points pt 7 ps 0.8 lc rgb 'blue' "
+            "notitle%s%s\n", v->n_pusher ? ", $push with lines lw 3 lc rgb 'dark-green' title 'pushers'" : "",
+            v->n_roller ? ", $roll with circles lc rgb 'orange' fs solid 0.5 title 'lever rollers'" : "");
     fputs("unset object 1\n", fp);
     /* along the axis: y to the right, z up */
     fprintf(fp, "set title 'along the cone axis'\nset xlabel 'y (m)'\nset ylabel 'z (m)'\nset xrange [-0.6:0.6]\n"
@@ -784,8 +794,17 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
         fprintf(fp, "%.6g %.6g\n", rs * cos(k * 5 * DEG), rs * sin(k * 5 * DEG));
     fprintf(fp, "EOD\n$top << EOD\n%.6g %.6g\n%.6g %.6g\n%.6g %.6g\nEOD\n", v->uj.y, v->uj.z, v->bend.y, v->bend.z,
             v->head.y, v->head.z);
-    fputs("plot $ring with lines lw 2 lc rgb 'gray30' title 'rim, throat', $top with linespoints lw 2 pt 7 "
-          "lc rgb 'blue' title 'UJ, bending joint, head'\nunset object 2\n", fp);
+    fputs("$rolltop << EOD\n", fp);
+    for (int j = 0; j < v->n_roller; j++)
+        fprintf(fp, "%.6g %.6g %.6g\n", v->roller[j].y, v->roller[j].z, v->roller_radius);
+    fputs("EOD\n$pushtop << EOD\n", fp);
+    for (int i = 0; i < v->n_pusher; i++)
+        fprintf(fp, "%.6g %.6g\n", v->pusher_tip[i].y, v->pusher_tip[i].z);
+    fputs("EOD\n", fp);
+    fprintf(fp, "plot $ring with lines lw 2 lc rgb 'gray30' title 'rim, throat', $top with linespoints lw 2 pt 7 "
+            "lc rgb 'blue' title 'UJ, bending joint, head'%s%s\nunset object 2\n",
+            v->n_pusher ? ", $pushtop with points pt 5 ps 1 lc rgb 'dark-green' title 'pushers'" : "",
+            v->n_roller ? ", $rolltop with circles lc rgb 'orange' fs solid 0.5 title 'lever rollers'" : "");
     fputs("unset multiplot\n", fp);
 #undef RAD
 }

@@ -1500,6 +1500,28 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
     v->housing_axis = mech_mat3_tapply(Rp, x2);
     v->active_port = to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_BASE], p->geom.uj_behind_plane, x0));
     v->active_axis = mech_mat3_tapply(Rp, x0);
+    v->n_roller = v->n_pusher = 0;
+    v->roller_radius = 0;
+    if (!s->proc)
+        return;
+    const mech_mat3 R0 = d->xmat[DOCK_B_BASE], RH = d->xmat[s->m->b.housing];
+    if (s->m->cam) {
+        v->n_roller = s->m->cam->n_lever;
+        v->roller_radius = p->process.cam.roller_radius;
+        double phi = s->y[s->nb];
+        for (int j = 0; j < v->n_roller && j < 4; j++)
+            v->roller[j] = to_cone(s, mech_vec3_add(d->pos[s->m->b.housing],
+                                                    mech_mat3_apply(RH, mech_dock_cam_roller(s->m->cam, phi, j))));
+    }
+    const mech_dock_pusher_params *ph = &p->process.pushers;
+    mech_vec3 port = mech_vec3_axpy(d->pos[DOCK_B_BASE], p->geom.uj_behind_plane, x0);
+    for (int i = 0; ph->n > 0 && i < ph->n && i < 8; i++) {
+        mech_vec3 b = mech_vec3_add(port, mech_mat3_apply(R0, s->m->rod_base[i]));
+        double len = fmin(ph->stroke, fmax(0.0, isfinite(s->acc.pr.rod_gap[i]) ? s->acc.pr.rod_gap[i] : ph->stroke));
+        v->pusher_base[i] = to_cone(s, b);
+        v->pusher_tip[i] = to_cone(s, mech_vec3_axpy(b, len, x0));
+        v->n_pusher++;
+    }
 }
 
 /* ---- capture-speed threshold (S4a) ------------------------------------------------------------------------ */
