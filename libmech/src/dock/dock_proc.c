@@ -11,7 +11,7 @@
 #include <string.h>
 #include "dock/dock_internal.h"
 
-#define ROLLER_V_EPS 1e-3   /* m/s: the rollers' Coulomb friction is viscous below this sliding speed */
+#define ROLLER_V_EPS 1e-3   /* m/s: the wall contacts' Coulomb friction is viscous below this sliding speed */
 #define PAD_ZETA 0.3        /* damping of the pad-wall contact: this fraction of critical on PAD_MASS          */
 #define PAD_MASS 20.0       /* kg: the housing's transverse inertia at the limiter (3 kg m^2 / 0.4^2)          */
 #define TILT_MAX 0.5        /* sin of the largest tilt between the housing and the cone (or the two docking planes)
@@ -29,13 +29,35 @@ static void cone_coords(const mech_contact_pose *pc, mech_vec3 pw, double *x, do
 
 /* 1 when a sphere of radius `reach` about a point at (x, r) of the cone frame, moved axially by up to `dx`, cannot
    touch the cone's wall: its outer reach stays inside the wall's radius there by more than the margin (the wall's
-   radius at x is rim_radius + x tan(alpha) for x <= 0). A point above the rim plane has no wall. */
-static int clear_of_wall(const mech_contact_shape *cone, double x, double r, double reach, double dx)
+   radius at x is rim_radius + x tan(alpha) for x <= 0, tan_a = tan(alpha)). A point above the rim plane has no wall. */
+static int clear_of_wall(const mech_contact_shape *cone, double tan_a, double x, double r, double reach, double dx)
 {
     if (x - dx > 0)
         return 1;
-    double R = cone->radius + (x - dx) * tan(cone->half_angle);
-    return r + reach < R - BOUND_MARGIN;
+    return r + reach < cone->radius + (x - dx) * tan_a - BOUND_MARGIN;
+}
+
+/* A point contact of the housing's (pads, rollers) with the cone wall: the spring-damper k depth - c vn (>= 0) with a
+   regularised Coulomb friction mu, applied to the housing and (opposite) to the passive vehicle at the contact
+   point; its power and elastic energy booked in e. va: the housing-side material velocity of the point. Returns the
+   force on the housing. */
+static mech_vec3 wall_contact(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d,
+                              const mech_contact_body *P, const mech_contact_geom *g, mech_vec3 va, double k, double c,
+                              double mu, dock_proc_eval *e)
+{
+    mech_vec3 vb = mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(g->point, P->pos)));
+    mech_contact_vel rv = mech_contact_relvel(g, va, vb);
+    double fn = fmax(0.0, k * g->depth - c * rv.vn);
+    double vt = mech_vec3_norm(rv.vt);
+    mech_vec3 f = mech_vec3_scale(g->normal, fn);
+    if (mu > 0 && vt > 0)
+        f = mech_vec3_axpy(f, -mu * fn / fmax(vt, ROLLER_V_EPS), rv.vt);
+    mech_body_apply_world_force(bm, d, m->b.housing, g->point, f);
+    mech_body_apply_world_force(bm, d, m->b.passive, g->point, mech_vec3_neg(f));
+    e->p_contact -= mech_vec3_dot(f, mech_vec3_axpy(rv.vt, rv.vn, g->normal));
+    e->e_contact += 0.5 * k * g->depth * g->depth;
+    e->k_touch = fmax(e->k_touch, k);
+    return f;
 }
 
 void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
@@ -132,7 +154,8 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     /* the cheap bound: the limiter's larger base (centre, radius r0, tilted by up to TILT_MAX) inside the wall */
     double lx, lr;
     cone_coords(&pc, mech_vec3_add(H->pos, mech_vec3_scale(mech_mat3_col(H->rot, 0), gm->limiter_x0)), &lx, &lr);
-    int pads_clear = clear_of_wall(&cone->shape_b, lx, lr, gm->limiter_r0, TILT_MAX * gm->limiter_r0);
+    const double tan_a = tan(cone->shape_b.half_angle);
+    int pads_clear = clear_of_wall(&cone->shape_b, tan_a, lx, lr, gm->limiter_r0, TILT_MAX * gm->limiter_r0);
     for (int k = 0; k < npad; k++)
         for (int i = 0; i < DOCK_PAD_PTS; i++) {
             int id = k * DOCK_PAD_PTS + i;
@@ -147,20 +170,9 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
             if (!(g.depth > 0) || g.feature != MECH_CONTACT_FEAT_WALL)
                 continue;
             mech_vec3 va = mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos)));
-            mech_vec3 vb = mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(g.point, P->pos)));
-            mech_contact_vel rv = mech_contact_relvel(&g, va, vb);
-            double fn = fmax(0.0, ll->k * g.depth - c_pad * rv.vn);
-            double vt = mech_vec3_norm(rv.vt);
-            mech_vec3 f = mech_vec3_scale(g.normal, fn);
-            if (ll->mu_k > 0 && vt > 0)
-                f = mech_vec3_axpy(f, -ll->mu_k * fn / fmax(vt, ROLLER_V_EPS), rv.vt);
-            mech_body_apply_world_force(bm, d, m->b.housing, g.point, f);
-            mech_body_apply_world_force(bm, d, m->b.passive, g.point, mech_vec3_neg(f));
-            e->p_contact -= mech_vec3_dot(f, mech_vec3_axpy(rv.vt, rv.vn, g.normal));
-            e->e_contact += 0.5 * ll->k * g.depth * g.depth;
+            mech_vec3 f = wall_contact(m, bm, d, P, &g, va, ll->k, c_pad, ll->mu_k, e);
             e->f_pad += mech_vec3_norm(f);
             e->n_pad++;
-            e->k_touch = fmax(e->k_touch, ll->k);
         }
     for (int id = npad * DOCK_PAD_PTS; id < DOCK_NPAD_PT; id++)
         e->pad_depth[id] = -1.0;
@@ -177,7 +189,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         mech_vec3 c = mech_vec3_add(H->pos, mech_mat3_apply(H->rot, rh));
         double rx, rr;
         cone_coords(&pc, c, &rx, &rr);
-        if (clear_of_wall(&cone->shape_b, rx, rr, pp->cam.roller_radius, 0.0)) {
+        if (clear_of_wall(&cone->shape_b, tan_a, rx, rr, pp->cam.roller_radius, 0.0)) {
             e->roller_depth[j] = -1.0;
             continue;
         }
@@ -194,22 +206,11 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         mech_vec3 drw = mech_mat3_apply(H->rot, drh);
         mech_vec3 va = mech_vec3_axpy(mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos))),
                                       phid, drw);
-        mech_vec3 vb = mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(g.point, P->pos)));
-        mech_contact_vel rv = mech_contact_relvel(&g, va, vb);
-        double fn = fmax(0.0, pp->roller_stiffness * g.depth - pp->roller_damping * rv.vn);
-        double vt = mech_vec3_norm(rv.vt);
-        mech_vec3 f = mech_vec3_scale(g.normal, fn);
-        if (pp->roller_mu > 0 && vt > 0)
-            f = mech_vec3_axpy(f, -pp->roller_mu * fn / fmax(vt, ROLLER_V_EPS), rv.vt);
-        mech_body_apply_world_force(bm, d, m->b.housing, g.point, f);
-        mech_body_apply_world_force(bm, d, m->b.passive, g.point, mech_vec3_neg(f));
+        mech_vec3 f = wall_contact(m, bm, d, P, &g, va, pp->roller_stiffness, pp->roller_damping, pp->roller_mu, e);
         /* through the cam the lever's load turns the nut: its virtual work f . dr/dphi dphi, as a force along the
            stroke (s = phi / i_Nut) */
         e->f_nut += mech_vec3_dot(f, drw) * m->i_nut;
-        e->p_contact -= mech_vec3_dot(f, mech_vec3_axpy(rv.vt, rv.vn, g.normal));
-        e->e_contact += 0.5 * pp->roller_stiffness * g.depth * g.depth;
         e->roller_f[j] = mech_vec3_norm(f);
         e->n_roller++;
-        e->k_touch = fmax(e->k_touch, pp->roller_stiffness);
     }
 }

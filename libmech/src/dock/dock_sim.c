@@ -607,9 +607,11 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
             ps->t_end = s->t;
     }
     ps->state = to;
-    ps->n_log = s->seq.committed.n_log;
-    ps->n_lost = s->seq.committed.n_lost;
-    memcpy(ps->log, s->seq.committed.log, sizeof ps->log);
+    if (ps->n_log != s->seq.committed.n_log || ps->n_lost != s->seq.committed.n_lost) {   /* a new log entry */
+        ps->n_log = s->seq.committed.n_log;
+        ps->n_lost = s->seq.committed.n_lost;
+        memcpy(ps->log, s->seq.committed.log, sizeof ps->log);
+    }
     ps->drive_limit_time = s->drive.committed.limit_time;
     if (s->captured)
         ps->retract_force_max = fmax(ps->retract_force_max, -e->f_axial);
