@@ -51,6 +51,26 @@ int_p = C.POINTER(C.c_int)
 HY_MSG_LEN = 512
 
 
+class Owner:
+    """Base of the Python objects that own C memory: a subclass defines close() (idempotent); the object closes
+    when collected and works as a context manager (``with ... as x:``)."""
+
+    def close(self):
+        raise NotImplementedError
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 class Err(C.Structure):
     _fields_ = [("code", C.c_int), ("msg", C.c_char * HY_MSG_LEN)]
 

@@ -45,7 +45,7 @@ NCH, NEL = len(CHANNELS), len(ELEMENTS)
 DEG = math.pi / 180
 
 
-class DockScenario:
+class DockScenario(L.Owner):
     """A parsed `mech-dock` configuration with its laws loaded and its model compiled.
 
     source: a dict, JSON text, or a path to a scenario file. Relative law paths resolve against the file's folder
@@ -99,12 +99,6 @@ class DockScenario:
             L.mech.mech_dock_config_delete(self._cfg)
             self._cfg = None
 
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
     @property
     def step_size(self):
         return self.config["step"]
@@ -120,7 +114,7 @@ class DockScenario:
         return run_dock(self, **kw)
 
 
-class DockSim:
+class DockSim(L.Owner):
     """A docking simulation at t = 0 (mech_dock_sim): ``step()`` one accepted RK4 step, ``run(n)`` many in C;
     ``time``, ``steps``, ``state`` (channel name -> value), ``channels`` (array, CHANNELS order), ``element(name)``,
     ``summary`` (the dict `mech dock` writes as summary.json)."""
@@ -144,18 +138,6 @@ class DockSim:
         if self._sim:
             L.mech.mech_dock_sim_free(self._sim)
             self._sim = C.c_void_p()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def step(self):
         """One accepted step; on failure the state stays at the last accepted step and StateError/NumericError

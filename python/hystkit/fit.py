@@ -1,7 +1,6 @@
 """Identification (hyst/pwlfit.h, hyst/kinfit.h through hyst/fitmodel.h): the same pipeline, options and model file
 as `hyst fit pwl` and `hyst fit kin`."""
 import ctypes as C
-import json
 import warnings
 from collections import namedtuple
 

@@ -39,7 +39,7 @@ def _diag_error(rc, diag, where=""):
     return from_code(rc, where + buf.value.decode("utf-8", "replace"))
 
 
-class Model:
+class Model(L.Owner):
     """A hysteresis model and the state of one element of it (at rest at the origin when made).
 
     ``family`` is "pwl" or "kin", ``units`` the q and Q units of its file, ``info`` the file's other keys (name,
@@ -97,18 +97,6 @@ class Model:
             L.hyst.hy_element_free(C.byref(self._e))
             self._trial = self._commit = self._revert = self._state = _closed
             self._cm = None
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     # ---- the file ----
     def to_json(self):

@@ -2,7 +2,6 @@
 measured record's cycles, as `hyst replay` does."""
 import ctypes as C
 
-import numpy as np
 
 from . import _lib as L
 from .errors import check

@@ -1,7 +1,6 @@
 """Docking runs in memory against `mech dock`'s summary.json, stepping for co-simulation, and arrays written in
 place. A short, coarse-step S1-A (1 s at h = 0.5 ms) keeps it fast."""
 import json
-import math
 
 import numpy as np
 import pytest
