@@ -214,6 +214,13 @@ static int open_h5(run *r)
     return MECH_EXIT_OK;
 }
 
+/* (configuration) => the history's columns by default: every channel (t first) but the process's and the stand's,
+ * which a capture-phase flight run leaves out (its history stays as before they existed) */
+static int default_nch(const mech_dock_config *c)
+{
+    return c->params.process.enabled || c->params.stand ? MECH_DOCK_NCH : MECH_DOCK_CH_PROCESS_FIRST;
+}
+
 static int open_files(run *r)
 {
     const mech_dock_config *c = r->c;
@@ -221,10 +228,8 @@ static int open_files(run *r)
     r->ncol = 0;
     r->col[r->ncol++] = MECH_DOCK_CH_T;
     if (c->nchannel == 0) {
-        for (int ch = 1; ch < MECH_DOCK_NCH; ch++)
-            if (ch < MECH_DOCK_CH_PROCESS_FIRST || c->params.process.enabled || c->params.stand)   /* as before for
-                                                                                       capture-phase flight runs */
-                r->col[r->ncol++] = ch;
+        for (int ch = 1; ch < default_nch(c); ch++)
+            r->col[r->ncol++] = ch;
     } else {
         for (int k = 0; k < c->nchannel; k++)
             if (c->channel[k] != MECH_DOCK_CH_T)
@@ -1052,8 +1057,7 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
     const mech_dock_params *p = &c->params;
     double steps = floor(p->duration / p->h + 0.5) + 1;
     double rows = c->out_rate > 0 ? fmin(steps, p->duration * c->out_rate + 1) : steps;
-    int ncol = c->nchannel ? c->nchannel + 1
-                           : c->params.process.enabled || c->params.stand ? MECH_DOCK_NCH : MECH_DOCK_CH_PROCESS_FIRST;
+    int ncol = c->nchannel ? c->nchannel + 1 : default_nch(c);
     double recrows = c->out_records_rate > 0 ? fmin(steps, p->duration * c->out_records_rate + 1) : steps;
     double hist = rows * ncol * 25, rec = c->records ? recrows * MECH_DOCK_NEL * 3 * 25 : 0;
     double limit = hy_output_limit(dir);
