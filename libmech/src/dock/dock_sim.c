@@ -591,7 +591,7 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
     mech_dock_seq_in in = {.contact = e->cone || e->socket || e->bottom || e->latch, .bottom = e->bottom,
                            .capture = s->captured, .ready = mech_dock_drive_at_ready(&p->process.drive, e->s),
                            .stroke = e->s, .stroke_rate = pr->w, .motion = fmax(fabs(e->sdot), vlat),
-                           .gap = isfinite(pr->gap_rods) && pr->gap_rods > -INFINITY ? pr->gap_rods : pr->gap};
+                           .gap = isfinite(pr->gap_rods) ? pr->gap_rods : pr->gap};
     int from = s->seq.committed.state;
     int to = mech_dock_seq_trial(&s->seq, s->t, &in);
     mech_dock_seq_commit(&s->seq);
