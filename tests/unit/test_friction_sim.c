@@ -317,6 +317,41 @@ static void spec3_files(void **state)
     mech_friction_mech_free(mc);
 }
 
+/* A load the step does not resolve (1.23 MHz axial force across the stick limit, 10 ms steps): the stick-slip
+ * switches are located as events, several a period, until they pile up at one instant. The bound on switches
+ * within one run.step stops the run there with the chattering message and the state kept. The former guard only
+ * counted steps shorter than 1e-10 s, so a cascade of switches a little longer apart could crawl through a long
+ * step for minutes (the fuzzer's 30 s timeout in CI, whose input was not kept); the bound caps the work of any
+ * step at 100 located events. */
+static void chattering_stops(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"format\": \"mech-friction\", \"name\": \"unresolved load\","
+        " \"mechanism\": {\"kind\": \"bushing\", \"mass\": 10, \"radius\": 0.02, \"pairs_at\": [-0.1, 0.1]},"
+        " \"contacts\": [{\"mu\": 0.2}, {\"mu\": 0.2}],"
+        " \"loads\": {\"lateral_force\": -98.1, \"axial_force\": {\"amplitude\": 30, \"freq_hz\": 1234567}},"
+        " \"initial\": {\"q\": [0], \"qd\": [0]}, \"run\": {\"duration\": 0.05, \"step\": 0.01, \"sample\": 0.01}}";
+    mech_friction_config cfg;
+    hy_err e;
+    assert_int_equal(mech_friction_config_parse(text, sizeof text - 1, "chatter.json", &cfg, &e), HY_OK);
+    mech_friction_mech *mc;
+    assert_int_equal(mech_friction_mech_new(&cfg, &mc, NULL), HY_OK);
+    mech_friction_sim *s;
+    assert_int_equal(mech_friction_sim_new(mc, &s, NULL), HY_OK);
+    int rc = mech_friction_sim_advance(s, cfg.duration, &e);
+    print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_ESTATE);
+    assert_non_null(strstr(e.msg, "chattering: more than 100 contact-state switches within one run.step"));
+    const mech_friction_stats *st = mech_friction_sim_stats(s);
+    assert_true(st->events >= 100 && st->events <= 200);
+    mech_friction_sample o;
+    mech_friction_sim_sample(s, &o);
+    assert_true(o.t > 0 && o.t < 2 * cfg.step && isfinite(o.q[0]) && isfinite(o.qd[0]));
+    mech_friction_sim_free(s);
+    mech_friction_mech_free(mc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +361,7 @@ int main(void)
         cmocka_unit_test(slider_crank_budget),
         cmocka_unit_test(slider_crank_newton_euler),
         cmocka_unit_test(spec3_files),
+        cmocka_unit_test(chattering_stops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

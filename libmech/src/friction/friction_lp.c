@@ -130,6 +130,9 @@ int mech_friction_lp(const mech_friction_model *m, mech_friction_data *d, hy_err
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
     parm.presolve = GLP_ON;
+    /* a bound on the work: these LPs have at most a few dozen rows and take tens of iterations; GLPK's default is
+     * no limit, and degenerate data (coefficients 1e300 apart) could otherwise stall a run */
+    parm.it_lim = 10000;
     int rc = glp_simplex(lp, &parm);
     if (rc == GLP_EFAIL) {
         /* the presolver gives up on some degenerate problems (repeated stick rows): the plain simplex from the

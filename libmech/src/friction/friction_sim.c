@@ -270,7 +270,12 @@ static int rk_step(mech_friction_sim *s, double h)
 int mech_friction_sim_advance(mech_friction_sim *s, double t1, hy_err *err)
 {
     double hnom = s->mc->cfg.step, tol = 1e-12;
-    int stalls = 0, rc = HY_OK;
+    /* chattering (Zeno) guard: switches whose steps are all tiny, or more than max_switches of them within one
+     * nominal step, mean the discrete state cannot settle at this step and eps_v; without the second bound a
+     * cascade of switches 1e-9 s apart would crawl through a 1 s step for hours */
+    enum { max_switches = 100 };
+    double window_t = s->t;
+    int stalls = 0, switches = 0, rc = HY_OK;
     while (rc == HY_OK && s->t < t1 - 1e-12 * fmax(1.0, fabs(t1))) {
         double h = fmin(hnom, t1 - s->t);
         memcpy(s->y0, s->y, (size_t)s->dim * sizeof *s->y);
@@ -308,9 +313,17 @@ int mech_friction_sim_advance(mech_friction_sim *s, double t1, hy_err *err)
             h = hi;
             s->st.events++;
             stalls = h < 1e-10 ? stalls + 1 : 0;
+            if (s->t - window_t > hnom)
+                window_t = s->t, switches = 0;
             if (stalls > 100) {
                 rc = hy_err_set(&s->err, HY_ESTATE, "t = %.9g s: the contact states switch without the time "
-                                "advancing (chattering); try a smaller eps_v or a larger step", s->t);
+                                "advancing (chattering); try a larger solver.eps_v or another run.step", s->t);
+                break;
+            }
+            if (++switches > max_switches) {
+                rc = hy_err_set(&s->err, HY_ESTATE, "t = %.9g s: chattering: more than %d contact-state switches "
+                                "within one run.step (%.3g s); the step does not resolve the loads or the "
+                                "stick-slip cycle: try a smaller run.step", s->t, max_switches, hnom);
                 break;
             }
         }
