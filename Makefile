@@ -28,14 +28,14 @@ CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
 # libhyst needs LAPACK, libcsv and cJSON; libmech adds SLICOT (Riccati) and GLPK (the friction LPs).
 HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -lm
-# and libdouble-conversion (C++, through one .cc shim: exact number text); serial HDF5 (the .h5 logs) is loaded
+# and the C++17 standard library (std::to_chars through one .cc shim: exact number text); serial HDF5 (the .h5 logs) is loaded
 # with dlopen when a log is used (libhyst/src/h5lib.h), so only its headers are needed here.
 HDF5_CPPFLAGS ?= -I/usr/include/hdf5/serial
-HYST_LIBS += -ldouble-conversion -lstdc++
+HYST_LIBS += -lstdc++
 HYST_LIBS := -lgsl $(HYST_LIBS)  # GSL: multifit_nlinear for the Bouc-Wen and Iwan fits (docs/fit-families.md)
 CPPFLAGS  += $(HDF5_CPPFLAGS)
 CXXFLAGS ?= $(OPT)
-CXXFLAGS += -std=c++11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
+CXXFLAGS += -std=c++17 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDLIBS  := -lslicot -lglpk $(HYST_LIBS)
 
 HYST_SRC  := $(sort $(wildcard libhyst/src/*.c))
@@ -168,7 +168,7 @@ $(FUZZ_BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 $(FUZZ_BUILD)/obj/%.o: %.cc | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CXX) $(CPPFLAGS) $(filter-out -std=c11,$(FUZZ_CFLAGS)) -std=c++11 -fno-sanitize=vptr \
+	$(FUZZ_CXX) $(CPPFLAGS) $(filter-out -std=c11,$(FUZZ_CFLAGS)) -std=c++17 -fno-sanitize=vptr \
 	  -fsanitize=fuzzer-no-link -c $< -o $@
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_LIBOBJ)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)

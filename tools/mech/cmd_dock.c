@@ -84,7 +84,7 @@ static int is_input(const char *path, const opts *o, const mech_dock_config *c)
 }
 
 /* Writing the outputs cost more than the simulation (S5-B, 80 000 steps: 6 records of 3 numbers per step), nearly
- * all of it the exact number text (hy_fmt_exact, now libdouble-conversion's shortest digits). So each row is
+ * all of it the exact number text (hy_fmt_exact, now std::to_chars's shortest digits). So each row is
  * built in memory and written at once, the step's time is formatted once for the 6 records, an exact zero (an element
  * at rest) skips the formatter, and every file has a large stdio buffer. The text is byte for byte what
  * hy_fmt_exact gives, so the records stay exact (hyst loops gives back the booked work). */
