@@ -89,3 +89,11 @@ int hy_solve_lu(double *A, size_t n, double *b, double *x, hy_err *err)
     memcpy(x, b, n * sizeof *x);
     return HY_OK;
 }
+
+void openblas_set_num_threads(int num_threads); /* libopenblas (its cblas.h is not the default alternative) */
+
+void hy_blas_single_thread(void)
+{
+    if (!getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS"))
+        openblas_set_num_threads(1);
+}

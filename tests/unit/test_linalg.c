@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include "hyst/linalg.h"
 
 /* Fit y = 2 - 3x + 0.5x^2 sampled exactly: both solvers return the coefficients. */
@@ -55,12 +56,31 @@ static void square_solvers(void **state)
     assert_int_equal(hy_solve_spd(N, 2, bn, x, NULL), HY_ENUMERIC); /* indefinite */
 }
 
+int openblas_get_num_threads(void); /* libopenblas */
+void openblas_set_num_threads(int num_threads);
+
+/* the programs' BLAS runs on one thread unless the environment asks for more */
+static void blas_single_thread(void **state)
+{
+    (void)state;
+    openblas_set_num_threads(2);
+    int n = openblas_get_num_threads(); /* 2, or 1 on a one-core machine */
+    setenv("OPENBLAS_NUM_THREADS", "2", 1);
+    hy_blas_single_thread(); /* the user's setting wins */
+    assert_int_equal(openblas_get_num_threads(), n);
+    unsetenv("OPENBLAS_NUM_THREADS");
+    unsetenv("OMP_NUM_THREADS");
+    hy_blas_single_thread();
+    assert_int_equal(openblas_get_num_threads(), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(least_squares_recovers_quadratic),
         cmocka_unit_test(rank_deficiency_is_reported),
         cmocka_unit_test(square_solvers),
+        cmocka_unit_test(blas_single_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "hyst/linalg.h"
 #include "hyst/util.h"
 
 #define HYST_VERSION "0.1.0"
@@ -85,6 +86,7 @@ int main(int argc, char **argv)
         return HY_EXIT_OK;
     }
     hy_cleanup_signals();   /* an interrupted run removes its temporary files and ends by the signal */
+    hy_blas_single_thread();
     if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
         printf("hyst %s\n", HYST_VERSION);
         return HY_EXIT_OK;

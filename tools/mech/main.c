@@ -2,6 +2,7 @@
  * damper of spec 002 §4. */
 #include <stdio.h>
 #include <string.h>
+#include "hyst/linalg.h"
 #include "hyst/util.h"
 #include "mech_cli.h"
 
@@ -34,6 +35,7 @@ int main(int argc, char **argv)
         return MECH_EXIT_OK;
     }
     hy_cleanup_signals();   /* an interrupted run removes its temporary files and ends by the signal */
+    hy_blas_single_thread();
     if (strcmp(argv[1], "pendulum") == 0)
         return mech_cmd_pendulum(argc - 1, argv + 1);
     if (strcmp(argv[1], "friction") == 0)

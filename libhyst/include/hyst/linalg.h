@@ -29,4 +29,10 @@ int hy_solve_spd(double *A, size_t n, double *b, double *x, hy_err *err);
 /* (general A[n*n] row-major, b[n]) => x[n] by LU with partial pivoting (LAPACKE_dgesv); A, b overwritten. */
 int hy_solve_lu(double *A, size_t n, double *b, double *x, hy_err *err);
 
+/* The programs' BLAS on one thread unless OPENBLAS_NUM_THREADS or OMP_NUM_THREADS says otherwise. The matrices
+ * here are at most a few hundred wide, where OpenBLAS's threads cost more than they give, and they busy-wait for
+ * a core: with both cores taken, `mech beam sim` of §4.5 took 1.58 s wall instead of 0.074 s. Called by the mains of
+ * hyst and mech; a library caller (Python) keeps its own setting. */
+void hy_blas_single_thread(void);
+
 #endif
