@@ -15,7 +15,7 @@ D = FIX / "mech" / "dock"
 @pytest.fixture(scope="module")
 def scen():
     d = json.loads((D / "s1-A.json").read_text())
-    d.update(duration=1.0, capture_timeout=1.0, step=0.0005)
+    d.update(duration=1.0, capture_timeout=1.0, step=0.0005, integration={"tolerance": 0})   # fixed steps
     d["outputs"] = {"rate": 0, "records": False, "plots": False, "animation": False}
     return d
 

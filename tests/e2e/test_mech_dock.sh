@@ -190,8 +190,8 @@ cmp -s "$WORK/in/history.csv" "$D/models/lateral-spring.json" && ok "model file 
 
 # ---- a failing run keeps its outputs up to the failure and says why ----
 check_fails "a run that blows up names the time, the contact and a hint" 't = .* s: .*hint.*outputs up to t = .* are written' \
-    "$MECH" dock "$D/s1-A.json" --step 0.01 --out "$WORK/fail" --no-plots
-check_num "a failed run exits 1" "$(exit_code "$MECH" dock "$D/s1-A.json" --step 0.01 --out "$WORK/fail2" --no-plots)" 1 0
+    "$MECH" dock "$D/s1-A.json" --tolerance 0 --step 0.01 --out "$WORK/fail" --no-plots
+check_num "a failed run exits 1" "$(exit_code "$MECH" dock "$D/s1-A.json" --tolerance 0 --step 0.01 --out "$WORK/fail2" --no-plots)" 1 0
 rows=$(($(wc -l <"$WORK/fail/history.csv") - 2))
 [ "$rows" -gt 1 ] && ok "history up to the failure kept ($rows rows)" || not_ok "history up to the failure kept ($rows rows)"
 [ "$(($(wc -l <"$WORK/fail/axial.csv") - 2))" -gt 1 ] && ok "records up to the failure kept" || not_ok "records up to the failure kept"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# End-to-end tests of 'mech dock' with error-controlled steps (integration.tolerance; docs/dock.md §6b): S1-A and
-# S2-B captured with the energy residual < 0.1 % in a quarter of the fixed run's steps or fewer, the element records
+# End-to-end tests of 'mech dock' with error-controlled steps (integration.tolerance, which the shipped scenarios
+# carry; docs/dock.md §6b): S1-A and S2-B captured with the energy residual < 0.1 % in a quarter of the fixed run's steps or fewer, the element records
 # written at every accepted step (hyst loops gives back the booked work, hyst replay drives each element through the
 # same committed sequence: NRMSE 0), and a bad tolerance refused naming the key. (lib.sh's check uses $n: the loop
 # variable is sc.)
@@ -15,10 +15,12 @@ jnum() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([-0-9.eE+]*\).*/\1/p" "$2" 
 jbool() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([a-z]*\).*/\1/p" "$2" | head -n 1; }
 ework() { tr -d ' \n\t' <"$2" | grep -o "\"name\":\"$1\"[^}]*" | sed -n 's/.*"work":\([-0-9.eE+]*\).*/\1/p'; }
 
-# the scenarios with the key added (their law files are found relative to the scenario: copy the models too)
+# the shipped scenarios carry integration.tolerance 1e-6 (their law files are found relative to the scenario: copy
+# the models too, for the variants made below)
 cp -r "$D/models" "$WORK/models"
 for sc in s1-A s2-B; do
-    sed '0,/{/s//{ "integration": {"tolerance": 1e-6},/' "$D/$sc.json" >"$WORK/$sc.json"
+    grep -q '"tolerance": 1e-06' "$D/$sc.json" && ok "$sc ships error-controlled" || not_ok "$sc ships error-controlled"
+    cp "$D/$sc.json" "$WORK/$sc.json"
 done
 
 for sc in s1-A s2-B; do
@@ -40,9 +42,15 @@ for sc in s1-A s2-B; do
     check_num "$sc replay NRMSE of the $el record = 0" "$(jnum nrmse "$WORK/r$sc.json")" 0 1e-12
 done
 
-sed '0,/{/s//{ "integration": {"tolerance": 0.5},/' "$D/s1-A.json" >"$WORK/bad.json"
+sed 's/"tolerance": 1e-06/"tolerance": 0.5/' "$D/s1-A.json" >"$WORK/bad.json"
 "$MECH" dock "$WORK/bad.json" --out "$WORK/obad" --no-plots -q >"$WORK/bad.out" 2>&1
 check_num "a tolerance out of range exits 1" $? 1 0
 grep -q 'bad.json: integration.tolerance = 0.5: expected 0 (fixed steps of `step`) or 1e-10 .. 1e-2' "$WORK/bad.out" &&
     ok "the message names the file, the key, the value and the range" || not_ok "message: $(cat "$WORK/bad.out")"
+check_fails "--tolerance out of range: usage error naming the range" "--tolerance 0.5: expected 0 \\(fixed steps of step\\) or 1e-10 .. 1e-2" \
+    "$MECH" dock "$D/s1-A.json" --tolerance 0.5 --out "$WORK/obad2"
+# --tolerance 0 restores the fixed 0.25 ms steps of the former shipped runs
+check "S1-A with --tolerance 0" "$MECH" dock "$D/s1-A.json" --tolerance 0 --duration 1 --no-plots --no-records -q \
+    --out "$WORK/ofix"
+check_num "--tolerance 0: fixed steps (1 s / 0.25 ms)" "$(jnum steps "$WORK/ofix/summary.json")" 4000 0
 finish

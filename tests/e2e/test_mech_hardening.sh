@@ -49,7 +49,7 @@ sed "s|\"spring\": *\"[^\"]*\"|\"spring\": \"/dev/zero\"|" "$D/s2-A.json" >"$WOR
 if grep -q /dev/zero "$WORK/lawzero.json"; then
     refused "dock: a law path /dev/zero refused" "/dev/zero: is a device" $MAXKB "$MECH" dock "$WORK/lawzero.json"
 fi
-refused "HYST_READ_MAX: an oversized file refused from its size" "1081 bytes, larger than the 1000-byte limit" \
+refused "HYST_READ_MAX: an oversized file refused from its size" "$(wc -c <"$D/s2-A.json") bytes, larger than the 1000-byte limit" \
     $MAXKB env HYST_READ_MAX=1000 "$MECH" dock "$D/s2-A.json" --out "$WORK/x"
 # a file one byte over the limit (the old friction cap let 65 MiB through a 64 MiB limit)
 head -c 1001 /dev/zero | tr '\0' ' ' >"$WORK/big.json"

@@ -171,7 +171,7 @@ static void test_kinfit_model_error_names_source(void **st)
     assert_int_equal(m.type, HY_MODEL_NONE);
 }
 
-// (scenario) => text of S1-A shortened to 0.1 s, laws as absolute paths, or NULL
+// (scenario) => text of S1-A shortened to 1 s (more than 40 error-controlled steps), laws as absolute paths, or NULL
 static char *short_s1(void)
 {
     const char *fx = getenv("FIXTURES");
@@ -185,7 +185,7 @@ static char *short_s1(void)
     fclose(f);
     buf[n] = 0;
     cJSON *doc = cJSON_Parse(buf);
-    cJSON_ReplaceItemInObject(doc, "duration", cJSON_CreateNumber(0.1));
+    cJSON_ReplaceItemInObject(doc, "duration", cJSON_CreateNumber(1.0));
     cJSON_DeleteItemFromObject(doc, "outputs");
     char *text = cJSON_PrintUnformatted(doc);
     cJSON_Delete(doc);

@@ -48,7 +48,10 @@ static void usage(FILE *fp)
           "      --out DIR              output folder (created when missing)\n"
           "      --capture-speed LO HI  bisect the closing speed (m/s) between a run that does not capture (LO) and\n"
           "                             one that does (HI), to 1 %; writes DIR/capture-speed.json\n"
-          "      --duration S           override duration          --step S   override step\n"
+          "      --duration S           override duration          --step S   override step (the first trial\n"
+          "                             step when error-controlled)\n"
+          "      --tolerance T          override integration.tolerance: 0 fixed steps of step, 1e-10 .. 1e-2\n"
+          "                             error-controlled steps with contact events (the shipped scenarios: 1e-6)\n"
           "      --no-plots             no figures          --no-records   no element records (faster)\n"
           "      --format csv|h5|csv+h5 outputs.format: h5 writes ONE file DIR/log.h5 (tables /history and\n"
           "                             /records/ELEMENT, summary as attributes) instead of the CSV files\n"
@@ -64,8 +67,8 @@ static void usage(FILE *fp)
 
 typedef struct opts {
     const char *scenario, *out;
-    double lo, hi, duration, step;
-    int capture, set_duration, set_step, no_plots, no_records, quiet;
+    double lo, hi, duration, step, tol;
+    int capture, set_duration, set_step, set_tol, no_plots, no_records, quiet;
     int format, events;              /* --format (MECH_DOCK_FORMAT_* + 1; 0: the scenario's); --output-rate events */
     double rate;                     /* --output-rate R (< 0: not given)                                          */
 } opts;
@@ -854,6 +857,8 @@ static int load(const char *cmd, const opts *o, mech_dock_config *c, mech_dock_m
         c->params.duration = o->duration;
     if (o->set_step)
         c->params.h = o->step;
+    if (o->set_tol)
+        c->params.tol = o->tol;
     if (o->no_records)
         c->records = 0;
     if (o->format)
@@ -1110,6 +1115,7 @@ int mech_cmd_dock(int argc, char **argv)
     const hy_arg tab[] = {
         HY_OPT_STR("out", 0, &o.out),                  HY_OPT_CALL("capture-speed", &o, opt_capture),
         HY_OPT_DOUBLE("duration", &o.duration, &o.set_duration), HY_OPT_DOUBLE("step", &o.step, &o.set_step),
+        HY_OPT_DOUBLE("tolerance", &o.tol, &o.set_tol),
         HY_OPT_FLAG("no-plots", 0, &o.no_plots),       HY_OPT_FLAG("no-records", 0, &o.no_records),
         HY_OPT_FLAG("quiet", 'q', &o.quiet),           HY_OPT_CHOICE("format", &o.format, formats),
         HY_OPT_CALL("output-rate", &o, opt_rate),      HY_OPT_END};
@@ -1120,6 +1126,8 @@ int mech_cmd_dock(int argc, char **argv)
         return mech_cli_usage(cmd, "--capture-speed %g %g: expected 0 < LO < HI (m/s)", o.lo, o.hi);
     if ((o.set_duration && !(o.duration >= 0)) || (o.set_step && !(o.step > 0)))
         return mech_cli_usage(cmd, "--duration must be >= 0 s and --step > 0 s");
+    if (o.set_tol && !(o.tol == 0 || (o.tol >= 1e-10 && o.tol <= 1e-2)))
+        return mech_cli_usage(cmd, "--tolerance %g: expected 0 (fixed steps of step) or 1e-10 .. 1e-2", o.tol);
     mech_dock_config c;
     mech_dock_model *m;
     int status = load(cmd, &o, &c, &m);
