@@ -61,6 +61,7 @@ struct mech_dock_model {
     dock_ids            b;              /* body ids and the first mechanism joint (the stand option shifts them) */
     mech_vec3           rod_base[8];    /* pusher rods on the active plane, active-plane frame (process)      */
     mech_vec3           pad_pt[3 * 8];  /* limiter pad points (DOCK_NPAD_PT), housing frame (process)         */
+    double              cone_tan;       /* tan of the receiving cone's half angle (process: pads, rollers)     */
 };
 
 /* ---- dock_geom.c ---- */

@@ -89,6 +89,7 @@ int mech_dock_model_new(const mech_dock_params *p, mech_dock_model **out, hy_err
             double psi = ph->psi0 + 2.0 * M_PI * i / ph->n;
             m->rod_base[i] = (mech_vec3){0.0, ph->radius * cos(psi), ph->radius * sin(psi)};
         }
+        m->cone_tan = tan(m->set[DOCK_SET_CONE]->pair[0].shape_b.half_angle);
         int npad = g->limiter_pads < 8 ? g->limiter_pads : 8;
         for (int k = 0; k < npad; k++)
             for (int i = 0; i < DOCK_PAD_PTS; i++) {
