@@ -346,6 +346,7 @@ if mech is not None:
     _proto(mech, "mech_dock_channel_name", C.c_char_p, C.c_int)
     _proto(mech, "mech_dock_channel_unit", C.c_char_p, C.c_int)
     _proto(mech, "mech_dock_element_name", C.c_char_p, C.c_int)
+    _proto(mech, "mech_dock_element_used", C.c_int, P, C.c_int)
     _proto(mech, "mech_dock_element_unit_q", C.c_char_p, C.c_int)
     _proto(mech, "mech_dock_element_unit_Q", C.c_char_p, C.c_int)
     BC = C.POINTER(BeamConfig)

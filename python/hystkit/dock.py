@@ -99,6 +99,10 @@ class DockScenario(L.Owner):
             L.mech.mech_dock_config_delete(self._cfg)
             self._cfg = None
 
+    def element_used(self, e):
+        """(element index) => True when a run of this scenario drives it (the cover only with the stand option)"""
+        return bool(L.mech.mech_dock_element_used(L.mech.mech_dock_model_params(self._handle()), e))
+
     @property
     def step_size(self):
         return self.config["step"]
@@ -262,6 +266,8 @@ class DockSim(L.Owner):
             d["process"] = self.process
         els = []
         for e in range(NEL):
+            if not self.scenario.element_used(e):
+                continue
             r = self.element(e)
             els.append({"name": ELEMENTS[e], "unit_q": ELEMENT_UNITS[e][0], "unit_Q": ELEMENT_UNITS[e][1],
                         "work": r["work"], "q_final": r["q"], "Q_final": r["Q"]})
@@ -291,9 +297,10 @@ def run_dock(scenario, *, base_dir=None, duration=None, records=True):
         scenario = DockScenario(scenario, base_dir=base_dir)
     dur = scenario.duration if duration is None else float(duration)
     adaptive = scenario.config.get("integration", {}).get("tolerance", 0) > 0
-    if adaptive and duration is not None:
-        raise ValueError("duration: an error-controlled scenario (integration.tolerance) runs to its own duration; "
-                         "set \"duration\" in the scenario")
+    if adaptive and duration is not None and dur != scenario.duration:
+        # an error-controlled run ends at the model's own duration: a copy of the configuration with the new one (the
+        # printed configuration names its laws by resolved paths)
+        scenario = DockScenario(dict(scenario.config, duration=dur), name=scenario.name)
     # fixed steps: exactly lround(duration / step) steps, as mech dock; error-controlled: the steps are not known
     # ahead, so chunks until the run ends (the duration, or the end of the whole process)
     n = int(math.floor(dur / scenario.step_size + 0.5)) if not adaptive else 16384
@@ -324,6 +331,8 @@ def run_dock(scenario, *, base_dir=None, duration=None, records=True):
         elements = {}
         if records:
             for e, name in enumerate(ELEMENTS):
+                if not scenario.element_used(e):
+                    continue
                 elements[name] = {"t": history["t"], "q": rec[:k, e, 0].copy(), "Q": rec[:k, e, 1].copy(),
                                   "unit_q": ELEMENT_UNITS[e][0], "unit_Q": ELEMENT_UNITS[e][1]}
         summary = sim.summary

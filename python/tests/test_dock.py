@@ -110,5 +110,8 @@ def test_whole_process_summary_equals_mech_dock(tmp_path):
     while not sim.done:
         sim.step()
     assert sim.steps == r.summary["steps"] and sim.process == p
-    with pytest.raises(ValueError):
-        hk.run_dock(f, duration=10)
+    # a duration for an error-controlled scenario: the same run, ended at that time (as mech dock --duration)
+    r10 = hk.run_dock(f, duration=10, records=False)
+    assert r10.ok and r10.history["t"][-1] == pytest.approx(10.0) and r10.summary["steps"] < r.summary["steps"]
+    run("mech", "dock", f, "--duration", "10", "--out", tmp_path / "out10", "--no-plots", "-q")
+    assert r10.summary["steps"] == json.loads((tmp_path / "out10" / "summary.json").read_text())["steps"]

@@ -12,7 +12,7 @@
 static const char *const dock_test_law_file[MECH_DOCK_NLAW] = {
     [MECH_DOCK_LAW_CHAIN] = "axial-A.json",     [MECH_DOCK_LAW_GEAR] = "gear-B.json",
     [MECH_DOCK_LAW_SPRING] = "lateral-spring.json", [MECH_DOCK_LAW_BENDING] = "probe-bending.json",
-    [MECH_DOCK_LAW_TORSION] = "probe-torsion.json"};
+    [MECH_DOCK_LAW_TORSION] = "probe-torsion.json", [MECH_DOCK_LAW_COVER] = "cover.json"};
 
 // (file name in fixtures/mech/dock/models/) => model read; HY_OK or the reader's code after printing its message
 static inline int dock_test_load_law(const char *file, hy_model *m)

@@ -37,7 +37,8 @@ static void usage(FILE *fp)
           "written atomically:\n"
           "  history.csv        the chosen channels (outputs.channels; default all) at outputs.rate rows/s (0: every\n"
           "                     step), header + units row\n"
-          "  ELEMENT.csv        t, q, Q of each hysteretic element (axial, spring1, spring2, torsion, bend_y, bend_z)\n"
+          "  ELEMENT.csv        t, q, Q of each hysteretic element (axial, spring1, spring2, torsion, bend_y, bend_z;\n"
+          "                     cover with the stand option)\n"
           "                     at every accepted step, header + units row: a bench record for hyst loops / plot\n"
           "  summary.json       capture and its time, failure to dock, peaks, stroke, swing, cone contacts, limiter\n"
           "                     tilt, energy budget and residual, momentum drift, element works\n"
@@ -205,6 +206,8 @@ static int open_h5(run *r)
                        &err) != HY_OK)
         return mech_cli_fail(r->cmd, "%s", err.msg);
     for (int e = 0; r->c->records && e < MECH_DOCK_NEL; e++) {
+        if (!mech_dock_element_used(r->p, e))
+            continue;
         char dset[96], desc[320];
         const char *rn[3] = {"t", "q", "Q"};
         const char *ru[3] = {"s", mech_dock_element_unit_q(e), mech_dock_element_unit_Q(e)};
@@ -256,6 +259,8 @@ static int open_files(run *r)
     for (int k = 0; k < r->ncol; k++)
         fprintf(r->hist.fp, "%s%c", mech_dock_channel_unit(r->col[k]), k + 1 < r->ncol ? ',' : '\n');
     for (int e = 0; c->records && e < MECH_DOCK_NEL; e++) {
+        if (!mech_dock_element_used(r->p, e))
+            continue;
         char name[64];
         snprintf(name, sizeof name, "%s.csv", mech_dock_element_name(e));
         if (open_out(r, name, &r->rec[e]) != MECH_EXIT_OK)
@@ -536,6 +541,8 @@ static cJSON *summary(const run *r, const char *scenario)
         cJSON_AddItemToObject(doc, "process", process_json(&r->ps));
     cJSON *els = cJSON_AddArrayToObject(doc, "elements");
     for (int e = 0; e < MECH_DOCK_NEL; e++) {
+        if (!mech_dock_element_used(p, e))
+            continue;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", mech_dock_element_name(e));
         cJSON_AddStringToObject(o, "unit_q", mech_dock_element_unit_q(e));
@@ -677,9 +684,14 @@ static int plot_loops(const run *r)
     if (fig_open(r, &f, "loops.png", "pngcairo size 1200,800 noenhanced font 'sans,10'") != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     FILE *fp = f.fp;
-    fputs("set multiplot layout 2,3 title 'hysteretic elements: the records ELEMENT.csv (hyst loops / hyst plot read "
-          "them)'\nset xtics rotate by -35\nset format x '%.2g'\n", fp);
+    int nused = 0;
+    for (int e = 0; e < MECH_DOCK_NEL; e++)
+        nused += mech_dock_element_used(r->p, e);
+    fprintf(fp, "set multiplot layout %d,3 title 'hysteretic elements: the records ELEMENT.csv (hyst loops / hyst plot "
+            "read them)'\nset xtics rotate by -35\nset format x '%%.2g'\n", (nused + 2) / 3);
     for (int e = 0; e < MECH_DOCK_NEL; e++) {
+        if (!mech_dock_element_used(r->p, e))
+            continue;
         fprintf(fp, "$L%d << EOD\n", e);
         for (long i = 0; i < r->pn; i++) {
             const double *row = r->pb + (size_t)i * PB_WIDTH;
@@ -1043,7 +1055,7 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
         if (status == MECH_EXIT_OK)
             printf("  outputs in %s: %s (%ld rows), %d element records, summary.json, %d figure(s)\n",
                    mech_cli_text(r->dir), c->out_format == MECH_DOCK_FORMAT_H5 ? "log.h5" : c->out_format ? "history.csv, log.h5"
-                   : "history.csv", r->rows, c->records ? MECH_DOCK_NEL : 0, nfig);
+                   : "history.csv", r->rows, c->records ? MECH_DOCK_NEL - !p->stand : 0, nfig);
     }
     if (r->failed)
         status = mech_cli_fail(cmd, "%s (the outputs up to t = %.6g s are written in %s)", r->msg, r->t_end, r->dir);
@@ -1052,7 +1064,7 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
 
 /* the files a run writes into its folder (and removes when a rerun no longer writes them) */
 static const char *const owned_outputs[] = {"history.csv", "axial.csv", "spring1.csv", "spring2.csv", "torsion.csv",
-                                            "bend_y.csv", "bend_z.csv", "summary.json", "forces.png", "loops.png",
+                                            "bend_y.csv", "bend_z.csv", "cover.csv", "summary.json", "forces.png", "loops.png",
                                             "energy.png", "view-*.png", "animation.gif", "log.h5", "process.png", NULL};
 
 /* (options, scenario, folder) => refused before running when the outputs would not fit (hy_output_limit): every
@@ -1064,7 +1076,7 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
     double rows = c->out_rate > 0 ? fmin(steps, p->duration * c->out_rate + 1) : steps;
     int ncol = c->nchannel ? c->nchannel + 1 : default_nch(c);
     double recrows = c->out_records_rate > 0 ? fmin(steps, p->duration * c->out_records_rate + 1) : steps;
-    double hist = rows * ncol * 25, rec = c->records ? recrows * MECH_DOCK_NEL * 3 * 25 : 0;
+    double hist = rows * ncol * 25, rec = c->records ? recrows * (MECH_DOCK_NEL - !p->stand) * 3 * 25 : 0;
     double limit = hy_output_limit(dir);
     if (hist + rec <= limit)
         return MECH_EXIT_OK;

@@ -210,6 +210,8 @@ typedef struct mech_dock_params {
     mech_dock_process_params process;   /* the whole process (issue 18): off unless the scenario has "process" */
     int    stand;             /* the stand option (spec 001 §2.7): the mechanism base on the compliant hatch cover */
     mech_dock_cover_params cover;       /* its mass m_DM (the mechanism's), stiffness and damping (RP-1)         */
+    mech_dock_law cover_law;  /* stand option: the cover's force-deflection law (laws.cover, m and N: a pwl table or
+                                 a kin law, e.g. fitted by hyst fit); model NULL = linear, cover.k              */
     int    events;            /* error-controlled runs: 1 (default) = contact onset / separation and capture are
                                  located as events (a step ends on them); 0 = off (tests show what it buys)      */
     double duration;          /* simulated time, s (20)                                                       */
@@ -237,12 +239,16 @@ enum mech_dock_element {
     MECH_DOCK_EL_TORSION,       /* probe torsion q3                                      (rad, N m)           */
     MECH_DOCK_EL_BEND_Y,        /* probe bending q4                                      (rad, N m)           */
     MECH_DOCK_EL_BEND_Z,        /* probe bending q5                                      (rad, N m)           */
+    MECH_DOCK_EL_COVER,         /* stand option: the hatch cover, deflection and force   (m, N)               */
     MECH_DOCK_NEL
 };
 // (element) => name ("axial", "spring1", ...), q and Q units of its record
 const char *mech_dock_element_name(int el);
 const char *mech_dock_element_unit_q(int el);
 const char *mech_dock_element_unit_Q(int el);
+/* (params, element) => 1 when a run of these parameters drives it (the cover only with the stand option); an
+ * element a run does not drive keeps q = Q = 0 and writes no record */
+int mech_dock_element_used(const mech_dock_params *p, int el);
 
 /* ---- output channels (one value each per accepted step; names and units for CSV headers) -------------- */
 enum mech_dock_channel {
@@ -448,7 +454,7 @@ void mech_dock_lateral_revert(mech_dock_lateral *l);
 /* ==== configuration file ("mech-dock" scenario JSON; io/dock_json.c; docs/dock.md lists every key) ======== */
 #define MECH_DOCK_PATH_LEN 1024
 enum mech_dock_law_slot { MECH_DOCK_LAW_CHAIN = 0, MECH_DOCK_LAW_GEAR, MECH_DOCK_LAW_SPRING, MECH_DOCK_LAW_BENDING,
-                          MECH_DOCK_LAW_TORSION, MECH_DOCK_NLAW };
+                          MECH_DOCK_LAW_TORSION, MECH_DOCK_LAW_COVER, MECH_DOCK_NLAW };
 /* outputs.events (docs/dock-scenarios.md): rows also, or only, at the steps where a contact flag or capture
  * changes or a hysteretic element changes branch; outputs.format: CSV files, one HDF5 log, or both */
 enum { MECH_DOCK_EVENTS_NONE = 0, MECH_DOCK_EVENTS_ALSO, MECH_DOCK_EVENTS_ONLY };

@@ -476,7 +476,15 @@ static const struct { const char *name, *q, *Q; } elements[MECH_DOCK_NEL] = {
     [MECH_DOCK_EL_TORSION] = {"torsion", "rad", "N m"},
     [MECH_DOCK_EL_BEND_Y] = {"bend_y", "rad", "N m"},
     [MECH_DOCK_EL_BEND_Z] = {"bend_z", "rad", "N m"},
+    [MECH_DOCK_EL_COVER] = {"cover", "m", "N"},
 };
+
+int mech_dock_element_used(const mech_dock_params *p, int el)
+{
+    if (el == MECH_DOCK_EL_COVER)
+        return p->stand;
+    return el >= 0 && el < MECH_DOCK_NEL;
+}
 
 const char *mech_dock_element_name(int el)
 {

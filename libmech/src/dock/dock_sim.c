@@ -64,7 +64,7 @@ typedef struct dock_eval {
     double    slot_over;              /* slot-face penetration (rad of roll beyond the half-width; < 0 apart)   */
     double    p[NQ];                  /* powers integrated by the quadratures                                   */
     dock_proc_eval pr;                /* the whole process's loads (params.process.enabled)                     */
-    double    x_cover, e_cover, p_cover;   /* stand option: cover deflection (m), elastic energy (J), damping (W) */
+    double    x_cover, p_cover;   /* stand option: cover deflection (m), damping power (W)                 */
 } dock_eval;
 
 struct mech_dock_sim {
@@ -75,6 +75,7 @@ struct mech_dock_sim {
     mech_dock_axial       *ax;
     mech_dock_lateral     *lat;
     hy_element             el[3];       /* torsion, bending q4, bending q5                                      */
+    hy_element             el_cover;    /* stand option with laws.cover: the cover's law (ops NULL otherwise)   */
     mech_body_layout       L;
     size_t                 nb, dim;     /* body-state length; total: [body nb | phi_Nut, phid_Nut | u, u' | NQ]  */
     size_t                 iu, iq;      /* index of the drive output u (nb + 2) and of the quadratures (nb + 4)  */
@@ -466,14 +467,30 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
         e->stel[jel[k]] = hy_element_state(&s->el[k]);
     }
 
-    /* the stand option (spec 001 §2.7, eq. 2.9): the hatch cover under the mechanism base, a spring-damper on the
-       cover joint (q = the cover's deflection along the docking axis, towards the passive vehicle positive) */
-    e->x_cover = e->e_cover = e->p_cover = 0;
+    /* the stand option (spec 001 §2.7, eq. 2.9): the hatch cover under the mechanism base, its law and a damper on
+       the cover joint (q = the cover's deflection along the docking axis, towards the passive vehicle positive).
+       The law is laws.cover (a hysteretic element, trial here, committed with the step) or the linear stand.k; either
+       way it is the element "cover" whose t, q, Q record hyst loops reads, and its work (stored + dissipated) is
+       booked with the other elements' */
+    e->x_cover = e->p_cover = 0;
+    e->qel[MECH_DOCK_EL_COVER] = e->Qel[MECH_DOCK_EL_COVER] = 0;
+    e->stel[MECH_DOCK_EL_COVER] = 0;
     if (p->stand) {
-        double x = d->q[0], xd = d->qd[0];
-        d->tau[0] -= p->cover.k * x + p->cover.c * xd;
+        double x = d->q[0], xd = d->qd[0], F = p->cover.k * x;
+        if (s->el_cover.ops) {
+            hy_diag dg;
+            memset(&dg, 0, sizeof dg);
+            if ((rc = dock_probe_law(&p->cover_law, &s->el_cover, x, xd, 1.0, &F, &dg))) {
+                char buf[300];
+                hy_diag_format(&dg, buf, sizeof buf);
+                return fail(s, rc, "element cover: %s", buf);
+            }
+            e->stel[MECH_DOCK_EL_COVER] = hy_element_state(&s->el_cover);
+        }
+        d->tau[0] -= F + p->cover.c * xd;
         e->x_cover = x;
-        e->e_cover = 0.5 * p->cover.k * x * x;
+        e->qel[MECH_DOCK_EL_COVER] = x;
+        e->Qel[MECH_DOCK_EL_COVER] = F;
         e->p_cover = p->cover.c * xd * xd;
     }
 
@@ -547,6 +564,8 @@ static void revert_all(mech_dock_sim *s)
             mech_contact_revert(s->m->set[k], s->cd[k]);
     for (int k = 0; k < 3; k++)
         hy_element_revert(&s->el[k]);
+    if (s->el_cover.ops)
+        hy_element_revert(&s->el_cover);
     mech_dock_axial_revert(s->ax);
     mech_dock_lateral_revert(s->lat);
     if (s->proc)
@@ -565,6 +584,8 @@ static void commit_all(mech_dock_sim *s, const dock_eval *e)
     }
     for (int k = 0; k < 3; k++)
         hy_element_commit(&s->el[k]);
+    if (s->el_cover.ops)
+        hy_element_commit(&s->el_cover);
     mech_dock_axial_commit(s->ax);
     mech_dock_lateral_commit(s->lat);
     if (s->proc)
@@ -720,7 +741,7 @@ static void account(mech_dock_sim *s, int first, int full)
         w_hyst += s->work[k];
     double brakes = p->variant == MECH_DOCK_B ? s->brake_work : Q[Q_BRAKES];
     double e_hyst = p->variant == MECH_DOCK_A ? w_hyst - brakes : w_hyst;   /* A: the slip is in the chain's Q dq */
-    double e_stops = e->ax.e_stop + e->lat.e_stops + e->e_cover;   /* the cover's spring with the stops */
+    double e_stops = e->ax.e_stop + e->lat.e_stops;   /* (the cover's spring is the element "cover": in w_hyst) */
     double e_cdiss = Q[Q_CONTACT] - e->e_contact;
     if (first)
         s->ke0 = ke_veh + ke_mech;
@@ -937,6 +958,7 @@ void mech_dock_sim_free(mech_dock_sim *s)
         mech_contact_data_free(s->cd[k]);
     for (int k = 0; k < 3; k++)
         hy_element_free(&s->el[k]);
+    hy_element_free(&s->el_cover);
     mech_dock_axial_free(s->ax);
     mech_dock_lateral_free(s->lat);
     mech_ode_step_free(s->stp);
@@ -1263,6 +1285,10 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
     for (int k = 0; k < 3; k++)
         if ((rc = hy_model_element(laws[k]->model, &s->el[k], err)) || (rc = hy_element_reset(&s->el[k], 0, 0, err)))
             goto fail;
+    if (p->stand && p->cover_law.model &&
+        ((rc = hy_model_element(p->cover_law.model, &s->el_cover, err)) ||
+         (rc = hy_element_reset(&s->el_cover, 0, 0, err))))
+        goto fail;
     if ((rc = mech_dock_axial_new(&p->axial, &s->ax, err)) || (rc = mech_dock_lateral_new(&p->lateral, &s->lat, err)))
         goto fail;
     s->y = calloc(12 * s->dim, sizeof *s->y);

@@ -224,7 +224,7 @@ static const section sections[] = {
     {"probe", {NULL}},
     {"thrust", {NULL}},
     {"integration", {NULL}},
-    {"laws", {"chain", "gear", "spring", "bending", "torsion", NULL}},
+    {"laws", {"chain", "gear", "spring", "bending", "torsion", "cover", NULL}},
     {"outputs", {"folder", "channels", "records", "plots", "view_times", "animation", "events", "format",
                  "compression", NULL}},
     {"axial.magnetic", {"speed", "force", NULL}},
@@ -238,11 +238,12 @@ static const section sections[] = {
 };
 #define NSECTION (sizeof sections / sizeof sections[0])
 
-static const char *const law_key[MECH_DOCK_NLAW] = {"chain", "gear", "spring", "bending", "torsion"};
+static const char *const law_key[MECH_DOCK_NLAW] = {"chain", "gear", "spring", "bending", "torsion", "cover"};
 /* the shipped RP-1 law files, relative to the scenario's folder (fixtures/mech/dock/models/) */
 static const char *const law_default[MECH_DOCK_NLAW] = {"models/axial-A.json", "models/gear-B.json",
                                                         "models/lateral-spring.json", "models/probe-bending.json",
-                                                        "models/probe-torsion.json"};
+                                                        "models/probe-torsion.json", NULL};
+/* (laws.cover has no default: without it the stand's cover is the linear stand.k) */
 static const char *const variant_names[] = {"A", "B", NULL};
 static const char *const cone_names[] = {"module", "vehicle", "short", NULL};
 static const char *const events_names[] = {"none", "also", "only", NULL};   /* MECH_DOCK_EVENTS_*  */
@@ -265,6 +266,7 @@ static mech_dock_law *law_slot(mech_dock_params *p, int slot)
     case MECH_DOCK_LAW_GEAR: return &p->axial.gear;
     case MECH_DOCK_LAW_SPRING: return &p->lateral.spring;
     case MECH_DOCK_LAW_BENDING: return &p->probe.bending;
+    case MECH_DOCK_LAW_COVER: return &p->cover_law;
     default: return &p->probe.torsion;
     }
 }
@@ -665,8 +667,8 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_dock_config *c)
         return rc;
     mech_dock_params_rp1(p, variant, cone);
     for (int s = 0; s < MECH_DOCK_NLAW; s++)
-        if (law_used(variant, s) && (rc = resolve(x, law_default[s], "laws", c->law_path[s], MECH_DOCK_PATH_LEN)) !=
-            HY_OK)
+        if (law_used(variant, s) && law_default[s] &&
+            (rc = resolve(x, law_default[s], "laws", c->law_path[s], MECH_DOCK_PATH_LEN)) != HY_OK)
             return rc;
     /* sections: keys first, then the table rows */
     for (size_t s = 0; s < NSECTION; s++) {
@@ -777,6 +779,9 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_dock_config *c)
     if ((rc = find_section(x, doc, "stand", &o)) != HY_OK)
         return rc;
     p->stand = o != NULL;
+    if (c->law_path[MECH_DOCK_LAW_COVER][0] && !p->stand)
+        return hy_err_set(x->err, HY_EPARSE, "%s: laws.cover: only the stand option has a cover (add a \"stand\" "
+                          "section or remove the law)", x->name);
     /* a scenario says how fast the vehicles meet (RP-1's parameters leave the initial conditions zero) */
     if (!(p->init.closing_speed > 0))
         return hy_err_set(x->err, HY_EPARSE, "%s: initial.closing_speed: required (m/s > 0; RP-1 nominal 0.15)",
