@@ -33,6 +33,17 @@ check "S1-B capture phase" "$MECH" dock "$D/s1-B.json" --out "$WORK/c" --no-plot
 head -n 1 "$WORK/c/history.csv" | grep -q 'seq_state' && not_ok "capture-phase history without process channels" ||
     ok "capture-phase history without process channels"
 
+# the stand option with its cover law by path (laws.cover): the element "cover" writes a bench record, and hyst loops
+# on it gives back the work the simulator booked for it (0.5 s: the head-bottom impacts and the first rebounds)
+HYST=${HYST:-$TOP/bin/hyst}
+check "S1-B on the stand" "$MECH" dock "$D/s1-stand-B.json" --duration 0.5 --out "$WORK/st" --no-plots -q
+[ -s "$WORK/st/cover.csv" ] && head -n 2 "$WORK/st/cover.csv" | tr '\n' ' ' | grep -q '^t,q,Q s,m,N' &&
+    ok "cover.csv: a t, q, Q record in m and N" || not_ok "cover.csv: a t, q, Q record in m and N"
+[ ! -e "$WORK/c/cover.csv" ] && ok "no cover record without the stand" || not_ok "no cover record without the stand"
+check "hyst loops on the cover record" "$HYST" loops "$WORK/st/cover.csv" --json "$WORK/lc.json" -q
+wc=$(tr -d ' \n\t' <"$WORK/st/summary.json" | grep -o '"name":"cover"[^}]*' | sed -n 's/.*"work":\([-0-9.eE+]*\).*/\1/p')
+check_num "cover work (simulator) = hyst loops total energy" "$(jnum total_energy "$WORK/lc.json")" "$wc" 1e-6
+
 # bad input: refused before the run, naming the file and the key
 cp -r "$D/models" "$WORK/models"
 sed '0,/{/s//{ "drive": {"speed": 0.002},/' "$D/s1-B.json" >"$WORK/noproc.json"
