@@ -362,6 +362,37 @@ static void cover_law(void **state)
     assert_true(hys.peak != lin.peak);
 }
 
+/* The view's levers: each arm from its pivot on the housing to its roller is the lever's length (the view maps
+ * both points into the cone frame by the same rigid motion), at the start and after the rollers have moved */
+static void view_levers(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/mech/dock/s1-400-B.json", fixtures());
+    mech_dock_config c;
+    hy_err e;
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    assert_int_equal(mech_dock_config_read(path, &c, &e), HY_OK);
+    assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    const mech_dock_cam_params *cp = &c.params.process.cam;
+    for (int pass = 0; pass < 2; pass++) {
+        mech_dock_pose_view v;
+        mech_dock_sim_view(s, &v);
+        assert_int_equal(v.n_roller, cp->n_lever);
+        for (int j = 0; j < v.n_roller; j++) {
+            mech_vec3 a = mech_vec3_sub(v.roller[j], v.lever_pivot[j]);
+            assert_true(fabs(sqrt(mech_vec3_dot(a, a)) - cp->len) <= 1e-12);
+        }
+        while (pass == 0 && mech_dock_sim_time(s) < 1.0)
+            assert_int_equal(mech_dock_sim_step(s, &e), HY_OK);
+    }
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
+}
+
 /* ---- bad input: refused before the run, naming the file and the key ---- */
 static void refused(const char *extra, const char *want)
 {
@@ -452,6 +483,7 @@ int main(void)
         cmocka_unit_test(s3x_400),
         cmocka_unit_test(stand_option),
         cmocka_unit_test(cover_law),
+        cmocka_unit_test(view_levers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

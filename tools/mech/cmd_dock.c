@@ -795,11 +795,16 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
     fputs("EOD\n$roll << EOD\n", fp);
     for (int j = 0; j < v->n_roller; j++)
         fprintf(fp, "%.6g %.6g %.6g\n", v->roller[j].x, RAD(v->roller[j]), v->roller_radius);
+    fputs("EOD\n$arms << EOD\n", fp);   /* the levers' arms: pivot on the housing -> roller */
+    for (int j = 0; j < v->n_roller; j++)
+        fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->lever_pivot[j].x, RAD(v->lever_pivot[j]), v->roller[j].x,
+                RAD(v->roller[j]));
     fputs("EOD\n", fp);
     fprintf(fp, "plot $cone with lines lw 2 lc rgb 'gray30' title 'cone, socket, stop plane', $mech with lines lw 2 "
             "lc rgb 'blue' title 'housing, probe, limiter, active plane', $pts with points pt 7 ps 0.8 lc rgb 'blue' "
             "notitle%s%s\n", v->n_pusher ? ", $push with lines lw 3 lc rgb 'dark-green' title 'pushers'" : "",
-            v->n_roller ? ", $roll with circles lc rgb 'orange' fs solid 0.5 title 'lever rollers'" : "");
+            v->n_roller ? ", $arms with lines lw 3 lc rgb 'dark-orange' title 'levers', $roll with circles lc rgb "
+                          "'orange' fs solid 0.5 title 'lever rollers'" : "");
     fputs("unset object 1\n", fp);
     /* along the axis: y to the right, z up */
     fprintf(fp, "set title 'along the cone axis'\nset xlabel 'y (m)'\nset ylabel 'z (m)'\nset xrange [-0.6:0.6]\n"
@@ -817,6 +822,10 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
     fputs("$rolltop << EOD\n", fp);
     for (int j = 0; j < v->n_roller; j++)
         fprintf(fp, "%.6g %.6g %.6g\n", v->roller[j].y, v->roller[j].z, v->roller_radius);
+    fputs("EOD\n$armtop << EOD\n", fp);
+    for (int j = 0; j < v->n_roller; j++)
+        fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->lever_pivot[j].y, v->lever_pivot[j].z, v->roller[j].y,
+                v->roller[j].z);
     fputs("EOD\n$pushtop << EOD\n", fp);
     for (int i = 0; i < v->n_pusher; i++)
         fprintf(fp, "%.6g %.6g\n", v->pusher_tip[i].y, v->pusher_tip[i].z);
@@ -824,7 +833,8 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
     fprintf(fp, "plot $ring with lines lw 2 lc rgb 'gray30' title 'rim, throat', $top with linespoints lw 2 pt 7 "
             "lc rgb 'blue' title 'UJ, bending joint, head'%s%s\nunset object 2\n",
             v->n_pusher ? ", $pushtop with points pt 5 ps 1 lc rgb 'dark-green' title 'pushers'" : "",
-            v->n_roller ? ", $rolltop with circles lc rgb 'orange' fs solid 0.5 title 'lever rollers'" : "");
+            v->n_roller ? ", $armtop with lines lw 3 lc rgb 'dark-orange' title 'levers', $rolltop with circles lc "
+                          "rgb 'orange' fs solid 0.5 title 'lever rollers'" : "");
     fputs("unset multiplot\n", fp);
 #undef RAD
 }

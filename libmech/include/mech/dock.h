@@ -346,11 +346,12 @@ typedef struct mech_dock_pose_view {
     mech_vec3 housing_axis;         /* unit housing axis                                                        */
     mech_vec3 active_port;          /* centre of the active docking plane, m                                    */
     mech_vec3 active_axis;          /* unit docking axis of the active vehicle (towards the passive)            */
-    /* the whole process (params.process.enabled): the lever rollers' centres and the pusher rods (base on the
-       active plane, tip at the stroke or on the passive plane) */
+    /* the whole process (params.process.enabled): the lever rollers' centres, the levers' pivots on the housing
+       (each arm is the segment pivot -> roller) and the pusher rods (base on the active plane, tip at the stroke or
+       on the passive plane) */
     int       n_roller, n_pusher;
     double    roller_radius;
-    mech_vec3 roller[4];
+    mech_vec3 roller[4], lever_pivot[4];
     mech_vec3 pusher_base[8], pusher_tip[8];
 } mech_dock_pose_view;
 

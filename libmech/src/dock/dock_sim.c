@@ -1537,9 +1537,15 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
         v->n_roller = s->m->cam->n_lever;
         v->roller_radius = p->process.cam.roller_radius;
         double phi = s->y[s->nb];
-        for (int j = 0; j < v->n_roller && j < 4; j++)
+        const mech_dock_cam_params *cp = &p->process.cam;
+        for (int j = 0; j < v->n_roller && j < 4; j++) {
             v->roller[j] = to_cone(s, mech_vec3_add(d->pos[s->m->b.housing],
                                                     mech_mat3_apply(RH, mech_dock_cam_roller(s->m->cam, phi, j))));
+            /* the pivot in the lever's meridian plane, as the cam table places the roller (dock_cam.c) */
+            mech_vec3 pv = mech_vec3_make(cp->x_pivot, cp->rho_pivot * s->m->cam->cpsi[j],
+                                          cp->rho_pivot * s->m->cam->spsi[j]);
+            v->lever_pivot[j] = to_cone(s, mech_vec3_add(d->pos[s->m->b.housing], mech_mat3_apply(RH, pv)));
+        }
     }
     const mech_dock_pusher_params *ph = &p->process.pushers;
     mech_vec3 port = mech_vec3_axpy(d->pos[DOCK_B_BASE], p->geom.uj_behind_plane, x0);
