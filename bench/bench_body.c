@@ -32,7 +32,7 @@ int main(void)
     mech_body_data *d = NULL;
     mech_body_sim *sim = NULL;
     hy_err err;
-    mech_body_sim_opts o = {1e-3, NULL, NULL, NULL, NULL};
+    mech_body_sim_opts o = {1e-3, NULL, NULL, NULL, NULL, 0};
     if (mech_body_model_new(&def, &m, &err) != HY_OK || mech_body_data_new(m, &d, &err) != HY_OK ||
         mech_body_sim_new(m, &o, &sim, &err) != HY_OK) {
         fprintf(stderr, "bench_body: %s\n", err.msg);

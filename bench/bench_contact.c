@@ -178,7 +178,7 @@ static int full_rhs(double *sink)
     mech_contact_model *cm;
     if (make_set(&cm, mech_body_model_nbody(bm), ids, poses, at_frame)) return 1;
     mech_contact_coupling cpl = {cm, mech_contact_data_new(cm)};
-    mech_body_sim_opts o = {1e-4, mech_contact_sim_force, mech_contact_sim_commit, mech_contact_sim_revert, &cpl};
+    mech_body_sim_opts o = {1e-4, mech_contact_sim_force, mech_contact_sim_commit, mech_contact_sim_revert, &cpl, 0};
     mech_body_sim *sim;
     if (mech_body_sim_new(bm, &o, &sim, &err) != HY_OK || mech_body_sim_start(sim, 0.0, y, &err) != HY_OK) {
         fprintf(stderr, "bench_contact: %s\n", err.msg);

@@ -103,7 +103,7 @@ static void compare(const char *what, mech_body_def *def, const double *y0, doub
     mech_body_sim *s = NULL;
     hy_err err;
     assert_int_equal(mech_body_model_new(def, &m, &err), HY_OK);
-    mech_body_sim_opts o = {h, NULL, NULL, NULL, NULL};
+    mech_body_sim_opts o = {h, NULL, NULL, NULL, NULL, 0};
     assert_int_equal(mech_body_sim_new(m, &o, &s, &err), HY_OK);
     assert_int_equal(mech_body_sim_start(s, 0.0, y0, &err), HY_OK);
     mech_body_layout L = mech_body_model_layout(m);
@@ -161,7 +161,7 @@ static void compare(const char *what, mech_body_def *def, const double *y0, doub
     }
     /* the discretisation error of the body module itself: the same run at h/4 */
     mech_body_sim *s4 = NULL;
-    mech_body_sim_opts o4 = {h / 4, NULL, NULL, NULL, NULL};
+    mech_body_sim_opts o4 = {h / 4, NULL, NULL, NULL, NULL, 0};
     assert_int_equal(mech_body_sim_new(m, &o4, &s4, &err), HY_OK);
     assert_int_equal(mech_body_sim_start(s4, 0.0, y0, &err), HY_OK);
     assert_int_equal(mech_body_sim_advance(s4, T, &err), HY_OK);

@@ -147,7 +147,7 @@ static void momentum_balance_is_exact_with_internal_forces(void **state)
         make_system(&r, &m, &F, 3.0, 1.0);
         mech_body_sim *s = NULL;
         hy_err err;
-        mech_body_sim_opts o = {1e-3, internal_forces, NULL, NULL, &F};
+        mech_body_sim_opts o = {1e-3, internal_forces, NULL, NULL, &F, 0};
         assert_int_equal(mech_body_sim_new(m, &o, &s, &err), HY_OK);
         mech_body_layout L = mech_body_model_layout(m);
         double y[64];
@@ -175,7 +175,7 @@ static void momentum_drift_per_step_is_round_off(void **state)
     make_system(&r, &m, &F, 3.0, 1.0);
     mech_body_sim *s = NULL;
     hy_err err;
-    mech_body_sim_opts o = {1e-4, internal_forces, NULL, NULL, &F};
+    mech_body_sim_opts o = {1e-4, internal_forces, NULL, NULL, &F, 0};
     assert_int_equal(mech_body_sim_new(m, &o, &s, &err), HY_OK);
     double y[64];
     random_y(&r, m, y);
@@ -214,7 +214,7 @@ static double energy_error(const mech_body_model *m, forces *F, const double *y0
 {
     mech_body_sim *s = NULL;
     hy_err err;
-    mech_body_sim_opts o = {h, internal_forces, NULL, NULL, F};
+    mech_body_sim_opts o = {h, internal_forces, NULL, NULL, F, 0};
     assert_int_equal(mech_body_sim_new(m, &o, &s, &err), HY_OK);
     assert_int_equal(mech_body_sim_start(s, 0.0, y0, &err), HY_OK);
     double E0 = mech_body_kinetic_energy(m, mech_body_sim_data(s)) + potential(m, mech_body_sim_data(s), F);
@@ -264,7 +264,7 @@ static void torque_free_axisymmetric_body_precesses_at_the_closed_form_rate(void
     mech_body_sim *s = NULL;
     hy_err err;
     assert_int_equal(mech_body_model_new(&def, &m, &err), HY_OK);
-    mech_body_sim_opts o = {1e-3, NULL, NULL, NULL, NULL};
+    mech_body_sim_opts o = {1e-3, NULL, NULL, NULL, NULL, 0};
     assert_int_equal(mech_body_sim_new(m, &o, &s, &err), HY_OK);
     mech_body_layout L = mech_body_model_layout(m);
     double y[32] = {0};
@@ -316,7 +316,7 @@ static void spring_pendulum_on_a_free_base_has_the_reduced_mass_frequency(void *
     hy_err err;
     assert_int_equal(mech_body_model_new(&def, &m, &err), HY_OK);
     forces F = {k, 0.0, 0, {{0}}};
-    mech_body_sim_opts o = {2e-4, internal_forces, NULL, NULL, &F};
+    mech_body_sim_opts o = {2e-4, internal_forces, NULL, NULL, &F, 0};
     assert_int_equal(mech_body_sim_new(m, &o, &s, &err), HY_OK);
     mech_body_layout L = mech_body_model_layout(m);
     double y[32] = {0};
@@ -407,7 +407,7 @@ static void trial_commit_revert_sequence(void **state)
     hy_err err;
     assert_int_equal(mech_body_model_new(&def, &m, &err), HY_OK);
     jenkins J = {0, 0, 1000.0, 5.0, 0, 0, 0, 0, 0};
-    mech_body_sim_opts o = {1e-3, jenkins_force, jenkins_commit, jenkins_revert, &J};
+    mech_body_sim_opts o = {1e-3, jenkins_force, jenkins_commit, jenkins_revert, &J, 0};
     assert_int_equal(mech_body_sim_new(m, &o, &s, &err), HY_OK);
     mech_body_layout L = mech_body_model_layout(m);
     double y[32] = {0};
@@ -461,10 +461,13 @@ static void integrator_errors_name_the_time(void **state)
     mech_body_sim *s = NULL;
     hy_err err;
     assert_int_equal(mech_body_model_new(&def, &m, &err), HY_OK);
-    mech_body_sim_opts bad = {0.0, NULL, NULL, NULL, NULL};
+    mech_body_sim_opts bad = {0.0, NULL, NULL, NULL, NULL, 0};
     assert_int_equal(mech_body_sim_new(m, &bad, &s, &err), HY_EARG);
     assert_non_null(strstr(err.msg, "step 0 s"));
-    mech_body_sim_opts o = {1e-3, failing_force, NULL, NULL, NULL};
+    mech_body_sim_opts badtol = {1e-3, NULL, NULL, NULL, NULL, -1e-6};
+    assert_int_equal(mech_body_sim_new(m, &badtol, &s, &err), HY_EARG);
+    assert_non_null(strstr(err.msg, "tolerance -1e-06"));
+    mech_body_sim_opts o = {1e-3, failing_force, NULL, NULL, NULL, 0};
     assert_int_equal(mech_body_sim_new(m, &o, &s, &err), HY_OK);
     double y[13] = {0};
     y[3] = NAN;
@@ -479,7 +482,7 @@ static void integrator_errors_name_the_time(void **state)
     assert_true(fabs(mech_body_sim_time(s) - 0.01) < 1e-12); /* the state stays at the last accepted step */
     mech_body_sim_free(s);
     /* a non-finite state is refused before it is committed */
-    mech_body_sim_opts on = {1e-3, nan_force, NULL, NULL, NULL};
+    mech_body_sim_opts on = {1e-3, nan_force, NULL, NULL, NULL, 0};
     assert_int_equal(mech_body_sim_new(m, &on, &s, &err), HY_OK);
     assert_int_equal(mech_body_sim_start(s, 0.0, y, &err), HY_OK);
     assert_int_equal(mech_body_sim_advance(s, 1.0, &err), HY_ENUMERIC);

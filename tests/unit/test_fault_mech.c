@@ -579,7 +579,7 @@ static int body_sim_call(void *p)
 {
     body_ctx *c = p;
     hy_err err;
-    mech_body_sim_opts o = {1e-3, NULL, NULL, NULL, NULL};
+    mech_body_sim_opts o = {1e-3, NULL, NULL, NULL, NULL, 0};
     int rc = mech_body_sim_new(c->m, &o, &c->sim, &err);
     if (rc)
         return rc;

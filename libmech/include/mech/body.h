@@ -263,6 +263,9 @@ typedef struct mech_body_sim_opts {
     mech_body_commit_fn commit;   /* NULL: nothing to commit                                                  */
     mech_body_revert_fn revert;   /* NULL: nothing to revert                                                  */
     void               *user;
+    double              tol;      /* 0: fixed RK4 steps of h; > 0: error-controlled Dormand-Prince 5(4) steps
+                                     (the ODE layer's adaptive driver, eps_abs = eps_rel = tol; h is then the
+                                     first trial step), a rejected step's trials reverted                       */
 } mech_body_sim_opts;
 
 typedef struct mech_body_sim mech_body_sim;
@@ -274,8 +277,10 @@ void mech_body_sim_free(mech_body_sim *s);
  * committed at that state (an error there is returned with its message) */
 int mech_body_sim_start(mech_body_sim *s, double t, const double y[], hy_err *err);
 /* (t1) => fixed RK4 steps of h (the last one shortened to land on t1): each step calls the force callback at the
- * four stages, revert, renormalises the quaternions, runs the callback at the new state and commit. On an error
- * the state stays at the last accepted step and the message names the time. */
+ * four stages, revert, renormalises the quaternions, runs the callback at the new state and commit. With tol > 0
+ * error-controlled steps instead (the callback at every stage, revert on a rejected step, commit on an accepted
+ * one; the quaternions renormalised at t1 when their norm drifted by more than 1e-9). On an error the state stays
+ * at the last accepted step and the message names the time. */
 int mech_body_sim_advance(mech_body_sim *s, double t1, hy_err *err);
 // (sim) => current time and state vector (layout above)
 double mech_body_sim_time(const mech_body_sim *s);

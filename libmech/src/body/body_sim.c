@@ -1,6 +1,7 @@
-/* Fixed-step RK4 integrator of the whole system (mech/body.h): floating-base tree + free bodies, with a force
- * callback evaluated at every stage (trial) and a commit at every accepted step (spec 001 §7 item 8; the ODE
- * layer's accept/reject discipline, mech/ode.h). */
+/* Integrator of the whole system (mech/body.h): floating-base tree + free bodies, with a force callback evaluated
+ * at every stage (trial) and a commit at every accepted step (spec 001 §7 item 8; the ODE layer's accept/reject
+ * discipline, mech/ode.h). Fixed RK4 steps, or with opts.tol > 0 the ODE layer's adaptive Dormand-Prince driver
+ * (GSL's layering: this file is the system; stepper, control and driver are the layer's). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@ struct mech_body_sim {
     mech_body_data        *d;      /* the last evaluation; after a step: the accepted state                   */
     mech_ode_system        sys;
     mech_ode_step         *step;
+    mech_ode_driver       *drv;    /* opts.tol > 0: the adaptive driver (its own stepper); NULL: fixed RK4       */
     double                 t;
     double                *y, *y0;
     unsigned long          steps;
@@ -97,6 +99,9 @@ int mech_body_sim_new(const mech_body_model *m, const mech_body_sim_opts *o, mec
     *out = NULL;
     if (!o || !(o->h > 0) || !isfinite(o->h))
         return hy_err_set(err, HY_EARG, "body integrator: step %g s: expected a positive number", o ? o->h : 0.0);
+    if (!(o->tol >= 0 && o->tol <= 1e-2))
+        return hy_err_set(err, HY_EARG, "body integrator: tolerance %g: expected 0 (fixed steps) or up to 1e-2",
+                          o->tol);
     mech_body_sim *s = calloc(1, sizeof *s);
     if (!s)
         return hy_err_set(err, HY_ENOMEM, "body integrator: out of memory");
@@ -105,9 +110,11 @@ int mech_body_sim_new(const mech_body_model *m, const mech_body_sim_opts *o, mec
     size_t dim = m->layout.dim;
     s->sys = (mech_ode_system){sim_function, dim, s, NULL, sim_accept, sim_reject};
     s->step = mech_ode_step_alloc(mech_ode_step_rk4, dim);
+    if (o->tol > 0)
+        s->drv = mech_ode_driver_alloc_adaptive(&s->sys, mech_ode_step_rk45, o->h, o->tol, o->tol);
     s->y = calloc(2 * dim, sizeof *s->y);
     int rc = mech_body_data_new(m, &s->d, err);
-    if (rc != HY_OK || !s->step || !s->y) {
+    if (rc != HY_OK || !s->step || !s->y || (o->tol > 0 && !s->drv)) {
         mech_body_sim_free(s);
         return rc != HY_OK ? rc : hy_err_set(err, HY_ENOMEM, "body integrator: out of memory");
     }
@@ -122,6 +129,7 @@ void mech_body_sim_free(mech_body_sim *s)
     if (!s)
         return;
     mech_ode_step_free(s->step);
+    mech_ode_driver_free(s->drv);
     mech_body_data_free(s->d);
     free(s->y);
     free(s);
@@ -144,9 +152,45 @@ int mech_body_sim_start(mech_body_sim *s, double t, const double y[], hy_err *er
     return HY_OK;
 }
 
-// (t1) => fixed RK4 steps to t1
+// (y) => 1 when a quaternion's norm drifted by more than 1e-9
+static int quat_drift(const mech_body_model *m, const double y[])
+{
+    const mech_body_layout *L = &m->layout;
+    for (int k = -1; k < m->nf; k++) {
+        const double *q = k < 0 ? y + L->base_quat : y + L->free_pos + 7 * (size_t)k + 3;
+        if (fabs(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] - 1.0) > 2e-9)
+            return 1;
+    }
+    return 0;
+}
+
+// (t1) => error-controlled steps to t1 by the layer's driver (its accept/reject hooks commit and revert)
+static int advance_adaptive(mech_body_sim *s, double t1, hy_err *err)
+{
+    unsigned long n0 = s->drv->n_steps;
+    hy_err_clear(&s->err);
+    double t = s->t;
+    int rc = mech_ode_driver_apply(s->drv, &t, t1, s->y);
+    s->steps += s->drv->n_steps - n0;
+    if (rc != HY_OK) {
+        s->t = t;   /* the driver left (t, y) at the last accepted step */
+        return hy_err_set(err, rc, "t = %.9g s: %s", t, s->err.msg[0] ? s->err.msg : "step size underflow");
+    }
+    s->t = t1;
+    if (quat_drift(s->m, s->y)) {   /* renormalise, and evaluate and commit the state that continues */
+        normalise(s->m, s->y);
+        mech_ode_driver_reset(s->drv);
+        if ((rc = sim_accept(s->t, s->y, s)) != HY_OK)
+            return hy_err_set(err, rc, "t = %.9g s: %s", s->t, s->err.msg);
+    }
+    return HY_OK;
+}
+
+// (t1) => fixed RK4 steps to t1 (or error-controlled ones with opts.tol)
 int mech_body_sim_advance(mech_body_sim *s, double t1, hy_err *err)
 {
+    if (s->drv)
+        return advance_adaptive(s, t1, err);
     size_t dim = s->m->layout.dim;
     double h = s->o.h;
     while (s->t < t1) {
