@@ -15,12 +15,12 @@
  * that a log of seven tables keeps ~2 MB in memory whatever the run length. Deflate level 1 with the shuffle
  * filter: most of the size gain of the higher levels (float64 exponents and sign bytes compress, mantissas do
  * not) at a fraction of their time.
- * A full chunk does not go through HDF5's filter pipeline: it is shuffled here and compressed by libdeflate into a
+ * A chunk does not go through HDF5's filter pipeline: it is shuffled here and compressed by libdeflate into a
  * zlib stream (what HDF5's deflate filter stores; libdeflate level 1 is ~2.5x faster than zlib's on these bytes)
  * and written as is with H5Dwrite_chunk, filter mask 0 (both filters applied). The dataset declares the same
  * pipeline, so every reader (h5py, MATLAB, h5dump) decodes it with the standard filters. The last, partial chunk
- * goes through H5Dwrite and the pipeline (and every chunk does where the host is not little-endian: the file
- * type is little-endian float64 and the direct write skips conversion). */
+ * too, at commit (padded with zeros, as HDF5 pads it). Where the host is not little-endian every chunk goes through H5Dwrite and the pipeline instead
+ * (the file type is little-endian float64 and the direct write skips conversion). */
 #define CHUNK_BYTES (256 * 1024)
 #define DEFLATE_LEVEL 1
 #define MAX_TABLES 64
@@ -234,12 +234,17 @@ static void shuffle(unsigned char *restrict dst, const unsigned char *restrict s
     }
 }
 
-// (table holding a full chunk) => the chunk shuffled, compressed and written directly after the rows in the file
+/* (table holding a full chunk, or the last rows at commit) => the chunk shuffled, compressed and written directly
+ * after the rows in the file; a partial chunk is padded with zeros, the fill value HDF5 itself stores beyond the
+ * rows of a partial chunk (never read: the dataset ends at the last row) */
 static int write_chunk(hy_h5table *t, hy_err *err)
 {
     hy_h5log *lg = t->lg;
     size_t es = (size_t)t->ncol * sizeof(double), nbytes = t->cap * es, size = nbytes;
     const void *data = t->buf;
+    if (t->nbuf == 0)
+        return HY_OK;
+    memset(t->buf + t->nbuf * (size_t)t->ncol, 0, (t->cap - t->nbuf) * es);
     if (t->level > 0) {
         shuffle(lg->shuf, (const unsigned char *)t->buf, t->cap, es);
         /* always the compressed stream, even if not smaller: HDF5's own filter keeps it too (it gives up only when
@@ -247,7 +252,7 @@ static int write_chunk(hy_h5table *t, hy_err *err)
         size = libdeflate_zlib_compress(lg->zc[t->level], lg->shuf, nbytes, lg->zbuf, lg->zcap);
         data = lg->zbuf;
     }
-    hsize_t start = t->written, total = t->written + t->cap;
+    hsize_t start = t->written, total = t->written + t->nbuf;
     if (size == 0 || H5Dset_extent(t->dset, &total) < 0 ||
         H5Dwrite_chunk(t->dset, H5P_DEFAULT, 0, &start, size, data) < 0)
         return hy_err_set(err, HY_EIO, "%s: %s: write failed", lg->at.path, t->path);
@@ -331,7 +336,7 @@ static int close_all(hy_h5log *lg, int write, hy_err *err)
     for (int k = 0; k < lg->ntab; k++) {
         hy_h5table *t = lg->tab[k];
         if (write && rc == HY_OK)
-            rc = flush(t, err);
+            rc = DIRECT ? write_chunk(t, err) : flush(t, err);
         H5Dclose(t->dset);
         H5Tclose(t->mtype);
         free(t->buf);

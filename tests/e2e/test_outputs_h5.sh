@@ -60,9 +60,10 @@ PYEOF
 check "CSV and HDF5 hold the same numbers bit for bit (h5py)" $PY "$WORK/same.py" "$F"
 
 # the stored chunks are what any reader decodes with the standard filters, no plugin: h5dump lists shuffle + deflate;
-# each full chunk of /history (8 chunks of 520 rows of 504 bytes) is a zlib stream that Python's zlib inflates to the
-# rows shuffled over the row size (HDF5's shuffle of the compound type), filter mask 0; written by libhyst itself
-# (libdeflate: not the bytes zlib's level 1, HDF5's own filter, makes of it); the partial last chunk holds the rest
+# each chunk of /history (8 chunks of 520 rows of 504 bytes) is a zlib stream that Python's zlib inflates to the rows
+# shuffled over the row size (HDF5's shuffle of the compound type), filter mask 0, the partial last one padded with
+# zeros (HDF5's fill value); written by libhyst itself (libdeflate: not the bytes zlib's level 1, HDF5's own filter,
+# makes of them)
 h5dump -pH -d /history "$F/log.h5" >"$WORK/h5dump.txt" 2>&1 && grep -q "PREPROCESSING SHUFFLE" "$WORK/h5dump.txt" &&
     grep -q "COMPRESSION DEFLATE { LEVEL 1 }" "$WORK/h5dump.txt" && ok "h5dump: /history filters shuffle + deflate 1" ||
     not_ok "h5dump: /history filters shuffle + deflate 1"
@@ -84,12 +85,12 @@ with h5py.File(sys.argv[1], "r") as f:
         rows = sh.reshape(es, n).T.copy().view(ds.dtype).reshape(n)
         k = min(n, len(a) - off[0])
         if rows[:k].tobytes() != a[off[0]:off[0] + k].tobytes(): sys.exit("chunk %d: rows differ" % c)
-        if k == n:
-            full += 1
-            if size >= n * es or raw == zlib.compress(sh.tobytes(), 1): sys.exit("chunk %d: not written directly" % c)
+        if rows[k:].tobytes().strip(b"\0"): sys.exit("chunk %d: not padded with zeros" % c)
+        if size >= n * es or raw == zlib.compress(sh.tobytes(), 1): sys.exit("chunk %d: not written directly" % c)
+        full += k == n
     print("%d chunks, %d full, decoded as stored" % (nch, full))
 PYEOF
-check "HDF5 chunks: standard shuffle + zlib streams, the full ones written directly" $PY "$WORK/chunks.py" "$F/log.h5"
+check "HDF5 chunks: standard shuffle + zlib streams, all written directly" $PY "$WORK/chunks.py" "$F/log.h5"
 
 # hyst loops on the HDF5 table: the same report as on the CSV (only the source and the file lines, shifted by the
 # CSV's header and units rows, differ), and the booked work back to 1e-12

@@ -158,8 +158,8 @@ static double cell(long i, int k)
     return v;
 }
 
-/* chunks written directly (shuffled and compressed by libhyst, H5Dwrite_chunk) and the partial last one through
- * HDF5's filters: rows of 1, 10 and 128 columns (element sizes 8, 80, 1024 bytes for the shuffle), deflate levels 1,
+/* chunks written directly (shuffled and compressed by libhyst, H5Dwrite_chunk), the partial last one padded: rows of
+ * 1, 10 and 128 columns (element sizes 8, 80, 1024 bytes for the shuffle), deflate levels 1,
  * 9 and 0, three full chunks and a part: H5Dread gives every bit back, and the compressed files are smaller */
 static void direct_chunks_bit_for_bit(void **state)
 {
