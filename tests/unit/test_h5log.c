@@ -165,7 +165,7 @@ static void direct_chunks_bit_for_bit(void **state)
 {
     (void)state;
     static const int cols[] = {1, 10, 128}, levels[] = {1, 9, 0};
-    char nm[128][8], un[128][2];
+    char nm[128][16], un[128][2];
     const char *np[128], *up[128];
     for (int k = 0; k < 128; k++) {
         snprintf(nm[k], sizeof nm[k], "c%d", k);
