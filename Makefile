@@ -27,7 +27,7 @@ CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
 # libhyst needs LAPACK, libcsv and cJSON; libmech adds SLICOT (Riccati) and GLPK (the friction LPs).
-HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -lm
+HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -ldeflate -lm
 # and the C++17 standard library (std::to_chars through one .cc shim: exact number text); serial HDF5 (the .h5 logs) is loaded
 # with dlopen when a log is used (libhyst/src/h5lib.h), so only its headers are needed here.
 HDF5_CPPFLAGS ?= -I/usr/include/hdf5/serial

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <libdeflate.h>
 #include "h5lib.h"
 #include <cjson/cJSON.h>
 #include "hyst/model.h"
@@ -13,7 +14,13 @@
 /* A chunk holds about 256 KiB of rows: large enough that deflate and the file system see big blocks, small enough
  * that a log of seven tables keeps ~2 MB in memory whatever the run length. Deflate level 1 with the shuffle
  * filter: most of the size gain of the higher levels (float64 exponents and sign bytes compress, mantissas do
- * not) at a fraction of their time. */
+ * not) at a fraction of their time.
+ * A chunk does not go through HDF5's filter pipeline: it is shuffled here and compressed by libdeflate into a
+ * zlib stream (what HDF5's deflate filter stores; libdeflate level 1 is ~2.5x faster than zlib's on these bytes)
+ * and written as is with H5Dwrite_chunk, filter mask 0 (both filters applied). The dataset declares the same
+ * pipeline, so every reader (h5py, MATLAB, h5dump) decodes it with the standard filters. The last, partial chunk
+ * too, at commit (padded with zeros, as HDF5 pads it). Where the host is not little-endian every chunk goes through H5Dwrite and the pipeline instead
+ * (the file type is little-endian float64 and the direct write skips conversion). */
 #define CHUNK_BYTES (256 * 1024)
 #define DEFLATE_LEVEL 1
 #define MAX_TABLES 64
@@ -26,6 +33,7 @@ struct hy_h5table {
     hsize_t written;       /* rows in the file                  */
     size_t nbuf, cap;      /* rows buffered, rows a chunk holds */
     double *buf;
+    int level;             /* deflate level of the dataset (0: no filters) */
 };
 
 struct hy_h5log {
@@ -34,7 +42,13 @@ struct hy_h5log {
     int ntab;
     hy_h5table *tab[MAX_TABLES];
     int deflate;           /* level of the tables made next (0: none) */
+    struct libdeflate_compressor *zc[10]; /* one per level in use, made with the first table of that level */
+    unsigned char *shuf, *zbuf;           /* a chunk shuffled, and its zlib stream (zcap bytes at most) */
+    size_t zcap;
 };
+
+/* the host stores doubles as the file does (little-endian IEEE 754): full chunks are written directly */
+enum { DIRECT = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && __FLOAT_WORD_ORDER__ == __ORDER_LITTLE_ENDIAN__ };
 
 // (types to close) => closed (invalid ids ignored)
 static void close_type(hid_t t)
@@ -130,7 +144,20 @@ int hy_h5log_table(hy_h5log *lg, const char *dpath, int ncol, const char *const 
             free(t);
         return hy_err_set(err, HY_ENOMEM, "%s: out of memory", lg->at.path);
     }
-    t->lg = lg, t->ncol = ncol, t->cap = cap, t->dset = -1;
+    t->lg = lg, t->ncol = ncol, t->cap = cap, t->dset = -1, t->level = lg->deflate;
+    /* what the direct writes of compressed chunks need, made once for the log */
+    if (DIRECT && t->level > 0 && !lg->zc[t->level])
+        lg->zc[t->level] = libdeflate_alloc_compressor(t->level);
+    if (DIRECT && t->level > 0 && !lg->shuf) {
+        lg->zcap = libdeflate_zlib_compress_bound(NULL, CHUNK_BYTES);
+        lg->shuf = malloc(CHUNK_BYTES);
+        lg->zbuf = malloc(lg->zcap);
+    }
+    if (DIRECT && t->level > 0 && (!lg->zc[t->level] || !lg->shuf || !lg->zbuf)) {
+        free(t->buf);
+        free(t);
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory", lg->at.path);
+    }
     snprintf(t->path, sizeof t->path, "%s", dpath);
     /* the same layout in memory and in the file: ncol float64 fields, packed */
     size_t sz = (size_t)ncol * sizeof(double);
@@ -145,7 +172,7 @@ int hy_h5log_table(hy_h5log *lg, const char *dpath, int ncol, const char *const 
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), lcpl = H5Pcreate(H5P_LINK_CREATE);
     if (!bad)
         bad = H5Pset_chunk(dcpl, 1, &chunk) < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0 ||
-              (lg->deflate > 0 && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, (unsigned)lg->deflate) < 0));
+              (t->level > 0 && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, (unsigned)t->level) < 0));
     if (!bad)
         t->dset = H5Dcreate2(lg->file, dpath, ftype, sp, lcpl, dcpl, H5P_DEFAULT);
     bad = bad || t->dset < 0;
@@ -190,11 +217,55 @@ static int flush(hy_h5table *t, hy_err *err)
     return HY_OK;
 }
 
+/* (n elements of es bytes) => dst holds byte 0 of every element, then byte 1 of every element, ...: HDF5's shuffle
+ * filter (H5Zshuffle.c) over the dataset's type size, here a whole row, when n * es is the chunk */
+static void shuffle(unsigned char *restrict dst, const unsigned char *restrict src, size_t n, size_t es)
+{
+    /* 256 rows at a time: their bytes stay in the L1 cache while every byte plane is gathered (2x the speed of
+       gathering each plane over the whole chunk) */
+    for (size_t i0 = 0; i0 < n; i0 += 256) {
+        size_t i1 = i0 + 256 < n ? i0 + 256 : n;
+        for (size_t j = 0; j < es; j++) {
+            const unsigned char *s = src + j;
+            unsigned char *d = dst + j * n;
+            for (size_t i = i0; i < i1; i++)
+                d[i] = s[i * es];
+        }
+    }
+}
+
+/* (table holding a full chunk, or the last rows at commit) => the chunk shuffled, compressed and written directly
+ * after the rows in the file; a partial chunk is padded with zeros, the fill value HDF5 itself stores beyond the
+ * rows of a partial chunk (never read: the dataset ends at the last row) */
+static int write_chunk(hy_h5table *t, hy_err *err)
+{
+    hy_h5log *lg = t->lg;
+    size_t es = (size_t)t->ncol * sizeof(double), nbytes = t->cap * es, size = nbytes;
+    const void *data = t->buf;
+    if (t->nbuf == 0)
+        return HY_OK;
+    memset(t->buf + t->nbuf * (size_t)t->ncol, 0, (t->cap - t->nbuf) * es);
+    if (t->level > 0) {
+        shuffle(lg->shuf, (const unsigned char *)t->buf, t->cap, es);
+        /* always the compressed stream, even if not smaller: HDF5's own filter keeps it too (it gives up only when
+           the stream outgrows its ~0.1 % margin, which the bound of libdeflate may allow) */
+        size = libdeflate_zlib_compress(lg->zc[t->level], lg->shuf, nbytes, lg->zbuf, lg->zcap);
+        data = lg->zbuf;
+    }
+    hsize_t start = t->written, total = t->written + t->nbuf;
+    if (size == 0 || H5Dset_extent(t->dset, &total) < 0 ||
+        H5Dwrite_chunk(t->dset, H5P_DEFAULT, 0, &start, size, data) < 0)
+        return hy_err_set(err, HY_EIO, "%s: %s: write failed", lg->at.path, t->path);
+    t->written = total;
+    t->nbuf = 0;
+    return HY_OK;
+}
+
 int hy_h5log_append(hy_h5table *t, const double *row, hy_err *err)
 {
     memcpy(t->buf + t->nbuf * (size_t)t->ncol, row, (size_t)t->ncol * sizeof *row);
     if (++t->nbuf == t->cap)
-        return flush(t, err);
+        return DIRECT ? write_chunk(t, err) : flush(t, err);
     return HY_OK;
 }
 
@@ -265,13 +336,17 @@ static int close_all(hy_h5log *lg, int write, hy_err *err)
     for (int k = 0; k < lg->ntab; k++) {
         hy_h5table *t = lg->tab[k];
         if (write && rc == HY_OK)
-            rc = flush(t, err);
+            rc = DIRECT ? write_chunk(t, err) : flush(t, err);
         H5Dclose(t->dset);
         H5Tclose(t->mtype);
         free(t->buf);
         free(t);
     }
     lg->ntab = 0;
+    for (int k = 0; k < 10; k++)
+        libdeflate_free_compressor(lg->zc[k]);
+    free(lg->shuf);
+    free(lg->zbuf);
     if (H5Fclose(lg->file) < 0 && rc == HY_OK && write)
         rc = hy_err_set(err, HY_EIO, "%s: write failed (closing the HDF5 file)", lg->at.path);
     lg->file = -1;

@@ -59,6 +59,39 @@ sys.exit(1 if bad or n_num < 250000 else 0)
 PYEOF
 check "CSV and HDF5 hold the same numbers bit for bit (h5py)" $PY "$WORK/same.py" "$F"
 
+# the stored chunks are what any reader decodes with the standard filters, no plugin: h5dump lists shuffle + deflate;
+# each chunk of /history (8 chunks of 520 rows of 504 bytes) is a zlib stream that Python's zlib inflates to the rows
+# shuffled over the row size (HDF5's shuffle of the compound type), filter mask 0, the partial last one padded with
+# zeros (HDF5's fill value); written by libhyst itself (libdeflate: not the bytes zlib's level 1, HDF5's own filter,
+# makes of them)
+h5dump -pH -d /history "$F/log.h5" >"$WORK/h5dump.txt" 2>&1 && grep -q "PREPROCESSING SHUFFLE" "$WORK/h5dump.txt" &&
+    grep -q "COMPRESSION DEFLATE { LEVEL 1 }" "$WORK/h5dump.txt" && ok "h5dump: /history filters shuffle + deflate 1" ||
+    not_ok "h5dump: /history filters shuffle + deflate 1"
+cat >"$WORK/chunks.py" <<'PYEOF'
+import sys, zlib
+import h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as f:
+    ds = f["/history"]
+    a, es, n = ds[...], ds.dtype.itemsize, ds.chunks[0]
+    nch = ds.id.get_num_chunks()
+    if nch != -(-len(a) // n) or nch < 3: sys.exit("%d chunks of %d rows for %d rows" % (nch, n, len(a)))
+    full = 0
+    for c in range(nch):
+        off, mask, _, size = ds.id.get_chunk_info(c)
+        m2, raw = ds.id.read_direct_chunk(off)
+        if mask != 0 or m2 != 0: sys.exit("chunk %d: filter mask %d" % (c, mask))
+        sh = np.frombuffer(zlib.decompress(raw), np.uint8)
+        if sh.size != n * es: sys.exit("chunk %d: %d bytes inflated, expected %d" % (c, sh.size, n * es))
+        rows = sh.reshape(es, n).T.copy().view(ds.dtype).reshape(n)
+        k = min(n, len(a) - off[0])
+        if rows[:k].tobytes() != a[off[0]:off[0] + k].tobytes(): sys.exit("chunk %d: rows differ" % c)
+        if rows[k:].tobytes().strip(b"\0"): sys.exit("chunk %d: not padded with zeros" % c)
+        if size >= n * es or raw == zlib.compress(sh.tobytes(), 1): sys.exit("chunk %d: not written directly" % c)
+        full += k == n
+    print("%d chunks, %d full, decoded as stored" % (nch, full))
+PYEOF
+check "HDF5 chunks: standard shuffle + zlib streams, all written directly" $PY "$WORK/chunks.py" "$F/log.h5"
+
 # hyst loops on the HDF5 table: the same report as on the CSV (only the source and the file lines, shifted by the
 # CSV's header and units rows, differ), and the booked work back to 1e-12
 check "hyst loops axial.csv" "$HYST" loops "$F/axial.csv" --json "$WORK/lc.json" -q

@@ -6,12 +6,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "hyst/h5log.h"
+/* the HDF5 library as libhyst loads it (dlopen): H5Dread of a whole table, independent of libhyst's reader */
+#include "../../libhyst/src/h5lib.h"
 
 static char dir[256], path[300];
 
@@ -138,6 +141,83 @@ static void uncompressed(void **state)
     hy_series_free(&s);
 }
 
+// (row i, column k) => any 64-bit pattern for odd columns (NaN payloads, infinities, subnormals, -0), smooth values
+// for even ones (so that deflate finds something to compress)
+static double cell(long i, int k)
+{
+    if (k % 2 == 0)
+        return sin(1e-3 * (double)i + k) * pow(10.0, k % 7 - 3);
+    uint64_t x = (uint64_t)i * 0x9E3779B97F4A7C15u + (uint64_t)k * 0xD1B54A32D192ED03u;
+    x ^= x >> 29, x *= 0xBF58476D1CE4E5B9u, x ^= x >> 32;
+    static const uint64_t special[] = {0x7FF8000000000001u, 0xFFF0000000000000u, 0x7FF0000000000000u,
+                                       0x8000000000000000u, 0x0000000000000001u, 0x7FEFFFFFFFFFFFFFu};
+    if (i % 13 == 0)
+        x = special[(i / 13 + k) % 6];
+    double v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+
+/* chunks written directly (shuffled and compressed by libhyst, H5Dwrite_chunk), the partial last one padded: rows of
+ * 1, 10 and 128 columns (element sizes 8, 80, 1024 bytes for the shuffle), deflate levels 1,
+ * 9 and 0, three full chunks and a part: H5Dread gives every bit back, and the compressed files are smaller */
+static void direct_chunks_bit_for_bit(void **state)
+{
+    (void)state;
+    static const int cols[] = {1, 10, 128}, levels[] = {1, 9, 0};
+    char nm[128][16], un[128][2];
+    const char *np[128], *up[128];
+    for (int k = 0; k < 128; k++) {
+        snprintf(nm[k], sizeof nm[k], "c%d", k);
+        snprintf(un[k], sizeof un[k], "1");
+        np[k] = nm[k], up[k] = un[k];
+    }
+    for (size_t a = 0; a < sizeof cols / sizeof *cols; a++) {
+        int nc = cols[a];
+        long cap = 256 * 1024 / (8 * nc), rows = 3 * cap + cap / 2 + 1; /* the chunk of h5log.c */
+        double *want = malloc((size_t)rows * (size_t)nc * sizeof *want), *got = calloc((size_t)rows * (size_t)nc, 8);
+        assert_non_null(want);
+        assert_non_null(got);
+        for (long i = 0; i < rows; i++)
+            for (int k = 0; k < nc; k++)
+                want[i * nc + k] = cell(i, k);
+        off_t size[3];
+        for (size_t b = 0; b < sizeof levels / sizeof *levels; b++) {
+            hy_h5log *lg;
+            hy_h5table *t;
+            hy_err err;
+            assert_int_equal(hy_h5log_open(&lg, path, NULL, &err), HY_OK);
+            hy_h5log_set_deflate(lg, levels[b]);
+            assert_int_equal(hy_h5log_table(lg, "/records/w", nc, np, up, "wide", &t, &err), HY_OK);
+            for (long i = 0; i < rows; i++)
+                assert_int_equal(hy_h5log_append(t, want + i * nc, &err), HY_OK);
+            assert_int_equal(hy_h5log_commit(lg, &err), HY_OK);
+            struct stat st;
+            assert_int_equal(stat(path, &st), 0);
+            size[b] = st.st_size;
+            memset(got, 0, (size_t)rows * (size_t)nc * 8);
+            hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+            assert_true(f >= 0);
+            hid_t d = H5Dopen2(f, "/records/w", H5P_DEFAULT);
+            assert_true(d >= 0);
+            hid_t ty = H5Dget_type(d), sp = H5Dget_space(d);
+            hsize_t n = 0;
+            assert_int_equal(H5Sget_simple_extent_dims(sp, &n, NULL), 1);
+            assert_int_equal(n, (hsize_t)rows);
+            assert_true(H5Dread(d, ty, H5S_ALL, H5S_ALL, H5P_DEFAULT, got) >= 0);
+            H5Sclose(sp);
+            H5Tclose(ty);
+            H5Dclose(d);
+            H5Fclose(f);
+            assert_memory_equal(got, want, (size_t)rows * (size_t)nc * 8);
+        }
+        /* half the columns are smooth: deflate must have gained something, and level 0 stores at least the raw rows */
+        assert_true(size[2] > rows * nc * 8 && size[0] < size[2] * 9 / 10 && size[1] < size[2] * 9 / 10);
+        free(want);
+        free(got);
+    }
+}
+
 // an aborted log leaves the earlier file as it was, and no temporary file
 static void abort_keeps_the_old_file(void **state)
 {
@@ -207,6 +287,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(round_trip_bit_for_bit, setup, teardown),
         cmocka_unit_test_setup_teardown(uncompressed, setup, teardown),
+        cmocka_unit_test_setup_teardown(direct_chunks_bit_for_bit, setup, teardown),
         cmocka_unit_test_setup_teardown(abort_keeps_the_old_file, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_files_and_paths, setup, teardown),
     };

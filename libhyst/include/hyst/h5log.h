@@ -31,7 +31,7 @@ int hy_h5log_table(hy_h5log *lg, const char *dpath, int ncol, const char *const 
 int hy_h5log_append(hy_h5table *t, const double *row, hy_err *err);
 
 /* (log, deflate level 0..9) => the compression of the tables made after it (default 1, with the shuffle filter;
- * 0: chunked but not compressed: ~30x less CPU on float64 data, files ~1.4x larger) */
+ * 0: chunked but not compressed: ~10x less CPU on float64 data, files ~1.4x larger) */
 void hy_h5log_set_deflate(hy_h5log *lg, int level);
 
 // (table) => rows appended so far
