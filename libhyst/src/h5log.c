@@ -47,8 +47,14 @@ struct hy_h5log {
     size_t zcap;
 };
 
-/* the host stores doubles as the file does (little-endian IEEE 754): full chunks are written directly */
-enum { DIRECT = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && __FLOAT_WORD_ORDER__ == __ORDER_LITTLE_ENDIAN__ };
+/* the host stores doubles as the file does (little-endian IEEE 754): full chunks are written directly. GCC
+ * defines __FLOAT_WORD_ORDER__, clang does not (there the float word order is the byte order) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    (!defined(__FLOAT_WORD_ORDER__) || __FLOAT_WORD_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+enum { DIRECT = 1 };
+#else
+enum { DIRECT = 0 };
+#endif
 
 // (types to close) => closed (invalid ids ignored)
 static void close_type(hid_t t)
