@@ -17,7 +17,7 @@ from .model import Model, load_model, parse_model
 from .fit import Fit, fit_kin, fit_pwl
 from .replay import replay
 from .dock import DockRun, DockScenario, DockSim, run_dock
-from .beam import BeamRun, run_beam
+from .beam import BeamRun, BeamSim, run_beam
 from . import plot
 
 __version__ = "0.1.0"
@@ -25,4 +25,4 @@ __version__ = "0.1.0"
 __all__ = ["ArgumentError", "ClosedError", "DataError", "HystError", "HystIOError", "HystMemoryError", "ModelError",
            "NumericError", "ParseError", "RangeError", "StateError", "Record", "read_csv", "read_record", "Loops",
            "loops", "Model", "load_model", "parse_model", "Fit", "fit_kin", "fit_pwl", "replay", "DockRun",
-           "DockScenario", "DockSim", "run_dock", "BeamRun", "run_beam", "plot"]
+           "DockScenario", "DockSim", "run_dock", "BeamRun", "BeamSim", "run_beam", "plot"]

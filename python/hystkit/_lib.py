@@ -277,6 +277,11 @@ class BeamHistory(C.Structure):
          ("sample_ctx", C.c_void_p)]
 
 
+class BeamObs(C.Structure):
+    _fields_ = [(k, C.c_double) for k in ("t", "w_tip", "theta", "theta_dot", "U", "F", "h", "T", "V_beam", "W_hinge",
+                                          "W_ext", "E_lin")] + [("dtheta", dbl_p), ("M", dbl_p), ("iterations", C.c_int)]
+
+
 def _proto(lib, name, restype, *argtypes):
     f = getattr(lib, name)
     f.restype = restype
@@ -360,6 +365,14 @@ if mech is not None:
     _proto(mech, "mech_beam_samples", C.c_int, C.POINTER(BeamSolver), size_p, E)
     _proto(mech, "mech_beam_run", C.c_int, P, C.POINTER(BeamSolver), C.POINTER(BeamLoad), P,
            C.POINTER(BeamHistory), E)
+    _proto(mech, "mech_beam_data_new", C.c_int, P, C.POINTER(BeamSolver), C.POINTER(BeamLoad), P, P, P,
+           C.POINTER(P), E)
+    _proto(mech, "mech_beam_data_free", None, P)
+    _proto(mech, "mech_beam_step", C.c_int, P, E)
+    _proto(mech, "mech_beam_observe", None, P, C.POINTER(BeamObs))
+    _proto(mech, "mech_beam_observe_energy", None, P, C.POINTER(BeamObs))
+    _proto(mech, "mech_beam_steps", C.c_long, P)
+    _proto(mech, "mech_beam_state", dbl_p, P, C.POINTER(dbl_p), size_p)
 
 
 def take_string(ptr):

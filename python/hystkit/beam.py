@@ -13,9 +13,9 @@ import warnings
 import numpy as np
 
 from . import _lib as L
-from .errors import HystError, check, from_code
+from .errors import ClosedError, HystError, check, from_code
 
-__all__ = ["BeamRun", "run_beam"]
+__all__ = ["BeamRun", "BeamSim", "run_beam"]
 
 COLUMN_UNITS = {"t": "s", "w_tip": "m", "theta": "rad", "theta_dot": "rad/s", "U": "V", "F": "N"}
 
@@ -174,3 +174,98 @@ def run_beam(config, *, base_dir=None, name=None, duration=None, dt=None, F0=Non
         if model:
             L.mech.mech_beam_model_free(model)
         L.mech.mech_beam_config_free(C.byref(cfg))
+
+
+class BeamSim(L.Owner):
+    """A jointed-beam response stepped from Python (mech_beam_data): the configuration, its hinge models, the
+    compiled model and the Newmark data, owned together. ``step()`` one Newmark step, ``run(n)`` n of them in a C
+    loop of single steps; ``time``, ``steps``, ``observe(energy=False)`` (dict: t, w_tip, theta, theta_dot, U, F and
+    arrays dtheta, M per hinge; with energy also h, T, V_beam, W_hinge, W_ext, E_lin), ``state`` (x, x' as arrays,
+    reduced or physical coordinates). The same steps as run_beam and `mech beam sim` take (tests/test_beam.py). A
+    failing step raises with the C message (time, hinge, hint) and the state stays at the last accepted step.
+    Keyword overrides as run_beam: duration, dt, F0, physical, iterated."""
+
+    def __init__(self, config, *, base_dir=None, name=None, duration=None, dt=None, F0=None, physical=None,
+                 iterated=None):
+        _need_mech()
+        self._cfg, self.name = _config(config, base_dir, name)
+        self._model, self._data = C.c_void_p(), C.c_void_p()
+        s = self._cfg.solver
+        if duration is not None:
+            s.duration = float(duration)
+        if dt is not None:
+            s.dt = float(dt)
+        if F0 is not None:
+            self._cfg.load.F0 = float(F0)
+        if physical:
+            s.physical = 1
+        if iterated:
+            s.update = 1
+        err = L.Err()
+        try:
+            rc = L.mech.mech_beam_model_new(C.byref(self._cfg.params), C.byref(self._model), C.byref(err))
+            if rc:
+                raise from_code(rc, "%s: %s" % (self.name, err.msg.decode("utf-8", "replace")))
+            check(L.mech.mech_beam_data_new(self._model, C.byref(s), C.byref(self._cfg.load), None, None, None,
+                                            C.byref(self._data), C.byref(err)), err)
+        except Exception:
+            self.close()
+            raise
+        self.n_hinges = self._cfg.params.n_hinges
+        self._obs = L.BeamObs()
+
+    def _handle(self):
+        if not self._data:
+            raise ClosedError("the beam simulation %s is closed" % self.name)
+        return self._data
+
+    def close(self):
+        if getattr(self, "_data", None):
+            L.mech.mech_beam_data_free(self._data)
+            self._data = C.c_void_p()
+        if getattr(self, "_model", None):
+            L.mech.mech_beam_model_free(self._model)
+            self._model = C.c_void_p()
+        if getattr(self, "_cfg", None) is not None:
+            L.mech.mech_beam_config_free(C.byref(self._cfg))
+            self._cfg = None
+
+    def step(self):
+        """One Newmark step; returns the time reached."""
+        err = L.Err()
+        check(L.mech.mech_beam_step(self._handle(), C.byref(err)), err)
+        return self.time
+
+    def run(self, n):
+        """n steps (a failing step raises; the steps before it are kept); returns the time reached."""
+        d, err = self._handle(), L.Err()
+        for _ in range(int(n)):
+            check(L.mech.mech_beam_step(d, C.byref(err)), err)
+        return self.time
+
+    @property
+    def steps(self):
+        return L.mech.mech_beam_steps(self._handle())
+
+    @property
+    def time(self):
+        L.mech.mech_beam_observe(self._handle(), C.byref(self._obs))
+        return self._obs.t
+
+    def observe(self, energy=False):
+        o = self._obs
+        (L.mech.mech_beam_observe_energy if energy else L.mech.mech_beam_observe)(self._handle(), C.byref(o))
+        nh = self.n_hinges
+        r = {k: getattr(o, k) for k in ("t", "w_tip", "theta", "theta_dot", "U", "F")}
+        r["dtheta"] = np.array(o.dtheta[:nh]) if nh else np.empty(0)
+        r["M"] = np.array(o.M[:nh]) if nh else np.empty(0)
+        if energy:
+            r.update({k: getattr(o, k) for k in ("h", "T", "V_beam", "W_hinge", "W_ext", "E_lin")})
+        return r
+
+    @property
+    def state(self):
+        rate, n = L.dbl_p(), C.c_size_t()
+        x = L.mech.mech_beam_state(self._handle(), C.byref(rate), C.byref(n))
+        m = n.value + 1
+        return np.array(x[:m]), np.array(rate[:m])

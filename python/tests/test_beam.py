@@ -110,3 +110,45 @@ def test_failed_step_keeps_the_rows_before_it(tmp_path):
     data = np.loadtxt(tmp_path / "h.csv", delimiter=",", skiprows=2, ndmin=2)
     assert len(data) == len(r.history["t"]) == 1
     assert all(np.array_equal(r.history[c], data[:, k]) for k, c in enumerate(r.history))
+
+
+@pytest.mark.parametrize("fixture, kw", [("baseline.json", {"duration": 0.2}),
+                                         ("hinges-4.json", {"duration": 0.2, "iterated": True}),
+                                         ("fitted-hinge.json", {"duration": 0.2, "F0": 800})])
+def test_beam_sim_steps_equal_run_beam(fixture, kw):
+    """Stepping from Python (BeamSim over mech_beam_step) takes exactly run_beam's steps: every observed value equals
+    run_beam's history at the same step, bit for bit, including the hinge records (a model law's trial/commit)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = hk.run_beam(D / fixture, **kw)
+    with hk.BeamSim(D / fixture, **kw) as s:
+        assert s.steps == 0 and s.time == 0
+        nh = s.n_hinges
+        for i in range(1, len(r.history["t"])):
+            s.step()
+            o = s.observe()
+            assert o["t"] == r.history["t"][i] and o["w_tip"] == r.history["w_tip"][i]
+            assert o["theta"] == r.history["theta"][i] and o["theta_dot"] == r.history["theta_dot"][i]
+            for j in range(nh):
+                assert o["dtheta"][j] == r.history["dtheta_%d" % (j + 1)][i]
+                assert o["M"][j] == r.history["M_%d" % (j + 1)][i]
+        assert s.steps == len(r.history["t"]) - 1 == r.summary["steps"]
+        e = s.observe(energy=True)
+        assert e["W_hinge"] == pytest.approx(r.summary["energy"]["work_hinges"], rel=1e-12, abs=1e-15)
+        x, v = s.state
+        assert x.shape == v.shape and x[0] == e["theta"] and v[0] == e["theta_dot"]
+
+
+def test_beam_sim_run_and_close():
+    """run(n) is n steps; a closed simulation refuses use; a bad configuration raises with the key"""
+    s = hk.BeamSim(D / "baseline.json", duration=0.1)
+    t = s.run(50)
+    assert s.steps == 50 and t == pytest.approx(50 * json.loads((D / "baseline.json").read_text())["solver"]["dt"])
+    s.close()
+    s.close()   # idempotent
+    with pytest.raises(hk.ClosedError):
+        s.step()
+    d = json.loads((D / "baseline.json").read_text())
+    d["solver"]["dt"] = -1
+    with pytest.raises(hk.HystError, match="solver.dt"):
+        hk.BeamSim(d, base_dir=D)
