@@ -19,8 +19,9 @@
  * zlib stream (what HDF5's deflate filter stores; libdeflate level 1 is ~2.5x faster than zlib's on these bytes)
  * and written as is with H5Dwrite_chunk, filter mask 0 (both filters applied). The dataset declares the same
  * pipeline, so every reader (h5py, MATLAB, h5dump) decodes it with the standard filters. The last, partial chunk
- * too, at commit (padded with zeros, as HDF5 pads it). Where the host is not little-endian every chunk goes through H5Dwrite and the pipeline instead
- * (the file type is little-endian float64 and the direct write skips conversion). */
+ * too, at commit (padded with zeros, as HDF5 pads it). Where the host is not little-endian every chunk goes
+ * through H5Dwrite and the pipeline instead (the file type is little-endian float64 and the direct write skips
+ * conversion). */
 #define CHUNK_BYTES (256 * 1024)
 #define DEFLATE_LEVEL 1
 #define MAX_TABLES 64

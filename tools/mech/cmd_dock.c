@@ -155,6 +155,15 @@ typedef struct run {
 
 #define PB_WIDTH (MECH_DOCK_NCH + 2 * MECH_DOCK_NEL)
 
+// (params) => how many elements a run of them drives (each writes a record: mech_dock_element_used)
+static int elements_used(const mech_dock_params *p)
+{
+    int n = 0;
+    for (int e = 0; e < MECH_DOCK_NEL; e++)
+        n += mech_dock_element_used(p, e);
+    return n;
+}
+
 static void run_free(run *r)
 {
     if (r->hist_open)
@@ -684,9 +693,7 @@ static int plot_loops(const run *r)
     if (fig_open(r, &f, "loops.png", "pngcairo size 1200,800 noenhanced font 'sans,10'") != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     FILE *fp = f.fp;
-    int nused = 0;
-    for (int e = 0; e < MECH_DOCK_NEL; e++)
-        nused += mech_dock_element_used(r->p, e);
+    int nused = elements_used(r->p);
     fprintf(fp, "set multiplot layout %d,3 title 'hysteretic elements: the records ELEMENT.csv (hyst loops / hyst plot "
             "read them)'\nset xtics rotate by -35\nset format x '%%.2g'\n", (nused + 2) / 3);
     for (int e = 0; e < MECH_DOCK_NEL; e++) {
@@ -1065,7 +1072,7 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
         if (status == MECH_EXIT_OK)
             printf("  outputs in %s: %s (%ld rows), %d element records, summary.json, %d figure(s)\n",
                    mech_cli_text(r->dir), c->out_format == MECH_DOCK_FORMAT_H5 ? "log.h5" : c->out_format ? "history.csv, log.h5"
-                   : "history.csv", r->rows, c->records ? MECH_DOCK_NEL - !p->stand : 0, nfig);
+                   : "history.csv", r->rows, c->records ? elements_used(p) : 0, nfig);
     }
     if (r->failed)
         status = mech_cli_fail(cmd, "%s (the outputs up to t = %.6g s are written in %s)", r->msg, r->t_end, r->dir);
@@ -1086,7 +1093,7 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
     double rows = c->out_rate > 0 ? fmin(steps, p->duration * c->out_rate + 1) : steps;
     int ncol = c->nchannel ? c->nchannel + 1 : default_nch(c);
     double recrows = c->out_records_rate > 0 ? fmin(steps, p->duration * c->out_records_rate + 1) : steps;
-    double hist = rows * ncol * 25, rec = c->records ? recrows * (MECH_DOCK_NEL - !p->stand) * 3 * 25 : 0;
+    double hist = rows * ncol * 25, rec = c->records ? recrows * elements_used(p) * 3 * 25 : 0;
     double limit = hy_output_limit(dir);
     if (hist + rec <= limit)
         return MECH_EXIT_OK;
