@@ -104,6 +104,26 @@ def _summary(h, cfg, nm, hist, dth, M):
     return s
 
 
+def _override(cfg, duration, dt, F0, clearance, physical, iterated):
+    """the program's options on a parsed configuration (run_beam and BeamSim)"""
+    s = cfg.solver
+    if duration is not None:
+        s.duration = float(duration)
+    if dt is not None:
+        s.dt = float(dt)
+    if F0 is not None:
+        cfg.load.F0 = float(F0)
+    if clearance is not None:
+        if not clearance >= 0:
+            raise ValueError("clearance must be >= 0 rad, got %r" % (clearance,))
+        for j in range(cfg.params.n_hinges):
+            cfg.params.hinge[j].clearance = float(clearance)
+    if physical:
+        s.physical = 1
+    if iterated:
+        s.update = 1
+
+
 def run_beam(config, *, base_dir=None, name=None, duration=None, dt=None, F0=None, clearance=None, physical=None,
              iterated=None):
     """(config: dict, JSON text or a "mech-beam" file) => BeamRun, in memory, as `mech beam sim` runs it.
@@ -117,21 +137,7 @@ def run_beam(config, *, base_dir=None, name=None, duration=None, dt=None, F0=Non
     model = C.c_void_p()
     try:
         s = cfg.solver
-        if duration is not None:
-            s.duration = float(duration)
-        if dt is not None:
-            s.dt = float(dt)
-        if F0 is not None:
-            cfg.load.F0 = float(F0)
-        if clearance is not None:
-            if not clearance >= 0:
-                raise ValueError("clearance must be >= 0 rad, got %r" % (clearance,))
-            for j in range(cfg.params.n_hinges):
-                cfg.params.hinge[j].clearance = float(clearance)
-        if physical:
-            s.physical = 1
-        if iterated:
-            s.update = 1
+        _override(cfg, duration, dt, F0, clearance, physical, iterated)
         err, n = L.Err(), C.c_size_t()
         check(L.mech.mech_beam_samples(C.byref(s), C.byref(n), C.byref(err)), err)
         rc = L.mech.mech_beam_model_new(C.byref(cfg.params), C.byref(model), C.byref(err))
@@ -183,26 +189,17 @@ class BeamSim(L.Owner):
     arrays dtheta, M per hinge; with energy also h, T, V_beam, W_hinge, W_ext, E_lin), ``state`` (x, x' as arrays,
     reduced or physical coordinates). The same steps as run_beam and `mech beam sim` take (tests/test_beam.py). A
     failing step raises with the C message (time, hinge, hint) and the state stays at the last accepted step.
-    Keyword overrides as run_beam: duration, dt, F0, physical, iterated."""
+    Keyword overrides as run_beam: duration, dt, F0, clearance, physical, iterated."""
 
-    def __init__(self, config, *, base_dir=None, name=None, duration=None, dt=None, F0=None, physical=None,
-                 iterated=None):
+    def __init__(self, config, *, base_dir=None, name=None, duration=None, dt=None, F0=None, clearance=None,
+                 physical=None, iterated=None):
         _need_mech()
         self._cfg, self.name = _config(config, base_dir, name)
         self._model, self._data = C.c_void_p(), C.c_void_p()
         s = self._cfg.solver
-        if duration is not None:
-            s.duration = float(duration)
-        if dt is not None:
-            s.dt = float(dt)
-        if F0 is not None:
-            self._cfg.load.F0 = float(F0)
-        if physical:
-            s.physical = 1
-        if iterated:
-            s.update = 1
         err = L.Err()
         try:
+            _override(self._cfg, duration, dt, F0, clearance, physical, iterated)
             rc = L.mech.mech_beam_model_new(C.byref(self._cfg.params), C.byref(self._model), C.byref(err))
             if rc:
                 raise from_code(rc, "%s: %s" % (self.name, err.msg.decode("utf-8", "replace")))
