@@ -79,8 +79,9 @@ double dock_slot_width(const mech_dock_geometry *gm, double u, double *dw_du);
 /* ---- dock_probe.c ---- */
 // (q4, q5, tip factor) => active rotation head frame -> latch frame (A_HS^T of spec 001 §2.6, +sin b)
 mech_mat3 dock_probe_ahs(double q4, double q5, double tip_factor);
-// (law, element, q SI, qdot SI, extra scale) => generalized force SI (trial); HY_ESTATE/ERANGE with diag
-int dock_probe_law(const mech_dock_law *law, hy_element *el, double q, double qdot, double scale, double *Q,
+// (law, element, q SI, qdot SI, extra scale) => generalized force SI (trial); HY_ESTATE/ERANGE with diag. The
+// trial of every law element the simulation drives by itself: the probe's torsion and bending, the stand's cover
+int dock_law_trial(const mech_dock_law *law, hy_element *el, double q, double qdot, double scale, double *Q,
                    hy_diag *diag);
 
 /* ---- dock_proc.c: loads of the whole process (docs/dock-process.md §8) ---- */

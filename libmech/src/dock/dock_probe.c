@@ -11,7 +11,7 @@ mech_mat3 dock_probe_ahs(double q4, double q5, double tip_factor)
     return mech_mat3_mul(mech_mat3_rot(1, d4), mech_mat3_rot(2, d5));
 }
 
-int dock_probe_law(const mech_dock_law *law, hy_element *el, double q, double qdot, double scale, double *Q,
+int dock_law_trial(const mech_dock_law *law, hy_element *el, double q, double qdot, double scale, double *Q,
                    hy_diag *diag)
 {
     double Qm = 0, k = 0;

@@ -455,7 +455,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
         hy_diag dg;
         memset(&dg, 0, sizeof dg);
         double Q = 0, q = d->q[j0 + 2 + k], qd = d->qd[j0 + 2 + k];
-        rc = dock_probe_law(law, &s->el[k], q, qd, k == 0 ? 1.0 : bend_scale, &Q, &dg);
+        rc = dock_law_trial(law, &s->el[k], q, qd, k == 0 ? 1.0 : bend_scale, &Q, &dg);
         if (rc) {
             char buf[300];
             hy_diag_format(&dg, buf, sizeof buf);
@@ -480,7 +480,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
         if (s->el_cover.ops) {
             hy_diag dg;
             memset(&dg, 0, sizeof dg);
-            if ((rc = dock_probe_law(&p->cover_law, &s->el_cover, x, xd, 1.0, &F, &dg))) {
+            if ((rc = dock_law_trial(&p->cover_law, &s->el_cover, x, xd, 1.0, &F, &dg))) {
                 char buf[300];
                 hy_diag_format(&dg, buf, sizeof buf);
                 return fail(s, rc, "element cover: %s", buf);
