@@ -218,6 +218,14 @@ class DockProcess(C.Structure):
         [(k, C.c_double) for k in ("frt1_slip_max", "frt1_slip_end", "e_residual_rel")]
 
 
+class DockLimiter(C.Structure):   # mech_dock_limiter_summary (variant C)
+    _fields_ = [("first_contact", C.c_double), ("before_capture", C.c_int), ("last_change", C.c_double),
+                ("impacts", C.c_ulong), ("touching", C.c_int)] + \
+        [(k, C.c_double) for k in ("x_max", "x_end", "force_max", "friction_max", "friction_work")] + \
+        [(k, C.c_ulong) for k in ("loaded_steps", "stuck_steps", "stick_events")] + \
+        [("p_prev", C.c_double), ("t_prev", C.c_double)]
+
+
 # ---- jointed beam (mech/beam.h) ----
 BEAM_MAX_HINGES = 16
 BEAM_PATH_LEN = 1024
@@ -345,6 +353,7 @@ if mech is not None:
     _proto(mech, "mech_dock_sim_element", None, P, C.c_int, dbl_p, dbl_p, int_p, dbl_p)
     _proto(mech, "mech_dock_sim_summary", C.POINTER(DockSummary), P)
     _proto(mech, "mech_dock_sim_process", C.POINTER(DockProcess), P)
+    _proto(mech, "mech_dock_sim_limiter", C.POINTER(DockLimiter), P)
     _proto(mech, "mech_dock_sim_done", C.c_int, P)
     _proto(mech, "mech_dock_seq_state_name", C.c_char_p, C.c_int)
     _proto(mech, "mech_dock_seq_cause_name", C.c_char_p, C.c_int)

@@ -228,6 +228,22 @@ class DockSim(L.Owner):
         return d
 
     @property
+    def movable_limiter(self):
+        """Variant C's movable limiter (docs/dock-process.md §8.5) as summary.json's "movable_limiter" object: its
+        first contact with the cone (None: none) and whether it came before capture, the last change of its pad
+        contact, impacts, stroke (largest, end), pad force, guide friction (largest, work), steps loaded and stuck,
+        stick events. None for A and B."""
+        if self.scenario.config.get("variant") != "C":
+            return None
+        ls = L.mech.mech_dock_sim_limiter(self._h()).contents
+        nn = lambda v: v if math.isfinite(v) else None
+        return {"first_contact": nn(ls.first_contact), "contact_before_capture": bool(ls.before_capture),
+                "last_contact_change": nn(ls.last_change), "impacts": ls.impacts, "stroke_max": ls.x_max,
+                "stroke_end": ls.x_end, "pad_force_max": ls.force_max, "guide_friction_max": ls.friction_max,
+                "guide_friction_work": ls.friction_work, "loaded_steps": ls.loaded_steps,
+                "stuck_steps": ls.stuck_steps, "stick_events": ls.stick_events}
+
+    @property
     def summary(self):
         """The summary as `mech dock` writes summary.json (same keys and numbers; no "record" file names)."""
         u = L.mech.mech_dock_sim_summary(self._h()).contents
@@ -264,6 +280,8 @@ class DockSim(L.Owner):
                          "angular_drift": drift(u.ang_momentum0, u.ang_momentum)}
         if "process" in c:
             d["process"] = self.process
+        if c.get("variant") == "C":
+            d["movable_limiter"] = self.movable_limiter
         els = []
         for e in range(NEL):
             if not self.scenario.element_used(e):

@@ -115,3 +115,24 @@ def test_whole_process_summary_equals_mech_dock(tmp_path):
     assert r10.ok and r10.history["t"][-1] == pytest.approx(10.0) and r10.summary["steps"] < r.summary["steps"]
     run("mech", "dock", f, "--duration", "10", "--out", tmp_path / "out10", "--no-plots", "-q")
     assert r10.summary["steps"] == json.loads((tmp_path / "out10" / "summary.json").read_text())["steps"]
+
+
+def test_movable_limiter_summary_equals_mech_dock(tmp_path):
+    """Variant C (docs/dock-process.md §8.5) in memory: S3x-C into the module cone to 12 s, where the movable
+    limiter's pads meet the cone wall during the capture; the summary with its "movable_limiter" object equals mech
+    dock's summary.json, the history carries the limiter's stroke and guide friction, and A or B report no limiter."""
+    d = json.loads((D / "s3x-400-C.json").read_text())
+    d.update(duration=12.0)
+    d["outputs"] = {"rate": 0, "records": False, "plots": False, "animation": False}
+    f = tmp_path / "s3x-c.json"
+    f.write_text(json.dumps(dict(d, laws={k: str(D / v) for k, v in d["laws"].items()})))
+    run("mech", "dock", f, "--out", tmp_path / "out", "--no-plots", "-q")
+    ref = json.loads((tmp_path / "out" / "summary.json").read_text())
+    r = hk.run_dock(f, records=False)
+    assert r.ok and r.summary == ref and ref["variant"] == "C"
+    ml = r.summary["movable_limiter"]
+    assert ml["first_contact"] is not None and ml["impacts"] > 0 and ml["pad_force_max"] > 0
+    assert ml["loaded_steps"] > 0 and ml["guide_friction_work"] >= 0
+    x, gf = r.history["limiter_x"], r.history["limiter_guide_f"]
+    assert x.max() == pytest.approx(ml["stroke_max"]) and abs(gf).max() == pytest.approx(ml["guide_friction_max"])
+    assert hk.DockSim(hk.DockScenario(D / "s1-B.json")).movable_limiter is None

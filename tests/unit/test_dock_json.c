@@ -60,6 +60,24 @@ static void defaults_follow_rp1(void **state)
     assert_string_equal(c.law_path[MECH_DOCK_LAW_CHAIN], "");
     assert_string_equal(c.law_path[MECH_DOCK_LAW_GEAR], "/data/models/gear-B.json");
     mech_dock_config_free(&c);
+    /* variant C: B's dampers and laws with the movable limiter (spec 001 §5.3); its forward position by the stroke
+       rule, by hand: the larger base (0.28 m) meets the short cone's wall 0.17 + 0.02 / tan 30 deg behind the
+       docking plane, at a plane gap of 0.9 x 0.20 = 0.18 m, the UJ 0.20 m behind the plane (B) */
+    assert_int_equal(parse("{" DOCK ", \"variant\": \"C\", \"cone\": \"short\", \"limiter\": {\"mass\": 3.5}}", &c,
+                           &err), HY_OK);
+    mech_dock_params_rp1(&ref, MECH_DOCK_C, MECH_DOCK_CONE_SHORT);
+    ref.init.closing_speed = 0.15;
+    ref.limiter.mass = 3.5;
+    assert_memory_equal(&c.params, &ref, sizeof ref);
+    assert_int_equal(c.params.variant, MECH_DOCK_B);
+    assert_int_equal(c.params.limiter_movable, 1);
+    assert_string_equal(mech_dock_variant_name(&c.params), "C");
+    const mech_dock_geometry *g = &c.params.geom;
+    assert_float_equal(g->limiter_x0, 0.20 + 0.18 + 0.17 + 0.02 / tan(M_PI / 6), 1e-15);
+    assert_float_equal(g->limiter_r0, 0.28, 0);
+    assert_float_equal(g->limiter_r1, 0.28 - 0.08 * tan(32 * M_PI / 180), 1e-15);
+    assert_string_equal(c.law_path[MECH_DOCK_LAW_GEAR], "/data/models/gear-B.json");
+    mech_dock_config_free(&c);
 }
 
 static void units_are_converted(void **state)
@@ -137,7 +155,11 @@ static void errors_name_file_and_key(void **state)
          "contact.head_cone.\"mu_x\": unknown key"},
         {"{" DOCK ", \"bad\\nkey\": 1}", "\"bad?key\": unknown key"},
         /* choices, types, ranges */
-        {"{" DOCK ", \"variant\": \"C\"}", "cfg.json: variant: expected one of \"A\", \"B\""},
+        {"{" DOCK ", \"variant\": \"D\"}", "cfg.json: variant: expected one of \"A\", \"B\", \"C\""},
+        {"{" DOCK ", \"variant\": \"B\", \"limiter\": {\"mass\": 3}}", "cfg.json: limiter: only variant C has a movable limiter"},
+        {"{" DOCK ", \"variant\": \"C\", \"limiter\": {\"f_forward\": 0}}", "cfg.json: limiter.f_forward = 0"},
+        {"{" DOCK ", \"variant\": \"C\", \"limiter\": {\"mu\": [0.1]}}", "cfg.json: limiter.mu"},
+        {"{" DOCK ", \"variant\": \"C\", \"limiter\": {\"strok\": 0.2}}", "limiter.\"strok\": unknown key"},
         {"{" DOCK ", \"cone\": 1}", "cfg.json: cone: expected one of \"module\""},
         {"{" FMT ", \"initial\": []}", "cfg.json: initial: expected an object"},
         {"{" DOCK ", \"vehicles\": {\"active\": 5}}", "cfg.json: vehicles.active: expected an object"},

@@ -1,7 +1,8 @@
 /* Variant C's movable limiter on its guides (mech/dock_process.h, docs/dock-process.md §6): the guide friction
  * through the variant-constraint solver against `mech friction`'s own bushing (the same guide alone: its config
  * parsed from JSON, simulated by friction_sim.c) on a sliding window, reactions at t = 0 identical; a stuck
- * limiter holds the net axial load within the cone; the forward stop holds the spring preload; bad parameters
+ * limiter holds the net axial load within the cone; the forward stop holds the spring preload; the tree's coupled
+ * form equals the standalone limiter; springs and stops conservative with an outward-only damper; bad parameters
  * (a limiter that cannot reach its forward position) refused with the key. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,7 +124,7 @@ static void stuck_limiter(void **state)
     mech_dock_limiter_free(&l);
 }
 
-/* no load: the forward stop holds the 300 N preload at x = -300 / 5e6 */
+/* no load: the forward stop holds the 300 N preload at x = -300 / (5e6 + 4500), where spring and stop balance */
 static void forward_stop_holds_preload(void **state)
 {
     (void)state;
@@ -131,9 +132,10 @@ static void forward_stop_holds_preload(void **state)
     new_limiter(&l, 1200.0);
     hy_err e;
     mech_dock_limiter_out o;
-    assert_int_equal(mech_dock_limiter_trial(&l, -300.0 / 5e6, 0.0, 0, 0, 0, 0, 0, &o, &e), HY_OK);
+    double x0 = -300.0 / (5e6 + 900.0 / 0.2);
+    assert_int_equal(mech_dock_limiter_trial(&l, x0, 0.0, 0, 0, 0, 0, 0, &o, &e), HY_OK);
     assert_true(fabs(o.xdd) < 1e-9);
-    assert_true(fabs(o.f_stop - 300.0) < 1e-9);
+    assert_true(fabs(o.f_stop - o.f_spring) < 1e-9 && fabs(o.f_stop - 300.0) < 0.3);
     assert_true(o.N[0] < 1e-9 && o.N[1] < 1e-9);
     /* the spring energy from the forward position to the end: (300 + 1200) / 2 * 0.2 = 150 J */
     assert_int_equal(mech_dock_limiter_trial(&l, 0.2, 0.0, 1200, 0, 0, 0, 0, &o, &e), HY_OK);
@@ -156,6 +158,79 @@ static void unloaded_guides(void **state)
     assert_int_equal(mech_dock_limiter_trial(&l, 0.1, -0.02, 500, 1e-9, 0, 0.06, 0, &o2, &e), HY_OK);
     assert_true(fabs(o2.xdd - o.xdd) < 1e-9);
     mech_dock_limiter_free(&l);
+}
+
+/* The tree's form (dock_sim.c): the limiter's acceleration affine in the friction, xdd = (f_eff + sum F) / m_eff.
+ * With m_eff = the limiter's mass and f_eff = P - F_spring + F_stop it is the standalone limiter: the same guide
+ * reactions, friction and acceleration bit for bit, stuck, sliding and unloaded. With a heavier m_eff (the tree
+ * behind it) a stuck limiter still holds (xdd = 0) and a sliding one accelerates by the net force over m_eff. */
+static void coupled_equals_standalone(void **state)
+{
+    (void)state;
+    struct { double x, xd, P, F, M, ex, ey; int stick; } c[] = {
+        {0.1, 0.0, 800, -400, 0, 0.06, 0.28, 1},   {0.1, 0.0, 2000, -400, 0, 0.06, 0.28, 1},
+        {0.05, 0.1, 500, -400, -84, 0.06, 0.28, 0}, {0.05, -0.1, 500, 300, 20, 0.06, 0.28, 0},
+        {0.1, -0.02, 500, 0, 0, 0.06, 0, 0},        {-1e-4, 0.01, 0, 0, 0, 0, 0, 0},
+        {0.2001, -0.01, 1500, 50, 0, 0.06, 0.28, 0}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        mech_dock_limiter a, b;
+        new_limiter(&a, 1200.0);
+        new_limiter(&b, 1200.0);
+        if (c[i].stick)
+            mech_dock_limiter_stick(&a), mech_dock_limiter_stick(&b);
+        else   /* sliding with the speed: the committed direction */
+            for (int j = 0; j < 2; j++)
+                a.data->slip_c[j] = b.data->slip_c[j] = c[i].xd > 0 ? 1 : -1;
+        hy_err e;
+        mech_dock_limiter_out oa, ob;
+        assert_int_equal(mech_dock_limiter_trial(&a, c[i].x, c[i].xd, c[i].P, c[i].F, c[i].M, c[i].ex, c[i].ey, &oa,
+                                                 &e), HY_OK);
+        double Fs, Fst, E;
+        mech_dock_limiter_springs(&a.p, c[i].x, c[i].xd, &Fs, &Fst, &E);
+        assert_int_equal(mech_dock_limiter_trial_coupled(&b, c[i].x, c[i].xd, a.p.mass, c[i].P - Fs + Fst, c[i].F,
+                                                         c[i].M + c[i].ex * c[i].F - c[i].ey * c[i].P, &ob, &e), HY_OK);
+        assert_true(oa.xdd == ob.xdd && oa.N[0] == ob.N[0] && oa.N[1] == ob.N[1] && oa.F[0] == ob.F[0] &&
+                    oa.F[1] == ob.F[1] && oa.slip[0] == ob.slip[0] && oa.slip[1] == ob.slip[1]);
+        assert_true(oa.f_spring == Fs && oa.f_stop == Fst && oa.e_spring == E && ob.e_spring == E);
+        /* the tree behind it: 10 times the mass */
+        mech_dock_limiter_revert(&b);
+        assert_int_equal(mech_dock_limiter_trial_coupled(&b, c[i].x, c[i].xd, 30.0, c[i].P - Fs + Fst, c[i].F,
+                                                         c[i].M + c[i].ex * c[i].F - c[i].ey * c[i].P, &ob, &e), HY_OK);
+        double net = c[i].P - Fs + Fst + ob.F[0] + ob.F[1];
+        assert_true(fabs(ob.xdd - net / 30.0) < 1e-12 * (1 + fabs(net)));
+        if (ob.slip[0] == 0 || ob.slip[1] == 0)
+            assert_true(fabs(ob.xdd) < 1e-12);
+        mech_dock_limiter_free(&a);
+        mech_dock_limiter_free(&b);
+    }
+}
+
+/* The springs and stops: the force is the energy's derivative (central differences, inside the travel and in
+ * both stops); the stops' damper pushes out of a stop only, never pulls the limiter back in */
+static void springs_and_stops(void **state)
+{
+    (void)state;
+    mech_dock_limiter_params p;
+    mech_dock_limiter_params_rp1(&p);
+    const double xs[] = {-2e-4, -1e-6, 0.05, 0.1, 0.19, 0.2 + 1e-6, 0.2003};
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+        double h = 1e-8, Fs, Fst, Ep, Em, d0, d1;
+        mech_dock_limiter_springs(&p, xs[i] + h, 0, &d0, &d1, &Ep);
+        mech_dock_limiter_springs(&p, xs[i] - h, 0, &d0, &d1, &Em);
+        mech_dock_limiter_springs(&p, xs[i], 0, &Fs, &Fst, &d0);
+        /* the energy grows against the forces along +x: dE/dx = F_spring - F_stop */
+        assert_true(fabs((Ep - Em) / (2 * h) - (Fs - Fst)) < 1e-5 * (1 + fabs(Fs)));
+    }
+    double Fs, Fst, E;
+    /* in the forward stop, leaving it fast: the damper would pull; the stop force stays >= 0 */
+    mech_dock_limiter_springs(&p, -1e-5, 10.0, &Fs, &Fst, &E);
+    assert_true(Fst == 0.0);
+    mech_dock_limiter_springs(&p, -1e-5, -0.01, &Fs, &Fst, &E);   /* entering it: penalty plus damper */
+    assert_true(fabs(Fst - (5e6 * 1e-5 + p.stop_damping * 0.01)) < 1e-9);
+    mech_dock_limiter_springs(&p, 0.2 + 1e-5, -10.0, &Fs, &Fst, &E);   /* the end stop, leaving it */
+    assert_true(Fst == 0.0);
+    mech_dock_limiter_springs(&p, 0.2 + 1e-5, 0.01, &Fs, &Fst, &E);
+    assert_true(fabs(Fst + (5e6 * 1e-5 + p.stop_damping * 0.01)) < 1e-9 && fabs(Fs - (1200.0 + 4500 * 1e-5)) < 1e-9);
 }
 
 static void bad_parameters(void **state)
@@ -181,7 +256,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(against_mech_friction), cmocka_unit_test(stuck_limiter),
         cmocka_unit_test(forward_stop_holds_preload), cmocka_unit_test(unloaded_guides),
-        cmocka_unit_test(bad_parameters),
+        cmocka_unit_test(bad_parameters), cmocka_unit_test(coupled_equals_standalone),
+        cmocka_unit_test(springs_and_stops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

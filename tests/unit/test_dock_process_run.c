@@ -35,6 +35,11 @@ typedef struct run_out {
     double pull_reset;          /* head axial force in the middle of FrT1's reset (B), N                      */
     double gap_end, push_end;   /* plane gap and pushers' force at the end                                    */
     long   alloc;               /* allocations in the steps                                                   */
+    /* variant C */
+    mech_dock_limiter_summary ls;
+    double stuck_dx;            /* largest change of the limiter's stroke between consecutive stuck steps, m     */
+    double x_end, pad_end, spring_end;   /* limiter stroke, pad force on the wall, spring force at the end      */
+    double view_x0;             /* the view's limiter larger-base centre: distance from the UJ along the housing */
 } run_out;
 
 static void run(const char *name, run_out *o)
@@ -55,6 +60,9 @@ static void run(const char *name, run_out *o)
     memset(o, 0, sizeof *o);
     o->pull_reset = NAN;
     long a0 = n_alloc;
+    unsigned long stuck_prev = 0;
+    int was_stuck = 0;
+    double x_prev = 0;
     while (!mech_dock_sim_done(s)) {
         rc = mech_dock_sim_step(s, &e);
         if (rc)
@@ -76,6 +84,26 @@ static void run(const char *name, run_out *o)
             o->pull_reset = ch[MECH_DOCK_CH_HEAD_AXIAL];
         o->gap_end = ch[MECH_DOCK_CH_PLANE_GAP];
         o->push_end = ch[MECH_DOCK_CH_PUSHER_F];
+        /* C: a stuck limiter does not move on its guides (two stuck steps in a row: its stroke unchanged) */
+        const mech_dock_limiter_summary *ls = mech_dock_sim_limiter(s);
+        int stuck = ls->stuck_steps != stuck_prev;
+        if (stuck && was_stuck)
+            o->stuck_dx = fmax(o->stuck_dx, fabs(ch[MECH_DOCK_CH_LIMITER_X] - x_prev));
+        was_stuck = stuck;
+        stuck_prev = ls->stuck_steps;
+        x_prev = ch[MECH_DOCK_CH_LIMITER_X];
+        o->x_end = ch[MECH_DOCK_CH_LIMITER_X];
+        o->pad_end = ch[MECH_DOCK_CH_PAD_F];
+    }
+    o->ls = *mech_dock_sim_limiter(s);
+    if (c.params.limiter_movable) {
+        double Fs, Fst, E;
+        mech_dock_limiter_springs(&c.params.limiter, o->x_end, 0, &Fs, &Fst, &E);
+        o->spring_end = Fs;
+        mech_dock_pose_view v;
+        mech_dock_sim_view(s, &v);
+        mech_vec3 d = mech_vec3_sub(v.limiter0, v.uj);
+        o->view_x0 = mech_vec3_dot(d, v.housing_axis);
     }
     o->alloc = n_alloc - a0;
     o->ps = *mech_dock_sim_process(s);
@@ -174,17 +202,18 @@ static void s1_400_A(void **state)
 static void s3x_400(void **state)
 {
     (void)state;
-    run_out a, b;
+    run_out a, b, c;
     run("s3x-400-A.json", &a);
     run("s3x-400-B.json", &b);
-    const run_out *o[2] = {&a, &b};
-    for (int k = 0; k < 2; k++) {
+    run("s3x-400-C.json", &c);
+    const run_out *o[3] = {&a, &b, &c};
+    for (int k = 0; k < 3; k++) {
         const mech_dock_process_summary *ps = &o[k]->ps;
         assert_true(ps->state < MECH_DOCK_SEQ_FAIL_NO_CAPTURE);
         assert_true(ps->t_align > 240);   /* retraction, then the alignment phase */
         assert_true(ps->e_residual_rel < 1e-3);
         assert_int_equal(ps->roller_all, 0);
-        assert_true(ps->roller_impacts > 0 && ps->pad_impacts > 0);
+        assert_true((k == 2 ? ps->roller_impacts == 0 : ps->roller_impacts > 0) && ps->pad_impacts > 0);
         assert_true(ps->drive_limit_time == 0);
         /* only internal forces: linear momentum kept to the integrator's tolerance (tol 1e-6 per step, 360 k
            error-controlled steps: 1.9e-9 and 2.4e-9 measured; a missing reaction would show as 1e-3 or more) */
@@ -195,6 +224,51 @@ static void s3x_400(void **state)
     print_message("limiter pads on the cone wall: A %lu impacts, B %lu\n", a.ps.pad_impacts, b.ps.pad_impacts);
     assert_true(a.ps.pad_impacts > b.ps.pad_impacts);
     assert_true(b.ps.frt1_slip_end < 1e-4);
+    /* C (the module cone, as A and B): the movable limiter's pads on the wall align the vehicles where the fixed
+       limiter and the rollers did not: the planes close and the process ends (A and B still align at 400 s); FrT1
+       restored. A stuck limiter does not move on its guides: between two stuck steps its stroke changes by
+       round-off only (1.4e-12 m measured over 70 000 stuck steps; the tree's exact coupling, §8.5). A pair left
+       committed stuck while the limiter moved glided at 1.5e-5 m/s and showed here as 3e-8 m per step. */
+    print_message("C: %s at %.1f s, limiter first contact %.3f s (capture %.3f s), %lu impacts, guide friction max "
+                  "%.1f N, work %.3f J, %lu stick events, %lu stuck steps, largest move while stuck %.3g m\n",
+                  mech_dock_seq_state_name(c.ps.state), c.ps.t_end, c.ls.first_contact, c.sum.capture_time,
+                  c.ls.impacts, c.ls.friction_max, c.ls.friction_work, c.ls.stick_events, c.ls.stuck_steps,
+                  c.stuck_dx);
+    assert_int_equal(c.ps.state, MECH_DOCK_SEQ_END);
+    assert_true(a.ps.state == MECH_DOCK_SEQ_ALIGN && b.ps.state == MECH_DOCK_SEQ_ALIGN);
+    assert_true(c.ps.frt1_slip_end < 1e-4);
+    assert_true(c.ls.friction_work > 0 && c.ls.stick_events > 0 && c.ls.stuck_steps > 100);
+    assert_true(c.stuck_dx < 1e-10);
+}
+
+/* Variant C (spec 001 §5.3; docs/dock-process.md §8.5): S1 into the short cone through the whole process. The
+ * movable limiter touches the cone only after capture (the paper's claim); at the end the pads bear on the wall all
+ * round with the springs' force (a central case: no guide friction, so the wall's normal force, at the cone's 30 deg,
+ * carries the spring force axially: sum of the pad forces = F_spring(x) / sin 30 deg); its stroke at the end is the
+ * plane gap at full contact less the gap left (0.18 m by the stroke rule, to the pads' penetration); FrT1 restored;
+ * the view draws the limiter moved back by its stroke; energy, momentum, no allocation as for A and B */
+static void c_400(void **state)
+{
+    (void)state;
+    run_out o;
+    run("s1-400-C.json", &o);
+    mech_dock_params prm;
+    mech_dock_params_rp1(&prm, MECH_DOCK_C, MECH_DOCK_CONE_SHORT);
+    common_checks(&o, &prm);
+    const mech_dock_limiter_summary *ls = &o.ls;
+    print_message("C: limiter first contact %.2f s (capture %.3f s), impacts %lu, stroke end %.5f m (full-contact gap "
+                  "0.18 - gap %.4f m), pads %.2f N against spring %.2f N / sin 30, guide friction work %.3g J, stick "
+                  "events %lu, stuck steps %lu (largest move %.3g m), view %.5f m from the UJ (x0 %.5f - x %.5f)\n",
+                  ls->first_contact, o.sum.capture_time, ls->impacts, o.x_end, o.gap_end, o.pad_end, o.spring_end,
+                  ls->friction_work, ls->stick_events, ls->stuck_steps, o.stuck_dx, o.view_x0, prm.geom.limiter_x0,
+                  o.x_end);
+    assert_false(ls->before_capture);
+    assert_true(ls->first_contact > o.sum.capture_time + 30);   /* during the retraction */
+    assert_true(fabs(o.x_end - (0.18 - o.gap_end)) < 3e-3);
+    assert_true(fabs(o.pad_end - o.spring_end / sin(M_PI / 6)) < 0.01 * o.pad_end);
+    assert_true(o.ps.frt1_slip_end < 1e-4);
+    assert_true(fabs(o.view_x0 - (prm.geom.limiter_x0 - o.x_end)) < 1e-9);
+    assert_int_equal(o.ps.roller_impacts, 0);   /* no levers */
 }
 
 /* The stand option (spec 001 §2.7): S1-B on the compliant hatch cover against the flight run. Per accepted step:
@@ -394,11 +468,11 @@ static void view_levers(void **state)
 }
 
 /* ---- bad input: refused before the run, naming the file and the key ---- */
-static void refused(const char *extra, const char *want)
+static void refused_v(const char *variant, const char *extra, const char *want)
 {
     char text[1024];
-    int n = snprintf(text, sizeof text, "{\"format\": \"mech-dock\", \"variant\": \"B\", \"initial\": "
-                     "{\"closing_speed\": 0.15}%s}", extra);
+    int n = snprintf(text, sizeof text, "{\"format\": \"mech-dock\", \"variant\": \"%s\", \"initial\": "
+                     "{\"closing_speed\": 0.15}%s}", variant, extra);
     mech_dock_config c;
     hy_err e;
     e.msg[0] = 0;
@@ -419,6 +493,8 @@ static void refused(const char *extra, const char *want)
     assert_int_not_equal(rc, HY_OK);
     assert_non_null(strstr(e.msg, want));
 }
+
+static void refused(const char *extra, const char *want) { refused_v("B", extra, want); }
 
 static void bad_input(void **state)
 {
@@ -443,6 +519,19 @@ static void bad_input(void **state)
     refused(", \"stand\": {\"k\": 0}", "bad.json: stand.k = 0");
     refused(", \"laws\": {\"cover\": \"models/cover.json\"}", "bad.json: laws.cover: only the stand option has a cover");
     refused(", \"stand\": {}, \"laws\": {\"cover\": \"models/probe-torsion.json\"}", "laws.cover");
+    /* variant C's movable limiter (spec 001 §5.3): springs that cannot hold it forward, a stroke shorter than the
+       plane gap at full contact (the stroke rule), a larger base wider than the short cone's entry, a forward
+       position that never reaches the wall, a cam on a C */
+    refused_v("C", ", \"limiter\": {\"f_forward\": 500, \"f_end\": 400}", "bad.json: limiter.f_end: the spring force");
+    refused_v("C", ", \"limiter\": {\"stroke\": 0.15}", "bad.json: limiter.stroke: 0.15 m does not exceed the "
+              "docking-plane gap 0.1");
+    refused_v("C", ", \"cone\": \"short\", \"geometry\": {\"limiter_r0\": 0.31}", "bad.json: geometry.limiter_r0: the "
+              "movable limiter's larger base (0.31 m) must be smaller than the cone's entry radius");
+    refused_v("C", ", \"geometry\": {\"limiter_x0\": 0.35, \"limiter_x1\": 0.43}", "bad.json: geometry.limiter_x0: the "
+              "limiter's larger base at 0.35 m from the UJ would meet the cone wall only");
+    refused_v("C", ", \"process\": {}, \"cam\": {\"theta_deg\": [0, 10], \"radius\": [0.05, 0.05], " LEVERS "}",
+              "bad.json: cam: variant C has no alignment levers");
+    refused_v("C", ", \"limiter\": {\"guide_a0\": 0.1, \"guide_a1\": 0.1}", "limiter.a: the two guide pairs");
 }
 
 /* the printer writes the process back only when it is on, and reading the print gives the same configuration */
@@ -481,6 +570,7 @@ int main(void)
         cmocka_unit_test(s1_400_B),
         cmocka_unit_test(s1_400_A),
         cmocka_unit_test(s3x_400),
+        cmocka_unit_test(c_400),
         cmocka_unit_test(stand_option),
         cmocka_unit_test(cover_law),
         cmocka_unit_test(view_levers),

@@ -151,6 +151,7 @@ typedef struct run {
     double ch_end[MECH_DOCK_NCH];
     mech_dock_summary sum;
     mech_dock_process_summary ps;   /* the whole process (params.process.enabled)                                 */
+    mech_dock_limiter_summary ls;   /* variant C's movable limiter (params.limiter_movable)                        */
 } run;
 
 #define PB_WIDTH (MECH_DOCK_NCH + 2 * MECH_DOCK_NEL)
@@ -229,11 +230,13 @@ static int open_h5(run *r)
     return MECH_EXIT_OK;
 }
 
-/* (configuration) => the history's columns by default: every channel (t first) but the process's and the stand's,
- * which a capture-phase flight run leaves out (its history stays as before they existed) */
+/* (configuration) => the history's columns by default: every channel (t first) but the process's, the stand's and
+ * the movable limiter's, which a capture-phase flight run of A or B leaves out (its history stays as before they
+ * existed) */
 static int default_nch(const mech_dock_config *c)
 {
-    return c->params.process.enabled || c->params.stand ? MECH_DOCK_NCH : MECH_DOCK_CH_PROCESS_FIRST;
+    const mech_dock_params *p = &c->params;
+    return p->process.enabled || p->stand || p->limiter_movable ? MECH_DOCK_NCH : MECH_DOCK_CH_PROCESS_FIRST;
 }
 
 static int open_files(run *r)
@@ -421,6 +424,7 @@ static int simulate(const mech_dock_model *m, run *r, int stop_at_capture)
     }
     r->sum = *mech_dock_sim_summary(s);
     r->ps = *mech_dock_sim_process(s);
+    r->ls = *mech_dock_sim_limiter(s);
     r->steps = mech_dock_sim_steps(s);
     r->t_end = mech_dock_sim_time(s);
     memcpy(r->ch_end, mech_dock_sim_channels(s), sizeof r->ch_end);
@@ -499,13 +503,32 @@ static cJSON *process_json(const mech_dock_process_summary *ps)
     return o;
 }
 
+// variant C: the movable limiter's contact with the cone, its stroke and its guides (docs/dock-process.md §8.5)
+static cJSON *limiter_json(const mech_dock_limiter_summary *ls)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "first_contact", num_or_null(ls->first_contact));
+    cJSON_AddBoolToObject(o, "contact_before_capture", ls->before_capture);
+    cJSON_AddItemToObject(o, "last_contact_change", num_or_null(ls->last_change));
+    cJSON_AddNumberToObject(o, "impacts", (double)ls->impacts);
+    cJSON_AddItemToObject(o, "stroke_max", hy_json_exact_number(ls->x_max));
+    cJSON_AddItemToObject(o, "stroke_end", hy_json_exact_number(ls->x_end));
+    cJSON_AddItemToObject(o, "pad_force_max", hy_json_exact_number(ls->force_max));
+    cJSON_AddItemToObject(o, "guide_friction_max", hy_json_exact_number(ls->friction_max));
+    cJSON_AddItemToObject(o, "guide_friction_work", hy_json_exact_number(ls->friction_work));
+    cJSON_AddNumberToObject(o, "loaded_steps", (double)ls->loaded_steps);
+    cJSON_AddNumberToObject(o, "stuck_steps", (double)ls->stuck_steps);
+    cJSON_AddNumberToObject(o, "stick_events", (double)ls->stick_events);
+    return o;
+}
+
 static cJSON *summary(const run *r, const char *scenario)
 {
     const mech_dock_params *p = r->p;
     const mech_dock_summary *u = &r->sum;
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "scenario", scenario);
-    cJSON_AddStringToObject(doc, "variant", p->variant == MECH_DOCK_B ? "B" : "A");
+    cJSON_AddStringToObject(doc, "variant", mech_dock_variant_name(p));
     cJSON_AddStringToObject(doc, "status", r->failed ? "failed" : "ok");
     if (r->failed)
         cJSON_AddStringToObject(doc, "error", r->msg);
@@ -548,6 +571,8 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddItemToObject(mo, "angular_drift", hy_json_exact_number(drift(u->ang_momentum0, u->ang_momentum)));
     if (p->process.enabled)
         cJSON_AddItemToObject(doc, "process", process_json(&r->ps));
+    if (p->limiter_movable)
+        cJSON_AddItemToObject(doc, "movable_limiter", limiter_json(&r->ls));
     cJSON *els = cJSON_AddArrayToObject(doc, "elements");
     for (int e = 0; e < MECH_DOCK_NEL; e++) {
         if (!mech_dock_element_used(p, e))
@@ -645,7 +670,7 @@ static int plot_process(const run *r)
     block(fp, r, "S", sc, 3, 1);
     block(fp, r, "R", rc, 5, 1);
     fprintf(fp, "set multiplot layout 3,1 title 'mech dock: the whole process, variant %s; final state %s; dotted: "
-            "the sequencer'\n", r->p->variant == MECH_DOCK_B ? "B" : "A", mech_dock_seq_state_name(r->ps.state));
+            "the sequencer'\n", mech_dock_variant_name(r->p), mech_dock_seq_state_name(r->ps.state));
     fputs("set xlabel 't (s)'\nset key top left\n", fp);
     capture_line(fp, r);
     fputs("set ylabel 'force (N)'\nplot $F using 1:2 with lines lw 1.2 title 'drive', $F using 1:3 with lines lw 1 "
@@ -653,6 +678,16 @@ static int plot_process(const run *r)
           "title 'docking planes', $F using 1:6 with lines lw 1 title 'axial chain'\n", fp);
     fputs("set ylabel 'm'\nplot $S using 1:2 with lines lw 1.2 title 'stroke', $S using 1:3 with lines lw 1.2 "
           "title 'drive output u', $S using 1:4 with lines lw 1.2 title 'plane gap (axis)'\n", fp);
+    if (r->p->limiter_movable) {
+        /* variant C: no rollers; the movable limiter's pads, its guide friction and its stroke (XLimD) */
+        int lc[2] = {MECH_DOCK_CH_LIMITER_GUIDE_F, MECH_DOCK_CH_LIMITER_X};
+        block(fp, r, "L", lc, 2, 1);
+        fputs("set ylabel 'force (N)'\nset y2label 'limiter stroke (m)'\nset y2tics\nset ytics nomirror\n"
+              "plot $R using 1:5 with lines lw 1 title 'limiter pads on the rim', $R using 1:6 with lines lw 1 "
+              "title 'limiter pads on the wall', $L using 1:2 with lines lw 1 title 'guide friction', "
+              "$L using 1:3 axes x1y2 with lines lw 1.5 title 'limiter stroke (pushed back +)'\n", fp);
+        return fig_run(r, &f);
+    }
     fputs("set ylabel 'force (N)'\nplot $R using 1:2 with lines lw 1 title 'roller 1', $R using 1:3 with lines lw 1 "
           "title 'roller 2', $R using 1:4 with lines lw 1 title 'roller 3', $R using 1:5 with lines lw 1 "
           "title 'limiter pads on the rim', $R using 1:6 with lines lw 1 title 'limiter pads on the wall'\n", fp);
@@ -673,7 +708,7 @@ static int plot_forces(const run *r)
     block(fp, r, "S", sc, 2, 1);
     block(fp, r, "W", wc, 1, 1 / DEG);
     fprintf(fp, "set multiplot layout 3,1 title 'mech dock: variant %s, %s (%.0f kg) into %s (%.0f kg) at %.3g m/s%s'\n",
-            r->p->variant == MECH_DOCK_B ? "B" : "A", r->p->active.name, r->p->active.mass, r->p->passive.name,
+            mech_dock_variant_name(r->p), r->p->active.name, r->p->active.mass, r->p->passive.name,
             r->p->passive.mass, r->p->init.closing_speed, r->sum.captured ? "; dashed: capture" : "; no capture");
     fputs("set xlabel 't (s)'\nset key top right\n", fp);
     capture_line(fp, r);
@@ -1045,7 +1080,7 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     if (!o->quiet) {
         const mech_dock_params *p = r->p;
         printf("mech dock %s: variant %s, %s (%.6g kg) into %s (%.6g kg) at %.4g m/s, h = %g s, %lu steps to "
-               "t = %.4g s\n", mech_cli_text(hy_display_name(o->scenario)), p->variant == MECH_DOCK_B ? "B" : "A",
+               "t = %.4g s\n", mech_cli_text(hy_display_name(o->scenario)), mech_dock_variant_name(p),
                mech_cli_text(p->active.name), p->active.mass, mech_cli_text(p->passive.name), p->passive.mass, p->init.closing_speed, p->h, r->steps, r->t_end);
         if (u->captured)
             printf("  captured at %.4g s after %d cone contact(s)\n", u->capture_time, u->cone_contacts);
@@ -1068,6 +1103,17 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
                    "energy residual %.2g of initial + drive\n", ps->drive_work, ps->retract_force_max,
                    ps->pusher_force_max, ps->pad_impacts, ps->pad_force_max, ps->roller_impacts,
                    ps->roller_force_max, ps->roller_all, ps->e_residual_rel);
+        }
+        if (p->limiter_movable) {
+            const mech_dock_limiter_summary *ls = &r->ls;
+            printf("  movable limiter: ");
+            if (isnan(ls->first_contact))
+                printf("no contact with the cone");
+            else
+                printf("first contact %.4g s (%s capture), last contact change %.4g s, %lu impacts", ls->first_contact,
+                       ls->before_capture ? "BEFORE" : "after", ls->last_change, ls->impacts);
+            printf("; stroke max %.4g m, end %.4g m; pads max %.5g N; guide friction max %.4g N, work %.4g J\n",
+                   ls->x_max, ls->x_end, ls->force_max, ls->friction_max, ls->friction_work);
         }
         if (status == MECH_EXIT_OK)
             printf("  outputs in %s: %s (%ld rows), %d element records, summary.json, %d figure(s)\n",

@@ -38,8 +38,10 @@
 enum mech_dock_variant {
     MECH_DOCK_A = 0,  /* existing mechanism: spiral spring + friction brake FrT2 + 2 axial magnetic brakes; UJ in
                          the housing (spec 001 §1.3)                                                         */
-    MECH_DOCK_B = 1   /* modified dampers: FrT1 + FrT2 + gear-train compliance; UJ moved down into the base and
+    MECH_DOCK_B = 1,  /* modified dampers: FrT1 + FrT2 + gear-train compliance; UJ moved down into the base and
                          the lateral chains re-oriented (spec 001 §5.1, §5.2)                                */
+    MECH_DOCK_C = 2   /* an argument of mech_dock_params_rp1 only: variant B's dampers with the movable limiter
+                         (spec 001 §5.3); the params then hold variant = MECH_DOCK_B and limiter_movable = 1   */
 };
 
 enum mech_dock_cone_type {
@@ -208,6 +210,10 @@ typedef struct mech_dock_params {
                                  §6); > 0 = error-controlled Dormand-Prince 5(4) steps with contact events, local
                                  error per step <= tol times each component's scale (§6b); 1e-10 .. 1e-2         */
     mech_dock_process_params process;   /* the whole process (issue 18): off unless the scenario has "process" */
+    int    limiter_movable;   /* variant C (spec 001 §5.3): the limiter slides on guides along the housing (a
+                                 prismatic body, the housing's second child) with springs, stops and guide friction;
+                                 geom.limiter_* give its pads at the forward position; cam and levers removed     */
+    mech_dock_limiter_params limiter;   /* its mass, stroke, springs, stops and guides (RP-1 §2.3 + ours)         */
     int    stand;             /* the stand option (spec 001 §2.7): the mechanism base on the compliant hatch cover */
     mech_dock_cover_params cover;       /* its mass m_DM (the mechanism's), stiffness and damping (RP-1)         */
     mech_dock_law cover_law;  /* stand option: the cover's force-deflection law (laws.cover, m and N: a pwl table or
@@ -221,6 +227,8 @@ typedef struct mech_dock_params {
 /* (variant, cone) => RP-1 values for everything except the hysteresis laws (their model pointers are NULL and
  * must be set: the shipped RP-1 model files are fixtures/mech/dock/models/), initial conditions zero */
 void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone);
+// (params) => "A", "B" or "C" (B with the movable limiter)
+const char *mech_dock_variant_name(const mech_dock_params *p);
 // (params) => HY_OK, or HY_EMODEL with a message naming the parameter ("axial.frt1_push: ...")
 int mech_dock_params_check(const mech_dock_params *p, hy_err *err);
 
@@ -311,6 +319,8 @@ enum mech_dock_channel {
     MECH_DOCK_CH_COVER_X,          /* stand option: hatch-cover deflection, towards the passive vehicle +, m   */
     MECH_DOCK_CH_E_DRIVE,          /* work of the drive's motors (an input), J                                 */
     MECH_DOCK_CH_E_DRIVE_STORED,   /* drive stiffness energy + output kinetic energy + its damping, J          */
+    MECH_DOCK_CH_LIMITER_X,        /* variant C: limiter stroke XLimD from its forward position (pushed back +), m */
+    MECH_DOCK_CH_LIMITER_GUIDE_F,  /* variant C: guide friction on the limiter along its travel (pushed back +), N */
     MECH_DOCK_NCH
 };
 #define MECH_DOCK_CH_PROCESS_FIRST MECH_DOCK_CH_DRIVE_U

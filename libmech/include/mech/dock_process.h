@@ -279,11 +279,17 @@ typedef struct mech_dock_limiter_out {
     double N[2], F[2];    /* guide reactions (>= 0) and tangential forces along +x of the two pairs, N      */
     int    chi[2], slip[2];
     double p_friction;    /* friction dissipation -sum F v, W (>= 0)                                        */
-    double e_spring;      /* spring energy from the forward position (0 at x = 0), J                       */
+    double e_spring;      /* spring energy from the forward position (0 at x = 0) + the stops' penalty, J  */
     int    method;        /* MECH_FRICTION_VARIANT / _ENUM / _LP                                            */
 } mech_dock_limiter_out;
 
 void mech_dock_limiter_params_rp1(mech_dock_limiter_params *p);
+// (params) => HY_OK, or HY_EMODEL naming "limiter.<key>" (the checks of mech_dock_limiter_new)
+int mech_dock_limiter_check(const mech_dock_limiter_params *p, hy_err *err);
+/* (params, x, x') => spring force (pushing forward, N), stop force along +x (penalty + a damper that only pushes
+ * out of the stop, N) and the elastic energy of the springs and stops (J) */
+void mech_dock_limiter_springs(const mech_dock_limiter_params *p, double x, double xd, double *f_spring,
+                               double *f_stop, double *energy);
 /* (params) => limiter at its forward position with the friction model and data allocated (here only).
  * HY_EMODEL naming "limiter.<key>": e.g. springs that cannot bring it to its forward position (f_forward <= 0,
  * or f_end < f_forward) */
@@ -294,11 +300,36 @@ void mech_dock_limiter_free(mech_dock_limiter *l);
  * Allocates nothing. */
 int mech_dock_limiter_trial(mech_dock_limiter *l, double x, double xd, double P_ext, double F_lat, double M_ext,
                             double e_x, double e_y, mech_dock_limiter_out *o, hy_err *err);
+/* The limiter in a body tree (dock_sim.c): its acceleration along +x is affine in the friction force,
+ * xdd = (f_eff + sum F) / m_eff, with m_eff and f_eff measured on the tree (every other load, the springs and stops
+ * included, in f_eff); F_lat and M_lat are the lateral load and the moment (about the guides' centre, in the plane
+ * of the load) the guides react. => the guide reactions and friction as mech_dock_limiter_trial (o->f_spring,
+ * f_stop, e_spring of x, x' for the caller's joint force). Allocates nothing. */
+int mech_dock_limiter_trial_coupled(mech_dock_limiter *l, double x, double xd, double m_eff, double f_eff,
+                                    double F_lat, double M_lat, mech_dock_limiter_out *o, hy_err *err);
 void mech_dock_limiter_commit(mech_dock_limiter *l);
 void mech_dock_limiter_revert(mech_dock_limiter *l);
 /* the sliding speed crossed zero within the accepted step (the caller's event): stick hypothesis on every pair;
  * the caller sets x' = 0 (the residual speed's kinetic energy goes to the friction work, as in friction_sim.c) */
 void mech_dock_limiter_stick(mech_dock_limiter *l);
+
+/* What a variant C run reports about its movable limiter (mech_dock_sim_limiter; updated at accepted steps). */
+typedef struct mech_dock_limiter_summary {
+    double first_contact;         /* first contact of its pads with the cone (rim or wall), s (NAN: none)          */
+    int    before_capture;        /* 1: that contact came before capture (spec 001 §5.3 says it should not)       */
+    double last_change;           /* the last time a pad contact began or ended, s: the limiter's oscillations on
+                                     the cone have died out by then                                               */
+    unsigned long impacts;        /* pad contact episodes (accepted steps where the pads start touching)          */
+    int    touching;              /* the pads touch the cone at the last accepted step                             */
+    double x_max, x_end;          /* limiter stroke (pushed back from the forward position): the largest, the end, m */
+    double force_max;             /* largest pad force on the cone (rim + wall), N                                 */
+    double friction_max;          /* largest guide friction, N                                                    */
+    double friction_work;         /* dissipated in the guides, J                                                  */
+    unsigned long loaded_steps;   /* accepted steps with the guides loaded (the pads on the cone)                 */
+    unsigned long stuck_steps;    /* ... of them with the limiter stuck on its guides                             */
+    unsigned long stick_events;   /* slides that came to a stop (the guides' stick events)                        */
+    double p_prev, t_prev;        /* (bookkeeping of the friction work)                                           */
+} mech_dock_limiter_summary;
 
 /* ==== the whole process in a docking run (mech_dock_sim with params.process.enabled) ========================= */
 typedef struct mech_dock_process_summary {
@@ -324,5 +355,7 @@ typedef struct mech_dock_process_summary {
 } mech_dock_process_summary;
 // (sim) => the process summary (all zero / NAN when the run has no process)
 const mech_dock_process_summary *mech_dock_sim_process(const mech_dock_sim *s);
+// (sim) => the movable limiter's summary (variant C; all zero / NAN without it)
+const mech_dock_limiter_summary *mech_dock_sim_limiter(const mech_dock_sim *s);
 
 #endif

@@ -77,6 +77,7 @@ typedef struct mech_dock_limiter_params {
     double f_forward;     /* spring force at the forward position, N (> 0)                     RP-1 300       */
     double f_end;         /* spring force at the retracted end, N (>= f_forward)               RP-1 1200      */
     double stop_stiffness;/* penalty of the forward and end stops, N/m (> 0)                   (ours) 5e6     */
+    double stop_damping;  /* their damper (pushes out of a stop only), N s/m (>= 0)              (ours) 2.3e3   */
     double a[2];          /* axial positions of the guide pairs from the centre of mass, m     (ours) -+0.10  */
     double radius;        /* guide surface radius h, m (>= 0)                                  (ours) 0.008   */
     double mu[2];         /* friction of the two sides of every pair (>= 0)                    (ours) 0.15    */

@@ -17,13 +17,16 @@ typedef struct dock_ids {
     int cover;                       /* the hatch cover (stand option), -1 without                                  */
     int housing, probe, passive;     /* body ids                                                                    */
     int j0;                          /* index of q1 (the UJ's first joint) in the joint coordinates: 0 or 1        */
+    int limiter;                     /* variant C: the movable limiter (the housing's second child), -1 without    */
+    int pads;                        /* the body that carries the limiter's pads: the housing, or the limiter (C)  */
 } dock_ids;
+#define DOCK_C_GUIDE_BACK 0.06       /* m: variant C's guide centre (and CoM) behind the limiter's larger base      */
 
 /* Contact bodies (indices into the kinematics array given to mech_contact_eval; not the tree's ids):
  *   HEAD    the head frame: origin at the head centre (x = L_Pr(t) on body 5), body 5's axes, velocity of the head
  *           material (body 5's point velocity minus the stroke rate along the probe axis)
  *   LATCH   the head frame turned by the tip-angle correction A_HS (spec 001 §2.6): latches and sensors
- *   HOUSING body 2 (limiter pads)
+ *   HOUSING the body that carries the limiter pads: body 2, or the movable limiter (variant C)
  *   PASSIVE the passive vehicle (free body; its frame origin is its CoM) */
 enum { DOCK_CB_HEAD = 0, DOCK_CB_LATCH = 1, DOCK_CB_HOUSING = 2, DOCK_CB_PASSIVE = 3, DOCK_NCB = 4 };
 

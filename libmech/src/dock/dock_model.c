@@ -47,7 +47,7 @@ int mech_dock_model_new(const mech_dock_params *p, mech_dock_model **out, hy_err
 
     /* base = active vehicle about the UJ centre: its CoM lies (port.x - uj_behind_plane) behind the UJ */
     mech_vec3 d0 = {g->uj_behind_plane - p->active.port.x, -p->active.port.y, -p->active.port.z};
-    mech_body_joint_def Jall[6], *J = Jall;
+    mech_body_joint_def Jall[7], *J = Jall;
     memset(Jall, 0, sizeof Jall);
     const mech_mat3 I3 = mech_mat3_identity(), Z = mech_mat3_zero();
     /* the stand option (spec 001 §2.7, eq. 2.9): the mechanism base on the hatch cover, a prismatic joint along the
@@ -55,13 +55,17 @@ int mech_dock_model_new(const mech_dock_params *p, mech_dock_model **out, hy_err
        the probe (m_DM - both), taken from the vehicle so that the total mass stays */
     int jo = p->stand ? 1 : 0;
     double m_cover = p->stand ? p->cover.m_dm - ms->housing_mass - ms->probe_mass : 0;
-    double m_base = p->active.mass - m_cover;
+    /* variant C: the movable limiter is a body of its own on the housing; its mass too comes from the vehicle */
+    double m_lim = p->limiter_movable ? p->limiter.mass : 0;
+    double m_base = p->active.mass - m_cover - m_lim;
     if (p->stand) {
         Jall[0] = (mech_body_joint_def){"cover", 0, MECH_BODY_PRISMATIC, 0, {0, 0, 0}, I3, m_cover, {0, 0, 0},
                                         mech_mat3_diag(0.01 * m_cover, 0.01 * m_cover, 0.01 * m_cover)};
         J = Jall + 1;
     }
-    m->b = (dock_ids){p->stand ? 1 : -1, DOCK_B_HOUSING + jo, DOCK_B_PROBE + jo, DOCK_B_PASSIVE + jo, jo};
+    int jl = p->limiter_movable ? 1 : 0;
+    m->b = (dock_ids){p->stand ? 1 : -1, DOCK_B_HOUSING + jo, DOCK_B_PROBE + jo, DOCK_B_PASSIVE + jo + jl, jo,
+                      jl ? DOCK_B_PROBE + jo + 1 : -1, jl ? DOCK_B_PROBE + jo + 1 : DOCK_B_HOUSING + jo};
     /* UJ: q1 about z0 then q2 about y1 (spec 001 §7.1 item 4: order and axes ours), q3 torsion about the housing
        axis x at the probe exit, q4 bending about y, q5 about z (§1.6) */
     J[0] = (mech_body_joint_def){"uj-1", jo, MECH_BODY_REVOLUTE, 2, {0, 0, 0}, I3, 0, {0, 0, 0}, Z};
@@ -71,12 +75,24 @@ int mech_dock_model_new(const mech_dock_params *p, mech_dock_model **out, hy_err
     J[3] = (mech_body_joint_def){"bend-4", 3 + jo, MECH_BODY_REVOLUTE, 1, {0, 0, 0}, I3, 0, {0, 0, 0}, Z};
     J[4] = (mech_body_joint_def){"probe", 4 + jo, MECH_BODY_REVOLUTE, 2, {0, 0, 0}, I3, ms->probe_mass, ms->probe_com,
                                  mech_mat3_diag(ms->probe_inertia.x, ms->probe_inertia.y, ms->probe_inertia.z)};
+    if (jl) {
+        /* variant C (spec 001 §5.3, §7 item 2): the limiter slides along the housing axis, the housing's second
+           child. Its frame is the housing's shifted by q along x (q = 0: the forward position, q < 0 pushed back), so
+           the pads' contact points keep their housing-frame coordinates at the forward position (dock_geom.c). A
+           ring of pads on a sleeve: the centre of mass on the guides' centre, DOCK_C_GUIDE_BACK behind the larger
+           base; ring inertia about it (r = the larger base) */
+        double mL = p->limiter.mass, r = p->geom.limiter_r0;
+        mech_vec3 c = {p->geom.limiter_x0 - DOCK_C_GUIDE_BACK, 0, 0};
+        J[5] = (mech_body_joint_def){"limiter", DOCK_B_HOUSING + jo, MECH_BODY_PRISMATIC, 0, {0, 0, 0}, I3, mL, c,
+                                     shifted_inertia(mL, c, (mech_vec3){mL * r * r, 0.5 * mL * r * r,
+                                                                        0.5 * mL * r * r})};
+    }
     mech_body_free_def F = {"passive", p->passive.mass,
                             mech_mat3_diag(p->passive.inertia.x, p->passive.inertia.y, p->passive.inertia.z)};
     mech_body_def def = {
         .base_mode = MECH_BODY_FLOATING,
         .base = {m_base, d0, shifted_inertia(m_base, d0, p->active.inertia)},
-        .n = 5 + jo, .joints = Jall, .nfree = 1, .free = &F, .gravity = {0, 0, 0},
+        .n = 5 + jo + jl, .joints = Jall, .nfree = 1, .free = &F, .gravity = {0, 0, 0},
         .hook_body = DOCK_B_HOUSING + jo,
     };
     rc = mech_body_model_new(&def, &m->bm, err);

@@ -14,6 +14,18 @@
  * they are relative to the docking plane; only the lever arm of the limiter force about the UJ grows. */
 #define DOCK_B_UJ_DROP 0.15
 
+/* Variant C's movable limiter (spec 001 §5.3). RP-1 gives its mass, stroke, springs and larger-base radius and
+ * places its forward position at the short cone's rim plane at capture; that placement and the 0.20 m stroke do
+ * not close (docs/dock-process.md §6): the housing comes 0.39 m nearer between capture and closed planes, so the
+ * limiter would have to give back 0.37 m. The paper's own rule decides instead: "the forward-to-end stroke must
+ * exceed the docking-plane gap at full limiter-cone contact". The forward position is where the larger base
+ * (r = 0.28 m) meets the short cone's wall (rim 0.30 m at 0.17 m behind the docking plane, 30 deg) at a
+ * docking-plane gap of 0.9 of the stroke: 0.18 m, so 2 cm of stroke stay at closed planes. The limiter is then
+ * 0.18 m short of the rim at capture and touches the cone only after capture, during the retraction. */
+#define DOCK_C_CONTACT_GAP_SHARE 0.9
+#define DOCK_C_LENGTH 0.08         /* larger -> smaller base, m (the fixed limiter's)                         */
+#define DOCK_C_GENERATRIX 32.0     /* deg (the fixed limiter's, >= the cone's 30)                             */
+
 static void vehicle(mech_dock_vehicle *v, const char *name, double mass, double roll, double transverse,
                     double transverse2, double port)
 {
@@ -40,7 +52,8 @@ static mech_contact_law law(double k, double e, double mu)
 void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
 {
     memset(p, 0, sizeof *p);
-    p->variant = variant == MECH_DOCK_B ? MECH_DOCK_B : MECH_DOCK_A;
+    int movable = variant == MECH_DOCK_C;
+    p->variant = variant == MECH_DOCK_B || movable ? MECH_DOCK_B : MECH_DOCK_A;
 
     /* §2.1: 20 t active module, ISS passive (port 35 m ahead of its CoM along its docking axis) */
     vehicle(&p->active, "module-20t", 20000, 6.0e4, 3.2e5, 3.2e5, 6.5);
@@ -100,6 +113,19 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
         ms->housing_inertia.z += ms->housing_mass * (c1 * c1 - c0 * c0);
     }
 
+    mech_dock_limiter_params_rp1(&p->limiter);
+    p->limiter_movable = movable;
+    if (movable) {
+        /* spec 001 §5.3 by its stroke rule (DOCK_C_CONTACT_GAP_SHARE above): the wall of the short cone (the one
+           the mechanism is designed for; the module cone's wall is 3 mm deeper there) */
+        const double rim_r = 0.30, rim_depth = 0.17, tan_a = tan(30 * DEG);
+        double r0 = p->limiter.base_radius, depth = rim_depth + (rim_r - r0) / tan_a;
+        g->limiter_r0 = r0;
+        g->limiter_x0 = g->uj_behind_plane + DOCK_C_CONTACT_GAP_SHARE * p->limiter.stroke + depth;
+        g->limiter_r1 = r0 - DOCK_C_LENGTH * tan(DOCK_C_GENERATRIX * DEG);
+        g->limiter_x1 = g->limiter_x0 + DOCK_C_LENGTH;
+    }
+
     /* §2.5, §2.6 sub-models */
     mech_dock_axial_params_rp1(&p->axial, p->variant);
     mech_dock_lateral_params_rp1(&p->lateral, p->variant);
@@ -141,6 +167,11 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
     /* the stand option (spec 001 §2.7): off in flight scenarios */
     p->stand = 0;
     mech_dock_cover_params_rp1(&p->cover);
+}
+
+const char *mech_dock_variant_name(const mech_dock_params *p)
+{
+    return p->variant == MECH_DOCK_A ? "A" : p->limiter_movable ? "C" : "B";
 }
 
 /* ---- check -------------------------------------------------------------------------------------------------- */
@@ -200,6 +231,38 @@ static int check_dlaw(const mech_dock_law *l, const char *key, int required, hy_
         return hy_err_set(err, HY_EMODEL, "%s.Q_scale: must be a positive number (got %g)", key, l->Q_scale);
     if (!(isfinite(l->scale) && l->scale > 0))
         return hy_err_set(err, HY_EMODEL, "%s.scale: must be a positive number (got %g)", key, l->scale);
+    return HY_OK;
+}
+
+/* variant C: the limiter's own parameters, and the geometry the process needs (spec 001 §5.3): its larger base
+   inside the cone's entry, its travel in front of the UJ, and the stroke rule (the stroke exceeds the docking-plane
+   gap at which the larger base meets the cone wall, else the planes cannot close) */
+static int check_movable_limiter(const mech_dock_params *p, hy_err *err)
+{
+    int rc = mech_dock_limiter_check(&p->limiter, err);
+    if (rc)
+        return rc;
+    if (p->variant != MECH_DOCK_B)
+        FAIL("variant", "the movable limiter is built on the modified dampers (variant C = B + the limiter, spec 001 "
+             "§5.3)");
+    const mech_dock_geometry *g = &p->geom;
+    if (!(g->limiter_r0 < g->rim_radius))
+        FAIL("geometry.limiter_r0", "the movable limiter's larger base (%g m) must be smaller than the cone's entry "
+             "radius geometry.rim_radius = %g m: in full contact it sits inside the cone (spec 001 §5.3)",
+             g->limiter_r0, g->rim_radius);
+    if (!(g->limiter_x0 - p->limiter.stroke > 0))
+        FAIL("limiter.stroke", "%g m would take the limiter's larger base behind the universal joint (forward "
+             "position geometry.limiter_x0 = %g m from it)", p->limiter.stroke, g->limiter_x0);
+    double depth = -g->rim_x + (g->rim_radius - g->limiter_r0) / tan(g->half_angle);
+    double gap = g->limiter_x0 - g->uj_behind_plane - depth;
+    if (!(gap > 0))
+        FAIL("geometry.limiter_x0", "the limiter's larger base at %g m from the UJ would meet the cone wall only "
+             "with the docking planes %g m apart (past each other): it could never bear on the cone; move its "
+             "forward position out (spec 001 §5.3)", g->limiter_x0, gap);
+    if (!(p->limiter.stroke > gap))
+        FAIL("limiter.stroke", "%g m does not exceed the docking-plane gap %g m at which the limiter's larger base "
+             "meets the cone wall: the limiter would reach its end before the planes close (spec 001 §5.3: the "
+             "forward-to-end stroke must exceed that gap)", p->limiter.stroke, gap);
     return HY_OK;
 }
 
@@ -296,6 +359,9 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
         (rc = check_dlaw(&p->lateral.spring, "lateral.spring", 1, err)))
         return rc;
 
+    if (p->limiter_movable && (rc = check_movable_limiter(p, err)))
+        return rc;
+
     const mech_dock_initial *in = &p->init;
     NONNEG(in->closing_speed, "initial.closing_speed");
     if (in->closing_speed > 10)   /* docking closes at cm/s to dm/s; beyond, the cone's contact model has no meaning */
@@ -355,6 +421,9 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
         NONNEG(pp->roller_mu, "process.roller_mu");
         /* the drive must be able to pull the probe in against the brake that caps the retraction force: below
            that level the motors stall before the brake slips (spec 001 §5.2: FrT2 protects the drive) */
+        if (p->limiter_movable && pp->cam_on)
+            FAIL("cam", "variant C has no alignment levers: the movable limiter replaces the cam and levers (spec 001 "
+                 "§5.3)");
         double cap = p->axial.variant == MECH_DOCK_B ? p->axial.frt2_pull : 0;
         if (cap > 0 && !(pp->drive.force_max > cap))
             FAIL("drive.force_max", "%g N does not exceed FrT2's pull-out level axial.frt2_pull = %g N: the motors "
@@ -445,6 +514,8 @@ static const struct { const char *name, *unit; } channels[MECH_DOCK_NCH] = {
     [MECH_DOCK_CH_COVER_X] = {"x_cover", "m"},
     [MECH_DOCK_CH_E_DRIVE] = {"e_drive", "J"},
     [MECH_DOCK_CH_E_DRIVE_STORED] = {"e_drive_stored", "J"},
+    [MECH_DOCK_CH_LIMITER_X] = {"limiter_x", "m"},
+    [MECH_DOCK_CH_LIMITER_GUIDE_F] = {"limiter_guide_f", "N"},
 };
 
 const char *mech_dock_channel_name(int ch)

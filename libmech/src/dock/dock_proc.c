@@ -15,6 +15,11 @@
 #define ROLLER_V_EPS 1e-3   /* m/s: the wall contacts' Coulomb friction is viscous below this sliding speed */
 #define PAD_ZETA 0.3        /* damping of the pad-wall contact: this fraction of critical on PAD_MASS          */
 #define PAD_MASS 20.0       /* kg: the housing's transverse inertia at the limiter (3 kg m^2 / 0.4^2)          */
+#define PAD_V_EPS_C 2e-2    /* m/s: the movable limiter's pads (C): their friction on the wall is viscous below this
+                               speed. On the 3 kg limiter the rollers' 1e-3 m/s made the wedged pads' regularised
+                               stick the stiffest mode (mu N / (v m) ~ 3e4 1/s: steps of 0.1 ms for minutes); the pads
+                               hardly slide on the wall (the housing slides through the limiter), docs/dock-process.md
+                               §8.5 */
 #define TILT_MAX 0.5        /* sin of the largest tilt between the housing and the cone (or the two docking planes)
                                the cheap bounds below allow for: 30 deg, beyond any swing the UJ stops permit     */
 #define BOUND_MARGIN 0.01   /* m: slack of the bounds                                                        */
@@ -38,13 +43,13 @@ static int clear_of_wall(const mech_contact_shape *cone, double tan_a, double x,
     return r + reach < cone->radius + (x - dx) * tan_a - BOUND_MARGIN;
 }
 
-/* A point contact of the housing's (pads, rollers) with the cone wall: the spring-damper k depth - c vn (>= 0) with a
+/* A point contact of a body's (the pads: housing or movable limiter; the rollers: housing) with the cone wall: the spring-damper k depth - c vn (>= 0) with a
    regularised Coulomb friction mu, applied to the housing and (opposite) to the passive vehicle at the contact
    point; its power and elastic energy booked in e. va: the housing-side material velocity of the point. Returns the
    force on the housing. */
-static mech_vec3 wall_contact(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d,
+static mech_vec3 wall_contact(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, int body,
                               const mech_contact_body *P, const mech_contact_geom *g, mech_vec3 va, double k, double c,
-                              double mu, dock_proc_eval *e)
+                              double mu, double v_eps, dock_proc_eval *e)
 {
     mech_vec3 vb = mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(g->point, P->pos)));
     mech_contact_vel rv = mech_contact_relvel(g, va, vb);
@@ -52,8 +57,8 @@ static mech_vec3 wall_contact(const mech_dock_model *m, const mech_body_model *b
     double vt = mech_vec3_norm(rv.vt);
     mech_vec3 f = mech_vec3_scale(g->normal, fn);
     if (mu > 0 && vt > 0)
-        f = mech_vec3_axpy(f, -mu * fn / fmax(vt, ROLLER_V_EPS), rv.vt);
-    mech_body_apply_world_force(bm, d, m->b.housing, g->point, f);
+        f = mech_vec3_axpy(f, -mu * fn / fmax(vt, v_eps), rv.vt);
+    mech_body_apply_world_force(bm, d, body, g->point, f);
     mech_body_apply_world_force(bm, d, m->b.passive, g->point, mech_vec3_neg(f));
     e->p_contact -= mech_vec3_dot(f, mech_vec3_axpy(rv.vt, rv.vn, g->normal));
     e->e_contact += 0.5 * k * g->depth * g->depth;
@@ -139,19 +144,27 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     }
     e->f_pusher = mech_vec3_norm(e->push.force);
 
-    /* ---- the fixed limiter's pads against the cone wall (A, B): the capture-phase contact set has the pads on the
+    /* ---- the limiter's pads against the cone wall (A, B: on the housing; C: on the movable limiter): the capture-phase contact set has the pads on the
        rim circle only; during retraction the limiter goes below the rim and bears on the wall (spec 001 §1.4, the
        docked clearance 1.3-1.7 cm). Each pad's larger-base arc (its edge nearest the wall: the limiter's generatrix,
        32 deg, is steeper than the cone's 30) as DOCK_PAD_PTS points; the wall only (the rim edge is the capture-phase
        set's), a spring-damper with the limiter_rim law's stiffness and friction ---- */
     const mech_contact_pair *cone = &m->set[DOCK_SET_CONE]->pair[0];
     mech_contact_pose pc = mech_contact_pose_compose(mech_contact_pose_make(P->pos, P->rot), cone->local_b);
-    const mech_contact_body *H = &cb[DOCK_CB_HOUSING];
+    const mech_contact_body *H = &cb[DOCK_CB_HOUSING];   /* the pads' body: the housing, or the limiter (C) */
     const mech_dock_geometry *gm = &p->geom;
     const mech_contact_law *ll = &p->contact.limiter_rim;
     mech_contact_shape pad = mech_contact_sphere(DOCK_PAD_SPHERE);
-    double c_pad = 2 * PAD_ZETA * sqrt(ll->k * PAD_MASS);
     int npad = gm->limiter_pads < 8 ? gm->limiter_pads : 8;
+    /* A, B: every point the law's stiffness, damped on the housing's inertia at the limiter. C: the movable
+       limiter is 3 kg: a pad (its DOCK_PAD_PTS points together) has the law's stiffness, and the damping is
+       PAD_ZETA of critical on the limiter's mass shared by all points, so the ring on the wall is a 400 Hz mode
+       rather than a 1.3 kHz one with a 0.1 ms damping time */
+    int movable = p->limiter_movable;
+    double k_pad = movable ? ll->k / DOCK_PAD_PTS : ll->k;
+    double c_pad = movable ? 2 * PAD_ZETA * sqrt(k_pad * p->limiter.mass / fmax(1.0, npad * DOCK_PAD_PTS))
+                           : 2 * PAD_ZETA * sqrt(ll->k * PAD_MASS);
+    double v_pad = movable ? PAD_V_EPS_C : ROLLER_V_EPS;
     /* the cheap bound: the limiter's larger base (centre, radius r0, tilted by up to TILT_MAX) inside the wall */
     double lx, lr;
     cone_coords(&pc, mech_vec3_add(H->pos, mech_vec3_scale(mech_mat3_col(H->rot, 0), gm->limiter_x0)), &lx, &lr);
@@ -171,7 +184,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
             if (!(g.depth > 0) || g.feature != MECH_CONTACT_FEAT_WALL)
                 continue;
             mech_vec3 va = mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos)));
-            mech_vec3 f = wall_contact(m, bm, d, P, &g, va, ll->k, c_pad, ll->mu_k, e);
+            mech_vec3 f = wall_contact(m, bm, d, m->b.pads, P, &g, va, k_pad, c_pad, ll->mu_k, v_pad, e);
             e->f_pad += mech_vec3_norm(f);
             e->n_pad++;
         }
@@ -182,6 +195,9 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     if (!pp->cam_on || !m->cam)
         return;
     const mech_dock_cam *cam = m->cam;
+    const int hb = m->b.housing;   /* the levers' pivots are on the housing */
+    const mech_contact_body Hh = {d->pos[hb], d->xmat[hb], d->xvel[hb], d->xomega[hb]};
+    H = &Hh;
     mech_contact_shape roller = mech_contact_sphere(pp->cam.roller_radius);
     const double dphi = 1e-6;
     for (int j = 0; j < cam->n_lever; j++) {
@@ -207,7 +223,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         mech_vec3 drw = mech_mat3_apply(H->rot, drh);
         mech_vec3 va = mech_vec3_axpy(mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos))),
                                       phid, drw);
-        mech_vec3 f = wall_contact(m, bm, d, P, &g, va, pp->roller_stiffness, pp->roller_damping, pp->roller_mu, e);
+        mech_vec3 f = wall_contact(m, bm, d, hb, P, &g, va, pp->roller_stiffness, pp->roller_damping, pp->roller_mu, ROLLER_V_EPS, e);
         /* through the cam the lever's load turns the nut: its virtual work f . dr/dphi dphi, as a force along the
            stroke (s = phi / i_Nut) */
         e->f_nut += mech_vec3_dot(f, drw) * m->i_nut;

@@ -65,6 +65,11 @@ typedef struct dock_eval {
     double    p[NQ];                  /* powers integrated by the quadratures                                   */
     dock_proc_eval pr;                /* the whole process's loads (params.process.enabled)                     */
     double    x_cover, p_cover;   /* stand option: cover deflection (m), damping power (W)                 */
+    /* variant C: the movable limiter (x pushed back from the forward position, m; its guide solve) */
+    double    lim_x, lim_xd;
+    int       lim_loaded;             /* the guides carry a lateral load (the pads touch): friction acts        */
+    double    lim_friction;           /* sum of the guide friction forces along x, N                            */
+    mech_dock_limiter_out lim;
 } dock_eval;
 
 struct mech_dock_sim {
@@ -125,6 +130,10 @@ struct mech_dock_sim {
     mech_dock_process_summary ps;
     double                 drive_work_max;   /* max |motor work| so far, J (the scale of the energy check)     */
     int                    roller_prev, pad_prev;   /* rollers and pad points touching at the last accepted step */
+    /* variant C (params.limiter_movable): the limiter's guides (friction/ solver, committed variant and slip) */
+    int                    lim_on, jl;  /* on; index of its joint coordinate                                    */
+    mech_dock_limiter      lim;
+    mech_dock_limiter_summary ls;
 };
 
 /* ---- small helpers ------------------------------------------------------------------------------------------ */
@@ -190,7 +199,7 @@ static void contact_bodies(mech_dock_sim *s, double L, double sdot)
     mech_vec3 wl = mech_vec3_axpy(mech_vec3_axpy(w5, s->ahs_gain[0] * d->qd[j0 + 3], s->ahs_axis[0]),
                                   s->ahs_gain[1] * d->qd[j0 + 4], s->ahs_axis[1]);
     s->cb[DOCK_CB_LATCH] = (mech_contact_body){c, mech_mat3_mul(R4x, mech_mat3_rot(2, tf * d->sinq[j0 + 4] - q5)), vc, wl};
-    int h = s->m->b.housing, f = s->m->b.passive;
+    int h = s->m->b.pads, f = s->m->b.passive;   /* the pads ride on the housing, or on the movable limiter (C) */
     s->cb[DOCK_CB_HOUSING] = (mech_contact_body){d->pos[h], d->xmat[h], d->xvel[h], d->xomega[h]};
     s->cb[DOCK_CB_PASSIVE] = (mech_contact_body){d->pos[f], d->xmat[f], d->xvel[f], d->xomega[f]};
 }
@@ -253,6 +262,54 @@ static void gates(mech_dock_sim *s, dock_eval *e, mech_vec3 hc)
     }
 }
 
+/* ---- variant C: the guide friction of the movable limiter (docs/dock-process.md §6, §8.5) ------------------------
+ * After the tree's forward dynamics with every load but the guide friction: the limiter's joint acceleration is
+ * affine in a force on its joint (the articulated-body solution is linear in the loads), so a second pass with a
+ * test force gives its slope, 1 / m_eff, exactly: the whole tree's inertia as the limiter feels it. The variant-
+ * constraint solver of friction/ decides the guide reactions (from the pads' lateral load and moment, in the
+ * plane of the load), stick or slip and the friction; a third pass applies it. In stick the limiter's acceleration
+ * along the housing is then zero to round-off, with the housing's own acceleration included. Left out: the guides'
+ * share of the limiter's inertial load across the axis (3 kg times the housing's lateral acceleration, against
+ * pad loads of hundreds of N). */
+#define LIM_TEST_FORCE 100.0   /* N: the second pass's test force (the map is linear: any size, well above round-off) */
+static int limiter_guides(mech_dock_sim *s, dock_eval *e, mech_vec3 F, mech_vec3 M)
+{
+    const mech_body_model *bm = s->bm;
+    mech_body_data *d = s->d;
+    const int jl = s->jl;
+    hy_err lerr;
+    lerr.code = 0, lerr.msg[0] = 0;
+    int rc;
+    e->lim_friction = 0;
+    if (!e->lim_loaded) {   /* no guide reaction: the closed form (slip indices follow the speed) */
+        rc = mech_dock_limiter_trial_coupled(&s->lim, e->lim_x, e->lim_xd, 1.0, -d->qdd[jl], 0, 0, &e->lim, &lerr);
+        return rc ? fail(s, rc, "limiter: %s", lerr.msg) : HY_OK;
+    }
+    double qa = d->qdd[jl];
+    d->tau[jl] += LIM_TEST_FORCE;
+    if (mech_body_aba(bm, d))
+        return fail(s, HY_ENUMERIC, "body tree: an articulated inertia is not positive (singular configuration)");
+    double g = (d->qdd[jl] - qa) / LIM_TEST_FORCE;   /* 1 / m_eff, > 0 */
+    d->tau[jl] -= LIM_TEST_FORCE;
+    if (!(g > 0))
+        return fail(s, HY_ENUMERIC, "limiter: its effective mass on the tree is not positive (1/m = %g)", g);
+    /* the plane of the load: the pads' lateral force u (or, without one, the plane the moment turns in); the
+       limiter module's frame has x' = -x (pushed back), y' = u, z' = x' x y' */
+    double Fl = hypot(F.y, F.z);
+    mech_vec3 u = Fl > 0 ? (mech_vec3){0, F.y / Fl, F.z / Fl} : mech_vec3_normalize((mech_vec3){0, M.z, -M.y});
+    mech_vec3 w = mech_vec3_cross(mech_vec3_unit(0), u);
+    rc = mech_dock_limiter_trial_coupled(&s->lim, e->lim_x, e->lim_xd, 1.0 / g, -qa / g, Fl, -mech_vec3_dot(M, w),
+                                         &e->lim, &lerr);
+    if (rc)
+        return fail(s, rc, "limiter: %s; hint: the guides jam (a Painleve case: lower limiter.mu or move the guide "
+                    "pairs limiter.a apart)", lerr.msg);
+    e->lim_friction = e->lim.F[0] + e->lim.F[1];
+    d->tau[jl] -= e->lim_friction;
+    if (mech_body_aba(bm, d))
+        return fail(s, HY_ENUMERIC, "body tree: an articulated inertia is not positive (singular configuration)");
+    return HY_OK;
+}
+
 /* ---- one evaluation: (t, y) => dy/dt and e (trials of every element; committed states untouched) ------------ */
 
 static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, dock_eval *e)
@@ -307,7 +364,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
             mech_vec3 f = cd->force[i];
             if (!(isfinite(f.x) && isfinite(f.y) && isfinite(f.z)))
                 return fail(s, HY_ENUMERIC, "contact %s: non-finite force", pr->name);
-            int body = pr->body_a == DOCK_CB_HOUSING ? s->m->b.housing : s->m->b.probe;
+            int body = pr->body_a == DOCK_CB_HOUSING ? s->m->b.pads : s->m->b.probe;
             mech_body_apply_world_force(bm, d, body, gg->point, f);
             mech_body_apply_world_force(bm, d, s->m->b.passive, gg->point, mech_vec3_neg(f));
             Fp = mech_vec3_sub(Fp, f);
@@ -527,9 +584,38 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
         Pth = mech_vec3_dot(f, mech_body_point_velocity(bm, d, DOCK_B_BASE, def->base.com));
     }
 
+    /* variant C: the springs and stops on the limiter's joint (q = -x: forward positive) */
+    double Plim = 0;
+    mech_vec3 limF = {0, 0, 0}, limM = {0, 0, 0};
+    if (s->lim_on) {
+        const int jl = s->jl;
+        e->lim_x = -d->q[jl];
+        e->lim_xd = -d->qd[jl];
+        double Fs, Fst, E;
+        mech_dock_limiter_springs(&p->limiter, e->lim_x, e->lim_xd, &Fs, &Fst, &E);
+        d->tau[jl] += Fs - Fst;
+        double pen = e->lim_x < 0 ? e->lim_x : e->lim_x > p->limiter.stroke ? e->lim_x - p->limiter.stroke : 0.0;
+        /* power the springs and stops take from the bodies: their elastic energy (E, booked with the contacts'
+           elastic energy) and the stops' damping */
+        Plim = (Fs - Fst) * e->lim_xd;
+        e->e_contact += E;
+        if (s->proc && pen != 0)
+            e->pr.k_touch = fmax(e->pr.k_touch, p->limiter.stop_stiffness);
+        /* the pads' loads on the limiter (nothing else acts on it): force and moment about the guides' centre,
+           limiter frame (the housing's axes) */
+        const int lb = m->b.limiter;
+        limF = d->f_ext[lb];
+        mech_vec3 c = {gm->limiter_x0 - DOCK_C_GUIDE_BACK, 0, 0};
+        limM = mech_vec3_sub(d->m_ext[lb], mech_vec3_cross(c, limF));
+        e->lim_loaded = limF.y != 0 || limF.z != 0 || limM.y != 0 || limM.z != 0;
+    }
+
     rc = mech_body_forward(bm, d);
     if (rc)
         return fail(s, HY_ENUMERIC, "body tree: an articulated inertia is not positive (singular configuration)");
+    if (s->lim_on && (rc = limiter_guides(s, e, limF, limM)) != HY_OK)
+        return rc;
+    Pc += Plim + (s->lim_on ? e->lim.p_friction : 0.0);
     mech_body_state_deriv(bm, d, dy);
     dy[nb] = y[nb + 1];
     dy[nb + 1] = e->ax.phidd;
@@ -570,6 +656,8 @@ static void revert_all(mech_dock_sim *s)
     mech_dock_lateral_revert(s->lat);
     if (s->proc)
         mech_dock_drive_revert(&s->drive);
+    if (s->lim_on)
+        mech_dock_limiter_revert(&s->lim);
 }
 
 static void commit_all(mech_dock_sim *s, const dock_eval *e)
@@ -590,6 +678,8 @@ static void commit_all(mech_dock_sim *s, const dock_eval *e)
     mech_dock_lateral_commit(s->lat);
     if (s->proc)
         mech_dock_drive_commit(&s->drive, e->s);
+    if (s->lim_on)
+        mech_dock_limiter_commit(&s->lim);
     s->slot_touch = e->slot_touch;
     s->slot_vimp = e->slot_vimp;
 }
@@ -659,6 +749,94 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
     }
 }
 
+/* Variant C at an accepted (sub)step: the limiter's contact with the cone (its pads on the rim or the wall), its
+ * stroke, the guide friction and its work (trapezoids of the friction power over the accepted steps) */
+static void limiter_account(mech_dock_sim *s, const dock_eval *e, int first)
+{
+    mech_dock_limiter_summary *ls = &s->ls;
+    int touch = e->limiter || e->pr.n_pad > 0;
+    if (touch && isnan(ls->first_contact)) {
+        ls->first_contact = s->t;
+        ls->before_capture = !s->captured;
+    }
+    if (touch != ls->touching && !first) {
+        if (touch)
+            ls->impacts++;
+        ls->last_change = s->t;
+    }
+    ls->touching = touch;
+    ls->x_max = fmax(ls->x_max, e->lim_x);
+    ls->x_end = e->lim_x;
+    ls->force_max = fmax(ls->force_max, e->f_limiter + e->pr.f_pad);
+    ls->friction_max = fmax(ls->friction_max, fabs(e->lim_friction));
+    if (!first)
+        ls->friction_work += 0.5 * (e->lim.p_friction + ls->p_prev) * (s->t - ls->t_prev);
+    ls->p_prev = e->lim.p_friction;
+    ls->t_prev = s->t;
+    if (e->lim_loaded && (e->lim.slip[0] == 0 || e->lim.slip[1] == 0))
+        ls->stuck_steps++;
+    if (e->lim_loaded)
+        ls->loaded_steps++;
+}
+
+/* variant C: the committed sliding direction of the limiter on its guides, 0 when it is stuck. One coordinate moves
+ * on both guide pairs: a pair that sticks (slip 0: the solver held its tangential acceleration at zero) holds the
+ * limiter, whatever the other does (at its kinetic limit, slip +-1) */
+static int limiter_sliding(const mech_dock_sim *s)
+{
+    const int *sl = s->lim.data->slip_c;
+    return sl[0] != 0 && sl[1] != 0 ? sl[0] : 0;
+}
+
+/* (sim, t, y) => kinetic energy of the bodies at that state (the body data are overwritten) */
+static double tree_ke(mech_dock_sim *s, double t, const double *y)
+{
+    mech_body_set_state(s->bm, s->d, t, y);
+    mech_body_kinematics(s->bm, s->d);
+    return mech_body_kinetic_energy(s->bm, s->d);
+}
+
+/* Variant C at an accepted state y (e: an evaluation there): the limiter slid under a guide load and its speed
+ * reached zero within the step (an event ends the step there): from here the stick hypothesis, as friction_sim.c
+ * rules. The residual speed (the event's tolerance times the deceleration) is removed by an impulse on the
+ * limiter's joint, which the tree answers as a whole: the velocity change is the impulse times the tree's response
+ * to a unit joint force (two articulated-body passes, the velocity terms cancel in the difference), so linear and
+ * angular momentum stay as they were and the kinetic energy lost (the plastic impact's) is booked as contact
+ * dissipation. Returns 1 when it changed y (the caller evaluates the state again). */
+static int limiter_stick(mech_dock_sim *s, const dock_eval *e, double t, double *y)
+{
+    if (!s->lim_on || !e->lim_loaded)
+        return 0;
+    int sc = limiter_sliding(s);   /* the step's sliding direction (committed) */
+    const size_t iqd = s->L.qd + s->jl;
+    double xd = -y[iqd];
+    if (sc == 0 || sc * xd > 0)
+        return 0;
+    const mech_body_model *bm = s->bm;
+    mech_body_data *d = s->d;
+    double *r0 = s->k2, *r1 = s->k3;   /* scratch: free at an accepted state (the RK4 stages are spent) */
+    mech_body_set_state(bm, d, t, y);
+    mech_body_kinematics(bm, d);
+    double ke0 = mech_body_kinetic_energy(bm, d);
+    mech_body_clear_loads(bm, d);
+    mech_body_forward(bm, d);
+    mech_body_state_deriv(bm, d, r0);
+    d->tau[s->jl] = 1.0;
+    mech_body_forward(bm, d);
+    mech_body_state_deriv(bm, d, r1);
+    double g = r1[iqd] - r0[iqd];   /* the joint's speed change per unit impulse: 1 / m_eff */
+    if (g > 0) {
+        double lambda = -y[iqd] / g;
+        for (size_t i = s->L.npos; i < s->nb; i++)
+            y[i] += lambda * (r1[i] - r0[i]);
+    }
+    y[iqd] = 0;   /* exactly */
+    y[s->iq + Q_CONTACT] += ke0 - tree_ke(s, t, y);
+    mech_dock_limiter_stick(&s->lim);
+    s->ls.stick_events++;
+    return 1;
+}
+
 /* (accepted evaluation) => capture, sensors, peaks at every accepted (sub)step; at the end of a step of h (full)
  * also element work, energy budget, momentum and channels. The element work is booked over the steps of h only,
  * the samples of the t, q, Q records, so `hyst loops` over a record gives back the work booked. */
@@ -691,6 +869,8 @@ static void account(mech_dock_sim *s, int first, int full)
         S->failed = 1;
     if (s->proc)
         process_account(s, e, first);
+    if (s->lim_on)
+        limiter_account(s, e, first);
 
     const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE], *H = &s->cb[DOCK_CB_HEAD];
     mech_vec3 ex5 = mech_mat3_col(H->rot, 0);
@@ -824,6 +1004,8 @@ static void account(mech_dock_sim *s, int first, int full)
     c[MECH_DOCK_CH_BOTTOM_CONTACT] = e->bottom;
     c[MECH_DOCK_CH_LATCH_CONTACT] = e->latch;
     c[MECH_DOCK_CH_LIMITER_CONTACT] = e->limiter;
+    c[MECH_DOCK_CH_LIMITER_X] = s->lim_on ? e->lim_x : 0.0;
+    c[MECH_DOCK_CH_LIMITER_GUIDE_F] = s->lim_on ? e->lim_friction : 0.0;
     c[MECH_DOCK_CH_CAPTURE] = s->captured;
     c[MECH_DOCK_CH_E_KIN_VEHICLES] = ke_veh;
     c[MECH_DOCK_CH_E_KIN_MECH] = ke_mech;
@@ -934,6 +1116,9 @@ static int initial_state(mech_dock_sim *s, hy_err *err)
             lo = mid;
     }
     place(s, port0, dir, lo - in->gap, R0, y);
+    if (s->lim_on)   /* the limiter rests on its forward stop, pressed by the springs' preload (q = -x > 0) */
+        y[L->q + s->jl] = p->limiter.f_forward /
+                          (p->limiter.stop_stiffness + (p->limiter.f_end - p->limiter.f_forward) / p->limiter.stroke);
 
     /* velocities: the active CoM moves at v, turns at the rates (cone frame); the passive vehicle at rest */
     const mech_body_def *def = mech_body_model_def(s->bm);
@@ -961,6 +1146,8 @@ void mech_dock_sim_free(mech_dock_sim *s)
     hy_element_free(&s->el_cover);
     mech_dock_axial_free(s->ax);
     mech_dock_lateral_free(s->lat);
+    if (s->lim_on)
+        mech_dock_limiter_free(&s->lim);
     mech_ode_step_free(s->stp);
     free(s->y);
     free(s);
@@ -1018,6 +1205,15 @@ static int gap_values(const mech_dock_sim *s, const dock_eval *e, double *g)
             g[n++] = s->m->p.process.pushers_on ? ph->stroke - rg : -1.0;
             g[n++] = -rg;
         }
+    }
+    if (s->lim_on) {
+        /* variant C: the limiter entering its forward and its end stop, and, while the guides carry a load and it
+           slides, its speed along the committed sliding direction: a slide that stops ends its step there, where
+           the stick hypothesis takes over (limiter_stick) */
+        int sc = limiter_sliding(s);
+        g[n++] = -e->lim_x;
+        g[n++] = e->lim_x - s->m->p.limiter.stroke;
+        g[n++] = e->lim_loaded && sc ? sc * e->lim_xd : 1.0;
     }
     g[n++] = e->slot_over * s->m->p.geom.latch_radius;
     g[n++] = s->captured ? 1.0 : s->m->g.capture_x - e->x_c;
@@ -1214,7 +1410,8 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
             const double *q0 = s->y + s->L.base_quat, *q1 = s->y + s->L.free_pos + 3;
             double n0 = q0[0] * q0[0] + q0[1] * q0[1] + q0[2] * q0[2] + q0[3] * q0[3];
             double n1 = q1[0] * q1[0] + q1[1] * q1[1] + q1[2] * q1[2] + q1[3] * q1[3];
-            if (fabs(n0 - 1) > 1e-9 || fabs(n1 - 1) > 1e-9) {
+            int stick = limiter_stick(s, &s->ev, tn, s->y);
+            if (stick || fabs(n0 - 1) > 1e-9 || fabs(n1 - 1) > 1e-9) {
                 renormalise(s, s->y);
                 if ((rc = evaluate(s, tn, s->y, s->k1, &s->ev)) != HY_OK)
                     return adaptive_fail(s, err, rc);
@@ -1291,6 +1488,15 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
         goto fail;
     if ((rc = mech_dock_axial_new(&p->axial, &s->ax, err)) || (rc = mech_dock_lateral_new(&p->lateral, &s->lat, err)))
         goto fail;
+    if (p->limiter_movable) {
+        mech_dock_limiter_params lp = p->limiter;
+        lp.base_radius = p->geom.limiter_r0;
+        if ((rc = mech_dock_limiter_new(&lp, &s->lim, err)))
+            goto fail;
+        s->lim_on = 1;
+        s->jl = m->b.limiter - 1;   /* body j sits behind joint j - 1 (mech/body.h) */
+        s->ls.first_contact = s->ls.last_change = NAN;
+    }
     s->y = calloc(12 * s->dim, sizeof *s->y);
     if (!s->y) {
         rc = hy_err_set(err, HY_ENOMEM, "dock simulation: out of memory");
@@ -1327,6 +1533,8 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
         s->wke[s->nb + 1] = sqrt(p->axial.m_eq) / m->i_nut;   /* phid_Nut: the chain's m_eq at the probe */
         if (s->proc)
             s->wke[s->iu + 1] = sqrt(p->process.drive.m_out);   /* u': the drive output's reflected mass */
+        if (p->limiter_movable)
+            s->wke[L->qd + m->b.limiter - 1] = sqrt(p->limiter.mass);
     }
     if ((rc = initial_state(s, err)))
         goto fail;
@@ -1339,6 +1547,8 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
         s->ps.gap_min = INFINITY;
     }
     s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
+    if (!s->lim_on)
+        s->ls.first_contact = s->ls.last_change = NAN;
     renormalise(s, s->y);
     rc = evaluate(s, 0, s->y, s->k1, &s->ev);
     if (rc == HY_OK) {
@@ -1414,6 +1624,7 @@ static int rk4(mech_dock_sim *s, double t, double h, double theta)
             if (!isfinite(y[i]))
                 rc = fail(s, HY_ENUMERIC, "state component %zu is not finite", i);
         if (rc == HY_OK) {
+            limiter_stick(s, &s->ev, t + h, y);
             renormalise(s, y);
             rc = evaluate(s, t + h, y, s->yt, &s->ev);
         }
@@ -1499,6 +1710,7 @@ int mech_dock_sim_done(const mech_dock_sim *s)
 }
 const double *mech_dock_sim_channels(const mech_dock_sim *s) { return s->ch; }
 const mech_dock_process_summary *mech_dock_sim_process(const mech_dock_sim *s) { return &s->ps; }
+const mech_dock_limiter_summary *mech_dock_sim_limiter(const mech_dock_sim *s) { return &s->ls; }
 const mech_dock_summary *mech_dock_sim_summary(const mech_dock_sim *s) { return &s->sum; }
 
 void mech_dock_sim_element(const mech_dock_sim *s, int el, double *q, double *Q, int *state, double *work)
@@ -1522,8 +1734,8 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
     v->uj = to_cone(s, d->pos[DOCK_B_UJ1 + s->m->b.j0]);   /* on the cover with the stand option */
     v->bend = to_cone(s, d->pos[s->m->b.probe]);
     v->head = to_cone(s, s->cb[DOCK_CB_HEAD].pos);
-    v->limiter0 = to_cone(s, mech_vec3_axpy(d->pos[s->m->b.housing], p->geom.limiter_x0, x2));
-    v->limiter1 = to_cone(s, mech_vec3_axpy(d->pos[s->m->b.housing], p->geom.limiter_x1, x2));
+    v->limiter0 = to_cone(s, mech_vec3_axpy(d->pos[s->m->b.pads], p->geom.limiter_x0, x2));   /* C: moved by x */
+    v->limiter1 = to_cone(s, mech_vec3_axpy(d->pos[s->m->b.pads], p->geom.limiter_x1, x2));
     const mech_mat3 Rp = s->cb[DOCK_CB_PASSIVE].rot;
     v->housing_axis = mech_mat3_tapply(Rp, x2);
     v->active_port = to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_BASE], p->geom.uj_behind_plane, x0));

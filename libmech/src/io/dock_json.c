@@ -190,6 +190,18 @@ static const field fields[] = {
     P("stand", "m_dm", cover.m_dm, K_POS, "kg"),
     P("stand", "k", cover.k, K_POS, "N/m"),
     P("stand", "c", cover.c, K_NONNEG, "N s/m"),
+    /* variant C's movable limiter (spec 001 §5.3): read and printed only with "variant": "C"; its pads' geometry
+       (forward position, radii) is geometry.limiter_* */
+    P("limiter", "mass", limiter.mass, K_POS, "kg"),
+    P("limiter", "stroke", limiter.stroke, K_POS, "m"),
+    P("limiter", "f_forward", limiter.f_forward, K_POS, "N"),
+    P("limiter", "f_end", limiter.f_end, K_POS, "N"),
+    P("limiter", "stop_stiffness", limiter.stop_stiffness, K_POS, "N/m"),
+    P("limiter", "stop_damping", limiter.stop_damping, K_NONNEG, "N s/m"),
+    P("limiter", "guide_a0", limiter.a[0], K_NUM, "m"),
+    P("limiter", "guide_a1", limiter.a[1], K_NUM, "m"),
+    P("limiter", "guide_radius", limiter.radius, K_NONNEG, "m"),
+    P("limiter", "mu", limiter.mu, K_NONNEG2, ""),
 };
 // (section path) => 1 for the sections of the whole process (read only with "process", printed only when enabled)
 static int process_section(const char *sec)
@@ -208,7 +220,7 @@ typedef struct section {
 static const section sections[] = {
     {"", {"format", "version", "name", "notes", "source", "variant", "cone", "vehicles", "initial", "contact",
           "geometry", "mass", "axial", "lateral", "probe", "thrust", "laws", "outputs", "integration", "process",
-          "drive", "sequencer", "pushers", "cam", "stand", NULL}},
+          "drive", "sequencer", "pushers", "cam", "stand", "limiter", NULL}},
     {"vehicles", {"active", "passive", NULL}},
     {"vehicles.active", {"name", NULL}},
     {"vehicles.passive", {"name", NULL}},
@@ -234,6 +246,7 @@ static const section sections[] = {
     {"pushers", {"enabled", NULL}},
     {"cam", {"theta_deg", "radius", NULL}},
     {"stand", {NULL}},
+    {"limiter", {NULL}},
     {"lateral.brake", {"speed", "moment", NULL}},
 };
 #define NSECTION (sizeof sections / sizeof sections[0])
@@ -244,7 +257,7 @@ static const char *const law_default[MECH_DOCK_NLAW] = {"models/axial-A.json", "
                                                         "models/lateral-spring.json", "models/probe-bending.json",
                                                         "models/probe-torsion.json", NULL};
 /* (laws.cover has no default: without it the stand's cover is the linear stand.k) */
-static const char *const variant_names[] = {"A", "B", NULL};
+static const char *const variant_names[] = {"A", "B", "C", NULL};   /* C: B with the movable limiter */
 static const char *const cone_names[] = {"module", "vehicle", "short", NULL};
 static const char *const events_names[] = {"none", "also", "only", NULL};   /* MECH_DOCK_EVENTS_*  */
 static const char *const format_names[] = {"csv", "h5", "csv+h5", NULL};   /* MECH_DOCK_FORMAT_*  */
@@ -255,7 +268,7 @@ static int law_used(int variant, int slot)
     if (slot == MECH_DOCK_LAW_CHAIN)
         return variant == MECH_DOCK_A;
     if (slot == MECH_DOCK_LAW_GEAR)
-        return variant == MECH_DOCK_B;
+        return variant != MECH_DOCK_A;   /* B and C */
     return 1;
 }
 
@@ -735,7 +748,7 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_dock_config *c)
     if (o && (rc = read_table(x, o, "lateral.brake", "moment", "N m", "rad/s", &p->lateral.brake)) != HY_OK)
         return rc;
     /* cross-checks */
-    if (variant == MECH_DOCK_B && !(p->axial.frt1_stroke < p->axial.stroke_limit))
+    if (p->variant == MECH_DOCK_B && !(p->axial.frt1_stroke < p->axial.stroke_limit))
         return hy_err_set(x->err, HY_EPARSE, "%s: axial.frt1_stroke = %g: expected below axial.stroke_limit = %g m",
                           x->name, p->axial.frt1_stroke, p->axial.stroke_limit);
     if (!(p->geom.socket_radius < p->geom.rim_radius))
@@ -779,6 +792,11 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_dock_config *c)
     if ((rc = find_section(x, doc, "stand", &o)) != HY_OK)
         return rc;
     p->stand = o != NULL;
+    if ((rc = find_section(x, doc, "limiter", &o)) != HY_OK)
+        return rc;
+    if (o && !p->limiter_movable)
+        return hy_err_set(x->err, HY_EPARSE, "%s: limiter: only variant C has a movable limiter (\"variant\": \"C\"; "
+                          "A and B have the fixed one, geometry.limiter_*)", x->name);
     if (c->law_path[MECH_DOCK_LAW_COVER][0] && !p->stand)
         return hy_err_set(x->err, HY_EPARSE, "%s: laws.cover: only the stand option has a cover (add a \"stand\" "
                           "section or remove the law)", x->name);
@@ -1048,7 +1066,8 @@ char *mech_dock_config_print(const mech_dock_config *c, hy_err *err)
     }
     cJSON_AddStringToObject(doc, "format", "mech-dock");
     cJSON_AddNumberToObject(doc, "version", 1);
-    int variant = p->variant == MECH_DOCK_B, cone = p->geom.cone >= 0 && p->geom.cone <= 2 ? p->geom.cone : 0;
+    int variant = p->variant == MECH_DOCK_A ? 0 : p->limiter_movable ? 2 : 1;
+    int cone = p->geom.cone >= 0 && p->geom.cone <= 2 ? p->geom.cone : 0;
     cJSON_AddStringToObject(doc, "variant", variant_names[variant]);
     cJSON_AddStringToObject(doc, "cone", cone_names[cone]);
     if (p->active.name[0])
@@ -1060,6 +1079,8 @@ char *mech_dock_config_print(const mech_dock_config *c, hy_err *err)
         if (process_section(f->sec) && !p->process.enabled)
             continue;
         if (!strcmp(f->sec, "stand") && !p->stand)
+            continue;
+        if (!strcmp(f->sec, "limiter") && !p->limiter_movable)
             continue;
         if (!strcmp(f->sec, "cam") && !p->process.cam_on)
             continue;
