@@ -154,7 +154,7 @@ static double run_limiter_free(void *ctx)
  * the budget of 4 s, and as a user runs it (`mech dock --no-plots`, outputs at the scenario's rates), wall time. */
 static int whole_runs(void)
 {
-    static const char *const sc[] = {"s1-400-B", "s3x-400-A", "s3x-400-B"};
+    static const char *const sc[] = {"s1-400-B", "s3x-400-A", "s3x-400-B", "s1-400-C", "s3x-400-C"};
     printf("\nwhole process, 400 s scenarios (budget: 4 s CPU on one core, >= 100x real time)\n");
     printf("%-12s %10s %10s %10s %12s %12s %10s %12s\n", "scenario", "t_sim s", "steps", "CPU s", "us/sim s",
            "x real time", "state", "mech dock s");

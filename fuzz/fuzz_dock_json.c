@@ -25,6 +25,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     const mech_dock_params *p = &a.params;
     FUZZ_CHECK(p->variant == MECH_DOCK_A || p->variant == MECH_DOCK_B, "variant %d", p->variant);
+    FUZZ_CHECK(!p->limiter_movable || p->variant == MECH_DOCK_B, "variant C is B's dampers with the limiter");
+    FUZZ_CHECK(!p->limiter_movable || (p->limiter.mass > 0 && p->limiter.stroke > 0 && p->limiter.f_forward > 0 &&
+                                       isfinite(p->limiter.a[0]) && p->limiter.mu[0] >= 0 && p->limiter.mu[1] >= 0),
+               "limiter keys out of their ranges");
     FUZZ_CHECK(p->h > 0 && isfinite(p->duration) && p->duration / p->h <= 1e8, "h %g duration %g", p->h, p->duration);
     FUZZ_CHECK(p->init.closing_speed > 0 && isfinite(p->init.angles.y) && isfinite(p->init.rates.z), "initial");
     FUZZ_CHECK(p->geom.half_angle > 0 && p->geom.half_angle < M_PI / 2, "half angle %g", p->geom.half_angle);

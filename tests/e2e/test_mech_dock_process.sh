@@ -3,7 +3,8 @@
 # scenario to 400 s ends with the sequencer at "end" after capture, absorption, retraction, alignment and closed
 # planes, FrT1's stroke restored by the pushers; summary.json carries the sequence and the process figures, the
 # history the process channels; a capture-phase scenario keeps its columns; a process key without "process" and a
-# drive speed of the wrong sign are refused naming the file and the key, before any output.
+# drive speed of the wrong sign are refused naming the file and the key, before any output. Variant C's movable
+# limiter: its summary object and channels; the stroke rule refused.
 TOP=${TOP:-$(pwd)}
 . "$TOP/tests/e2e/lib.sh"
 MECH=${MECH:-$TOP/bin/mech}
@@ -53,4 +54,22 @@ check_fails "a drive section without process" "noproc.json: drive: given, but th
 sed '0,/{/s//{ "drive": {"speed": -0.0012},/' "$D/s1-400-B.json" >"$WORK/neg.json"
 check_fails "a retraction speed of the wrong sign" "neg.json: drive.speed = -0.0011.*expected > 0" \
     "$MECH" dock "$WORK/neg.json" --out "$WORK/n2"
+
+# variant C (docs/dock-process.md §8.5): S1 into the short cone to 100 s, the movable limiter on the cone wall after
+# capture; summary.json says "C" and carries the limiter's object, the history its stroke and guide friction
+check "S1-C to 100 s" "$MECH" dock "$D/s1-400-C.json" --duration 100 --out "$WORK/cc" --no-plots --no-records -q
+S=$WORK/cc/summary.json
+[ "$(jstr variant "$S")" = C ] && ok "summary says variant C" || not_ok "variant $(jstr variant "$S")"
+grep -q '"contact_before_capture":[[:space:]]*false' "$S" && ok "the limiter touches after capture" ||
+    not_ok "the limiter touches after capture"
+fc=$(jnum first_contact "$S")
+awk -v t="$fc" 'BEGIN { exit !(t > 30 && t < 100) }' && ok "first limiter contact during the retraction ($fc s)" ||
+    not_ok "first limiter contact $fc"
+head -n 1 "$WORK/cc/history.csv" | grep -q 'limiter_x,limiter_guide_f' && ok "history has limiter_x, limiter_guide_f" ||
+    not_ok "history has the limiter channels"
+# the stroke rule refused before the run, naming the file and the key
+sed '0,/{/s//{ "limiter": {"stroke": 0.15},/' "$D/s1-400-C.json" >"$WORK/short.json"
+check_fails "a limiter stroke below the full-contact gap" "short.json: limiter.stroke: 0.15 m does not exceed" \
+    "$MECH" dock "$WORK/short.json" --out "$WORK/n3"
+[ ! -e "$WORK/n3/summary.json" ] && ok "nothing written for the refused scenario" || not_ok "nothing written"
 finish
