@@ -6,7 +6,10 @@
  * its stroke is restored (spec 001 §5.2, Fig. 15 fragment 3); the pushers' force at the end equals the linear law
  * n F (stroke - gap) / stroke; the energy budget with the drive's work closes; linear momentum is conserved (every
  * force is internal); no allocation in the step. S3x through the whole process: no failure, the rollers never all
- * touching, more limiter impacts on the cone wall in A than in B. And the scenario keys' refusals (bad input). */
+ * touching, more limiter impacts on the cone wall in A than in B. Variant C (the movable limiter, §8.5): S1 into the
+ * short cone, the limiter on the wall only after capture, its stroke and pad force at the end by closed forms, the
+ * view drawing it where it is; S3x into the module cone closing the planes where A and B do not, a stuck limiter
+ * not moving on its guides. And the scenario keys' refusals (bad input), C's included. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
