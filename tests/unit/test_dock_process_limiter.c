@@ -233,6 +233,31 @@ static void springs_and_stops(void **state)
     assert_true(fabs(Fst + (5e6 * 1e-5 + p.stop_damping * 0.01)) < 1e-9 && fabs(Fs - (1200.0 + 4500 * 1e-5)) < 1e-9);
 }
 
+/* Nearly unloaded guides (a fraction of a N across: the pads pressed all round, S1-C at 90 s), both pairs stuck and
+ * a net axial load the cone cannot hold: the variant attempts cycle on the chi of the unloaded pairs (the stick
+ * force's moment through t flips the sign of a tiny N) and never reach the cone test, and the enumeration kept the
+ * stick, reporting a Painlevé non-existence. friction_solve.c releases the refused sticks and enumerates again:
+ * the limiter slides with the load, its friction inside mu N */
+static void nearly_unloaded_stick_releases(void **state)
+{
+    (void)state;
+    mech_dock_limiter l;
+    new_limiter(&l, 1200.0);
+    mech_dock_limiter_stick(&l);
+    l.data->chi_c[0] = l.data->chi_c[1] = -1;
+    hy_err e;
+    mech_dock_limiter_out o;
+    int rc = mech_dock_limiter_trial_coupled(&l, 0.00115084, 0, 2.99955, 0.675419, 0.0283289, -0.00178715, &o, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+    assert_true(o.slip[0] == 1 && o.slip[1] == 1);
+    double F = o.F[0] + o.F[1], N = o.N[0] + o.N[1];
+    assert_true(N > 0 && fabs(F) <= 0.15 * N * (1 + 1e-12) && F < 0);
+    assert_true(fabs(o.xdd - (0.675419 + F) / 2.99955) < 1e-12 && o.xdd > 0);
+    mech_dock_limiter_free(&l);
+}
+
 static void bad_parameters(void **state)
 {
     (void)state;
@@ -257,7 +282,7 @@ int main(void)
         cmocka_unit_test(against_mech_friction), cmocka_unit_test(stuck_limiter),
         cmocka_unit_test(forward_stop_holds_preload), cmocka_unit_test(unloaded_guides),
         cmocka_unit_test(bad_parameters), cmocka_unit_test(coupled_equals_standalone),
-        cmocka_unit_test(springs_and_stops),
+        cmocka_unit_test(springs_and_stops), cmocka_unit_test(nearly_unloaded_stick_releases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

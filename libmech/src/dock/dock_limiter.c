@@ -161,15 +161,6 @@ static int guide_solve(mech_dock_limiter *l, double xd, double m, double fq, dou
         if (d->slip[j] == 0 && fabs(xd) > LIMITER_EPS_V)
             d->slip[j] = xd > 0 ? 1 : -1;
     rc = mech_friction_solve(l->model, d, err);
-    if (rc == HY_ESTATE && d->slip_c[0] == 0 && d->slip_c[1] == 0 && fq != 0) {
-        /* both pairs stuck and a load that breaks the stick: when the guides carry almost nothing (a fraction of a
-           N across, the pads pressed all round), the variant attempts can cycle on the chi flips of the unloaded
-           pairs, and the enumeration keeps the stick hypothesis; start again from both pairs sliding with the load
-           (the stick was not admissible, so that is the direction) */
-        mech_friction_revert(d);
-        d->slip[0] = d->slip[1] = fq > 0 ? 1 : -1;
-        rc = mech_friction_solve(l->model, d, err);
-    }
     if (rc)
         return rc;
     o->xdd = d->qdd[0];

@@ -300,14 +300,27 @@ int mech_friction_solve(const mech_friction_model *m, mech_friction_data *d, hy_
     int count, rc = mech_friction_enumerate(m, d, &count, err);
     if (rc != HY_OK)
         return rc;
+    if (count == 0) {
+        /* the stick hypotheses may be what fails: the attempts apply the cone test of §2.2 only in an attempt that
+           flipped no chi, so on nearly unloaded pairs (the stick force's moment through t flipping the sign of a
+           tiny N) they can cycle on chi and never release a stick the cone refuses, and the enumeration keeps it.
+           Release every stuck contact whose stick force left its cone in the last solve, against that force, and
+           enumerate again */
+        int released = 0;
+        for (int c = 0; c < nc; c++)
+            if (slip[c] == 0 && fabs(d->F[c]) > m->c[c].mu_s[fr_side(chi[c])] * fmax(d->N[c], 0) + m->opt.eps_N) {
+                slip[c] = d->F[c] > 0 ? -1 : 1;
+                released = 1;
+            }
+        if (released && (rc = mech_friction_enumerate(m, d, &count, err)) != HY_OK)
+            return rc;
+    }
     if (count == 1) {
         d->method = MECH_FRICTION_ENUM;
         return HY_OK;
     }
-    if (count == 0) {
-        /* the stick hypotheses may be what fails: release the stuck contacts that the attempts released */
+    if (count == 0)
         return hy_err_set(err, HY_ESTATE, "friction: no admissible variant (Painlevé paradox: non-existence)");
-    }
     d->method = MECH_FRICTION_LP;
     return mech_friction_lp(m, d, err);
 }
