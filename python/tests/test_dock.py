@@ -88,18 +88,23 @@ def test_bad_scenario_names_the_key(scen):
         hk.DockScenario(scen, base_dir=D / "nowhere")
 
 
+def _shipped_against_mech_dock(tmp_path, name, duration):
+    """(a shipped scenario, a duration) => its copy in tmp_path (no outputs, laws by absolute path), the summary.json
+    `mech dock` writes for it, and run_dock's run of it"""
+    d = json.loads((D / name).read_text())
+    d.update(duration=duration)
+    d["outputs"] = {"rate": 0, "records": False, "plots": False, "animation": False}
+    f = tmp_path / name
+    f.write_text(json.dumps(dict(d, laws={k: str(D / v) for k, v in d["laws"].items()})))
+    run("mech", "dock", f, "--out", tmp_path / "out", "--no-plots", "-q")
+    return f, json.loads((tmp_path / "out" / "summary.json").read_text()), hk.run_dock(f, records=False)
+
+
 def test_whole_process_summary_equals_mech_dock(tmp_path):
     """The whole process (docs/dock-process.md §8) in memory: S1-B with the process to 35 s (capture, absorption
     with the drive locked, the absorption timeout at 30 s, retraction), error-controlled steps in chunks; the summary
     with its "process" object equals mech dock's summary.json, and the stepped DockSim ends where run_dock ends."""
-    d = json.loads((D / "s1-400-B.json").read_text())
-    d.update(duration=35.0)
-    d["outputs"] = {"rate": 0, "records": False, "plots": False, "animation": False}
-    f = tmp_path / "s1-process.json"
-    f.write_text(json.dumps(dict(d, laws={k: str(D / v) for k, v in d["laws"].items()})))
-    run("mech", "dock", f, "--out", tmp_path / "out", "--no-plots", "-q")
-    ref = json.loads((tmp_path / "out" / "summary.json").read_text())
-    r = hk.run_dock(f, records=False)
+    f, ref, r = _shipped_against_mech_dock(tmp_path, "s1-400-B.json", 35.0)
     assert r.ok and r.summary == ref
     p = r.summary["process"]
     assert [e["to"] for e in p["sequence"] if e["from"] != e["to"]] == ["contact", "absorb", "retract"]
@@ -121,14 +126,7 @@ def test_movable_limiter_summary_equals_mech_dock(tmp_path):
     """Variant C (docs/dock-process.md §8.5) in memory: S3x-C into the module cone to 12 s, where the movable
     limiter's pads meet the cone wall during the capture; the summary with its "movable_limiter" object equals mech
     dock's summary.json, the history carries the limiter's stroke and guide friction, and A or B report no limiter."""
-    d = json.loads((D / "s3x-400-C.json").read_text())
-    d.update(duration=12.0)
-    d["outputs"] = {"rate": 0, "records": False, "plots": False, "animation": False}
-    f = tmp_path / "s3x-c.json"
-    f.write_text(json.dumps(dict(d, laws={k: str(D / v) for k, v in d["laws"].items()})))
-    run("mech", "dock", f, "--out", tmp_path / "out", "--no-plots", "-q")
-    ref = json.loads((tmp_path / "out" / "summary.json").read_text())
-    r = hk.run_dock(f, records=False)
+    f, ref, r = _shipped_against_mech_dock(tmp_path, "s3x-400-C.json", 12.0)
     assert r.ok and r.summary == ref and ref["variant"] == "C"
     ml = r.summary["movable_limiter"]
     assert ml["first_contact"] is not None and ml["impacts"] > 0 and ml["pad_force_max"] > 0

@@ -201,7 +201,8 @@ static void s1_400_A(void **state)
 /* S3x, the expert case, through the whole process (docs/dock-process.md §8.1): no failure state by 400 s, the energy
  * budget with the drive closes, the rollers never all touch at once (the design's requirement, spec 001 §1.4), the
  * fixed limiter bears on the cone wall during retraction, more often in A than in B (the paper's ordering: "A a
- * high-frequency series of limiter impacts, B a single limiter impulse"), and B's FrT1 is restored */
+ * high-frequency series of limiter impacts, B a single limiter impulse"), and B's FrT1 is restored; C in the same
+ * cone closes the planes (below) */
 static void s3x_400(void **state)
 {
     (void)state;
