@@ -236,8 +236,8 @@ static void springs_and_stops(void **state)
 /* Nearly unloaded guides (a fraction of a N across: the pads pressed all round, S1-C at 90 s), both pairs stuck and
  * a net axial load the cone cannot hold: the variant attempts cycle on the chi of the unloaded pairs (the stick
  * force's moment through t flips the sign of a tiny N) and never reach the cone test, and the enumeration kept the
- * stick, reporting a Painlevé non-existence. friction_solve.c releases the refused sticks and enumerates again:
- * the limiter slides with the load, its friction inside mu N */
+ * stick, reporting a Painlevé non-existence. friction_solve.c releases the refused sticks and enumerates again,
+ * round by round: the limiter slides with the load, its friction inside mu N */
 static void nearly_unloaded_stick_releases(void **state)
 {
     (void)state;
@@ -255,6 +255,18 @@ static void nearly_unloaded_stick_releases(void **state)
     double F = o.F[0] + o.F[1], N = o.N[0] + o.N[1];
     assert_true(N > 0 && fabs(F) <= 0.15 * N * (1 + 1e-12) && F < 0);
     assert_true(fabs(o.xdd - (0.675419 + F) / 2.99955) < 1e-12 && o.xdd > 0);
+    /* S1-C at 211 s: releasing the stick the cone refuses (pair 1, its N slightly negative) loads pair 2 past its
+       own cone; a second round releases it too */
+    mech_dock_limiter_stick(&l);
+    l.data->chi_c[0] = l.data->chi_c[1] = -1;
+    rc = mech_dock_limiter_trial_coupled(&l, 5.8326e-05, 0, 2.99955, 0.0076256, 0.0334691, 0.0033026, &o, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+    assert_true(o.slip[0] == 1 && o.slip[1] == 1);
+    F = o.F[0] + o.F[1], N = o.N[0] + o.N[1];
+    assert_true(N > 0 && fabs(F) <= 0.15 * N * (1 + 1e-12) && F < 0);
+    assert_true(fabs(o.xdd - (0.0076256 + F) / 2.99955) < 1e-12 && o.xdd > 0);
     mech_dock_limiter_free(&l);
 }
 

@@ -300,13 +300,14 @@ int mech_friction_solve(const mech_friction_model *m, mech_friction_data *d, hy_
     int count, rc = mech_friction_enumerate(m, d, &count, err);
     if (rc != HY_OK)
         return rc;
-    if (count == 0) {
-        /* the stick hypotheses may be what fails: the attempts apply the cone test of §2.2 only in an attempt that
-           flipped no chi, so on nearly unloaded pairs (the stick force's moment through t flipping the sign of a
-           tiny N) they can cycle on chi and never release a stick the cone refuses, and the enumeration keeps it.
-           Release every stuck contact whose stick force left its cone in the last solve, against that force, and
-           enumerate again */
-        int released = 0;
+    /* the stick hypotheses may be what fails: the attempts apply the cone test of §2.2 only in an attempt that
+       flipped no chi, so on nearly unloaded pairs (the stick force's moment through t flipping the sign of a tiny
+       N) they can cycle on chi and never release a stick the cone refuses, and the enumeration keeps it. Release
+       every stuck contact whose stick force left its cone in the last solve, against that force, and enumerate
+       again, until a variant is admissible or no stick is left to release (at most nc rounds: a released contact
+       is not stuck again here; one released stick can load another past its cone) */
+    for (int released = 1; count == 0 && released;) {
+        released = 0;
         for (int c = 0; c < nc; c++)
             if (slip[c] == 0 && fabs(d->F[c]) > m->c[c].mu_s[fr_side(chi[c])] * fmax(d->N[c], 0) + m->opt.eps_N) {
                 slip[c] = d->F[c] > 0 ? -1 : 1;
