@@ -28,7 +28,7 @@ CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
 # libhyst needs LAPACK, libcsv and cJSON; libmech adds SLICOT (Riccati) and GLPK (the friction LPs).
 HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -ldeflate -lm
-# and the C++17 standard library (std::to_chars through one .cc shim: exact number text); serial HDF5 (the .h5 logs) is loaded
+# and the C++17 standard library (one .cc shim: exact number text with {fmt}'s Dragonbox, header-only); serial HDF5 (the .h5 logs) is loaded
 # with dlopen when a log is used (libhyst/src/h5lib.h), so only its headers are needed here.
 HDF5_CPPFLAGS ?= -I/usr/include/hdf5/serial
 HYST_LIBS += -lstdc++

@@ -13,7 +13,7 @@ int hy_fmt_shortest_digits(double v, char *digits, int *ndigits, int *point); /*
  * the former "shortest of %.15g / %.16g / %.17g that strtod reads back" wherever that text was already the shortest
  * (tests/unit/test_numfmt.c keeps the former algorithm as the reference), shorter where it was not (a value whose
  * correctly rounded 15 digits end in a non-zero digit but whose 12 digits already read back). The digits come from
- * the C++17 library's std::to_chars (Ryu in libstdc++), ~25x faster than the snprintf/strtod loop; inf and nan are
+ * Dragonbox ({fmt}, fmt_shortest.cc), ~40x faster than the snprintf/strtod loop; inf and nan are
  * printf's text as before. Returns the text length; a short buffer truncates as snprintf does. */
 int hy_fmt_exact(char *buf, size_t len, double v)
 {

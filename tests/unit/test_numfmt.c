@@ -1,4 +1,4 @@
-/* hy_fmt_exact (std::to_chars's shortest digits laid out as %g) against the former algorithm, kept here as
+/* hy_fmt_exact (Dragonbox's shortest digits, from {fmt}, laid out as %g) against the former algorithm, kept here as
  * the reference: the shortest of %.15g / %.16g / %.17g that strtod reads back. On every double tried the new text
  * reads back to the same bits; where the reference text already has the fewest significant digits, the bytes are
  * the same; elsewhere the new text has fewer digits. */

@@ -85,7 +85,7 @@ void hy_stage_start(hy_stage *s, const char *label, double est_seconds, const ch
 void hy_stage_end(hy_stage *s);
 
 
-/* (v) => the shortest text that reads back to exactly v (std::to_chars's digits), laid out as printf's %.Pg
+/* (v) => the shortest text that reads back to exactly v (Dragonbox's digits, from {fmt}), laid out as printf's %.Pg
  * with P = max(15, digits): the same bytes as the shortest of %.15g / %.16g / %.17g wherever that is shortest; inf
  * and nan as printf. Into buf (truncated as snprintf); returns the text length (at most 24) */
 int hy_fmt_exact(char *buf, size_t len, double v);
