@@ -197,7 +197,8 @@ class DockSummary(C.Structure):
                 ("cone_contacts", C.c_int)] + [(k, C.c_double) for k in (
                     "first_contact_time", "peak_axial", "peak_lateral", "peak_limiter", "limiter_tilt",
                     "stroke_max", "swing_max", "e_initial", "e_residual_max")] + \
-        [("momentum0", Vec3), ("momentum", Vec3), ("ang_momentum0", Vec3), ("ang_momentum", Vec3)]
+        [("momentum0", Vec3), ("momentum", Vec3), ("ang_momentum0", Vec3), ("ang_momentum", Vec3),
+         ("latch_time", C.c_double * 4)]
 
 
 # the whole docking process (mech/dock_process.h)

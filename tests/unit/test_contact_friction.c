@@ -150,6 +150,60 @@ static void revert_leaves_anchors_bit_identical(void **state)
     mech_contact_model_free(m);
 }
 
+/* disabled[i] (a part not yet in place, as a latch still folded): the pair is out of reach whatever the geometry
+ * (no force, depth -inf, trial reset), the other pairs and nactive are unaffected; enabled again, the pair starts a
+ * fresh contact (no anchor kept from before), equal to a set that never disabled it; the copy carries the mask */
+static void disabled_pair_is_out_of_reach(void **state)
+{
+    (void)state;
+    mech_contact_pair pr[2];
+    memset(pr, 0, sizeof pr);
+    for (int k = 0; k < 2; k++) {
+        snprintf(pr[k].name, sizeof pr[k].name, "point%d-plane", k + 1);
+        pr[k].body_a = 0;
+        pr[k].body_b = MECH_CONTACT_WORLD;
+        pr[k].shape_a = mech_contact_point();
+        pr[k].shape_b = mech_contact_plane(0, 0);
+        pr[k].local_a.rot = pr[k].local_b.rot = mech_mat3_identity();
+        pr[k].local_a.pos = (mech_vec3){0, k ? 0.1 : -0.1, 0};
+        pr[k].law = law_make(1e5, 1.0, 0.5, 0.3, 0.2, 1e4, 10);
+    }
+    mech_contact_model *m;
+    hy_err err;
+    assert_int_equal(mech_contact_model_new(1, 2, pr, &m, &err), HY_OK);
+    mech_contact_data *d = mech_contact_data_new(m), *ref = mech_contact_data_new(m);
+    assert_int_equal(d->disabled[0] | d->disabled[1], 0);   /* enabled by default */
+    mech_contact_body b = {{-0.001, 0, 0}, mech_mat3_identity(), {-0.01, 0.02, 0}, {0, 0, 0}};   /* 1 mm in */
+    d->disabled[1] = 1;
+    mech_contact_eval(m, d, &b);
+    mech_contact_eval(m, ref, &b);
+    assert_int_equal(d->nactive, 1);
+    assert_true(isinf(d->geom[1].depth) && d->geom[1].depth < 0);
+    assert_int_equal(d->geom[1].feature, MECH_CONTACT_FEAT_NONE);
+    assert_true(d->fn[1] == 0 && mech_vec3_norm(d->force[1]) == 0 && !d->trial[1].touching);
+    assert_memory_equal(&d->force[0], &ref->force[0], sizeof(mech_vec3));   /* the other pair as without the mask */
+    mech_contact_commit(m, d);
+    mech_contact_commit(m, ref);
+    mech_contact_data *copy = mech_contact_data_new(m);
+    mech_contact_data_copy(copy, d);
+    assert_int_equal(copy->disabled[1], 1);
+    /* enabled again: a fresh onset, the same as a set whose pair was never in contact */
+    d->disabled[1] = 0;
+    b.pos.y += 1e-4;
+    mech_contact_eval(m, d, &b);
+    mech_contact_data *fresh = mech_contact_data_new(m);
+    mech_contact_eval(m, fresh, &b);
+    assert_int_equal(d->nactive, 2);
+    assert_memory_equal(&d->force[1], &fresh->force[1], sizeof(mech_vec3));
+    near(d->geom[1].depth, 1e-3, 1e-15);
+    near(d->fn_elastic[1], 1e5 * 1e-3, 1e-9);   /* k depth */
+    mech_contact_data_free(fresh);
+    mech_contact_data_free(copy);
+    mech_contact_data_free(ref);
+    mech_contact_data_free(d);
+    mech_contact_model_free(m);
+}
+
 /* a head (sphere) on body 0 in a cone on body 1, both moving and turning: the loads on the two bodies are equal
  * and opposite, so their total force and their total moment about any point vanish */
 static void loads_are_equal_and_opposite(void **state)
@@ -317,6 +371,7 @@ int main(void)
         cmocka_unit_test(block_sticks_below_the_friction_angle),
         cmocka_unit_test(block_slides_above_it_with_kinetic_friction),
         cmocka_unit_test(revert_leaves_anchors_bit_identical),
+        cmocka_unit_test(disabled_pair_is_out_of_reach),
         cmocka_unit_test(loads_are_equal_and_opposite),
         cmocka_unit_test(warm_started_limiter_matches_the_cold_search),
         cmocka_unit_test(bad_sets_are_refused_with_the_pair_named),

@@ -89,7 +89,7 @@ static int is_input(const char *path, const opts *o, const mech_dock_config *c)
 }
 
 /* Writing the outputs cost more than the simulation (S5-B, 80 000 steps: 6 records of 3 numbers per step), nearly
- * all of it the exact number text (hy_fmt_exact, now std::to_chars's shortest digits). So each row is
+ * all of it the exact number text (hy_fmt_exact, now Dragonbox's shortest digits). So each row is
  * built in memory and written at once, the step's time is formatted once for the 6 records, an exact zero (an element
  * at rest) skips the formatter, and every file has a large stdio buffer. The text is byte for byte what
  * hy_fmt_exact gives, so the records stay exact (hyst loops gives back the booked work). */
@@ -541,6 +541,9 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddItemToObject(doc, "time", hy_json_exact_number(r->t_end));
     cJSON_AddBoolToObject(doc, "captured", u->captured);
     cJSON_AddItemToObject(doc, "capture_time", num_or_null(u->captured ? u->capture_time : NAN));
+    cJSON *lt = cJSON_AddArrayToObject(doc, "latch_times");
+    for (int k = 0; k < 4; k++)
+        cJSON_AddItemToArray(lt, num_or_null(u->latch_time[k]));
     cJSON_AddBoolToObject(doc, "failure_to_dock", u->failed);
     cJSON_AddItemToObject(doc, "capture_timeout", hy_json_exact_number(p->capture_timeout));
     cJSON_AddItemToObject(doc, "first_contact_time", num_or_null(u->first_contact_time));
@@ -1083,8 +1086,18 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
         printf("mech dock %s: variant %s, %s (%.6g kg) into %s (%.6g kg) at %.4g m/s, h = %g s, %lu steps to "
                "t = %.4g s\n", mech_cli_text(hy_display_name(o->scenario)), mech_dock_variant_name(p),
                mech_cli_text(p->active.name), p->active.mass, mech_cli_text(p->passive.name), p->passive.mass, p->init.closing_speed, p->h, r->steps, r->t_end);
-        if (u->captured)
-            printf("  captured at %.4g s after %d cone contact(s)\n", u->capture_time, u->cone_contacts);
+        if (u->captured) {
+            int nl = 0;
+            double tl = -INFINITY;
+            for (int k = 0; k < 4; k++)
+                if (!isnan(u->latch_time[k]))
+                    nl++, tl = fmax(tl, u->latch_time[k]);
+            printf("  captured at %.4g s after %d cone contact(s); %d of 4 latches engaged", u->capture_time,
+                   u->cone_contacts, nl);
+            if (nl > 0)
+                printf(", the last at %.4g s", tl);
+            printf("\n");
+        }
         else
             printf("  no capture%s (%d cone contact(s))\n", u->failed ? ": failure to dock" : "", u->cone_contacts);
         printf("  peak head force axial %.5g N, lateral %.5g N; peak limiter force %.5g N; stroke used %.4g m; max "

@@ -258,6 +258,9 @@ typedef struct mech_contact_data {
     mech_vec3          *stretch;     /* npair, tangential spring stretch after the stick/slip decision, m       */
     mech_vec3          *force;       /* npair, total force on A, fn n + f_friction, world, N (B gets -force)   */
     int                 nactive;     /* pairs in contact                                                        */
+    /* written by the caller (0 from mech_contact_data_new): a pair with disabled[i] != 0 is evaluated as out of
+       reach (depth -inf, no force, trial state reset), as for a part not yet in place (a latch still folded) */
+    unsigned char      *disabled;    /* npair                                                                   */
     /* written by mech_contact_eval (trial) and mech_contact_commit / _revert / _reset */
     mech_contact_state *trial;       /* npair                                                                   */
     mech_contact_state *committed;   /* npair                                                                   */

@@ -347,6 +347,8 @@ typedef struct mech_dock_summary {
     double e_residual_max;      /* max |energy residual| over the run, J                                      */
     mech_vec3 momentum0, momentum;  /* total linear momentum at t = 0 and now, cone frame, kg m/s             */
     mech_vec3 ang_momentum0, ang_momentum; /* total angular momentum about the cone-frame origin, kg m^2/s   */
+    double latch_time[4];       /* when each latch engaged its stop (its tip past the capture plane, at or after
+                                   capture), s; NAN: still folded in the bore (docs/dock.md §3)               */
 } mech_dock_summary;
 
 /* A two-projection view of the mechanism in the cone (spec 001 §4.1): key points in the cone frame. */

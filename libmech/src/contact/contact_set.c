@@ -125,6 +125,7 @@ static size_t data_layout(size_t n, size_t nb, size_t nrot, mech_contact_data *d
     PLACE(force, mech_vec3);
     PLACE(trial, mech_contact_state);
     PLACE(committed, mech_contact_state);
+    PLACE(disabled, unsigned char);
     if (d) d->bodies = (mech_contact_body *)(void *)(base + off);
     off += up16(nb * sizeof(mech_contact_body));
     if (d) d->body_force = (mech_vec3 *)(void *)(base + off);
@@ -218,6 +219,10 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         const mech_contact_state *c = &d->committed[i];
         mech_contact_state *tr = &d->trial[i];
         tr->edge_angle = tr->edge_cs[0] = tr->edge_cs[1] = 0.0;
+        if (d->disabled[i]) {   /* out of reach: pass 2 turns it off */
+            *g = (mech_contact_geom){.depth = -INFINITY, .feature = MECH_CONTACT_FEAT_NONE};
+            continue;
+        }
         if (p->shape_a.type == MECH_CONTACT_FRUSTUM && p->shape_b.type == MECH_CONTACT_CIRCLE)
             contact_frustum_circle_warm_cs(&p->shape_a, &pa, &p->shape_b, &pb, c->touching ? &c->edge_angle : NULL,
                                            c->edge_cs, &tr->edge_angle, tr->edge_cs, g);

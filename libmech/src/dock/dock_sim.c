@@ -49,6 +49,7 @@ typedef struct dock_eval {
     double    f_limiter;              /* sum of the pad forces' magnitudes                                      */
     double    x_c;                    /* head-centre x in the cone frame                                        */
     double    roll_err;               /* latch roll error about the cone axis, rad                              */
+    double    tip_x[4];               /* latch tips' x in the cone frame, m (while a latch is folded)           */
     double    e_contact;              /* elastic energy in contacts, detent and slots                           */
     double    detent;                 /* detent force now, N                                                    */
     int       on[DOCK_NSET];          /* sets evaluated                                                         */
@@ -97,6 +98,7 @@ struct mech_dock_sim {
     dock_eval              acc;         /* evaluation at the accepted state                                     */
     /* committed discrete state */
     int                    captured;
+    int                    latch_folded; /* latches whose tip has not yet passed the capture plane (disabled)  */
     double                 thrust_on;   /* trigger time (NAN: not triggered)                                    */
     int                    slot_touch;
     double                 slot_vimp;
@@ -222,6 +224,18 @@ static mech_vec3 passive_point_vel(const mech_dock_sim *s, mech_vec3 pw)
  * no contact (and leave no anchor) anyway. The cone and limiter bounds are loose (GATE_MARGIN); the socket bore,
  * the bottom and the latch bounds are exact distances (GATE_EXACT, round-off only). */
 #define GATE_EXACT 1e-3   /* m */
+/* (latch frame) => each latch tip's x in the cone frame. A latch is a spring pawl that snaps out behind the stop
+ * only when its own tip has passed the stop by the detent travel (RP-1 §2.2): on a tilted head the tips pass the
+ * capture plane one by one, and a tip still short of it is folded in the bore, with no stop contact yet
+ * (docs/dock.md §3). */
+static void latch_tips(mech_dock_sim *s, dock_eval *e)
+{
+    const mech_contact_model *cm = s->m->set[DOCK_SET_LATCH];
+    const mech_contact_body *Lb = &s->cb[DOCK_CB_LATCH];
+    for (int k = 0; k < 4; k++)
+        e->tip_x[k] = to_cone(s, mech_vec3_add(Lb->pos, mech_mat3_apply(Lb->rot, cm->pair[k].local_a.pos))).x;
+}
+
 static void gates(mech_dock_sim *s, dock_eval *e, mech_vec3 hc)
 {
     const mech_dock_model *m = s->m;
@@ -340,6 +354,8 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     mech_vec3 hc = to_cone(s, H->pos);
     e->x_c = hc.x;
     gates(s, e, hc);
+    if (s->latch_folded)
+        latch_tips(s, e);
 
     mech_vec3 Fh = {0, 0, 0}, Fp = {0, 0, 0}, Mp = {0, 0, 0};
     mech_vec3 Ml = {0, 0, 0};   /* moment about the head centre of every load on the latch frame (A_HS share) */
@@ -856,6 +872,17 @@ static void account(mech_dock_sim *s, int first, int full)
         s->captured = 1;
         S->captured = 1;
         S->capture_time = s->t;
+    }
+    /* each latch engages once its tip is past the capture plane, at an accepted state: its stop is then the detent
+       travel away, so engaging it changes no force */
+    if (s->captured && s->latch_folded) {
+        unsigned char *off = s->cd[DOCK_SET_LATCH]->disabled;
+        for (int k = 0; k < 4; k++)
+            if (off[k] && e->tip_x[k] <= g->capture_x) {
+                off[k] = 0;
+                s->latch_folded--;
+                S->latch_time[k] = s->t;
+            }
     }
     int any = e->cone || e->socket || e->bottom || e->latch || e->limiter || e->detent > 0 || e->slot_touch;
     if (any && isnan(S->first_contact_time))
@@ -1477,6 +1504,8 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
             rc = hy_err_set(err, HY_ENOMEM, "dock simulation: out of memory");
             goto fail;
         }
+    memset(s->cd[DOCK_SET_LATCH]->disabled, 1, 4);   /* every latch folded until its tip passes (latch_tips) */
+    s->latch_folded = 4;
     const mech_dock_params *p = &m->p;
     const mech_dock_law *laws[3] = {&p->probe.torsion, &p->probe.bending, &p->probe.bending};
     for (int k = 0; k < 3; k++)
@@ -1547,6 +1576,8 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
         s->ps.gap_min = INFINITY;
     }
     s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
+    for (int k = 0; k < 4; k++)
+        s->sum.latch_time[k] = NAN;
     if (!s->lim_on)
         s->ls.first_contact = s->ls.last_change = NAN;
     renormalise(s, s->y);
