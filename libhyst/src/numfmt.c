@@ -22,7 +22,7 @@ int hy_fmt_exact(char *buf, size_t len, double v)
     char d[24], tmp[40];
     int nd, point;
     int neg = hy_fmt_shortest_digits(v, d, &nd, &point);
-    char *o = len >= sizeof tmp ? buf : tmp, *p = o;
+    char *o = len > 24 ? buf : tmp, *p = o;   /* the text is at most 24 bytes: only a shorter buffer needs tmp */
     if (neg)
         *p++ = '-';
     int x = point - 1; /* decimal exponent of the first digit */

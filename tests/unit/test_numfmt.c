@@ -53,6 +53,10 @@ static void check(double v)
     int na = ref_fmt(a, sizeof a, v), nb = hy_fmt_exact(b, sizeof b, v);
     assert_int_equal(nb, (int)strlen(b));
     assert_int_equal(na, (int)strlen(a));
+    /* the longest text is 24 bytes: a buffer of exactly 25 is written directly (ASan sees any overrun) */
+    char c[25];
+    assert_int_equal(hy_fmt_exact(c, sizeof c, v), nb);
+    assert_string_equal(c, b);
     if (!isfinite(v)) {
         assert_string_equal(a, b);
         return;
