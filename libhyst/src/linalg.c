@@ -91,9 +91,16 @@ int hy_solve_lu(double *A, size_t n, double *b, double *x, hy_err *err)
 }
 
 void openblas_set_num_threads(int num_threads); /* libopenblas (its cblas.h is not the default alternative) */
+int blas_thread_shutdown_(void) __attribute__((weak)); /* libopenblas's thread server (pthread builds) */
 
 void hy_blas_single_thread(void)
 {
-    if (!getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS"))
+    if (!getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS")) {
         openblas_set_num_threads(1);
+        /* the workers OpenBLAS's constructor started are not stopped by that: each spins on sched_yield for about
+           0.1 s before it sleeps (80 ms of the second core in a 0.3 s `mech dock` S2-B: perf, 20 % of the samples).
+           Stop them; OpenBLAS starts them again if a later call asks for threads */
+        if (blas_thread_shutdown_)
+            blas_thread_shutdown_();
+    }
 }

@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include "hyst/linalg.h"
@@ -59,6 +60,17 @@ static void square_solvers(void **state)
 int openblas_get_num_threads(void); /* libopenblas */
 void openblas_set_num_threads(int num_threads);
 
+static int process_threads(void) /* entries of /proc/self/task */
+{
+    DIR *d = opendir("/proc/self/task");
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
 /* the programs' BLAS runs on one thread unless the environment asks for more */
 static void blas_single_thread(void **state)
 {
@@ -72,6 +84,12 @@ static void blas_single_thread(void **state)
     unsetenv("OMP_NUM_THREADS");
     hy_blas_single_thread();
     assert_int_equal(openblas_get_num_threads(), 1);
+    /* and OpenBLAS's worker threads are gone (they spin for ~0.1 s after start-up: CPU a run pays for) */
+    assert_int_equal(process_threads(), 1);
+    double A[] = {4, 1, 1, 3}, b[] = {1, 2}, x[2];
+    assert_int_equal(hy_solve_lu(A, 2, b, x, NULL), HY_OK);   /* BLAS still works, on the calling thread */
+    assert_true(fabs(x[0] - 1.0 / 11) < 1e-15 && fabs(x[1] - 7.0 / 11) < 1e-15);
+    assert_int_equal(process_threads(), 1);
 }
 
 int main(void)

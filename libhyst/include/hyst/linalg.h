@@ -31,8 +31,9 @@ int hy_solve_lu(double *A, size_t n, double *b, double *x, hy_err *err);
 
 /* The programs' BLAS on one thread unless OPENBLAS_NUM_THREADS or OMP_NUM_THREADS says otherwise. The matrices
  * here are at most a few hundred wide, where OpenBLAS's threads cost more than they give, and they busy-wait for
- * a core: with both cores taken, `mech beam sim` of §4.5 took 1.58 s wall instead of 0.074 s. Called by the mains of
- * hyst and mech; a library caller (Python) keeps its own setting. */
+ * a core: with both cores taken, `mech beam sim` of §4.5 took 1.58 s wall instead of 0.074 s. The worker threads
+ * OpenBLAS started when it was loaded are stopped too (they spin for ~0.1 s first). Called by the mains of hyst and
+ * mech; a library caller (Python) keeps its own setting. */
 void hy_blas_single_thread(void);
 
 #endif
