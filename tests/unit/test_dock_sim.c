@@ -89,6 +89,18 @@ typedef struct result {
     double mass_total;         /* both vehicles and the mechanism                                              */
 } result;
 
+// (params) => model and simulation at t = 0 (the message printed on failure)
+static void sim_open(const mech_dock_params *p, mech_dock_model **m, mech_dock_sim **s)
+{
+    hy_err e;
+    int rc = mech_dock_model_new(p, m, &e);
+    if (rc == HY_OK)
+        rc = mech_dock_sim_new(*m, s, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+}
+
 static void run(const scenario *sc, result *r)
 {
     mech_dock_params p;
@@ -96,19 +108,14 @@ static void run(const scenario *sc, result *r)
     memset(r, 0, sizeof *r);
     mech_dock_model *m = NULL;
     mech_dock_sim *s = NULL;
+    sim_open(&p, &m, &s);
     hy_err e;
-    int rc = mech_dock_model_new(&p, &m, &e);
-    if (rc == HY_OK)
-        rc = mech_dock_sim_new(m, &s, &e);
-    if (rc)
-        print_message("%s\n", e.msg);
-    assert_int_equal(rc, HY_OK);
     const double *c = mech_dock_sim_channels(s);
     double fprev[3] = {c[MECH_DOCK_CH_PASSIVE_FX], c[MECH_DOCK_CH_PASSIVE_FY], c[MECH_DOCK_CH_PASSIVE_FZ]};
     r->chain_at_5cm = NAN;
     long n = lround(sc->T / p.h);
     for (long i = 0; i < n; i++) {
-        rc = mech_dock_sim_step(s, &e);
+        int rc = mech_dock_sim_step(s, &e);
         if (rc)
             print_message("%s\n", e.msg);
         assert_int_equal(rc, HY_OK);
@@ -353,11 +360,9 @@ static void latches_one_by_one(void **state)
     p.duration = 6;
     mech_dock_model *m = NULL;
     mech_dock_sim *s = NULL;
+    sim_open(&p, &m, &s);
     hy_err e;
-    int rc = mech_dock_model_new(&p, &m, &e);
-    if (rc == HY_OK)
-        rc = mech_dock_sim_new(m, &s, &e);
-    assert_int_equal(rc, HY_OK);
+    int rc = HY_OK;
     while (rc == HY_OK && !mech_dock_sim_done(s))
         rc = mech_dock_sim_step(s, &e);
     if (rc)

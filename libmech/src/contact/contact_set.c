@@ -207,6 +207,11 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         rot_product(&body_of(bodies, m->rot_body[k])->rot, &m->rot_local[k], &d->shape_rot[k]);
     for (int i = 0; i < m->npair; i++) {
         const mech_contact_pair *p = &m->pair[i];
+        mech_contact_geom *g = &d->geom[i];
+        if (d->disabled[i]) {   /* out of reach, before any pose is computed: pass 2 turns it off */
+            *g = (mech_contact_geom){.depth = -INFINITY, .feature = MECH_CONTACT_FEAT_NONE};
+            continue;
+        }
         const mech_contact_body *ba = body_of(bodies, p->body_a), *bb = body_of(bodies, p->body_b);
         /* shape poses in the world (the rotation product is skipped for shapes not turned in their body) */
         mech_contact_pose pa, pb;
@@ -215,14 +220,9 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         pa.rot = sa < 0 ? ba->rot : d->shape_rot[sa];
         pb.pos = mech_vec3_add(bb->pos, mech_mat3_apply(bb->rot, p->local_b.pos));
         pb.rot = sb < 0 ? bb->rot : d->shape_rot[sb];
-        mech_contact_geom *g = &d->geom[i];
         const mech_contact_state *c = &d->committed[i];
         mech_contact_state *tr = &d->trial[i];
         tr->edge_angle = tr->edge_cs[0] = tr->edge_cs[1] = 0.0;
-        if (d->disabled[i]) {   /* out of reach: pass 2 turns it off */
-            *g = (mech_contact_geom){.depth = -INFINITY, .feature = MECH_CONTACT_FEAT_NONE};
-            continue;
-        }
         if (p->shape_a.type == MECH_CONTACT_FRUSTUM && p->shape_b.type == MECH_CONTACT_CIRCLE)
             contact_frustum_circle_warm_cs(&p->shape_a, &pa, &p->shape_b, &pb, c->touching ? &c->edge_angle : NULL,
                                            c->edge_cs, &tr->edge_angle, tr->edge_cs, g);

@@ -232,6 +232,12 @@ static void latch_tips(mech_dock_sim *s, dock_eval *e)
 {
     const mech_contact_model *cm = s->m->set[DOCK_SET_LATCH];
     const mech_contact_body *Lb = &s->cb[DOCK_CB_LATCH];
+    double low = e->x_c - s->m->p.geom.latch_radius;   /* no tip is lower than this */
+    if (low > s->m->g.capture_x) {   /* none near the capture plane yet (the approach): no products needed */
+        for (int k = 0; k < 4; k++)
+            e->tip_x[k] = low;
+        return;
+    }
     for (int k = 0; k < 4; k++)
         e->tip_x[k] = to_cone(s, mech_vec3_add(Lb->pos, mech_mat3_apply(Lb->rot, cm->pair[k].local_a.pos))).x;
 }
