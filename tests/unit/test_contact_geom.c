@@ -365,12 +365,64 @@ static void limiter_pads_share_a_coaxial_ring(void **state)
     assert_non_null(strstr(err.msg, "pad: frustum sector"));
 }
 
-/* second method: the deepest edge point by dense sampling (200 000 points) for tilted, shifted edges */
+/* the pad is a solid: an edge that arrives across its front face (the smaller base, towards the edge's side)
+ * inside the smaller radius penetrates by its distance past that face, not by its depth below the wall (the
+ * movable limiter meeting the cone rim head-on, docs/dock-process.md §8.5). C's pad: r 0.28 -> 0.23 over 0.08 m,
+ * +-30 deg; a coaxial rim of radius 0.20 moved along the axis through the front plane: no contact in front, then a
+ * depth equal to the distance past the plane (continuous from zero), normal along the axis, feature FACE; the
+ * same on the back face; and a rim on the wall mid-pad still gets the wall's depth. */
+static void pad_end_faces(void **state)
+{
+    (void)state;
+    mech_contact_shape pad = mech_contact_frustum_sector(mech_contact_frustum(0.28, 0.28 - 0.08 * tan(32 * M_PI / 180),
+                                                                               0.08, MECH_CONTACT_OUTSIDE), 0.0, M_PI / 6);
+    mech_contact_shape rim = mech_contact_circle(0.20);
+    mech_contact_pose pa = at(0, 0, 0);
+    mech_contact_geom g;
+    double prev = -1;
+    for (int k = -10; k <= 10; k++) {
+        double delta = 1e-4 * k;   /* past the front plane */
+        mech_contact_pose pb = at(0.08 - delta, 0, 0);
+        int c = mech_contact_frustum_circle(&pad, &pa, &rim, &pb, &g);
+        if (delta <= 0) {
+            assert_int_equal(c, 0);
+            continue;
+        }
+        assert_int_equal(c, 1);
+        near(g.depth, delta, 1e-12);
+        assert_int_equal(g.feature, MECH_CONTACT_FEAT_FACE);
+        vnear(g.normal, V(-1, 0, 0), 1e-12);   /* pushes the pad back, along -x */
+        near(g.point.x, 0.08 - 0.5 * delta, 1e-12);
+        if (prev >= 0)
+            assert_true(fabs(g.depth - prev) <= 1e-4 + 1e-12);   /* no jump (the wall depth here is 3 cm) */
+        prev = g.depth;
+    }
+    /* tilted: the lowest point of the rim is the deepest past the face, at the pad's mid azimuth */
+    mech_contact_pose pt = mech_contact_pose_make(V(0.08 + 0.19 * sin(0.01) - 0.002, 0, 0), mech_mat3_rot(2, 0.01));
+    assert_int_equal(mech_contact_frustum_circle(&pad, &pa, &rim, &pt, &g), 1);
+    near(g.depth, 0.002 - 0.19 * sin(0.01) + 0.20 * sin(0.01), 1e-9);
+    /* the back face: a rim of radius 0.20 just behind the larger base, inside it */
+    mech_contact_pose pbk = at(0.0005, 0, 0);
+    assert_int_equal(mech_contact_frustum_circle(&pad, &pa, &rim, &pbk, &g), 1);
+    near(g.depth, 0.0005, 1e-12);
+    vnear(g.normal, V(1, 0, 0), 1e-12);
+    /* on the wall mid-pad: the wall's depth, as before */
+    mech_contact_shape rim2 = mech_contact_circle(0.28 - 0.04 * tan(32 * M_PI / 180) - 0.001);
+    mech_contact_pose pm = at(0.04, 0, 0);
+    assert_int_equal(mech_contact_frustum_circle(&pad, &pa, &rim2, &pm, &g), 1);
+    near(g.depth, 0.001 * cos(32 * M_PI / 180), 1e-12);
+    assert_int_equal(g.feature, MECH_CONTACT_FEAT_WALL);
+}
+
+/* second method: the deepest edge point by dense sampling (200 000 points) for tilted, shifted edges, its depth the
+ * distance to the solid's nearest face (the wall or an end plane: some of these edges are deep enough to be nearer
+ * an end) */
 static void limiter_search_matches_brute_force(void **state)
 {
     (void)state;
     mech_contact_shape lim = mech_contact_frustum(0.185, 0.135, 0.08, MECH_CONTACT_OUTSIDE), rim = mech_contact_circle(0.2);
     double tilts[] = {0.02, 0.08, 0.15}, shifts[] = {0.01, 0.03, 0.05};
+    int nface = 0;
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) {
             mech_mat3 R = mech_mat3_mul(mech_mat3_rot(2, tilts[a]), mech_mat3_rot(0, 0.7 * a + 0.2));
@@ -385,12 +437,77 @@ static void limiter_search_matches_brute_force(void **state)
                 /* generatrix (0.08, -0.05) normalised */
                 double L = hypot(0.08, 0.05), tu = 0.08 / L, tr = -0.05 / L;
                 t = u * tu + (rho - 0.185) * tr;
-                if (t < 0 || t > L) continue;
-                double d = u * (-tr) + (rho - 0.185) * tu;
-                if (-d > best) best = -d;
+                (void)t;
+                /* the pad is a solid: a point's depth is its distance to the nearest face, the wall or an end */
+                double d = -(u * (-tr) + (rho - 0.185) * tu);
+                d = fmin(d, fmin(u, 0.08 - u));
+                if (d > best) best = d;
             }
-            near(g.depth, best, 1e-9);
+            if (g.feature == MECH_CONTACT_FEAT_FACE) {
+                /* the maximum sits on a kink (wall depth = end distance): the samples approach it from below only
+                   to their spacing, 6e-6 m of edge */
+                assert_true(g.depth >= best - 1e-12 && g.depth - best < 2e-6);
+                nface++;
+            } else
+                near(g.depth, best, 1e-9);
         }
+    assert_true(nface > 0);   /* the solid's ends matter in some of these */
+}
+
+/* second method for a pad (a frustum sector, C's r 0.28 -> 0.23 over 0.08 m, +-30 deg about azimuth 0.3): rims that
+ * arrive across its front face, its sides and its wall, tilted and shifted; the depth against dense sampling of
+ * the solid's depth, each point's distance to the nearest face: the wall, an end, or a side plane through the axis
+ * (rho sin(half - |azimuth - mid|), with the library's atan2 here). The search's bound says "no contact" only where
+ * no sample is inside. */
+static void pad_solid_matches_brute_force(void **state)
+{
+    (void)state;
+    const double r0 = 0.28, len = 0.08, r1 = r0 - len * tan(32 * M_PI / 180), mid = 0.3, half = M_PI / 6;
+    mech_contact_shape pad = mech_contact_frustum_sector(mech_contact_frustum(r0, r1, len, MECH_CONTACT_OUTSIDE),
+                                                         mid, half);
+    double L = hypot(len, r1 - r0), tu = len / L, tr = (r1 - r0) / L;
+    struct { double R, x, y, z, tilt, spin; } cases[] = {
+        {0.20, 0.078, 0.00, 0.00, 0.00, 0.0},   /* coaxial, just past the front face: a ring at one depth */
+        {0.20, 0.070, 0.02, 0.01, 0.05, 0.4},   /* across the front face, tilted */
+        {0.22, 0.060, -0.03, 0.05, 0.10, 1.1},
+        {0.25, 0.030, 0.01, -0.02, 0.03, 2.0},  /* on the wall mid-pad */
+        {0.24, 0.050, 0.06, 0.02, 0.20, 0.3},   /* shifted across: some points past a side */
+        {0.26, 0.010, -0.05, -0.04, 0.15, 2.7},
+        {0.21, 0.075, 0.10, 0.05, 0.08, 1.7},
+        {0.20, 0.120, 0.00, 0.00, 0.02, 0.0},   /* in front of the pad: no contact */
+    };
+    int nface = 0, nnone = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mech_mat3 R = mech_mat3_mul(mech_mat3_rot(2, cases[i].tilt), mech_mat3_rot(0, cases[i].spin));
+        mech_contact_pose pa = at(0, 0, 0), pb = mech_contact_pose_make(V(cases[i].x, cases[i].y, cases[i].z), R);
+        mech_contact_shape rim = mech_contact_circle(cases[i].R);
+        mech_contact_geom g;
+        int c = mech_contact_frustum_circle(&pad, &pa, &rim, &pb, &g);
+        double best = -INFINITY;
+        for (int k = 0; k < 200000; k++) {
+            double th = 2 * M_PI * k / 200000.0;
+            mech_vec3 q = mech_vec3_add(pb.pos, mech_mat3_apply(R, V(0, cases[i].R * cos(th), cases[i].R * sin(th))));
+            double u = q.x, rho = hypot(q.y, q.z);
+            double d = -(u * (-tr) + (rho - r0) * tu);   /* below the wall (the free side is outward) */
+            d = fmin(d, fmin(u, len - u));
+            double dphi = fabs(remainder(atan2(q.z, q.y) - mid, 2 * M_PI));
+            d = fmin(d, rho * sin(half - dphi));
+            if (d > best) best = d;
+        }
+        if (!(best > 0)) {
+            assert_int_equal(c, 0);
+            nnone++;
+            continue;
+        }
+        assert_int_equal(c, 1);
+        /* the maximum may sit on a kink between two faces, where the samples (1.3e-6 m of edge apart) approach it
+           from below only to their spacing */
+        assert_true(g.depth >= best - 1e-12);
+        assert_true(g.depth - best < 2e-6);
+        nface += g.feature == MECH_CONTACT_FEAT_FACE;
+    }
+    assert_true(nface >= 2);
+    assert_true(nnone >= 1);
 }
 
 /* a rigid motion of the whole scene moves the point and turns the normal; the depth does not change */
@@ -469,6 +586,8 @@ int main(void)
         cmocka_unit_test(limiter_on_rim),
         cmocka_unit_test(limiter_pads_share_a_coaxial_ring),
         cmocka_unit_test(limiter_search_matches_brute_force),
+        cmocka_unit_test(pad_end_faces),
+        cmocka_unit_test(pad_solid_matches_brute_force),
         cmocka_unit_test(rigid_motion_invariance),
         cmocka_unit_test(relative_velocity_parts),
         cmocka_unit_test(table_and_shape_checks),
