@@ -338,8 +338,8 @@ static const double ring16[16][2] = {
  * segment and within the pad. A point past an end plane or a side of the pad is outside the solid, but the first
  * point to cross one of them is deep below the wall when the edge arrives across that face (a rim coming at the
  * limiter's front face inside its smaller radius): the wall depth alone then jumps from nothing to centimetres.
- * In a convex solid the penetration of a point is its distance to the nearest face, so where an end or a side is
- * nearer than the wall at the wall's deepest point, the edge point of greatest solid depth is searched instead. */
+ * In a convex solid the penetration of a point is its distance to the nearest face, so whenever the edge can reach
+ * inside the pad the edge point of greatest solid depth is searched as well (docs/contact.md). */
 #define SOLID_SIDE_TIE 1e-7   /* m: a side takes over from an end only when nearer by more than this */
 typedef struct solid_eval {
     double    d;     /* min over the faces of the distance inside (> 0 inside the solid), m */
@@ -408,11 +408,11 @@ static solid_eval solid_scan(const edge_ctx *x, const mech_contact_shape *a, dou
 // (context, frustum, edge radius R) => the edge angle of greatest solid depth.
 // The depth is 1-Lipschitz in the point (a minimum of distances to planes and to the cone), and the arc between
 // samples h apart is within R h / 2 of one: a best sample deeper outside than that proves no point inside, and the
-// search stops there (*exact = 0). Otherwise (*exact = 1): 64 samples of the whole edge, 33 across the best, the
+// search stops there. Otherwise: 64 samples of the whole edge, 33 across the best, the
 // same bound again, then golden section between the best's neighbours, each point a small rotation of the best
 // (Taylor below 1e-2 rad). Always the whole edge: a warm start (the last angle) found a local maximum at times,
 // and the depth jumped when it let go (S3x-C into the short cone: 1.2 J of energy error instead of 0.29 J).
-static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, double R, double *th, int *exact)
+static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, double R, double *th)
 {
     double sin_half = x->s.sector ? sqrt(fmax(0.0, 1.0 - x->s.cos_half * x->s.cos_half)) : 0.0;
     const double H = 2.0 * M_PI / SOLID_COARSE;
@@ -420,13 +420,13 @@ static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, 
     int k = 0;
     solid_eval best = solid_scan(x, a, sin_half, M_PI, -1.0, 0.0, H, SOLID_COARSE, &t, &c, &sn, &k);
     if (best.d < -R * H * 0.5 * (1.0 + 1e-9)) {   /* no edge point within the solid */
-        *th = t, *exact = 0;
+        *th = t;
         return best;
     }
     /* the deepest point is within H of the best sample: 33 samples H / 16 apart across it */
     best = solid_scan(x, a, sin_half, t, c, sn, H / SOLID_FINE, 2 * SOLID_FINE, &t, &c, &sn, &k);
     if (best.d < -R * H / SOLID_FINE * 0.5 * (1.0 + 1e-9)) {
-        *th = t, *exact = 0;
+        *th = t;
         return best;
     }
     /* golden section on [t - hb, t + hb], hb the last scan's interval */
@@ -453,7 +453,7 @@ static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, 
     turn(c, sn, m, &cm, &sm);
     solid_eval e = solid_at(x, a, sin_half, cm, sm);
     if (e.d >= best.d) best = e, t += m;
-    *th = t, *exact = 1;
+    *th = t;
     return best;
 }
 
@@ -476,8 +476,7 @@ static int solid_contact(const edge_ctx *x, const mech_contact_shape *a, const m
                          double *theta_cs, mech_contact_geom *g, double *gap)
 {
     double th, sn, cs;
-    int exact;
-    solid_eval e = solid_deepest(x, a, sqrt(mech_vec3_dot(x->e1, x->e1)), &th, &exact);
+    solid_eval e = solid_deepest(x, a, sqrt(mech_vec3_dot(x->e1, x->e1)), &th);
     *gap = e.d;
     if (!(e.d > 0.0))
         return -1;
@@ -524,7 +523,7 @@ int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_conta
     x.e2 = mech_vec3_scale(mech_mat3_col(Rab, 2), b->radius);
     double th = 0.0, cs_best = 1.0, sn_best = 0.0;
     edge_eval best = {0}, card[4];
-    int found = 0, all_in = 1;
+    int found = 0, all_in = 1, solid_near;
     if (warm) {
         /* warm start (a contact that persists from the last step): Newton from the last angle */
         double sn, cs;
@@ -608,15 +607,16 @@ int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_conta
         cs_best = cs, sn_best = sn;
     }
 out:
-    if (a->side == MECH_CONTACT_OUTSIDE && !solid_may_touch(&x, a) && best.f < 0.0) {
-        /* no edge point can be inside the solid (the bound above), so a point below the wall is past an end or a
-           side of the pad: no contact (the wall's depth there made a pad kick the limiter away in S3x-C) */
+    solid_near = a->side == MECH_CONTACT_OUTSIDE && solid_may_touch(&x, a);
+    if (a->side == MECH_CONTACT_OUTSIDE && !solid_near && best.f < 0.0) {
+        /* no edge point can be inside the solid (solid_may_touch), so a point below the wall is past an end or a
+           side of the pad: no contact (its depth below the wall was reported before) */
         if (theta) *theta = (th > M_PI || th < -M_PI) ? remainder(th, 2.0 * M_PI) : th;
         if (theta_cs) theta_cs[0] = cs_best, theta_cs[1] = sn_best;
         contact_geom_none(g);
         return 0;
     }
-    if (a->side == MECH_CONTACT_OUTSIDE && solid_may_touch(&x, a)) {
+    if (solid_near) {
         /* the solid's deepest edge point decides when an end or a side is nearer than the wall at the wall's deepest
            point, when the wall has no contact, or when it is deeper than the wall's deepest point: the wall search
            sees only points whose foot is on the generatrix and within the pad, and a point inside the solid near
