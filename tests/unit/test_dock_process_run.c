@@ -361,10 +361,11 @@ static void stand_option(void **state)
  * hysteretic table (5e6 N/m loading; unloading 1e7 N/m from the 2 mm point, then 3.3e6 N/m) is driven with
  * trial/commit like every element: the cover's work over the run is the loop's dissipation, > 0, the budget closes
  * with it (it is booked with the other elements), and the impact's peak changes. */
-static char *stand_text(void)
+// (scenario file name) => its text (a static buffer, valid until the next call)
+static char *scenario_text(const char *name)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/mech/dock/s1-stand-B.json", fixtures());
+    snprintf(path, sizeof path, "%s/mech/dock/%s", fixtures(), name);
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     static char buf[1 << 16];
@@ -372,6 +373,65 @@ static char *stand_text(void)
     fclose(f);
     buf[n] = 0;
     return buf;
+}
+
+static char *stand_text(void)
+{
+    return scenario_text("s1-stand-B.json");
+}
+
+/* Variant C into the node module's short cone, S3x for its first 6 s (docs/dock-process.md §8.5; docs/contact.md,
+ * "the pad is a solid"): after capture the rocking brings the cone's rim onto the movable limiter across the front
+ * face of a pad. That face is now part of the pad, so the contact starts there, from zero depth: first contact
+ * 4.20 s (capture 3.41 s), pad force at most 627 N. With pads that were only their conical wall the rim went
+ * unseen past the face and was found 0.08 s later (4.28 s), deep at once: 9.7 kN (measured on the commit
+ * before). */
+static void c_short_cone_front_face(void **state)
+{
+    (void)state;
+    cJSON *doc = cJSON_Parse(scenario_text("s3x-400-C.json"));
+    assert_non_null(doc);
+    cJSON_ReplaceItemInObjectCaseSensitive(doc, "cone", cJSON_CreateString("short"));
+    cJSON_ReplaceItemInObjectCaseSensitive(doc, "duration", cJSON_CreateNumber(6));
+    cJSON *out = cJSON_GetObjectItemCaseSensitive(doc, "outputs");
+    double vt[2] = {1, 3};
+    cJSON_ReplaceItemInObjectCaseSensitive(out, "view_times", cJSON_CreateDoubleArray(vt, 2));
+    char *text = cJSON_PrintUnformatted(doc), dir[512];
+    cJSON_Delete(doc);
+    snprintf(dir, sizeof dir, "%s/mech/dock", fixtures());
+    mech_dock_config c;
+    hy_err e;
+    int rc = mech_dock_config_parse(text, strlen(text), "s3x-C-short.json", dir, &c, &e);
+    free(text);
+    if (rc == HY_OK)
+        rc = mech_dock_config_load(&c, "s3x-C-short.json", &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+    assert_int_equal(c.params.geom.cone, MECH_DOCK_CONE_SHORT);
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    while (!mech_dock_sim_done(s)) {
+        rc = mech_dock_sim_step(s, &e);
+        if (rc)
+            print_message("%s\n", e.msg);
+        assert_int_equal(rc, HY_OK);
+    }
+    const mech_dock_summary *u = mech_dock_sim_summary(s);
+    const mech_dock_limiter_summary *ls = mech_dock_sim_limiter(s);
+    const mech_dock_process_summary *ps = mech_dock_sim_process(s);
+    print_message("S3x-C short cone: capture %.4f s, limiter first contact %.4f s, pad force max %.1f N, residual "
+                  "%.2g\n", u->capture_time, ls->first_contact, ls->force_max, ps->e_residual_rel);
+    assert_true(u->captured && fabs(u->capture_time - 3.409) < 0.01);
+    assert_false(ls->before_capture);
+    assert_true(ls->first_contact > u->capture_time && ls->first_contact < 4.25);
+    assert_true(ls->force_max > 100 && ls->force_max < 1000);
+    assert_true(ps->e_residual_rel < 1e-3);
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
 }
 
 // (scenario text, cover law path or NULL for the linear stand.k = 5e6) => a loaded configuration
@@ -577,6 +637,7 @@ int main(void)
         cmocka_unit_test(s1_400_B),
         cmocka_unit_test(s1_400_A),
         cmocka_unit_test(s3x_400),
+        cmocka_unit_test(c_short_cone_front_face),
         cmocka_unit_test(c_400),
         cmocka_unit_test(stand_option),
         cmocka_unit_test(cover_law),
