@@ -45,20 +45,15 @@ typedef struct run_out {
     double view_x0;             /* the view's limiter larger-base centre: distance from the UJ along the housing */
 } run_out;
 
-static void run(const char *name, run_out *o)
+// (a loaded configuration with a "process" section, its name) => the run's figures in *o; frees the configuration
+static void run_config(mech_dock_config *c, const char *name, run_out *o)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/mech/dock/%s", fixtures(), name);
-    mech_dock_config c;
     hy_err e;
-    int rc = mech_dock_config_read(path, &c, &e);
-    if (rc)
-        print_message("%s\n", e.msg);
-    assert_int_equal(rc, HY_OK);
-    assert_true(c.params.process.enabled);
+    int rc;
+    assert_true(c->params.process.enabled);
     mech_dock_model *m;
     mech_dock_sim *s;
-    assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_model_new(&c->params, &m, &e), HY_OK);
     assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
     memset(o, 0, sizeof *o);
     o->pull_reset = NAN;
@@ -99,9 +94,9 @@ static void run(const char *name, run_out *o)
         o->pad_end = ch[MECH_DOCK_CH_PAD_F];
     }
     o->ls = *mech_dock_sim_limiter(s);
-    if (c.params.limiter_movable) {
+    if (c->params.limiter_movable) {
         double Fs, Fst, E;
-        mech_dock_limiter_springs(&c.params.limiter, o->x_end, 0, &Fs, &Fst, &E);
+        mech_dock_limiter_springs(&c->params.limiter, o->x_end, 0, &Fs, &Fst, &E);
         o->spring_end = Fs;
         mech_dock_pose_view v;
         mech_dock_sim_view(s, &v);
@@ -118,7 +113,20 @@ static void run(const char *name, run_out *o)
                   o->pull_reset, o->push_end, o->gap_end, o->alloc);
     mech_dock_sim_free(s);
     mech_dock_model_free(m);
-    mech_dock_config_free(&c);
+    mech_dock_config_free(c);
+}
+
+static void run(const char *name, run_out *o)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/mech/dock/%s", fixtures(), name);
+    mech_dock_config c;
+    hy_err e;
+    int rc = mech_dock_config_read(path, &c, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+    run_config(&c, name, o);
 }
 
 static void common_checks(const run_out *o, const mech_dock_params *prm)
@@ -380,6 +388,23 @@ static char *stand_text(void)
     return scenario_text("s1-stand-B.json");
 }
 
+// (an edited scenario document, consumed; a name for messages) => a loaded configuration, its model files resolved
+// beside the shipped scenarios
+static void config_from_doc(cJSON *doc, const char *name, mech_dock_config *c)
+{
+    char *text = cJSON_PrintUnformatted(doc), dir[512];
+    cJSON_Delete(doc);
+    snprintf(dir, sizeof dir, "%s/mech/dock", fixtures());
+    hy_err e;
+    int rc = mech_dock_config_parse(text, strlen(text), name, dir, c, &e);
+    if (rc == HY_OK)
+        rc = mech_dock_config_load(c, name, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+    free(text);
+}
+
 /* Variant C into the node module's short cone, S3x for its first 6 s (docs/dock-process.md §8.5; docs/contact.md,
  * "the pad is a solid"): after capture the rocking brings the cone's rim onto the movable limiter across the front
  * face of a pad. That face is now part of the pad, so the contact starts there, from zero depth: first contact
@@ -396,32 +421,14 @@ static void c_short_cone_front_face(void **state)
     cJSON *out = cJSON_GetObjectItemCaseSensitive(doc, "outputs");
     double vt[2] = {1, 3};
     cJSON_ReplaceItemInObjectCaseSensitive(out, "view_times", cJSON_CreateDoubleArray(vt, 2));
-    char *text = cJSON_PrintUnformatted(doc), dir[512];
-    cJSON_Delete(doc);
-    snprintf(dir, sizeof dir, "%s/mech/dock", fixtures());
     mech_dock_config c;
-    hy_err e;
-    int rc = mech_dock_config_parse(text, strlen(text), "s3x-C-short.json", dir, &c, &e);
-    free(text);
-    if (rc == HY_OK)
-        rc = mech_dock_config_load(&c, "s3x-C-short.json", &e);
-    if (rc)
-        print_message("%s\n", e.msg);
-    assert_int_equal(rc, HY_OK);
+    config_from_doc(doc, "s3x-C-short.json", &c);
     assert_int_equal(c.params.geom.cone, MECH_DOCK_CONE_SHORT);
-    mech_dock_model *m;
-    mech_dock_sim *s;
-    assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
-    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
-    while (!mech_dock_sim_done(s)) {
-        rc = mech_dock_sim_step(s, &e);
-        if (rc)
-            print_message("%s\n", e.msg);
-        assert_int_equal(rc, HY_OK);
-    }
-    const mech_dock_summary *u = mech_dock_sim_summary(s);
-    const mech_dock_limiter_summary *ls = mech_dock_sim_limiter(s);
-    const mech_dock_process_summary *ps = mech_dock_sim_process(s);
+    run_out o;
+    run_config(&c, "s3x-C-short (6 s)", &o);
+    const mech_dock_summary *u = &o.sum;
+    const mech_dock_limiter_summary *ls = &o.ls;
+    const mech_dock_process_summary *ps = &o.ps;
     print_message("S3x-C short cone: capture %.4f s, limiter first contact %.4f s, pad force max %.1f N, residual "
                   "%.2g\n", u->capture_time, ls->first_contact, ls->force_max, ps->e_residual_rel);
     assert_true(u->captured && fabs(u->capture_time - 3.409) < 0.01);
@@ -429,9 +436,6 @@ static void c_short_cone_front_face(void **state)
     assert_true(ls->first_contact > u->capture_time && ls->first_contact < 4.25);
     assert_true(ls->force_max > 100 && ls->force_max < 1000);
     assert_true(ps->e_residual_rel < 1e-3);
-    mech_dock_sim_free(s);
-    mech_dock_model_free(m);
-    mech_dock_config_free(&c);
 }
 
 // (scenario text, cover law path or NULL for the linear stand.k = 5e6) => a loaded configuration
@@ -446,17 +450,7 @@ static void stand_config(const char *law, mech_dock_config *c)
         cJSON_AddStringToObject(laws, "cover", law);
     else
         cJSON_AddNumberToObject(stand, "k", 5e6);
-    char *text = cJSON_PrintUnformatted(doc), dir[512];
-    cJSON_Delete(doc);
-    snprintf(dir, sizeof dir, "%s/mech/dock", fixtures());
-    hy_err e;
-    int rc = mech_dock_config_parse(text, strlen(text), "stand.json", dir, c, &e);
-    if (rc == HY_OK)
-        rc = mech_dock_config_load(c, "stand.json", &e);
-    if (rc)
-        print_message("%s\n", e.msg);
-    assert_int_equal(rc, HY_OK);
-    free(text);
+    config_from_doc(doc, "stand.json", c);
 }
 
 static void cover_law(void **state)

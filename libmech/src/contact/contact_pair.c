@@ -377,18 +377,15 @@ static inline solid_eval solid_at(const edge_ctx *x, const mech_contact_shape *a
 
 #define SOLID_COARSE 64                    /* samples of the whole edge                                     */
 #define SOLID_FINE 16                      /* samples across one coarse interval about the best             */
-static const double solid_dc = 0.99518472667219693, solid_ds = 0.098017140329560604; /* cos, sin of 2π/64 */
 
 // (context, frustum, sin half, start angle and its cos/sin, interval h, n) => the best of n + 1 samples at
-// θ0 + k h, k = -n/2 .. n/2 (the cos/sin by repeated rotation); *th, *cs, *sn of the best, *kbest its k
+// θ0 + k h, k = -n/2 .. n/2 (the cos/sin by repeated rotation by h: one sincos a scan); *th, *cs, *sn of the
+// best, *kbest its k
 static solid_eval solid_scan(const edge_ctx *x, const mech_contact_shape *a, double sin_half, double th0, double c0,
                              double s0, double h, int n, double *th, double *cs, double *sn, int *kbest)
 {
     double ch, sh;
-    if (h == 2.0 * M_PI / SOLID_COARSE)
-        ch = solid_dc, sh = solid_ds;
-    else
-        sincos(h, &sh, &ch);
+    sincos(h, &sh, &ch);
     /* start at k = -n/2: rotate back */
     double c = c0, s_ = s0;
     for (int k = 0; k < n / 2; k++) {
