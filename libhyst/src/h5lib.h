@@ -15,7 +15,7 @@
     X(H5Aclose) X(H5Acreate2) X(H5Adelete) X(H5Aexists) X(H5Aget_space) X(H5Aget_type) X(H5Aopen) X(H5Aread)    \
     X(H5Awrite)                                                                                                  \
     X(H5Dclose) X(H5Dcreate2) X(H5Dget_space) X(H5Dget_type) X(H5Dopen2) X(H5Dread) X(H5Dset_extent)            \
-    X(H5Dvlen_reclaim) X(H5Dwrite) X(H5Dwrite_chunk)                                                             \
+    X(H5Dvlen_reclaim) X(H5Dwrite) X(H5Dwrite_chunk) X(H5Dget_chunk_storage_size)                                \
     X(H5Iget_type) X(H5Lexists) X(H5Oclose) X(H5Oexists_by_name) X(H5Oopen)                                      \
     X(H5Pclose) X(H5Pcreate) X(H5Pset_chunk) X(H5Pset_create_intermediate_group) X(H5Pset_deflate)              \
     X(H5Pset_shuffle)                                                                                            \
@@ -76,6 +76,7 @@ __attribute__((visibility("hidden"))) int hy_h5_load(const char *what, hy_err *e
 #define H5Dvlen_reclaim hy_h5.H5Dvlen_reclaim
 #define H5Dwrite hy_h5.H5Dwrite
 #define H5Dwrite_chunk hy_h5.H5Dwrite_chunk
+#define H5Dget_chunk_storage_size hy_h5.H5Dget_chunk_storage_size
 #define H5Iget_type hy_h5.H5Iget_type
 #define H5Lexists hy_h5.H5Lexists
 #define H5Oclose hy_h5.H5Oclose

@@ -218,6 +218,64 @@ static void direct_chunks_bit_for_bit(void **state)
     }
 }
 
+/* (nc columns of one full chunk, cell value) => the bytes HDF5 stores for that chunk, after H5Dread gave every bit
+   back */
+static hsize_t one_chunk_bytes(int nc, double (*value)(long, int))
+{
+    static const char *const np[2] = {"a", "b"}, *const up[2] = {"1", "1"};
+    long rows = 256 * 1024 / (8 * nc); /* the chunk of h5log.c */
+    double *want = malloc((size_t)rows * (size_t)nc * 8), *got = calloc((size_t)rows * (size_t)nc, 8);
+    assert_true(want && got);
+    hy_h5log *lg;
+    hy_h5table *t;
+    hy_err err;
+    assert_int_equal(hy_h5log_open(&lg, path, NULL, &err), HY_OK);
+    assert_int_equal(hy_h5log_table(lg, "/records/p", nc, np, up, "planes", &t, &err), HY_OK);
+    for (long i = 0; i < rows; i++) {
+        for (int k = 0; k < nc; k++)
+            want[i * nc + k] = value(i, k);
+        assert_int_equal(hy_h5log_append(t, want + i * nc, &err), HY_OK);
+    }
+    assert_int_equal(hy_h5log_commit(lg, &err), HY_OK);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "/records/p", H5P_DEFAULT);
+    hid_t ty = H5Dget_type(d);
+    assert_true(f >= 0 && d >= 0 && H5Dread(d, ty, H5S_ALL, H5S_ALL, H5P_DEFAULT, got) >= 0);
+    assert_memory_equal(got, want, (size_t)rows * (size_t)nc * 8);
+    hsize_t at = 0, bytes = 0;
+    assert_true(H5Dget_chunk_storage_size(d, &at, &bytes) >= 0);
+    H5Tclose(ty);
+    H5Dclose(d);
+    H5Fclose(f);
+    free(want);
+    free(got);
+    return bytes;
+}
+
+static double noise_and_constant(long i, int k)
+{
+    return k == 0 ? cell(i, 1) : 1.0;
+}
+
+static double time_axis(long i, int k)
+{
+    (void)k;
+    return 2.5e-4 * (double)i;
+}
+
+/* level 1's byte-plane stream (h5log.c, plane_stream): the 8 planes of a noise column cost their bytes and a few
+ * block headers, the 8 of a constant column almost nothing (storing them too would double the chunk); a uniform time
+ * axis, whose mantissa bytes take every value in regular steps, shrinks to under 3 of its 8 planes (its 6 low planes
+ * pass only the test on differences: left stored, the chunk would hold more than 6) */
+static void plane_stream_stores_noise_packs_the_rest(void **state)
+{
+    (void)state;
+    hsize_t plane = 256 * 1024 / 16, mixed = one_chunk_bytes(2, noise_and_constant);
+    assert_true(mixed >= 8 * plane && mixed < 8 * plane + 8 * plane / 100);
+    plane = 256 * 1024 / 8;
+    hsize_t t = one_chunk_bytes(1, time_axis);
+    assert_true(t < 3 * plane);
+}
+
 // an aborted log leaves the earlier file as it was, and no temporary file
 static void abort_keeps_the_old_file(void **state)
 {
@@ -288,6 +346,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(round_trip_bit_for_bit, setup, teardown),
         cmocka_unit_test_setup_teardown(uncompressed, setup, teardown),
         cmocka_unit_test_setup_teardown(direct_chunks_bit_for_bit, setup, teardown),
+        cmocka_unit_test_setup_teardown(plane_stream_stores_noise_packs_the_rest, setup, teardown),
         cmocka_unit_test_setup_teardown(abort_keeps_the_old_file, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_files_and_paths, setup, teardown),
     };
