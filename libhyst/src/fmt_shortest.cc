@@ -39,9 +39,17 @@ extern "C" int hy_fmt_shortest_digits(double v, char *digits, int *ndigits, int 
     int ex = dec.exponent;
     while (sig % 10 == 0) // Dragonbox removes them already; kept so the contract never depends on it
         sig /= 10, ex++;
-    // the digits right to left, two at a time, in two independent 8-digit halves (sig < 10^17): a digit at a time
-    // was a chain of 17 dependent divisions, longer than Dragonbox itself
-    char buf[24], *end = buf + sizeof buf, *p = end;
+    // the number of digits first (sig < 10^17: from its bit length, then one comparison), so that the digits go
+    // right to left straight to their place: a copy of a variable length cost a libc call a number
+    static const std::uint64_t pow10[18] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
+                                            100000000u, 1000000000u, 10000000000u, 100000000000u,
+                                            1000000000000u, 10000000000000u, 100000000000000u,
+                                            1000000000000000u, 10000000000000000u, 100000000000000000u};
+    int bits = 64 - __builtin_clzll(sig), n = (bits * 1233) >> 12; // 1233 / 4096 ~ log10(2): n or n + 1 digits
+    n += sig >= pow10[n];
+    // two at a time, in two independent 8-digit halves: a digit at a time was a chain of 17 dependent divisions,
+    // longer than Dragonbox itself
+    char *p = digits + n;
     std::uint64_t hi = sig / 100000000u;
     std::uint32_t lo = static_cast<std::uint32_t>(sig - hi * 100000000u);
     if (hi) {
@@ -57,8 +65,6 @@ extern "C" int hy_fmt_shortest_digits(double v, char *digits, int *ndigits, int 
         std::memcpy(p -= 2, pairs + 2 * lo, 2);
     else
         *--p = static_cast<char>('0' + lo);
-    int n = static_cast<int>(end - p);
-    std::memcpy(digits, p, static_cast<std::size_t>(n));
     digits[n] = '\0';
     *ndigits = n;
     *point = ex + n;

@@ -9,6 +9,25 @@
 
 int hy_fmt_shortest_digits(double v, char *digits, int *ndigits, int *point); /* fmt_shortest.cc */
 
+/* (n <= 24 bytes) => copied with fixed-size moves that may overlap (the length known only at run time made memcpy a
+ * libc call, ~10 % of a number's time) */
+static inline void copy_short(char *restrict dst, const char *restrict src, size_t n)
+{
+    if (n >= 16) {
+        memcpy(dst, src, 16);
+        memcpy(dst + n - 16, src + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(dst, src, 8);
+        memcpy(dst + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(dst, src, 4);
+        memcpy(dst + n - 4, src + n - 4, 4);
+    } else {
+        for (size_t k = 0; k < n; k++)
+            dst[k] = src[k];
+    }
+}
+
 /* (v) => its shortest round-trip text, laid out as printf's %.Pg with P = max(15, number of digits): the bytes of
  * the former "shortest of %.15g / %.16g / %.17g that strtod reads back" wherever that text was already the shortest
  * (tests/unit/test_numfmt.c keeps the former algorithm as the reference), shorter where it was not (a value whose
@@ -31,7 +50,7 @@ int hy_fmt_exact(char *buf, size_t len, double v)
         *p++ = d[0];
         if (nd > 1) {
             *p++ = '.';
-            memcpy(p, d + 1, (size_t)nd - 1);
+            copy_short(p, d + 1, (size_t)nd - 1);
             p += nd - 1;
         }
         *p++ = 'e';
@@ -43,13 +62,13 @@ int hy_fmt_exact(char *buf, size_t len, double v)
         *p++ = (char)('0' + ax % 10);
     } else if (x >= 0) { /* ddd[.ddd]: x < prec <= 17, so at most 17 integer digits */
         if (nd > x + 1) {
-            memcpy(p, d, (size_t)x + 1);
+            copy_short(p, d, (size_t)x + 1);
             p += x + 1;
             *p++ = '.';
-            memcpy(p, d + x + 1, (size_t)(nd - x - 1));
+            copy_short(p, d + x + 1, (size_t)(nd - x - 1));
             p += nd - x - 1;
         } else {
-            memcpy(p, d, (size_t)nd);
+            copy_short(p, d, (size_t)nd);
             p += nd;
             for (int k = nd; k <= x; k++)
                 *p++ = '0';
@@ -59,7 +78,7 @@ int hy_fmt_exact(char *buf, size_t len, double v)
         *p++ = '.';
         for (int k = -1; k > x; k--)
             *p++ = '0';
-        memcpy(p, d, (size_t)nd);
+        copy_short(p, d, (size_t)nd);
         p += nd;
     }
     *p = '\0';
