@@ -25,7 +25,8 @@
  * the row, and a float64 channel's sign/exponent planes compress ~100x while its low mantissa planes are noise that
  * no deflate level shrinks. So each run of noise planes goes into stored blocks (a copy) and each run of the others
  * through zlib's level 1; 3x less CPU than libdeflate's level 1 over the whole chunk for a file ~4 % larger
- * (bench_fmt: 10^6 rows x 10 channels). Levels 2..9 compress the whole chunk with libdeflate at that level. */
+ * (bench_fmt: 10^6 rows x 10 channels). Levels 2..9, and level 1 with hy_h5log_set_planes(lg, 0) (the reference),
+ * compress the whole chunk with libdeflate at that level. */
 #define CHUNK_BYTES (256 * 1024)
 #define DEFLATE_LEVEL 1
 #define MAX_TABLES 64
@@ -39,6 +40,7 @@ struct hy_h5table {
     size_t nbuf, cap;      /* rows buffered, rows a chunk holds */
     double *buf;
     int level;             /* deflate level of the dataset (0: no filters) */
+    int planes;            /* level 1 by byte planes (plane_stream), else libdeflate over the chunk */
 };
 
 struct hy_h5log {
@@ -47,6 +49,7 @@ struct hy_h5log {
     int ntab;
     hy_h5table *tab[MAX_TABLES];
     int deflate;           /* level of the tables made next (0: none) */
+    int planes;            /* level 1 of the tables made next by byte planes */
     struct libdeflate_compressor *zc[10]; /* one per level in use, made with the first table of that level */
     z_stream zs;                          /* level 1's raw deflate of the runs of compressible planes */
     int zs_ready;                         /* zs initialised (deflateEnd at close)                     */
@@ -99,6 +102,7 @@ int hy_h5log_open(hy_h5log **out, const char *path, const char *protect, hy_err 
         return hy_err_set(err, HY_EIO, "%s: cannot create the HDF5 file", path);
     }
     lg->deflate = DEFLATE_LEVEL;
+    lg->planes = 1;
     *out = lg;
     return HY_OK;
 }
@@ -106,6 +110,11 @@ int hy_h5log_open(hy_h5log **out, const char *path, const char *protect, hy_err 
 void hy_h5log_set_deflate(hy_h5log *lg, int level)
 {
     lg->deflate = level < 0 ? 0 : level > 9 ? 9 : level;
+}
+
+void hy_h5log_set_planes(hy_h5log *lg, int on)
+{
+    lg->planes = on != 0;
 }
 
 // (string array) => a 1-D attribute of variable-length UTF-8 strings
@@ -158,10 +167,11 @@ int hy_h5log_table(hy_h5log *lg, const char *dpath, int ncol, const char *const 
         return hy_err_set(err, HY_ENOMEM, "%s: out of memory", lg->at.path);
     }
     t->lg = lg, t->ncol = ncol, t->cap = cap, t->dset = -1, t->level = lg->deflate;
+    t->planes = t->level == 1 && lg->planes;
     /* what the direct writes of compressed chunks need, made once for the log */
-    if (DIRECT && t->level > 1 && !lg->zc[t->level])
+    if (DIRECT && t->level > 0 && !t->planes && !lg->zc[t->level])
         lg->zc[t->level] = libdeflate_alloc_compressor(t->level);
-    if (DIRECT && t->level == 1 && !lg->zs_ready)
+    if (DIRECT && t->planes && !lg->zs_ready)
         lg->zs_ready = deflateInit2(&lg->zs, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
     if (DIRECT && t->level > 0 && !lg->shuf) {
         /* libdeflate's bound, or a plane stream of stored blocks only: 5 bytes a block, a block per run of planes
@@ -173,7 +183,7 @@ int hy_h5log_table(hy_h5log *lg, const char *dpath, int ncol, const char *const 
         lg->shuf = malloc(CHUNK_BYTES);
         lg->zbuf = malloc(lg->zcap);
     }
-    if (DIRECT && t->level > 0 && ((t->level > 1 && !lg->zc[t->level]) || (t->level == 1 && !lg->zs_ready) ||
+    if (DIRECT && t->level > 0 && ((!t->planes && !lg->zc[t->level]) || (t->planes && !lg->zs_ready) ||
                                    !lg->shuf || !lg->zbuf)) {
         free(t->buf);
         free(t);
@@ -258,13 +268,14 @@ static void shuffle(unsigned char *restrict dst, const unsigned char *restrict s
 /* (byte plane of n bytes) => 1 when deflate shrinks it, by one of three cheap statistics on samples of it:
  * - its byte values are skewed: their collision probability sum p_b^2 is more than twice that of uniform random bytes
  *   (1/256 + 1/m for m samples, near enough): sign/exponent bytes, slow channels (deflate's Huffman stage gains);
- * - the differences of consecutive bytes are 64 times as concentrated: the top mantissa byte of a ramp;
+ * - the differences of consecutive bytes are 32 times as concentrated: the top mantissa bytes of a ramp;
  * - more than half of the 4-byte strings of a 1 KiB stretch occurred earlier in it (LZ77's own test, with a hash
- *   table of the last position; noise is told at half the window, by fewer than 32 repeats): the mantissa bytes of a uniform time axis, which take every value in a pattern.
+ *   table of the last position; noise is told at half the window, by fewer than 32 repeats): the mantissa bytes of
+ *   a uniform time axis, which take every value in a pattern.
  * The low mantissa bytes of a float64 channel are noise and score 1, 1 and ~0. Measured on bench_fmt's history and
- * a time axis from 0: the planes libdeflate shrinks to 1-13 % scored 1.4-205, 65-200 or 0.72-1.00; the third bytes
+ * a time axis from 0: the planes libdeflate shrinks to 1-13 % scored 1.4-205, 57-200 or 0.72-1.00; the third bytes
  * of smooth channels, which it shrinks only to 76-97 % for a third of its time, scored <= 2.0, 14-30 and 0.05-0.23:
- * they are stored (the file 2.6 % larger than deflate of everything, the stream in half the time) */
+ * they are stored (the file ~3 % larger than deflate of everything, the stream in less than half the time) */
 static int plane_compressible(const unsigned char *p, size_t n)
 {
     /* values and differences: 4 stretches of 128 bytes spread over the plane (all of it when n <= 512); the choice
@@ -283,7 +294,7 @@ static int plane_compressible(const unsigned char *p, size_t n)
     for (int b = 0; b < 256; b++)
         sh += (uint64_t)h[b] * h[b], sd += (uint64_t)d[b] * d[b];
     uint64_t random = (uint64_t)m + (uint64_t)m * (m - 1) / 256;
-    if (sh > 2 * random || sd > 64 * random)
+    if (sh > 2 * random || sd > 32 * random)
         return 1;
     /* repeats: the middle WINDOW bytes */
     size_t w = n < WINDOW ? n : WINDOW, hits = 0;
@@ -374,7 +385,7 @@ static int write_chunk(hy_h5table *t, hy_err *err)
         shuffle(lg->shuf, (const unsigned char *)t->buf, t->cap, es);
         /* always the compressed stream, even if not smaller: HDF5's own filter keeps it too (it gives up only when
            the stream outgrows its ~0.1 % margin, which the bound of libdeflate may allow) */
-        size = t->level == 1 ? plane_stream(&lg->zs, lg->shuf, t->cap, es, lg->zbuf, lg->zcap)
+        size = t->planes ? plane_stream(&lg->zs, lg->shuf, t->cap, es, lg->zbuf, lg->zcap)
                              : libdeflate_zlib_compress(lg->zc[t->level], lg->shuf, nbytes, lg->zbuf, lg->zcap);
         data = lg->zbuf;
     }
