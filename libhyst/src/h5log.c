@@ -24,8 +24,8 @@
  * Level 1, the default, is a byte-plane stream (plane_stream): after the shuffle a chunk is one plane per byte of
  * the row, and a float64 channel's sign/exponent planes compress ~100x while its low mantissa planes are noise that
  * no deflate level shrinks. So each run of noise planes goes into stored blocks (a copy) and each run of the others
- * through zlib's level 1; 3x less CPU than libdeflate's level 1 over the whole chunk for a file ~4 % larger
- * (bench_fmt: 10^6 rows x 10 channels). Levels 2..9, and level 1 with hy_h5log_set_planes(lg, 0) (the reference),
+ * through zlib's level 1; 2.2-2.3x less CPU than libdeflate's level 1 over the whole chunk for a file 2-3 % larger
+ * (bench_fmt: 10^6 rows x 10 channels, both timed in one run). Levels 2..9, and level 1 with hy_h5log_set_planes(lg, 0) (the reference),
  * compress the whole chunk with libdeflate at that level. */
 #define CHUNK_BYTES (256 * 1024)
 #define DEFLATE_LEVEL 1
@@ -174,12 +174,11 @@ int hy_h5log_table(hy_h5log *lg, const char *dpath, int ncol, const char *const 
     if (DIRECT && t->planes && !lg->zs_ready)
         lg->zs_ready = deflateInit2(&lg->zs, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
     if (DIRECT && t->level > 0 && !lg->shuf) {
-        /* libdeflate's bound, or a plane stream of stored blocks only: 5 bytes a block, a block per run of planes
-           or per 64 KiB, and the zlib header, final block and check */
-        size_t planes = HY_H5_MAX_COLS * sizeof(double);
+        /* libdeflate's bound, and room for a plane stream of stored blocks only (5 bytes a block, a block per run
+           of planes or per 64 KiB, the zlib header, final block and check): plane_stream falls back to that */
+        size_t stored = CHUNK_BYTES + 5 * (HY_H5_MAX_COLS * sizeof(double) + CHUNK_BYTES / 65535 + 1) + 11;
         lg->zcap = libdeflate_zlib_compress_bound(NULL, CHUNK_BYTES);
-        if (lg->zcap < CHUNK_BYTES + 5 * (planes + CHUNK_BYTES / 65535 + 1) + 11)
-            lg->zcap = CHUNK_BYTES + 5 * (planes + CHUNK_BYTES / 65535 + 1) + 11;
+        lg->zcap = lg->zcap > stored ? lg->zcap : stored;
         lg->shuf = malloc(CHUNK_BYTES);
         lg->zbuf = malloc(lg->zcap);
     }
@@ -333,36 +332,39 @@ static unsigned char *put_stored(unsigned char *o, const unsigned char *p, size_
 }
 
 /* (shuffled chunk: es planes of n bytes) => its zlib stream (RFC 1950) in out (cap bytes, enough for stored blocks
- * only); its length, 0 on a zlib failure. Runs of planes alike go out together: noise as stored blocks, the others
- * as a raw deflate of their own (deflateReset: no match reaches into bytes zlib did not see) ended by Z_SYNC_FLUSH,
- * which closes the block and pads to the byte, so that the next run's blocks follow on a byte boundary. An empty
- * final stored block ends the stream, then the Adler-32 of the whole chunk */
+ * only); its length. Runs of planes alike go out together: noise as stored blocks, the others as a raw deflate of
+ * their own (deflateReset: no match reaches into bytes zlib did not see) ended by Z_SYNC_FLUSH, which closes the
+ * block and pads to the byte, so that the next run's blocks follow on a byte boundary. An empty final stored block
+ * ends the stream, then the Adler-32 of the whole chunk. zlib bounds its output only for Z_FINISH (zlib.h,
+ * deflateBound): should a packed run not fit, or zlib fail, the whole chunk goes out as stored blocks instead */
 static size_t plane_stream(z_stream *zs, const unsigned char *src, size_t n, size_t es, unsigned char *out,
                            size_t cap)
 {
     unsigned char *o = out, *end = out + cap;
     *o++ = 0x78, *o++ = 0x01; /* deflate with a 32 KiB window, "fastest"; 0x7801 is a multiple of 31 */
-    int pack = plane_compressible(src, n);
-    for (size_t j = 0; j < es;) {
+    int pack = plane_compressible(src, n), packed = 1;
+    for (size_t j = 0; j < es && packed;) {
         size_t j1 = j + 1;
         int next = 0;
         while (j1 < es && (next = plane_compressible(src + j1 * n, n)) == pack)
             j1++;
+        size_t len = (j1 - j) * n;
         if (!pack) {
-            o = put_stored(o, src + j * n, (j1 - j) * n);
+            packed = (size_t)(end - o) >= len + 5 * (len / 65535 + 1) + 9; /* the run, then the end of the stream */
+            if (packed)
+                o = put_stored(o, src + j * n, len);
         } else {
             deflateReset(zs);
-            zs->next_in = (unsigned char *)(uintptr_t)(src + j * n), zs->avail_in = (uInt)((j1 - j) * n);
+            zs->next_in = (unsigned char *)(uintptr_t)(src + j * n), zs->avail_in = (uInt)len;
             zs->next_out = o, zs->avail_out = (uInt)(end - o);
             /* all of it in one call when avail_out is still > 0 after it (zlib.h, Z_SYNC_FLUSH) */
-            if (deflate(zs, Z_SYNC_FLUSH) != Z_OK || zs->avail_in != 0 || zs->avail_out == 0)
-                return 0;
+            packed = deflate(zs, Z_SYNC_FLUSH) == Z_OK && zs->avail_in == 0 && zs->avail_out > 0;
             o = zs->next_out;
         }
         j = j1, pack = next;
     }
-    if (end - o < 9)
-        return 0;
+    if (!packed || end - o < 9)
+        o = put_stored(out + 2, src, n * es);
     o[0] = 1, o[1] = 0, o[2] = 0, o[3] = 0xff, o[4] = 0xff; /* final, stored, empty */
     uint32_t a = libdeflate_adler32(1, src, n * es);
     o[5] = (unsigned char)(a >> 24), o[6] = (unsigned char)(a >> 16), o[7] = (unsigned char)(a >> 8);
@@ -384,7 +386,8 @@ static int write_chunk(hy_h5table *t, hy_err *err)
     if (t->level > 0) {
         shuffle(lg->shuf, (const unsigned char *)t->buf, t->cap, es);
         /* always the compressed stream, even if not smaller: HDF5's own filter keeps it too (it gives up only when
-           the stream outgrows its ~0.1 % margin, which the bound of libdeflate may allow) */
+           the stream outgrows its ~0.1 % margin, which the bound of libdeflate may allow); plane_stream never
+           fails (size 0 is libdeflate's failure) */
         size = t->planes ? plane_stream(&lg->zs, lg->shuf, t->cap, es, lg->zbuf, lg->zcap)
                              : libdeflate_zlib_compress(lg->zc[t->level], lg->shuf, nbytes, lg->zbuf, lg->zcap);
         data = lg->zbuf;

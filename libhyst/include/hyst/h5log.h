@@ -33,7 +33,7 @@ int hy_h5log_append(hy_h5table *t, const double *row, hy_err *err);
 /* (log, deflate level 0..9) => the compression of the tables made after it, with the shuffle filter. 1 (default):
  * each byte plane of a chunk that deflate can shrink goes through zlib's level 1, the noise planes (low mantissa
  * bytes) are stored as they are; 2..9: the whole chunk at that level (libdeflate); 0: chunked but not compressed
- * (~4x less CPU than 1 on float64 data, files ~1.4x larger). Every level is read by the standard deflate filter */
+ * (~5x less CPU than 1 on float64 data, files ~1.4x larger). Every level is read by the standard deflate filter */
 void hy_h5log_set_deflate(hy_h5log *lg, int level);
 
 /* (log, on) => level 1 by byte planes for the tables made after it (on, the default), or libdeflate's level 1 over
