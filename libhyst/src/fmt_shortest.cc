@@ -1,9 +1,10 @@
-// The shortest decimal digits that read back to a double: Dragonbox (Junekey Jeon 2020) from the {fmt} library
-// (Debian's libfmt-dev, used header-only, so the programs need no extra shared library), behind one extern "C"
-// function, so the rest of libhyst stays C. It replaced std::to_chars (Ryu in libstdc++, which itself replaced
-// libdouble-conversion): the same shortest round-trip digits (every one of these algorithms picks the candidate
-// nearest the exact value), the digits without the text round trip, 2x faster here (bench_fmt). The digits are
-// laid out as printf's %g by hy_fmt_exact (numfmt.c).
+// Decimal text for doubles that reads back exactly (hyst/util.h): the shortest round-trip digits from Dragonbox
+// (Junekey Jeon 2020) of the {fmt} library (Debian's libfmt-dev, used header-only, so the programs need no extra
+// shared library), laid out as printf's %g, behind one extern "C" function, so the rest of libhyst stays C. Dragonbox
+// replaced std::to_chars (Ryu in libstdc++, which itself replaced libdouble-conversion): the same shortest round-trip
+// digits (every one of these algorithms picks the candidate nearest the exact value), 2x faster here (bench_fmt).
+// The digits go straight to their place in the text, which is why the layout lives here with them (numfmt.c keeps
+// the JSON helpers).
 //
 // fmt::detail::dragonbox::to_decimal is the entry point {fmt}'s own float formatting calls; it sits in fmt's
 // detail namespace, so a new fmt version could move it: tests/unit/test_numfmt.c checks every digit against the
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 static const char pairs[] = // "00" "01" ... "99"
@@ -21,52 +23,147 @@ static const char pairs[] = // "00" "01" ... "99"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-extern "C" int hy_fmt_shortest_digits(double v, char *digits, int *ndigits, int *point);
 
-/* (finite v) => its shortest round-trip digits (no sign, no zeros at the end, NUL-terminated; at most 17 + 1
- * bytes at digits) and the decimal point position: |v| = 0.DIGITS x 10^point. Returns 1 when v is negative
- * (also for -0). Zero is the one digit "0" with point 1. */
-extern "C" int hy_fmt_shortest_digits(double v, char *digits, int *ndigits, int *point)
+/* (v < 10^4) => exactly four digits at p */
+static inline void put4(char *p, std::uint32_t v)
 {
-    int neg = std::signbit(v) ? 1 : 0;
-    if (v == 0) {
-        digits[0] = '0', digits[1] = '\0';
-        *ndigits = 1, *point = 1;
-        return neg;
+    std::uint32_t a = v / 100;
+    std::memcpy(p, pairs + 2 * a, 2);
+    std::memcpy(p + 2, pairs + 2 * (v - 100 * a), 2);
+}
+
+/* (sig with n digits, n <= 17) => its digits at p[0 .. n). Right to left in blocks of eight and four digits whose
+ * pairs are independent of each other: a digit pair at a time was a chain of dependent divisions as long as
+ * Dragonbox itself */
+static inline void put_digits(char *p, std::uint64_t sig, int n)
+{
+    char *e = p + n;
+    if (sig >= 100000000u) { // the low eight digits, leading zeros included
+        std::uint64_t hi = sig / 100000000u;
+        std::uint32_t lo = static_cast<std::uint32_t>(sig - hi * 100000000u), a = lo / 10000;
+        put4(e - 8, a);
+        put4(e - 4, lo - 10000 * a);
+        e -= 8;
+        sig = hi; // < 10^9
     }
-    auto dec = fmt::detail::dragonbox::to_decimal(std::fabs(v)); // |v| = significand x 10^exponent, shortest
-    std::uint64_t sig = dec.significand;
-    int ex = dec.exponent;
-    while (sig % 10 == 0) // Dragonbox removes them already; kept so the contract never depends on it
-        sig /= 10, ex++;
-    // the number of digits first (sig < 10^17: from its bit length, then one comparison), so that the digits go
-    // right to left straight to their place: a copy of a variable length cost a libc call a number
+    std::uint32_t v = static_cast<std::uint32_t>(sig);
+    if (v >= 10000) {
+        std::uint32_t a = v / 10000;
+        put4(e - 4, v - 10000 * a);
+        e -= 4;
+        v = a; // < 10^5
+    }
+    while (v >= 100) {
+        std::uint32_t a = v / 100;
+        std::memcpy(e -= 2, pairs + 2 * (v - 100 * a), 2);
+        v = a;
+    }
+    if (v >= 10)
+        std::memcpy(e - 2, pairs + 2 * v, 2);
+    else
+        e[-1] = static_cast<char>('0' + v);
+}
+
+/* (k <= 24 bytes at src) => moved to dst = src - 1 (overlapping): every load before any store, fixed-size moves (a
+ * length known only at run time made memmove a libc call) */
+static inline void move_left1(char *src, int k)
+{
+    char *dst = src - 1;
+    if (k >= 16) {
+        char a[16], b[16];
+        std::memcpy(a, src, 16);
+        std::memcpy(b, src + k - 16, 16);
+        std::memcpy(dst, a, 16);
+        std::memcpy(dst + k - 16, b, 16);
+    } else if (k >= 8) {
+        char a[8], b[8];
+        std::memcpy(a, src, 8);
+        std::memcpy(b, src + k - 8, 8);
+        std::memcpy(dst, a, 8);
+        std::memcpy(dst + k - 8, b, 8);
+    } else if (k >= 4) {
+        char a[4], b[4];
+        std::memcpy(a, src, 4);
+        std::memcpy(b, src + k - 4, 4);
+        std::memcpy(dst, a, 4);
+        std::memcpy(dst + k - 4, b, 4);
+    } else {
+        for (int i = 0; i < k; i++)
+            dst[i] = src[i];
+    }
+}
+
+/* (v) => its shortest round-trip text, laid out as printf's %.Pg with P = max(15, number of digits): the bytes of
+ * the former "shortest of %.15g / %.16g / %.17g that strtod reads back" wherever that text was already the shortest
+ * (tests/unit/test_numfmt.c keeps the former algorithm as the reference), shorter where it was not (a value whose
+ * correctly rounded 15 digits end in a non-zero digit but whose 12 digits already read back); inf and nan are
+ * printf's text. Returns the text length; a short buffer truncates as snprintf does. */
+extern "C" int hy_fmt_exact(char *buf, std::size_t len, double v)
+{
+    if (!std::isfinite(v))
+        return std::snprintf(buf, len, "%g", v);
+    char tmp[40];
+    char *o = len > 24 ? buf : tmp, *p = o; // the text is at most 24 bytes: only a shorter buffer needs tmp
+    if (std::signbit(v))
+        *p++ = '-';
+    std::uint64_t sig = 0;
+    int ex = 0;
+    if (v != 0) {
+        auto dec = fmt::detail::dragonbox::to_decimal(std::fabs(v)); // |v| = significand x 10^exponent, shortest
+        sig = dec.significand;
+        ex = dec.exponent;
+        while (sig % 10 == 0) // Dragonbox removes them already; kept so the layout never depends on it
+            sig /= 10, ex++;
+    }
+    // the number of digits (sig < 10^17: from its bit length, then one comparison; zero is the one digit 0)
     static const std::uint64_t pow10[18] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
                                             100000000u, 1000000000u, 10000000000u, 100000000000u,
                                             1000000000000u, 10000000000000u, 100000000000000u,
                                             1000000000000000u, 10000000000000000u, 100000000000000000u};
-    int bits = 64 - __builtin_clzll(sig), n = (bits * 1233) >> 12; // 1233 / 4096 ~ log10(2): n or n + 1 digits
-    n += sig >= pow10[n];
-    // two at a time, in two independent 8-digit halves: a digit at a time was a chain of 17 dependent divisions,
-    // longer than Dragonbox itself
-    char *p = digits + n;
-    std::uint64_t hi = sig / 100000000u;
-    std::uint32_t lo = static_cast<std::uint32_t>(sig - hi * 100000000u);
-    if (hi) {
-        for (int k = 0; k < 4; k++, lo /= 100) // exactly 8 digits, leading zeros included
-            std::memcpy(p -= 2, pairs + 2 * (lo % 100), 2);
-        lo = static_cast<std::uint32_t>(hi);
+    int bits = sig ? 64 - __builtin_clzll(sig) : 1, n = (bits * 1233) >> 12; // 1233 / 4096 ~ log10(2)
+    n += sig >= pow10[n] || sig == 0;
+    int x = ex + n - 1; // decimal exponent of the first digit
+    int prec = n > 15 ? n : 15;
+    if (x < -4 || x >= prec) { // d.ddde+XX: the digits one place right, the first moved back before the point
+        put_digits(p + 1, sig, n);
+        p[0] = p[1];
+        if (n > 1) {
+            p[1] = '.';
+            p += n + 1;
+        } else {
+            p += 1;
+        }
+        *p++ = 'e';
+        *p++ = x < 0 ? '-' : '+';
+        unsigned ax = static_cast<unsigned>(x < 0 ? -x : x);
+        if (ax >= 100)
+            *p++ = static_cast<char>('0' + ax / 100);
+        *p++ = static_cast<char>('0' + ax / 10 % 10);
+        *p++ = static_cast<char>('0' + ax % 10);
+    } else if (x >= 0) { // ddd[.ddd]: x < prec <= 17, so at most 17 integer digits
+        if (n > x + 1) { // the digits one place right, the integer part moved back before the point
+            put_digits(p + 1, sig, n);
+            move_left1(p + 1, x + 1);
+            p[x + 1] = '.';
+            p += n + 1;
+        } else {
+            put_digits(p, sig, n);
+            p += n;
+            for (int k = n; k <= x; k++)
+                *p++ = '0';
+        }
+    } else { // 0.000ddd, x in -4..-1
+        std::memcpy(p, "0.0000", 6);
+        p += 1 - x;
+        put_digits(p, sig, n);
+        p += n;
     }
-    while (lo >= 100) {
-        std::memcpy(p -= 2, pairs + 2 * (lo % 100), 2);
-        lo /= 100;
+    *p = '\0';
+    int len_out = static_cast<int>(p - o);
+    if (o == tmp && len > 0) {
+        std::size_t c = static_cast<std::size_t>(len_out) < len - 1 ? static_cast<std::size_t>(len_out) : len - 1;
+        std::memcpy(buf, tmp, c);
+        buf[c] = '\0';
     }
-    if (lo >= 10)
-        std::memcpy(p -= 2, pairs + 2 * lo, 2);
-    else
-        *--p = static_cast<char>('0' + lo);
-    digits[n] = '\0';
-    *ndigits = n;
-    *point = ex + n;
-    return neg;
+    return len_out;
 }
