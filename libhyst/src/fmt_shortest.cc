@@ -23,7 +23,6 @@ static const char pairs[] = // "00" "01" ... "99"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-
 /* (v < 10^4) => exactly four digits at p */
 static inline void put4(char *p, std::uint32_t v)
 {
@@ -64,33 +63,29 @@ static inline void put_digits(char *p, std::uint64_t sig, int n)
         e[-1] = static_cast<char>('0' + v);
 }
 
-/* (k <= 24 bytes at src) => moved to dst = src - 1 (overlapping): every load before any store, fixed-size moves (a
- * length known only at run time made memmove a libc call) */
+/* (k >= W bytes at src) => moved to dst, overlapping allowed: both ends of W bytes loaded before either store */
+template <int W> static inline void move_ends(char *dst, const char *src, int k)
+{
+    char a[W], b[W];
+    std::memcpy(a, src, W);
+    std::memcpy(b, src + k - W, W);
+    std::memcpy(dst, a, W);
+    std::memcpy(dst + k - W, b, W);
+}
+
+/* (k <= 32 bytes at src) => moved one byte left, to src - 1, with fixed-size moves (a length known only at run time
+ * made memmove a libc call) */
 static inline void move_left1(char *src, int k)
 {
-    char *dst = src - 1;
-    if (k >= 16) {
-        char a[16], b[16];
-        std::memcpy(a, src, 16);
-        std::memcpy(b, src + k - 16, 16);
-        std::memcpy(dst, a, 16);
-        std::memcpy(dst + k - 16, b, 16);
-    } else if (k >= 8) {
-        char a[8], b[8];
-        std::memcpy(a, src, 8);
-        std::memcpy(b, src + k - 8, 8);
-        std::memcpy(dst, a, 8);
-        std::memcpy(dst + k - 8, b, 8);
-    } else if (k >= 4) {
-        char a[4], b[4];
-        std::memcpy(a, src, 4);
-        std::memcpy(b, src + k - 4, 4);
-        std::memcpy(dst, a, 4);
-        std::memcpy(dst + k - 4, b, 4);
-    } else {
+    if (k >= 16)
+        move_ends<16>(src - 1, src, k);
+    else if (k >= 8)
+        move_ends<8>(src - 1, src, k);
+    else if (k >= 4)
+        move_ends<4>(src - 1, src, k);
+    else
         for (int i = 0; i < k; i++)
-            dst[i] = src[i];
-    }
+            src[i - 1] = src[i];
 }
 
 /* (v) => its shortest round-trip text, laid out as printf's %.Pg with P = max(15, number of digits): the bytes of

@@ -1,14 +1,10 @@
 // JSON numbers whose text reads back exactly (see hyst/util.h and hyst/model.h); the text is hy_fmt_exact
 // (fmt_shortest.cc).
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "hyst/model.h"
 #include "hyst/util.h"
-
-/* hy_fmt_exact, the text itself, is in fmt_shortest.cc beside the digits it lays out */
 
 /* (v) => a cJSON number item whose text reads back to exactly v; JSON null for a non-finite v.
  * cJSON's own printer accepts a 1-ulp mismatch (it writes 0.1 + 0.2 as 0.3), so the text is made here. */
