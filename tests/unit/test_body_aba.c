@@ -293,6 +293,82 @@ static void fast_form_matches_the_generic_form(void **state)
     assert_true(worst < 1e-12);
 }
 
+/* The unit response of a joint (mech_body_aba_unit + mech_body_aba_add_unit) against a second full pass with the
+ * force added to tau: every acceleration, qdd and the base reaction, floating and prescribed, with gravity, the
+ * hook terms, velocities and loads in the first pass (they must not leak into the response) */
+static void unit_response_equals_a_second_pass_with_the_force(void **state)
+{
+    (void)state;
+    hy_rng r;
+    hy_rng_seed(&r, 20261127u, 0);
+    double worst = 0, worst_inv = 0;
+    int cases = 0;
+    for (int trial = 0; cases < 400 && trial < 2000; trial++) {
+        mech_body_def def;
+        mech_body_joint_def J[8];
+        int n = 1 + trial % 8, mode = trial % 2;
+        tb_random_tree(&r, n, &def, J, mode);
+        if (trial % 3 == 0)
+            def.gravity = tb_vec(&r, 9.81);
+        if (trial % 4 == 1)
+            def.hook_body = 1 + trial % n;
+        mech_body_model *m = NULL;
+        mech_body_data *d1 = NULL, *d2 = NULL;
+        hy_err err;
+        if (mech_body_model_new(&def, &m, &err) != HY_OK)
+            continue;
+        assert_int_equal(mech_body_data_new(m, &d1, &err), HY_OK);
+        assert_int_equal(mech_body_data_new(m, &d2, &err), HY_OK);
+        tb_random_state(&r, m, d1);
+        if (def.hook_body) {
+            d1->hook_inertia = tb_inertia_com(&r, 2.0);
+            d1->hook_force = tb_vec(&r, 3.0);
+            d1->hook_moment = tb_vec(&r, 3.0);
+        }
+        mech_body_kinematics(m, d1);
+        mech_body_data_copy(m, d2, d1);
+        int j = (int)(hy_rng_uniform(&r) * n) % n;
+        double f = 50.0 * (hy_rng_uniform(&r) - 0.5);
+        assert_int_equal(mech_body_aba(m, d1), HY_OK);
+        double qdd_before = d1->qdd[j];
+        assert_int_equal(mech_body_aba_unit(m, d1, j), HY_OK);
+        assert_true(d1->dqdd[j] > 0);   /* 1 / the joint's effective inertia */
+        assert_true(d1->qdd[j] == qdd_before);   /* the response leaves the solution alone */
+        mech_body_aba_add_unit(m, d1, j, f);
+        d2->tau[j] += f;
+        assert_int_equal(mech_body_aba(m, d2), HY_OK);
+        assert_true(d1->tau[j] == d2->tau[j]);
+        double e = 0, sc = 1e-300;
+        for (int k = 0; k < n; k++) {
+            e = fmax(e, fabs(d1->qdd[k] - d2->qdd[k]));
+            sc = fmax(sc, fabs(d2->qdd[k]));
+        }
+        for (int id = 0; id <= n; id++) {
+            e = fmax(e, mech_vec3_norm(mech_vec3_sub(d1->acc[id], d2->acc[id])));
+            e = fmax(e, mech_vec3_norm(mech_vec3_sub(d1->alpha[id], d2->alpha[id])));
+            sc = fmax(sc, fmax(mech_vec3_norm(d2->acc[id]), mech_vec3_norm(d2->alpha[id])));
+        }
+        double eb = fmax(mech_vec3_norm(mech_vec3_sub(d1->base_force, d2->base_force)),
+                         mech_vec3_norm(mech_vec3_sub(d1->base_moment, d2->base_moment)));
+        double sb = fmax(1e-300, fmax(mech_vec3_norm(d2->base_force), mech_vec3_norm(d2->base_moment)));
+        worst = fmax(worst, fmax(e / sc, eb / sb));
+        /* the response is the force's alone: doubling it doubles the change */
+        mech_body_aba_add_unit(m, d1, j, f);
+        d2->tau[j] += f;
+        assert_int_equal(mech_body_aba(m, d2), HY_OK);
+        worst_inv = fmax(worst_inv, fabs(d1->qdd[j] - d2->qdd[j]) / fmax(fabs(d2->qdd[j]), 1e-300));
+        cases++;
+        mech_body_data_free(d1);
+        mech_body_data_free(d2);
+        mech_body_model_free(m);
+    }
+    printf("unit response vs a second pass: max relative difference %.3g (twice the force %.3g) over %d trees\n",
+           worst, worst_inv, cases);
+    assert_true(cases == 400);
+    assert_true(worst < 1e-11);
+    assert_true(worst_inv < 1e-11);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +378,7 @@ int main(void)
         cmocka_unit_test(base_reaction_is_what_the_floating_base_feels),
         cmocka_unit_test(prescribed_base_equals_an_infinitely_heavy_floating_base),
         cmocka_unit_test(fast_form_matches_the_generic_form),
+        cmocka_unit_test(unit_response_equals_a_second_pass_with_the_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,8 @@
  *   mech_body_kinematics   (base pose and velocity, q, qd, free bodies) => β, r, w, ε, velocities, world poses
  *   [the caller adds loads: f_ext, m_ext, tau, hook_*]
  *   mech_body_aba          (kinematics, loads) => articulated inertias, qdd, accelerations, base reaction
+ *   mech_body_aba_unit     (aba, joint j) => the accelerations' response to a unit force on joint j
+ *   mech_body_aba_add_unit (aba, unit response of j, f) => the accelerations with f added to tau[j]
  *   mech_body_free_dynamics (free-body state, loads) => free-body accelerations
  *   mech_body_forward      aba + free dynamics (after kinematics and loads)
  *   mech_body_state_deriv  (accelerations) => dy/dt
@@ -178,6 +180,15 @@ typedef struct mech_body_data {
                                 joint reactions of the base's children; includes the tree's weight)             */
     mech_vec3  base_moment;  /* its moment about the base origin, base frame, N m                                  */
 
+    /* ---- computed by mech_body_aba_unit: (data after mech_body_aba, joint j) => (below) ----------------------- */
+    mech_vec3 *dacc;         /* (nb) change of acc of bodies 0..n per unit of tau[j] (free bodies: unused),
+                                m/s^2 per N (prismatic) or per N m (revolute)                                    */
+    mech_vec3 *dalpha;       /* (nb) change of alpha of bodies 0..n per unit of tau[j], rad/s^2 per N or N m     */
+    double    *dqdd;         /* (n) change of qdd per unit of tau[j]; dqdd[j] = 1 / (the joint's effective
+                                inertia on the whole tree) > 0                                                 */
+    mech_vec3  dbase_force;  /* change of base_force per unit of tau[j], N per N or N m                           */
+    mech_vec3  dbase_moment; /* change of base_moment per unit of tau[j]                                          */
+
     /* ---- internal scratch of the passes (no meaning between calls) ------------------------------------------ */
     mech_vec3 *Ut, *Ur;      /* (nb) the joint column of M^Σ (translational and rotational parts)                 */
 } mech_body_data;
@@ -201,6 +212,18 @@ void mech_body_clear_loads(const mech_body_model *m, mech_body_data *d);
 // (floating) and the base reaction. HY_ENUMERIC when an articulated inertia I*, m* or the root's is not positive
 // (the configuration made a joint singular); nothing else fails
 int mech_body_aba(const mech_body_model *m, mech_body_data *d);
+/* (data after mech_body_aba, tree joint j in 0..n-1) => dacc, dalpha, dqdd, dbase_force, dbase_moment: the
+ * response of the tree's accelerations and base reaction to a unit force added to tau[j]. The articulated-body
+ * solution is affine in the loads with the articulated inertias as coefficients, so this is a pass of vectors
+ * over the inertias of the last mech_body_aba (no velocity terms, no gravity): the joint's path to the root up,
+ * the root's 6x6 solve (floating base), every body down. HY_ENUMERIC when the root is singular. A solver that
+ * needs a joint's effective mass and then a load that depends on it (friction on a prismatic guide) runs one
+ * mech_body_aba, this and mech_body_aba_add_unit instead of three passes of mech_body_aba. */
+int mech_body_aba_unit(const mech_body_model *m, mech_body_data *d, int j);
+/* (data after mech_body_aba and mech_body_aba_unit of joint j, force f) => tau[j] += f and acc, alpha, qdd,
+ * base_force, base_moment as mech_body_aba gives them with that load (to round-off); the pass-2 intermediates
+ * (articulated inertias, fsum, msum, aJ) stay those of the last mech_body_aba */
+void mech_body_aba_add_unit(const mech_body_model *m, mech_body_data *d, int j, double f);
 // (free-body state, loads) => acc (world) and alpha (body frame) of the free bodies (Newton-Euler, full inertia)
 void mech_body_free_dynamics(const mech_body_model *m, mech_body_data *d);
 // kinematics (already done by the caller) => aba + free dynamics

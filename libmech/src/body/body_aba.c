@@ -367,6 +367,113 @@ int mech_body_aba(const mech_body_model *m, mech_body_data *d)
     return HY_OK;
 }
 
+/* The response to a unit joint force (mech/body.h): the same passes with every velocity term, gravity and load zero
+ * but tau[j] = 1, on the articulated inertias of the last mech_body_aba. Pass 2 carries a bias only along the path
+ * from joint j to the root (elsewhere a_J = 0); its a_J is kept in dqdd until pass 3 overwrites it, the bias
+ * carried up in dacc / dalpha of the next body on the path (both overwritten by pass 3, which runs after). */
+int mech_body_aba_unit(const mech_body_model *m, mech_body_data *d, int j)
+{
+    const int n = m->n;
+    for (int i = 0; i <= n; i++)
+        d->dacc[i] = d->dalpha[i] = mech_vec3_zero();
+    for (int i = 0; i < n; i++)
+        d->dqdd[i] = 0.0;
+    /* ---- pass 2 along the path: bias (f, m) of body b from its child on the path; a_J = D^-1 (tau + drive) */
+    mech_vec3 Cf = mech_vec3_zero(), Cm = mech_vec3_zero();
+    double tau = 1.0;
+    for (int b = j + 1; b >= 1; b = m->parent[b]) {
+        const int i = m->axis[b], revolute = m->type[b] == MECH_BODY_REVOLUTE;
+        const mech_vec3 f = d->dacc[b], mo = d->dalpha[b];
+        const double aJ = d->Dinv[b - 1] * (tau + mech_vec3_get(revolute ? mo : f, i));
+        tau = 0.0;
+        d->dqdd[b - 1] = aJ;
+        mech_vec3 nt = mech_vec3_sub(mech_vec3_scale(d->Ut[b], aJ), f);   /* eq. 2.7 with w = eps = 0 */
+        mech_vec3 nr = mech_vec3_sub(mech_vec3_scale(d->Ur[b], aJ), mo);
+        mech_vec3 df, dm;
+        if (m->mount_identity[b] && revolute) {
+            df = mech_vec3_alpha_t(i, d->cosq[b - 1], d->sinq[b - 1], nt);
+            dm = mech_vec3_alpha_t(i, d->cosq[b - 1], d->sinq[b - 1], nr);
+        } else if (m->mount_identity[b]) {
+            df = nt;
+            dm = nr;
+        } else {
+            df = mech_mat3_tapply(d->beta[b], nt);
+            dm = mech_mat3_tapply(d->beta[b], nr);
+        }
+        df = mech_vec3_neg(df);
+        dm = mech_vec3_neg(dm);
+        if (!m->r_zero[b])
+            dm = mech_vec3_add(dm, mech_vec3_cross(d->r[b], df));
+        const int p = m->parent[b];
+        if (p == 0) {
+            Cf = df;
+            Cm = dm;
+        } else {
+            d->dacc[p] = df;
+            d->dalpha[p] = dm;
+        }
+    }
+    /* ---- the root: floating, the 6x6 solve with the articulated inertia the last pass left in entry 0; its
+       reaction changes by the base's own rigid inertia times its acceleration change (base_force = M_0 a_0 - f_0
+       by the root's equation); prescribed, the base does not move and the reaction takes the whole bias */
+    mech_vec3 a0 = mech_vec3_zero(), al0 = mech_vec3_zero();
+    if (m->floating) {
+        if (!mech_body_solve6(&d->Mtt[0], &d->Mtr[0], &d->Mrr[0], Cf, Cm, &a0, &al0))
+            return HY_ENUMERIC;
+        if (m->massless[0]) {
+            d->dbase_force = d->dbase_moment = mech_vec3_zero();
+        } else {
+            mech_vec3 c = m->c[0];   /* its first moment m d: M_0 = [[m 1, c~^T], [c~, I_0]] */
+            d->dbase_force = mech_vec3_add(mech_vec3_scale(a0, m->mass[0]), mech_vec3_cross(al0, c));
+            d->dbase_moment = mech_vec3_add(mech_vec3_cross(c, a0), mech_mat3_apply(m->inertia[0], al0));
+        }
+    } else {
+        d->dbase_force = Cf;
+        d->dbase_moment = Cm;
+    }
+    d->dacc[0] = a0;
+    d->dalpha[0] = al0;
+    /* ---- pass 3 (eq. 2.8) without velocity terms */
+    for (int b = 1; b <= n; b++) {
+        const int p = m->parent[b], i = m->axis[b], revolute = m->type[b] == MECH_BODY_REVOLUTE;
+        mech_vec3 alp = d->dalpha[p], vp = d->dacc[p], vtr, wtr;
+        if (!m->r_zero[b])
+            vp = mech_vec3_add(vp, mech_vec3_cross(alp, d->r[b]));
+        if (m->mount_identity[b] && revolute) {
+            vtr = mech_vec3_alpha(i, d->cosq[b - 1], d->sinq[b - 1], vp);
+            wtr = mech_vec3_alpha(i, d->cosq[b - 1], d->sinq[b - 1], alp);
+        } else if (m->mount_identity[b]) {
+            vtr = vp;
+            wtr = alp;
+        } else {
+            vtr = mech_mat3_apply(d->beta[b], vp);
+            wtr = mech_mat3_apply(d->beta[b], alp);
+        }
+        double qdd = d->dqdd[b - 1] - d->Dinv[b - 1] * (mech_vec3_dot(d->Ut[b], vtr) + mech_vec3_dot(d->Ur[b], wtr));
+        d->dqdd[b - 1] = qdd;
+        if (revolute)
+            wtr = mech_vec3_add(wtr, mech_vec3_scale(mech_vec3_unit(i), qdd));
+        else
+            vtr = mech_vec3_add(vtr, mech_vec3_scale(mech_vec3_unit(i), qdd));
+        d->dacc[b] = vtr;
+        d->dalpha[b] = wtr;
+    }
+    return HY_OK;
+}
+
+void mech_body_aba_add_unit(const mech_body_model *m, mech_body_data *d, int j, double f)
+{
+    d->tau[j] += f;
+    for (int i = 0; i <= m->n; i++) {
+        d->acc[i] = mech_vec3_axpy(d->acc[i], f, d->dacc[i]);
+        d->alpha[i] = mech_vec3_axpy(d->alpha[i], f, d->dalpha[i]);
+    }
+    for (int i = 0; i < m->n; i++)
+        d->qdd[i] += f * d->dqdd[i];
+    d->base_force = mech_vec3_axpy(d->base_force, f, d->dbase_force);
+    d->base_moment = mech_vec3_axpy(d->base_moment, f, d->dbase_moment);
+}
+
 // (free-body state, loads) => body-frame accelerations: a = f/m + R^T g, I ω̇ = m - ω × I ω (about the CoM)
 void mech_body_free_dynamics(const mech_body_model *m, mech_body_data *d)
 {

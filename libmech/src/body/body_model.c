@@ -327,7 +327,7 @@ int mech_body_model_new(const mech_body_def *def, mech_body_model **out, hy_err 
     }
     layout_of(m);
     /* data buffer: nb-sized arrays of vec3 / mat3 / quat, n-sized arrays of double */
-    size_t nv3 = 14, nm3 = 5, nq = 1, nd = 8;
+    size_t nv3 = 16, nm3 = 5, nq = 1, nd = 9;
     m->data_bytes = (size_t)nb * (nv3 * sizeof(mech_vec3) + nm3 * sizeof(mech_mat3) + nq * sizeof(mech_quat)) +
                     (size_t)(n + 1) * nd * sizeof(double);
     rc = check_articulated(m, err);
@@ -369,6 +369,8 @@ static void carve(const mech_body_model *m, mech_body_data *d, char *buf)
     TAKE(msum, nb);
     TAKE(acc, nb);
     TAKE(alpha, nb);
+    TAKE(dacc, nb);
+    TAKE(dalpha, nb);
     (void)0;
     d->Ut = NULL;
     TAKE(q, n);
@@ -379,6 +381,7 @@ static void carve(const mech_body_model *m, mech_body_data *d, char *buf)
     TAKE(qdd, n);
     TAKE(cosq, n);
     TAKE(sinq, n);
+    TAKE(dqdd, n);
 #undef TAKE
 }
 
@@ -418,6 +421,7 @@ void mech_body_data_copy(const mech_body_model *m, mech_body_data *dst, const me
     dst->xvel = keep.xvel; dst->xomega = keep.xomega; dst->Mtt = keep.Mtt; dst->Mtr = keep.Mtr; dst->Mrr = keep.Mrr;
     dst->fsum = keep.fsum; dst->msum = keep.msum; dst->Dinv = keep.Dinv; dst->aJ = keep.aJ; dst->qdd = keep.qdd;
     dst->acc = keep.acc; dst->alpha = keep.alpha; dst->Ut = keep.Ut; dst->Ur = keep.Ur;
+    dst->dacc = keep.dacc; dst->dalpha = keep.dalpha; dst->dqdd = keep.dqdd;
     dst->cosq = keep.cosq; dst->sinq = keep.sinq;
 }
 

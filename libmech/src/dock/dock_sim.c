@@ -283,15 +283,16 @@ static void gates(mech_dock_sim *s, dock_eval *e, mech_vec3 hc)
 }
 
 /* ---- variant C: the guide friction of the movable limiter (docs/dock-process.md §6, §8.5) ------------------------
- * After the tree's forward dynamics with every load but the guide friction: the limiter's joint acceleration is
- * affine in a force on its joint (the articulated-body solution is linear in the loads), so a second pass with a
- * test force gives its slope, 1 / m_eff, exactly: the whole tree's inertia as the limiter feels it. The variant-
- * constraint solver of friction/ decides the guide reactions (from the pads' lateral load and moment, in the
- * plane of the load), stick or slip and the friction; a third pass applies it. In stick the limiter's acceleration
- * along the housing is then zero to round-off, with the housing's own acceleration included. Left out: the guides'
- * share of the limiter's inertial load across the axis (3 kg times the housing's lateral acceleration, against
- * pad loads of hundreds of N). */
-#define LIM_TEST_FORCE 100.0   /* N: the second pass's test force (the map is linear: any size, well above round-off) */
+ * After the tree's forward dynamics with every load but the guide friction: the tree's accelerations are affine
+ * in a force on the limiter's joint (the articulated-body solution is linear in the loads), so the response to a
+ * unit joint force (mech_body_aba_unit: vectors over the articulated inertias just computed) gives the slope
+ * 1 / m_eff exactly: the whole tree's inertia as the limiter feels it. The variant-constraint solver of friction/
+ * decides the guide reactions (from the pads' lateral load and moment, in the plane of the load), stick or slip
+ * and the friction; the response times the friction is added to every acceleration (the same to round-off as a
+ * third articulated-body pass with it, which this replaced: 3 passes were half of a variant C run). In stick the
+ * limiter's acceleration along the housing is then zero to round-off, with the housing's own acceleration
+ * included. Left out: the guides' share of the limiter's inertial load across the axis (3 kg times the housing's
+ * lateral acceleration, against pad loads of hundreds of N). */
 static int limiter_guides(mech_dock_sim *s, dock_eval *e, mech_vec3 F, mech_vec3 M)
 {
     const mech_body_model *bm = s->bm;
@@ -306,11 +307,9 @@ static int limiter_guides(mech_dock_sim *s, dock_eval *e, mech_vec3 F, mech_vec3
         return rc ? fail(s, rc, "limiter: %s", lerr.msg) : HY_OK;
     }
     double qa = d->qdd[jl];
-    d->tau[jl] += LIM_TEST_FORCE;
-    if (mech_body_aba(bm, d))
+    if (mech_body_aba_unit(bm, d, jl))
         return fail(s, HY_ENUMERIC, "body tree: an articulated inertia is not positive (singular configuration)");
-    double g = (d->qdd[jl] - qa) / LIM_TEST_FORCE;   /* 1 / m_eff, > 0 */
-    d->tau[jl] -= LIM_TEST_FORCE;
+    double g = d->dqdd[jl];   /* 1 / m_eff, > 0 */
     if (!(g > 0))
         return fail(s, HY_ENUMERIC, "limiter: its effective mass on the tree is not positive (1/m = %g)", g);
     /* the plane of the load: the pads' lateral force u (or, without one, the plane the moment turns in); the
@@ -324,9 +323,7 @@ static int limiter_guides(mech_dock_sim *s, dock_eval *e, mech_vec3 F, mech_vec3
         return fail(s, rc, "limiter: %s; hint: the guides jam (a Painleve case: lower limiter.mu or move the guide "
                     "pairs limiter.a apart)", lerr.msg);
     e->lim_friction = e->lim.F[0] + e->lim.F[1];
-    d->tau[jl] -= e->lim_friction;
-    if (mech_body_aba(bm, d))
-        return fail(s, HY_ENUMERIC, "body tree: an articulated inertia is not positive (singular configuration)");
+    mech_body_aba_add_unit(bm, d, jl, -e->lim_friction);
     return HY_OK;
 }
 
