@@ -147,6 +147,44 @@ static void check_scenario(const char *file)
     mech_dock_config_free(&c);
 }
 
+/* integration.method: Dormand-Prince 5(4) (the default) and RK4(3) against the fixed 0.25 ms run of S1-B and S2-A
+ * (the same capture and cone contacts, peaks within 1 %), and the RK4(3) run with fewer right-hand-side evaluations:
+ * in the slow phases both are held at their stability limit on the probe's torsion, |h lambda| 2.7 with 4
+ * evaluations a step against ~2.4 with 6 (docs/dock.md §6b) */
+static void methods_agree(void **state)
+{
+    (void)state;
+    const char *files[2] = {"s1-B.json", "s2-A.json"};
+    for (int k = 0; k < 2; k++) {
+        mech_dock_config c;
+        read_scenario(files[k], &c);
+        mech_dock_params p = c.params;
+        p.duration = 20;
+        p.tol = 0;
+        p.h = 2.5e-4;
+        outcome f, r, d;
+        run(&p, &f);
+        p.tol = MECH_DOCK_TOL_DEFAULT;
+        assert_int_equal(p.method, MECH_DOCK_DOPRI5);   /* the default */
+        run(&p, &d);
+        p.method = MECH_DOCK_RK43;
+        run(&p, &r);
+        print_message("%s: evaluations rk43 %lu, dopri5 %lu (fixed 0.25 ms: %lu); peak %.1f / %.1f / %.1f N, capture "
+                      "%.5f / %.5f / %.5f s\n", files[k], r.st.evals, d.st.evals, f.st.evals, r.S.peak_axial,
+                      d.S.peak_axial, f.S.peak_axial, r.S.capture_time, d.S.capture_time, f.S.capture_time);
+        const outcome *o[2] = {&r, &d};
+        for (int m = 0; m < 2; m++) {
+            assert_int_equal(o[m]->S.captured, f.S.captured);
+            assert_int_equal(o[m]->S.cone_contacts, f.S.cone_contacts);
+            assert_true(rel(o[m]->S.peak_axial, f.S.peak_axial) <= 0.01);
+            assert_true(fabs(o[m]->S.capture_time - f.S.capture_time) <= fmax(0.01 * f.S.capture_time, 2.5e-4));
+            assert_true(o[m]->S.e_residual_max / o[m]->S.e_initial < 1e-3);
+        }
+        assert_true(r.st.evals < d.st.evals);
+        mech_dock_config_free(&c);
+    }
+}
+
 static int is_scenario(const char *name)
 {
     size_t n = strlen(name);
@@ -286,6 +324,19 @@ static void tolerance_key(void **state)
     mech_dock_config c2;
     assert_int_equal(mech_dock_config_parse(txt, strlen(txt), "printed.json", NULL, &c2, &e), HY_OK);
     assert_true(c2.params.tol == 1e-6);
+    assert_true(c2.params.method == MECH_DOCK_DOPRI5);
+    assert_non_null(strstr(txt, "dopri5"));
+    free(txt);
+    mech_dock_config_free(&c2);
+    mech_dock_config_free(&c);
+    /* the stepper: RK4(3) on request, printed back as it was read */
+    const char *dp = "{" DOCK ", \"integration\": {\"tolerance\": 1e-6, \"method\": \"rk43\"}}";
+    assert_int_equal(mech_dock_config_parse(dp, strlen(dp), "cfg.json", NULL, &c, &e), HY_OK);
+    assert_true(c.params.method == MECH_DOCK_RK43);
+    txt = mech_dock_config_print(&c, &e);
+    assert_non_null(txt);
+    assert_int_equal(mech_dock_config_parse(txt, strlen(txt), "printed.json", NULL, &c2, &e), HY_OK);
+    assert_true(c2.params.method == MECH_DOCK_RK43);
     free(txt);
     mech_dock_config_free(&c2);
     mech_dock_config_free(&c);
@@ -300,7 +351,10 @@ static void tolerance_key(void **state)
         {"{" DOCK ", \"integration\": {\"tolerance\": -1e-6}}", "cfg.json: integration.tolerance = -9.9999999999999995e-07: expected 0"},
         {"{" DOCK ", \"integration\": {\"tolerance\": 1e-12}}", "cfg.json: integration.tolerance = 9.9999999999999998e-13: expected 0"},
         {"{" DOCK ", \"integration\": {\"tolerance\": \"fine\"}}", "cfg.json: integration.tolerance: expected a number"},
-        {"{" DOCK ", \"integration\": {\"tol\": 1e-6}}", "cfg.json: integration.\"tol\": unknown key (known: tolerance)"},
+        {"{" DOCK ", \"integration\": {\"tol\": 1e-6}}", "cfg.json: integration.\"tol\": unknown key (known: tolerance"},
+        {"{" DOCK ", \"integration\": {\"method\": \"rk45\"}}",
+         "cfg.json: integration.method: expected one of \"rk43\", \"dopri5\""},
+        {"{" DOCK ", \"integration\": {\"method\": 4}}", "cfg.json: integration.method: expected one of"},
         {"{" DOCK ", \"integration\": 3}", "cfg.json: integration: expected an object"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -319,6 +373,10 @@ static void tolerance_key(void **state)
     c.params.tol = 0.5;
     assert_int_not_equal(mech_dock_params_check(&c.params, &e), HY_OK);
     assert_non_null(strstr(e.msg, "integration.tolerance"));
+    c.params.tol = 1e-6;
+    c.params.method = 7;
+    assert_int_not_equal(mech_dock_params_check(&c.params, &e), HY_OK);
+    assert_non_null(strstr(e.msg, "integration.method"));
     mech_dock_config_free(&c);
 }
 
@@ -326,6 +384,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tolerance_key),
+        cmocka_unit_test(methods_agree),
         cmocka_unit_test(impact_on_step_boundary),
         cmocka_unit_test(slow_phase_steps_grow),
         cmocka_unit_test(no_allocation),

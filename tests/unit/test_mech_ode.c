@@ -44,6 +44,57 @@ static void rk4_and_rk45_orders_on_closed_form(void **state)
     }
 }
 
+/* RK4(3): the propagated solution is classic RK4 (the same numbers), its error estimate h/6 (k4 - k5) is O(h^4)
+   and is the local error of the order-3 companion: on y' = y, h/6 (k4 - k5) = h^4/72 - h^5/144 and RK4 is exact to
+   h^4, so the companion y1 - err misses e^h by h^4/72 + O(h^5) */
+static int growth(double t, const double y[], double dy[], void *p)
+{
+    (void)t, (void)p;
+    dy[0] = y[0];
+    return HY_OK;
+}
+
+static void rk43_is_rk4_with_an_order_four_estimate(void **state)
+{
+    (void)state;
+    double w = 2.0;
+    mech_ode_system sys = {oscillator, 2, &w, NULL, NULL, NULL};
+    mech_ode_step *a = mech_ode_step_alloc(mech_ode_step_rk4, 2), *b = mech_ode_step_alloc(mech_ode_step_rk43, 2);
+    double ya[2] = {1, 0}, yb[2] = {1, 0}, e[2];
+    for (int k = 0; k < 10; k++) {
+        assert_int_equal(mech_ode_step_apply(a, 0.1 * k, 0.1, ya, NULL, &sys), HY_OK);
+        assert_int_equal(mech_ode_step_apply(b, 0.1 * k, 0.1, yb, e, &sys), HY_OK);
+    }
+    assert_memory_equal(ya, yb, sizeof ya);
+    mech_ode_step_free(a);
+    mech_ode_step_free(b);
+    mech_ode_system g = {growth, 1, NULL, NULL, NULL, NULL};
+    mech_ode_step *st = mech_ode_step_alloc(mech_ode_step_rk43, 1);
+    double prev = 0;
+    for (int r = 0; r < 4; r++) {
+        double h = 0.1 / (1 << r), y = 1, err;
+        assert_int_equal(mech_ode_step_apply(st, 0, h, &y, &err, &g), HY_OK);
+        assert_true(fabs(err / (pow(h, 4) / 72) - 1) < 0.06);
+        if (r > 0) {
+            double order = log2(prev / fabs(err));
+            assert_true(order > 3.8 && order < 4.2);
+        }
+        prev = fabs(err);
+    }
+    mech_ode_step_free(st);
+    /* the adaptive driver with it: the global error follows the tolerance */
+    double prev_err = 1;
+    for (int r = 0; r < 3; r++) {
+        double tol = 1e-5 * pow(1e-2, r), t = 0, y[2] = {1, 0};
+        mech_ode_driver *d = mech_ode_driver_alloc_adaptive(&sys, mech_ode_step_rk43, 1e-3, tol, tol);
+        assert_int_equal(mech_ode_driver_apply(d, &t, 10.0, y), HY_OK);
+        double err = fabs(y[0] - cos(20.0));
+        assert_true(err < 500 * tol && err < prev_err);
+        prev_err = err;
+        mech_ode_driver_free(d);
+    }
+}
+
 static void adaptive_error_follows_tolerance(void **state)
 {
     (void)state;
@@ -142,6 +193,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rk4_and_rk45_orders_on_closed_form),
+        cmocka_unit_test(rk43_is_rk4_with_an_order_four_estimate),
         cmocka_unit_test(adaptive_error_follows_tolerance),
         cmocka_unit_test(reversal_location_keeps_order_four),
     };

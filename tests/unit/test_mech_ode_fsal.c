@@ -28,8 +28,8 @@ static int decay_f(double t, const double y[], double dy[], void *p)
 static void fsal_same_step(void **state)
 {
     (void)state;
-    const mech_ode_step_type *types[2] = {mech_ode_step_rk45, mech_ode_step_rk4};
-    for (int k = 0; k < 2; k++) {
+    const mech_ode_step_type *types[3] = {mech_ode_step_rk45, mech_ode_step_rk4, mech_ode_step_rk43};
+    for (int k = 0; k < 3; k++) {
         decay d = {{30, 2}, 0};
         mech_ode_system sys = {decay_f, 2, &d, NULL, NULL, NULL};
         mech_ode_step *st = mech_ode_step_alloc(types[k], 2);
@@ -44,10 +44,11 @@ static void fsal_same_step(void **state)
         decay_f(t, y0, k1, &d);
         d.evals = 0;
         assert_int_equal(mech_ode_step_apply_fsal(st, t, h, yb, eb, k1, kout, &sys), HY_OK);
-        /* rk45: 7 evaluations plain, 6 with the start given (the end comes from its last stage); rk4: 4, 3 + 1 */
-        assert_int_equal(plain, k == 0 ? 7 : 4);
+        /* rk45: 7 evaluations plain, 6 with the start given (the end comes from its last stage); rk4: 4, 3 + 1;
+           rk43: 5, 4 (its fifth stage is the end's derivative) */
+        assert_int_equal(plain, k == 0 ? 7 : k == 1 ? 4 : 5);
         assert_int_equal(d.evals, k == 0 ? 6 : 4);
-        assert_int_equal(types[k]->fsal, k == 0);
+        assert_int_equal(types[k]->fsal, k != 1);
         assert_memory_equal(ya, yb, sizeof ya);
         assert_memory_equal(ea, eb, sizeof ea);
         decay_f(t + h, yb, kref, &d);
@@ -73,6 +74,13 @@ static void rho_is_the_eigenvalue(void **state)
     double w0[2] = {0, 7}, w1[2] = {5, 5};
     assert_true(fabs(mech_ode_step_rho(st, w0, 0, 2) - 3) < 1e-6 * 3);
     assert_true(fabs(mech_ode_step_rho(st, w1, 0, 2) - both) < 1e-12 * both);
+    mech_ode_step_free(st);
+    /* rk43: k5 - k4 = -lambda (y1 - y4), both stages at t + h */
+    st = mech_ode_step_alloc(mech_ode_step_rk43, 2);
+    double z[2] = {1, 1};
+    assert_int_equal(mech_ode_step_apply(st, 0.0, 0.002, z, e, &sys), HY_OK);
+    assert_true(fabs(mech_ode_step_rho(st, NULL, 0, 1) - 250) < 1e-6 * 250);
+    assert_true(fabs(mech_ode_step_rho(st, NULL, 1, 2) - 3) < 1e-6 * 3);
     mech_ode_step_free(st);
     /* not defined for a stepper without the stages */
     st = mech_ode_step_alloc(mech_ode_step_rk4, 2);

@@ -43,10 +43,14 @@ typedef struct mech_ode_step_type {
     int (*apply)(double *work, double t, double h, double y[], double yerr[], const double dydt_in[],
                  double dydt_out[], const mech_ode_system *sys);
     int         fsal;       /* 1 when apply fills dydt_out from its own last stage (no extra evaluation)      */
+    /* (work after a successful apply, dim, weights w or NULL, rows [i0, i1)) => the stiffness estimate of
+       mech_ode_step_rho from two stages at the same time; NULL when the type has none */
+    double (*rho)(const double *work, size_t dim, const double w[], size_t i0, size_t i1);
 } mech_ode_step_type;
 
 extern const mech_ode_step_type *const mech_ode_step_rk4;   /* classic Runge-Kutta, order 4                       */
 extern const mech_ode_step_type *const mech_ode_step_rk45;  /* Dormand-Prince 5(4), order 5 with order-4 estimate  */
+extern const mech_ode_step_type *const mech_ode_step_rk43;  /* classic RK4 with an FSAL order-3 estimate (ode_rk43.c) */
 
 typedef struct mech_ode_step {
     const mech_ode_step_type *type;
@@ -62,9 +66,10 @@ int mech_ode_step_apply(mech_ode_step *s, double t, double h, double y[], double
  * the start given (one evaluation saved) and, for a first-same-as-last type, the derivative at the end returned */
 int mech_ode_step_apply_fsal(mech_ode_step *s, double t, double h, double y[], double yerr[], const double dydt_in[],
                              double dydt_out[], const mech_ode_system *sys);
-/* (rk45 stepper after a successful apply, weights w[dim] (NULL: 1), rows [i0, i1)) => estimate of the spectral radius
- * of the Jacobian along the step, |k7 - k6|_w / |y1 - y6|_w: stages 6 and 7 are both at t + h (the stiffness
- * detection of Hairer & Wanner, Solving ODEs II, §IV.2, as in their DOPRI5). 0 when undefined or for another type. */
+/* (stepper after a successful apply, weights w[dim] (NULL: 1), rows [i0, i1)) => estimate of the spectral radius of
+ * the Jacobian along the step from two stages at the same time: rk45 |k7 - k6|_w / |y1 - y6|_w (stages 6 and 7 at
+ * t + h: the stiffness detection of Hairer & Wanner, Solving ODEs II, §IV.2, as in their DOPRI5), rk43
+ * |k5 - k4|_w / |y1 - y4|_w. 0 when undefined or for a type without one (rk4). */
 double mech_ode_step_rho(const mech_ode_step *s, const double w[], size_t i0, size_t i1);
 // (s) => memory released
 void mech_ode_step_free(mech_ode_step *s);

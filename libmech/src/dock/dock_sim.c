@@ -30,6 +30,10 @@ enum { Q_CONTACT = 0,   /* work done on every contact, the detent and the slots 
 /* error-controlled steps (docs/dock.md §6b) */
 #define DOCK_THETA45 3.0    /* |lambda h| allowed by the stiffness ceiling: inside DOPRI5's real stability
                                interval (3.3) with a margin (Hairer & Wanner's DOPRI5 flags 3.25 as stiff)      */
+#define DOCK_THETA43 2.7    /* the same for RK4(3): inside RK4's real interval (2.785) and its imaginary one
+                               (2.83): the probe's lightly damped torsion (1131 rad/s) holds the slow phases at
+                               this stability limit, where DOPRI5 has only ~2.4 (2 % damping) for 6 evaluations
+                               against RK4's 4 (docs/dock.md §6b)                                               */
 #define DOCK_HMAX 0.01      /* s: no step longer (the fixed-step limit of mech_dock_params_check)              */
 #define DOCK_HMIN 1e-10     /* s: a step refused below this fails the run                                      */
 #define DOCK_EVENT_TOL 1e-7 /* s: an event ends its step at most this long after the gap crossed zero         */
@@ -111,14 +115,16 @@ struct mech_dock_sim {
     double                 ch[MECH_DOCK_NCH];
     char                   msg[400];    /* message of the failing evaluation                                    */
     int                    fail_code;
-    /* error-controlled steps (params.tol > 0; docs/dock.md §6b): the ODE layer's Dormand-Prince 5(4) stepper and
-       scaled control over this simulation's evaluate(); the driver (events, ceiling, commit) is here */
+    /* error-controlled steps (params.tol > 0; docs/dock.md §6b): the ODE layer's RK4(3) or Dormand-Prince 5(4)
+       stepper (params.method) and scaled control over this simulation's evaluate(); the driver (events, ceiling,
+       commit) is here */
     mech_ode_system        sys;
     mech_ode_step         *stp;
     mech_ode_control       ctl;
     double                *ytry, *yerr, *kout, *scale;   /* (dim) trial state, its error, f at its end, scales  */
     double                 h_next;      /* the controller's next step, s                                        */
-    double                 h_ceil;      /* stiffness ceiling DOCK_THETA45 / rho, s                              */
+    double                 h_ceil;      /* stiffness ceiling theta / rho, s                                     */
+    double                 theta;       /* |lambda h| the stiffness ceiling allows: DOCK_THETA43 or DOCK_THETA45 */
     int                    impact_left; /* accepted steps still under the impact ceiling (DOCK_THETA_IMP)      */
     double                 m_contact;   /* lightest effective mass a contact drives (the head laterally), kg  */
     int                    ngap;
@@ -1194,11 +1200,12 @@ static void renormalise(mech_dock_sim *s, double *y)
 }
 
 /* ---- error-controlled steps (docs/dock.md §6b) -------------------------------------------------------------------
- * The ODE layer's Dormand-Prince 5(4) stepper (first same as last: six evaluations per step) and its scaled control,
- * driven here because the driver needs what only the simulation knows: many event functions (every contact pair's
- * gap, the slot faces, the capture plane), the stiffness ceiling and the commit of the accepted state's own
- * evaluation. Every stage is a trial of every element; a rejected step reverts them; the seventh stage evaluates the
- * new state itself, so an accepted step commits that evaluation (no extra one, unlike the fixed path). */
+ * The ODE layer's Dormand-Prince 5(4) stepper (the default; six evaluations per step) or RK4(3) (four), both first
+ * same as last, and its scaled control, driven here because the driver needs what only the simulation knows: many
+ * event functions (every contact pair's gap, the slot faces, the capture plane), the stiffness ceiling and the
+ * commit of the accepted state's own evaluation. Every stage is a trial of every element; a rejected step reverts
+ * them; the last stage evaluates the new state itself, so an accepted step commits that evaluation (no extra one,
+ * unlike the fixed path). */
 
 static int sys_function(double t, const double y[], double dydt[], void *params)
 {
@@ -1281,7 +1288,7 @@ static int gap_changed(const double *a, const double *b, int n)
     return -1;
 }
 
-// (sim at an accepted state, step h) => ytry, yerr, kout of one Dormand-Prince step; the trials are those of its end
+// (sim at an accepted state, step h) => ytry, yerr, kout of one error-controlled step; the trials are those of its end
 static int try_step(mech_dock_sim *s, double h)
 {
     memcpy(s->ytry, s->y, s->dim * sizeof *s->y);
@@ -1404,7 +1411,7 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
         int rc = try_step(s, h), adj = 0;
         double hnew = h, ratio = 0;
         if (rc == HY_OK)
-            adj = mech_ode_control_hadjust(&s->ctl, 5, s->ytry, s->yerr, s->dim, &hnew, &ratio);
+            adj = mech_ode_control_hadjust(&s->ctl, s->stp->type->order, s->ytry, s->yerr, s->dim, &hnew, &ratio);
         if (rc != HY_OK || adj < 0) {
             revert_all(s);
             s->st.rejected++;
@@ -1451,7 +1458,7 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
         /* the stiffness ceiling caps the growth only: never below the step just accepted (a switch inside a step,
            a stick/slip change or a branch change, shows as a huge rho once; the error test judged that step) */
         double rho = mech_ode_step_rho(s->stp, s->wke, s->L.npos, s->nb + 4);
-        s->h_ceil = fmax(rho > 0 ? DOCK_THETA45 / rho : INFINITY, ev ? h0 : h);
+        s->h_ceil = fmax(rho > 0 ? s->theta / rho : INFINITY, ev ? h0 : h);
         /* the stiffest active contact: omega = sqrt(k' / m_contact), k' its contact stiffness at the present depth.
            Always a stability ceiling DOCK_THETA45 / omega; during an impact (a pair starting to touch, for
            DOCK_IMPACT_STEPS accepted steps, about two contact periods) DOCK_THETA_IMP / omega, so its peak force,
@@ -1461,7 +1468,7 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
                 s->impact_left = DOCK_IMPACT_STEPS;
         double w2 = contact_omega2(s, &s->ev);
         if (w2 > 0) {
-            double theta = s->impact_left > 0 ? DOCK_THETA_IMP : DOCK_THETA45;
+            double theta = s->impact_left > 0 ? DOCK_THETA_IMP : s->theta;
             s->h_ceil = fmin(s->h_ceil, theta / sqrt(w2));
         }
         if (s->impact_left > 0)
@@ -1537,7 +1544,9 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
     s->y0 = s->y + s->dim, s->k1 = s->y0 + s->dim, s->k2 = s->k1 + s->dim, s->k3 = s->k2 + s->dim;
     s->k4 = s->k3 + s->dim, s->yt = s->k4 + s->dim, s->wke = s->yt + s->dim;
     s->ytry = s->wke + s->dim, s->yerr = s->ytry + s->dim, s->kout = s->yerr + s->dim, s->scale = s->kout + s->dim;
-    if (p->tol > 0 && !(s->stp = mech_ode_step_alloc(mech_ode_step_rk45, s->dim))) {
+    s->theta = p->method == MECH_DOCK_DOPRI5 ? DOCK_THETA45 : DOCK_THETA43;
+    if (p->tol > 0 &&
+        !(s->stp = mech_ode_step_alloc(p->method == MECH_DOCK_DOPRI5 ? mech_ode_step_rk45 : mech_ode_step_rk43, s->dim))) {
         rc = hy_err_set(err, HY_ENOMEM, "dock simulation: out of memory");
         goto fail;
     }    /* the stiffness estimate's norm: each rate weighted by the square root of its inertia (kinetic-energy norm), so

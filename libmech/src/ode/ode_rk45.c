@@ -66,16 +66,10 @@ static int rk45_apply(double *w, double t, double h, double y[], double yerr[], 
     return HY_OK;
 }
 
-static const mech_ode_step_type rk45_type = {"rk45", 5, 1, 9, rk45_apply, 1};
-const mech_ode_step_type *const mech_ode_step_rk45 = &rk45_type;
-
-// (rk45 stepper after apply, weights, rows) => |k7 - k6|_w / |y1 - y6|_w (y1 = yt, the seventh stage's argument)
-double mech_ode_step_rho(const mech_ode_step *s, const double w[], size_t i0, size_t i1)
+// (work after apply, weights, rows) => |k7 - k6|_w / |y1 - y6|_w (y1 = yt, the seventh stage's argument)
+static double rk45_rho(const double *work, size_t n, const double w[], size_t i0, size_t i1)
 {
-    if (s->type != &rk45_type)
-        return 0.0;
-    size_t n = s->dim;
-    const double *k6 = s->work + 5 * n, *k7 = s->work + 6 * n, *y1 = s->work + 7 * n, *y6 = s->work + 8 * n;
+    const double *k6 = work + 5 * n, *k7 = work + 6 * n, *y1 = work + 7 * n, *y6 = work + 8 * n;
     double dk = 0, dy = 0;
     for (size_t i = i0; i < i1 && i < n; i++) {
         double wi = w ? w[i] : 1.0, a = wi * (k7[i] - k6[i]), b = wi * (y1[i] - y6[i]);
@@ -84,3 +78,6 @@ double mech_ode_step_rho(const mech_ode_step *s, const double w[], size_t i0, si
     }
     return dy > 0 ? sqrt(dk / dy) : 0.0;
 }
+
+static const mech_ode_step_type rk45_type = {"rk45", 5, 1, 9, rk45_apply, 1, rk45_rho};
+const mech_ode_step_type *const mech_ode_step_rk45 = &rk45_type;

@@ -31,6 +31,12 @@ int mech_ode_step_apply_fsal(mech_ode_step *s, double t, double h, double y[], d
     return s->type->apply(s->work, t, h, y, yerr, dydt_in, dydt_out, sys);
 }
 
+// (stepper after apply, weights, rows) => the type's stiffness estimate, 0 without one
+double mech_ode_step_rho(const mech_ode_step *s, const double w[], size_t i0, size_t i1)
+{
+    return s->type->rho ? s->type->rho(s->work, s->dim, w, i0, i1) : 0.0;
+}
+
 // (s) => memory released
 void mech_ode_step_free(mech_ode_step *s)
 {
