@@ -53,4 +53,19 @@ check_fails "--tolerance out of range: usage error naming the range" "--toleranc
 check "S1-A with --tolerance 0" "$MECH" dock "$D/s1-A.json" --tolerance 0 --duration 1 --no-plots --no-records -q \
     --out "$WORK/ofix"
 check_num "--tolerance 0: fixed steps (1 s / 0.25 ms)" "$(jnum steps "$WORK/ofix/summary.json")" 4000 0
+jstr() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\"\([^\"]*\)\".*/\1/p" "$2" | head -n 1; }
+[ "$(jstr method "$WORK/ofix/summary.json")" = fixed ] && ok "the summary says fixed steps" || not_ok "method of a fixed run"
+# --method: the stepper of the error-controlled steps; the summary says which ran (docs/dock.md §6b)
+for m in dopri5 rk43; do
+    check "S1-A 1 s with --method $m" "$MECH" dock "$D/s1-A.json" --method $m --duration 1 --no-plots --no-records -q \
+        --out "$WORK/om$m"
+    [ "$(jstr method "$WORK/om$m/summary.json")" = $m ] && ok "the summary says $m" || not_ok "summary method for $m"
+done
+check_fails "--method unknown: usage error listing the steppers" "--method 'rk5': expected dopri5 or rk43" \
+    "$MECH" dock "$D/s1-A.json" --method rk5 --out "$WORK/obad3"
+sed 's/"tolerance": 1e-06/"tolerance": 1e-06, "method": "euler"/' "$D/s1-A.json" >"$WORK/badm.json"
+"$MECH" dock "$WORK/badm.json" --out "$WORK/obadm" --no-plots -q >"$WORK/badm.out" 2>&1
+check_num "an unknown integration.method exits 1" $? 1 0
+grep -q 'badm.json: integration.method: expected one of "rk43", "dopri5"' "$WORK/badm.out" &&
+    ok "the message names the file, the key and the choices" || not_ok "message: $(cat "$WORK/badm.out")"
 finish

@@ -53,7 +53,10 @@ static void usage(FILE *fp)
           "      --duration S           override duration          --step S   override step (the first trial\n"
           "                             step when error-controlled)\n"
           "      --tolerance T          override integration.tolerance: 0 fixed steps of step, 1e-10 .. 1e-2\n"
-          "                             error-controlled steps with contact events (the shipped scenarios: 1e-6)\n"
+          "                             error-controlled steps with contact events (the shipped scenarios: 1e-6;\n"
+          "                             the 400 s process scenarios 2.5e-7)\n"
+          "      --method dopri5|rk43   override integration.method, the stepper of the error-controlled steps:\n"
+          "                             Dormand-Prince 5(4) or RK4 with an order-3 estimate (docs/dock.md 6b)\n"
           "      --no-plots             no figures          --no-records   no element records (faster)\n"
           "      --format csv|h5|csv+h5 outputs.format: h5 writes ONE file DIR/log.h5 (tables /history and\n"
           "                             /records/ELEMENT, summary as attributes) instead of the CSV files\n"
@@ -72,6 +75,7 @@ typedef struct opts {
     double lo, hi, duration, step, tol;
     int capture, set_duration, set_step, set_tol, no_plots, no_records, quiet;
     int format, events;              /* --format (MECH_DOCK_FORMAT_* + 1; 0: the scenario's); --output-rate events */
+    int method;                      /* --method: 1 dopri5, 2 rk43 (the choices below); 0: the scenario's          */
     double rate;                     /* --output-rate R (< 0: not given)                                          */
 } opts;
 
@@ -537,6 +541,8 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddStringToObject(doc, "passive", p->passive.name);
     cJSON_AddItemToObject(doc, "closing_speed", hy_json_exact_number(p->init.closing_speed));
     cJSON_AddItemToObject(doc, "step", hy_json_exact_number(p->h));
+    cJSON_AddItemToObject(doc, "tolerance", hy_json_exact_number(p->tol));
+    cJSON_AddStringToObject(doc, "method", p->tol == 0 ? "fixed" : p->method == MECH_DOCK_RK43 ? "rk43" : "dopri5");
     cJSON_AddItemToObject(doc, "steps", cJSON_CreateNumber((double)r->steps));
     cJSON_AddItemToObject(doc, "time", hy_json_exact_number(r->t_end));
     cJSON_AddBoolToObject(doc, "captured", u->captured);
@@ -927,6 +933,8 @@ static int load(const char *cmd, const opts *o, mech_dock_config *c, mech_dock_m
         c->params.h = o->step;
     if (o->set_tol)
         c->params.tol = o->tol;
+    if (o->method)
+        c->params.method = o->method == 1 ? MECH_DOCK_DOPRI5 : MECH_DOCK_RK43;
     if (o->no_records)
         c->records = 0;
     if (o->format)
@@ -1201,10 +1209,11 @@ int mech_cmd_dock(int argc, char **argv)
     opts o = {0};
     o.rate = -1;
     static const char *const formats[] = {"csv", "h5", "csv+h5", NULL};
+    static const char *const methods[] = {"dopri5", "rk43", NULL};
     const hy_arg tab[] = {
         HY_OPT_STR("out", 0, &o.out),                  HY_OPT_CALL("capture-speed", &o, opt_capture),
         HY_OPT_DOUBLE("duration", &o.duration, &o.set_duration), HY_OPT_DOUBLE("step", &o.step, &o.set_step),
-        HY_OPT_DOUBLE("tolerance", &o.tol, &o.set_tol),
+        HY_OPT_DOUBLE("tolerance", &o.tol, &o.set_tol), HY_OPT_CHOICE("method", &o.method, methods),
         HY_OPT_FLAG("no-plots", 0, &o.no_plots),       HY_OPT_FLAG("no-records", 0, &o.no_records),
         HY_OPT_FLAG("quiet", 'q', &o.quiet),           HY_OPT_CHOICE("format", &o.format, formats),
         HY_OPT_CALL("output-rate", &o, opt_rate),      HY_OPT_END};
