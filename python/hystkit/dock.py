@@ -254,10 +254,13 @@ class DockSim(L.Owner):
         norm = lambda v: math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z)
         drift = lambda a, b: math.sqrt((b.x - a.x) ** 2 + (b.y - a.y) ** 2 + (b.z - a.z) ** 2)
         d = {"scenario": self.scenario.name, "variant": c["variant"], "status": "failed" if self.failed else "ok"}
+        integ = c.get("integration", {})
+        tol = integ.get("tolerance", 0)
         if self.failed:
             d["error"] = self.error
         d.update({"active": c["vehicles"]["active"]["name"], "passive": c["vehicles"]["passive"]["name"],
-                  "closing_speed": c["initial"]["closing_speed"], "step": c["step"], "steps": self.steps,
+                  "closing_speed": c["initial"]["closing_speed"], "step": c["step"], "tolerance": tol,
+                  "method": integ.get("method", "dopri5") if tol > 0 else "fixed", "steps": self.steps,
                   "time": self.time, "captured": bool(u.captured),
                   "capture_time": nn(u.capture_time if u.captured else math.nan),
                   "latch_times": [nn(t) for t in u.latch_time], "failure_to_dock": bool(u.failed),
