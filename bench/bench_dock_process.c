@@ -159,6 +159,7 @@ static int whole_runs(void)
     printf("%-12s %10s %10s %10s %12s %12s %10s %12s\n", "scenario", "t_sim s", "steps", "CPU s", "us/sim s",
            "x real time", "state", "mech dock s");
     const char *bin = getenv("BIN");
+    double cpu_c = 0;   /* s3x-400-C as shipped, for the same-run reference below */
     for (size_t k = 0; k < sizeof sc / sizeof sc[0]; k++) {
         char path[256];
         snprintf(path, sizeof path, "fixtures/mech/dock/%s.json", sc[k]);
@@ -191,10 +192,37 @@ static int whole_runs(void)
         printf("%-12s %10.1f %10lu %10.2f %12.1f %12.0f %10s %12.2f%s\n", sc[k], t, mech_dock_sim_steps(s), cpu,
                1e6 * cpu / t, t / cpu, mech_dock_seq_state_name(mech_dock_sim_process(s)->state), wall,
                st ? " (failed)" : "");
+        if (strcmp(sc[k], "s3x-400-C") == 0)
+            cpu_c = cpu;
         mech_dock_sim_free(s);
         mech_dock_model_free(m);
         mech_dock_config_free(&c);
     }
+    /* the same-run reference: S3x-400-C with the former setting, Dormand-Prince 5(4) at 1e-6 (docs/dock.md §6b) */
+    mech_dock_config c;
+    hy_err e;
+    mech_dock_model *m = NULL;
+    mech_dock_sim *s = NULL;
+    if (mech_dock_config_read("fixtures/mech/dock/s3x-400-C.json", &c, &e) == HY_OK) {
+        c.params.method = MECH_DOCK_DOPRI5;
+        c.params.tol = 1e-6;
+        if (mech_dock_model_new(&c.params, &m, &e) == HY_OK && mech_dock_sim_new(m, &s, &e) == HY_OK) {
+            double c0 = cpu_now();
+            int rc = 0;
+            while (!rc && !mech_dock_sim_done(s))
+                rc = mech_dock_sim_step(s, &e);
+            double cpu = cpu_now() - c0;
+            printf("s3x-400-C with Dormand-Prince 5(4) at 1e-6 (the former setting), this run: %.2f s CPU, %lu steps, "
+                   "state %s: RK4(3) at 2.5e-7 as shipped takes %.2fx less CPU%s\n", cpu, mech_dock_sim_steps(s),
+                   mech_dock_seq_state_name(mech_dock_sim_process(s)->state), cpu_c > 0 ? cpu / cpu_c : 0.0,
+                   rc ? " (failed)" : "");
+        }
+        mech_dock_sim_free(s);
+        mech_dock_model_free(m);
+        mech_dock_config_free(&c);
+    }
+    if (!m || !s)
+        fprintf(stderr, "bench_dock_process: %s\n", e.msg);
     return 0;
 }
 
