@@ -43,9 +43,10 @@ typedef struct mech_ode_step_type {
     int (*apply)(double *work, double t, double h, double y[], double yerr[], const double dydt_in[],
                  double dydt_out[], const mech_ode_system *sys);
     int         fsal;       /* 1 when apply fills dydt_out from its own last stage (no extra evaluation)      */
-    /* (work after a successful apply, dim, weights w or NULL, rows [i0, i1)) => the stiffness estimate of
-       mech_ode_step_rho from two stages at the same time; NULL when the type has none */
-    double (*rho)(const double *work, size_t dim, const double w[], size_t i0, size_t i1);
+    /* the stiffness estimate of mech_ode_step_rho: the workspace blocks (in units of dim) that apply leaves
+       holding two stage derivatives at the same time and their two arguments, {ka, kb, ya, yb}; all 0 when the
+       type has none (rho = |kb - ka| / |yb - ya|) */
+    int         rho_blocks[4];
 } mech_ode_step_type;
 
 extern const mech_ode_step_type *const mech_ode_step_rk4;   /* classic Runge-Kutta, order 4                       */

@@ -281,25 +281,42 @@ static inline __attribute__((always_inline)) int pass2_revolute(const mech_body_
     return HY_OK;
 }
 
+/* (body j with joint axis i, two vectors in its parent's frame) => the same in body j's frame: β_j, as α on the
+ * cached cos q, sin q for a revolute joint with γ = 1₃, nothing for a prismatic one with γ = 1₃ (pass 3) */
+static inline __attribute__((always_inline)) void to_body(const mech_body_model *m, const mech_body_data *d, int j,
+                                                          int i, mech_vec3 *u, mech_vec3 *v)
+{
+    if (!m->mount_identity[j]) {
+        *u = mech_mat3_apply(d->beta[j], *u);
+        *v = mech_mat3_apply(d->beta[j], *v);
+    } else if (m->type[j] == MECH_BODY_REVOLUTE) {
+        *u = mech_vec3_alpha(i, d->cosq[j - 1], d->sinq[j - 1], *u);
+        *v = mech_vec3_alpha(i, d->cosq[j - 1], d->sinq[j - 1], *v);
+    }
+}
+
+/* (body j with joint axis i, two vectors in its frame) => the same in its parent's frame: β_j^T (pass 2's vectors) */
+static inline __attribute__((always_inline)) void to_parent(const mech_body_model *m, const mech_body_data *d, int j,
+                                                            int i, mech_vec3 *u, mech_vec3 *v)
+{
+    if (!m->mount_identity[j]) {
+        *u = mech_mat3_tapply(d->beta[j], *u);
+        *v = mech_mat3_tapply(d->beta[j], *v);
+    } else if (m->type[j] == MECH_BODY_REVOLUTE) {
+        *u = mech_vec3_alpha_t(i, d->cosq[j - 1], d->sinq[j - 1], *u);
+        *v = mech_vec3_alpha_t(i, d->cosq[j - 1], d->sinq[j - 1], *v);
+    }
+}
+
 /* Pass 3 for body j with joint axis i (eq. 2.8), falling-frame accelerations */
 static inline void pass3_body(const mech_body_model *m, mech_body_data *d, int j,
                                                              const int i)
 {
     const int p = m->parent[j], revolute = m->type[j] == MECH_BODY_REVOLUTE;
-    mech_vec3 alp = d->alpha[p], vp = d->acc[p], vtr, wtr;
+    mech_vec3 wtr = d->alpha[p], vtr = d->acc[p];
     if (!m->r_zero[j])
-        vp = mech_vec3_add(vp, mech_vec3_cross(alp, d->r[j]));
-    if (revolute && m->mount_identity[j]) {
-        double c = d->cosq[j - 1], s = d->sinq[j - 1];
-        vtr = mech_vec3_alpha(i, c, s, vp);
-        wtr = mech_vec3_alpha(i, c, s, alp);
-    } else if (!revolute && m->mount_identity[j]) {
-        vtr = vp;
-        wtr = alp;
-    } else {
-        vtr = mech_mat3_apply(d->beta[j], vp);
-        wtr = mech_mat3_apply(d->beta[j], alp);
-    }
+        vtr = mech_vec3_add(vtr, mech_vec3_cross(wtr, d->r[j]));
+    to_body(m, d, j, i, &vtr, &wtr);
     vtr = mech_vec3_add(vtr, d->w[j]);
     wtr = mech_vec3_add(wtr, d->eps[j]);
     double qdd = d->aJ[j - 1] - d->Dinv[j - 1] * (mech_vec3_dot(d->Ut[j], vtr) + mech_vec3_dot(d->Ur[j], wtr));
@@ -387,19 +404,9 @@ int mech_body_aba_unit(const mech_body_model *m, mech_body_data *d, int j)
         const double aJ = d->Dinv[b - 1] * (tau + mech_vec3_get(revolute ? mo : f, i));
         tau = 0.0;
         d->dqdd[b - 1] = aJ;
-        mech_vec3 nt = mech_vec3_sub(mech_vec3_scale(d->Ut[b], aJ), f);   /* eq. 2.7 with w = eps = 0 */
-        mech_vec3 nr = mech_vec3_sub(mech_vec3_scale(d->Ur[b], aJ), mo);
-        mech_vec3 df, dm;
-        if (m->mount_identity[b] && revolute) {
-            df = mech_vec3_alpha_t(i, d->cosq[b - 1], d->sinq[b - 1], nt);
-            dm = mech_vec3_alpha_t(i, d->cosq[b - 1], d->sinq[b - 1], nr);
-        } else if (m->mount_identity[b]) {
-            df = nt;
-            dm = nr;
-        } else {
-            df = mech_mat3_tapply(d->beta[b], nt);
-            dm = mech_mat3_tapply(d->beta[b], nr);
-        }
+        mech_vec3 df = mech_vec3_sub(mech_vec3_scale(d->Ut[b], aJ), f);   /* eq. 2.7 with w = eps = 0 */
+        mech_vec3 dm = mech_vec3_sub(mech_vec3_scale(d->Ur[b], aJ), mo);
+        to_parent(m, d, b, i, &df, &dm);
         df = mech_vec3_neg(df);
         dm = mech_vec3_neg(dm);
         if (!m->r_zero[b])
@@ -436,19 +443,10 @@ int mech_body_aba_unit(const mech_body_model *m, mech_body_data *d, int j)
     /* ---- pass 3 (eq. 2.8) without velocity terms */
     for (int b = 1; b <= n; b++) {
         const int p = m->parent[b], i = m->axis[b], revolute = m->type[b] == MECH_BODY_REVOLUTE;
-        mech_vec3 alp = d->dalpha[p], vp = d->dacc[p], vtr, wtr;
+        mech_vec3 wtr = d->dalpha[p], vtr = d->dacc[p];
         if (!m->r_zero[b])
-            vp = mech_vec3_add(vp, mech_vec3_cross(alp, d->r[b]));
-        if (m->mount_identity[b] && revolute) {
-            vtr = mech_vec3_alpha(i, d->cosq[b - 1], d->sinq[b - 1], vp);
-            wtr = mech_vec3_alpha(i, d->cosq[b - 1], d->sinq[b - 1], alp);
-        } else if (m->mount_identity[b]) {
-            vtr = vp;
-            wtr = alp;
-        } else {
-            vtr = mech_mat3_apply(d->beta[b], vp);
-            wtr = mech_mat3_apply(d->beta[b], alp);
-        }
+            vtr = mech_vec3_add(vtr, mech_vec3_cross(wtr, d->r[b]));
+        to_body(m, d, b, i, &vtr, &wtr);
         double qdd = d->dqdd[b - 1] - d->Dinv[b - 1] * (mech_vec3_dot(d->Ut[b], vtr) + mech_vec3_dot(d->Ur[b], wtr));
         d->dqdd[b - 1] = qdd;
         if (revolute)

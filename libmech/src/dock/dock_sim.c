@@ -1460,7 +1460,7 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
         double rho = mech_ode_step_rho(s->stp, s->wke, s->L.npos, s->nb + 4);
         s->h_ceil = fmax(rho > 0 ? s->theta / rho : INFINITY, ev ? h0 : h);
         /* the stiffest active contact: omega = sqrt(k' / m_contact), k' its contact stiffness at the present depth.
-           Always a stability ceiling DOCK_THETA45 / omega; during an impact (a pair starting to touch, for
+           Always a stability ceiling theta / omega; during an impact (a pair starting to touch, for
            DOCK_IMPACT_STEPS accepted steps, about two contact periods) DOCK_THETA_IMP / omega, so its peak force,
            a sample of the accepted states, is sampled as finely as by the fixed 0.25 ms steps */
         for (int j = 0; ev && j < s->ngap - 2; j++)

@@ -37,5 +37,5 @@ static int rk4_apply(double *w, double t, double h, double y[], double yerr[], c
     return HY_OK;
 }
 
-static const mech_ode_step_type rk4_type = {"rk4", 4, 0, 5, rk4_apply, 0, NULL};
+static const mech_ode_step_type rk4_type = {"rk4", 4, 0, 5, rk4_apply, 0, {0, 0, 0, 0}};
 const mech_ode_step_type *const mech_ode_step_rk4 = &rk4_type;

@@ -3,7 +3,6 @@
  * stage is f at the new point (first same as last): a caller that passes it back as the next dydt_in pays six
  * evaluations per step. Workspace: k1..k7, the stage argument, the sixth stage's argument (for the stiffness
  * estimate, mech_ode_step_rho). */
-#include <math.h>
 #include <string.h>
 #include "mech/ode.h"
 
@@ -66,18 +65,5 @@ static int rk45_apply(double *w, double t, double h, double y[], double yerr[], 
     return HY_OK;
 }
 
-// (work after apply, weights, rows) => |k7 - k6|_w / |y1 - y6|_w (y1 = yt, the seventh stage's argument)
-static double rk45_rho(const double *work, size_t n, const double w[], size_t i0, size_t i1)
-{
-    const double *k6 = work + 5 * n, *k7 = work + 6 * n, *y1 = work + 7 * n, *y6 = work + 8 * n;
-    double dk = 0, dy = 0;
-    for (size_t i = i0; i < i1 && i < n; i++) {
-        double wi = w ? w[i] : 1.0, a = wi * (k7[i] - k6[i]), b = wi * (y1[i] - y6[i]);
-        dk += a * a;
-        dy += b * b;
-    }
-    return dy > 0 ? sqrt(dk / dy) : 0.0;
-}
-
-static const mech_ode_step_type rk45_type = {"rk45", 5, 1, 9, rk45_apply, 1, rk45_rho};
+static const mech_ode_step_type rk45_type = {"rk45", 5, 1, 9, rk45_apply, 1, {5, 6, 8, 7}}   /* k6, k7, y6, y1 */;
 const mech_ode_step_type *const mech_ode_step_rk45 = &rk45_type;
