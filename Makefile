@@ -27,7 +27,7 @@ CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
 # libhyst needs LAPACK, libcsv and cJSON; libmech adds SLICOT (Riccati) and GLPK (the friction LPs).
-HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -ldeflate -lz -lm
+HYST_LIBS := -llapacke -lopenblas -lcsv -lcjson -ldeflate -lm
 # and the C++17 standard library (one .cc shim: exact number text with {fmt}'s Dragonbox, header-only); serial HDF5 (the .h5 logs) is loaded
 # with dlopen when a log is used (libhyst/src/h5lib.h), so only its headers are needed here.
 HDF5_CPPFLAGS ?= -I/usr/include/hdf5/serial
@@ -43,7 +43,7 @@ LDLIBS  := -lslicot -lglpk $(HYST_LIBS)
 # the C and C++ runtimes stay shared. libhyst.so and libmech.so (Python), the tests, the benches and a SAN=1 build link
 # everything dynamically. The archives come with the -dev packages in scripts/install-deps (libgfortran.a with gfortran,
 # libltdl.a, GLPK's, with libltdl-dev).
-STATIC_NUM := -lgsl -llapacke -lopenblas -lcsv -ldeflate -lz -lgfortran -lquadmath
+STATIC_NUM := -lgsl -llapacke -lopenblas -lcsv -ldeflate -lgfortran -lquadmath
 DYN_RT     := -Wl,-Bdynamic -lcjson -lstdc++ -lm -lpthread -ldl
 ifeq ($(SAN),1)
   HYST_PROG_LIBS := $(HYST_LIBS)

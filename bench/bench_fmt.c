@@ -221,7 +221,7 @@ int main(void)
                 best[v] = c, wall[v] = w;
         }
     printf("history 10^6 rows x %d channels as HDF5 (shuffle + deflate 1, the default: noise byte planes stored, the "
-           "others through zlib; chunks written directly): %.3f s CPU (%.3f s wall), %.1f MB of %.0f MB raw (target "
+           "others through ISA-L; chunks written directly): %.3f s CPU (%.3f s wall), %.1f MB of %.0f MB raw (target "
            "<= 0.1 s)\n", COLS, best[0], wall[0], mb5[0], 8e-6 * ROWS * COLS);
     printf("  the same with libdeflate level 1 over every byte (the former default), in this run: %.3f s CPU, %.1f MB: "
            "the byte planes take %.2fx less CPU\n", best[1], mb5[1], best[1] / best[0]);

@@ -1,4 +1,4 @@
-// The HDF5 library loaded on first use (see h5lib.h).
+// The HDF5 library and ISA-L loaded on first use (see h5lib.h).
 #define HY_H5LIB_IMPL
 #include <dlfcn.h>
 #include <stdio.h>
@@ -43,6 +43,29 @@ int hy_h5_load(const char *what, hy_err *err)
                           maj, min, rel, H5_VERS_MAJOR, H5_VERS_MINOR);
     }
     hy_h5.H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors are reported by hystkit, not printed by the library */
+    loaded = 1;
+    return HY_OK;
+}
+
+hy_isal hy_isal_fn;
+
+int hy_isal_load(const char *what, hy_err *err)
+{
+    static int loaded;
+    if (loaded)
+        return HY_OK;
+    void *lib = dlopen("libisal.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        lib = dlopen("libisal.so", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return hy_err_set(err, HY_EIO, "%s: the ISA-L library is not installed (libisal.so.2: Debian package libisal2; "
+                          "scripts/install-deps installs libisal-dev)", what);
+    *(void **)&hy_isal_fn.deflate_stateless_init = dlsym(lib, "isal_deflate_stateless_init");
+    *(void **)&hy_isal_fn.deflate_stateless = dlsym(lib, "isal_deflate_stateless");
+    if (!hy_isal_fn.deflate_stateless_init || !hy_isal_fn.deflate_stateless) {
+        dlclose(lib);
+        return hy_err_set(err, HY_EIO, "%s: the ISA-L library found lacks isal_deflate_stateless", what);
+    }
     loaded = 1;
     return HY_OK;
 }

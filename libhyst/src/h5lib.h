@@ -1,4 +1,4 @@
-/* The HDF5 library, loaded when a log is first written or read (dlopen), not at every program start: linked
+/* The HDF5 library (and ISA-L's deflate, below), loaded when a log is first written or read (dlopen), not at every program start: linked
  * directly, Debian's libhdf5 pulls in curl, TLS and Kerberos (its ROS3 driver) and ~10 ms of symbol relocation to
  * every run of hyst and mech, whether or not it touches an HDF5 file (the whole `mech beam sim` takes ~40 ms).
  * Include after <hdf5.h>: the HDF5 calls and the predefined type ids of the file then go through the table
@@ -7,6 +7,7 @@
 #define HYST_H5LIB_H
 
 #include <hdf5.h>
+#include <isa-l/igzip_lib.h>
 #include "hyst/common.h"
 
 #define HY_H5_FUNCS(X)                                                                                            \
@@ -43,6 +44,18 @@ __attribute__((visibility("hidden"))) extern hy_h5lib hy_h5;
 /* () => the library loaded once (libhdf5_serial.so.103, else libhdf5_serial.so, libhdf5.so), its version checked
  * against the headers the code was built with; HY_EIO naming what is missing otherwise (`what` starts it) */
 __attribute__((visibility("hidden"))) int hy_h5_load(const char *what, hy_err *err);
+
+/* ISA-L's deflate (Intel's igzip), which h5log.c's byte-plane streams use: loaded with the first table that needs it,
+ * for the same reason (a library only an HDF5 log uses; Debian ships no static archive of it) */
+typedef struct hy_isal {
+    __typeof__(isal_deflate_stateless_init) *deflate_stateless_init;
+    __typeof__(isal_deflate_stateless) *deflate_stateless;
+} hy_isal;
+
+__attribute__((visibility("hidden"))) extern hy_isal hy_isal_fn;
+
+/* () => ISA-L loaded once (libisal.so.2, else libisal.so); HY_EIO naming the package otherwise (`what` starts it) */
+__attribute__((visibility("hidden"))) int hy_isal_load(const char *what, hy_err *err);
 
 #ifndef HY_H5LIB_IMPL
 /* H5F_ACC_TRUNC and the like call H5check_version, which aborts on any release difference: hy_h5_load checks
