@@ -223,7 +223,7 @@ class DockLimiter(C.Structure):   # mech_dock_limiter_summary (variant C)
     _fields_ = [("first_contact", C.c_double), ("before_capture", C.c_int), ("last_change", C.c_double),
                 ("impacts", C.c_ulong), ("touching", C.c_int)] + \
         [(k, C.c_double) for k in ("x_max", "x_end", "force_max", "friction_max", "friction_work")] + \
-        [(k, C.c_ulong) for k in ("loaded_steps", "stuck_steps", "stick_events")] + \
+        [(k, C.c_ulong) for k in ("loaded_steps", "stuck_steps", "stick_events", "breakaways")] + \
         [("p_prev", C.c_double), ("t_prev", C.c_double)]
 
 

@@ -241,7 +241,7 @@ class DockSim(L.Owner):
                 "last_contact_change": nn(ls.last_change), "impacts": ls.impacts, "stroke_max": ls.x_max,
                 "stroke_end": ls.x_end, "pad_force_max": ls.force_max, "guide_friction_max": ls.friction_max,
                 "guide_friction_work": ls.friction_work, "loaded_steps": ls.loaded_steps,
-                "stuck_steps": ls.stuck_steps, "stick_events": ls.stick_events}
+                "stuck_steps": ls.stuck_steps, "stick_events": ls.stick_events, "breakaways": ls.breakaways}
 
     @property
     def summary(self):

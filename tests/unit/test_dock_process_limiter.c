@@ -124,6 +124,73 @@ static void stuck_limiter(void **state)
     mech_dock_limiter_free(&l);
 }
 
+/* A held stick (mech_dock_limiter_hold, what the docking run does through a step that starts stuck): the pairs
+ * stay stuck whatever the push, and the margin min_j (mu N_j - |F_j|) says how far the stick is from breaking
+ * away; it falls as the push grows and crosses zero where the free solver releases a pair (spec 003 §2.2), which
+ * the docking run locates as an event. The stick force splits evenly over the two pairs (the minimum-norm split),
+ * so the less loaded pair reaches its cone first and slides while the other still holds the limiter at rest; the
+ * limiter breaks away when the second does, where the guides' whole friction mu (N1 + N2) equals the push less
+ * the springs: Coulomb's law for the one rigid part. (lo, hi): the push where the held margin crosses zero */
+static void held_margin_crossing(mech_dock_limiter *l, double *lo, double *hi)
+{
+    hy_err e;
+    mech_dock_limiter_out o;
+    mech_dock_limiter_hold(l, 1);
+    for (int it = 0; it < 60; it++) {
+        double mid = 0.5 * (*lo + *hi);
+        assert_int_equal(mech_dock_limiter_trial(l, 0.1, 0.0, mid, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+        assert_true(fabs(o.xdd) < 1e-9);   /* held: at rest whatever the push */
+        *(o.margin > 0 ? lo : hi) = mid;
+    }
+    mech_dock_limiter_hold(l, 0);
+}
+
+static void held_stick_margin(void **state)
+{
+    (void)state;
+    mech_dock_limiter l;
+    new_limiter(&l, 1200.0);
+    hy_err e;
+    mech_dock_limiter_out o;
+    mech_dock_limiter_stick(&l);
+    mech_dock_limiter_hold(&l, 1);
+    /* the margin is what the pairs' own numbers say */
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, 1000, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+    double m = INFINITY;
+    for (int j = 0; j < 2; j++)
+        m = fmin(m, 0.15 * o.N[j] - fabs(o.F[j]));
+    assert_true(o.margin > 0 && fabs(o.margin - m) < 1e-9);
+    /* held: 2000 N (which frees it, stuck_limiter) leaves it stuck, the margin negative */
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, 2000, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+    assert_true(o.slip[0] == 0 && o.slip[1] == 0 && fabs(o.xdd) < 1e-12);
+    assert_true(o.margin < 0);
+    /* first crossing: the free solver keeps both pairs below it and releases the first above it, the limiter at
+       rest on the other */
+    double lo = 1000, hi = 2000;
+    held_margin_crossing(&l, &lo, &hi);
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, lo - 0.01, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+    assert_true(o.slip[0] == 0 && o.slip[1] == 0);
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, hi + 0.01, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+    printf("first pair released at a push of %.6f N: slip %d %d, xdd %.3g, margin of the other %.3f N\n", lo,
+           o.slip[0], o.slip[1], o.xdd, o.margin);
+    assert_true((o.slip[0] != 0) != (o.slip[1] != 0));
+    assert_true(fabs(o.xdd) < 1e-9 && o.margin > 0);
+    /* second crossing, from that state: the limiter breaks away where mu (N1 + N2) = P - 750 N */
+    mech_dock_limiter_commit(&l);
+    double lo2 = hi + 0.01, hi2 = 3000;
+    held_margin_crossing(&l, &lo2, &hi2);
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, lo2, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+    double cap = 0.15 * (o.N[0] + o.N[1]);
+    printf("limiter breaks away at a push of %.6f N: mu (N1 + N2) = %.6f N, push - springs = %.6f N\n", lo2, cap,
+           lo2 - 750);
+    assert_true(fabs(cap - (lo2 - 750)) < 1e-6 * cap);
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, lo2 - 0.01, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+    assert_true(fabs(o.xdd) < 1e-9);
+    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, hi2 + 0.01, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+    assert_true(o.slip[0] == 1 && o.slip[1] == 1 && o.xdd > 0);
+    mech_dock_limiter_free(&l);
+}
+
 /* no load: the forward stop holds the 300 N preload at x = -300 / (5e6 + 4500), where spring and stop balance */
 static void forward_stop_holds_preload(void **state)
 {
@@ -295,6 +362,7 @@ int main(void)
         cmocka_unit_test(forward_stop_holds_preload), cmocka_unit_test(unloaded_guides),
         cmocka_unit_test(bad_parameters), cmocka_unit_test(coupled_equals_standalone),
         cmocka_unit_test(springs_and_stops), cmocka_unit_test(nearly_unloaded_stick_releases),
+        cmocka_unit_test(held_stick_margin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

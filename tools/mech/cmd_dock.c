@@ -524,6 +524,7 @@ static cJSON *limiter_json(const mech_dock_limiter_summary *ls)
     cJSON_AddNumberToObject(o, "loaded_steps", (double)ls->loaded_steps);
     cJSON_AddNumberToObject(o, "stuck_steps", (double)ls->stuck_steps);
     cJSON_AddNumberToObject(o, "stick_events", (double)ls->stick_events);
+    cJSON_AddNumberToObject(o, "breakaways", (double)ls->breakaways);
     return o;
 }
 

@@ -279,6 +279,7 @@ typedef struct mech_dock_limiter_out {
     double N[2], F[2];    /* guide reactions (>= 0) and tangential forces along +x of the two pairs, N      */
     int    chi[2], slip[2];
     double p_friction;    /* friction dissipation -sum F v, W (>= 0)                                        */
+    double margin;        /* stick margin: the least mu_s N - |F| of the pairs that stick, N (INFINITY: none)  */
     double e_spring;      /* spring energy from the forward position (0 at x = 0) + the stops' penalty, J  */
     int    method;        /* MECH_FRICTION_VARIANT / _ENUM / _LP                                            */
 } mech_dock_limiter_out;
@@ -312,6 +313,10 @@ void mech_dock_limiter_revert(mech_dock_limiter *l);
 /* the sliding speed crossed zero within the accepted step (the caller's event): stick hypothesis on every pair;
  * the caller sets x' = 0 (the residual speed's kinetic energy goes to the friction work, as in friction_sim.c) */
 void mech_dock_limiter_stick(mech_dock_limiter *l);
+/* on = 1: the pairs committed stuck stay stuck in the trials that follow, whatever their force (o->margin < 0 then
+ * says the stick no longer holds: the caller ends its step where the margin crosses zero, an event, and releases it
+ * by a trial with on = 0); on = 0: the solver releases a stick its cone refuses (spec 003 §2.2) */
+void mech_dock_limiter_hold(mech_dock_limiter *l, int on);
 
 /* What a variant C run reports about its movable limiter (mech_dock_sim_limiter; updated at accepted steps). */
 typedef struct mech_dock_limiter_summary {
@@ -328,6 +333,7 @@ typedef struct mech_dock_limiter_summary {
     unsigned long loaded_steps;   /* accepted steps with the guides loaded (the pads on the cone)                 */
     unsigned long stuck_steps;    /* ... of them with the limiter stuck on its guides                             */
     unsigned long stick_events;   /* slides that came to a stop (the guides' stick events)                        */
+    unsigned long breakaways;     /* held sticks released where their margin crossed zero (an event)               */
     double p_prev, t_prev;        /* (bookkeeping of the friction work)                                           */
 } mech_dock_limiter_summary;
 

@@ -75,6 +75,8 @@ typedef struct mech_friction_data {
     double *qd;    /* generalized velocities (sliding directions)                 (w)                            */
     double *nvec;  /* J^T nu of contact c, side k at nvec + (2c + k)(w + ns)      (2 nc x (w + ns))               */
     double *tvec;  /* J^T e_t, same layout                                        (2 nc x (w + ns))               */
+    int hold;      /* 1: contacts that start a solve stuck stay stuck, whatever their force (the release of §2.2 is
+                      left to the caller, which follows the stick margin mu_s N - |F| as an event); 0 by default    */
     /* discrete state: the committed values are the warm start; mech_friction_solve writes the trial ones */
     int *chi;      /* variant index per contact, +1 or -1 (one-sided contacts: +1)  (nc)                          */
     int *slip;     /* slip index per contact: +1 / -1 sliding along +-e_t, 0 stuck   (nc)                          */

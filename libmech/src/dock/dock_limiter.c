@@ -138,6 +138,7 @@ static int guide_solve(mech_dock_limiter *l, double xd, double m, double fq, dou
             o->slip[j] = d->slip[j] = xd > 0 ? 1 : xd < 0 ? -1 : 0;
         }
         o->method = MECH_FRICTION_VARIANT;
+        o->margin = INFINITY;
         return HY_OK;
     }
     d->Mqq[0] = m;
@@ -165,7 +166,10 @@ static int guide_solve(mech_dock_limiter *l, double xd, double m, double fq, dou
         return rc;
     o->xdd = d->qdd[0];
     o->p_friction = 0.0;
+    o->margin = INFINITY;
     for (int j = 0; j < 2; j++) {
+        if (d->slip[j] == 0)
+            o->margin = fmin(o->margin, p->mu[d->chi[j] > 0 ? 0 : 1] * fmax(d->N[j], 0.0) - fabs(d->F[j]));
         o->N[j] = d->N[j];
         o->F[j] = d->F[j];
         o->chi[j] = d->chi[j];
@@ -210,6 +214,8 @@ int mech_dock_limiter_trial_coupled(mech_dock_limiter *l, double x, double xd, d
 
 void mech_dock_limiter_commit(mech_dock_limiter *l) { mech_friction_commit(l->data); }
 void mech_dock_limiter_revert(mech_dock_limiter *l) { mech_friction_revert(l->data); }
+
+void mech_dock_limiter_hold(mech_dock_limiter *l, int on) { l->data->hold = on != 0; }
 
 void mech_dock_limiter_stick(mech_dock_limiter *l)
 {

@@ -3,6 +3,7 @@
  * the accepted state (the pattern of mech_body_sim, body_sim.c). The accepted state's evaluation is the next step's
  * first stage, so a step costs four evaluations. Capture logic, sensors, energy budget and summary at every
  * accepted step. Nothing here allocates after mech_dock_sim_new. docs/dock.md. */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,6 +40,8 @@ enum { Q_CONTACT = 0,   /* work done on every contact, the detent and the slots 
 #define DOCK_EVENT_TOL 1e-7 /* s: an event ends its step at most this long after the gap crossed zero         */
 #define DOCK_NGAP 128       /* event functions: every contact pair, the process's contacts, the slot faces, the
                                capture plane                                                                   */
+#define DOCK_LIM_V_REST 1e-12 /* m/s: a limiter released at a located breakaway moves slower than this while it is
+                                 still at rest (its speed zero to round-off, of either sign)                    */
 #define DOCK_THETA_IMP 0.25 /* |lambda h| during an impact: ~25 steps per contact period, so a peak force is
                                sampled as finely as by the fixed 0.25 ms steps (error (lambda h / 2)^2 / 2 < 1 %) */
 #define DOCK_IMPACT_STEPS 50 /* accepted steps after a contact onset held to DOCK_THETA_IMP (~2 contact periods) */
@@ -141,6 +144,8 @@ struct mech_dock_sim {
     /* variant C (params.limiter_movable): the limiter's guides (friction/ solver, committed variant and slip) */
     int                    lim_on, jl;  /* on; index of its joint coordinate                                    */
     mech_dock_limiter      lim;
+    int                    lim_hold;   /* this step holds the limiter's stuck guides stuck (limiter_hold)     */
+    int                    lim_from_rest; /* this step starts at a breakaway: the slide starts from rest          */
     mech_dock_limiter_summary ls;
 };
 
@@ -813,6 +818,21 @@ static int limiter_sliding(const mech_dock_sim *s)
     return sl[0] != 0 && sl[1] != 0 ? sl[0] : 0;
 }
 
+/* Variant C at an accepted state (e: its evaluation), for the step that starts there: a limiter stuck on loaded
+ * guides with a positive stick margin is held stuck through the step's stages (mech_dock_limiter_hold), and the
+ * margin is an event function. Without that, a step that starts stuck and breaks away inside finds the stick in
+ * some stages and the slide in others: the error estimate on the limiter's rate rejected it 4-6 times down to
+ * ~1e-5 s at every breakaway (docs/dock-process.md §8.5). Where the margin is positive the held trial and the free
+ * one are the same solve, so the evaluation at the state stays valid */
+static void limiter_hold(mech_dock_sim *s, const dock_eval *e)
+{
+    if (!s->lim_on)
+        return;
+    const int *sl = s->lim.data->slip_c;
+    s->lim_hold = e->lim_loaded && (sl[0] == 0 || sl[1] == 0) && e->lim.margin > 0;
+    mech_dock_limiter_hold(&s->lim, s->lim_hold);
+}
+
 /* (sim, t, y) => kinetic energy of the bodies at that state (the body data are overwritten) */
 static double tree_ke(mech_dock_sim *s, double t, const double *y)
 {
@@ -1250,7 +1270,13 @@ static int gap_values(const mech_dock_sim *s, const dock_eval *e, double *g)
         int sc = limiter_sliding(s);
         g[n++] = -e->lim_x;
         g[n++] = e->lim_x - s->m->p.limiter.stroke;
-        g[n++] = e->lim_loaded && sc ? sc * e->lim_xd : 1.0;
+        /* a slide that starts from rest at a located breakaway (its speed zero to round-off, of either sign)
+           starts on its sliding side */
+        double v = s->lim_from_rest && fabs(e->lim_xd) < DOCK_LIM_V_REST ? DBL_MIN : sc * e->lim_xd;
+        g[n++] = e->lim_loaded && sc ? v : 1.0;
+        /* a held stick (limiter_hold): its margin mu_s N - |F|; where it crosses zero the step ends, and the stick
+           is released there (adaptive_step) */
+        g[n++] = s->lim_hold && e->lim_loaded ? e->lim.margin : 1.0;
     }
     g[n++] = e->slot_over * s->m->p.geom.latch_radius;
     g[n++] = s->captured ? 1.0 : s->m->g.capture_x - e->x_c;
@@ -1375,6 +1401,7 @@ static void adaptive_init(mech_dock_sim *s)
        probe length squared, ~5 kg) or along it (the nut chain's m_eq, 50 kg) */
     double Lp = p->geom.probe_length;
     s->m_contact = fmin(p->axial.m_eq, p->mass.probe_inertia.y / (Lp * Lp));
+    limiter_hold(s, &s->acc);
     s->ngap = gap_values(s, &s->acc, s->g0);
 }
 
@@ -1448,7 +1475,15 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
             double n0 = q0[0] * q0[0] + q0[1] * q0[1] + q0[2] * q0[2] + q0[3] * q0[3];
             double n1 = q1[0] * q1[0] + q1[1] * q1[1] + q1[2] * q1[2] + q1[3] * q1[3];
             int stick = limiter_stick(s, &s->ev, tn, s->y);
-            if (stick || fabs(n0 - 1) > 1e-9 || fabs(n1 - 1) > 1e-9) {
+            /* a held stick whose margin the step ended at (or past): released, the solver's rules from here */
+            int release = s->lim_hold && s->ev.lim_loaded && !(s->ev.lim.margin > 0);
+            s->lim_from_rest = release;
+            if (release) {
+                s->lim_hold = 0;
+                mech_dock_limiter_hold(&s->lim, 0);
+                s->ls.breakaways++;
+            }
+            if (stick || release || fabs(n0 - 1) > 1e-9 || fabs(n1 - 1) > 1e-9) {
                 renormalise(s, s->y);
                 if ((rc = evaluate(s, tn, s->y, s->k1, &s->ev)) != HY_OK)
                     return adaptive_fail(s, err, rc);
@@ -1480,6 +1515,7 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
         commit_all(s, &s->acc);
         s->t = tn;
         account(s, 0, 1);
+        limiter_hold(s, &s->acc);
         s->ngap = gap_values(s, &s->acc, s->g0);
         s->steps++;
         s->substeps++;

@@ -281,8 +281,8 @@ int mech_friction_solve(const mech_friction_model *m, mech_friction_data *d, hy_
             }
         d->bad_pairs = bad;
         flipped = changed;
-        /* §2.2: a stuck contact whose force leaves the cone slips against that force */
-        if (!changed)
+        /* §2.2: a stuck contact whose force leaves the cone slips against that force (unless the caller holds it) */
+        if (!changed && !d->hold)
             for (int c = 0; c < nc; c++)
                 if (slip[c] == 0 && fabs(d->F[c]) > m->c[c].mu_s[fr_side(chi[c])] * fmax(d->N[c], 0) + m->opt.eps_N) {
                     slip[c] = d->F[c] > 0 ? -1 : 1;
