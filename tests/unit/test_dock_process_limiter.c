@@ -125,26 +125,12 @@ static void stuck_limiter(void **state)
 }
 
 /* A held stick (mech_dock_limiter_hold, what the docking run does through a step that starts stuck): the pairs
- * stay stuck whatever the push, and the margin min_j (mu N_j - |F_j|) says how far the stick is from breaking
- * away; it falls as the push grows and crosses zero where the free solver releases a pair (spec 003 §2.2), which
- * the docking run locates as an event. The stick force splits evenly over the two pairs (the minimum-norm split),
- * so the less loaded pair reaches its cone first and slides while the other still holds the limiter at rest; the
- * limiter breaks away when the second does, where the guides' whole friction mu (N1 + N2) equals the push less
- * the springs: Coulomb's law for the one rigid part. (lo, hi): the push where the held margin crosses zero */
-static void held_margin_crossing(mech_dock_limiter *l, double *lo, double *hi)
-{
-    hy_err e;
-    mech_dock_limiter_out o;
-    mech_dock_limiter_hold(l, 1);
-    for (int it = 0; it < 60; it++) {
-        double mid = 0.5 * (*lo + *hi);
-        assert_int_equal(mech_dock_limiter_trial(l, 0.1, 0.0, mid, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
-        assert_true(fabs(o.xdd) < 1e-9);   /* held: at rest whatever the push */
-        *(o.margin > 0 ? lo : hi) = mid;
-    }
-    mech_dock_limiter_hold(l, 0);
-}
-
+ * stay stuck whatever the push, and the margin sum mu N - |sum F| says how far the limiter, one rigid part on its
+ * two pairs, is from breaking away; it falls as the push grows and crosses zero where the guides' whole friction
+ * mu (N1 + N2) equals the push less the springs (Coulomb's law for the part), which the docking run locates as an
+ * event. The free solver agrees: below that push the limiter stays at rest (the stick force splits evenly over the
+ * pairs, so the less loaded one reaches its cone first and is released at its limit while the other holds the
+ * rest), above it both pairs slide the same way */
 static void held_stick_margin(void **state)
 {
     (void)state;
@@ -156,38 +142,47 @@ static void held_stick_margin(void **state)
     mech_dock_limiter_hold(&l, 1);
     /* the margin is what the pairs' own numbers say */
     assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, 1000, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
-    double m = INFINITY;
-    for (int j = 0; j < 2; j++)
-        m = fmin(m, 0.15 * o.N[j] - fabs(o.F[j]));
-    assert_true(o.margin > 0 && fabs(o.margin - m) < 1e-9);
+    assert_true(o.margin > 0 && fabs(o.margin - (0.15 * (o.N[0] + o.N[1]) - fabs(o.F[0] + o.F[1]))) < 1e-9);
     /* held: 2000 N (which frees it, stuck_limiter) leaves it stuck, the margin negative */
     assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, 2000, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
     assert_true(o.slip[0] == 0 && o.slip[1] == 0 && fabs(o.xdd) < 1e-12);
     assert_true(o.margin < 0);
-    /* first crossing: the free solver keeps both pairs below it and releases the first above it, the limiter at
-       rest on the other */
-    double lo = 1000, hi = 2000;
-    held_margin_crossing(&l, &lo, &hi);
-    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, lo - 0.01, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
-    assert_true(o.slip[0] == 0 && o.slip[1] == 0);
-    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, hi + 0.01, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
-    printf("first pair released at a push of %.6f N: slip %d %d, xdd %.3g, margin of the other %.3f N\n", lo,
-           o.slip[0], o.slip[1], o.xdd, o.margin);
-    assert_true((o.slip[0] != 0) != (o.slip[1] != 0));
-    assert_true(fabs(o.xdd) < 1e-9 && o.margin > 0);
-    /* second crossing, from that state: the limiter breaks away where mu (N1 + N2) = P - 750 N */
-    mech_dock_limiter_commit(&l);
-    double lo2 = hi + 0.01, hi2 = 3000;
-    held_margin_crossing(&l, &lo2, &hi2);
-    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, lo2, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
-    double cap = 0.15 * (o.N[0] + o.N[1]);
-    printf("limiter breaks away at a push of %.6f N: mu (N1 + N2) = %.6f N, push - springs = %.6f N\n", lo2, cap,
-           lo2 - 750);
-    assert_true(fabs(cap - (lo2 - 750)) < 1e-6 * cap);
-    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, lo2 - 0.01, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
-    assert_true(fabs(o.xdd) < 1e-9);
-    assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, hi2 + 0.01, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+    /* the push where the held margin crosses zero (held: at rest whatever the push), and what the free solver makes
+       of it from the committed state (what the run does at the event); the pairs' reactions depend on how the
+       friction splits (its moments about the bearings), so a release can leave one pair at its limit and the
+       limiter at rest, with a slightly higher capacity: then the same again from there */
+    double lo = 1000, hi = 2000, first = 0;
+    int rounds = 0;
+    for (; rounds < 4; rounds++) {
+        mech_dock_limiter_hold(&l, 1);
+        for (int it = 0; it < 60; it++) {
+            double mid = 0.5 * (lo + hi);
+            assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, mid, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+            assert_true(fabs(o.xdd) < 1e-9);
+            *(o.margin > 0 ? &lo : &hi) = mid;
+        }
+        double cap = 0.15 * (o.N[0] + o.N[1]);
+        printf("held stick, slip %d %d: margin crosses zero at a push of %.6f N: mu (N1 + N2) = %.6f N, push - "
+               "springs = %.6f N\n", l.data->slip_c[0], l.data->slip_c[1], lo, cap, lo - 750);
+        assert_true(fabs(cap - (lo - 750)) < 1e-6 * cap);
+        if (rounds == 0)
+            first = lo;
+        /* the free solver: at rest just below */
+        mech_dock_limiter_hold(&l, 0);
+        assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, lo - 0.01, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+        assert_true((o.slip[0] == 0 || o.slip[1] == 0) && fabs(o.xdd) < 1e-9);
+        /* just above: both slide the same way and the limiter moves off, or one pair is at its limit */
+        assert_int_equal(mech_dock_limiter_trial(&l, 0.1, 0.0, hi + 0.01, -400, 0, 0.06, 0.28, &o, &e), HY_OK);
+        printf("free, just above: slip %d %d, xdd %.3g m/s^2\n", o.slip[0], o.slip[1], o.xdd);
+        if (o.slip[0] != 0 && o.slip[1] != 0)
+            break;
+        assert_true(fabs(o.xdd) < 1e-9);
+        mech_dock_limiter_commit(&l);
+        lo = hi + 0.01, hi = 2000;
+    }
+    assert_true(rounds < 4);
     assert_true(o.slip[0] == 1 && o.slip[1] == 1 && o.xdd > 0);
+    assert_true(hi - first < 2e-3 * first);   /* the capacity of the first split within 0.2 % */
     mech_dock_limiter_free(&l);
 }
 

@@ -279,7 +279,8 @@ typedef struct mech_dock_limiter_out {
     double N[2], F[2];    /* guide reactions (>= 0) and tangential forces along +x of the two pairs, N      */
     int    chi[2], slip[2];
     double p_friction;    /* friction dissipation -sum F v, W (>= 0)                                        */
-    double margin;        /* stick margin: the least mu_s N - |F| of the pairs that stick, N (INFINITY: none)  */
+    double margin;        /* stick margin while a pair sticks: sum mu_s N - |sum F| over the pairs, N (INFINITY:
+                             the limiter slides)                                                             */
     double e_spring;      /* spring energy from the forward position (0 at x = 0) + the stops' penalty, J  */
     int    method;        /* MECH_FRICTION_VARIANT / _ENUM / _LP                                            */
 } mech_dock_limiter_out;

@@ -166,10 +166,17 @@ static int guide_solve(mech_dock_limiter *l, double xd, double m, double fq, dou
         return rc;
     o->xdd = d->qdd[0];
     o->p_friction = 0.0;
-    o->margin = INFINITY;
+    /* the stick margin of the limiter, one rigid part on two pairs, while a pair sticks: the guides' whole friction
+       sum mu N less the force the stick takes, |sum F|. How a statically indeterminate stick splits over the pairs
+       (the solver's minimum-norm split, or one pair at its limit and the other taking the rest) does not move the
+       part; it breaks away when the whole friction is reached */
+    double cap = 0.0, sum = 0.0;
     for (int j = 0; j < 2; j++) {
-        if (d->slip[j] == 0)
-            o->margin = fmin(o->margin, p->mu[d->chi[j] > 0 ? 0 : 1] * fmax(d->N[j], 0.0) - fabs(d->F[j]));
+        cap += p->mu[d->chi[j] > 0 ? 0 : 1] * fmax(d->N[j], 0.0);
+        sum += d->F[j];
+    }
+    o->margin = d->slip[0] == 0 || d->slip[1] == 0 ? cap - fabs(sum) : INFINITY;
+    for (int j = 0; j < 2; j++) {
         o->N[j] = d->N[j];
         o->F[j] = d->F[j];
         o->chi[j] = d->chi[j];

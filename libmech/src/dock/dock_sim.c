@@ -1274,8 +1274,8 @@ static int gap_values(const mech_dock_sim *s, const dock_eval *e, double *g)
            starts on its sliding side */
         double v = s->lim_from_rest && fabs(e->lim_xd) < DOCK_LIM_V_REST ? DBL_MIN : sc * e->lim_xd;
         g[n++] = e->lim_loaded && sc ? v : 1.0;
-        /* a held stick (limiter_hold): its margin mu_s N - |F|; where it crosses zero the step ends, and the stick
-           is released there (adaptive_step) */
+        /* a held stick (limiter_hold): its margin sum mu_s N - |sum F|; where it crosses zero the step ends, and
+           the stick is released there (adaptive_step) */
         g[n++] = s->lim_hold && e->lim_loaded ? e->lim.margin : 1.0;
     }
     g[n++] = e->slot_over * s->m->p.geom.latch_radius;
@@ -1479,8 +1479,11 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
             int release = s->lim_hold && s->ev.lim_loaded && !(s->ev.lim.margin > 0);
             s->lim_from_rest = release;
             if (release) {
+                /* from every pair stuck (a pair at its limit while the limiter stood still has no direction of its
+                   own): the solver releases them against the force that now moves the limiter */
                 s->lim_hold = 0;
                 mech_dock_limiter_hold(&s->lim, 0);
+                mech_dock_limiter_stick(&s->lim);
                 s->ls.breakaways++;
             }
             if (stick || release || fabs(n0 - 1) > 1e-9 || fabs(n1 - 1) > 1e-9) {
