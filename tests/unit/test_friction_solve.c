@@ -11,6 +11,7 @@
 #include <string.h>
 #include "friction/friction_internal.h"
 #include "hyst/noise.h"
+#include <lapacke.h>
 
 /* spec 003 §3: a q'' = Q - mu sigma k N, b q'' = Q_s + chi N with a = 1, b = 2, k = 1 (kappa = 2), sliding forward */
 static void one_dof(double mu, double D, mech_friction_model **m, mech_friction_data **d)
@@ -342,6 +343,64 @@ static int random_run(hy_rng *r, double mu_lo, double mu_hi, double coupling, in
     return small;
 }
 
+/* one coordinate (w = 1: the movable limiter's guides, a slider): prepare divides by the mass instead of calling
+ * dpotrf and dpotrs (friction_solve.c); its Y, K and d against the LAPACK route on the same random systems, to
+ * round-off; a mass that is not positive (0, negative, NaN) is refused as dpotrf refuses it */
+static void one_coordinate_prepare(void **state)
+{
+    (void)state;
+    hy_rng r;
+    hy_rng_seed(&r, 17, 1);
+    int ns = 2, nc = 2, W = 1 + ns, ny = 4 * nc + 1;
+    mech_friction_contact c[2] = {{2, {0.15, 0.2}, {0.15, 0.2}}, {2, {0.1, 0.3}, {0.1, 0.3}}};
+    mech_friction_model *m;
+    mech_friction_data *d;
+    assert_int_equal(mech_friction_model_new(1, ns, nc, c, NULL, &m, NULL), HY_OK);
+    assert_int_equal(mech_friction_data_new(m, &d, NULL), HY_OK);
+    double worst = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        d->Mqq[0] = exp(3 * hy_rng_normal(&r));
+        for (int i = 0; i < ns; i++)
+            d->Msq[i] = hy_rng_normal(&r), d->fs[i] = 10 * hy_rng_normal(&r);
+        d->fq[0] = 10 * hy_rng_normal(&r), d->qd[0] = hy_rng_normal(&r);
+        for (int i = 0; i < 2 * nc * W; i++)
+            d->nvec[i] = hy_rng_normal(&r), d->tvec[i] = hy_rng_normal(&r);
+        assert_int_equal(mech_friction_prepare(m, d, NULL), HY_OK);
+        /* the LAPACK route: Y = Mqq^-1 [n_q t_q per contact side, fq] */
+        double L = d->Mqq[0], Y[9];
+        for (int cc = 0; cc < nc; cc++)
+            for (int k = 0; k < 2; k++)
+                Y[4 * cc + 2 * k] = d->nvec[(2 * cc + k) * W], Y[4 * cc + 2 * k + 1] = d->tvec[(2 * cc + k) * W];
+        Y[4 * nc] = d->fq[0];
+        assert_int_equal(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', 1, &L, 1), 0);
+        assert_int_equal(LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', 1, ny, &L, 1, Y, 1), 0);
+        for (int j = 0; j < ny; j++)
+            worst = fmax(worst, fabs(d->Y[j] - Y[j]) / fmax(fabs(Y[j]), 1e-300));
+        assert_true(fabs(d->L[0] - L) <= 1e-15 * L);
+        for (int cc = 0; cc < 2 * nc; cc++)
+            for (int i = 0; i < ns; i++) {
+                double kn = d->nvec[cc * W + 1 + i] - d->Msq[i] * Y[2 * cc];
+                double kt = d->tvec[cc * W + 1 + i] - d->Msq[i] * Y[2 * cc + 1];
+                assert_true(fabs(d->Kn[cc * ns + i] - kn) <= 1e-14 * (1 + fabs(kn)));
+                assert_true(fabs(d->Kt[cc * ns + i] - kt) <= 1e-14 * (1 + fabs(kt)));
+            }
+        for (int i = 0; i < ns; i++) {
+            double dv = d->Msq[i] * Y[4 * nc] - d->fs[i];
+            assert_true(fabs(d->dvec[i] - dv) <= 1e-14 * (1 + fabs(dv)));
+        }
+    }
+    print_message("w = 1: Y against dpotrf + dpotrs, worst relative difference %.2g over 200 systems\n", worst);
+    assert_true(worst <= 1e-15);   /* y / L / L against y / M: a few ulp */
+    double bad[3] = {0.0, -1.0, NAN};
+    for (int k = 0; k < 3; k++) {
+        d->Mqq[0] = bad[k];
+        hy_err e;
+        assert_int_equal(mech_friction_prepare(m, d, &e), HY_ENUMERIC);
+        assert_non_null(strstr(e.msg, "not positive definite"));
+    }
+    free_md(m, d);
+}
+
 static void random_systems_agree(void **state)
 {
     (void)state;
@@ -422,6 +481,7 @@ int main(void)
         cmocka_unit_test(stick_slip_block),
         cmocka_unit_test(three_surface_pin),
         cmocka_unit_test(random_systems_agree),
+        cmocka_unit_test(one_coordinate_prepare),
         cmocka_unit_test(trial_commit_revert_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

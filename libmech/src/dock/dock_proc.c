@@ -43,11 +43,27 @@ static int clear_of_wall(const mech_contact_shape *cone, double tan_a, double x,
     return r + reach < cone->radius + (x - dx) * tan_a - BOUND_MARGIN;
 }
 
+/* The wall contacts' loads on the two bodies, summed over the points and applied once (two body calls a point, each
+   with two rotations into the body frame, were 3 % of a variant C run with its 24 pad points on the wall): the
+   forces in the world and their moments about each body's origin */
+typedef struct wall_loads {
+    int       body;              /* the pads' or the rollers' body                           */
+    mech_vec3 f, mo, f_p, mo_p;  /* on it and on the passive vehicle, world, N and N m      */
+} wall_loads;
+
+static void wall_apply(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const wall_loads *w)
+{
+    mech_body_apply_world_force(bm, d, w->body, d->pos[w->body], w->f);
+    mech_body_apply_world_moment(bm, d, w->body, w->mo);
+    mech_body_apply_world_force(bm, d, m->b.passive, d->pos[m->b.passive], w->f_p);
+    mech_body_apply_world_moment(bm, d, m->b.passive, w->mo_p);
+}
+
 /* A point contact of a body's (the pads: housing or movable limiter; the rollers: housing) with the cone wall: the spring-damper k depth - c vn (>= 0) with a
-   regularised Coulomb friction mu, applied to the housing and (opposite) to the passive vehicle at the contact
-   point; its power and elastic energy booked in e. va: the housing-side material velocity of the point. Returns the
+   regularised Coulomb friction mu, on the body and (opposite) on the passive vehicle at the contact point, summed
+   into w; its power and elastic energy booked in e. va: the housing-side material velocity of the point. Returns the
    force on the housing. */
-static mech_vec3 wall_contact(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, int body,
+static mech_vec3 wall_contact(const mech_dock_model *m, const mech_body_data *d, wall_loads *w,
                               const mech_contact_body *P, const mech_contact_geom *g, mech_vec3 va, double k, double c,
                               double mu, double v_eps, dock_proc_eval *e)
 {
@@ -58,8 +74,10 @@ static mech_vec3 wall_contact(const mech_dock_model *m, const mech_body_model *b
     mech_vec3 f = mech_vec3_scale(g->normal, fn);
     if (mu > 0 && vt > 0)
         f = mech_vec3_axpy(f, -mu * fn / fmax(vt, v_eps), rv.vt);
-    mech_body_apply_world_force(bm, d, body, g->point, f);
-    mech_body_apply_world_force(bm, d, m->b.passive, g->point, mech_vec3_neg(f));
+    w->f = mech_vec3_add(w->f, f);
+    w->mo = mech_vec3_add(w->mo, mech_vec3_cross(mech_vec3_sub(g->point, d->pos[w->body]), f));
+    w->f_p = mech_vec3_sub(w->f_p, f);
+    w->mo_p = mech_vec3_sub(w->mo_p, mech_vec3_cross(mech_vec3_sub(g->point, d->pos[m->b.passive]), f));
     e->p_contact -= mech_vec3_dot(f, mech_vec3_axpy(rv.vt, rv.vn, g->normal));
     e->e_contact += 0.5 * k * g->depth * g->depth;
     e->k_touch = fmax(e->k_touch, k);
@@ -170,6 +188,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     cone_coords(&pc, mech_vec3_add(H->pos, mech_vec3_scale(mech_mat3_col(H->rot, 0), gm->limiter_x0)), &lx, &lr);
     const double tan_a = m->cone_tan; /* built once: libm tan was 3 % of a 400 s run */
     int pads_clear = clear_of_wall(&cone->shape_b, tan_a, lx, lr, gm->limiter_r0, TILT_MAX * gm->limiter_r0);
+    wall_loads wl = {.body = m->b.pads};
     for (int k = 0; k < npad; k++)
         for (int i = 0; i < DOCK_PAD_PTS; i++) {
             int id = k * DOCK_PAD_PTS + i;
@@ -184,12 +203,14 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
             if (!(g.depth > 0) || g.feature != MECH_CONTACT_FEAT_WALL)
                 continue;
             mech_vec3 va = mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos)));
-            mech_vec3 f = wall_contact(m, bm, d, m->b.pads, P, &g, va, k_pad, c_pad, ll->mu_k, v_pad, e);
+            mech_vec3 f = wall_contact(m, d, &wl, P, &g, va, k_pad, c_pad, ll->mu_k, v_pad, e);
             e->f_pad += mech_vec3_norm(f);
             e->n_pad++;
         }
     for (int id = npad * DOCK_PAD_PTS; id < DOCK_NPAD_PT; id++)
         e->pad_depth[id] = -1.0;
+    if (e->n_pad > 0)
+        wall_apply(m, bm, d, &wl);
 
     /* ---- alignment rollers (A, B): spheres on the levers against the receiving cone ---- */
     if (!pp->cam_on || !m->cam)
@@ -200,6 +221,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     H = &Hh;
     mech_contact_shape roller = mech_contact_sphere(pp->cam.roller_radius);
     const double dphi = 1e-6;
+    wall_loads wr = {.body = hb};
     for (int j = 0; j < cam->n_lever; j++) {
         e->roller_f[j] = 0;
         mech_vec3 rh = mech_dock_cam_roller(cam, phi, j);
@@ -223,11 +245,14 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         mech_vec3 drw = mech_mat3_apply(H->rot, drh);
         mech_vec3 va = mech_vec3_axpy(mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos))),
                                       phid, drw);
-        mech_vec3 f = wall_contact(m, bm, d, hb, P, &g, va, pp->roller_stiffness, pp->roller_damping, pp->roller_mu, ROLLER_V_EPS, e);
+        mech_vec3 f = wall_contact(m, d, &wr, P, &g, va, pp->roller_stiffness, pp->roller_damping, pp->roller_mu,
+                                   ROLLER_V_EPS, e);
         /* through the cam the lever's load turns the nut: its virtual work f . dr/dphi dphi, as a force along the
            stroke (s = phi / i_Nut) */
         e->f_nut += mech_vec3_dot(f, drw) * m->i_nut;
         e->roller_f[j] = mech_vec3_norm(f);
         e->n_roller++;
     }
+    if (e->n_roller > 0)
+        wall_apply(m, bm, d, &wr);
 }

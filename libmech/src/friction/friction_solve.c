@@ -22,10 +22,16 @@ int mech_friction_prepare(const mech_friction_model *m, mech_friction_data *d, h
 {
     int w = m->w, ns = m->ns, nc = m->nc, W = w + ns;
     memcpy(d->L, d->Mqq, (size_t)(w * w) * sizeof *d->L); /* symmetric: row- and column-major alike */
-    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', w, d->L, w);
+    /* one coordinate (a guide, a slider): M_qq is a mass and its solve a division. Through OpenBLAS the 1 x 1
+       dpotrf and the dpotrs with 4 nc + 1 right-hand sides (two dtrsm, each taking and returning a work buffer
+       under a lock) were 7 % of a variant C docking run, called at every evaluation of the limiter's guides */
+    int scalar = w == 1;
+    lapack_int info = scalar ? (d->Mqq[0] > 0 ? 0 : 1) : LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', w, d->L, w);
     if (info != 0)
         return hy_err_set(err, HY_ENUMERIC, "friction: the mass matrix M_qq is not positive definite (dpotrf info "
                           "%d)", (int)info);
+    if (scalar)
+        d->L[0] = sqrt(d->Mqq[0]);
     for (int c = 0; c < nc; c++)
         for (int k = 0; k < 2; k++) {
             const double *n = d->nvec + (size_t)(2 * c + k) * W, *t = d->tvec + (size_t)(2 * c + k) * W;
@@ -34,9 +40,12 @@ int mech_friction_prepare(const mech_friction_model *m, mech_friction_data *d, h
             d->v[2 * c + k] = dot(t, d->qd, w);
         }
     memcpy(fr_Yf(d), d->fq, (size_t)w * sizeof(double));
-    info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', w, 4 * nc + 1, d->L, w, d->Y, w);
-    if (info != 0)
+    if (scalar) {
+        for (int j = 0; j < 4 * nc + 1; j++)
+            d->Y[j] /= d->Mqq[0];
+    } else if ((info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', w, 4 * nc + 1, d->L, w, d->Y, w)) != 0) {
         return hy_err_set(err, HY_ENUMERIC, "friction: dpotrs info %d", (int)info);
+    }
     /* K columns: the s-part minus Msq times the solved q-part (E2) */
     for (int c = 0; c < nc; c++)
         for (int k = 0; k < 2; k++) {
