@@ -1,6 +1,7 @@
-/* The HDF5 library (and ISA-L's deflate, below), loaded when a log is first written or read (dlopen), not at every program start: linked
- * directly, Debian's libhdf5 pulls in curl, TLS and Kerberos (its ROS3 driver) and ~10 ms of symbol relocation to
- * every run of hyst and mech, whether or not it touches an HDF5 file (the whole `mech beam sim` takes ~40 ms).
+/* The HDF5 library (and ISA-L's deflate, below), loaded when a log is first written or read (dlopen), not at every
+ * program start: linked directly, Debian's libhdf5 pulls in curl, TLS and Kerberos (its ROS3 driver) and ~10 ms of
+ * symbol relocation to every run of hyst and mech, whether or not it touches an HDF5 file (the whole `mech beam sim`
+ * takes ~40 ms).
  * Include after <hdf5.h>: the HDF5 calls and the predefined type ids of the file then go through the table
  * hy_h5, filled by hy_h5_load. Private to libhyst (h5log.c, h5read.c). */
 #ifndef HYST_H5LIB_H

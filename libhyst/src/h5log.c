@@ -380,8 +380,8 @@ static unsigned char *put_stored(unsigned char *o, const unsigned char *p, size_
  * stream, which leaves the blocks not final and pads to the byte (igzip_lib.h), so that the next run's blocks follow
  * on a byte boundary. An empty final stored block ends the stream, then the Adler-32 of the whole chunk. Should a
  * packed run not fit (STATELESS_OVERFLOW) or the encoder fail, the whole chunk goes out as stored blocks instead */
-static size_t plane_stream(struct isal_zstream *zs, unsigned char *zs_buf, const unsigned char *src, size_t n, size_t es, unsigned char *out,
-                           size_t cap, unsigned char *pclass, int choose, int *recheck)
+static size_t plane_stream(struct isal_zstream *zs, unsigned char *zs_buf, const unsigned char *src, size_t n,
+                           size_t es, unsigned char *out, size_t cap, unsigned char *pclass, int choose, int *recheck)
 {
     unsigned char *o = out, *end = out + cap;
     *o++ = 0x78, *o++ = 0x01; /* deflate with a 32 KiB window, "fastest"; 0x7801 is a multiple of 31 */
@@ -439,8 +439,8 @@ static int write_chunk(hy_h5table *t, hy_err *err)
            the stream outgrows its ~0.1 % margin, which the bound of libdeflate may allow); plane_stream never
            fails (size 0 is libdeflate's failure) */
         int choose = t->nchunk % PLANE_RECHECK == 0 || t->recheck;
-        size = t->planes ? plane_stream(lg->zs, lg->zs_buf, lg->shuf, t->cap, es, lg->zbuf, lg->zcap, t->pclass, choose,
-                                        &t->recheck)
+        size = t->planes ? plane_stream(lg->zs, lg->zs_buf, lg->shuf, t->cap, es, lg->zbuf, lg->zcap, t->pclass,
+                                        choose, &t->recheck)
                          : libdeflate_zlib_compress(lg->zc[t->level], lg->shuf, nbytes, lg->zbuf, lg->zcap);
         t->nchunk++;
         data = lg->zbuf;
