@@ -407,6 +407,20 @@ static void config_from_doc(cJSON *doc, const char *name, mech_dock_config *c)
     free(text);
 }
 
+// (duration) => S3x-400-C moved into the short cone and cut to that duration (its view times within it)
+static void s3x_c_short_cone(double duration, mech_dock_config *c)
+{
+    cJSON *doc = cJSON_Parse(scenario_text("s3x-400-C.json"));
+    assert_non_null(doc);
+    cJSON_ReplaceItemInObjectCaseSensitive(doc, "cone", cJSON_CreateString("short"));
+    cJSON_ReplaceItemInObjectCaseSensitive(doc, "duration", cJSON_CreateNumber(duration));
+    cJSON *out = cJSON_GetObjectItemCaseSensitive(doc, "outputs");
+    double vt[2] = {1, 3};
+    cJSON_ReplaceItemInObjectCaseSensitive(out, "view_times", cJSON_CreateDoubleArray(vt, 2));
+    config_from_doc(doc, "s3x-C-short.json", c);
+    assert_int_equal(c->params.geom.cone, MECH_DOCK_CONE_SHORT);
+}
+
 /* Variant C into the node module's short cone, S3x for its first 6 s (docs/dock-process.md §8.5; docs/contact.md,
  * "the pad is a solid"): after capture the rocking brings the cone's rim onto the movable limiter across the front
  * face of a pad. That face is now part of the pad, so the contact starts there, from zero depth: first contact
@@ -416,16 +430,8 @@ static void config_from_doc(cJSON *doc, const char *name, mech_dock_config *c)
 static void c_short_cone_front_face(void **state)
 {
     (void)state;
-    cJSON *doc = cJSON_Parse(scenario_text("s3x-400-C.json"));
-    assert_non_null(doc);
-    cJSON_ReplaceItemInObjectCaseSensitive(doc, "cone", cJSON_CreateString("short"));
-    cJSON_ReplaceItemInObjectCaseSensitive(doc, "duration", cJSON_CreateNumber(6));
-    cJSON *out = cJSON_GetObjectItemCaseSensitive(doc, "outputs");
-    double vt[2] = {1, 3};
-    cJSON_ReplaceItemInObjectCaseSensitive(out, "view_times", cJSON_CreateDoubleArray(vt, 2));
     mech_dock_config c;
-    config_from_doc(doc, "s3x-C-short.json", &c);
-    assert_int_equal(c.params.geom.cone, MECH_DOCK_CONE_SHORT);
+    s3x_c_short_cone(6, &c);
     run_out o;
     run_config(&c, "s3x-C-short (6 s)", &o);
     const mech_dock_summary *u = &o.sum;
@@ -450,15 +456,8 @@ static void c_short_cone_front_face(void **state)
 static void c_short_cone_breakaways(void **state)
 {
     (void)state;
-    cJSON *doc = cJSON_Parse(scenario_text("s3x-400-C.json"));
-    assert_non_null(doc);
-    cJSON_ReplaceItemInObjectCaseSensitive(doc, "cone", cJSON_CreateString("short"));
-    cJSON_ReplaceItemInObjectCaseSensitive(doc, "duration", cJSON_CreateNumber(45));
-    cJSON *out = cJSON_GetObjectItemCaseSensitive(doc, "outputs");
-    double vt[2] = {1, 3};
-    cJSON_ReplaceItemInObjectCaseSensitive(out, "view_times", cJSON_CreateDoubleArray(vt, 2));
     mech_dock_config c;
-    config_from_doc(doc, "s3x-C-short.json", &c);
+    s3x_c_short_cone(45, &c);
     run_out o;
     run_config(&c, "s3x-C-short (45 s)", &o);
     const mech_dock_limiter_summary *ls = &o.ls;
