@@ -151,12 +151,15 @@ static double run_limiter_free(void *ctx)
 }
 
 /* The whole process (issue 18): the shipped 400 s scenarios in the library (no outputs), CPU time on one core with
- * the budget of 4 s, and as a user runs it (`mech dock --no-plots`, outputs at the scenario's rates), wall time. */
+ * the budget of 4 s, and as a user runs it (`mech dock --no-plots`, outputs at the scenario's rates), wall time.
+ * s3x-400-C-short (the limiter sticking and breaking away on its guides every few ms through the retraction) is far
+ * over the budget: its line says how far. */
 static int whole_runs(void)
 {
-    static const char *const sc[] = {"s1-400-B", "s3x-400-A", "s3x-400-B", "s1-400-C", "s3x-400-C"};
+    static const char *const sc[] = {"s1-400-B", "s3x-400-A", "s3x-400-B", "s1-400-C", "s3x-400-C",
+                                     "s3x-400-C-short"};
     printf("\nwhole process, 400 s scenarios (budget: 4 s CPU on one core, >= 100x real time)\n");
-    printf("%-12s %10s %10s %10s %12s %12s %10s %12s\n", "scenario", "t_sim s", "steps", "CPU s", "us/sim s",
+    printf("%-16s %10s %10s %10s %12s %12s %10s %12s\n", "scenario", "t_sim s", "steps", "CPU s", "us/sim s",
            "x real time", "state", "mech dock s");
     const char *bin = getenv("BIN");
     double cpu_c = 0;   /* s3x-400-C as shipped, for the same-run reference below */
@@ -189,7 +192,7 @@ static int whole_runs(void)
         snprintf(cmd, sizeof cmd, "rm -rf /tmp/bench_dock_process.%d", (int)getpid());
         if (system(cmd) != 0)
             fprintf(stderr, "bench_dock_process: could not remove the temporary outputs\n");
-        printf("%-12s %10.1f %10lu %10.2f %12.1f %12.0f %10s %12.2f%s\n", sc[k], t, mech_dock_sim_steps(s), cpu,
+        printf("%-16s %10.1f %10lu %10.2f %12.1f %12.0f %10s %12.2f%s\n", sc[k], t, mech_dock_sim_steps(s), cpu,
                1e6 * cpu / t, t / cpu, mech_dock_seq_state_name(mech_dock_sim_process(s)->state), wall,
                st ? " (failed)" : "");
         if (strcmp(sc[k], "s3x-400-C") == 0)

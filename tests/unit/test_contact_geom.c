@@ -510,6 +510,111 @@ static void pad_solid_matches_brute_force(void **state)
     assert_true(nnone >= 1);
 }
 
+/* The pad's normal is the gradient of its depth. Where the deepest point of a rim sits on an edge of the solid (the
+ * front face meeting the wall, a side meeting the wall), the depth is the max over the rim of the min of two faces'
+ * distances and its gradient is a weighted sum of their normals, shorter than 1 (mech_contact_geom.grad_deficit).
+ * Second method: central differences of the library's own depth with the rim moved by +-1e-6 m along x, y, z; the
+ * contact's force direction (1 - grad_deficit) n must match them. Rims placed at random (fixed seed) about C's pad's
+ * front edge (r 0.23 at x 0.08): on the front face, on the wall and on the edges between them and the sides. */
+static double pad_depth_at(const mech_contact_shape *pad, const mech_contact_shape *rim, mech_contact_pose pb)
+{
+    mech_contact_pose pa = at(0, 0, 0);
+    mech_contact_geom g;
+    mech_contact_frustum_circle(pad, &pa, rim, &pb, &g);
+    return g.depth;
+}
+static double unit_rand(unsigned long long *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*s >> 11) / 9007199254740992.0;
+}
+typedef struct { double R; mech_vec3 c; mech_mat3 rot; } rim_place;
+static rim_place rim_near_front_edge(unsigned long long *s)
+{
+    rim_place p;
+    p.R = 0.215 + 0.02 * unit_rand(s);
+    p.c = V(0.074 + 0.006 * unit_rand(s), 0.02 * (unit_rand(s) - 0.5), 0.02 * (unit_rand(s) - 0.5));
+    p.rot = mech_mat3_mul(mech_mat3_rot(2, 0.1 * unit_rand(s)), mech_mat3_rot(0, 2 * M_PI * unit_rand(s)));
+    return p;
+}
+static mech_contact_shape c_pad(void)
+{
+    const double r0 = 0.28, len = 0.08, r1 = r0 - len * tan(32 * M_PI / 180);
+    return mech_contact_frustum_sector(mech_contact_frustum(r0, r1, len, MECH_CONTACT_OUTSIDE), 0.3, M_PI / 6);
+}
+static void pad_normal_is_depth_gradient(void **state)
+{
+    (void)state;
+    mech_contact_shape pad = c_pad();
+    const double h = 1e-6;
+    unsigned long long seed = 12345;
+    int nedge = 0, nface = 0, nwall = 0;
+    for (int i = 0; i < 400; i++) {
+        rim_place p = rim_near_front_edge(&seed);
+        mech_contact_shape rim = mech_contact_circle(p.R);
+        mech_contact_pose pa = at(0, 0, 0), pb = mech_contact_pose_make(p.c, p.rot);
+        mech_contact_geom g;
+        if (mech_contact_frustum_circle(&pad, &pa, &rim, &pb, &g) != 1 || g.depth < 1e-5) continue;
+        assert_true(g.grad_deficit >= 0.0 && g.grad_deficit < 1.0);
+        /* moving the rim (B) along the force on A (the normal) takes it deeper */
+        mech_vec3 grad = mech_vec3_scale(g.normal, 1.0 - g.grad_deficit), fd;
+        double *fdc[3] = {&fd.x, &fd.y, &fd.z};
+        for (int k = 0; k < 3; k++) {
+            mech_vec3 e = V(k == 0, k == 1, k == 2);
+            double dp = pad_depth_at(&pad, &rim, mech_contact_pose_make(mech_vec3_axpy(p.c, h, e), p.rot));
+            double dm = pad_depth_at(&pad, &rim, mech_contact_pose_make(mech_vec3_axpy(p.c, -h, e), p.rot));
+            *fdc[k] = (dp - dm) / (2 * h);
+        }
+        vnear(grad, fd, 2e-4);
+        if (g.grad_deficit > 1e-3) nedge++;
+        else if (g.feature == MECH_CONTACT_FEAT_FACE) nface++;
+        else nwall++;
+    }
+    print_message("pad gradient: %d on an edge, %d on a face, %d on the wall\n", nedge, nface, nwall);
+    assert_true(nedge >= 10);   /* the edges are in the set, not only smooth faces */
+    assert_true(nface >= 10 && nwall >= 10);
+}
+
+/* A rim pressed into the pad's front edge and moved across it in small steps: the force direction
+ * (1 - grad_deficit) n turns gradually through every answer (face, edge, wall). Before the edge's normal was the
+ * gradient it flipped by ~60 degrees where the two faces' distances tie. */
+static void pad_normal_continuous_over_front_edge(void **state)
+{
+    (void)state;
+    mech_contact_shape pad = c_pad();
+    unsigned long long seed = 777;
+    int nedge = 0, nface = 0, nwall = 0, paths = 0;
+    for (int i = 0; i < 400 && paths < 6; i++) {
+        rim_place p = rim_near_front_edge(&seed);
+        mech_contact_shape rim = mech_contact_circle(p.R);
+        mech_contact_pose pa = at(0, 0, 0), pb = mech_contact_pose_make(p.c, p.rot);
+        mech_contact_geom g;
+        if (mech_contact_frustum_circle(&pad, &pa, &rim, &pb, &g) != 1 || !(g.grad_deficit > 1e-3)) continue;
+        /* from an edge answer, 1 mm along the pad's axis and 1 mm radially either way, in 0.5 um steps */
+        paths++;
+        mech_vec3 dir = mech_vec3_normalize(V(1.0, 0.3 * cos(0.3), 0.3 * sin(0.3)));
+        mech_vec3 prev = V(0, 0, 0);
+        int have = 0;
+        for (int k = -2000; k <= 2000; k++) {
+            mech_contact_pose q = mech_contact_pose_make(mech_vec3_axpy(p.c, 0.5e-6 * k, dir), p.rot);
+            if (mech_contact_frustum_circle(&pad, &pa, &rim, &q, &g) != 1) {
+                have = 0;
+                continue;
+            }
+            mech_vec3 f = mech_vec3_scale(g.normal, 1.0 - g.grad_deficit);
+            if (have && mech_vec3_norm(mech_vec3_sub(f, prev)) > 2e-2)
+                fail_msg("path %d step %d: the force direction jumps by %g", paths, k, mech_vec3_norm(mech_vec3_sub(f, prev)));
+            have = 1, prev = f;
+            if (g.grad_deficit > 1e-3) nedge++;
+            else if (g.feature == MECH_CONTACT_FEAT_FACE) nface++;
+            else nwall++;
+        }
+    }
+    print_message("pad sweeps: %d paths, %d points on an edge, %d on a face, %d on the wall\n", paths, nedge, nface, nwall);
+    assert_int_equal(paths, 6);
+    assert_true(nedge > 0 && nface + nwall > 0);
+}
+
 /* a rigid motion of the whole scene moves the point and turns the normal; the depth does not change */
 static void rigid_motion_invariance(void **state)
 {
@@ -542,7 +647,7 @@ static void rigid_motion_invariance(void **state)
 static void relative_velocity_parts(void **state)
 {
     (void)state;
-    mech_contact_geom g = {0.01, {0, 0, 0}, {0.6, 0.8, 0}, MECH_CONTACT_FEAT_FACE};
+    mech_contact_geom g = {0.01, {0, 0, 0}, {0.6, 0.8, 0}, MECH_CONTACT_FEAT_FACE, 0.0};
     mech_contact_vel v = mech_contact_relvel(&g, V(1, 2, 3), V(0.5, 0, 1));
     near(v.vn, 1.9, 1e-15);
     vnear(v.vt, V(-0.64, 0.48, 2.0), 1e-15);
@@ -588,6 +693,8 @@ int main(void)
         cmocka_unit_test(limiter_search_matches_brute_force),
         cmocka_unit_test(pad_end_faces),
         cmocka_unit_test(pad_solid_matches_brute_force),
+        cmocka_unit_test(pad_normal_is_depth_gradient),
+        cmocka_unit_test(pad_normal_continuous_over_front_edge),
         cmocka_unit_test(rigid_motion_invariance),
         cmocka_unit_test(relative_velocity_parts),
         cmocka_unit_test(table_and_shape_checks),

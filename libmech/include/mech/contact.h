@@ -106,6 +106,10 @@ typedef struct mech_contact_geom {
     mech_vec3 point;    /* world contact point, midway between the two surfaces, m                              */
     mech_vec3 normal;   /* world unit normal out of B into A (direction of the normal force on A)               */
     int       feature;  /* mech_contact_feature of B's side that was hit (of A's for FRUSTUM-CIRCLE)           */
+    double    grad_deficit; /* 1 - |grad depth|: 0 on a smooth surface. A circle whose deepest point sits on the
+                               edge between two faces of a pad's solid (front face and wall) has a depth whose
+                               gradient is a weighted sum of the two faces' unit normals, shorter than 1: the
+                               normal force and the depth rate are scaled by 1 - grad_deficit (docs/contact.md) */
 } mech_contact_geom;
 
 /* Pair functions: (shape A and its pose, shape B and its pose) => geometry; returns 1 when depth > 0, else 0.

@@ -47,6 +47,7 @@ static inline void contact_geom_none(mech_contact_geom *g)
     g->point = mech_vec3_zero();
     g->normal = (mech_vec3){1.0, 0.0, 0.0};
     g->feature = MECH_CONTACT_FEAT_NONE;
+    g->grad_deficit = 0.0;
 }
 
 /* A generatrix segment in the meridian plane, from (u0, rho0) to (u1, rho1), u1 > u0, with the free side

@@ -125,6 +125,7 @@ static inline __attribute__((always_inline)) int finish(const mech_contact_pose 
     g->normal = mech_mat3_apply(pb->rot, n);
     g->point = contact_to_world(pb, mech_vec3_axpy(foot, -0.5 * depth, n));
     g->feature = feature;
+    g->grad_deficit = 0.0;
     return depth > 0.0;
 }
 
@@ -141,6 +142,7 @@ int mech_contact_sphere_sphere(const mech_contact_shape *a, const mech_contact_p
     g->normal = n;
     g->point = mech_vec3_axpy(mech_vec3_axpy(pb->pos, b->radius, n), -0.5 * depth, n);
     g->feature = MECH_CONTACT_FEAT_FACE;
+    g->grad_deficit = 0.0;
     return depth > 0.0;
 }
 
@@ -341,6 +343,8 @@ static const double ring16[16][2] = {
  * In a convex solid the penetration of a point is its distance to the nearest face, so whenever the edge can reach
  * inside the pad the edge point of greatest solid depth is searched as well (docs/contact.md). */
 #define SOLID_SIDE_TIE 1e-7   /* m: a side takes over from an end only when nearer by more than this */
+#define SOLID_EDGE_TIE 1e-9   /* m: two faces this close at the deepest point meet there (the search finds the
+                                 crossing to ~1e-10 rad, a few 1e-11 m) */
 typedef struct solid_eval {
     double    d;     /* min over the faces of the distance inside (> 0 inside the solid), m */
     int       face;  /* 0 wall, 1 back end (u = 0), 2 front end (u = length), 3 side towards +azimuth, 4 side towards -azimuth */
@@ -373,6 +377,42 @@ static inline solid_eval solid_at(const edge_ctx *x, const mech_contact_shape *a
         if (ds < e.d - (e.face ? SOLID_SIDE_TIE : 0.0)) e.d = ds, e.face = sn >= 0 ? 3 : 4;
     }
     return e;
+}
+
+/* The faces of the pad's solid at an edge point q(θ) (A's frame): distance inside, its θ-derivative (with
+   q'(θ) = -e1 sin θ + e2 cos θ) and the outward unit normal; 0 wall, 1 back end, 2 front end, 3/4 the side nearer
+   the point (solid_at's face 3 or 4); n = 3 without a sector, 4 with one */
+typedef struct solid_faces {
+    int       n;
+    double    d[4], rate[4];
+    mech_vec3 nout[4];
+} solid_faces;
+
+static void solid_faces_at(const edge_ctx *x, const mech_contact_shape *a, mech_vec3 q, double ct, double st,
+                           solid_faces *f)
+{
+    const contact_segment *s = &x->s;
+    mech_vec3 q1 = mech_vec3_axpy(mech_vec3_scale(x->e1, -st), ct, x->e2);
+    contact_meridian m = contact_meridian_of(q);
+    double rho = m.rho, rho1 = rho > 0.0 ? (q.y * q1.y + q.z * q1.z) / rho : 0.0;
+    f->d[0] = -((m.u - s->u0) * s->nu + (rho - s->rho0) * s->nrho);
+    f->rate[0] = -(s->nu * q1.x + s->nrho * rho1);
+    f->nout[0] = contact_meridian_vec(s->nu, s->nrho, m.er);
+    f->d[1] = q.x, f->rate[1] = q1.x, f->nout[1] = (mech_vec3){-1.0, 0.0, 0.0};
+    f->d[2] = a->length - q.x, f->rate[2] = -q1.x, f->nout[2] = (mech_vec3){1.0, 0.0, 0.0};
+    f->n = 3;
+    if (s->sector) {
+        /* as in solid_at: rho cos dphi = q.b, rho sin dphi = q x b (b the bisector), the side at +-half */
+        double sin_half = sqrt(fmax(0.0, 1.0 - s->cos_half * s->cos_half));
+        double A = q.y * s->cy + q.z * s->cz, B = q.z * s->cy - q.y * s->cz;
+        double A1 = q1.y * s->cy + q1.z * s->cz, B1 = q1.z * s->cy - q1.y * s->cz;
+        double sg = B >= 0.0 ? 1.0 : -1.0;
+        f->d[3] = sin_half * A - s->cos_half * fabs(B);
+        f->rate[3] = sin_half * A1 - s->cos_half * sg * B1;
+        double ph = atan2(s->cz, s->cy) + sg * a->sector_half;
+        f->nout[3] = (mech_vec3){0.0, -sg * sin(ph), sg * cos(ph)};
+        f->n = 4;
+    }
 }
 
 #define SOLID_COARSE 64                    /* samples of the whole edge                                     */
@@ -481,23 +521,33 @@ static int solid_contact(const edge_ctx *x, const mech_contact_shape *a, const m
     sincos(th, &sn, &cs);
     if (theta) *theta = th;
     if (theta_cs) theta_cs[0] = cs, theta_cs[1] = sn;
-    mech_vec3 nf;   /* out of the solid through the face that decides, A's frame */
-    if (e.face == 0)
-        nf = contact_meridian_vec(x->s.nu, x->s.nrho, e.m.er);
-    else if (e.face == 1)
-        nf = (mech_vec3){-1.0, 0.0, 0.0};
-    else if (e.face == 2)
-        nf = (mech_vec3){1.0, 0.0, 0.0};
-    else {
-        /* the side plane at azimuth mid +- half; its outward normal is the radial direction turned by +-90 deg */
-        double ph = atan2(x->s.cz, x->s.cy) + (e.face == 3 ? a->sector_half : -a->sector_half);
-        double sg = e.face == 3 ? 1.0 : -1.0;
-        nf = (mech_vec3){0.0, -sg * sin(ph), sg * cos(ph)};
+    /* every face's distance inside, its rate along the edge and its outward normal at the deepest point */
+    solid_faces f;
+    solid_faces_at(x, a, e.q, cs, sn, &f);
+    int fa = e.face < 3 ? e.face : 3, fb = -1;
+    for (int i = 0; i < f.n; i++)
+        if (i != fa && (fb < 0 || f.d[i] < f.d[fb])) fb = i;
+    mech_vec3 nf = f.nout[fa];   /* out of the solid through the face that decides, A's frame */
+    double deficit = 0.0;
+    if (fb >= 0 && f.d[fb] - f.d[fa] <= SOLID_EDGE_TIE && f.rate[fa] * f.rate[fb] < 0.0) {
+        /* the deepest point sits where the two faces' distances cross along the edge, one rising and one falling:
+           the depth P = max over θ of min(d_a, d_b) follows the crossing, and its gradient is the sum of the two
+           faces' inward gradients weighted by the other face's rate, w_a = |d_b'| / (|d_a'| + |d_b'|). It tends to
+           the single face's normal as that face's own maximum reaches the crossing (d_a' -> 0), so the normal is
+           continuous where the answer passes between the face and the wall (a normal flipping by ~60 deg between
+           a step's stages made the pad's force alternate 165 <-> 430 N in S3x-C into the short cone). The force is
+           scaled by the gradient's length (grad_deficit) so that the contact's work is its elastic energy. */
+        double ra = fabs(f.rate[fa]), rb = fabs(f.rate[fb]), wa = rb / (ra + rb);
+        mech_vec3 gsum = mech_vec3_axpy(mech_vec3_scale(f.nout[fa], wa), 1.0 - wa, f.nout[fb]);
+        double len = mech_vec3_norm(gsum);
+        nf = mech_vec3_scale(gsum, 1.0 / len);
+        deficit = 1.0 - len;
     }
     g->depth = e.d;
     g->normal = mech_vec3_neg(mech_mat3_apply(pa->rot, nf));
     g->point = contact_to_world(pa, mech_vec3_axpy(e.q, 0.5 * e.d, nf));
     g->feature = e.face == 0 ? MECH_CONTACT_FEAT_WALL : MECH_CONTACT_FEAT_FACE;
+    g->grad_deficit = deficit;
     return 1;
 }
 
@@ -648,6 +698,7 @@ out:
     g->normal = mech_vec3_neg(mech_mat3_apply(pa->rot, nfree));
     g->point = contact_to_world(pa, mech_vec3_axpy(best.q, 0.5 * depth, nfree));
     g->feature = MECH_CONTACT_FEAT_WALL;
+    g->grad_deficit = 0.0;
     return depth > 0.0;
 }
 

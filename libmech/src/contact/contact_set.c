@@ -255,13 +255,17 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         mech_contact_vel v = contact_relvel(g, point_velocity(ba, pt), point_velocity(bb, pt));
         d->vel[i] = v;
 
-        /* normal: Hunt-Crossley with the damping factor fixed at the onset of this contact */
-        double rate = -v.vn;
+        /* normal: Hunt-Crossley with the damping factor fixed at the onset of this contact. At an edge of a solid
+           the depth grows by (1 - grad_deficit) per unit of approach along the normal: the depth rate and the
+           force are scaled by that, so the force is the elastic energy's gradient (0 elsewhere: no change) */
+        double slope = 1.0 - g->grad_deficit;
+        double rate = -v.vn * slope;
         double v_imp = c->touching ? c->v_impact : fmax(rate, L->v_min);
         double D = (m->disable & MECH_CONTACT_DISABLE_DAMPING) ? 0.0 : m->hc_s[i] / v_imp;
         double fe, fd;
         mech_contact_normal_force(L, D, g->depth, rate, &fe, &fd);
         if (m->disable & MECH_CONTACT_DISABLE_ELASTIC) fe = 0.0;
+        fe *= slope, fd *= slope;
         double N = fe + fd > 0.0 ? fe + fd : 0.0;
         d->fn_elastic[i] = fe;
         d->fn_damping[i] = fd;
