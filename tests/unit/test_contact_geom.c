@@ -537,6 +537,18 @@ static rim_place rim_near_front_edge(unsigned long long *s)
     p.rot = mech_mat3_mul(mech_mat3_rot(2, 0.1 * unit_rand(s)), mech_mat3_rot(0, 2 * M_PI * unit_rand(s)));
     return p;
 }
+// a rim across the pad's front face tilted about the radial line at one of its sides (azimuth 0.3 +- pi/6), so
+// that it reaches deepest there: its deepest point on the edge between the front face and that side
+static rim_place rim_near_side_edge(unsigned long long *s)
+{
+    rim_place p;
+    double phi = 0.3 + (unit_rand(s) < 0.5 ? -1 : 1) * (M_PI / 6 - 0.05 * unit_rand(s));
+    double tilt = (unit_rand(s) < 0.5 ? -1 : 1) * (0.005 + 0.03 * unit_rand(s));
+    p.R = 0.19 + 0.03 * unit_rand(s);
+    p.c = V(0.0785 + 0.0014 * unit_rand(s), 0.004 * (unit_rand(s) - 0.5), 0.004 * (unit_rand(s) - 0.5));
+    p.rot = mech_mat3_mul(mech_mat3_rot(0, phi), mech_mat3_mul(mech_mat3_rot(2, tilt), mech_mat3_rot(0, -phi)));
+    return p;
+}
 static mech_contact_shape c_pad(void)
 {
     const double r0 = 0.28, len = 0.08, r1 = r0 - len * tan(32 * M_PI / 180);
@@ -548,9 +560,9 @@ static void pad_normal_is_depth_gradient(void **state)
     mech_contact_shape pad = c_pad();
     const double h = 1e-6;
     unsigned long long seed = 12345;
-    int nedge = 0, nface = 0, nwall = 0;
-    for (int i = 0; i < 400; i++) {
-        rim_place p = rim_near_front_edge(&seed);
+    int nedge = 0, nface = 0, nwall = 0, nside = 0;
+    for (int i = 0; i < 800; i++) {
+        rim_place p = i % 2 ? rim_near_side_edge(&seed) : rim_near_front_edge(&seed);
         mech_contact_shape rim = mech_contact_circle(p.R);
         mech_contact_pose pa = at(0, 0, 0), pb = mech_contact_pose_make(p.c, p.rot);
         mech_contact_geom g;
@@ -566,37 +578,46 @@ static void pad_normal_is_depth_gradient(void **state)
             *fdc[k] = (dp - dm) / (2 * h);
         }
         vnear(grad, fd, 2e-4);
+        double phi = atan2(g.point.z, g.point.y), az = fabs(-sin(phi) * g.normal.y + cos(phi) * g.normal.z);
+        nside += g.grad_deficit > 1e-3 && az > 1e-3;   /* a side and an end or the wall */
         if (g.grad_deficit > 1e-3) nedge++;
         else if (g.feature == MECH_CONTACT_FEAT_FACE) nface++;
         else nwall++;
     }
-    print_message("pad gradient: %d on an edge, %d on a face, %d on the wall\n", nedge, nface, nwall);
-    assert_true(nedge >= 10);   /* the edges are in the set, not only smooth faces */
+    print_message("pad gradient: %d on an edge (%d with a side), %d on a face, %d on the wall\n", nedge, nside, nface,
+                  nwall);
+    assert_true(nedge >= 10 && nside >= 10);   /* the edges are in the set, also the sides' */
     assert_true(nface >= 10 && nwall >= 10);
 }
 
 /* A rim pressed into the pad's front edge and moved across it in small steps: the force direction
- * (1 - grad_deficit) n turns gradually through every answer (face, edge, wall). Before the edge's normal was the
- * gradient it flipped by ~60 degrees where the two faces' distances tie. */
+ * (1 - grad_deficit) n turns gradually through every answer (face, edge, wall, side). Before the edge's normal was
+ * the gradient it flipped by ~60 degrees where the front face's and the wall's distances tie; and while a side took
+ * over from an end only when nearer by 1e-7 m, the depth jumped by that much where the bias ran out and the normal
+ * flipped from the blend to the side's (the limiter in S3x-C chattered on its guides for 110 s on it). Sweeps along
+ * the axis and across the pad (azimuthally, over its sides), and the depth 1-Lipschitz along each. */
 static void pad_normal_continuous_over_front_edge(void **state)
 {
     (void)state;
     mech_contact_shape pad = c_pad();
     unsigned long long seed = 777;
-    int nedge = 0, nface = 0, nwall = 0, paths = 0;
-    for (int i = 0; i < 400 && paths < 6; i++) {
-        rim_place p = rim_near_front_edge(&seed);
+    int nedge = 0, nface = 0, nwall = 0, nside = 0, paths = 0;
+    const double step = 0.5e-6;
+    for (int i = 0; i < 2000 && paths < 12; i++) {
+        rim_place p = i % 2 ? rim_near_side_edge(&seed) : rim_near_front_edge(&seed);
         mech_contact_shape rim = mech_contact_circle(p.R);
         mech_contact_pose pa = at(0, 0, 0), pb = mech_contact_pose_make(p.c, p.rot);
         mech_contact_geom g;
         if (mech_contact_frustum_circle(&pad, &pa, &rim, &pb, &g) != 1 || !(g.grad_deficit > 1e-3)) continue;
-        /* from an edge answer, 1 mm along the pad's axis and 1 mm radially either way, in 0.5 um steps */
+        /* from an edge answer, 1 mm either way along the axis (and a little out), then across the pad */
+        mech_vec3 dir = paths % 2 ? V(0.0, -sin(0.3), cos(0.3))   /* azimuthal at the pad's bisector */
+                                  : mech_vec3_normalize(V(1.0, 0.3 * cos(0.3), 0.3 * sin(0.3)));
         paths++;
-        mech_vec3 dir = mech_vec3_normalize(V(1.0, 0.3 * cos(0.3), 0.3 * sin(0.3)));
         mech_vec3 prev = V(0, 0, 0);
+        double dprev = 0;
         int have = 0;
         for (int k = -2000; k <= 2000; k++) {
-            mech_contact_pose q = mech_contact_pose_make(mech_vec3_axpy(p.c, 0.5e-6 * k, dir), p.rot);
+            mech_contact_pose q = mech_contact_pose_make(mech_vec3_axpy(p.c, step * k, dir), p.rot);
             if (mech_contact_frustum_circle(&pad, &pa, &rim, &q, &g) != 1) {
                 have = 0;
                 continue;
@@ -604,15 +625,21 @@ static void pad_normal_continuous_over_front_edge(void **state)
             mech_vec3 f = mech_vec3_scale(g.normal, 1.0 - g.grad_deficit);
             if (have && mech_vec3_norm(mech_vec3_sub(f, prev)) > 2e-2)
                 fail_msg("path %d step %d: the force direction jumps by %g", paths, k, mech_vec3_norm(mech_vec3_sub(f, prev)));
-            have = 1, prev = f;
+            if (have && fabs(g.depth - dprev) > step * (1 + 1e-6) + 1e-12)
+                fail_msg("path %d step %d: the depth jumps by %g", paths, k, g.depth - dprev);
+            have = 1, prev = f, dprev = g.depth;
+            /* a side's normal is azimuthal: its part along the azimuth at the contact point */
+            double phi = atan2(g.point.z, g.point.y), az = fabs(-sin(phi) * g.normal.y + cos(phi) * g.normal.z);
+            if (az > 1e-3) nside++;
             if (g.grad_deficit > 1e-3) nedge++;
             else if (g.feature == MECH_CONTACT_FEAT_FACE) nface++;
             else nwall++;
         }
     }
-    print_message("pad sweeps: %d paths, %d points on an edge, %d on a face, %d on the wall\n", paths, nedge, nface, nwall);
-    assert_int_equal(paths, 6);
-    assert_true(nedge > 0 && nface + nwall > 0);
+    print_message("pad sweeps: %d paths, %d points on an edge, %d on a face, %d on the wall, %d with a side's part\n",
+                  paths, nedge, nface, nwall, nside);
+    assert_int_equal(paths, 12);
+    assert_true(nedge > 0 && nface + nwall > 0 && nside > 0);
 }
 
 /* a rigid motion of the whole scene moves the point and turns the normal; the depth does not change */

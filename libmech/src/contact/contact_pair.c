@@ -342,7 +342,6 @@ static const double ring16[16][2] = {
  * limiter's front face inside its smaller radius): the wall depth alone then jumps from nothing to centimetres.
  * In a convex solid the penetration of a point is its distance to the nearest face, so whenever the edge can reach
  * inside the pad the edge point of greatest solid depth is searched as well (docs/contact.md). */
-#define SOLID_SIDE_TIE 1e-7   /* m: a side takes over from an end only when nearer by more than this */
 #define SOLID_EDGE_TIE 1e-9   /* m: two faces this close at the deepest point meet there (the search finds the
                                  crossing to ~1e-10 rad, a few 1e-11 m) */
 typedef struct solid_eval {
@@ -371,10 +370,11 @@ static inline solid_eval solid_at(const edge_ctx *x, const mech_contact_shape *a
            cos dphi = c and sin |dphi| = |sn| (unit radial directions), so no trigonometry per point */
         double c = e.m.er.y * s->cy + e.m.er.z * s->cz, sn = e.m.er.z * s->cy - e.m.er.y * s->cz;
         double ds = e.m.rho * (sin_half * c - s->cos_half * fabs(sn));
-        /* an end and a side tie at the kink where the deepest point of a rim across the front face often sits:
-           the end keeps the contact there (SOLID_SIDE_TIE), so its normal does not flip by 90 degrees between
-           the stages of a step (it kicked the limiter away in S3x-C into the short cone) */
-        if (ds < e.d - (e.face ? SOLID_SIDE_TIE : 0.0)) e.d = ds, e.face = sn >= 0 ? 3 : 4;
+        /* an end and a side meet at the edge where the deepest point of a rim across the front face often sits:
+           the nearer decides here, and solid_contact's normal there is the depth's gradient, continuous through the
+           edge (a bias towards the end, 1e-7 m, held the normal before; it made the depth jump by that much and the
+           normal with it where the bias ran out) */
+        if (ds < e.d) e.d = ds, e.face = sn >= 0 ? 3 : 4;
     }
     return e;
 }
