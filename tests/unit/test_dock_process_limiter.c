@@ -13,6 +13,7 @@
 #include <string.h>
 #include "mech/dock_process.h"
 #include "mech/friction.h"
+#include <lapacke.h>
 
 /* the guide alone, as a mech-friction file: the constant 300 N spring folded into the axial force, its moment arm
  * e_y moved into the moment (the limiter's springs act on the axis, the rim load at the pad radius) */
@@ -32,6 +33,11 @@ static void new_limiter(mech_dock_limiter *l, double f_end)
     p.f_end = f_end;
     hy_err e;
     assert_int_equal(mech_dock_limiter_new(&p, l, &e), HY_OK);
+}
+
+static void near_rel(double a, double b, double tol)
+{
+    if (!(fabs(a - b) <= tol * fmax(1.0, fabs(b)))) fail_msg("%.17g != %.17g (rel %g)", a, b, tol);
 }
 
 static void against_mech_friction(void **state)
@@ -267,6 +273,92 @@ static void coupled_equals_standalone(void **state)
     }
 }
 
+/* The guides are round rods: their reactions S_0, S_1 are 2D vectors with S_0 + S_1 = -F and
+ * a_0 S_0 + a_1 S_1 = -(e_x x M), and each rod reacts |S_j| (mech_dock_limiter_rod_load gives the planar guide the
+ * load that has those reactions). (1) A load in one plane (F along y, M about z): the same reactions, friction and
+ * acceleration as the planar guide in the plane of F (the reduction used before, checked against `mech friction`
+ * above), to round-off. (2) Loads in different planes, frictionless guides: N_j = |S_j| with S_j from LAPACK's
+ * dgesv on the 4 x 4 balance. (3) A small F across a moment's plane: the rods carry the couple, 150 N each, where
+ * the plane of F alone dropped the moment and reacted the 5 N only. */
+static void planar_load(double Fy, double Fz, double My, double Mz, double *f, double *m)
+{
+    double Fl = hypot(Fy, Fz), uy = Fy / Fl, uz = Fz / Fl;   /* the plane of F: u = F / |F|, w = e_x x u */
+    *f = Fl;
+    *m = -(My * (-uz) + Mz * uy);
+}
+static void round_rods_reactions(void **state)
+{
+    (void)state;
+    hy_err e;
+    /* (1) one plane */
+    double loads[][2] = {{-400, 84}, {300, -20}, {150, 60}, {-50, -70}};
+    for (size_t i = 0; i < sizeof loads / sizeof loads[0]; i++) {
+        mech_dock_limiter a, b;
+        new_limiter(&a, 1200.0);
+        new_limiter(&b, 1200.0);
+        for (int j = 0; j < 2; j++)
+            a.data->slip_c[j] = b.data->slip_c[j] = 1;
+        double f0, m0, f1, m1;
+        planar_load(loads[i][0], 0, 0, loads[i][1], &f0, &m0);
+        mech_dock_limiter_rod_load(&a.p, loads[i][0], 0, 0, loads[i][1], &f1, &m1);
+        mech_dock_limiter_out oa, ob;
+        assert_int_equal(mech_dock_limiter_trial_coupled(&a, 0.05, 0.1, 3.0, 200.0, f0, m0, &oa, &e), HY_OK);
+        assert_int_equal(mech_dock_limiter_trial_coupled(&b, 0.05, 0.1, 3.0, 200.0, f1, m1, &ob, &e), HY_OK);
+        for (int j = 0; j < 2; j++) {
+            assert_true(fabs(oa.N[j] - ob.N[j]) < 1e-12 * (1 + oa.N[j]));
+            assert_true(fabs(oa.F[j] - ob.F[j]) < 1e-12 * (1 + fabs(oa.F[j])));
+        }
+        assert_true(fabs(oa.xdd - ob.xdd) < 1e-12 * (1 + fabs(oa.xdd)));
+        mech_dock_limiter_free(&a);
+        mech_dock_limiter_free(&b);
+    }
+    /* (2) two planes, no friction */
+    mech_dock_limiter_params p;
+    mech_dock_limiter_params_rp1(&p);
+    p.mu[0] = p.mu[1] = 0;
+    mech_dock_limiter l;
+    assert_int_equal(mech_dock_limiter_new(&p, &l, &e), HY_OK);
+    double cases[][4] = {{10, -5, 60, 40}, {-300, 120, -15, 90}, {0.5, 0.2, -80, 30}, {200, 0, 0, 50}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double Fy = cases[i][0], Fz = cases[i][1], My = cases[i][2], Mz = cases[i][3];
+        /* S0y S0z S1y S1z: S0 + S1 = -F; a0 S0 + a1 S1 = -Mv, Mv = e_x x M = (-Mz, My) */
+        double A[16] = {1, 0, 1, 0, 0, 1, 0, 1, p.a[0], 0, p.a[1], 0, 0, p.a[0], 0, p.a[1]};
+        double rhs[4] = {-Fy, -Fz, Mz, -My};
+        lapack_int piv[4];
+        assert_int_equal(LAPACKE_dgesv(LAPACK_ROW_MAJOR, 4, 1, A, 4, piv, rhs, 1), 0);
+        double f, m;
+        mech_dock_limiter_rod_load(&p, Fy, Fz, My, Mz, &f, &m);
+        for (int j = 0; j < 2; j++)
+            l.data->slip_c[j] = 1;
+        mech_dock_limiter_out o;
+        assert_int_equal(mech_dock_limiter_trial_coupled(&l, 0.05, 0.1, 3.0, 200.0, f, m, &o, &e), HY_OK);
+        near_rel(o.N[0], hypot(rhs[0], rhs[1]), 1e-12);
+        near_rel(o.N[1], hypot(rhs[2], rhs[3]), 1e-12);
+        mech_dock_limiter_revert(&l);
+    }
+    mech_dock_limiter_free(&l);
+    /* (3) a moment across the plane of F: 5 N along y, 30 N m about y (e_x x M along z) */
+    mech_dock_limiter c;
+    new_limiter(&c, 1200.0);
+    double f, m, f0, m0;
+    mech_dock_limiter_out o, op;
+    for (int j = 0; j < 2; j++)
+        c.data->slip_c[j] = 1;
+    mech_dock_limiter_rod_load(&c.p, 5, 0, 30, 0, &f, &m);
+    assert_int_equal(mech_dock_limiter_trial_coupled(&c, 0.05, 0.1, 3.0, 200.0, f, m, &o, &e), HY_OK);
+    mech_dock_limiter_revert(&c);
+    planar_load(5, 0, 30, 0, &f0, &m0);
+    assert_int_equal(mech_dock_limiter_trial_coupled(&c, 0.05, 0.1, 3.0, 200.0, f0, m0, &op, &e), HY_OK);
+    print_message("5 N across 30 N m: rod reactions %.1f, %.1f N, friction %.1f N (in the plane of F alone %.1f, %.1f N, "
+                  "%.1f N)\n", o.N[0], o.N[1], o.F[0] + o.F[1], op.N[0], op.N[1], op.F[0] + op.F[1]);
+    /* the couple 30 / 0.2 = 150 N on each rod, the 5 N across it: |S_j| = hypot(150, 2.5) to the friction's
+       small moment */
+    near_rel(o.N[0], hypot(150, 2.5), 0.02);
+    near_rel(o.N[1], hypot(150, 2.5), 0.02);
+    assert_true(op.N[0] + op.N[1] < 10);   /* the plane of F dropped the moment */
+    mech_dock_limiter_free(&c);
+}
+
 /* The springs and stops: the force is the energy's derivative (central differences, inside the travel and in
  * both stops); the stops' damper pushes out of a stop only, never pulls the limiter back in */
 static void springs_and_stops(void **state)
@@ -357,7 +449,7 @@ int main(void)
         cmocka_unit_test(forward_stop_holds_preload), cmocka_unit_test(unloaded_guides),
         cmocka_unit_test(bad_parameters), cmocka_unit_test(coupled_equals_standalone),
         cmocka_unit_test(springs_and_stops), cmocka_unit_test(nearly_unloaded_stick_releases),
-        cmocka_unit_test(held_stick_margin),
+        cmocka_unit_test(held_stick_margin), cmocka_unit_test(round_rods_reactions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

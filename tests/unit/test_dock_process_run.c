@@ -447,14 +447,15 @@ static void c_short_cone_front_face(void **state)
     assert_true(ps->e_residual_rel < 1e-3);
 }
 
-/* The same into the short cone to 45 s: from ~40 s the rim bears on the limiter's front face while the drive pulls
- * the housing back through it, and the limiter sticks and breaks away on its guides every few milliseconds
- * (docs/dock-process.md §8.5). Each breakaway is an event: a step that starts stuck holds the stick through its
- * stages and ends where the stick margin crosses zero. Measured: 809 breakaways, 828 stick events, the energy
- * budget closed to 1.3e-5 of the initial kinetic energy plus the drive work; when a breakaway was found inside a
- * step's stages instead (before 1f7954c), 1623 stick events and 4.3e-4, and the whole 400 s run took 1170 s of
- * CPU against ~60 s. */
-static void c_short_cone_breakaways(void **state)
+/* The same into the short cone to 45 s: from ~23 s the rim bears on the limiter's front edge (the front face meeting
+ * a pad's side) while the drive pulls the housing back through it, and the limiter sticks and breaks away on its
+ * guides a few times (docs/dock-process.md §8.5). Each breakaway is an event: a step that starts stuck holds the
+ * stick through its stages and ends where the stick margin crosses zero; stuck, the limiter does not move. Measured:
+ * 14 breakaways, 13 stick events, the energy budget closed to 1.6e-6 of the initial kinetic energy plus the drive
+ * work. While a side took over from the front face only when nearer by 1e-7 m (before), the depth jumped by that
+ * much where the bias ran out and the normal with it: the limiter chattered, 809 breakaways and 828 stick events in
+ * these 45 s, the budget to 1.3e-5, and the whole 400 s run took 56-58 s of CPU against 8 s. */
+static void c_short_cone_stick_slip(void **state)
 {
     (void)state;
     mech_dock_config c;
@@ -464,10 +465,10 @@ static void c_short_cone_breakaways(void **state)
     const mech_dock_limiter_summary *ls = &o.ls;
     print_message("S3x-C short cone, 45 s: %lu breakaways, %lu stick events, stuck steps' stroke change at most "
                   "%.3g m, residual %.3g\n", ls->breakaways, ls->stick_events, o.stuck_dx, o.ps.e_residual_rel);
-    assert_true(ls->breakaways > 100);
-    assert_true(ls->stick_events > 100 && ls->stick_events < 1500);
+    assert_true(ls->breakaways >= 3 && ls->breakaways < 100);
+    assert_true(ls->stick_events >= 3 && ls->stick_events < 100);   /* no chatter */
     assert_true(o.stuck_dx < 1e-9);   /* held: a stuck limiter does not move on its guides */
-    assert_true(o.ps.e_residual_rel < 1e-4);
+    assert_true(o.ps.e_residual_rel < 1e-5);
 }
 
 // (scenario text, cover law path or NULL for the linear stand.k = 5e6) => a loaded configuration
@@ -664,7 +665,7 @@ int main(void)
         cmocka_unit_test(s1_400_A),
         cmocka_unit_test(s3x_400),
         cmocka_unit_test(c_short_cone_front_face),
-        cmocka_unit_test(c_short_cone_breakaways),
+        cmocka_unit_test(c_short_cone_stick_slip),
         cmocka_unit_test(c_400),
         cmocka_unit_test(stand_option),
         cmocka_unit_test(cover_law),

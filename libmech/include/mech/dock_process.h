@@ -302,6 +302,14 @@ void mech_dock_limiter_free(mech_dock_limiter *l);
  * Allocates nothing. */
 int mech_dock_limiter_trial(mech_dock_limiter *l, double x, double xd, double P_ext, double F_lat, double M_ext,
                             double e_x, double e_y, mech_dock_limiter_out *o, hy_err *err);
+/* (params, lateral force F = (Fy, Fz) and moment M = (My, Mz) about the guides' centre, both in the housing frame,
+ * x along the axis) => the load (*f, *m) of the planar guide whose frictionless pair reactions are those of the
+ * round rods in 3D, N_j = |S_j|, S_0 + S_1 = -F, a_0 S_0 + a_1 S_1 = -(e_x x M): the larger on the positive side,
+ * the other with the sign of S_0.S_1. The plane of F alone dropped the moment's part across it (a pad loaded
+ * near-axially at its azimuth with the rim's friction across it: the couple went unreacted, and with it its
+ * friction; docs/dock-process.md §8.5). For F_lat, M_lat of mech_dock_limiter_trial_coupled. */
+void mech_dock_limiter_rod_load(const mech_dock_limiter_params *p, double Fy, double Fz, double My, double Mz,
+                                double *f, double *m);
 /* The limiter in a body tree (dock_sim.c): its acceleration along +x is affine in the friction force,
  * xdd = (f_eff + sum F) / m_eff, with m_eff and f_eff measured on the tree (every other load, the springs and stops
  * included, in f_eff); F_lat and M_lat are the lateral load and the moment (about the guides' centre, in the plane

@@ -203,6 +203,28 @@ int mech_dock_limiter_trial(mech_dock_limiter *l, double x, double xd, double P_
     return guide_solve(l, xd, p->mass, P_ext - Fs + Fst, F_lat, M_ext + e_x * F_lat - e_y * P_ext, o, err);
 }
 
+void mech_dock_limiter_rod_load(const mech_dock_limiter_params *p, double Fy, double Fz, double My, double Mz,
+                                double *f, double *m)
+{
+    /* In a plane through the axis with lateral unit u the planar guide's loads are f = F.u and m = Mv.u,
+       Mv = e_x x M = (-Mz, My), and its frictionless pair reactions s_j solve s_0 + s_1 = -f, a_0 s_0 + a_1 s_1 = -m;
+       being linear, the same holds for the round rods' 2D reaction vectors S_j with F and Mv. The rods react |S_j|,
+       not the parts of S_j in one plane: the pads' force and moment lie in different planes when the rim bears
+       across a pad's front edge (a near-axial force at the pad's azimuth, the rim's friction along the rim), and
+       the plane of the lateral force alone dropped the moment's part across it (a 30 N m couple beside 5 N: rods
+       of 2.5 N instead of 150 N, test round_rods_reactions). So the planar guide gets the load whose reactions are
+       the rods': the larger |S_j| on the positive side, the other with the sign of S_0.S_1 (where S_0 and S_1 turn
+       perpendicular one pair changes side at the same |S_j|: only the friction's small moment, rod radius times
+       mu N, changes). */
+    const double a0 = p->a[0], a1 = p->a[1], my = -Mz, mz = My;
+    double S0y = (a1 * Fy - my) / (a0 - a1), S0z = (a1 * Fz - mz) / (a0 - a1);
+    double S1y = -Fy - S0y, S1z = -Fz - S0z;
+    double n0 = hypot(S0y, S0z), n1 = hypot(S1y, S1z), same = S0y * S1y + S0z * S1z >= 0 ? 1.0 : -1.0;
+    double s0 = n0 >= n1 ? n0 : same * n0, s1 = n0 >= n1 ? same * n1 : n1;
+    *f = -(s0 + s1);
+    *m = -(a0 * s0 + a1 * s1);
+}
+
 int mech_dock_limiter_trial_coupled(mech_dock_limiter *l, double x, double xd, double m_eff, double f_eff,
                                     double F_lat, double M_lat, mech_dock_limiter_out *o, hy_err *err)
 {

@@ -298,7 +298,7 @@ static void gates(mech_dock_sim *s, dock_eval *e, mech_vec3 hc)
  * in a force on the limiter's joint (the articulated-body solution is linear in the loads), so the response to a
  * unit joint force (mech_body_aba_unit: vectors over the articulated inertias just computed) gives the slope
  * 1 / m_eff exactly: the whole tree's inertia as the limiter feels it. The variant-constraint solver of friction/
- * decides the guide reactions (from the pads' lateral load and moment, in the plane of the load), stick or slip
+ * decides the guide reactions (the round rods' reactions to the pads' lateral load and moment), stick or slip
  * and the friction; the response times the friction is added to every acceleration (the same to round-off as a
  * third articulated-body pass with it, which this replaced: 3 passes were half of a variant C run). In stick the
  * limiter's acceleration along the housing is then zero to round-off, with the housing's own acceleration
@@ -323,13 +323,10 @@ static int limiter_guides(mech_dock_sim *s, dock_eval *e, mech_vec3 F, mech_vec3
     double g = d->dqdd[jl];   /* 1 / m_eff, > 0 */
     if (!(g > 0))
         return fail(s, HY_ENUMERIC, "limiter: its effective mass on the tree is not positive (1/m = %g)", g);
-    /* the plane of the load: the pads' lateral force u (or, without one, the plane the moment turns in); the
-       limiter module's frame has x' = -x (pushed back), y' = u, z' = x' x y' */
-    double Fl = hypot(F.y, F.z);
-    mech_vec3 u = Fl > 0 ? (mech_vec3){0, F.y / Fl, F.z / Fl} : mech_vec3_normalize((mech_vec3){0, M.z, -M.y});
-    mech_vec3 w = mech_vec3_cross(mech_vec3_unit(0), u);
-    rc = mech_dock_limiter_trial_coupled(&s->lim, e->lim_x, e->lim_xd, 1.0 / g, -qa / g, Fl, -mech_vec3_dot(M, w),
-                                         &e->lim, &lerr);
+    /* the round rods' reactions as the planar guide's load (mech_dock_limiter_rod_load) */
+    double Fl, Ml;
+    mech_dock_limiter_rod_load(&s->lim.p, F.y, F.z, M.y, M.z, &Fl, &Ml);
+    rc = mech_dock_limiter_trial_coupled(&s->lim, e->lim_x, e->lim_xd, 1.0 / g, -qa / g, Fl, Ml, &e->lim, &lerr);
     if (rc)
         return fail(s, rc, "limiter: %s; hint: the guides jam (a Painleve case: lower limiter.mu or move the guide "
                     "pairs limiter.a apart)", lerr.msg);
@@ -880,6 +877,19 @@ static int limiter_stick(mech_dock_sim *s, const dock_eval *e, double t, double 
     mech_dock_limiter_stick(&s->lim);
     s->ls.stick_events++;
     return 1;
+}
+
+/* Fixed steps, variant C, at a step's end state: a stick on two pairs that the solver released on one pair only
+ * (that pair at its limit, the other still holding the limiter at rest) is set stuck on both again. Kept, the
+ * released pair's direction outlived the load that set it: when the load turned, the other pair was released the
+ * other way and the limiter slid with its pairs' friction cancelling (the error-controlled driver releases the
+ * whole part at its stick margin instead, dock_sim.c limiter_hold; the two agree only with this) */
+static void limiter_half_stuck(mech_dock_sim *s, const dock_eval *e)
+{
+    if (!s->lim_on || !e->lim_loaded || !(fabs(e->lim_xd) <= 1e-9))   /* at rest to round-off (as dock_limiter.c) */
+        return;
+    if ((e->lim.slip[0] == 0) != (e->lim.slip[1] == 0))
+        mech_dock_limiter_stick(&s->lim);
 }
 
 /* (accepted evaluation) => capture, sensors, peaks at every accepted (sub)step; at the end of a step of h (full)
@@ -1709,6 +1719,8 @@ static int rk4(mech_dock_sim *s, double t, double h, double theta)
             limiter_stick(s, &s->ev, t + h, y);
             renormalise(s, y);
             rc = evaluate(s, t + h, y, s->yt, &s->ev);
+            if (rc == HY_OK)
+                limiter_half_stuck(s, &s->ev);
         }
         if (rc != HY_OK) {
             revert_all(s);
