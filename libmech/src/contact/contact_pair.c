@@ -409,8 +409,10 @@ static void solid_faces_at(const edge_ctx *x, const mech_contact_shape *a, mech_
         double sg = B >= 0.0 ? 1.0 : -1.0;
         f->d[3] = sin_half * A - s->cos_half * fabs(B);
         f->rate[3] = sin_half * A1 - s->cos_half * sg * B1;
-        double ph = atan2(s->cz, s->cy) + sg * a->sector_half;
-        f->nout[3] = (mech_vec3){0.0, -sg * sin(ph), sg * cos(ph)};
+        /* the side plane at azimuth ph = mid + sg half (cos mid = cy, sin mid = cz): its outward normal is the
+           radial direction at ph turned by sg 90 deg, by the addition formulas */
+        double sph = s->cz * s->cos_half + sg * s->cy * sin_half, cph = s->cy * s->cos_half - sg * s->cz * sin_half;
+        f->nout[3] = (mech_vec3){0.0, -sg * sph, sg * cph};
         f->n = 4;
     }
 }
