@@ -250,6 +250,11 @@ int mech_dock_pusher_check(const mech_dock_pusher_params *p, hy_err *err);
  * the pushers are elastic. */
 void mech_dock_pusher_eval(const mech_dock_pusher_params *p, mech_vec3 o, mech_vec3 n, mech_vec3 v_o,
                            mech_vec3 omega, mech_dock_pusher_out *out);
+/* (params, rod i) => the rod's base on the active plane (active-plane frame), m */
+mech_vec3 mech_dock_pusher_base(const mech_dock_pusher_params *p, int i);
+/* the same as mech_dock_pusher_eval with the rods' bases given (mech_dock_pusher_base, computed once: a model's) */
+void mech_dock_pusher_eval_at(const mech_dock_pusher_params *p, const mech_vec3 *base, mech_vec3 o, mech_vec3 n,
+                              mech_vec3 v_o, mech_vec3 omega, mech_dock_pusher_out *out);
 
 /* ==== variant C: the movable limiter on its guides (spec 001 §5.3; RP-1 §2.3: 3 kg, stroke 0.20 m, springs
  * 300 N forward / 1200 N at the retracted end, larger-base radius 0.28 m) ===================================

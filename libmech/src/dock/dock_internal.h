@@ -62,7 +62,7 @@ struct mech_dock_model {
     mech_vec3           passive_com;    /* passive CoM in the cone frame at t = 0                             */
     mech_dock_cam      *cam;            /* the alignment cam's table (process.cam_on), NULL otherwise         */
     dock_ids            b;              /* body ids and the first mechanism joint (the stand option shifts them) */
-    mech_vec3           rod_base[8];    /* pusher rods on the active plane, active-plane frame (process)      */
+    mech_vec3           rod_base[MECH_DOCK_PUSHER_MAX]; /* pusher rods on the active plane, active-plane frame   */
     mech_vec3           pad_pt[3 * 8];  /* limiter pad points (DOCK_NPAD_PT), housing frame (process)         */
     double              cone_tan;       /* tan of the receiving cone's half angle (process: pads, rollers)     */
 };

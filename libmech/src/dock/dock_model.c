@@ -101,10 +101,8 @@ int mech_dock_model_new(const mech_dock_params *p, mech_dock_model **out, hy_err
     if (rc == HY_OK && p->process.enabled) {
         /* the process's fixed points: the pusher rods and the limiter pads' contact points (dock_proc.c) */
         const mech_dock_pusher_params *ph = &p->process.pushers;
-        for (int i = 0; i < ph->n && i < 8; i++) {
-            double psi = ph->psi0 + 2.0 * M_PI * i / ph->n;
-            m->rod_base[i] = (mech_vec3){0.0, ph->radius * cos(psi), ph->radius * sin(psi)};
-        }
+        for (int i = 0; i < ph->n && i < MECH_DOCK_PUSHER_MAX; i++)
+            m->rod_base[i] = mech_dock_pusher_base(ph, i);   /* the pushers' evaluation uses these (no sincos per call) */
         m->cone_tan = tan(m->set[DOCK_SET_CONE]->pair[0].shape_b.half_angle);
         int npad = g->limiter_pads < 8 ? g->limiter_pads : 8;
         for (int k = 0; k < npad; k++)

@@ -121,7 +121,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         e->gap_rods = e->gap;
     }
     if (pp->pushers_on && !far) {
-        mech_dock_pusher_eval(ph, o, n, v_o, om, &e->push);
+        mech_dock_pusher_eval_at(ph, m->rod_base, o, n, v_o, om, &e->push);
         F = e->push.force, M = e->push.moment;
         e->e_contact += e->push.energy;
     }

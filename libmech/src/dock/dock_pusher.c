@@ -36,15 +36,29 @@ int mech_dock_pusher_check(const mech_dock_pusher_params *p, hy_err *err)
     return HY_OK;
 }
 
+mech_vec3 mech_dock_pusher_base(const mech_dock_pusher_params *p, int i)
+{
+    double psi = p->psi0 + 2.0 * M_PI * i / p->n;
+    return mech_vec3_make(0.0, p->radius * cos(psi), p->radius * sin(psi));
+}
+
 void mech_dock_pusher_eval(const mech_dock_pusher_params *p, mech_vec3 o, mech_vec3 n, mech_vec3 v_o,
                            mech_vec3 omega, mech_dock_pusher_out *out)
+{
+    mech_vec3 base[MECH_DOCK_PUSHER_MAX];
+    for (int i = 0; i < p->n && i < MECH_DOCK_PUSHER_MAX; i++)
+        base[i] = mech_dock_pusher_base(p, i);
+    mech_dock_pusher_eval_at(p, base, o, n, v_o, omega, out);
+}
+
+void mech_dock_pusher_eval_at(const mech_dock_pusher_params *p, const mech_vec3 *base_, mech_vec3 o, mech_vec3 n,
+                              mech_vec3 v_o, mech_vec3 omega, mech_dock_pusher_out *out)
 {
     memset(out, 0, sizeof *out);
     double k = p->force / p->stroke;
     double nx = n.x;                 /* n . e_x: < 0 while the planes face each other */
     for (int i = 0; i < p->n && i < MECH_DOCK_PUSHER_MAX; i++) {
-        double psi = p->psi0 + 2.0 * M_PI * i / p->n;
-        mech_vec3 base = mech_vec3_make(0.0, p->radius * cos(psi), p->radius * sin(psi));
+        mech_vec3 base = base_[i];
         if (!(nx < 0))
             break;                   /* the passive plane does not face the rods */
         double g = mech_vec3_dot(n, mech_vec3_sub(o, base)) / nx;   /* rod length to the passive plane */

@@ -108,6 +108,9 @@ static int min_norm(mech_friction_data *d, int n)
 
 /* The square system of one discrete state. Unknowns z = (N_1..N_nc, F of the stuck contacts in order); rows: the
  * ns equations (E2), then t_q . q'' = 0 for each stuck contact (§2.2). Column-major in d->A. */
+static int fr_finish(const mech_friction_model *m, mech_friction_data *d, const int *chi, const int *slip,
+                     const double *z);
+
 int fr_solve_fixed(const mech_friction_model *m, mech_friction_data *d, const int *chi, const int *slip, double *det)
 {
     int w = m->w, ns = m->ns, nc = m->nc;
@@ -157,6 +160,21 @@ int fr_solve_fixed(const mech_friction_model *m, mech_friction_data *d, const in
         memcpy(d->A2, A, (size_t)(n * n) * sizeof *A);
         memcpy(d->z2, z, (size_t)n * sizeof *z);
     }
+    if (n == 2) {
+        /* two unknowns (the movable limiter's two guide pairs sliding, every evaluation of its guides): Cramer's
+           rule when the determinant is well away from cancellation. Through OpenBLAS the 2 x 2 dgetrf and dgetrs
+           (each taking and returning a work buffer under a lock) were 6 % of a variant C docking run; a nearly
+           singular system goes to LAPACK as before */
+        double a = A[0], b = A[2], c = A[1], e = A[3], dt = a * e - b * c;
+        if (fabs(dt) > 1e-8 * (fabs(a * e) + fabs(b * c))) {
+            double z0 = z[0], z1 = z[1];
+            z[0] = (e * z0 - b * z1) / dt;
+            z[1] = (a * z1 - c * z0) / dt;
+            if (det)
+                *det = dt;
+            return fr_finish(m, d, chi, slip, z);
+        }
+    }
     lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, A, n, d->ipiv);
     if (det) {
         double p = 1;
@@ -176,6 +194,14 @@ int fr_solve_fixed(const mech_friction_model *m, mech_friction_data *d, const in
     } else {
         LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, A, n, d->ipiv, z, n);
     }
+    return fr_finish(m, d, chi, slip, z);
+}
+
+// (model, data, variant, the fixed solve's unknowns z = (N, stuck F)) => N, F and qdd of the variant
+static int fr_finish(const mech_friction_model *m, mech_friction_data *d, const int *chi, const int *slip,
+                     const double *z)
+{
+    int w = m->w, nc = m->nc;
     /* reactions, tangential forces, accelerations q'' = Mqq^-1 (fq + sum N (n_q - mu sigma t_q) + sum F t_q) */
     memcpy(d->qdd, fr_Yf(d), (size_t)w * sizeof *d->qdd);
     for (int c = 0, s = 0; c < nc; c++) {
