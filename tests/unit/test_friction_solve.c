@@ -401,6 +401,62 @@ static void one_coordinate_prepare(void **state)
     free_md(m, d);
 }
 
+/* two unknowns (two sliding pairs on two redundant coordinates, the movable limiter's guides): the fixed solve's
+   closed form against LAPACK's dgesv on the same matrix, its determinant against the LU's, and a nearly singular
+   system, which must go to LAPACK and come back flagged as such */
+static void two_unknowns_closed_form(void **state)
+{
+    (void)state;
+    hy_rng r;
+    hy_rng_seed(&r, 29, 4);
+    int ns = 2, nc = 2, W = 1 + ns;
+    mech_friction_contact c[2] = {{2, {0.15, 0.2}, {0.15, 0.2}}, {2, {0.1, 0.3}, {0.1, 0.3}}};
+    mech_friction_model *m;
+    mech_friction_data *d;
+    assert_int_equal(mech_friction_model_new(1, ns, nc, c, NULL, &m, NULL), HY_OK);
+    assert_int_equal(mech_friction_data_new(m, &d, NULL), HY_OK);
+    double worst = 0, worst_det = 0;
+    for (int trial = 0; trial < 500; trial++) {
+        d->Mqq[0] = exp(hy_rng_normal(&r));
+        for (int i = 0; i < ns; i++)
+            d->Msq[i] = hy_rng_normal(&r), d->fs[i] = 10 * hy_rng_normal(&r);
+        d->fq[0] = 10 * hy_rng_normal(&r), d->qd[0] = hy_rng_normal(&r);
+        for (int i = 0; i < 2 * nc * W; i++)
+            d->nvec[i] = hy_rng_normal(&r), d->tvec[i] = hy_rng_normal(&r);
+        assert_int_equal(mech_friction_prepare(m, d, NULL), HY_OK);
+        int chi[2] = {trial & 1 ? 1 : -1, trial & 2 ? 1 : -1}, slip[2] = {trial & 4 ? 1 : -1, trial & 8 ? 1 : -1};
+        double det;
+        assert_int_equal(fr_solve_fixed(m, d, chi, slip, &det), HY_OK);
+        /* the matrix the solve built is left in d->A (the closed form does not factor it) */
+        double A[4], b[2] = {d->dvec[0], d->dvec[1]};
+        lapack_int ipiv[2];
+        memcpy(A, d->A, sizeof A);
+        assert_int_equal(LAPACKE_dgesv(LAPACK_COL_MAJOR, 2, 1, A, 2, ipiv, b, 2), 0);
+        double lu_det = A[0] * A[3] * (ipiv[0] != 1 ? -1 : 1) * (ipiv[1] != 2 ? -1 : 1);
+        for (int i = 0; i < 2; i++)
+            worst = fmax(worst, fabs(d->N[i] - b[i]) / fmax(fabs(b[0]) + fabs(b[1]), 1e-300));
+        worst_det = fmax(worst_det, fabs(det - lu_det) / fabs(lu_det));
+    }
+    print_message("two unknowns: the closed form against dgesv, worst difference %.2g (of |N|), determinant %.2g, "
+                  "over 500 systems\n", worst, worst_det);
+    assert_true(worst <= 1e-12);
+    assert_true(worst_det <= 1e-12);
+    /* two pairs acting alike on both coordinates (rows nearly dependent): the determinant cancels to round-off */
+    for (int i = 0; i < 2 * nc * W; i++)
+        d->nvec[i] = 1.0 + (i % W), d->tvec[i] = 0.0;
+    d->nvec[W + 1] += 1e-13;
+    d->Mqq[0] = 1, d->Msq[0] = d->Msq[1] = 0;
+    assert_int_equal(mech_friction_prepare(m, d, NULL), HY_OK);
+    int chi[2] = {1, 1}, slip[2] = {1, 1};
+    double det = 1;
+    int rc = fr_solve_fixed(m, d, chi, slip, &det);
+    /* LAPACK's LU took it (the matrix came back factored: its (2,2) entry is the last pivot, ~1e-13) */
+    assert_true(fabs(d->A[3]) < 1e-11);
+    assert_true(rc == HY_OK || rc == HY_ENUMERIC);
+    assert_true(fabs(det) < 1e-11);
+    free_md(m, d);
+}
+
 static void random_systems_agree(void **state)
 {
     (void)state;
@@ -482,6 +538,7 @@ int main(void)
         cmocka_unit_test(three_surface_pin),
         cmocka_unit_test(random_systems_agree),
         cmocka_unit_test(one_coordinate_prepare),
+        cmocka_unit_test(two_unknowns_closed_form),
         cmocka_unit_test(trial_commit_revert_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
