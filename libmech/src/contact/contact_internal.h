@@ -86,9 +86,15 @@ static inline void contact_segment_sector(contact_segment *s, const mech_contact
 {
     if (f->sector_half > 0.0 && f->sector_half < M_PI) {
         s->sector = 1;
-        s->cy = cos(f->sector_mid);
-        s->cz = sin(f->sector_mid);
-        s->cos_half = cos(f->sector_half);
+        if (f->sector_trig[0] == f->sector_mid && f->sector_trig[1] == f->sector_half) {
+            s->cy = f->sector_trig[2];   /* taken by mech_contact_frustum_sector */
+            s->cz = f->sector_trig[3];
+            s->cos_half = f->sector_trig[4];
+        } else {
+            s->cy = cos(f->sector_mid);
+            s->cz = sin(f->sector_mid);
+            s->cos_half = cos(f->sector_half);
+        }
     }
 }
 

@@ -49,6 +49,9 @@ mech_contact_shape mech_contact_frustum_sector(mech_contact_shape f, double mid,
 {
     f.sector_mid = mid;
     f.sector_half = half;
+    /* the pair functions' trigonometry, once (3 calls per pad and evaluation were 3 % of a variant C docking run) */
+    f.sector_trig[0] = mid, f.sector_trig[1] = half;
+    f.sector_trig[2] = cos(mid), f.sector_trig[3] = sin(mid), f.sector_trig[4] = cos(half);
     return f;
 }
 mech_contact_shape mech_contact_cone(double rim_radius, double half_angle, double depth)
@@ -420,11 +423,60 @@ static void solid_faces_at(const edge_ctx *x, const mech_contact_shape *a, mech_
 #define SOLID_COARSE 64                    /* samples of the whole edge                                     */
 #define SOLID_FINE 16                      /* samples across one coarse interval about the best             */
 
-// (context, frustum, sin half, start angle and its cos/sin, interval h, n) => the best of n + 1 samples at
-// θ0 + k h, k = -n/2 .. n/2 (the cos/sin by repeated rotation by h: one sincos a scan); *th, *cs, *sn of the
-// best, *kbest its k
-static solid_eval solid_scan(const edge_ctx *x, const mech_contact_shape *a, double sin_half, double th0, double c0,
-                             double s0, double h, int n, double *th, double *cs, double *sn, int *kbest)
+/* Upper bounds of the solid depth that are linear in the edge point, so sinusoids of θ: d <= q.x (back end),
+ * d <= length - q.x (front end) and, for a pad no wider than a half turn, d <= the inside distance to each side
+ * plane (ds = min of the two, solid_at). Each is a + b cos θ + c sin θ with the functional's values at the edge's
+ * centre and axes. A scan evaluates solid_at only where this bound can beat the best sample so far: the rim of a
+ * head near one pad of four spends most of its samples in the other pads' sectors (S3x-C into the short cone). */
+typedef struct solid_bound {
+    int    n;
+    double a[4], b[4], c[4];
+    double tol;   /* m: the bound's round-off against solid_at's (different expressions of the same distances) */
+} solid_bound;
+
+static void solid_bound_make(const edge_ctx *x, const mech_contact_shape *a, double sin_half, solid_bound *sb)
+{
+    const contact_segment *s = &x->s;
+    sb->n = 2;
+    sb->a[0] = x->c.x, sb->b[0] = x->e1.x, sb->c[0] = x->e2.x;
+    sb->a[1] = a->length - x->c.x, sb->b[1] = -x->e1.x, sb->c[1] = -x->e2.x;
+    if (s->sector && s->cos_half >= 0.0) {
+        for (int k = 0; k < 2; k++) {
+            /* the side at mid + sg half: sin_half (q . b) - cos_half sg (q x b), b the bisector */
+            double sg = k ? -1.0 : 1.0;
+#define SIDE(v) (sin_half * ((v).y * s->cy + (v).z * s->cz) - s->cos_half * sg * ((v).z * s->cy - (v).y * s->cz))
+            sb->a[2 + k] = SIDE(x->c), sb->b[2 + k] = SIDE(x->e1), sb->c[2 + k] = SIDE(x->e2);
+#undef SIDE
+        }
+        sb->n = 4;
+    }
+    double scale = fabs(x->c.x) + fabs(x->c.y) + fabs(x->c.z) + sqrt(mech_vec3_dot(x->e1, x->e1)) + a->length;
+    sb->tol = 1e-12 * scale;
+}
+
+static inline double solid_bound_at(const solid_bound *sb, double ct, double st)
+{
+    double u = sb->a[0] + sb->b[0] * ct + sb->c[0] * st, v = sb->a[1] + sb->b[1] * ct + sb->c[1] * st;
+    u = v < u ? v : u;   /* not fmin: a library call at -O2 */
+    if (sb->n == 4) {
+        double w = sb->a[2] + sb->b[2] * ct + sb->c[2] * st, z = sb->a[3] + sb->b[3] * ct + sb->c[3] * st;
+        w = z < w ? z : w;
+        u = w < u ? w : u;
+    }
+    return u;
+}
+
+#define SOLID_COARSE 64                    /* samples of the whole edge                                     */
+#define SOLID_FINE 16                      /* samples across one coarse interval about the best             */
+
+// (context, frustum, sin half, bounds, start angle and its cos/sin, interval h, n <= SOLID_COARSE) => the best of
+// n + 1 samples at θ0 + k h, k = -n/2 .. n/2 (the cos/sin by repeated rotation by h: one sincos a scan); *th, *cs,
+// *sn of the best, *kbest its k. The same sample as evaluating every one (the first of the deepest): the sample of
+// greatest bound is evaluated first, and a sample whose bound is below the best found (by more than its round-off)
+// is not evaluated.
+static solid_eval solid_scan(const edge_ctx *x, const mech_contact_shape *a, double sin_half, const solid_bound *sb,
+                             double th0, double c0, double s0, double h, int n, double *th, double *cs, double *sn,
+                             int *kbest)
 {
     double ch, sh;
     sincos(h, &sh, &ch);
@@ -434,13 +486,26 @@ static solid_eval solid_scan(const edge_ctx *x, const mech_contact_shape *a, dou
         double cn = c * ch + s_ * sh;
         s_ = s_ * ch - c * sh, c = cn;
     }
-    solid_eval best = {0};
-    for (int k = -n / 2; k <= n / 2; k++) {
-        solid_eval e = solid_at(x, a, sin_half, c, s_);
-        if (k == -n / 2 || e.d > best.d) best = e, *th = th0 + k * h, *cs = c, *sn = s_, *kbest = k;
+    double cc[SOLID_COARSE + 1], ss[SOLID_COARSE + 1], ub[SOLID_COARSE + 1];
+    int top = 0;
+    for (int i = 0; i <= n; i++) {
+        cc[i] = c, ss[i] = s_;
+        ub[i] = solid_bound_at(sb, c, s_);
+        if (ub[i] > ub[top])
+            top = i;
         double cn = c * ch - s_ * sh;
         s_ = s_ * ch + c * sh, c = cn;
     }
+    solid_eval best = solid_at(x, a, sin_half, cc[top], ss[top]);
+    int ib = top;
+    for (int i = 0; i <= n; i++) {
+        if (i == top || ub[i] + sb->tol < best.d)
+            continue;
+        solid_eval e = solid_at(x, a, sin_half, cc[i], ss[i]);
+        if (e.d > best.d || (e.d == best.d && i < ib))
+            best = e, ib = i;
+    }
+    *th = th0 + (ib - n / 2) * h, *cs = cc[ib], *sn = ss[ib], *kbest = ib - n / 2;
     return best;
 }
 
@@ -457,13 +522,15 @@ static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, 
     const double H = 2.0 * M_PI / SOLID_COARSE;
     double t = 0, c = 1, sn = 0;
     int k = 0;
-    solid_eval best = solid_scan(x, a, sin_half, M_PI, -1.0, 0.0, H, SOLID_COARSE, &t, &c, &sn, &k);
+    solid_bound sb;
+    solid_bound_make(x, a, sin_half, &sb);
+    solid_eval best = solid_scan(x, a, sin_half, &sb, M_PI, -1.0, 0.0, H, SOLID_COARSE, &t, &c, &sn, &k);
     if (best.d < -R * H * 0.5 * (1.0 + 1e-9)) {   /* no edge point within the solid */
         *th = t;
         return best;
     }
     /* the deepest point is within H of the best sample: 33 samples H / 16 apart across it */
-    best = solid_scan(x, a, sin_half, t, c, sn, H / SOLID_FINE, 2 * SOLID_FINE, &t, &c, &sn, &k);
+    best = solid_scan(x, a, sin_half, &sb, t, c, sn, H / SOLID_FINE, 2 * SOLID_FINE, &t, &c, &sn, &k);
     if (best.d < -R * H / SOLID_FINE * 0.5 * (1.0 + 1e-9)) {
         *th = t;
         return best;
