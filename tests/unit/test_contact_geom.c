@@ -510,6 +510,59 @@ static void pad_solid_matches_brute_force(void **state)
     assert_true(nnone >= 1);
 }
 
+/* A rim clear of a pad whose nearest approach to the cone lies beyond the pad's side: the reported gap is the wall
+ * distance of the nearest point within the pad, which sits on the side (the search steps onto the side in closed
+ * form). Second method: the side crossing by bisection on the point's azimuth (the library's atan2 here), the wall
+ * distance there; to 1e-10 m (halving towards the side stopped within ~1e-5 rad, a few um) */
+static void pad_gap_on_its_side(void **state)
+{
+    (void)state;
+    const double r0 = 0.28, len = 0.08, r1 = r0 - len * tan(32 * M_PI / 180), mid = 0.3, half = M_PI / 6;
+    mech_contact_shape pad = mech_contact_frustum_sector(mech_contact_frustum(r0, r1, len, MECH_CONTACT_OUTSIDE),
+                                                         mid, half);
+    double L = hypot(len, r1 - r0), tu = len / L, tr = (r1 - r0) / L;
+    int checked = 0;
+    for (int side = -1; side <= 1; side += 2)
+        for (int k = 0; k < 4; k++) {
+            /* the rim bulges towards azimuth mid + side (50 + 10 k deg) + 180: it comes nearest the axis at
+               mid + side (50 + 10 k) deg, outside the +-30 deg pad */
+            double away = mid + side * (50 + 10 * k) * M_PI / 180 + M_PI, shift = 0.012 + 0.002 * k;
+            mech_mat3 R = mech_mat3_mul(mech_mat3_rot(2, 0.01 * k), mech_mat3_rot(0, 0.5 * k));
+            mech_contact_pose pa = at(0, 0, 0),
+                              pb = mech_contact_pose_make(V(0.03 + 0.005 * k, shift * cos(away), shift * sin(away)), R);
+            mech_contact_shape rim = mech_contact_circle(0.30);
+            mech_contact_geom g;
+            assert_int_equal(mech_contact_frustum_circle(&pad, &pa, &rim, &pb, &g), 0);
+            /* the edge point at θ, its azimuth from the pad's side, its wall distance */
+#define EDGE(th) mech_vec3_add(pb.pos, mech_mat3_apply(R, V(0, 0.30 * cos(th), 0.30 * sin(th))))
+            double lo = 0, hi = 0, best_in = INFINITY;
+            int found = 0;
+            for (int j = 0; j < 3600 && !found; j++) {
+                /* a bracket of the side crossing next to the in-sector points' nearest approach */
+                double t0 = 2 * M_PI * j / 3600, t1 = 2 * M_PI * (j + 1) / 3600;
+                mech_vec3 q0 = EDGE(t0), q1 = EDGE(t1);
+                double a0 = side * remainder(atan2(q0.z, q0.y) - mid, 2 * M_PI) - half;
+                double a1 = side * remainder(atan2(q1.z, q1.y) - mid, 2 * M_PI) - half;
+                if ((a0 <= 0) != (a1 <= 0) && fabs(a0 - a1) < 0.1)
+                    lo = a0 <= 0 ? t0 : t1, hi = a0 <= 0 ? t1 : t0, found = 1;
+            }
+            assert_true(found);
+            for (int it = 0; it < 200; it++) {
+                double m = 0.5 * (lo + hi);
+                mech_vec3 q = EDGE(m);
+                if (side * remainder(atan2(q.z, q.y) - mid, 2 * M_PI) - half <= 0) lo = m; else hi = m;
+            }
+            mech_vec3 q = EDGE(lo);
+#undef EDGE
+            double f = q.x * (-tr) + (hypot(q.y, q.z) - r0) * tu;
+            best_in = f;
+            assert_true(best_in > 0);
+            near(g.depth, -best_in, 1e-10);
+            checked++;
+        }
+    assert_int_equal(checked, 8);
+}
+
 /* The pad's normal is the gradient of its depth. Where the deepest point of a rim sits on an edge of the solid (the
  * front face meeting the wall, a side meeting the wall), the depth is the max over the rim of the min of two faces'
  * distances and its gradient is a weighted sum of their normals, shorter than 1 (mech_contact_geom.grad_deficit).
@@ -720,6 +773,7 @@ int main(void)
         cmocka_unit_test(limiter_search_matches_brute_force),
         cmocka_unit_test(pad_end_faces),
         cmocka_unit_test(pad_solid_matches_brute_force),
+        cmocka_unit_test(pad_gap_on_its_side),
         cmocka_unit_test(pad_normal_is_depth_gradient),
         cmocka_unit_test(pad_normal_continuous_over_front_edge),
         cmocka_unit_test(rigid_motion_invariance),
