@@ -47,16 +47,19 @@ static int clear_of_wall(const mech_contact_shape *cone, double tan_a, double x,
    with two rotations into the body frame, were 3 % of a variant C run with its 24 pad points on the wall): the
    forces in the world and their moments about each body's origin */
 typedef struct wall_loads {
-    int       body;              /* the pads' or the rollers' body                           */
-    mech_vec3 f, mo, f_p, mo_p;  /* on it and on the passive vehicle, world, N and N m      */
+    int       body;   /* the pads' or the rollers' body                                                      */
+    mech_vec3 f, mo;  /* on it, world: the force, N, and its moment about the body's origin, N m (the passive
+                         vehicle takes -f and -(mo + (x_body - x_passive) x f), summed once in wall_apply)     */
 } wall_loads;
 
 static void wall_apply(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const wall_loads *w)
 {
-    mech_body_apply_world_force(bm, d, w->body, d->pos[w->body], w->f);
+    mech_vec3 xb = d->pos[w->body], xp = d->pos[m->b.passive];
+    mech_vec3 mo_p = mech_vec3_neg(mech_vec3_add(w->mo, mech_vec3_cross(mech_vec3_sub(xb, xp), w->f)));
+    mech_body_apply_world_force(bm, d, w->body, xb, w->f);
     mech_body_apply_world_moment(bm, d, w->body, w->mo);
-    mech_body_apply_world_force(bm, d, m->b.passive, d->pos[m->b.passive], w->f_p);
-    mech_body_apply_world_moment(bm, d, m->b.passive, w->mo_p);
+    mech_body_apply_world_force(bm, d, m->b.passive, xp, mech_vec3_neg(w->f));
+    mech_body_apply_world_moment(bm, d, m->b.passive, mo_p);
 }
 
 /* A point contact of a body's (the pads: housing or movable limiter; the rollers: housing) with the cone wall: the spring-damper k depth - c vn (>= 0) with a
@@ -67,18 +70,21 @@ static mech_vec3 wall_contact(const mech_dock_model *m, const mech_body_data *d,
                               const mech_contact_body *P, const mech_contact_geom *g, mech_vec3 va, double k, double c,
                               double mu, double v_eps, dock_proc_eval *e)
 {
+    (void)m;
     mech_vec3 vb = mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(g->point, P->pos)));
-    mech_contact_vel rv = mech_contact_relvel(g, va, vb);
-    double fn = fmax(0.0, k * g->depth - c * rv.vn);
-    double vt = mech_vec3_norm(rv.vt);
+    /* the relative velocity, normal and tangential (mech_contact_relvel, here inline: a struct returned through
+       memory per pad point was a third of this function) */
+    mech_vec3 v = mech_vec3_sub(va, vb);
+    double vn = mech_vec3_dot(v, g->normal);
+    mech_vec3 vtv = mech_vec3_axpy(v, -vn, g->normal);
+    double fn = fmax(0.0, k * g->depth - c * vn);
+    double vt = mech_vec3_norm(vtv);
     mech_vec3 f = mech_vec3_scale(g->normal, fn);
     if (mu > 0 && vt > 0)
-        f = mech_vec3_axpy(f, -mu * fn / fmax(vt, v_eps), rv.vt);
+        f = mech_vec3_axpy(f, -mu * fn / fmax(vt, v_eps), vtv);
     w->f = mech_vec3_add(w->f, f);
     w->mo = mech_vec3_add(w->mo, mech_vec3_cross(mech_vec3_sub(g->point, d->pos[w->body]), f));
-    w->f_p = mech_vec3_sub(w->f_p, f);
-    w->mo_p = mech_vec3_sub(w->mo_p, mech_vec3_cross(mech_vec3_sub(g->point, d->pos[m->b.passive]), f));
-    e->p_contact -= mech_vec3_dot(f, mech_vec3_axpy(rv.vt, rv.vn, g->normal));
+    e->p_contact -= mech_vec3_dot(f, v);
     e->e_contact += 0.5 * k * g->depth * g->depth;
     e->k_touch = fmax(e->k_touch, k);
     return f;
