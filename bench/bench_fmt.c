@@ -251,6 +251,16 @@ int main(void)
     printf("mech beam sim §4.5 (20 000 steps) whole process with CSV: %.1f ms wall, %.1f ms CPU; step loop alone "
            "%.1f ms: ratio %.2f wall, %.2f CPU (target <= 2)\n", 1e3 * t_proc, 1e3 * child_cpu, 1e3 * t_loop,
            t_proc / t_loop, child_cpu / t_loop);
+    double t_proc_full = child_cpu;
+    snprintf(cmd, sizeof cmd, "%s/mech beam sim %s -o %s/beam1k.csv --output-rate 1000 2>/dev/null", bin, beam, dir);
+    t_proc = whole(cmd);
+    printf("  the same with --output-rate 1000 (2001 rows; the summary and hinge records keep every step): %.1f ms "
+           "wall, %.1f ms CPU: ratio %.2f wall, %.2f CPU (every step: %.2f CPU)\n", 1e3 * t_proc, 1e3 * child_cpu,
+           t_proc / t_loop, child_cpu / t_loop, t_proc_full / t_loop);
+    snprintf(cmd, sizeof cmd, "%s/mech beam sim %s --duration 0 -o %s/beam0.csv 2>/dev/null", bin, beam, dir);
+    t_proc = whole(cmd);
+    printf("  the same with --duration 0 (start, configuration, model build, one row): %.1f ms wall, %.1f ms CPU\n",
+           1e3 * t_proc, 1e3 * child_cpu);
     snprintf(cmd, sizeof cmd, "%s/mech beam sim %s -o %s/beam.h5 --format h5 2>/dev/null", bin, beam, dir);
     t_proc = whole(cmd);
     printf("mech beam sim §4.5 whole process with HDF5: %.1f ms wall, %.1f ms CPU\n", 1e3 * t_proc, 1e3 * child_cpu);

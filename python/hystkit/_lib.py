@@ -266,7 +266,7 @@ class BeamConfig(C.Structure):
                 ("history_path", C.c_char * BEAM_PATH_LEN), ("history_t", C.c_char * 64),
                 ("history_F", C.c_char * 64), ("hist", dbl_p), ("control_enabled", C.c_int),
                 ("control_design", C.c_int), ("control_Q", C.c_double), ("control_R", C.c_double),
-                ("control_u_max", C.c_double)]
+                ("control_u_max", C.c_double), ("output_rate", C.c_double)]
 
 
 class BeamInfo(C.Structure):

@@ -117,4 +117,56 @@ grep -q "mech beam sim: building the model: 60 elements (about 124 DOFs), 5 mode
 [ ! -s "$WORK/m.err" ] && ok "no announcement of a short build off a terminal" \
     || not_ok "no announcement of a short build off a terminal"
 
+# ---- outputs.rate / --output-rate: the time response's rows decimated; the records, the summary keep every step ----
+"$MECH" beam sim "$B/paper-4.5.json" -o "$WORK/r0.csv" --summary "$WORK/r0.json" 2>/dev/null
+"$MECH" beam sim "$B/paper-4.5.json" -o "$WORK/r1.csv" --output-rate 1000 --summary "$WORK/r1.json" \
+    --hinge-records "$WORK/r1h" 2>/dev/null
+check_num "--output-rate 1000, dt 1e-4, 2 s: 2001 rows (+ header and units)" "$(wc -l <"$WORK/r1.csv")" 2003 0
+# every row of the decimated response is the full-rate run's row at that time, byte for byte, and the last is t = 2
+awk -F, 'NR == FNR { if (FNR > 2) full[$1] = $0; next } FNR > 2 && full[$1] != $0 { bad++ } END { exit bad > 0 }' \
+    "$WORK/r0.csv" "$WORK/r1.csv" && [ "$(tail -1 "$WORK/r1.csv" | cut -d, -f1)" = 2 ] &&
+    [ "$(sed -n 4p "$WORK/r1.csv" | cut -d, -f1)" = 0.001 ] \
+    && ok "decimated rows: the full-rate rows at t = 0, 0.001, ..., 2, byte for byte" \
+    || not_ok "decimated rows: the full-rate rows at t = 0, 0.001, ..., 2, byte for byte"
+check_num "the hinge record keeps every step" "$(wc -l <"$WORK/r1h1.csv")" 20003 0
+cmp -s "$WORK/r0.json" "$WORK/r1.json" && ok "the summary is the full-rate run's (every step)" \
+    || not_ok "the summary is the full-rate run's (every step)"
+# the same from the configuration's outputs.rate; the option overrides it
+sed 's/^  "solver": {/  "outputs": {"rate": 1000},\n  "solver": {/' "$B/paper-4.5.json" >"$WORK/rate.json"
+grep -q '"outputs"' "$WORK/rate.json" || not_ok "test setup: outputs.rate inserted"
+"$MECH" beam sim "$WORK/rate.json" -o "$WORK/r2.csv" 2>/dev/null
+cmp -s "$WORK/r1.csv" "$WORK/r2.csv" && ok "outputs.rate 1000 in the configuration: the same rows" \
+    || not_ok "outputs.rate 1000 in the configuration: the same rows"
+"$MECH" beam sim "$WORK/rate.json" -o "$WORK/r3.csv" --output-rate 0 2>/dev/null
+cmp -s "$WORK/r0.csv" "$WORK/r3.csv" && ok "--output-rate 0 overrides it: every step" \
+    || not_ok "--output-rate 0 overrides it: every step"
+# HDF5: /history decimated, /records/hinge1 every step
+if "$MECH" beam sim "$B/paper-4.5.json" -o "$WORK/r.h5" --format h5 --output-rate 100 2>/dev/null; then
+    python3 - "$WORK/r.h5" <<'PY' && ok "HDF5: /history 201 rows at 100 rows/s, /records/hinge1 20001" || not_ok "HDF5: /history 201 rows at 100 rows/s, /records/hinge1 20001"
+import subprocess, sys, re
+def rows(d):
+    t = subprocess.run(["h5dump", "-H", "-d", d, sys.argv[1]], capture_output=True, text=True).stdout
+    m = re.search(r"DATASPACE\s+SIMPLE\s*\{\s*\(\s*(\d+)", t)
+    return int(m.group(1)) if m else -1
+sys.exit(0 if rows("/history") == 201 and rows("/records/hinge1") == 20001 else 1)
+PY
+else
+    not_ok "HDF5: /history 201 rows at 100 rows/s, /records/hinge1 20001 (the run failed)"
+fi
+# bad rates: refused with the option or the key named, nothing written
+check_fails "--output-rate -1 refused" "--output-rate -1: expected rows a second >= 0" \
+    "$MECH" beam sim "$B/paper-4.5.json" -o "$WORK/bad.csv" --output-rate -1
+sed 's/^  "solver": {/  "outputs": {"rate": -5},\n  "solver": {/' "$B/paper-4.5.json" >"$WORK/badrate.json"
+check_fails "outputs.rate -5 refused, naming the file and key" "badrate.json: outputs.rate = -5: expected rows a second >= 0" \
+    "$MECH" beam sim "$WORK/badrate.json" -o "$WORK/bad.csv"
+sed 's/^  "solver": {/  "outputs": {"rate": "fast"},\n  "solver": {/' "$B/paper-4.5.json" >"$WORK/badrate2.json"
+check_fails "outputs.rate not a number refused" "badrate2.json: outputs.rate: expected a number" \
+    "$MECH" beam sim "$WORK/badrate2.json" -o "$WORK/bad.csv"
+sed 's/^  "solver": {/  "outputs": {"every": 2},\n  "solver": {/' "$B/paper-4.5.json" >"$WORK/badrate3.json"
+check_fails "an unknown outputs key refused" "badrate3.json: .*every" \
+    "$MECH" beam sim "$WORK/badrate3.json" -o "$WORK/bad.csv"
+check_fails "--output-rate belongs to sim" "--output-rate belongs to 'mech beam sim'" \
+    "$MECH" beam freq "$B/paper-4.5.json" --output-rate 10
+[ ! -e "$WORK/bad.csv" ] && ok "nothing written on refusal" || not_ok "nothing written on refusal"
+
 finish

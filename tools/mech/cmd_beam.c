@@ -47,6 +47,8 @@ static void usage(FILE *fp)
           "      --values LIST      freq --sweep: values a,b,c,...\n"
           "      --duration S       override solver.duration      --dt S      override solver.dt\n"
           "      --F0 N             override load.F0              --clearance RAD  every hinge's clearance\n"
+          "      --output-rate R    sim: outputs.rate, rows a second of the time response (-o; 0: every step);\n"
+          "                         the hinge records, the summary and the figure keep every step\n"
           "      --physical         integrate in physical FE coordinates (banded LAPACK) instead of modes\n"
           "      --iterated         iterated update instead of the paper's lagged one\n"
           "  -h, --help             this help\n"
@@ -58,8 +60,8 @@ static void usage(FILE *fp)
 
 typedef struct opts {
     const char *config, *out, *plot, *summary, *records, *sweep, *values;
-    double duration, dt, F0, clearance;
-    int set_duration, set_dt, set_F0, set_clearance, physical, iterated;
+    double duration, dt, F0, clearance, output_rate;
+    int set_duration, set_dt, set_F0, set_clearance, set_output_rate, physical, iterated;
     int h5;                         /* --format h5: -o is an HDF5 log                                      */
 } opts;
 
@@ -240,6 +242,8 @@ static int load_config(const char *cmd, const opts *o, mech_beam_config *c, mech
             c->params.hinge[j].clearance = o->clearance;
     if (o->physical)
         c->solver.physical = 1;
+    if (o->set_output_rate)
+        c->output_rate = o->output_rate;
     if (o->iterated)
         c->solver.update = MECH_BEAM_ITERATED;
     if (!(c->solver.dt > 0) || !(c->solver.duration >= 0) || c->solver.duration / c->solver.dt > 1e8) {
@@ -672,6 +676,7 @@ typedef struct stream {
     hy_h5log *lg;                   /* --format h5                                                           */
     hy_h5table *tab[1 + MECH_BEAM_MAX_HINGES];
     double *q, *Q;                  /* nh x n_plan: each hinge's dtheta, M for the loop analysis, or NULL    */
+    size_t every;                   /* the time response's rows: every this many steps, and the last         */
     figbuf fig;                     /* --plot's samples                                                      */
     runsum sum;
 } stream;
@@ -707,6 +712,9 @@ static int stream_open(const char *cmd, stream *st, const opts *o, const mech_be
     if (mech_beam_samples(&c->solver, &st->n_plan, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     size_t n = st->n_plan;
+    /* outputs.rate R: a row every round(1 / (R dt)) steps (at least every step) and at the last step */
+    double every = c->output_rate > 0 ? floor(1.0 / (c->output_rate * c->solver.dt) + 0.5) : 1.0;
+    st->every = every < 1 ? 1 : every > (double)n ? (n > 0 ? n : 1) : (size_t)every;
     if ((o->summary || o->h5) && nh > 0) {
         st->q = malloc(2 * (size_t)nh * n * sizeof *st->q);
         if (!st->q)
@@ -784,7 +792,8 @@ static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
     }
     sm->n = (long)i + 1;
     fig_add(&st->fig, i, ob);
-    if (st->csv) {   /* each row is made in memory and written at once (one fwrite, not one stdio call a number) */
+    int at_rate = st->every == 1 || i % st->every == 0 || i + 1 == st->n_plan;   /* a row of the response */
+    if (st->csv && at_rate) {   /* each row is made in memory and written at once (one fwrite, not one stdio call a number) */
         char line[(6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, ob, nh, 1, 1);
         fwrite(line, 1, (size_t)(l - line), st->out.fp);
     }
@@ -800,7 +809,7 @@ static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
         for (int j = 0; j < nh; j++)
             row[k++] = ob->dtheta[j], row[k++] = ob->M[j];
         row[k++] = ob->U, row[k++] = ob->F;
-        int rc = hy_h5log_append(st->tab[0], row, err);
+        int rc = at_rate ? hy_h5log_append(st->tab[0], row, err) : HY_OK;
         for (int j = 0; rc == HY_OK && j < nh; j++) {
             double r3[3] = {t, ob->dtheta[j], ob->M[j]};
             rc = hy_h5log_append(st->tab[1 + j], r3, err);
@@ -1041,6 +1050,7 @@ int mech_cmd_beam(int argc, char **argv)
         HY_OPT_STR("summary", 0, &o.summary),     HY_OPT_STR("hinge-records", 0, &o.records),
         HY_OPT_DOUBLE("duration", &o.duration, &o.set_duration), HY_OPT_DOUBLE("dt", &o.dt, &o.set_dt),
         HY_OPT_DOUBLE("F0", &o.F0, &o.set_F0),    HY_OPT_DOUBLE("clearance", &o.clearance, &o.set_clearance),
+        HY_OPT_DOUBLE("output-rate", &o.output_rate, &o.set_output_rate),
         HY_OPT_FLAG("physical", 0, &o.physical),  HY_OPT_FLAG("iterated", 0, &o.iterated),
         HY_OPT_CHOICE("format", &format, formats), HY_OPT_END};
     if ((go = mech_cli_parse(cmd, usage, tab, argc - 1, argv + 1, "missing CONFIG.json", &o.config)) != MECH_CLI_GO)
@@ -1054,6 +1064,10 @@ int mech_cmd_beam(int argc, char **argv)
         return mech_cli_usage(cmd, "--format h5 belongs to 'mech beam sim' and needs -o FILE.h5 (not standard output)");
     if (o.values && !o.sweep)
         return mech_cli_usage(cmd, "--values needs --sweep");
+    if (o.set_output_rate && mode != 1)
+        return mech_cli_usage(cmd, "--output-rate belongs to 'mech beam sim'");
+    if (o.set_output_rate && !(o.output_rate >= 0 && isfinite(o.output_rate)))
+        return mech_cli_usage(cmd, "--output-rate %g: expected rows a second >= 0 (0: every step)", o.output_rate);
     if (o.plot && mode == 0 && !o.sweep)
         return mech_cli_usage(cmd, "--plot needs --sweep with 'mech beam freq'");
     if (o.plot && !terminal(o.plot))

@@ -277,6 +277,8 @@ typedef struct mech_beam_config {
     int    control_enabled;                                        /* control.enabled                          */
     int    control_design;                                         /* control.design: MECH_BEAM_DESIGN_*       */
     double control_Q, control_R, control_u_max;                    /* control.Q (600), .R (0.1), .u_max (0)    */
+    double output_rate;   /* outputs.rate: rows a second of `mech beam sim`'s time response (0: every step, the
+                             default); the hinge records, the summary and the figure keep every step            */
 } mech_beam_config;
 
 // (c) => the defaults (params, solver, load defaults; control off, Q 600, R 0.1)

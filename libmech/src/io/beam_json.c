@@ -194,7 +194,7 @@ static int section(const ctx *x, const cJSON *doc, const char *key, const char *
 static int parse_doc(const ctx *x, const cJSON *doc, mech_beam_config *c)
 {
     static const char *const top[] = {"format", "version", "name", "notes", "source", "beam", "hub", "modes",
-                                      "hinges", "mfc", "load", "solver", "control", NULL};
+                                      "hinges", "mfc", "load", "solver", "control", "outputs", NULL};
     static const char *const kb[] = {"E", "rho", "length", "width", "thickness", "elements", NULL};
     static const char *const kh[] = {"r0", "J1", NULL};
     static const char *const km[] = {"count", "attachment", NULL};
@@ -205,6 +205,7 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_beam_config *c)
     static const char *const ks[] = {"beta", "gamma", "dt", "duration", "update", "tol", "max_iter",
                                      "theta_torque", "coordinates", "linear", NULL};
     static const char *const kc[] = {"enabled", "design", "Q", "R", "u_max", NULL};
+    static const char *const ko[] = {"rate", NULL};
     static const char *const edges[] = {"closed", "half", "open", NULL};
     static const char *const updates[] = {"lagged", "iterated", NULL};
     static const char *const torque[] = {"faithful", "consistent", NULL};
@@ -339,6 +340,12 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_beam_config *c)
         if (rc == HY_OK && !(c->control_Q > 0 && c->control_R > 0 && c->control_u_max >= 0))
             rc = hy_err_set(x->err, HY_EPARSE, "%s: control: expected Q > 0, R > 0 and u_max >= 0 (0: no limit)",
                             x->name);
+    }
+    if (rc == HY_OK && (rc = section(x, doc, "outputs", ko, &o)) == HY_OK && o) {
+        if (rc == HY_OK) rc = num(x, o, "outputs", "rate", &c->output_rate);
+        if (rc == HY_OK && !(c->output_rate >= 0))
+            rc = hy_err_set(x->err, HY_EPARSE, "%s: outputs.rate = %g: expected rows a second >= 0 (0: every step)",
+                            x->name, c->output_rate);
     }
     return rc;
 }
