@@ -299,6 +299,14 @@ static inline void turn(double c, double sn, double s, double *c2, double *s2)
     *s2 = sn * cs + c * ss;
 }
 
+// (segment with a sector no wider than a half turn, sin of its half width, side sg = +1 (towards +azimuth) or -1,
+// vector v) => the linear functional whose value at a point is its inside distance to that side's plane:
+// sin_half (v . b) - cos_half sg (v x b), b the pad's bisector (the side term of solid_at without the |.|)
+static inline double side_functional(const contact_segment *s, double sin_half, double sg, mech_vec3 v)
+{
+    return sin_half * (v.y * s->cy + v.z * s->cz) - s->cos_half * sg * (v.z * s->cy - v.y * s->cz);
+}
+
 // (context, angle θ0 with its cos/sin, step s whose end is outside the pad's sector) => the step to where the edge
 // point reaches the sector's side on the way (a side plane's inside distance is a + b cos θ + c sin θ, the
 // functional of solid_bound_make), 1e-12 rad short of it; 0 when no side is crossed within the step
@@ -310,9 +318,8 @@ static double sector_exit(const edge_ctx *x, double c0, double s0, double step)
     double sin_half = sqrt(fmax(0.0, 1.0 - s->cos_half * s->cos_half)), best = 0.0;
     for (int k = 0; k < 2; k++) {
         double sg = k ? -1.0 : 1.0;
-#define SIDE(v) (sin_half * ((v).y * s->cy + (v).z * s->cz) - s->cos_half * sg * ((v).z * s->cy - (v).y * s->cz))
-        double a = SIDE(x->c), b = SIDE(x->e1), c = SIDE(x->e2);
-#undef SIDE
+        double a = side_functional(s, sin_half, sg, x->c), b = side_functional(s, sin_half, sg, x->e1),
+               c = side_functional(s, sin_half, sg, x->e2);
         /* in the step's own angle u from θ0: a + B cos u + C sin u, with B, C the sinusoid turned by θ0 */
         double B = b * c0 + c * s0, C = c * c0 - b * s0, r = sqrt(B * B + C * C);
         if (!(r > 0.0) || fabs(a) > r)
@@ -486,11 +493,10 @@ static void solid_bound_make(const edge_ctx *x, const mech_contact_shape *a, dou
     sb->a[1] = a->length - x->c.x, sb->b[1] = -x->e1.x, sb->c[1] = -x->e2.x;
     if (s->sector && s->cos_half >= 0.0) {
         for (int k = 0; k < 2; k++) {
-            /* the side at mid + sg half: sin_half (q . b) - cos_half sg (q x b), b the bisector */
-            double sg = k ? -1.0 : 1.0;
-#define SIDE(v) (sin_half * ((v).y * s->cy + (v).z * s->cz) - s->cos_half * sg * ((v).z * s->cy - (v).y * s->cz))
-            sb->a[2 + k] = SIDE(x->c), sb->b[2 + k] = SIDE(x->e1), sb->c[2 + k] = SIDE(x->e2);
-#undef SIDE
+            double sg = k ? -1.0 : 1.0;   /* the side at mid + sg half */
+            sb->a[2 + k] = side_functional(s, sin_half, sg, x->c);
+            sb->b[2 + k] = side_functional(s, sin_half, sg, x->e1);
+            sb->c[2 + k] = side_functional(s, sin_half, sg, x->e2);
         }
         sb->n = 4;
     }
