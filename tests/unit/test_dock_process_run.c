@@ -43,6 +43,13 @@ typedef struct run_out {
     double stuck_dx;            /* largest change of the limiter's stroke between consecutive stuck steps, m     */
     double x_end, pad_end, spring_end;   /* limiter stroke, pad force on the wall, spring force at the end      */
     double view_x0;             /* the view's limiter larger-base centre: distance from the UJ along the housing */
+    /* C against the paper's Fig. 15: the rim-limiter contact's episodes, its force over 177-180 s, the pads and the
+       rim over 363-367 s */
+    int    n_ep;                /* contact episodes (limiter force > 0), the first 16 kept                        */
+    double ep_on[16], ep_off[16];
+    int    n_mid;
+    double mid_t[8192], mid_f[8192];
+    double pad_min_end, lim_max_end;
 } run_out;
 
 // (a loaded configuration with a "process" section, its name) => the run's figures in *o; frees the configuration
@@ -92,6 +99,20 @@ static void run_config(mech_dock_config *c, const char *name, run_out *o)
         x_prev = ch[MECH_DOCK_CH_LIMITER_X];
         o->x_end = ch[MECH_DOCK_CH_LIMITER_X];
         o->pad_end = ch[MECH_DOCK_CH_PAD_F];
+        double fl = ch[MECH_DOCK_CH_LIMITER_F];
+        int on = fl > 0, was_on = o->n_ep > 0 && o->n_ep <= 16 && isnan(o->ep_off[o->n_ep - 1]);
+        if (on && !was_on) {
+            if (o->n_ep < 16)
+                o->ep_on[o->n_ep] = t, o->ep_off[o->n_ep] = NAN;
+            o->n_ep++;
+        } else if (!on && was_on)
+            o->ep_off[o->n_ep - 1] = t;
+        if (t >= 177 && t <= 180 && o->n_mid < 8192)
+            o->mid_t[o->n_mid] = t, o->mid_f[o->n_mid++] = fl;
+        if (t >= 363 && t <= 367) {
+            o->pad_min_end = o->pad_min_end == 0 ? ch[MECH_DOCK_CH_PAD_F] : fmin(o->pad_min_end, ch[MECH_DOCK_CH_PAD_F]);
+            o->lim_max_end = fmax(o->lim_max_end, fl);
+        }
     }
     o->ls = *mech_dock_sim_limiter(s);
     if (c->params.limiter_movable) {
@@ -471,6 +492,69 @@ static void c_short_cone_stick_slip(void **state)
     assert_true(o.ps.e_residual_rel < 1e-5);
 }
 
+/* The paper's C ordering (spec 001 §4 Fig. 15, §7 regression targets) in S3x-C into the short cone, the whole
+ * process (docs/dock-process.md §8.5, "against the paper's Fig. 15"): fragment 1, the limiter's first contact after
+ * capture and the capture phase's contact oscillations over before 13 s (measured: one episode, 4.20-4.75 s; the
+ * next contact, from 20.9 s, is the vehicles settling on the head); interval 2 (177-180 s), no high-frequency
+ * oscillation at the limiter contact (measured: 1208 N with a 2 Hz ripple of +-9 N about a cubic trend);
+ * fragment 3 (363-367 s), full pad contact on the cone wall, the rim off the limiter, FrT1's stroke restored. */
+static void c_short_cone_fig15(void **state)
+{
+    (void)state;
+    mech_dock_config c;
+    s3x_c_short_cone(400, &c);
+    run_out *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    run_config(&c, "s3x-C-short (400 s)", o);
+    const mech_dock_limiter_summary *ls = &o->ls;
+    print_message("S3x-C short cone: %d contact episodes, the first %.3f-%.3f s, the second from %.3f s; 177-180 s: "
+                  "%d samples; 363-367 s: pads >= %.0f N, limiter <= %.0f N; state %s, residual %.2g\n", o->n_ep,
+                  o->ep_on[0], o->ep_off[0], o->n_ep > 1 ? o->ep_on[1] : NAN, o->n_mid, o->pad_min_end, o->lim_max_end,
+                  mech_dock_seq_state_name(o->ps.state), o->ps.e_residual_rel);
+    assert_int_equal(o->ps.state, MECH_DOCK_SEQ_END);
+    assert_false(ls->before_capture);
+    /* fragment 1: contact only after capture, and the capture phase's episodes over before 13 s */
+    assert_true(o->n_ep >= 2);
+    assert_true(o->ep_on[0] > o->sum.capture_time && o->ep_off[0] < 13.0);
+    assert_true(o->ep_on[1] > 13.0);
+    /* interval 2: the rim bears on the limiter throughout, and what is left about a cubic trend is < 3 % of it */
+    assert_true(o->n_mid > 100);
+    double mean = 0, tm = 0.5 * (177 + 180), A[4][5] = {{0}};
+    for (int i = 0; i < o->n_mid; i++) {
+        assert_true(o->mid_f[i] > 0);
+        mean += o->mid_f[i] / o->n_mid;
+        double x = o->mid_t[i] - tm, b[4] = {1, x, x * x, x * x * x};
+        for (int r = 0; r < 4; r++) {
+            for (int k = 0; k < 4; k++)
+                A[r][k] += b[r] * b[k];
+            A[r][4] += b[r] * o->mid_f[i];
+        }
+    }
+    for (int r = 0; r < 4; r++)   /* the normal equations of the cubic, Gauss-Jordan (4 x 4, well scaled in x) */
+        for (int q = 0; q < 4; q++)
+            if (q != r) {
+                double f = A[q][r] / A[r][r];
+                for (int k = 0; k < 5; k++)
+                    A[q][k] -= f * A[r][k];
+            }
+    double res_max = 0;
+    for (int i = 0; i < o->n_mid; i++) {
+        double x = o->mid_t[i] - tm, fit = 0, p = 1;
+        for (int r = 0; r < 4; r++, p *= x)
+            fit += A[r][4] / A[r][r] * p;
+        res_max = fmax(res_max, fabs(o->mid_f[i] - fit));
+    }
+    print_message("177-180 s: mean %.0f N, largest departure from the cubic trend %.1f N\n", mean, res_max);
+    assert_true(mean > 500);
+    assert_true(res_max < 0.03 * mean);
+    /* fragment 3: full pad contact on the wall, the rim off the limiter, FrT1's stroke restored by the pushers */
+    assert_true(o->pad_min_end > 1000);
+    assert_true(o->lim_max_end == 0);
+    assert_true(o->ps.frt1_slip_end < 1e-4);
+    assert_true(o->ps.e_residual_rel < 1e-5);
+    free(o);
+}
+
 // (scenario text, cover law path or NULL for the linear stand.k = 5e6) => a loaded configuration
 static void stand_config(const char *law, mech_dock_config *c)
 {
@@ -666,6 +750,7 @@ int main(void)
         cmocka_unit_test(s3x_400),
         cmocka_unit_test(c_short_cone_front_face),
         cmocka_unit_test(c_short_cone_stick_slip),
+        cmocka_unit_test(c_short_cone_fig15),
         cmocka_unit_test(c_400),
         cmocka_unit_test(stand_option),
         cmocka_unit_test(cover_law),
