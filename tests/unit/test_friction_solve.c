@@ -444,7 +444,7 @@ static void two_unknowns_closed_form(void **state)
     /* two pairs acting alike on both coordinates (rows nearly dependent): the determinant cancels to round-off */
     for (int i = 0; i < 2 * nc * W; i++)
         d->nvec[i] = 1.0 + (i % W), d->tvec[i] = 0.0;
-    d->nvec[W + 1] += 1e-13;
+    d->nvec[1] += 1e-13, d->nvec[W + 1] += 1e-13;   /* contact 0, both sides: its column 1e-13 off contact 1's */
     d->Mqq[0] = 1, d->Msq[0] = d->Msq[1] = 0;
     assert_int_equal(mech_friction_prepare(m, d, NULL), HY_OK);
     int chi[2] = {1, 1}, slip[2] = {1, 1};
