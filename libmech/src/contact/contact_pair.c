@@ -516,9 +516,6 @@ static inline double solid_bound_at(const solid_bound *sb, double ct, double st)
     return u;
 }
 
-#define SOLID_COARSE 64                    /* samples of the whole edge                                     */
-#define SOLID_FINE 16                      /* samples across one coarse interval about the best             */
-
 // (context, frustum, sin half, bounds, start angle and its cos/sin, interval h, n <= SOLID_COARSE) => the best of
 // n + 1 samples at θ0 + k h, k = -n/2 .. n/2 (the cos/sin by repeated rotation by h: one sincos a scan); *th, *cs,
 // *sn of the best, *kbest its k. The same sample as evaluating every one (the first of the deepest): the sample of
