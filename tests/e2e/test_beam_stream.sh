@@ -168,5 +168,11 @@ check_fails "an unknown outputs key refused" "badrate3.json: .*every" \
 check_fails "--output-rate belongs to sim" "--output-rate belongs to 'mech beam sim'" \
     "$MECH" beam freq "$B/paper-4.5.json" --output-rate 10
 [ ! -e "$WORK/bad.csv" ] && ok "nothing written on refusal" || not_ok "nothing written on refusal"
+# a run that fails between two rows still ends its response with the last state it reached (held, written at the
+# failure): diverging at step 2, a row every 3 steps, so the state of step 1 (t = 1e-4) is the held one
+check_fails "a failing decimated run names its rows" "the 2 steps before it are written: 2 rows of the time response at outputs.rate" \
+    "$MECH" beam sim "$B/baseline.json" --F0 1e300 --duration 0.01 --output-rate 3000 -o "$WORK/div.csv"
+[ "$(tail -1 "$WORK/div.csv" | cut -d, -f1)" = 0.0001 ] && ok "its last row is the last state reached (t = 1e-4)" \
+    || not_ok "its last row is the last state reached (t = 1e-4)"
 
 finish

@@ -677,6 +677,10 @@ typedef struct stream {
     hy_h5table *tab[1 + MECH_BEAM_MAX_HINGES];
     double *q, *Q;                  /* nh x n_plan: each hinge's dtheta, M for the loop analysis, or NULL    */
     size_t every;                   /* the time response's rows: every this many steps, and the last         */
+    size_t rows;                    /* rows of the time response written                                     */
+    int held_on;                    /* the last sample was not written (outputs.rate): held for a failure    */
+    mech_beam_obs held;
+    double held_dth[MECH_BEAM_MAX_HINGES], held_M[MECH_BEAM_MAX_HINGES];
     figbuf fig;                     /* --plot's samples                                                      */
     runsum sum;
 } stream;
@@ -773,6 +777,27 @@ static int stream_open(const char *cmd, stream *st, const opts *o, const mech_be
     return MECH_EXIT_OK;
 }
 
+// (stream, sample) => its row of the time response: -o's CSV row, or the HDF5 log's /history row
+static int write_response(stream *st, const mech_beam_obs *ob, hy_err *err)
+{
+    int nh = st->nh;
+    st->rows++;
+    if (st->csv) {   /* each row is made in memory and written at once (one fwrite, not one stdio call a number) */
+        char line[(6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, ob, nh, 1, 1);
+        fwrite(line, 1, (size_t)(l - line), st->out.fp);
+    }
+    if (st->lg) {
+        double row[6 + 2 * MECH_BEAM_MAX_HINGES];
+        int k = 0;
+        row[k++] = ob->t, row[k++] = ob->w_tip, row[k++] = ob->theta, row[k++] = ob->theta_dot;
+        for (int j = 0; j < nh; j++)
+            row[k++] = ob->dtheta[j], row[k++] = ob->M[j];
+        row[k++] = ob->U, row[k++] = ob->F;
+        return hy_h5log_append(st->tab[0], row, err);
+    }
+    return HY_OK;
+}
+
 // (stream, sample i) => the sample into the summary's running figures, the figure's samples and every output's row
 static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
 {
@@ -792,31 +817,29 @@ static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
     }
     sm->n = (long)i + 1;
     fig_add(&st->fig, i, ob);
-    int at_rate = st->every == 1 || i % st->every == 0 || i + 1 == st->n_plan;   /* a row of the response */
-    if (st->csv && at_rate) {   /* each row is made in memory and written at once (one fwrite, not one stdio call a number) */
-        char line[(6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, ob, nh, 1, 1);
-        fwrite(line, 1, (size_t)(l - line), st->out.fp);
+    /* the time response at outputs.rate (and the last step); a sample between rows is held, so that a run that
+       fails mid-way still ends its response with the last state it reached */
+    int rc = HY_OK;
+    if (st->every == 1 || i % st->every == 0 || i + 1 == st->n_plan) {
+        rc = write_response(st, ob, err);
+        st->held_on = 0;
+    } else {
+        st->held = *ob;
+        memcpy(st->held_dth, ob->dtheta, (size_t)nh * sizeof *ob->dtheta);
+        memcpy(st->held_M, ob->M, (size_t)nh * sizeof *ob->M);
+        st->held.dtheta = st->held_dth, st->held.M = st->held_M;
+        st->held_on = 1;
     }
     for (int j = 0; j < st->n_rec; j++) {
         char row[3 * 33], *l = num(row, t, 0);
         l = num(num(l, ob->dtheta[j], 0), ob->M[j], 1);
         fwrite(row, 1, (size_t)(l - row), st->rec[j].fp);
     }
-    if (st->lg) {
-        double row[6 + 2 * MECH_BEAM_MAX_HINGES];
-        int k = 0;
-        row[k++] = t, row[k++] = ob->w_tip, row[k++] = ob->theta, row[k++] = ob->theta_dot;
-        for (int j = 0; j < nh; j++)
-            row[k++] = ob->dtheta[j], row[k++] = ob->M[j];
-        row[k++] = ob->U, row[k++] = ob->F;
-        int rc = at_rate ? hy_h5log_append(st->tab[0], row, err) : HY_OK;
-        for (int j = 0; rc == HY_OK && j < nh; j++) {
-            double r3[3] = {t, ob->dtheta[j], ob->M[j]};
-            rc = hy_h5log_append(st->tab[1 + j], r3, err);
-        }
-        return rc;
+    for (int j = 0; st->lg && rc == HY_OK && j < nh; j++) {
+        double r3[3] = {t, ob->dtheta[j], ob->M[j]};
+        rc = hy_h5log_append(st->tab[1 + j], r3, err);
     }
-    return HY_OK;
+    return rc;
 }
 
 static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const mech_beam_model *m)
@@ -848,6 +871,9 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
     if (r.failed) {
         sm->failed = 1;
         snprintf(sm->msg, sizeof sm->msg, "%s", err.msg);
+        hy_err werr;
+        if (st.held_on && write_response(&st, &st.held, &werr) != HY_OK)
+            mech_cli_warn(cmd, "%s", werr.msg);
     }
     int status = MECH_EXIT_OK;
     if (st.lg) {   /* the summary as the log's attributes */
@@ -885,8 +911,13 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
         hist h = fig_view(&st.fig);
         status = plot_response(cmd, o->plot, &h, NULL, "response", "");
     }
-    if (sm->failed)
-        status = mech_cli_fail(cmd, "%s (the %ld rows before it are written)", sm->msg, sm->n);
+    if (sm->failed) {
+        if (st.every > 1)   /* outputs.rate: the response's rows are fewer than the steps the records hold */
+            status = mech_cli_fail(cmd, "%s (the %ld steps before it are written: %zu rows of the time response at "
+                                   "outputs.rate, the last the state the run reached)", sm->msg, sm->n, st.rows);
+        else
+            status = mech_cli_fail(cmd, "%s (the %ld rows before it are written)", sm->msg, sm->n);
+    }
     stream_free(&st);
     return status;
 }
