@@ -53,9 +53,10 @@ typedef struct mech_contact_shape {
     double sector_mid;   /* FRUSTUM: a pad: the surface exists only within sector_half of this azimuth about
                             local x (from +y towards +z), rad                                                  */
     double sector_half;  /* FRUSTUM: half-width of the pad, rad, in (0, pi); 0 (or >= pi): the full turn        */
-    double sector_trig[5]; /* FRUSTUM: derived (mech_contact_frustum_sector): the sector_mid and sector_half they
-                              were taken from, cos and sin of sector_mid, cos of sector_half; recomputed by the pair
-                              functions when the first two differ from the fields above                           */
+    double sector_trig[6]; /* FRUSTUM: derived (mech_contact_frustum_sector): the sector_mid and sector_half they
+                              were taken from, cos and sin of sector_mid, cos of sector_half and sqrt(1 - its
+                              square); recomputed by the pair functions when the first two differ from the fields
+                              above                                                                               */
     double half_angle;   /* CONE: generatrix to axis, rad, in (0, pi/2)                                         */
     double depth;        /* CONE: axial depth of the wall below the rim plane (> 0; the throat radius is
                             rim_radius - depth tan(half_angle) >= 0), m                                        */

@@ -58,6 +58,7 @@ typedef struct contact_segment {
     double nu, nrho;       /* unit normal towards the free side                    */
     int    sector;         /* 1: only radial directions within a pad count          */
     double cy, cz, cos_half; /* pad bisector (local y, z) and cos(half-width)        */
+    double sin_half;       /* sqrt(1 - cos_half^2): the side planes' distances    */
 } contact_segment;
 
 static inline contact_segment contact_segment_make(double u0, double rho0, double u1, double rho1, int side)
@@ -77,7 +78,7 @@ static inline contact_segment contact_segment_make(double u0, double rho0, doubl
         s.nrho = s.tu;
     }
     s.sector = 0;
-    s.cy = 1.0, s.cz = 0.0, s.cos_half = -1.0;
+    s.cy = 1.0, s.cz = 0.0, s.cos_half = -1.0, s.sin_half = 0.0;
     return s;
 }
 
@@ -90,10 +91,12 @@ static inline void contact_segment_sector(contact_segment *s, const mech_contact
             s->cy = f->sector_trig[2];   /* taken by mech_contact_frustum_sector */
             s->cz = f->sector_trig[3];
             s->cos_half = f->sector_trig[4];
+            s->sin_half = f->sector_trig[5];
         } else {
             s->cy = cos(f->sector_mid);
             s->cz = sin(f->sector_mid);
             s->cos_half = cos(f->sector_half);
+            s->sin_half = sqrt(fmax(0.0, 1.0 - s->cos_half * s->cos_half));
         }
     }
 }

@@ -52,6 +52,7 @@ mech_contact_shape mech_contact_frustum_sector(mech_contact_shape f, double mid,
     /* the pair functions' trigonometry, once (3 calls per pad and evaluation were 3 % of a variant C docking run) */
     f.sector_trig[0] = mid, f.sector_trig[1] = half;
     f.sector_trig[2] = cos(mid), f.sector_trig[3] = sin(mid), f.sector_trig[4] = cos(half);
+    f.sector_trig[5] = sqrt(fmax(0.0, 1.0 - f.sector_trig[4] * f.sector_trig[4]));
     return f;
 }
 mech_contact_shape mech_contact_cone(double rim_radius, double half_angle, double depth)
@@ -315,7 +316,7 @@ static double sector_exit(const edge_ctx *x, double c0, double s0, double step)
     const contact_segment *s = &x->s;
     if (!(s->cos_half >= 0.0))
         return 0.0;
-    double sin_half = sqrt(fmax(0.0, 1.0 - s->cos_half * s->cos_half)), best = 0.0;
+    double sin_half = s->sin_half, best = 0.0;
     for (int k = 0; k < 2; k++) {
         double sg = k ? -1.0 : 1.0;
         double a = side_functional(s, sin_half, sg, x->c), b = side_functional(s, sin_half, sg, x->e1),
@@ -457,7 +458,7 @@ static void solid_faces_at(const edge_ctx *x, const mech_contact_shape *a, mech_
     f->n = 3;
     if (s->sector) {
         /* as in solid_at: rho cos dphi = q.b, rho sin dphi = q x b (b the bisector), the side at +-half */
-        double sin_half = sqrt(fmax(0.0, 1.0 - s->cos_half * s->cos_half));
+        double sin_half = s->sin_half;
         double A = q.y * s->cy + q.z * s->cz, B = q.z * s->cy - q.y * s->cz;
         double A1 = q1.y * s->cy + q1.z * s->cz, B1 = q1.z * s->cy - q1.y * s->cz;
         double sg = B >= 0.0 ? 1.0 : -1.0;
@@ -518,12 +519,11 @@ static inline double solid_bound_at(const solid_bound *sb, double ct, double st)
 
 // (context, frustum, sin half, bounds, start angle and its cos/sin, interval h, n <= SOLID_COARSE) => the best of
 // n + 1 samples at θ0 + k h, k = -n/2 .. n/2 (the cos/sin by repeated rotation by h: one sincos a scan); *th, *cs,
-// *sn of the best, *kbest its k. The same sample as evaluating every one (the first of the deepest): the sample of
+// *sn of the best. The same sample as evaluating every one (the first of the deepest): the sample of
 // greatest bound is evaluated first, and a sample whose bound is below the best found (by more than its round-off)
 // is not evaluated.
 static solid_eval solid_scan(const edge_ctx *x, const mech_contact_shape *a, double sin_half, const solid_bound *sb,
-                             double th0, double c0, double s0, double h, int n, double *th, double *cs, double *sn,
-                             int *kbest)
+                             double th0, double c0, double s0, double h, int n, double *th, double *cs, double *sn)
 {
     double ch, sh;
     sincos(h, &sh, &ch);
@@ -552,7 +552,7 @@ static solid_eval solid_scan(const edge_ctx *x, const mech_contact_shape *a, dou
         if (e.d > best.d || (e.d == best.d && i < ib))
             best = e, ib = i;
     }
-    *th = th0 + (ib - n / 2) * h, *cs = cc[ib], *sn = ss[ib], *kbest = ib - n / 2;
+    *th = th0 + (ib - n / 2) * h, *cs = cc[ib], *sn = ss[ib];
     return best;
 }
 
@@ -565,19 +565,18 @@ static solid_eval solid_scan(const edge_ctx *x, const mech_contact_shape *a, dou
 // and the depth jumped when it let go (S3x-C into the short cone: 1.2 J of energy error instead of 0.29 J).
 static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, double R, double *th)
 {
-    double sin_half = x->s.sector ? sqrt(fmax(0.0, 1.0 - x->s.cos_half * x->s.cos_half)) : 0.0;
+    double sin_half = x->s.sin_half;   /* 0 without a sector */
     const double H = 2.0 * M_PI / SOLID_COARSE;
     double t = 0, c = 1, sn = 0;
-    int k = 0;
     solid_bound sb;
     solid_bound_make(x, a, sin_half, &sb);
-    solid_eval best = solid_scan(x, a, sin_half, &sb, M_PI, -1.0, 0.0, H, SOLID_COARSE, &t, &c, &sn, &k);
+    solid_eval best = solid_scan(x, a, sin_half, &sb, M_PI, -1.0, 0.0, H, SOLID_COARSE, &t, &c, &sn);
     if (best.d < -R * H * 0.5 * (1.0 + 1e-9)) {   /* no edge point within the solid */
         *th = t;
         return best;
     }
     /* the deepest point is within H of the best sample: 33 samples H / 16 apart across it */
-    best = solid_scan(x, a, sin_half, &sb, t, c, sn, H / SOLID_FINE, 2 * SOLID_FINE, &t, &c, &sn, &k);
+    best = solid_scan(x, a, sin_half, &sb, t, c, sn, H / SOLID_FINE, 2 * SOLID_FINE, &t, &c, &sn);
     if (best.d < -R * H / SOLID_FINE * 0.5 * (1.0 + 1e-9)) {
         *th = t;
         return best;
@@ -784,7 +783,7 @@ out:
            point, when the wall has no contact, or when it is deeper than the wall's deepest point: the wall search
            sees only points whose foot is on the generatrix and within the pad, and a point inside the solid near
            an end can have its foot beyond that end */
-        double sin_half = x.s.sector ? sqrt(fmax(0.0, 1.0 - x.s.cos_half * x.s.cos_half)) : 0.0;
+        double sin_half = x.s.sin_half;
         int face = best.f < 0.0 && solid_at(&x, a, sin_half, cs_best, sn_best).face != 0;
         double gap, ths, thcs[2];
         mech_contact_geom gs;

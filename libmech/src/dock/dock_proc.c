@@ -66,25 +66,22 @@ static void wall_apply(const mech_dock_model *m, const mech_body_model *bm, mech
    regularised Coulomb friction mu, on the body and (opposite) on the passive vehicle at the contact point, summed
    into w; its power and elastic energy booked in e. va: the housing-side material velocity of the point. Returns the
    force on the housing. */
-static mech_vec3 wall_contact(const mech_dock_model *m, const mech_body_data *d, wall_loads *w,
-                              const mech_contact_body *P, const mech_contact_geom *g, mech_vec3 va, double k, double c,
-                              double mu, double v_eps, dock_proc_eval *e)
+static mech_vec3 wall_contact(const mech_body_data *d, wall_loads *w, const mech_contact_body *P,
+                              const mech_contact_geom *g, mech_vec3 va, double k, double c, double mu, double v_eps,
+                              dock_proc_eval *e)
 {
-    (void)m;
     mech_vec3 vb = mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(g->point, P->pos)));
-    /* the relative velocity, normal and tangential (mech_contact_relvel, here inline: a struct returned through
-       memory per pad point was a third of this function) */
-    mech_vec3 v = mech_vec3_sub(va, vb);
-    double vn = mech_vec3_dot(v, g->normal);
-    mech_vec3 vtv = mech_vec3_axpy(v, -vn, g->normal);
-    double fn = fmax(0.0, k * g->depth - c * vn);
-    double vt = mech_vec3_norm(vtv);
+    /* the relative velocity, normal and tangential: the contact module's inline helper (the exported
+       mech_contact_relvel returned its struct through memory, a third of this function per pad point) */
+    mech_contact_vel rv = contact_relvel(g, va, vb);
+    double fn = fmax(0.0, k * g->depth - c * rv.vn);
+    double vt = mech_vec3_norm(rv.vt);
     mech_vec3 f = mech_vec3_scale(g->normal, fn);
     if (mu > 0 && vt > 0)
-        f = mech_vec3_axpy(f, -mu * fn / fmax(vt, v_eps), vtv);
+        f = mech_vec3_axpy(f, -mu * fn / fmax(vt, v_eps), rv.vt);
     w->f = mech_vec3_add(w->f, f);
     w->mo = mech_vec3_add(w->mo, mech_vec3_cross(mech_vec3_sub(g->point, d->pos[w->body]), f));
-    e->p_contact -= mech_vec3_dot(f, v);
+    e->p_contact -= mech_vec3_dot(f, mech_vec3_sub(va, vb));
     e->e_contact += 0.5 * k * g->depth * g->depth;
     e->k_touch = fmax(e->k_touch, k);
     return f;
@@ -209,7 +206,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
             if (!(g.depth > 0) || g.feature != MECH_CONTACT_FEAT_WALL)
                 continue;
             mech_vec3 va = mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos)));
-            mech_vec3 f = wall_contact(m, d, &wl, P, &g, va, k_pad, c_pad, ll->mu_k, v_pad, e);
+            mech_vec3 f = wall_contact(d, &wl, P, &g, va, k_pad, c_pad, ll->mu_k, v_pad, e);
             e->f_pad += mech_vec3_norm(f);
             e->n_pad++;
         }
@@ -251,7 +248,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         mech_vec3 drw = mech_mat3_apply(H->rot, drh);
         mech_vec3 va = mech_vec3_axpy(mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos))),
                                       phid, drw);
-        mech_vec3 f = wall_contact(m, d, &wr, P, &g, va, pp->roller_stiffness, pp->roller_damping, pp->roller_mu,
+        mech_vec3 f = wall_contact(d, &wr, P, &g, va, pp->roller_stiffness, pp->roller_damping, pp->roller_mu,
                                    ROLLER_V_EPS, e);
         /* through the cam the lever's load turns the nut: its virtual work f . dr/dphi dphi, as a force along the
            stroke (s = phi / i_Nut) */
