@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include "hyst/linalg.h"
 #include "mech/dock.h"
 #include "mech/dock_process.h"
 #include "../../bench/bench_alloc.h"
@@ -519,30 +520,26 @@ static void c_short_cone_fig15(void **state)
     assert_true(o->ep_on[1] > 13.0);
     /* interval 2: the rim bears on the limiter throughout, and what is left about a cubic trend is < 3 % of it */
     assert_true(o->n_mid > 100);
-    double mean = 0, tm = 0.5 * (177 + 180), A[4][5] = {{0}};
+    /* the cubic trend by least squares (hy_lstsq_qr: LAPACK's dgels), t centred on the interval */
+    double mean = 0, tm = 0.5 * (177 + 180), coef[4];
+    double *V = malloc((size_t)o->n_mid * 4 * sizeof *V), *rhs = malloc((size_t)o->n_mid * sizeof *rhs);
+    assert_non_null(V);
+    assert_non_null(rhs);
     for (int i = 0; i < o->n_mid; i++) {
         assert_true(o->mid_f[i] > 0);
         mean += o->mid_f[i] / o->n_mid;
-        double x = o->mid_t[i] - tm, b[4] = {1, x, x * x, x * x * x};
-        for (int r = 0; r < 4; r++) {
-            for (int k = 0; k < 4; k++)
-                A[r][k] += b[r] * b[k];
-            A[r][4] += b[r] * o->mid_f[i];
-        }
+        double x = o->mid_t[i] - tm;
+        V[4 * i] = 1, V[4 * i + 1] = x, V[4 * i + 2] = x * x, V[4 * i + 3] = x * x * x;
+        rhs[i] = o->mid_f[i];
     }
-    for (int r = 0; r < 4; r++)   /* the normal equations of the cubic, Gauss-Jordan (4 x 4, well scaled in x) */
-        for (int q = 0; q < 4; q++)
-            if (q != r) {
-                double f = A[q][r] / A[r][r];
-                for (int k = 0; k < 5; k++)
-                    A[q][k] -= f * A[r][k];
-            }
+    hy_err e;
+    assert_int_equal(hy_lstsq_qr(V, (size_t)o->n_mid, 4, rhs, coef, &e), HY_OK);
+    free(V);
+    free(rhs);
     double res_max = 0;
     for (int i = 0; i < o->n_mid; i++) {
-        double x = o->mid_t[i] - tm, fit = 0, p = 1;
-        for (int r = 0; r < 4; r++, p *= x)
-            fit += A[r][4] / A[r][r] * p;
-        res_max = fmax(res_max, fabs(o->mid_f[i] - fit));
+        double x = o->mid_t[i] - tm;
+        res_max = fmax(res_max, fabs(o->mid_f[i] - (coef[0] + x * (coef[1] + x * (coef[2] + x * coef[3])))));
     }
     print_message("177-180 s: mean %.0f N, largest departure from the cubic trend %.1f N\n", mean, res_max);
     assert_true(mean > 500);
