@@ -454,6 +454,23 @@ static void limiter_search_matches_brute_force(void **state)
     assert_true(nface > 0);   /* the solid's ends matter in some of these */
 }
 
+/* C's pad (RP-1's limiter: r 0.28 -> 0.23 over 0.08 m, the generatrix at 32 deg; +-30 deg about azimuth 0.3): the
+ * shape, its dimensions and its generatrix's unit direction (tu, tr) in the meridian plane */
+typedef struct c_pad_geom {
+    mech_contact_shape shape;
+    double r0, len, r1, mid, half, tu, tr;
+} c_pad_geom;
+
+static c_pad_geom c_pad_geometry(void)
+{
+    c_pad_geom g = {.r0 = 0.28, .len = 0.08, .mid = 0.3, .half = M_PI / 6};
+    g.r1 = g.r0 - g.len * tan(32 * M_PI / 180);
+    g.shape = mech_contact_frustum_sector(mech_contact_frustum(g.r0, g.r1, g.len, MECH_CONTACT_OUTSIDE), g.mid, g.half);
+    double L = hypot(g.len, g.r1 - g.r0);
+    g.tu = g.len / L, g.tr = (g.r1 - g.r0) / L;
+    return g;
+}
+
 /* second method for a pad (a frustum sector, C's r 0.28 -> 0.23 over 0.08 m, +-30 deg about azimuth 0.3): rims that
  * arrive across its front face, its sides and its wall, tilted and shifted; the depth against dense sampling of
  * the solid's depth, each point's distance to the nearest face: the wall, an end, or a side plane through the axis
@@ -462,10 +479,9 @@ static void limiter_search_matches_brute_force(void **state)
 static void pad_solid_matches_brute_force(void **state)
 {
     (void)state;
-    const double r0 = 0.28, len = 0.08, r1 = r0 - len * tan(32 * M_PI / 180), mid = 0.3, half = M_PI / 6;
-    mech_contact_shape pad = mech_contact_frustum_sector(mech_contact_frustum(r0, r1, len, MECH_CONTACT_OUTSIDE),
-                                                         mid, half);
-    double L = hypot(len, r1 - r0), tu = len / L, tr = (r1 - r0) / L;
+    const c_pad_geom P = c_pad_geometry();
+    const double r0 = P.r0, len = P.len, mid = P.mid, half = P.half, tu = P.tu, tr = P.tr;
+    mech_contact_shape pad = P.shape;
     struct { double R, x, y, z, tilt, spin; } cases[] = {
         {0.20, 0.078, 0.00, 0.00, 0.00, 0.0},   /* coaxial, just past the front face: a ring at one depth */
         {0.20, 0.070, 0.02, 0.01, 0.05, 0.4},   /* across the front face, tilted */
@@ -517,10 +533,9 @@ static void pad_solid_matches_brute_force(void **state)
 static void pad_gap_on_its_side(void **state)
 {
     (void)state;
-    const double r0 = 0.28, len = 0.08, r1 = r0 - len * tan(32 * M_PI / 180), mid = 0.3, half = M_PI / 6;
-    mech_contact_shape pad = mech_contact_frustum_sector(mech_contact_frustum(r0, r1, len, MECH_CONTACT_OUTSIDE),
-                                                         mid, half);
-    double L = hypot(len, r1 - r0), tu = len / L, tr = (r1 - r0) / L;
+    const c_pad_geom P = c_pad_geometry();
+    const double r0 = P.r0, mid = P.mid, half = P.half, tu = P.tu, tr = P.tr;
+    mech_contact_shape pad = P.shape;
     int checked = 0;
     for (int side = -1; side <= 1; side += 2)
         for (int k = 0; k < 4; k++) {
@@ -604,8 +619,7 @@ static rim_place rim_near_side_edge(unsigned long long *s)
 }
 static mech_contact_shape c_pad(void)
 {
-    const double r0 = 0.28, len = 0.08, r1 = r0 - len * tan(32 * M_PI / 180);
-    return mech_contact_frustum_sector(mech_contact_frustum(r0, r1, len, MECH_CONTACT_OUTSIDE), 0.3, M_PI / 6);
+    return c_pad_geometry().shape;
 }
 static void pad_normal_is_depth_gradient(void **state)
 {

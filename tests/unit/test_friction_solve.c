@@ -346,6 +346,21 @@ static int random_run(hy_rng *r, double mu_lo, double mu_hi, double coupling, in
 /* one coordinate (w = 1: the movable limiter's guides, a slider): prepare divides by the mass instead of calling
  * dpotrf and dpotrs (friction_solve.c); its Y, K and d against the LAPACK route on the same random systems, to
  * round-off; a mass that is not positive (0, negative, NaN) is refused as dpotrf refuses it */
+// (generator, spread of the mass's logarithm, ns, nc, model, data) => a random system with one coordinate (w = 1):
+// mass exp(spread N(0,1)), normal M_sq, loads, rate and pair vectors, prepared
+static void random_one_coordinate(hy_rng *r, double spread, int ns, int nc, const mech_friction_model *m,
+                                  mech_friction_data *d)
+{
+    int W = 1 + ns;
+    d->Mqq[0] = exp(spread * hy_rng_normal(r));
+    for (int i = 0; i < ns; i++)
+        d->Msq[i] = hy_rng_normal(r), d->fs[i] = 10 * hy_rng_normal(r);
+    d->fq[0] = 10 * hy_rng_normal(r), d->qd[0] = hy_rng_normal(r);
+    for (int i = 0; i < 2 * nc * W; i++)
+        d->nvec[i] = hy_rng_normal(r), d->tvec[i] = hy_rng_normal(r);
+    assert_int_equal(mech_friction_prepare(m, d, NULL), HY_OK);
+}
+
 static void one_coordinate_prepare(void **state)
 {
     (void)state;
@@ -359,13 +374,7 @@ static void one_coordinate_prepare(void **state)
     assert_int_equal(mech_friction_data_new(m, &d, NULL), HY_OK);
     double worst = 0;
     for (int trial = 0; trial < 200; trial++) {
-        d->Mqq[0] = exp(3 * hy_rng_normal(&r));
-        for (int i = 0; i < ns; i++)
-            d->Msq[i] = hy_rng_normal(&r), d->fs[i] = 10 * hy_rng_normal(&r);
-        d->fq[0] = 10 * hy_rng_normal(&r), d->qd[0] = hy_rng_normal(&r);
-        for (int i = 0; i < 2 * nc * W; i++)
-            d->nvec[i] = hy_rng_normal(&r), d->tvec[i] = hy_rng_normal(&r);
-        assert_int_equal(mech_friction_prepare(m, d, NULL), HY_OK);
+        random_one_coordinate(&r, 3, ns, nc, m, d);
         /* the LAPACK route: Y = Mqq^-1 [n_q t_q per contact side, fq] */
         double L = d->Mqq[0], Y[9];
         for (int cc = 0; cc < nc; cc++)
@@ -417,13 +426,7 @@ static void two_unknowns_closed_form(void **state)
     assert_int_equal(mech_friction_data_new(m, &d, NULL), HY_OK);
     double worst = 0, worst_det = 0;
     for (int trial = 0; trial < 500; trial++) {
-        d->Mqq[0] = exp(hy_rng_normal(&r));
-        for (int i = 0; i < ns; i++)
-            d->Msq[i] = hy_rng_normal(&r), d->fs[i] = 10 * hy_rng_normal(&r);
-        d->fq[0] = 10 * hy_rng_normal(&r), d->qd[0] = hy_rng_normal(&r);
-        for (int i = 0; i < 2 * nc * W; i++)
-            d->nvec[i] = hy_rng_normal(&r), d->tvec[i] = hy_rng_normal(&r);
-        assert_int_equal(mech_friction_prepare(m, d, NULL), HY_OK);
+        random_one_coordinate(&r, 1, ns, nc, m, d);
         int chi[2] = {trial & 1 ? 1 : -1, trial & 2 ? 1 : -1}, slip[2] = {trial & 4 ? 1 : -1, trial & 8 ? 1 : -1};
         double det;
         assert_int_equal(fr_solve_fixed(m, d, chi, slip, &det), HY_OK);
