@@ -216,7 +216,9 @@ class DockProcess(C.Structure):
                                    "plane_force_max", "roller_force_max")] + \
         [("roller_impacts", C.c_ulong), ("pad_force_max", C.c_double), ("pad_impacts", C.c_ulong),
          ("roller_steps", C.c_ulong), ("roller_all", C.c_ulong)] + \
-        [(k, C.c_double) for k in ("frt1_slip_max", "frt1_slip_end", "e_residual_rel")]
+        [(k, C.c_double) for k in ("frt1_slip_max", "frt1_slip_end", "e_residual_rel", "pad_arm_mean", "pad_arm_min",
+                                   "pad_arm_max", "pad_m_int", "pad_f_int", "pad_m_prev", "pad_f_prev",
+                                   "pad_t_prev")]
 
 
 class DockLimiter(C.Structure):   # mech_dock_limiter_summary (variant C)

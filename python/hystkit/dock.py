@@ -223,6 +223,8 @@ class DockSim(L.Owner):
                   "plane_force_max": ps.plane_force_max, "roller_force_max": ps.roller_force_max,
                   "roller_steps": ps.roller_steps, "roller_impacts": ps.roller_impacts,
                   "limiter_pad_force_max": ps.pad_force_max, "limiter_pad_impacts": ps.pad_impacts,
+                  "limiter_pad_arm_mean": nn(ps.pad_arm_mean), "limiter_pad_arm_min": nn(ps.pad_arm_min),
+                  "limiter_pad_arm_max": nn(ps.pad_arm_max),
                   "roller_all_touch_steps": ps.roller_all, "frt1_slip_max": ps.frt1_slip_max,
                   "frt1_slip_end": ps.frt1_slip_end, "energy_residual_relative": ps.e_residual_rel})
         return d

@@ -258,6 +258,33 @@ static void s3x_400(void **state)
     }
     print_message("limiter pads on the cone wall: A %lu impacts, B %lu\n", a.ps.pad_impacts, b.ps.pad_impacts);
     assert_true(a.ps.pad_impacts > b.ps.pad_impacts);
+    /* the pads' lever arm about the UJ (spec 001 Fig. 9). Closed form for the wall's normal reaction at the
+       limiter's larger base (x0 ahead of the UJ, radius r0) with the housing on the cone's axis: the normal is
+       (-sin a, -cos a) in the meridian plane, so its line passes x0 cos a - r0 sin a from the UJ (A 0.254 m, B with
+       its UJ 0.15 m lower 0.384 m). The runs' means are 0.291 / 0.434 m (the housing tilted against the cone when
+       the pads touch, and the friction): within 0.06 m of it, and B's exceeds A's by the UJ drop times the sine of
+       the force's angle from the housing axis (0.15 cos a = 0.130 m at no tilt; 0.143 m measured). Fig. 9a has A's
+       reaction almost through the UJ; RP-1's geometry does not (the smallest arm of A's 19 contacts is 0.22 m), so
+       A's lateral dampers already take the limiter's contact: docs/dock-process.md §8.1 */
+    double arm_closed[2], x0[2];
+    for (int k = 0; k < 2; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/mech/dock/s3x-400-%c.json", fixtures(), "AB"[k]);
+        mech_dock_config cf;
+        hy_err e;
+        assert_int_equal(mech_dock_config_read(path, &cf, &e), HY_OK);
+        const mech_dock_geometry *g = &cf.params.geom;
+        x0[k] = g->limiter_x0;
+        arm_closed[k] = g->limiter_x0 * cos(g->half_angle) - g->limiter_r0 * sin(g->half_angle);
+        mech_dock_config_free(&cf);
+    }
+    print_message("pads' lever arm about the UJ: A %.4f m (%.4f .. %.4f; closed form %.4f), B %.4f m (%.4f .. %.4f; "
+                  "%.4f), C %.4f m\n", a.ps.pad_arm_mean, a.ps.pad_arm_min, a.ps.pad_arm_max, arm_closed[0],
+                  b.ps.pad_arm_mean, b.ps.pad_arm_min, b.ps.pad_arm_max, arm_closed[1], c.ps.pad_arm_mean);
+    assert_true(fabs(a.ps.pad_arm_mean - arm_closed[0]) < 0.06 && fabs(b.ps.pad_arm_mean - arm_closed[1]) < 0.06);
+    double shift = b.ps.pad_arm_mean - a.ps.pad_arm_mean;
+    assert_true(shift > arm_closed[1] - arm_closed[0] - 0.02 && shift <= x0[1] - x0[0]);   /* the drop: 0.15 m */
+    assert_true(a.ps.pad_arm_min > 0.2 && a.ps.pad_arm_min <= a.ps.pad_arm_mean && a.ps.pad_arm_mean <= a.ps.pad_arm_max);
     assert_true(b.ps.frt1_slip_end < 1e-4);
     /* C (the module cone, as A and B): the movable limiter's pads on the wall align the vehicles where the fixed
        limiter and the rollers did not: the planes close and the process ends (A and B still align at 400 s); FrT1

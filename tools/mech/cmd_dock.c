@@ -501,6 +501,9 @@ static cJSON *process_json(const mech_dock_process_summary *ps)
     cJSON_AddNumberToObject(o, "roller_impacts", (double)ps->roller_impacts);
     cJSON_AddItemToObject(o, "limiter_pad_force_max", hy_json_exact_number(ps->pad_force_max));
     cJSON_AddNumberToObject(o, "limiter_pad_impacts", (double)ps->pad_impacts);
+    cJSON_AddItemToObject(o, "limiter_pad_arm_mean", num_or_null(ps->pad_arm_mean));
+    cJSON_AddItemToObject(o, "limiter_pad_arm_min", num_or_null(ps->pad_arm_min));
+    cJSON_AddItemToObject(o, "limiter_pad_arm_max", num_or_null(ps->pad_arm_max));
     cJSON_AddNumberToObject(o, "roller_all_touch_steps", (double)ps->roller_all);
     cJSON_AddItemToObject(o, "frt1_slip_max", hy_json_exact_number(ps->frt1_slip_max));
     cJSON_AddItemToObject(o, "frt1_slip_end", hy_json_exact_number(ps->frt1_slip_end));
@@ -1122,10 +1125,13 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
                 if (ps->log[k].from != ps->log[k].to)   /* the first bottom contact is logged without a transition */
                     printf(" %.4g s %s", ps->log[k].t, mech_dock_seq_state_name(ps->log[k].to));
             printf("\n  drive work %.5g J, retraction force max %.5g N, pushers max %.5g N; limiter pads on the cone "
-                   "wall %lu impacts, max %.5g N; rollers %lu impacts, max %.5g N (all touching in %lu steps); "
-                   "energy residual %.2g of initial + drive\n", ps->drive_work, ps->retract_force_max,
-                   ps->pusher_force_max, ps->pad_impacts, ps->pad_force_max, ps->roller_impacts,
-                   ps->roller_force_max, ps->roller_all, ps->e_residual_rel);
+                   "wall %lu impacts, max %.5g N", ps->drive_work, ps->retract_force_max, ps->pusher_force_max,
+                   ps->pad_impacts, ps->pad_force_max);
+            if (!isnan(ps->pad_arm_mean))
+                printf(", lever arm about the UJ %.3g m (%.3g .. %.3g)", ps->pad_arm_mean, ps->pad_arm_min,
+                       ps->pad_arm_max);
+            printf("; rollers %lu impacts, max %.5g N (all touching in %lu steps); energy residual %.2g of initial + "
+                   "drive\n", ps->roller_impacts, ps->roller_force_max, ps->roller_all, ps->e_residual_rel);
         }
         if (p->limiter_movable) {
             const mech_dock_limiter_summary *ls = &r->ls;

@@ -372,6 +372,15 @@ typedef struct mech_dock_process_summary {
     double frt1_slip_max, frt1_slip_end;          /* B: FrT1's slip, m: the largest and the end (restored by the
                                                      pushers when it returns towards 0)                            */
     double e_residual_rel;        /* max |energy residual| / (initial kinetic energy + max drive work)            */
+    /* The lever arm of the limiter's pad forces on the cone wall about the UJ centre (spec 001 Fig. 9): the
+       bending moment of their resultant about the UJ (its part across the housing axis, which the lateral
+       springs and brakes take) over the resultant's magnitude. Fig. 9a: in A the limiter's reaction passes almost
+       through the UJ, so the lateral dampers do not damp it; 9b: B's UJ moved to the base gives it an arm. */
+    double pad_arm_mean;          /* time integral of the moment over that of the force, accepted steps with the
+                                     pads on the wall, m (NAN: no contact)                                          */
+    double pad_arm_min, pad_arm_max;   /* over accepted steps whose resultant is >= 10 N, m (NAN: none)           */
+    double pad_m_int, pad_f_int;  /* (bookkeeping: the two integrals, N m s and N s, and the last accepted step's  */
+    double pad_m_prev, pad_f_prev, pad_t_prev;   /*  moment, force and time, for the trapezoids)                   */
 } mech_dock_process_summary;
 // (sim) => the process summary (all zero / NAN when the run has no process)
 const mech_dock_process_summary *mech_dock_sim_process(const mech_dock_sim *s);

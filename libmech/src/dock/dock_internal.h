@@ -111,6 +111,9 @@ typedef struct dock_proc_eval {
     double    pad_depth[DOCK_NPAD_PT];                 /* limiter pad points in the cone wall, m (< 0: apart)   */
     double    f_pad;                                   /* sum of the pad-wall forces, N                         */
     int       n_pad;                                   /* pad points touching the wall                          */
+    double    pad_f_net;                               /* |resultant of the pad-wall forces on the pads|, N     */
+    double    pad_m_uj;                                /* |its moment about the UJ centre across the housing
+                                                          axis| (the lateral dampers' share), N m               */
     double    k_touch;                                 /* stiffest touching contact of these, N/m (0: none)     */
     double    p_contact;                               /* power taken from the bodies by pushers, planes, rollers */
     double    e_contact;                               /* their elastic energy, J                               */

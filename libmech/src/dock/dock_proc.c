@@ -95,7 +95,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     const mech_contact_body *P = &cb[DOCK_CB_PASSIVE];
     memset(&e->push, 0, sizeof e->push);
     e->p_contact = e->e_contact = e->f_nut = 0;
-    e->f_plane = e->f_pad = e->k_touch = 0;
+    e->f_plane = e->f_pad = e->k_touch = e->pad_f_net = e->pad_m_uj = 0;
     e->n_plane = e->n_roller = e->n_pad = 0;
     e->gap = INFINITY;
 
@@ -212,8 +212,16 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         }
     for (int id = npad * DOCK_PAD_PTS; id < DOCK_NPAD_PT; id++)
         e->pad_depth[id] = -1.0;
-    if (e->n_pad > 0)
+    if (e->n_pad > 0) {
         wall_apply(m, bm, d, &wl);
+        /* spec 001 Fig. 9: the resultant's moment about the UJ centre (the housing's origin), less its part along
+           the housing axis (torsion, taken by the UJ itself): what the lateral springs and brakes see */
+        const int hb = m->b.housing;
+        mech_vec3 mo = mech_vec3_add(wl.mo, mech_vec3_cross(mech_vec3_sub(d->pos[wl.body], d->pos[hb]), wl.f));
+        mech_vec3 xh = mech_mat3_col(d->xmat[hb], 0);
+        e->pad_f_net = mech_vec3_norm(wl.f);
+        e->pad_m_uj = mech_vec3_norm(mech_vec3_axpy(mo, -mech_vec3_dot(mo, xh), xh));
+    }
 
     /* ---- alignment rollers (A, B): spheres on the levers against the receiving cone ---- */
     if (!pp->cam_on || !m->cam)

@@ -45,6 +45,8 @@ enum { Q_CONTACT = 0,   /* work done on every contact, the detent and the slots 
 #define DOCK_THETA_IMP 0.25 /* |lambda h| during an impact: ~25 steps per contact period, so a peak force is
                                sampled as finely as by the fixed 0.25 ms steps (error (lambda h / 2)^2 / 2 < 1 %) */
 #define DOCK_IMPACT_STEPS 50 /* accepted steps after a contact onset held to DOCK_THETA_IMP (~2 contact periods) */
+#define PAD_ARM_F_MIN 10.0  /* N: the pads' lever arm about the UJ is taken where their resultant is at least this
+                              (a contact starting or ending has an arm of round-off) */
 
 /* What one evaluation computes besides the derivative (the accepted state's copy feeds the channels). */
 typedef struct dock_eval {
@@ -768,6 +770,20 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
     s->roller_prev = pr->n_roller;
     s->pad_prev = pr->n_pad;
     ps->pad_force_max = fmax(ps->pad_force_max, pr->f_pad);
+    /* the pads' lever arm about the UJ (Fig. 9): trapezoids of the moment and of the force over accepted steps */
+    if (!first) {
+        double dt = s->t - ps->pad_t_prev;
+        ps->pad_m_int += 0.5 * (pr->pad_m_uj + ps->pad_m_prev) * dt;
+        ps->pad_f_int += 0.5 * (pr->pad_f_net + ps->pad_f_prev) * dt;
+        if (ps->pad_f_int > 0)
+            ps->pad_arm_mean = ps->pad_m_int / ps->pad_f_int;
+    }
+    ps->pad_m_prev = pr->pad_m_uj, ps->pad_f_prev = pr->pad_f_net, ps->pad_t_prev = s->t;
+    if (pr->pad_f_net >= PAD_ARM_F_MIN) {
+        double arm = pr->pad_m_uj / pr->pad_f_net;
+        ps->pad_arm_min = isnan(ps->pad_arm_min) ? arm : fmin(ps->pad_arm_min, arm);
+        ps->pad_arm_max = isnan(ps->pad_arm_max) ? arm : fmax(ps->pad_arm_max, arm);
+    }
     if (s->m->cam && pr->n_roller == s->m->cam->n_lever)
         ps->roller_all++;
     if (p->variant == MECH_DOCK_B) {
@@ -1634,6 +1650,7 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
             (rc = mech_dock_seq_init(&s->seq, &pp->seq, pp->start, 0.0, err)))
             goto fail;
         s->ps.t_retract = s->ps.t_align = s->ps.t_closed = s->ps.t_end = NAN;
+        s->ps.pad_arm_mean = s->ps.pad_arm_min = s->ps.pad_arm_max = NAN;
         s->ps.gap_min = INFINITY;
     }
     s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
