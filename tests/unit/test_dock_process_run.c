@@ -285,6 +285,24 @@ static void s3x_400(void **state)
     double shift = b.ps.pad_arm_mean - a.ps.pad_arm_mean;
     assert_true(shift > arm_closed[1] - arm_closed[0] - 0.02 && shift <= x0[1] - x0[0]);   /* the drop: 0.15 m */
     assert_true(a.ps.pad_arm_min > 0.2 && a.ps.pad_arm_min <= a.ps.pad_arm_mean && a.ps.pad_arm_mean <= a.ps.pad_arm_max);
+    /* C: the pads are on the limiter's body, its origin the UJ moved back by the stroke x, so their moment is carried
+       to the UJ; the larger base is then limiter_x0 - x ahead of it, and the closed form at x = 0 and at the largest
+       stroke brackets the run's mean (within the same 0.06 m). A bracket only: the moment taken about the limiter's
+       origin instead (0.318 m) would pass it too */
+    {
+        char path[512];
+        snprintf(path, sizeof path, "%s/mech/dock/s3x-400-C.json", fixtures());
+        mech_dock_config cf;
+        hy_err e;
+        assert_int_equal(mech_dock_config_read(path, &cf, &e), HY_OK);
+        const mech_dock_geometry *g = &cf.params.geom;
+        double lo = (g->limiter_x0 - c.ls.x_max) * cos(g->half_angle) - g->limiter_r0 * sin(g->half_angle);
+        double hi = g->limiter_x0 * cos(g->half_angle) - g->limiter_r0 * sin(g->half_angle);
+        print_message("C: pads' lever arm about the UJ %.4f m; closed form %.4f (stroke %.3f m) .. %.4f m (forward)\n",
+                      c.ps.pad_arm_mean, lo, c.ls.x_max, hi);
+        assert_true(c.ps.pad_arm_mean > lo - 0.06 && c.ps.pad_arm_mean < hi + 0.06);
+        mech_dock_config_free(&cf);
+    }
     assert_true(b.ps.frt1_slip_end < 1e-4);
     /* C (the module cone, as A and B): the movable limiter's pads on the wall align the vehicles where the fixed
        limiter and the rollers did not: the planes close and the process ends (A and B still align at 400 s); FrT1
