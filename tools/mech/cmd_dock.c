@@ -1128,8 +1128,9 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
                    "wall %lu impacts, max %.5g N", ps->drive_work, ps->retract_force_max, ps->pusher_force_max,
                    ps->pad_impacts, ps->pad_force_max);
             if (!isnan(ps->pad_arm_mean))
-                printf(", lever arm about the UJ %.3g m (%.3g .. %.3g)", ps->pad_arm_mean, ps->pad_arm_min,
-                       ps->pad_arm_max);
+                printf(", lever arm about the UJ %.3g m", ps->pad_arm_mean);
+            if (!isnan(ps->pad_arm_min))   /* NAN: the resultant never reached 10 N */
+                printf(" (%.3g .. %.3g)", ps->pad_arm_min, ps->pad_arm_max);
             printf("; rollers %lu impacts, max %.5g N (all touching in %lu steps); energy residual %.2g of initial + "
                    "drive\n", ps->roller_impacts, ps->roller_force_max, ps->roller_all, ps->e_residual_rel);
         }
