@@ -44,6 +44,7 @@ typedef struct run_out {
     double stuck_dx;            /* largest change of the limiter's stroke between consecutive stuck steps, m     */
     double x_end, pad_end, spring_end;   /* limiter stroke, pad force on the wall, spring force at the end      */
     double view_x0;             /* the view's limiter larger-base centre: distance from the UJ along the housing */
+    double lim_x0, lim_r0, half_angle;   /* the scenario's limiter larger base (x from the UJ, radius), cone angle */
     /* C against the paper's Fig. 15: the rim-limiter contact's episodes, its force over 177-180 s, the pads and the
        rim over 363-367 s */
     int    n_ep;                /* contact episodes (limiter force > 0), the first 16 kept                        */
@@ -116,6 +117,8 @@ static void run_config(mech_dock_config *c, const char *name, run_out *o)
         }
     }
     o->ls = *mech_dock_sim_limiter(s);
+    o->lim_x0 = c->params.geom.limiter_x0, o->lim_r0 = c->params.geom.limiter_r0;
+    o->half_angle = c->params.geom.half_angle;
     if (c->params.limiter_movable) {
         double Fs, Fst, E;
         mech_dock_limiter_springs(&c->params.limiter, o->x_end, 0, &Fs, &Fst, &E);
@@ -149,6 +152,13 @@ static void run(const char *name, run_out *o)
         print_message("%s\n", e.msg);
     assert_int_equal(rc, HY_OK);
     run_config(&c, name, o);
+}
+
+// (run, the limiter pushed back by x) => the line of the cone wall's normal at the limiter's larger base, its distance
+// from the UJ with the housing on the cone's axis: the normal is (-sin a, -cos a) in the meridian plane, m
+static double limiter_arm_closed(const run_out *o, double x)
+{
+    return (o->lim_x0 - x) * cos(o->half_angle) - o->lim_r0 * sin(o->half_angle);
 }
 
 static void common_checks(const run_out *o, const mech_dock_params *prm)
@@ -266,43 +276,22 @@ static void s3x_400(void **state)
        the force's angle from the housing axis (0.15 cos a = 0.130 m at no tilt; 0.143 m measured). Fig. 9a has A's
        reaction almost through the UJ; RP-1's geometry does not (the smallest arm of A's 19 contacts is 0.22 m), so
        A's lateral dampers already take the limiter's contact: docs/dock-process.md §8.1 */
-    double arm_closed[2], x0[2];
-    for (int k = 0; k < 2; k++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/mech/dock/s3x-400-%c.json", fixtures(), "AB"[k]);
-        mech_dock_config cf;
-        hy_err e;
-        assert_int_equal(mech_dock_config_read(path, &cf, &e), HY_OK);
-        const mech_dock_geometry *g = &cf.params.geom;
-        x0[k] = g->limiter_x0;
-        arm_closed[k] = g->limiter_x0 * cos(g->half_angle) - g->limiter_r0 * sin(g->half_angle);
-        mech_dock_config_free(&cf);
-    }
+    double arm_closed[2] = {limiter_arm_closed(&a, 0), limiter_arm_closed(&b, 0)};
     print_message("pads' lever arm about the UJ: A %.4f m (%.4f .. %.4f; closed form %.4f), B %.4f m (%.4f .. %.4f; "
                   "%.4f), C %.4f m\n", a.ps.pad_arm_mean, a.ps.pad_arm_min, a.ps.pad_arm_max, arm_closed[0],
                   b.ps.pad_arm_mean, b.ps.pad_arm_min, b.ps.pad_arm_max, arm_closed[1], c.ps.pad_arm_mean);
     assert_true(fabs(a.ps.pad_arm_mean - arm_closed[0]) < 0.06 && fabs(b.ps.pad_arm_mean - arm_closed[1]) < 0.06);
     double shift = b.ps.pad_arm_mean - a.ps.pad_arm_mean;
-    assert_true(shift > arm_closed[1] - arm_closed[0] - 0.02 && shift <= x0[1] - x0[0]);   /* the drop: 0.15 m */
+    assert_true(shift > arm_closed[1] - arm_closed[0] - 0.02 && shift <= b.lim_x0 - a.lim_x0);   /* the drop: 0.15 m */
     assert_true(a.ps.pad_arm_min > 0.2 && a.ps.pad_arm_min <= a.ps.pad_arm_mean && a.ps.pad_arm_mean <= a.ps.pad_arm_max);
     /* C: the pads are on the limiter's body, its origin the UJ moved back by the stroke x, so their moment is carried
        to the UJ; the larger base is then limiter_x0 - x ahead of it, and the closed form at x = 0 and at the largest
        stroke brackets the run's mean (within the same 0.06 m). A bracket only: the moment taken about the limiter's
        origin instead (0.318 m) would pass it too */
-    {
-        char path[512];
-        snprintf(path, sizeof path, "%s/mech/dock/s3x-400-C.json", fixtures());
-        mech_dock_config cf;
-        hy_err e;
-        assert_int_equal(mech_dock_config_read(path, &cf, &e), HY_OK);
-        const mech_dock_geometry *g = &cf.params.geom;
-        double lo = (g->limiter_x0 - c.ls.x_max) * cos(g->half_angle) - g->limiter_r0 * sin(g->half_angle);
-        double hi = g->limiter_x0 * cos(g->half_angle) - g->limiter_r0 * sin(g->half_angle);
-        print_message("C: pads' lever arm about the UJ %.4f m; closed form %.4f (stroke %.3f m) .. %.4f m (forward)\n",
-                      c.ps.pad_arm_mean, lo, c.ls.x_max, hi);
-        assert_true(c.ps.pad_arm_mean > lo - 0.06 && c.ps.pad_arm_mean < hi + 0.06);
-        mech_dock_config_free(&cf);
-    }
+    double lo = limiter_arm_closed(&c, c.ls.x_max), hi = limiter_arm_closed(&c, 0);
+    print_message("C: pads' lever arm about the UJ %.4f m; closed form %.4f (stroke %.3f m) .. %.4f m (forward)\n",
+                  c.ps.pad_arm_mean, lo, c.ls.x_max, hi);
+    assert_true(c.ps.pad_arm_mean > lo - 0.06 && c.ps.pad_arm_mean < hi + 0.06);
     assert_true(b.ps.frt1_slip_end < 1e-4);
     /* C (the module cone, as A and B): the movable limiter's pads on the wall align the vehicles where the fixed
        limiter and the rollers did not: the planes close and the process ends (A and B still align at 400 s); FrT1
