@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include "mech/contact.h"
+#include "contact/contact_internal.h"
 
 static void near(double a, double b, double tol)
 {
@@ -319,7 +320,8 @@ static void limiter_on_rim(void **state)
     mech_contact_shape rim3 = mech_contact_circle(0.15);
     pb = at(0.2, 0, 0);
     mech_contact_frustum_circle(&lim, &pa, &rim3, &pb, &g);
-    near(g.depth, 0.0, 1e-16);
+    near(g.depth, 0.0, 1e-15);   /* every point of the ring is at zero to a few ulps of 0.15 m: which is reported
+                                    depends on the samples' rounding */
 }
 
 /* limiter pads: three 0.6 rad pads at 0, 120° and 240° on the same solid cone around a coaxial rim edge share the
@@ -417,40 +419,61 @@ static void pad_end_faces(void **state)
 /* second method: the deepest edge point by dense sampling (200 000 points) for tilted, shifted edges, its depth the
  * distance to the solid's nearest face (the wall or an end plane: some of these edges are deep enough to be nearer
  * an end) */
+/* the limiter of limiter_search_matches_brute_force (r 0.185 -> 0.135 over 0.08 m, a whole ring): the solid's
+ * depth of the rim point at angle th, its distance to the nearest face, the wall or an end */
+static double limiter_ring_depth(const mech_contact_pose *pb, double th)
+{
+    mech_vec3 q = mech_vec3_add(pb->pos, mech_mat3_apply(pb->rot, V(0, 0.2 * cos(th), 0.2 * sin(th))));
+    double u = q.x, rho = hypot(q.y, q.z);
+    double L = hypot(0.08, 0.05), tu = 0.08 / L, tr = -0.05 / L;   /* generatrix (0.08, -0.05) normalised */
+    double d = -(u * (-tr) + (rho - 0.185) * tu);
+    return fmin(d, fmin(u, 0.08 - u));
+}
+
 static void limiter_search_matches_brute_force(void **state)
 {
     (void)state;
     mech_contact_shape lim = mech_contact_frustum(0.185, 0.135, 0.08, MECH_CONTACT_OUTSIDE), rim = mech_contact_circle(0.2);
     double tilts[] = {0.02, 0.08, 0.15}, shifts[] = {0.01, 0.03, 0.05};
     int nface = 0;
+    enum { NS = 200000 };
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) {
             mech_mat3 R = mech_mat3_mul(mech_mat3_rot(2, tilts[a]), mech_mat3_rot(0, 0.7 * a + 0.2));
             mech_contact_pose pa = at(0, 0, 0), pb = mech_contact_pose_make(V(0.04, -shifts[b], 0.3 * shifts[b]), R);
             mech_contact_geom g;
             if (mech_contact_frustum_circle(&lim, &pa, &rim, &pb, &g) < 0) fail();
-            double best = -INFINITY;
-            for (int k = 0; k < 200000; k++) {
-                double th = 2 * M_PI * k / 200000.0;
-                mech_vec3 q = mech_vec3_add(pb.pos, mech_mat3_apply(R, V(0, 0.2 * cos(th), 0.2 * sin(th))));
-                double u = q.x, rho = hypot(q.y, q.z), t = u * 0.8 + (rho - 0.185) * (-0.6) / 1.0;
-                /* generatrix (0.08, -0.05) normalised */
-                double L = hypot(0.08, 0.05), tu = 0.08 / L, tr = -0.05 / L;
-                t = u * tu + (rho - 0.185) * tr;
-                (void)t;
-                /* the pad is a solid: a point's depth is its distance to the nearest face, the wall or an end */
-                double d = -(u * (-tr) + (rho - 0.185) * tu);
-                d = fmin(d, fmin(u, 0.08 - u));
-                if (d > best) best = d;
+            /* 200 000 samples, then every sample at least as deep as its neighbours refined by ternary search
+               between them: a maximum on a kink (wall depth = end distance) is approached by the samples from
+               below only to their spacing (~4e-7 m here), and two maxima closer than that can swap */
+            const double h = 2 * M_PI / NS;
+            double best = -INFINITY, tbest = 0, dm = limiter_ring_depth(&pb, -h), d0 = limiter_ring_depth(&pb, 0);
+            for (int k = 0; k < NS; k++) {
+                double dp = limiter_ring_depth(&pb, (k + 1) * h);
+                if (d0 >= dm && d0 >= dp && d0 > best - 1e-6) {
+                    double lo = (k - 1) * h, hi = (k + 1) * h;
+                    for (int it = 0; it < 200 && hi - lo > 1e-14; it++) {
+                        double x1 = lo + (hi - lo) / 3, x2 = hi - (hi - lo) / 3;
+                        if (limiter_ring_depth(&pb, x1) < limiter_ring_depth(&pb, x2))
+                            lo = x1;
+                        else
+                            hi = x2;
+                    }
+                    double t = 0.5 * (lo + hi), dt = limiter_ring_depth(&pb, t);
+                    if (d0 > dt)
+                        t = k * h, dt = d0;
+                    if (dt > best)
+                        best = dt, tbest = t;
+                }
+                dm = d0, d0 = dp;
             }
-            if (g.feature == MECH_CONTACT_FEAT_FACE) {
-                /* the maximum sits on a kink (wall depth = end distance): the samples approach it from below only
-                   to their spacing, 6e-6 m of edge */
-                assert_true(g.depth >= best - 1e-12 && g.depth - best < 2e-6);
+            /* an end at the deepest point: as near as the wall (a kink, either face by round-off) or nearer */
+            mech_vec3 q = mech_vec3_add(pb.pos, mech_mat3_apply(R, V(0, 0.2 * cos(tbest), 0.2 * sin(tbest))));
+            if (fmin(q.x, 0.08 - q.x) < best + 1e-9)
                 nface++;
-            } else
-                near(g.depth, best, 1e-9);
+            near(g.depth, best, 1e-9);
         }
+    print_message("limiter ring: %d of 9 rims deepest where an end is as near as the wall or nearer\n", nface);
     assert_true(nface > 0);   /* the solid's ends matter in some of these */
 }
 
@@ -709,6 +732,69 @@ static void pad_normal_continuous_over_front_edge(void **state)
     assert_true(nedge > 0 && nface + nwall > 0 && nside > 0);
 }
 
+/* The pair certificates (mech_contact_cert) change no answer. Rims placed about C's pad's front and side edges are
+ * moved in 20 um steps from 8 mm in front of the place to 2 mm past it and back, turning by up to 0.03 rad about a
+ * radial axis as they go; each step is searched with the last step's certificate (as the contact set does) and
+ * without any, with the same warm start: the same contact flag, and in contact the same depth, normal, point and
+ * angle to the bit (the coarse scan's shortcut evaluates the three samples the full scan would choose from); apart,
+ * a skipped search reports a negative depth. Both shortcuts must be taken, in contact and apart: counted. */
+static void pad_certificates_change_nothing(void **state)
+{
+    (void)state;
+    mech_contact_shape pad = c_pad();
+    unsigned long long seed = 4242;
+    int kept_apart = 0, kept_touching = 0, touching = 0, apart = 0;
+    for (int path = 0; path < 16; path++) {
+        rim_place p = path % 2 ? rim_near_side_edge(&seed) : rim_near_front_edge(&seed);
+        mech_contact_shape rim = mech_contact_circle(p.R);
+        mech_contact_pose pa = at(0, 0, 0);
+        double phi = 2 * M_PI * unit_rand(&seed);
+        mech_vec3 axis = V(0, cos(phi), sin(phi));
+        mech_contact_cert cert = {0};
+        double th = 0, cs[2] = {1, 0};
+        int was = 0;
+        for (int k = 0; k <= 1000; k++) {
+            double s = k <= 500 ? k / 500.0 : (1000 - k) / 500.0;
+            mech_mat3 turn = mech_mat3_rot(0, 0.0);
+            double a = 0.03 * sin(M_PI * s);   /* about `axis` through the rim's centre (Rodrigues) */
+            mech_mat3 K = {{{0, -axis.z, axis.y}, {axis.z, 0, -axis.x}, {-axis.y, axis.x, 0}}};
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) {
+                    double kk = 0;
+                    for (int l = 0; l < 3; l++) kk += K.m[i][l] * K.m[l][j];
+                    turn.m[i][j] += sin(a) * K.m[i][j] + (1 - cos(a)) * kk;
+                }
+            mech_contact_pose pb = mech_contact_pose_make(mech_vec3_add(p.c, V(0.008 - 0.010 * s, 0, 0)),
+                                                          mech_mat3_mul(turn, p.rot));
+            mech_contact_geom g0, g1;
+            mech_contact_cert out0, out1;
+            double th0 = 0, th1 = 0, cs0[2], cs1[2];
+            const double *warm = was ? &th : NULL;
+            int r0 = contact_frustum_circle_warm_cs(&pad, &pa, &rim, &pb, warm, cs, NULL, &out0, &th0, cs0, &g0);
+            int r1 = contact_frustum_circle_warm_cs(&pad, &pa, &rim, &pb, warm, cs, &cert, &out1, &th1, cs1, &g1);
+            assert_int_equal(r0, r1);
+            int kept = k > 0 && memcmp(&out1.c, &cert.c, sizeof cert.c) == 0 && (cert.clear > 0 || cert.margin > 0);
+            if (r1) {
+                assert_true(g0.depth == g1.depth && th0 == th1 && g0.grad_deficit == g1.grad_deficit);
+                assert_memory_equal(&g0.normal, &g1.normal, sizeof g0.normal);
+                assert_memory_equal(&g0.point, &g1.point, sizeof g0.point);
+                assert_true(out1.clear == 0);
+                touching++, kept_touching += kept;
+                th = th1, cs[0] = cs1[0], cs[1] = cs1[1];
+            } else {
+                assert_true(g1.depth <= 0);
+                apart++, kept_apart += kept;
+            }
+            was = r1;
+            cert = out1;
+        }
+    }
+    print_message("pad certificates: %d steps touching (%d on a kept certificate), %d apart (%d)\n", touching,
+                  kept_touching, apart, kept_apart);
+    assert_true(touching > 1000 && apart > 1000);
+    assert_true(kept_touching > touching / 4 && kept_apart > apart / 4);
+}
+
 /* a rigid motion of the whole scene moves the point and turns the normal; the depth does not change */
 static void rigid_motion_invariance(void **state)
 {
@@ -790,6 +876,7 @@ int main(void)
         cmocka_unit_test(pad_gap_on_its_side),
         cmocka_unit_test(pad_normal_is_depth_gradient),
         cmocka_unit_test(pad_normal_continuous_over_front_edge),
+        cmocka_unit_test(pad_certificates_change_nothing),
         cmocka_unit_test(rigid_motion_invariance),
         cmocka_unit_test(relative_velocity_parts),
         cmocka_unit_test(table_and_shape_checks),

@@ -241,6 +241,18 @@ typedef struct mech_contact_body {
     mech_vec3 omega;  /* angular velocity, world, rad/s                                                        */
 } mech_contact_body;
 
+/* FRUSTUM(OUTSIDE)-CIRCLE pairs: what the last full search of the pair certified, for the edge circle it saw
+ * (centre c, axes e1, e2 times its radius, in the frustum's frame). The solid's depth is 1-Lipschitz in the point,
+ * so while every edge point has moved less than `clear` no point can be inside (the search is skipped: a Verlet
+ * list for one pair, exact), and while they have moved less than margin / 2 the coarse scan's best sample is still
+ * `sample` or a neighbour (three samples are evaluated instead of 65, with the same answer). */
+typedef struct mech_contact_cert {
+    double    clear;      /* m, >= 0: every edge point at least this far outside the solid (0: not known)       */
+    double    margin;     /* m, >= 0: the best coarse sample and its neighbours deeper than every other by this */
+    int       sample;     /* index of that best sample (0 .. 64, at angle index * 2 pi / 64)                    */
+    mech_vec3 c, e1, e2;  /* the edge of that search, frustum frame, m                                          */
+} mech_contact_cert;
+
 /* Per-pair state that persists between steps: the stick anchor and the impact speed. */
 typedef struct mech_contact_state {
     int       touching;  /* 1 when the pair was in contact                                                     */
@@ -251,6 +263,7 @@ typedef struct mech_contact_state {
     mech_vec3 anchor_a;  /* anchor: material point of body A, in A's body frame, m                             */
     mech_vec3 anchor_b;  /* anchor: material point of body B, in B's body frame, m; the tangential spring
                             stretch is the tangential part of world(anchor_a) - world(anchor_b)                 */
+    mech_contact_cert cert; /* FRUSTUM(OUTSIDE)-CIRCLE pairs: the last full search's certificate               */
 } mech_contact_state;
 
 /* Mutable data of a contact set: one allocation (mech_contact_data_copy copies it whole). */

@@ -127,9 +127,15 @@ int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_
                                 const mech_contact_pose *pb, const double *warm, double *theta, mech_contact_geom *g);
 /* the same with the cosine and sine of the angles: warm_cs (NULL: computed from *warm) = {cos, sin} of *warm,
  * theta_cs (may be NULL) receives those of the new angle; the contact set keeps both so that a persisting contact
- * calls no trigonometric function */
+ * calls no trigonometric function. For an OUTSIDE frustum, cert_in (may be NULL) is the certificate of an
+ * earlier search (mech_contact_cert): while the edge has moved less than its clearance, no search is made (no
+ * contact; depth = minus the clearance left, an upper bound of the signed depth), and while it has moved less than
+ * half its margin the solid's coarse scan evaluates three samples; cert_out (may be NULL) receives the certificate
+ * to keep (cert_in's when it was used, else this search's, clearance 0 when the pair touches). */
 int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_contact_pose *pa,
                                    const mech_contact_shape *b, const mech_contact_pose *pb, const double *warm,
-                                   const double *warm_cs, double *theta, double *theta_cs, mech_contact_geom *g);
+                                   const double *warm_cs, const mech_contact_cert *cert_in,
+                                   mech_contact_cert *cert_out, double *theta, double *theta_cs,
+                                   mech_contact_geom *g);
 
 #endif

@@ -517,11 +517,44 @@ static inline double solid_bound_at(const solid_bound *sb, double ct, double st)
     return u;
 }
 
+// (context, frustum, sin half, bounds, n + 1 samples' cos cc[i] and sin ss[i], n <= SOLID_COARSE) => the best
+// sample, *ib its index: the same as evaluating every one (the first of the deepest). The sample of greatest bound
+// is evaluated first, and a sample whose bound is below the best found (by more than its round-off) is not
+// evaluated. U (may be NULL) receives an upper bound of each sample's depth: its depth where evaluated, else its
+// bound plus the bound's round-off.
+static solid_eval solid_scan_samples(const edge_ctx *x, const mech_contact_shape *a, double sin_half,
+                                     const solid_bound *sb, const double *cc, const double *ss, int n, int *ibp,
+                                     double *U)
+{
+    double ub[SOLID_COARSE + 1];
+    int top = 0;
+    for (int i = 0; i <= n; i++) {
+        ub[i] = solid_bound_at(sb, cc[i], ss[i]);
+        if (ub[i] > ub[top])
+            top = i;
+    }
+    solid_eval best = solid_at(x, a, sin_half, cc[top], ss[top]);
+    int ib = top;
+    if (U) U[top] = best.d;
+    for (int i = 0; i <= n; i++) {
+        if (i == top)
+            continue;
+        if (ub[i] + sb->tol < best.d) {
+            if (U) U[i] = ub[i] + sb->tol;
+            continue;
+        }
+        solid_eval e = solid_at(x, a, sin_half, cc[i], ss[i]);
+        if (U) U[i] = e.d;
+        if (e.d > best.d || (e.d == best.d && i < ib))
+            best = e, ib = i;
+    }
+    *ibp = ib;
+    return best;
+}
+
 // (context, frustum, sin half, bounds, start angle and its cos/sin, interval h, n <= SOLID_COARSE) => the best of
 // n + 1 samples at θ0 + k h, k = -n/2 .. n/2 (the cos/sin by repeated rotation by h: one sincos a scan); *th, *cs,
-// *sn of the best. The same sample as evaluating every one (the first of the deepest): the sample of
-// greatest bound is evaluated first, and a sample whose bound is below the best found (by more than its round-off)
-// is not evaluated.
+// *sn of the best (solid_scan_samples)
 static solid_eval solid_scan(const edge_ctx *x, const mech_contact_shape *a, double sin_half, const solid_bound *sb,
                              double th0, double c0, double s0, double h, int n, double *th, double *cs, double *sn)
 {
@@ -533,44 +566,163 @@ static solid_eval solid_scan(const edge_ctx *x, const mech_contact_shape *a, dou
         double cn = c * ch + s_ * sh;
         s_ = s_ * ch - c * sh, c = cn;
     }
-    double cc[SOLID_COARSE + 1], ss[SOLID_COARSE + 1], ub[SOLID_COARSE + 1];
-    int top = 0;
+    double cc[SOLID_COARSE + 1], ss[SOLID_COARSE + 1];
     for (int i = 0; i <= n; i++) {
         cc[i] = c, ss[i] = s_;
-        ub[i] = solid_bound_at(sb, c, s_);
-        if (ub[i] > ub[top])
-            top = i;
         double cn = c * ch - s_ * sh;
         s_ = s_ * ch + c * sh, c = cn;
     }
-    solid_eval best = solid_at(x, a, sin_half, cc[top], ss[top]);
-    int ib = top;
-    for (int i = 0; i <= n; i++) {
-        if (i == top || ub[i] + sb->tol < best.d)
-            continue;
-        solid_eval e = solid_at(x, a, sin_half, cc[i], ss[i]);
-        if (e.d > best.d || (e.d == best.d && i < ib))
-            best = e, ib = i;
-    }
+    int ib;
+    solid_eval best = solid_scan_samples(x, a, sin_half, sb, cc, ss, n, &ib, NULL);
     *th = th0 + (ib - n / 2) * h, *cs = cc[ib], *sn = ss[ib];
     return best;
 }
 
-// (context, frustum, edge radius R) => the edge angle of greatest solid depth.
+/* cos(k pi / 32), k = 0 .. 16: the coarse scan's samples θ_i = i 2 pi / SOLID_COARSE by quadrant symmetry (the
+   sine of k pi / 32 is the cosine of (16 - k) pi / 32) */
+static const double coarse_cos[17] = {
+    1, 0.99518472667219693, 0.98078528040323043, 0.95694033573220882, 0.92387953251128674, 0.88192126434835505,
+    0.83146961230254524, 0.77301045336273699, 0.70710678118654757, 0.63439328416364549, 0.55557023301960229,
+    0.47139673682599781, 0.38268343236508984, 0.29028467725446233, 0.19509032201612833, 0.09801714032956077, 0};
+
+// (sample i of the coarse scan, 0 .. SOLID_COARSE) => its cos and sin
+static inline void coarse_sample(int i, double *c, double *s)
+{
+    int q = (i / 16) & 3, r = i % 16;
+    double c0 = coarse_cos[r], s0 = coarse_cos[16 - r];
+    switch (q) {   /* turned by q quarter turns: (c, s) -> (-s, c) each */
+    case 0: *c = c0, *s = s0; break;
+    case 1: *c = -s0, *s = c0; break;
+    case 2: *c = -c0, *s = -s0; break;
+    default: *c = s0, *s = -c0; break;
+    }
+}
+
+/* The solid's depth along the edge with its first two θ-derivatives, face by face: the wall's distance inside
+   (edge_at) and the end and side planes' (solid_bound's sinusoids a + b cos θ + c sin θ, exact distances wherever
+   they are the nearest: solid_at's side term is the smaller of the two sides' functionals). */
+typedef struct solid_model {
+    int    n, act;                /* faces (wall first), the nearest                                           */
+    double d[5], rate[5], curv[5];
+} solid_model;
+
+static inline void solid_model_at(const edge_ctx *x, const solid_bound *sb, double ct, double st, solid_model *m)
+{
+    edge_eval w = edge_at(x, ct, st);
+    m->d[0] = -w.f, m->rate[0] = -w.f1, m->curv[0] = -w.f2;
+    m->n = 1 + sb->n, m->act = 0;
+    for (int k = 0; k < sb->n; k++) {
+        double v = sb->b[k] * ct + sb->c[k] * st;
+        m->d[k + 1] = sb->a[k] + v, m->rate[k + 1] = sb->c[k] * ct - sb->b[k] * st, m->curv[k + 1] = -v;
+        if (m->d[k + 1] < m->d[m->act]) m->act = k + 1;
+    }
+}
+
+// (context, bounds, cos/sin of the best sample, half-width hb of the bracket about it) => the offset from the best
+// sample of the depth's maximum in [-hb, hb]. The depth is the smallest face distance: at a point, the nearest
+// face's own Newton step (when it is concave there) and the steps to where each other face, closing in, crosses it
+// (linear models) bound how far the depth can rise: the shortest is taken. The maximum is mostly a kink where two
+// faces cross (89 % of the contacts of S3x-C into the short cone), where that step is Newton's on their difference
+// and converges quadratically; on a face's smooth maximum it is Newton's on the rate. The depth's slope keeps a
+// bracket, and a step that leaves it, or two steps that did not halve it, give way to bisection (Brent's rule): 4-6
+// evaluations where golden section took 30. A secant without the bracket crept to its edge on a smooth maximum.
+static double solid_local_max(const edge_ctx *x, const solid_bound *sb, double c0, double s0, double hb)
+{
+    double lo = -hb, hi = hb, u = 0.0, w1 = 2.0 * hb, w2 = 4.0 * hb;
+    solid_model m;
+    solid_model_at(x, sb, c0, s0, &m);
+    for (int it = 0; it < 60; it++) {
+        int a = m.act;
+        double ra = m.rate[a];
+        if (ra == 0.0)
+            break;
+        double dir = ra > 0.0 ? 1.0 : -1.0, step = m.curv[a] < 0.0 ? fabs(ra / m.curv[a]) : INFINITY;
+        for (int j = 0; j < m.n; j++) {
+            double close = (ra - m.rate[j]) * dir;   /* > 0: face j comes down to face a's distance */
+            if (j != a && close > 0.0) {
+                double dj = (m.d[j] - m.d[a]) / close;
+                if (dj < step) step = dj;
+            }
+        }
+        if (dir > 0.0)
+            lo = u;
+        else
+            hi = u;
+        if (step < 1e-12)   /* at the maximum to round-off (a kink met, or a face's top) */
+            break;
+        double un = u + dir * step;
+        if (!(un > lo && un < hi) || hi - lo > 0.5 * w2)
+            un = 0.5 * (lo + hi);
+        w2 = w1, w1 = hi - lo;
+        if (hi - lo < 1e-10 || un == u)
+            break;
+        u = un;
+        double cu, su;
+        turn(c0, s0, u, &cu, &su);
+        solid_model_at(x, sb, cu, su, &m);
+    }
+    return u;
+}
+
+/* What a search may take from the last full one of its pair (the committed mech_contact_cert) and what it
+   certifies for the next. */
+typedef struct search_cert {
+    const mech_contact_cert *in;   /* NULL: none                                                                */
+    double moved;                  /* m: how far any edge point may have moved since in's edge (INFINITY: no in) */
+    double clear, margin;          /* out, as mech_contact_cert's for this search's edge (0: none)               */
+    int    sample;                 /* out: the coarse scan's best sample                                         */
+    int    reused;                 /* out: 1 when in's coarse sample was reused (the certificate stays in's)     */
+} search_cert;
+
+// (context, frustum, edge radius R, certificates) => the edge angle of greatest solid depth.
 // The depth is 1-Lipschitz in the point (a minimum of distances to planes and to the cone), and the arc between
 // samples h apart is within R h / 2 of one: a best sample deeper outside than that proves no point inside, and the
 // search stops there. Otherwise: 64 samples of the whole edge, 33 across the best, the
-// same bound again, then golden section between the best's neighbours, each point a small rotation of the best
+// same bound again, then model steps between the best's neighbours, each point a small rotation of the best
 // (Taylor below 1e-2 rad). Always the whole edge: a warm start (the last angle) found a local maximum at times,
 // and the depth jumped when it let go (S3x-C into the short cone: 1.2 J of energy error instead of 0.29 J).
-static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, double R, double *th)
+// The 64 samples are skipped when the last full scan's certificate proves which three hold the best (below).
+static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, double R, double *th,
+                                search_cert *sc)
 {
     double sin_half = x->s.sin_half;   /* 0 without a sector */
     const double H = 2.0 * M_PI / SOLID_COARSE;
     double t = 0, c = 1, sn = 0;
     solid_bound sb;
     solid_bound_make(x, a, sin_half, &sb);
-    solid_eval best = solid_scan(x, a, sin_half, &sb, M_PI, -1.0, 0.0, H, SOLID_COARSE, &t, &c, &sn);
+    solid_eval best;
+    int ib = -1;
+    if (sc->in && sc->in->margin > 2.0 * sc->moved) {
+        /* the last full scan's best sample and its two neighbours were deeper than every other sample by more
+           than the margin; each sample's point has moved less than half of it since (1-Lipschitz): the best is
+           still among those three, and evaluating them gives the full scan's answer (the first of the deepest) */
+        for (int i = sc->in->sample - 1; i <= sc->in->sample + 1; i++) {
+            if (i < 0 || i > SOLID_COARSE)
+                continue;
+            double ci, si;
+            coarse_sample(i, &ci, &si);
+            solid_eval e = solid_at(x, a, sin_half, ci, si);
+            if (ib < 0 || e.d > best.d)
+                best = e, ib = i;
+        }
+        sc->reused = 1;
+    } else {
+        double cc[SOLID_COARSE + 1], ss[SOLID_COARSE + 1], U[SOLID_COARSE + 1], out = -INFINITY;
+        for (int i = 0; i <= SOLID_COARSE; i++)
+            coarse_sample(i, &cc[i], &ss[i]);
+        best = solid_scan_samples(x, a, sin_half, &sb, cc, ss, SOLID_COARSE, &ib, U);
+        for (int i = 0; i <= SOLID_COARSE; i++)
+            if (i < ib - 1 || i > ib + 1)
+                out = fmax(out, U[i]);
+        /* the certificate: how much deeper the best (of its neighbourhood) is than every sample outside it (the
+           sample 2 pi is sample 0 again: a best at 0 certifies nothing) */
+        sc->margin = fmax(0.0, best.d - out);
+        sc->sample = ib;
+    }
+    coarse_sample(ib, &c, &sn);
+    t = ib * H;
+    /* every sample is at most best.d deep (to the bound's round-off) and every edge point within R H / 2 of one */
+    sc->clear = fmax(0.0, -best.d - R * H * 0.5 * (1.0 + 1e-9) - sb.tol);
     if (best.d < -R * H * 0.5 * (1.0 + 1e-9)) {   /* no edge point within the solid */
         *th = t;
         return best;
@@ -581,9 +733,19 @@ static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, 
         *th = t;
         return best;
     }
-    /* golden section on [t - hb, t + hb], hb the last scan's interval */
-    const double gr = 0.6180339887498949;
     const double hb = H / SOLID_FINE;
+    if (sb.n == 4 || !x->s.sector) {
+        /* d = min(wall, the sinusoids of solid_bound) exactly here: model steps between the best's neighbours */
+        double u = solid_local_max(x, &sb, c, sn, hb), cm, sm;
+        turn(c, sn, u, &cm, &sm);
+        solid_eval e = solid_at(x, a, sin_half, cm, sm);
+        if (e.d >= best.d) best = e, t += u;
+        *th = t;
+        return best;
+    }
+    /* golden section on [t - hb, t + hb], hb the last scan's interval (a pad wider than a half turn, whose side
+       distance is no sinusoid) */
+    const double gr = 0.6180339887498949;
     double lo = -hb, hi = hb, x1 = hi - gr * (hi - lo), x2 = lo + gr * (hi - lo), c1, s1, c2, s2;
     turn(c, sn, x1, &c1, &s1);
     turn(c, sn, x2, &c2, &s2);
@@ -609,26 +771,28 @@ static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, 
     return best;
 }
 
-// (context, frustum) => 0 when no edge point can be inside the solid: the edge's points stay farther from the axis
-// than the largest radius (its projection on the y-z plane is an ellipse whose minor half-axis is R |cos tilt|), or
-// its axial range misses the frustum's. The common case (a rim around the pad) costs these few products only.
-static int solid_may_touch(const edge_ctx *x, const mech_contact_shape *a)
+// (context, frustum) => a lower bound of every edge point's distance from the frustum's cylinder rho <= rmax,
+// 0 <= x <= length (which holds the solid): < 0 when an edge point may be inside the solid. The edge's points
+// stay farther from the axis than R |cos tilt| - |centre| (the projection on the y-z plane is an ellipse whose
+// minor half-axis is R |cos tilt|), and within the edge's axial half-extent of its centre. The common case (a rim
+// around the pad) costs these few products only.
+static double solid_reach(const edge_ctx *x, const mech_contact_shape *a)
 {
     mech_vec3 n = mech_vec3_cross(x->e1, x->e2);   /* R^2 times the edge's unit normal */
     double R = sqrt(mech_vec3_dot(x->e1, x->e1)), rmax = a->r0 > a->r1 ? a->r0 : a->r1;
     double rho_min = fabs(n.x) / R - sqrt(x->c.y * x->c.y + x->c.z * x->c.z);
     double ux = sqrt(x->e1.x * x->e1.x + x->e2.x * x->e2.x);   /* the edge's half-extent along the axis */
-    return rho_min < rmax && x->c.x - ux < a->length && x->c.x + ux > 0.0;
+    return fmax(rho_min - rmax, fmax(x->c.x - ux - a->length, -(x->c.x + ux)));
 }
 
 // (context, frustum, pose of A) => 1 and the contact of the solid's deepest edge
 // point (its face's normal), or -1 (g, theta untouched) when no edge point is inside the solid; *gap = that point's
-// depth (<= 0: minus its distance, a bound only when far)
+// depth (<= 0: minus its distance, a bound only when far); sc: solid_deepest's certificates
 static int solid_contact(const edge_ctx *x, const mech_contact_shape *a, const mech_contact_pose *pa, double *theta,
-                         double *theta_cs, mech_contact_geom *g, double *gap)
+                         double *theta_cs, mech_contact_geom *g, double *gap, search_cert *sc)
 {
     double th, sn, cs;
-    solid_eval e = solid_deepest(x, a, sqrt(mech_vec3_dot(x->e1, x->e1)), &th);
+    solid_eval e = solid_deepest(x, a, sqrt(mech_vec3_dot(x->e1, x->e1)), &th, sc);
     *gap = e.d;
     if (!(e.d > 0.0))
         return -1;
@@ -669,23 +833,20 @@ static int solid_contact(const edge_ctx *x, const mech_contact_shape *a, const m
 int contact_frustum_circle_warm(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                                 const mech_contact_pose *pb, const double *warm, double *theta, mech_contact_geom *g)
 {
-    return contact_frustum_circle_warm_cs(a, pa, b, pb, warm, NULL, theta, NULL, g);
+    return contact_frustum_circle_warm_cs(a, pa, b, pb, warm, NULL, NULL, NULL, theta, NULL, g);
 }
 
-int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_contact_pose *pa,
-                                   const mech_contact_shape *b, const mech_contact_pose *pb, const double *warm,
-                                   const double *warm_cs, double *theta, double *theta_cs, mech_contact_geom *g)
+// the search of contact_frustum_circle_warm_cs on the edge x; sc: the certificates (sc->clear a certified
+// clearance when it finds no contact, 0: none known)
+static int frustum_circle_search(const edge_ctx *xp, const mech_contact_shape *a, const mech_contact_pose *pa,
+                                 const double *warm, const double *warm_cs, double *theta, double *theta_cs,
+                                 mech_contact_geom *g, search_cert *sc)
 {
-    edge_ctx x;
-    x.s = contact_segment_make(0.0, a->r0, a->length, a->r1, a->side);
-    contact_segment_sector(&x.s, a);
-    mech_mat3 Rab = mech_mat3_tmul(pa->rot, pb->rot); /* B's local axes in A's frame */
-    x.c = contact_to_local(pa, pb->pos);
-    x.e1 = mech_vec3_scale(mech_mat3_col(Rab, 1), b->radius);
-    x.e2 = mech_vec3_scale(mech_mat3_col(Rab, 2), b->radius);
+    edge_ctx x = *xp;
     double th = 0.0, cs_best = 1.0, sn_best = 0.0;
     edge_eval best = {0}, card[4];
     int found = 0, all_in = 1, solid_near;
+    double reach;
     if (warm) {
         /* warm start (a contact that persists from the last step): Newton from the last angle */
         double sn, cs;
@@ -758,9 +919,13 @@ int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_conta
         }
         if (!found) {
             double gap;
-            if (a->side == MECH_CONTACT_OUTSIDE && solid_may_touch(&x, a) &&
-                solid_contact(&x, a, pa, theta, theta_cs, g, &gap) > 0)
-                return 1;
+            if (a->side == MECH_CONTACT_OUTSIDE) {
+                double reach = solid_reach(&x, a);
+                if (!(reach < 0.0))
+                    sc->clear = reach;
+                else if (solid_contact(&x, a, pa, theta, theta_cs, g, &gap, sc) > 0)
+                    return 1;
+            }
             contact_geom_none(g);
             return 0;
         }
@@ -769,7 +934,10 @@ int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_conta
         cs_best = cs, sn_best = sn;
     }
 out:
-    solid_near = a->side == MECH_CONTACT_OUTSIDE && solid_may_touch(&x, a);
+    reach = a->side == MECH_CONTACT_OUTSIDE ? solid_reach(&x, a) : 0.0;
+    solid_near = reach < 0.0;
+    if (a->side == MECH_CONTACT_OUTSIDE && !solid_near)
+        sc->clear = reach;
     if (a->side == MECH_CONTACT_OUTSIDE && !solid_near && best.f < 0.0) {
         /* no edge point can be inside the solid (solid_may_touch), so a point below the wall is past an end or a
            side of the pad: no contact (its depth below the wall was reported before) */
@@ -787,7 +955,7 @@ out:
         int face = best.f < 0.0 && solid_at(&x, a, sin_half, cs_best, sn_best).face != 0;
         double gap, ths, thcs[2];
         mech_contact_geom gs;
-        int rs = solid_contact(&x, a, pa, &ths, thcs, &gs, &gap);
+        int rs = solid_contact(&x, a, pa, &ths, thcs, &gs, &gap, sc);
         if (rs > 0 && (face || !(best.f < 0.0) || gs.depth > -best.f + 1e-12)) {
             if (theta) *theta = ths;
             if (theta_cs) theta_cs[0] = thcs[0], theta_cs[1] = thcs[1];
@@ -815,6 +983,53 @@ out:
     g->feature = MECH_CONTACT_FEAT_WALL;
     g->grad_deficit = 0.0;
     return depth > 0.0;
+}
+
+int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_contact_pose *pa,
+                                   const mech_contact_shape *b, const mech_contact_pose *pb, const double *warm,
+                                   const double *warm_cs, const mech_contact_cert *cert_in,
+                                   mech_contact_cert *cert_out, double *theta, double *theta_cs,
+                                   mech_contact_geom *g)
+{
+    edge_ctx x;
+    mech_mat3 Rab = mech_mat3_tmul(pa->rot, pb->rot); /* B's local axes in A's frame */
+    x.c = contact_to_local(pa, pb->pos);
+    x.e1 = mech_vec3_scale(mech_mat3_col(Rab, 1), b->radius);
+    x.e2 = mech_vec3_scale(mech_mat3_col(Rab, 2), b->radius);
+    search_cert sc = {.in = NULL, .moved = INFINITY};
+    if (cert_in && (cert_in->clear > 0.0 || cert_in->margin > 0.0) && a->side == MECH_CONTACT_OUTSIDE) {
+        /* an edge point q(θ) = c + e1 cos θ + e2 sin θ moved by at most |Δc| + sqrt(|Δe1|^2 + |Δe2|^2) (Cauchy-
+           Schwarz) since the search that gave the certificate, and the solid's depth is 1-Lipschitz in the point
+           (a minimum of distances to planes and to the wall's generatrix in the meridian). While that is less
+           than the clearance, no point is inside: the pads of a limiter that the rim passes at a few millimetres
+           were searched in full at every stage (S3x-C into the short cone: 3 of 4 pads). The coarse scan's
+           margin is used in solid_deepest. */
+        mech_vec3 dc = mech_vec3_sub(x.c, cert_in->c), d1 = mech_vec3_sub(x.e1, cert_in->e1),
+                  d2 = mech_vec3_sub(x.e2, cert_in->e2);
+        sc.in = cert_in;
+        sc.moved = sqrt(mech_vec3_dot(dc, dc)) + sqrt(mech_vec3_dot(d1, d1) + mech_vec3_dot(d2, d2));
+        if (sc.moved < cert_in->clear) {
+            if (cert_out) *cert_out = *cert_in;
+            if (theta) *theta = 0.0;
+            if (theta_cs) theta_cs[0] = 1.0, theta_cs[1] = 0.0;
+            contact_geom_none(g);
+            g->depth = sc.moved - cert_in->clear;   /* an upper bound of the signed depth: < 0 */
+            return 0;
+        }
+    }
+    x.s = contact_segment_make(0.0, a->r0, a->length, a->r1, a->side);
+    contact_segment_sector(&x.s, a);
+    int rc = frustum_circle_search(&x, a, pa, warm, warm_cs, theta, theta_cs, g, &sc);
+    if (cert_out) {
+        if (sc.reused) {   /* the margin is the reference edge's: keep that certificate whole */
+            *cert_out = *cert_in;
+            if (rc > 0) cert_out->clear = 0.0;
+        } else {
+            *cert_out = (mech_contact_cert){.clear = rc > 0 ? 0.0 : sc.clear, .margin = sc.margin,
+                                            .sample = sc.sample, .c = x.c, .e1 = x.e1, .e2 = x.e2};
+        }
+    }
+    return rc;
 }
 
 int mech_contact_frustum_circle(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,

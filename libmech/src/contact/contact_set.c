@@ -196,7 +196,9 @@ static void pair_off(mech_contact_data *d, int i)
     d->vel[i].vt = mech_vec3_zero();
     d->fn_elastic[i] = d->fn_damping[i] = d->fn[i] = 0.0;
     d->f_friction[i] = d->stretch[i] = d->force[i] = mech_vec3_zero();
+    mech_contact_cert cert = d->trial[i].cert;   /* the pair search's, kept apart */
     memset(&d->trial[i], 0, sizeof d->trial[i]);
+    d->trial[i].cert = cert;
 }
 
 void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const mech_contact_body *bodies)
@@ -225,10 +227,10 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         tr->edge_angle = tr->edge_cs[0] = tr->edge_cs[1] = 0.0;
         if (p->shape_a.type == MECH_CONTACT_FRUSTUM && p->shape_b.type == MECH_CONTACT_CIRCLE)
             contact_frustum_circle_warm_cs(&p->shape_a, &pa, &p->shape_b, &pb, c->touching ? &c->edge_angle : NULL,
-                                           c->edge_cs, &tr->edge_angle, tr->edge_cs, g);
+                                           c->edge_cs, &c->cert, &tr->cert, &tr->edge_angle, tr->edge_cs, g);
         else if (p->shape_a.type == MECH_CONTACT_CIRCLE && p->shape_b.type == MECH_CONTACT_FRUSTUM) {
             contact_frustum_circle_warm_cs(&p->shape_b, &pb, &p->shape_a, &pa, c->touching ? &c->edge_angle : NULL,
-                                           c->edge_cs, &tr->edge_angle, tr->edge_cs, g);
+                                           c->edge_cs, &c->cert, &tr->cert, &tr->edge_angle, tr->edge_cs, g);
             g->normal = mech_vec3_neg(g->normal);
         } else if (p->shape_a.type == MECH_CONTACT_SPHERE && p->shape_b.type == MECH_CONTACT_CONE)
             contact_sphere_cone_tan(&p->shape_a, &pa, &p->shape_b, &pb, m->cone_tan[i], g);
