@@ -646,7 +646,8 @@ typedef struct search_cert {
     int    reused;                 /* out: 1 when in's coarse sample was reused (the certificate stays in's)     */
 } search_cert;
 
-// (context, frustum, edge radius R, certificates) => the edge angle of greatest solid depth.
+// (context, frustum, edge radius R, certificates) => the edge angle of greatest solid depth, its cos and sin (the
+// samples' table values turned by the model's steps: no sincos of the angle).
 // The depth is 1-Lipschitz in the point (a minimum of distances to planes and to the cone), and the arc between
 // samples h apart is within R h / 2 of one: a best sample deeper outside than that proves no point inside, and the
 // search stops there. Otherwise: 64 samples of the whole edge, 17 across the best, the
@@ -654,8 +655,8 @@ typedef struct search_cert {
 // (Taylor below 1e-2 rad). Always the whole edge: a warm start (the last angle) found a local maximum at times,
 // and the depth jumped when it let go (S3x-C into the short cone: 1.2 J of energy error instead of 0.29 J).
 // The 64 samples are skipped when the last full scan's certificate proves which three hold the best (below).
-static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, double R, double *th,
-                                search_cert *sc)
+static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, double R, double *th, double *cs_out,
+                                double *sn_out, search_cert *sc)
 {
     double sin_half = x->s.sin_half;   /* 0 without a sector */
     const double H = 2.0 * M_PI / SOLID_COARSE;
@@ -696,14 +697,14 @@ static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, 
     /* every sample is at most best.d deep (to the bound's round-off) and every edge point within R H / 2 of one */
     sc->clear = fmax(0.0, -best.d - R * H * 0.5 * (1.0 + 1e-9) - sb.tol);
     if (best.d < -R * H * 0.5 * (1.0 + 1e-9)) {   /* no edge point within the solid */
-        *th = t;
+        *th = t, *cs_out = c, *sn_out = sn;
         return best;
     }
     /* the deepest point is within H of the best sample: 17 samples H / 8 apart across it (33 before the model
        steps below, which need no narrow bracket: bench_contact's limiter pair 975 -> 858 ns) */
     best = solid_scan(x, a, sin_half, t, c, sn, H / SOLID_FINE, 2 * SOLID_FINE, &t, &c, &sn);
     if (best.d < -R * H / SOLID_FINE * 0.5 * (1.0 + 1e-9)) {
-        *th = t;
+        *th = t, *cs_out = c, *sn_out = sn;
         return best;
     }
     const double hb = H / SOLID_FINE;
@@ -712,8 +713,8 @@ static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, 
         double u = solid_local_max(x, &sb, c, sn, hb), cm, sm;
         turn(c, sn, u, &cm, &sm);
         solid_eval e = solid_at(x, a, sin_half, cm, sm);
-        if (e.d >= best.d) best = e, t += u;
-        *th = t;
+        if (e.d >= best.d) best = e, t += u, c = cm, sn = sm;
+        *th = t, *cs_out = c, *sn_out = sn;
         return best;
     }
     /* golden section on [t - hb, t + hb], hb the last scan's interval (a pad wider than a half turn, whose side
@@ -739,8 +740,8 @@ static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, 
     double m = 0.5 * (lo + hi), cm, sm;
     turn(c, sn, m, &cm, &sm);
     solid_eval e = solid_at(x, a, sin_half, cm, sm);
-    if (e.d >= best.d) best = e, t += m;
-    *th = t;
+    if (e.d >= best.d) best = e, t += m, c = cm, sn = sm;
+    *th = t, *cs_out = c, *sn_out = sn;
     return best;
 }
 
@@ -765,12 +766,11 @@ static int solid_contact(const edge_ctx *x, const mech_contact_shape *a, const m
                          double *theta_cs, mech_contact_geom *g, double *gap, search_cert *sc)
 {
     double th, sn, cs;
-    solid_eval e = solid_deepest(x, a, sqrt(mech_vec3_dot(x->e1, x->e1)), &th, sc);
+    solid_eval e = solid_deepest(x, a, sqrt(mech_vec3_dot(x->e1, x->e1)), &th, &cs, &sn, sc);
     *gap = e.d;
     if (!(e.d > 0.0))
         return -1;
     th = (th > M_PI || th < -M_PI) ? remainder(th, 2.0 * M_PI) : th;
-    sincos(th, &sn, &cs);
     if (theta) *theta = th;
     if (theta_cs) theta_cs[0] = cs, theta_cs[1] = sn;
     /* every face's distance inside, its rate along the edge and its outward normal at the deepest point */
