@@ -755,15 +755,8 @@ static void pad_certificates_change_nothing(void **state)
         int was = 0;
         for (int k = 0; k <= 1000; k++) {
             double s = k <= 500 ? k / 500.0 : (1000 - k) / 500.0;
-            mech_mat3 turn = mech_mat3_rot(0, 0.0);
-            double a = 0.03 * sin(M_PI * s);   /* about `axis` through the rim's centre (Rodrigues) */
-            mech_mat3 K = {{{0, -axis.z, axis.y}, {axis.z, 0, -axis.x}, {-axis.y, axis.x, 0}}};
-            for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++) {
-                    double kk = 0;
-                    for (int l = 0; l < 3; l++) kk += K.m[i][l] * K.m[l][j];
-                    turn.m[i][j] += sin(a) * K.m[i][j] + (1 - cos(a)) * kk;
-                }
+            /* about `axis` through the rim's centre */
+            mech_mat3 turn = mech_quat_to_mat3(mech_quat_from_axis_angle(axis, 0.03 * sin(M_PI * s)));
             mech_contact_pose pb = mech_contact_pose_make(mech_vec3_add(p.c, V(0.008 - 0.010 * s, 0, 0)),
                                                           mech_mat3_mul(turn, p.rot));
             mech_contact_geom g0, g1;

@@ -512,16 +512,17 @@ static void solid_bound_make(const edge_ctx *x, const mech_contact_shape *a, dou
 static solid_eval solid_scan_samples(const edge_ctx *x, const mech_contact_shape *a, double sin_half,
                                      const double *cc, const double *ss, int n, int *ibp, double *U)
 {
-    double d[SOLID_COARSE + 1];
-    for (int i = 0; i <= n; i++)
-        d[i] = solid_at(x, a, sin_half, cc[i], ss[i]).d;
+    solid_eval best = solid_at(x, a, sin_half, cc[0], ss[0]);
     int ib = 0;
-    for (int i = 1; i <= n; i++)
-        if (d[i] > d[ib]) ib = i;
-    if (U)
-        for (int i = 0; i <= n; i++) U[i] = d[i];
+    if (U) U[0] = best.d;
+    for (int i = 1; i <= n; i++) {
+        solid_eval e = solid_at(x, a, sin_half, cc[i], ss[i]);
+        if (U) U[i] = e.d;
+        if (e.d > best.d)
+            best = e, ib = i;
+    }
     *ibp = ib;
-    return solid_at(x, a, sin_half, cc[ib], ss[ib]);
+    return best;
 }
 
 // (context, frustum, sin half, start angle and its cos/sin, interval h, n <= SOLID_COARSE) => the best of
