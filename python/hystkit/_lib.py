@@ -268,7 +268,8 @@ class BeamConfig(C.Structure):
                 ("history_path", C.c_char * BEAM_PATH_LEN), ("history_t", C.c_char * 64),
                 ("history_F", C.c_char * 64), ("hist", dbl_p), ("control_enabled", C.c_int),
                 ("control_design", C.c_int), ("control_Q", C.c_double), ("control_R", C.c_double),
-                ("control_u_max", C.c_double), ("output_rate", C.c_double)]
+                ("control_u_max", C.c_double), ("output_rate", C.c_double),
+                ("output_events", C.c_int)]
 
 
 class BeamInfo(C.Structure):
@@ -284,13 +285,15 @@ class BeamHistory(C.Structure):
         [("n", C.c_size_t), ("failed", C.c_int)] + [(k, C.c_double) for k in (
             "W_ext", "W_hinge", "T", "V_beam", "h", "balance_max")] + \
         [("W_j", C.c_double * BEAM_MAX_HINGES), ("contact", C.c_long * BEAM_MAX_HINGES),
+         ("contact_onsets", C.c_long * BEAM_MAX_HINGES), ("turning_points", C.c_long * BEAM_MAX_HINGES),
          ("progress", C.c_void_p), ("progress_ctx", C.c_void_p), ("sample", C.c_void_p),
          ("sample_ctx", C.c_void_p)]
 
 
 class BeamObs(C.Structure):
     _fields_ = [(k, C.c_double) for k in ("t", "w_tip", "theta", "theta_dot", "U", "F", "h", "T", "V_beam", "W_hinge",
-                                          "W_ext", "E_lin")] + [("dtheta", dbl_p), ("M", dbl_p), ("iterations", C.c_int)]
+                                          "W_ext", "E_lin")] + [("dtheta", dbl_p), ("M", dbl_p), ("iterations", C.c_int),
+                                                                                 ("events", C.c_int)]
 
 
 def _proto(lib, name, restype, *argtypes):

@@ -88,7 +88,8 @@ def _summary(h, cfg, nm, hist, dth, M):
         _, aq, _, tq = _peak(dth[j], t)
         _, aM, _, tM = _peak(M[j], t)
         o = {"position": hp.position, "clearance": hp.clearance, "dtheta_max_abs": aq, "dtheta_time": tq,
-             "M_max_abs": aM, "M_time": tM, "contact_fraction": h.contact[j] / n, "work": h.W_j[j],
+             "M_max_abs": aM, "M_time": tM, "contact_fraction": h.contact[j] / n,
+             "contact_onsets": h.contact_onsets[j], "turning_points": h.turning_points[j], "work": h.W_j[j],
              "energy_per_cycle": []}
         if n >= 3:
             try:   # energy per cycle of the hinge's dtheta-M loop, hyst's loop analysis with its defaults

@@ -168,6 +168,61 @@ check_fails "an unknown outputs key refused" "badrate3.json: .*every" \
 check_fails "--output-rate belongs to sim" "--output-rate belongs to 'mech beam sim'" \
     "$MECH" beam freq "$B/paper-4.5.json" --output-rate 10
 [ ! -e "$WORK/bad.csv" ] && ok "nothing written on refusal" || not_ok "nothing written on refusal"
+# ---- outputs.events / --output-rate events: rows at the hinges' events (issue 17: the output rate is the user's) ----
+# second method: beam_events.awk picks from the every-step response the rows "only" must hold (the first and last
+# rows, where a hinge's |dtheta_j| > clearance changes, the row before a hinge's dtheta_j reverses)
+for f in section-4.3:1:0.01 hinges-4:4:0.005; do
+    n=${f%%:*} r=${f#*:}; nh=${r%%:*} cl=${r#*:}
+    "$MECH" beam sim "$B/$n.json" -o "$WORK/e0-$n.csv" --summary "$WORK/e0-$n.json" 2>/dev/null
+    "$MECH" beam sim "$B/$n.json" -o "$WORK/e1-$n.csv" --summary "$WORK/e1-$n.json" --output-rate events 2>/dev/null
+    awk -v nh="$nh" -v c="$cl" -f "$TOP/tests/e2e/beam_events.awk" "$WORK/e0-$n.csv" >"$WORK/e2-$n.csv"
+    rows=$(($(wc -l <"$WORK/e1-$n.csv") - 2))
+    cmp -s "$WORK/e1-$n.csv" "$WORK/e2-$n.csv" && [ "$rows" -gt 100 ] \
+        && ok "$n --output-rate events: the every-step rows at contact changes and turning points ($rows rows)" \
+        || not_ok "$n --output-rate events: the every-step rows at contact changes and turning points ($rows rows)"
+    # the summary counts them from every step, whatever the rows: onsets + ends + turns + first + last = rows
+    python3 - "$WORK/e0-$n.json" "$WORK/e1-$n.json" "$rows" <<'PY' \
+        && ok "$n: the same summary at events; its contact onsets and turning points account for the rows" \
+        || not_ok "$n: the same summary at events; its contact onsets and turning points account for the rows"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+hs = a["hinges"]
+onsets = sum(h["contact_onsets"] for h in hs)
+# every hinge is out of contact at the start and (these runs) at the end: as many ends as onsets; events of two
+# hinges can share a row, so the rows are at most the sum
+n = 2 + 2 * onsets + sum(h["turning_points"] for h in hs)
+sys.exit(0 if a == b and onsets > 0 and 0 < int(sys.argv[3]) <= n else 1)
+PY
+done
+# "also": the rate's rows and the events' rows, in time order, each once
+sed 's/^  "solver": {/  "outputs": {"rate": 100, "events": "also"},\n  "solver": {/' "$B/section-4.3.json" >"$WORK/also.json"
+"$MECH" beam sim "$WORK/also.json" -o "$WORK/e3.csv" 2>/dev/null
+"$MECH" beam sim "$B/section-4.3.json" -o "$WORK/e4.csv" --output-rate 100 2>/dev/null
+sort -u -t, -k1,1g "$WORK/e4.csv" "$WORK/e2-section-4.3.csv" | grep -v '^[ts]' >"$WORK/e5.csv"
+tail -n +3 "$WORK/e3.csv" | cmp -s - "$WORK/e5.csv" && [ "$(wc -l <"$WORK/e3.csv")" -gt "$(wc -l <"$WORK/e4.csv")" ] \
+    && ok "outputs.events \"also\": the rows at 100 rows/s and at events, in time order, each once" \
+    || not_ok "outputs.events \"also\": the rows at 100 rows/s and at events, in time order, each once"
+# --output-rate R replaces the configuration's events, as in mech dock
+"$MECH" beam sim "$WORK/also.json" -o "$WORK/e6.csv" --output-rate 100 2>/dev/null
+cmp -s "$WORK/e4.csv" "$WORK/e6.csv" && ok "--output-rate 100 replaces outputs.events" \
+    || not_ok "--output-rate 100 replaces outputs.events"
+# HDF5: /history holds the same rows as the CSV at events
+if "$MECH" beam sim "$B/section-4.3.json" -o "$WORK/e.h5" --format h5 --output-rate events 2>/dev/null; then
+    /usr/bin/python3 - "$WORK/e.h5" "$WORK/e1-section-4.3.csv" <<'PY' && ok "HDF5 at events: /history is the CSV's rows bit for bit" || not_ok "HDF5 at events: /history is the CSV's rows bit for bit"
+import h5py, sys   # Debian's (scripts/install-deps: python3-h5py), as test_outputs_h5.sh
+h = h5py.File(sys.argv[1], "r")["/history"][()]
+rows = [list(map(float, l.split(","))) for l in open(sys.argv[2]).read().splitlines()[2:]]
+sys.exit(0 if len(h) == len(rows) and all(tuple(r) == tuple(x) for r, x in zip(h.tolist(), rows)) else 1)
+PY
+else
+    not_ok "HDF5 at events: /history is the CSV's rows bit for bit (the run failed)"
+fi
+sed 's/^  "solver": {/  "outputs": {"events": "sometimes"},\n  "solver": {/' "$B/paper-4.5.json" >"$WORK/badev.json"
+check_fails "outputs.events not one of its names refused, naming the file and key" \
+    "badev.json: outputs.events: expected one of \"none\", \"also\", \"only\"" \
+    "$MECH" beam sim "$WORK/badev.json" -o "$WORK/bad.csv"
+check_fails "--output-rate neither a number nor events refused" "--output-rate: 'often' is not a finite number" \
+    "$MECH" beam sim "$B/paper-4.5.json" -o "$WORK/bad.csv" --output-rate often
 # a run that fails between two rows still ends its response with the last state it reached (held, written at the
 # failure): diverging at step 2, a row every 3 steps, so the state of step 1 (t = 1e-4) is the held one
 check_fails "a failing decimated run names its rows" "the 2 steps before it are written: 2 rows of the time response at outputs.rate" \

@@ -47,8 +47,10 @@ static void usage(FILE *fp)
           "      --values LIST      freq --sweep: values a,b,c,...\n"
           "      --duration S       override solver.duration      --dt S      override solver.dt\n"
           "      --F0 N             override load.F0              --clearance RAD  every hinge's clearance\n"
-          "      --output-rate R    sim: outputs.rate, rows a second of the time response (-o; 0: every step);\n"
-          "                         the hinge records, the summary and the figure keep every step\n"
+          "      --output-rate R|events  sim: outputs.rate, rows a second of the time response (-o; 0: every\n"
+          "                         step), or rows only at the hinges' events (outputs.events \"only\": contacts\n"
+          "                         starting or ending, turning points); the hinge records, the summary and the\n"
+          "                         figure keep every step\n"
           "      --physical         integrate in physical FE coordinates (banded LAPACK) instead of modes\n"
           "      --iterated         iterated update instead of the paper's lagged one\n"
           "  -h, --help             this help\n"
@@ -62,6 +64,7 @@ typedef struct opts {
     const char *config, *out, *plot, *summary, *records, *sweep, *values;
     double duration, dt, F0, clearance, output_rate;
     int set_duration, set_dt, set_F0, set_clearance, set_output_rate, physical, iterated;
+    int events;                     /* --output-rate events                                                 */
     int h5;                         /* --format h5: -o is an HDF5 log                                      */
 } opts;
 
@@ -242,8 +245,10 @@ static int load_config(const char *cmd, const opts *o, mech_beam_config *c, mech
             c->params.hinge[j].clearance = o->clearance;
     if (o->physical)
         c->solver.physical = 1;
-    if (o->set_output_rate)
-        c->output_rate = o->output_rate;
+    if (o->set_output_rate)   /* as mech dock's: a rate replaces the configuration's events, "events" its rate */
+        c->output_rate = o->output_rate, c->output_events = MECH_BEAM_EVENTS_NONE;
+    if (o->events)
+        c->output_rate = 0, c->output_events = MECH_BEAM_EVENTS_ONLY;
     if (o->iterated)
         c->solver.update = MECH_BEAM_ITERATED;
     if (!(c->solver.dt > 0) || !(c->solver.duration >= 0) || c->solver.duration / c->solver.dt > 1e8) {
@@ -529,6 +534,8 @@ static cJSON *summary(const runsum *h, const mech_beam_config *c, const mech_bea
         cJSON_AddItemToObject(o, "M_max_abs", hy_json_exact_number(fabs(h->pM[j].v)));
         cJSON_AddItemToObject(o, "M_time", hy_json_exact_number(h->pM[j].t));
         cJSON_AddItemToObject(o, "contact_fraction", hy_json_exact_number((double)h->r->contact[j] / (double)h->n));
+        cJSON_AddNumberToObject(o, "contact_onsets", (double)h->r->contact_onsets[j]);   /* MECH_BEAM_EV_*   */
+        cJSON_AddNumberToObject(o, "turning_points", (double)h->r->turning_points[j]);
         cJSON_AddItemToObject(o, "work", hy_json_exact_number(h->r->W_j[j]));
         /* energy per cycle of the hinge's dtheta-M loop, counted by hyst's loop analysis (docs/loops.md) */
         hy_loops_opts lo;
@@ -678,7 +685,8 @@ typedef struct stream {
     double *q, *Q;                  /* nh x n_plan: each hinge's dtheta, M for the loop analysis, or NULL    */
     size_t every;                   /* the time response's rows: every this many steps, and the last         */
     size_t rows;                    /* rows of the time response written                                     */
-    int held_on;                    /* the last sample was not written (outputs.rate): held for a failure    */
+    int held_on;                    /* the last sample was not written: held for a turning point or a failure */
+    int events;                     /* outputs.events (MECH_BEAM_EVENTS_*)                                   */
     mech_beam_obs held;
     double held_dth[MECH_BEAM_MAX_HINGES], held_M[MECH_BEAM_MAX_HINGES];
     figbuf fig;                     /* --plot's samples                                                      */
@@ -719,6 +727,7 @@ static int stream_open(const char *cmd, stream *st, const opts *o, const mech_be
     /* outputs.rate R: a row every round(1 / (R dt)) steps (at least every step) and at the last step */
     double every = c->output_rate > 0 ? floor(1.0 / (c->output_rate * c->solver.dt) + 0.5) : 1.0;
     st->every = every < 1 ? 1 : every > (double)n ? (n > 0 ? n : 1) : (size_t)every;
+    st->events = c->output_events;
     if ((o->summary || o->h5) && nh > 0) {
         st->q = malloc(2 * (size_t)nh * n * sizeof *st->q);
         if (!st->q)
@@ -817,11 +826,21 @@ static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
     }
     sm->n = (long)i + 1;
     fig_add(&st->fig, i, ob);
-    /* the time response at outputs.rate (and the last step); a sample between rows is held, so that a run that
-       fails mid-way still ends its response with the last state it reached */
+    /* the time response at outputs.rate (and the last step) and/or at events; a sample between rows is held, so
+       that a turning point found at the next sample, and the last state a run that fails mid-way reached, can
+       still be written */
     int rc = HY_OK;
-    if (st->every == 1 || i % st->every == 0 || i + 1 == st->n_plan) {
-        rc = write_response(st, ob, err);
+    if (st->events != MECH_BEAM_EVENTS_NONE && (ob->events & MECH_BEAM_EV_TURNED) && st->held_on) {
+        rc = write_response(st, &st->held, err);
+        st->held_on = 0;
+    }
+    int due = st->events == MECH_BEAM_EVENTS_ONLY ? i == 0 || i + 1 == st->n_plan
+                                                  : st->every == 1 || i % st->every == 0 || i + 1 == st->n_plan;
+    if (st->events != MECH_BEAM_EVENTS_NONE && (ob->events & MECH_BEAM_EV_CONTACT))
+        due = 1;
+    if (due) {
+        if (rc == HY_OK)
+            rc = write_response(st, ob, err);
         st->held_on = 0;
     } else {
         st->held = *ob;
@@ -912,9 +931,10 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
         status = plot_response(cmd, o->plot, &h, NULL, "response", "");
     }
     if (sm->failed) {
-        if (st.every > 1)   /* outputs.rate: the response's rows are fewer than the steps the records hold */
+        if (st.every > 1 || st.events == MECH_BEAM_EVENTS_ONLY)   /* fewer rows than the steps the records hold */
             status = mech_cli_fail(cmd, "%s (the %ld steps before it are written: %zu rows of the time response at "
-                                   "outputs.rate, the last the state the run reached)", sm->msg, sm->n, st.rows);
+                                   "%s, the last the state the run reached)", sm->msg, sm->n, st.rows,
+                                   st.events == MECH_BEAM_EVENTS_ONLY ? "events" : "outputs.rate");
         else
             status = mech_cli_fail(cmd, "%s (the %ld rows before it are written)", sm->msg, sm->n);
     }
@@ -1064,6 +1084,24 @@ static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const me
     return status;
 }
 
+// --output-rate R|events
+static int opt_rate(void *dst, const char *v, hy_args *st, hy_err *err)
+{
+    (void)st;
+    opts *o = dst;
+    if (strcmp(v, "events") == 0) {
+        o->events = 1, o->set_output_rate = 0;
+        return HY_OK;
+    }
+    if (hy_args_double("output-rate", v, &o->output_rate, err) != HY_OK)
+        return HY_EARG;
+    if (!(o->output_rate >= 0 && isfinite(o->output_rate)))
+        return hy_err_set(err, HY_EARG, "--output-rate %s: expected rows a second >= 0 (0: every step) or 'events'",
+                          v);
+    o->set_output_rate = 1, o->events = 0;
+    return HY_OK;
+}
+
 int mech_cmd_beam(int argc, char **argv)
 {
     const char *cmd = "beam";
@@ -1081,7 +1119,7 @@ int mech_cmd_beam(int argc, char **argv)
         HY_OPT_STR("summary", 0, &o.summary),     HY_OPT_STR("hinge-records", 0, &o.records),
         HY_OPT_DOUBLE("duration", &o.duration, &o.set_duration), HY_OPT_DOUBLE("dt", &o.dt, &o.set_dt),
         HY_OPT_DOUBLE("F0", &o.F0, &o.set_F0),    HY_OPT_DOUBLE("clearance", &o.clearance, &o.set_clearance),
-        HY_OPT_DOUBLE("output-rate", &o.output_rate, &o.set_output_rate),
+        HY_OPT_CALL("output-rate", &o, opt_rate),
         HY_OPT_FLAG("physical", 0, &o.physical),  HY_OPT_FLAG("iterated", 0, &o.iterated),
         HY_OPT_CHOICE("format", &format, formats), HY_OPT_END};
     if ((go = mech_cli_parse(cmd, usage, tab, argc - 1, argv + 1, "missing CONFIG.json", &o.config)) != MECH_CLI_GO)
@@ -1095,10 +1133,8 @@ int mech_cmd_beam(int argc, char **argv)
         return mech_cli_usage(cmd, "--format h5 belongs to 'mech beam sim' and needs -o FILE.h5 (not standard output)");
     if (o.values && !o.sweep)
         return mech_cli_usage(cmd, "--values needs --sweep");
-    if (o.set_output_rate && mode != 1)
+    if ((o.set_output_rate || o.events) && mode != 1)
         return mech_cli_usage(cmd, "--output-rate belongs to 'mech beam sim'");
-    if (o.set_output_rate && !(o.output_rate >= 0 && isfinite(o.output_rate)))
-        return mech_cli_usage(cmd, "--output-rate %g: expected rows a second >= 0 (0: every step)", o.output_rate);
     if (o.plot && mode == 0 && !o.sweep)
         return mech_cli_usage(cmd, "--plot needs --sweep with 'mech beam freq'");
     if (o.plot && !terminal(o.plot))

@@ -187,7 +187,14 @@ typedef struct mech_beam_obs {
     const double *dtheta;      /* n_hinges, rad                                                                */
     const double *M;           /* n_hinges, total hinge moments, N m                                           */
     int iterations;            /* iterated update: passes of the last step                                    */
+    int events;                /* set by mech_beam_run: MECH_BEAM_EV_* of this sample                          */
 } mech_beam_obs;
+
+/* A hinge's events (mech_beam_obs.events, counted in mech_beam_history): its contact starting or ending (this sample
+ * is the first with |dtheta_j| above its clearance, or back within it), and its turning point (dtheta_j reverses
+ * at this sample: the sample before was the extreme, a reversal point of the hinge's loop; increments of 0 keep
+ * the last direction). */
+enum { MECH_BEAM_EV_CONTACT = 1, MECH_BEAM_EV_TURNED = 2 };
 
 /* (model, solver, load, control or NULL, initial state or NULL, switches or NULL) => data at t = 0 with every hinge
  * element created and reset; one allocation for the arrays, plus one element per model-law hinge. */
@@ -219,6 +226,8 @@ typedef struct mech_beam_history {
     double balance_max;        /* max over the samples of |T + V_beam + W_hinge - W_ext|, J                     */
     double W_j[MECH_BEAM_MAX_HINGES];      /* work of each hinge: trapezoids of M d(dtheta) over the samples, J */
     long contact[MECH_BEAM_MAX_HINGES];    /* samples with |dtheta_j| > the hinge's clearance                  */
+    long contact_onsets[MECH_BEAM_MAX_HINGES];   /* contacts starting (MECH_BEAM_EV_CONTACT into contact)      */
+    long turning_points[MECH_BEAM_MAX_HINGES];   /* reversals of dtheta_j (MECH_BEAM_EV_TURNED)                */
     /* optional, the caller's: called before each sample with the fraction done (a progress line; NULL: none) */
     void (*progress)(void *ctx, double fraction);
     void *progress_ctx;
@@ -279,7 +288,13 @@ typedef struct mech_beam_config {
     double control_Q, control_R, control_u_max;                    /* control.Q (600), .R (0.1), .u_max (0)    */
     double output_rate;   /* outputs.rate: rows a second of `mech beam sim`'s time response (0: every step, the
                              default); the hinge records, the summary and the figure keep every step            */
+    int    output_events; /* outputs.events: MECH_BEAM_EVENTS_*, rows of the time response at the hinges' events */
 } mech_beam_config;
+
+/* outputs.events: the time response's rows at the hinges' events (MECH_BEAM_EV_*: a contact's first sample, a turning
+ * point's extreme sample) besides those of outputs.rate ("also"), or only there and at the first and last steps
+ * ("only") */
+enum { MECH_BEAM_EVENTS_NONE = 0, MECH_BEAM_EVENTS_ALSO, MECH_BEAM_EVENTS_ONLY };
 
 // (c) => the defaults (params, solver, load defaults; control off, Q 600, R 0.1)
 void mech_beam_config_default(mech_beam_config *c);

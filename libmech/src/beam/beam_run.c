@@ -27,6 +27,8 @@ int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mec
     h->W_ext = h->W_hinge = h->T = h->V_beam = h->h = h->balance_max = 0;
     memset(h->W_j, 0, sizeof h->W_j);
     memset(h->contact, 0, sizeof h->contact);
+    memset(h->contact_onsets, 0, sizeof h->contact_onsets);
+    memset(h->turning_points, 0, sizeof h->turning_points);
     int rc = mech_beam_samples(s, &n, err);
     if (rc != HY_OK)
         return rc;
@@ -42,6 +44,7 @@ int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mec
     mech_beam_obs o;
     memset(&o, 0, sizeof o);
     double q0[MECH_BEAM_MAX_HINGES], Q0[MECH_BEAM_MAX_HINGES];   /* the previous sample's, for the work */
+    int touch[MECH_BEAM_MAX_HINGES], dir[MECH_BEAM_MAX_HINGES] = {0};   /* in contact; last nonzero direction */
     for (size_t i = 0; i < n; i++) {
         if (h->progress)
             h->progress(h->progress_ctx, (double)i / (double)n);
@@ -54,14 +57,24 @@ int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mec
             h->t[i] = o.t, h->w_tip[i] = o.w_tip, h->theta[i] = o.theta, h->theta_dot[i] = o.theta_dot;
             h->U[i] = o.U, h->F[i] = o.F;
         }
+        o.events = 0;
         for (int j = 0; j < nh; j++) {
             double q = o.dtheta[j], Q = o.M[j];
+            int in = fabs(q) > p->hinge[j].clearance;
             if (keep)
                 h->dtheta[(size_t)j * cap + i] = q, h->M[(size_t)j * cap + i] = Q;
-            if (i > 0)   /* the hinge's work, as the loop analysis integrates Q dq (trapezoids) */
-                h->W_j[j] += 0.5 * (Q + Q0[j]) * (q - q0[j]);
-            q0[j] = q, Q0[j] = Q;
-            if (fabs(o.dtheta[j]) > p->hinge[j].clearance)
+            if (i > 0) {
+                h->W_j[j] += 0.5 * (Q + Q0[j]) * (q - q0[j]);   /* the work, as the loop analysis: Q dq trapezoids */
+                if (in != touch[j])
+                    o.events |= MECH_BEAM_EV_CONTACT, h->contact_onsets[j] += in;
+                int d = q > q0[j] ? 1 : q < q0[j] ? -1 : 0;
+                if (d != 0 && dir[j] != 0 && d != dir[j])
+                    o.events |= MECH_BEAM_EV_TURNED, h->turning_points[j]++;
+                if (d != 0)
+                    dir[j] = d;
+            }
+            q0[j] = q, Q0[j] = Q, touch[j] = in;
+            if (in)
                 h->contact[j]++;
         }
         h->balance_max = fmax(h->balance_max, fabs(o.T + o.V_beam + o.W_hinge - o.W_ext));

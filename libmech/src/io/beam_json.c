@@ -205,7 +205,8 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_beam_config *c)
     static const char *const ks[] = {"beta", "gamma", "dt", "duration", "update", "tol", "max_iter",
                                      "theta_torque", "coordinates", "linear", NULL};
     static const char *const kc[] = {"enabled", "design", "Q", "R", "u_max", NULL};
-    static const char *const ko[] = {"rate", NULL};
+    static const char *const ko[] = {"rate", "events", NULL};
+    static const char *const events[] = {"none", "also", "only", NULL};   /* MECH_BEAM_EVENTS_* */
     static const char *const edges[] = {"closed", "half", "open", NULL};
     static const char *const updates[] = {"lagged", "iterated", NULL};
     static const char *const torque[] = {"faithful", "consistent", NULL};
@@ -346,6 +347,7 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_beam_config *c)
         if (rc == HY_OK && !(c->output_rate >= 0))
             rc = hy_err_set(x->err, HY_EPARSE, "%s: outputs.rate = %g: expected rows a second >= 0 (0: every step)",
                             x->name, c->output_rate);
+        if (rc == HY_OK) rc = choice(x, o, "outputs", "events", events, &c->output_events);
     }
     return rc;
 }
