@@ -44,7 +44,7 @@ int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mec
     mech_beam_obs o;
     memset(&o, 0, sizeof o);
     double q0[MECH_BEAM_MAX_HINGES], Q0[MECH_BEAM_MAX_HINGES];   /* the previous sample's, for the work */
-    int touch[MECH_BEAM_MAX_HINGES], dir[MECH_BEAM_MAX_HINGES] = {0};   /* in contact; last nonzero direction */
+    int touch[MECH_BEAM_MAX_HINGES] = {0}, dir[MECH_BEAM_MAX_HINGES] = {0};   /* in contact; last nonzero direction */
     for (size_t i = 0; i < n; i++) {
         if (h->progress)
             h->progress(h->progress_ctx, (double)i / (double)n);
