@@ -666,20 +666,18 @@ static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, 
     solid_bound sb;
     solid_bound_make(x, a, sin_half, &sb);
     solid_eval best;
-    int ib = -1;
+    int ib;
     if (sc->in && sc->in->margin > 2.0 * sc->moved) {
         /* the last full scan's best sample and its two neighbours were deeper than every other sample by more
            than the margin; each sample's point has moved less than half of it since (1-Lipschitz): the best is
            still among those three, and evaluating them gives the full scan's answer (the first of the deepest) */
-        for (int i = sc->in->sample - 1; i <= sc->in->sample + 1; i++) {
-            if (i < 0 || i > SOLID_COARSE)
-                continue;
-            double ci, si;
-            coarse_sample(i, &ci, &si);
-            solid_eval e = solid_at(x, a, sin_half, ci, si);
-            if (ib < 0 || e.d > best.d)
-                best = e, ib = i;
-        }
+        int lo = sc->in->sample > 0 ? sc->in->sample - 1 : 0;
+        int hi = sc->in->sample < SOLID_COARSE ? sc->in->sample + 1 : SOLID_COARSE;
+        double cc[3], ss[3];
+        for (int i = lo; i <= hi; i++)
+            coarse_sample(i, &cc[i - lo], &ss[i - lo]);
+        best = solid_scan_samples(x, a, sin_half, cc, ss, hi - lo, &ib, NULL);
+        ib += lo;
         sc->reused = 1;
     } else {
         double cc[SOLID_COARSE + 1], ss[SOLID_COARSE + 1], U[SOLID_COARSE + 1], out = -INFINITY;
