@@ -1089,17 +1089,9 @@ static int opt_rate(void *dst, const char *v, hy_args *st, hy_err *err)
 {
     (void)st;
     opts *o = dst;
-    if (strcmp(v, "events") == 0) {
-        o->events = 1, o->set_output_rate = 0;
-        return HY_OK;
-    }
-    if (hy_args_double("output-rate", v, &o->output_rate, err) != HY_OK)
-        return HY_EARG;
-    if (!(o->output_rate >= 0 && isfinite(o->output_rate)))
-        return hy_err_set(err, HY_EARG, "--output-rate %s: expected rows a second >= 0 (0: every step) or 'events'",
-                          v);
-    o->set_output_rate = 1, o->events = 0;
-    return HY_OK;
+    int rc = mech_cli_output_rate(v, &o->output_rate, &o->events, err);
+    o->set_output_rate = rc == HY_OK ? !o->events : o->set_output_rate;
+    return rc;
 }
 
 int mech_cmd_beam(int argc, char **argv)

@@ -1202,13 +1202,7 @@ static int opt_rate(void *dst, const char *v, hy_args *st, hy_err *err)
 {
     (void)st;
     opts *o = dst;
-    if (strcmp(v, "events") == 0)
-        o->events = 1;
-    else if (hy_args_double("output-rate", v, &o->rate, err) != HY_OK)
-        return HY_EARG;
-    else if (!(o->rate >= 0))
-        return hy_err_set(err, HY_EARG, "--output-rate '%s': expected rows/s >= 0 (0: every step) or 'events'", v);
-    return HY_OK;
+    return mech_cli_output_rate(v, &o->rate, &o->events, err);
 }
 
 int mech_cmd_dock(int argc, char **argv)

@@ -59,6 +59,22 @@ int mech_cli_int(const char *cmd, const char *opt, const char *text, int min, in
     return hy_args_int(opt, text, min, out, &err) == HY_OK ? 0 : (mech_cli_usage(cmd, "%s", err.msg), -1);
 }
 
+int mech_cli_output_rate(const char *text, double *rate, int *events, hy_err *err)
+{
+    if (strcmp(text, "events") == 0) {
+        *events = 1;
+        return HY_OK;
+    }
+    double r;
+    if (hy_args_double("output-rate", text, &r, err) != HY_OK)
+        return HY_EARG;
+    if (!(r >= 0))
+        return hy_err_set(err, HY_EARG, "--output-rate %s: expected rows a second >= 0 (0: every step) or 'events'",
+                          text);
+    *rate = r, *events = 0;
+    return HY_OK;
+}
+
 int mech_cli_parse(const char *cmd, void (*usage)(FILE *), const hy_arg *tab, int argc, char **argv,
                    const char *missing, const char **operand)
 {

@@ -20,6 +20,9 @@ const char *mech_cli_text(const char *s);
 int mech_cli_double(const char *cmd, const char *opt, const char *text, double *out);
 // (command, option name, text, minimum) => integer >= min in *out; 0, or -1 after a usage message
 int mech_cli_int(const char *cmd, const char *opt, const char *text, int min, int *out);
+/* (the value of --output-rate R|events, `mech dock` and `mech beam sim`) => *events = 1 for "events", else
+ * *rate = R >= 0 (0: every step) and *events = 0 (the last one given wins); HY_EARG with the message in err */
+int mech_cli_output_rate(const char *text, double *rate, int *events, hy_err *err);
 
 /* The prologue of a command (docs/limits-and-outputs.md, "One command-line layer"): its options declared in a table
  * (hyst/args.h: name, letter, kind, destination), -h / --help printing its usage, every mistake one usage error
