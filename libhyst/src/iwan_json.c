@@ -42,7 +42,7 @@ int hy_iwan_from_json(const cJSON *doc, const char *name, hy_iwan_model **out, h
         if (!cJSON_IsObject(seg))
             return hy_err_set(err, HY_EPARSE, "%s: segalman: expected an object {F_S, K_T, chi, beta, N}", name);
         hy_iwan_segalman s;
-        double N;
+        double N = 0;
         if ((rc = seg_num(seg, "F_S", name, &s.F_S, err)) || (rc = seg_num(seg, "K_T", name, &s.K_T, err)) ||
             (rc = seg_num(seg, "chi", name, &s.chi, err)) || (rc = seg_num(seg, "beta", name, &s.beta, err)) ||
             (rc = seg_num(seg, "N", name, &N, err)))

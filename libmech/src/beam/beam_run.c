@@ -21,7 +21,7 @@ int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mec
 {
     const mech_beam_params *p = mech_beam_model_params(m);
     int nh = p->n_hinges;
-    size_t n, cap = h->cap;
+    size_t n = 0, cap = h->cap;
     h->n = 0;
     h->failed = 0;
     h->W_ext = h->W_hinge = h->T = h->V_beam = h->h = h->balance_max = 0;

@@ -167,7 +167,7 @@ int mech_ctrl_lqr(size_t n, size_t m, const double *A, const double *B, const do
     if (!K || (!pole_re) != (!pole_im))
         return hy_err_set(err, HY_EARG, "LQR: %s", !K ? "output K is NULL" : "give both pole arrays or neither");
     double *x = X;
-    if (!x && n > 0 && n <= CTRL_MAX_DIM && !(x = malloc(n * n * sizeof *x)))
+    if (!x && n > 0 && n <= CTRL_MAX_DIM && !(x = calloc(n * n, sizeof *x)))
         return hy_err_set(err, HY_ENOMEM, "LQR: out of memory");
     int rc = mech_ctrl_care(n, m, A, B, Q, R, x, err);
     if (rc == HY_OK)
