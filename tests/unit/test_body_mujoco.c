@@ -94,10 +94,14 @@ static mjModel *load_mjcf(const mech_body_def *def, double h)
     return mm;
 }
 
+/* the largest differences over a run: base position (m), attitude (rad), rates and velocities, joint coordinates */
+typedef struct { double pos, att, v, q; } mj_diff;
+
 /* (definition, initial state y in the body layout, step, duration) => max differences of the base position (m),
- * attitude (rad), joint coordinates and rates, base velocities; also compared against the body module at h/4 */
-static void compare(const char *what, mech_body_def *def, const double *y0, double h, double T, double tol,
-                    double tol_q)
+ * attitude (rad), joint coordinates and rates, base velocities; also compared against the body module at h/4.
+ * tol <= 0: no assertion here (the caller judges the returned differences) */
+static mj_diff compare(const char *what, mech_body_def *def, const double *y0, double h, double T, double tol,
+                       double tol_q)
 {
     mech_body_model *m = NULL;
     mech_body_sim *s = NULL;
@@ -171,12 +175,14 @@ static void compare(const char *what, mech_body_def *def, const double *y0, doub
     printf("%s vs MuJoCo 2.2 (RK4, h = %g s, %g s): max |Δ| base position %.2e m, attitude %.2e rad, joint "
            "coordinates %.2e, rates and velocities %.2e; body module h vs h/4: %.2e\n",
            what, h, T, worst_pos, worst_att, worst_q, worst_v, disc);
-    assert_true(worst_pos < tol && worst_att < tol && worst_v < tol && worst_q < tol_q);
+    if (tol > 0)
+        assert_true(worst_pos < tol && worst_att < tol && worst_v < tol && worst_q < tol_q);
     mech_body_sim_free(s4);
     mj_deleteData(md);
     mj_deleteModel(mm);
     mech_body_sim_free(s);
     mech_body_model_free(m);
+    return (mj_diff){worst_pos, worst_att, worst_v, worst_q};
 }
 
 static void spec_chain_follows_mujoco(void **state)
@@ -257,7 +263,21 @@ static void random_trees(int diagonal)
         char what[64];
         snprintf(what, sizeof what, "random tree %d (%d bodies%s%s)", trial, def.n, trial == 1 ? ", gravity" : "",
                  diagonal ? ", diagonal inertias" : "");
-        compare(what, &def, y, 1e-3, 1.0, diagonal ? 2e-7 : 1e-6, diagonal ? 1e-9 : 1e-6);
+        if (!diagonal)
+            compare(what, &def, y, 1e-3, 1.0, 1e-6, 1e-6);
+        else {
+            /* principal axes: the joint coordinates agree to round-off, and what is left at the base is MuJoCo's
+               second-order attitude update (header, (1)): it falls ~4x when h halves, where the body module's own
+               change from h to h/4 is ~1e-11 */
+            mj_diff a = compare(what, &def, y, 1e-3, 1.0, 0, 0);
+            mj_diff b = compare(what, &def, y, 5e-4, 1.0, 0, 0);
+            double worst_a = fmax(a.pos, fmax(a.att, a.v)), worst_b = fmax(b.pos, fmax(b.att, b.v));
+            printf("  h -> h/2: base difference %.2e -> %.2e (ratio %.2f), joint coordinates %.1e, %.1e\n", worst_a,
+                   worst_b, worst_a / worst_b, a.q, b.q);
+            assert_true(a.q < 1e-12 && b.q < 1e-12);
+            assert_true(worst_a < 1e-6);
+            assert_true(worst_a / worst_b > 3.5 && worst_a / worst_b < 4.5);
+        }
         mech_body_data_free(d);
         mech_body_model_free(m);
     }

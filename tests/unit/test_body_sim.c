@@ -82,8 +82,10 @@ static void make_system(hy_rng *r, mech_body_model **m, forces *F, double dampin
     F->kq = 20.0 * stiffness;
     F->cq = damping;
     F->nspring = 2;
-    F->s[0] = (spring){3, 6, tb_vec(r, 0.3), tb_vec(r, 0.3), 200.0 * stiffness, damping, 0.5};
-    F->s[1] = (spring){0, 7, tb_vec(r, 0.3), tb_vec(r, 0.3), 150.0 * stiffness, damping, 0.4};
+    /* the draws one per statement: an initializer list's order is unspecified */
+    mech_vec3 a0 = tb_vec(r, 0.3), b0 = tb_vec(r, 0.3), a1 = tb_vec(r, 0.3), b1 = tb_vec(r, 0.3);
+    F->s[0] = (spring){3, 6, a0, b0, 200.0 * stiffness, damping, 0.5};
+    F->s[1] = (spring){0, 7, a1, b1, 150.0 * stiffness, damping, 0.4};
 }
 
 /* y with random positions, attitudes, rates; free bodies placed near their spring partners */

@@ -51,11 +51,15 @@ static inline void tb_spec_chain(mech_body_def *def, mech_body_joint_def J[5], i
 static inline double tb_u(hy_rng *r, double a, double b) { return a + (b - a) * hy_rng_uniform(r); }
 static inline mech_vec3 tb_vec(hy_rng *r, double s)
 {
-    return mech_vec3_make(tb_u(r, -s, s), tb_u(r, -s, s), tb_u(r, -s, s));
+    /* one draw per statement: the order of a call's arguments is unspecified (GCC and Clang differ), and the
+       random trees must not depend on the compiler */
+    double x = tb_u(r, -s, s), y = tb_u(r, -s, s), z = tb_u(r, -s, s);
+    return mech_vec3_make(x, y, z);
 }
 static inline mech_quat tb_quat(hy_rng *r)
 {
-    return mech_quat_normalize((mech_quat){hy_rng_normal(r), hy_rng_normal(r), hy_rng_normal(r), hy_rng_normal(r)});
+    double w = hy_rng_normal(r), x = hy_rng_normal(r), y = hy_rng_normal(r), z = hy_rng_normal(r);
+    return mech_quat_normalize((mech_quat){w, x, y, z});   /* an initializer list's order is unspecified too */
 }
 /* a rigid mass distribution: a box a x b x c turned at random */
 static inline mech_mat3 tb_inertia_com(hy_rng *r, double m)

@@ -624,8 +624,10 @@ static rim_place rim_near_front_edge(unsigned long long *s)
 {
     rim_place p;
     p.R = 0.215 + 0.02 * unit_rand(s);
-    p.c = V(0.074 + 0.006 * unit_rand(s), 0.02 * (unit_rand(s) - 0.5), 0.02 * (unit_rand(s) - 0.5));
-    p.rot = mech_mat3_mul(mech_mat3_rot(2, 0.1 * unit_rand(s)), mech_mat3_rot(0, 2 * M_PI * unit_rand(s)));
+    /* one draw per declarator: the order of a call's arguments is unspecified (GCC and Clang differ) */
+    double cx = unit_rand(s), cy = unit_rand(s), cz = unit_rand(s), tilt = unit_rand(s), turn = unit_rand(s);
+    p.c = V(0.074 + 0.006 * cx, 0.02 * (cy - 0.5), 0.02 * (cz - 0.5));
+    p.rot = mech_mat3_mul(mech_mat3_rot(2, 0.1 * tilt), mech_mat3_rot(0, 2 * M_PI * turn));
     return p;
 }
 // a rim across the pad's front face tilted about the radial line at one of its sides (azimuth 0.3 +- pi/6), so
@@ -633,10 +635,13 @@ static rim_place rim_near_front_edge(unsigned long long *s)
 static rim_place rim_near_side_edge(unsigned long long *s)
 {
     rim_place p;
-    double phi = 0.3 + (unit_rand(s) < 0.5 ? -1 : 1) * (M_PI / 6 - 0.05 * unit_rand(s));
-    double tilt = (unit_rand(s) < 0.5 ? -1 : 1) * (0.005 + 0.03 * unit_rand(s));
+    double side = unit_rand(s) < 0.5 ? -1 : 1, in = unit_rand(s);   /* one draw per declarator, as above */
+    double phi = 0.3 + side * (M_PI / 6 - 0.05 * in);
+    double lean = unit_rand(s) < 0.5 ? -1 : 1, amount = unit_rand(s);
+    double tilt = lean * (0.005 + 0.03 * amount);
     p.R = 0.19 + 0.03 * unit_rand(s);
-    p.c = V(0.0785 + 0.0014 * unit_rand(s), 0.004 * (unit_rand(s) - 0.5), 0.004 * (unit_rand(s) - 0.5));
+    double cx = unit_rand(s), cy = unit_rand(s), cz = unit_rand(s);
+    p.c = V(0.0785 + 0.0014 * cx, 0.004 * (cy - 0.5), 0.004 * (cz - 0.5));
     p.rot = mech_mat3_mul(mech_mat3_rot(0, phi), mech_mat3_mul(mech_mat3_rot(2, tilt), mech_mat3_rot(0, -phi)));
     return p;
 }

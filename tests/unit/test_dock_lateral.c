@@ -82,7 +82,8 @@ static double urand(unsigned *s)
 }
 static mech_vec3 vrand(unsigned *s, double scale)
 {
-    return mech_vec3_make(scale * (2 * urand(s) - 1), scale * (2 * urand(s) - 1), scale * (2 * urand(s) - 1));
+    double x = 2 * urand(s) - 1, y = 2 * urand(s) - 1, z = 2 * urand(s) - 1;   /* sequenced: an argument list is not */
+    return mech_vec3_make(scale * x, scale * y, scale * z);
 }
 // a random housing attitude: swing up to max_deg about a random axis perpendicular to x0 (the UJ's 2 DOF)
 static mech_mat3 random_swing(unsigned *s, double max_deg)

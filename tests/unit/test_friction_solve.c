@@ -268,8 +268,10 @@ static int random_run(hy_rng *r, double mu_lo, double mu_hi, double coupling, in
     int w = 6, nc = 4, W = w + nc, small = 0;
     double mu0 = mu_lo + (mu_hi - mu_lo) * hy_rng_uniform(r);
     mech_friction_contact c[4];
-    for (int j = 0; j < nc; j++)
-        c[j] = (mech_friction_contact){2, {mu0 * (0.5 + hy_rng_uniform(r)), mu0 * (0.5 + hy_rng_uniform(r))}, {0, 0}};
+    for (int j = 0; j < nc; j++) {
+        double mu_a = mu0 * (0.5 + hy_rng_uniform(r)), mu_b = mu0 * (0.5 + hy_rng_uniform(r));   /* sequenced */
+        c[j] = (mech_friction_contact){2, {mu_a, mu_b}, {0, 0}};
+    }
     mech_friction_model *m;
     mech_friction_data *d;
     assert_int_equal(mech_friction_model_new(w, nc, nc, c, NULL, &m, NULL), HY_OK);

@@ -24,7 +24,8 @@ static double uniform(void)
 }
 static double gauss(void)
 {
-    return sqrt(-2.0 * log(uniform())) * cos(2.0 * M_PI * uniform());
+    double u1 = uniform(), u2 = uniform();   /* sequenced: the operands of * are not */
+    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 
 /* ---- records -------------------------------------------------------------------------------------------------- */

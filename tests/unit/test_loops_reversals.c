@@ -22,7 +22,8 @@ static double uniform(void)
 }
 static double gauss(void)
 {
-    return sqrt(-2.0 * log(uniform())) * cos(2.0 * M_PI * uniform());
+    double u1 = uniform(), u2 = uniform();   /* sequenced: the operands of * are not */
+    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 
 /* Increasing-amplitude sine cycles, amplitude (c+1)/ncyc, N samples per cycle, white noise sigma, optional holds

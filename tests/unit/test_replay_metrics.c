@@ -153,7 +153,8 @@ static void noise_level_is_recovered(void **state)
     for (size_t i = 0; i < n; i++) {
         q[i] = sin(2 * M_PI * (double)i / 1000.0);
         Qp[i] = amp * q[i];
-        double g = sqrt(-2.0 * log(uniform())) * cos(2 * M_PI * uniform());
+        double u1 = uniform(), u2 = uniform();   /* sequenced: the operands of * are not */
+        double g = sqrt(-2.0 * log(u1)) * cos(2 * M_PI * u2);
         Qm[i] = Qp[i] + sigma * g;
     }
     hy_replay_metrics M;
