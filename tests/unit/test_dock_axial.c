@@ -283,7 +283,7 @@ static void rhs(mech_dock_axial *a, const rig *r, double t, const double *y, dou
     dy[2] = y[3];
     dy[3] = o->phidd;
     dy[4] = o->p_magnetic;
-    dy[5] = o->p_damping;
+    dy[5] = o->p_damping + o->p_screw;
     dy[6] = o->p_brakes;
 }
 
@@ -340,8 +340,9 @@ static void integrate(mech_dock_axial *a, const rig *r, double h, double tmax, r
         }
         if (!r->mode) {
             out->E_end = 0.5 * r->M * y[1] * y[1] + 0.5 * r->m_eq * pow(y[3] / i, 2) + (d > 0 ? 0.5 * r->kc * d * d : 0);
-            out->E_mag = y[4], out->E_damp = y[5], out->E_brk = y[6];
-            out->e_stop = o.e_stop;
+            /* the screw's stick spring holds energy (in e_stop here) that the integral of its power includes */
+            out->E_mag = y[4], out->E_damp = y[5] - o.e_screw, out->E_brk = y[6];
+            out->e_stop = o.e_stop + o.e_screw;
             out->e_stop_max = fmax(out->e_stop_max, o.e_stop);
             out->resid = residual(out, r->variant);
             out->resid_max = fmax(out->resid_max, fabs(out->resid));
@@ -521,6 +522,52 @@ static void stop_restitution(void **st)
     drop(&f);
 }
 
+/* the screw friction's stick (the §2.1 flag with an anchor, docs/dock-axial.md): a spring kt and a damper ct between
+ * the nut and its anchor while |kt z + ct s'| <= k |f|, k |f| along that force beyond, the anchor dragged one
+ * stretch behind; kt and ct the documented 50 Hz and 0.2 of critical on m_eq; the spring's energy 1/2 kt z^2 */
+static void screw_stick(void **st)
+{
+    (void)st;
+    fixture f;
+    make(&f, MECH_DOCK_B);
+    const double m = f.p.m_eq, F = 4000, lim = f.p.screw_friction * F, s0 = 0.1;
+    const double kt = m * pow(2 * M_PI * 50, 2), ct = 2 * 0.2 * sqrt(kt * m);
+    mech_dock_axial_out o;
+    step_to(f.a, s0, 0, F, &o);   /* the first trial anchors at the stroke */
+    assert_near(o.f_screw, 0, 0);
+    step_to(f.a, s0, 0, F, &o);
+    assert_near(o.f_screw, 0, 0);
+    hy_err e;
+    double i = mech_dock_axial_ratio(f.a), d = 1e-5;
+    /* stick: linear in the stretch, plus the damper */
+    assert_int_equal(mech_dock_axial_trial(f.a, (s0 + d) * i, 0, F, &o, &e), HY_OK);
+    assert_near(o.f_screw, kt * d, 1e-9 * kt * d);
+    assert_near(o.e_screw, 0.5 * kt * d * d, 1e-9 * kt * d * d);
+    assert_near(o.p_screw, 0, 0);
+    assert_int_equal(mech_dock_axial_trial(f.a, (s0 + d) * i, 1e-3 * i, F, &o, &e), HY_OK);
+    assert_near(o.f_screw, kt * d + ct * 1e-3, 1e-9 * lim);
+    assert_near(o.p_screw, o.f_screw * 1e-3, 1e-12);
+    /* slip: the Coulomb limit k |f|, the stretch at lim / kt; the committed anchor is dragged */
+    step_to(f.a, s0 + 1e-3, 0, F, &o);
+    assert_near(o.f_screw, lim, 1e-12 * lim);
+    assert_near(o.e_screw, 0.5 * lim * lim / kt, 1e-12);
+    /* back by 2e-5 m: stuck on the dragged anchor, the spring relaxes by kt 2e-5 */
+    assert_int_equal(mech_dock_axial_trial(f.a, (s0 + 1e-3 - 2e-5) * i, 0, F, &o, &e), HY_OK);
+    assert_near(o.f_screw, lim - kt * 2e-5, 1e-9 * lim);
+    /* back by 1e-4 m: slips the other way; a pull of the same size has the same limit */
+    assert_int_equal(mech_dock_axial_trial(f.a, (s0 + 1e-3 - 1e-4) * i, 0, F, &o, &e), HY_OK);
+    assert_near(o.f_screw, -lim, 1e-12 * lim);
+    assert_int_equal(mech_dock_axial_trial(f.a, (s0 + 1e-3 - 1e-4) * i, 0, -F, &o, &e), HY_OK);
+    assert_near(o.f_screw, -lim, 1e-12 * lim);
+    /* held: a nut that stays put under a load below the limit keeps its friction (no creep, whatever the time) */
+    step_to(f.a, s0 + 1e-3 - 2e-5, 0, F, &o);
+    double f_held = o.f_screw;
+    for (int k = 0; k < 1000; k++)
+        step_to(f.a, s0 + 1e-3 - 2e-5, 0, F, &o);
+    assert_near(o.f_screw, f_held, 0);
+    drop(&f);
+}
+
 /* no allocation in trial + commit (counted by bench_alloc.h's interposer; 0 by construction under ASan) */
 static void no_allocation(void **st)
 {
@@ -547,7 +594,7 @@ static void no_allocation(void **st)
 
 /* invariants over 100 000 random trials (jumps of any size and sign, rates of either sign, commit or revert): finite
  * outputs, the chain force within the brake levels, B's slips within their limits and s = q_gear + s1 + s2, every
- * dissipated power >= 0, the stop energy >= 0 */
+ * dissipated power >= 0, the stop's and the screw's stick energy >= 0, the screw friction within k |f| */
 static void random_walk_invariants(void **st)
 {
     (void)st;
@@ -569,7 +616,9 @@ static void random_walk_invariants(void **st)
             assert_int_equal(mech_dock_axial_trial(f.a, sn * i, v * i, fh, &o, &e), HY_OK);
             assert_true(isfinite(o.phidd) && isfinite(o.force) && isfinite(o.slip1) && isfinite(o.slip2));
             assert_true(o.force >= -6000 * (1 + 1e-9) && o.force <= 5000 * (1 + 1e-9));
-            assert_true(o.p_brakes >= 0 && o.p_magnetic >= 0 && o.p_damping >= 0 && o.e_stop >= 0);
+            assert_true(o.p_brakes >= 0 && o.p_magnetic >= 0 && o.p_damping >= 0 && o.e_stop >= 0 && o.e_screw >= 0);
+            /* the screw friction within its Coulomb limit (the §2.1 flag), whatever the jump */
+            assert_true(fabs(o.f_screw) <= 0.05 * fabs(fh) * (1 + 1e-12));
             if (variant == MECH_DOCK_B) {
                 assert_true(o.slip1 >= 0 && o.slip1 <= 0.25);
                 assert_near(o.slip1 + o.slip2 + o.q_el, sn, 1e-12);
@@ -655,6 +704,7 @@ int main(void)
         cmocka_unit_test(rig_plateaus),
         cmocka_unit_test(trial_commit_revert),
         cmocka_unit_test(stop_restitution),
+        cmocka_unit_test(screw_stick),
         cmocka_unit_test(no_allocation),
         cmocka_unit_test(random_walk_invariants),
         cmocka_unit_test(bad_params),

@@ -413,9 +413,11 @@ typedef struct mech_dock_axial_out {
     double slip1, slip2; /* A: brake slip (table shift), 0; B: FrT1 and FrT2 slips, m                          */
     double q_el, Q_el;   /* the hysteretic element's displacement (m) and force (N) (A: chain, B: gear train)  */
     int    state_el;     /* its branch state code                                                              */
-    /* dissipated power, W (>= 0 except the elastic parts): friction brakes, magnetic, damping + screw */
+    /* dissipated power, W (>= 0 except the elastic parts): friction brakes, magnetic, damping (c_D, the stop) */
     double p_brakes, p_magnetic, p_damping;
     double e_stop;       /* elastic energy in the stroke stop, J                                               */
+    double p_screw;      /* power into the screw friction, W: its stick spring's rate of energy + its dissipation */
+    double e_screw;      /* elastic energy in the screw friction's stick spring, J                             */
 } mech_dock_axial_out;
 // (params, variant) => RP-1 §2.5 values (law model pointers NULL; magnetic table filled for A)
 void mech_dock_axial_params_rp1(mech_dock_axial_params *p, int variant);

@@ -6,7 +6,7 @@
  *   m_eq s'' = f - k_NutFr |f| sgn(s') - F_chain - c_D s' - sgn(s') F_MB(|s'|) - F_stop,
  *
  * i.e. I_Nut^tot phi'' = m_NutScrew - m_FR - sgn(phi') m_MB with every moment = force / i_Nut. The screw friction is
- * the sign-consistent Coulomb form of the §2.1 flag, with a viscous band near zero speed (SCREW_TAU below).
+ * the sign-consistent Coulomb form of the §2.1 flag, with an anchored stick near zero speed (SCREW_STICK_HZ below).
  *   A: F_chain = the spring + FrT2 chain, a friction-kind pwl element driven by the stroke (spec 000 §3: the slip
  *      at the plateau shifts the whole table); F_MB = the two magnetic brakes' speed table (eq. 2.2).
  *   B: F_chain = the gear-train compliance (a hysteretic element, constant-kind pwl or kin) in series with the
@@ -17,8 +17,9 @@
  *
  * Energy (docs/dock-axial.md): the element's work is booked by the caller (trapezoid of Q dq on accepted steps);
  * p_brakes is the slip power of the brakes (A: the chain's slip, which is PART of the chain element's Q dq; B: FrT1
- * and FrT2, outside the gear element), p_magnetic the magnetic brakes', p_damping c_D s'^2 + screw friction + the
- * stop's damping; e_stop the stop's elastic energy. */
+ * and FrT2, outside the gear element), p_magnetic the magnetic brakes', p_damping c_D s'^2 + the stop's damping;
+ * p_screw the screw friction's power (its stick spring's rate of energy plus its dissipation); e_stop the stop's
+ * elastic energy, e_screw the stick spring's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,13 +28,18 @@
 #include "mech/dock_process.h"
 #include "hyst/pwl.h"
 
-/* Screw friction near zero speed: the Coulomb force k |f| sgn(s') is replaced, while |s'| is below its band
- * k |f| / c_screw, by the viscous c_screw s' (a Karnopp-like stick approximation). With a bare sgn the RK4 stages
- * of any step with |s'| < k |f| h / (2 m_eq) alternate in sign and the friction averages to zero (measured: a probe
- * pushed at 1 mm/s slips at 5001 N instead of 5263 N with h = 1 ms); the band keeps it continuous and its time
- * constant m_eq / c_screw = SCREW_TAU well above the step (h / SCREW_TAU = 0.2 at h = 0.1 ms). The band is
- * 2.6 mm/s wide at 5 kN, 0.5 mm/s at 1 kN. */
-#define SCREW_TAU 5e-4
+/* Screw friction near zero speed (docs/dock-axial.md §2): the Coulomb limit k |f| of the §2.1 flag with a stick that
+ * holds, the contact module's anchored law in one coordinate (contact_set.c): an anchor on the stroke, a stiff spring
+ * and a light damper between it and the nut, k |f| on their sum; at the limit the nut slides with k |f| along that
+ * sum and drags the anchor one stretch behind. With a bare sgn the RK4 stages of any step with |s'| < k |f| h /
+ * (2 m_eq) alternate in sign and the friction averages to zero (measured: a probe pushed at 1 mm/s slips at 5001 N
+ * instead of 5263 N with h = 1 ms). The viscous band it replaces (c s' below k |f| / c, m_eq / c = 0.5 ms) was
+ * 2.6 mm/s wide at 5 kN: at the retraction's 1.2 mm/s every head force above 2.4 kN left the nut inside it, so the
+ * screw took c s' (120 N) instead of k |f| (up to 300 N), and a nut under a load below its limit crept instead of
+ * standing. The spring's period on m_eq (SCREW_STICK_HZ) is far slower than any step's stability bound and the
+ * spring 25 times stiffer than the B gear train: in stick the nut stands to 0.06 mm at 300 N. */
+#define SCREW_STICK_HZ 50.0
+#define SCREW_STICK_ZETA 0.2
 /* Impact speed floor of the stop's damping (m/s): a probe creeping onto the stop gets the damping of this speed
  * instead of an unbounded lambda. */
 #define STOP_V_MIN 0.01
@@ -43,6 +49,9 @@
 
 typedef struct axial_state {
     double s1, s2;        /* B: FrT1 and FrT2 slips; A: s1 = the chain's total slip (m)                    */
+    double s_anchor;      /* the screw friction's stick anchor on the stroke (m)                           */
+    int    anchored;      /* s_anchor is set (0 before the first trial: it starts at the stroke)           */
+    int    screw_sliding; /* the nut slid on the screw (kinetic friction)                                  */
     double q_el, Q_el;    /* element displacement (m) and force (N) at the probe                            */
     int    state_el;
     int    in_stop;       /* 1 while the stroke is past the stop                                            */
@@ -58,6 +67,8 @@ struct mech_dock_axial {
     double       q_fp, q_fn;/* A: last points of the positive / negative forward branch, model units        */
     double       qs, Qs;    /* element q units per m; N per element Q unit                                  */
     const char  *el_key;    /* "axial.chain" or "axial.gear"                                                */
+    double       kt_screw;  /* the screw friction's stick spring, N/m: m_eq (2 pi SCREW_STICK_HZ)^2        */
+    double       ct_screw;  /* its damper, N s/m: SCREW_STICK_ZETA of critical on m_eq                       */
     axial_state  committed, trial;
 };
 
@@ -228,6 +239,8 @@ int mech_dock_axial_new(const mech_dock_axial_params *p, mech_dock_axial **out, 
     a->p = *p;
     a->i_nut = 2 * M_PI / p->lead;
     a->stop_c = stop_damping_for(p->stop_restitution);
+    a->kt_screw = p->m_eq * pow(2 * M_PI * SCREW_STICK_HZ, 2);
+    a->ct_screw = 2 * SCREW_STICK_ZETA * sqrt(a->kt_screw * p->m_eq);
     const mech_dock_law *law = p->variant == MECH_DOCK_A ? &p->chain : &p->gear;
     a->el_key = p->variant == MECH_DOCK_A ? "axial.chain" : "axial.gear";
     a->qs = law->q_scale;
@@ -451,8 +464,18 @@ static int trial_impl(mech_dock_axial *a, double phi, double phid, double u, dou
     }
     a->trial.state_el = a->pwl ? a->pwl->trial.state : hy_element_state(&a->el);
     double dir = sgn(sdot);
-    double f_coul = p->screw_friction * fabs(f_head), f_visc = p->m_eq / SCREW_TAU * sdot;
-    double f_screw = fabs(f_visc) < f_coul ? f_visc : f_coul * dir;   /* §2.1 flag, sign-consistent */
+    /* the screw friction: stick on the anchor, or the Coulomb limit along the trial force (§2.1 flag) */
+    const axial_state *c = &a->committed;
+    double z = c->anchored ? s - c->s_anchor : 0.0;
+    double f_screw = a->kt_screw * z + a->ct_screw * sdot, f_coul = p->screw_friction * fabs(f_head);
+    a->trial.screw_sliding = 0;
+    if (fabs(f_screw) > f_coul) {
+        f_screw = f_coul * sgn(f_screw);
+        z = f_screw / a->kt_screw;
+        a->trial.screw_sliding = 1;
+    }
+    a->trial.s_anchor = s - z;
+    a->trial.anchored = 1;
     double f_mag = dir * mech_dock_table_eval(&p->magnetic, fabs(sdot)); /* eq. (2.2) */
     double f_damp = p->damping * (sdot - w);
     double f_stop = 0, e_stop = 0, p_stop = 0;
@@ -486,8 +509,10 @@ static int trial_impl(mech_dock_axial *a, double phi, double phid, double u, dou
     o->state_el = a->trial.state_el;
     o->p_brakes = p_brakes;
     o->p_magnetic = f_mag * sdot;
-    o->p_damping = f_damp * (sdot - w) + f_screw * sdot + p_stop;
+    o->p_damping = f_damp * (sdot - w) + p_stop;
+    o->p_screw = f_screw * sdot;
     o->e_stop = e_stop;
+    o->e_screw = 0.5 * a->kt_screw * z * z;
     return HY_OK;
 }
 

@@ -653,7 +653,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     e->p[Q_CONTACT] = Pc;
     e->p[Q_BRAKES] = e->ax.p_brakes;
     e->p[Q_MAGNETIC] = e->ax.p_magnetic + e->lat.p_magnetic;
-    e->p[Q_DAMPING] = e->ax.p_damping + e->p_cover;
+    e->p[Q_DAMPING] = e->ax.p_damping + e->ax.p_screw + e->p_cover;
     e->p[Q_THRUST] = Pth;
     e->p[Q_DRIVE] = s->proc ? e->pr.drv.power : 0.0;
     e->p[Q_DRIVE_DAMP] = s->proc ? e->pr.drv.p_damping : 0.0;
@@ -1003,7 +1003,10 @@ static void account(mech_dock_sim *s, int first, int full)
         w_hyst += s->work[k];
     double brakes = p->variant == MECH_DOCK_B ? s->brake_work : Q[Q_BRAKES];
     double e_hyst = p->variant == MECH_DOCK_A ? w_hyst - brakes : w_hyst;   /* A: the slip is in the chain's Q dq */
-    double e_stops = e->ax.e_stop + e->lat.e_stops;   /* (the cover's spring is the element "cover": in w_hyst) */
+    /* (the cover's spring is the element "cover": in w_hyst); the screw's stick spring is stored energy, and the
+       damping quadrature, which integrates the screw friction's whole power, is the dissipation once it is taken
+       out */
+    double e_stops = e->ax.e_stop + e->ax.e_screw + e->lat.e_stops, e_damping = Q[Q_DAMPING] - e->ax.e_screw;
     double e_cdiss = Q[Q_CONTACT] - e->e_contact;
     if (first)
         s->ke0 = ke_veh + ke_mech;
@@ -1012,7 +1015,7 @@ static void account(mech_dock_sim *s, int first, int full)
     double e_drive = s->proc ? e->pr.drv.e_spring + 0.5 * p->process.drive.m_out * e->pr.w * e->pr.w + Q[Q_DRIVE_DAMP]
                              : 0.0;
     double resid = s->ke0 + Q[Q_THRUST] + Q[Q_DRIVE] -
-                   (ke_veh + ke_mech + e->e_contact + e_hyst + e_stops + brakes + Q[Q_MAGNETIC] + Q[Q_DAMPING] + e_cdiss +
+                   (ke_veh + ke_mech + e->e_contact + e_hyst + e_stops + brakes + Q[Q_MAGNETIC] + e_damping + e_cdiss +
                     e_drive);
     S->e_initial = s->ke0;
     S->e_residual_max = fmax(S->e_residual_max, fabs(resid));
@@ -1096,7 +1099,7 @@ static void account(mech_dock_sim *s, int first, int full)
     c[MECH_DOCK_CH_E_STOPS] = e_stops;
     c[MECH_DOCK_CH_E_BRAKES] = brakes;
     c[MECH_DOCK_CH_E_MAGNETIC] = Q[Q_MAGNETIC];
-    c[MECH_DOCK_CH_E_DAMPING] = Q[Q_DAMPING];
+    c[MECH_DOCK_CH_E_DAMPING] = e_damping;
     c[MECH_DOCK_CH_E_CONTACT_DISS] = e_cdiss;
     c[MECH_DOCK_CH_E_RESIDUAL] = resid;
     const dock_proc_eval *pr = &e->pr;
