@@ -103,6 +103,30 @@ static void detent_and_slots(void **state)
     assert_near(dock_slot_width(&p.geom, 0.0025, &dw), 7.75 * M_PI / 180, 1e-12);
     assert_near(dw, 14.5 * M_PI / 180 / 0.005, 1e-9);
     assert_near(dock_slot_width(&p.geom, -0.001, &dw), 0.5 * M_PI / 180, 1e-12);
+    assert_near(dw, 0, 0);
+    /* the corners are rounded over DOCK_SLOT_FILLET: w and dw/du continuous everywhere (no jump of the faces' axial
+       share where a latch presses on a corner), dw/du the derivative of w (central differences), the rounding a
+       quarter of k h off each corner, and the faces' straight parts untouched */
+    const double L = p.geom.detent_travel, h = 0.5 * DOCK_SLOT_FILLET, k = 14.5 * M_PI / 180 / L;
+    assert_near(dock_slot_width(&p.geom, 0, &dw), 0.5 * M_PI / 180 + 0.25 * k * h, 1e-15);
+    assert_near(dw, 0.5 * k, 1e-9);
+    assert_near(dock_slot_width(&p.geom, L, &dw), 15 * M_PI / 180 - 0.25 * k * h, 1e-15);
+    assert_near(dw, 0.5 * k, 1e-9);
+    assert_near(dock_slot_width(&p.geom, h, &dw), 0.5 * M_PI / 180 + k * h, 1e-15);
+    assert_near(dw, k, 1e-9);
+    double w0 = dock_slot_width(&p.geom, -2 * h, &dw), dw0 = dw, jump_w = 0, jump_dw = 0, err_dw = 0;
+    const double du = 1e-7;
+    for (double u = -2 * h + du; u <= L + 2 * h; u += du) {
+        double w1 = dock_slot_width(&p.geom, u, &dw), dwc;
+        double wp = dock_slot_width(&p.geom, u + 1e-9, &dwc), wm = dock_slot_width(&p.geom, u - 1e-9, &dwc);
+        jump_w = fmax(jump_w, fabs(w1 - w0));
+        jump_dw = fmax(jump_dw, fabs(dw - dw0));
+        err_dw = fmax(err_dw, fabs((wp - wm) / 2e-9 - dw));
+        w0 = w1, dw0 = dw;
+    }
+    assert_true(jump_w <= k * du * (1 + 1e-6));        /* Lipschitz with the faces' slope: no step */
+    assert_true(jump_dw <= k * du / (2 * h) * 1.01);    /* the slope changes at most at the fillet's rate */
+    assert_true(err_dw < 1e-5 * k);
 }
 
 static void tip_angle_correction(void **state)

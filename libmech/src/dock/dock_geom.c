@@ -48,18 +48,33 @@ double dock_slot_width(const mech_dock_geometry *gm, double u, double *dw)
 {
     /* after capture the open latches sit in the slots; the slots narrow linearly from the entry half-width at the
        capture plane (u = detent_travel below the stop plane) to the narrow half-width at the stop plane (u = 0),
-       so a head pulled back onto the stops is turned into roll alignment (spec 001 §1.5) */
-    double L = gm->detent_travel;
-    if (u >= L) {
+       so a head pulled back onto the stops is turned into roll alignment (spec 001 §1.5). Both corners of the
+       narrowing are rounded over DOCK_SLOT_FILLET (a parabola tangent to the two faces, 1/4 k h off the corner):
+       with sharp corners the face's axial share jumped from 0 to F r dw where a latch pressed on a corner, and a
+       head held there by the pull switched across it every few steps (S3x-C into the module cone with the pads'
+       stick: steps of 0.03-0.1 ms for 150 s, docs/dock-process.md §8.5) */
+    const double L = gm->detent_travel, h = fmin(0.5 * DOCK_SLOT_FILLET, 0.25 * L);
+    const double k = (gm->slot_entry - gm->slot_narrow) / L;
+    if (u >= L + h) {
         *dw = 0;
         return gm->slot_entry;
     }
-    if (u <= 0) {
+    if (u <= -h) {
         *dw = 0;
         return gm->slot_narrow;
     }
-    *dw = (gm->slot_entry - gm->slot_narrow) / L;
-    return gm->slot_narrow + *dw * u;
+    if (u < h) {   /* the narrow end's fillet */
+        double v = u + h;
+        *dw = k * v / (2 * h);
+        return gm->slot_narrow + k * v * v / (4 * h);
+    }
+    if (u > L - h) {   /* the entry's fillet */
+        double v = L + h - u;
+        *dw = k * v / (2 * h);
+        return gm->slot_entry - k * v * v / (4 * h);
+    }
+    *dw = k;
+    return gm->slot_narrow + k * u;
 }
 
 static mech_contact_pair pair(const char *name, int ba, mech_contact_shape sa, mech_vec3 pa, int bb,

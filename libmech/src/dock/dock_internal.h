@@ -76,7 +76,9 @@ int dock_geom_contacts(const mech_dock_params *p, const dock_geom *g, mech_conta
 // constant F between stop_x and capture_x, with linear rise/fall of width `ramp` centred on both ends (work F * travel)
 double dock_detent(const dock_geom *g, double F, double x, double *energy);
 // (geometry, u = head-centre distance below the stop plane) => allowed latch roll half-width after capture and its
-// slope dw/du: the entry half-width at the capture plane (u = detent_travel), narrowing to the stop plane (u = 0)
+// slope dw/du: the entry half-width at the capture plane (u = detent_travel), narrowing to the stop plane (u = 0),
+// both corners rounded over DOCK_SLOT_FILLET (w and dw/du continuous)
+#define DOCK_SLOT_FILLET 5e-4   /* m of u: the length of each corner's rounding */
 double dock_slot_width(const mech_dock_geometry *gm, double u, double *dw_du);
 
 /* ---- dock_probe.c ---- */
