@@ -247,6 +247,7 @@ static void impact_on_step_boundary(void **state)
                   off.S.peak_axial, off.S.capture_time);
     /* with events: every contact starts at most 1e-7 s after its gap closed (0.15 m/s x 1e-7 s = 1.5e-8 m) */
     assert_true(on.st.events >= 2);
+    assert_true(on.st.impacts >= 1 && on.st.impacts <= on.st.events);   /* the head on the bottom at ~0.15 m/s */
     assert_true(on.st.onset_depth_max > 0 && on.st.onset_depth_max < 1e-7);
     assert_true(on.S.e_residual_max < 1e-3 * E0);
     assert_true(rel(on.S.peak_axial, f.S.peak_axial) < 0.02);

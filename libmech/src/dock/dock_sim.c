@@ -1334,6 +1334,15 @@ static double contact_omega2(const mech_dock_sim *s, const dock_eval *e)
     return kmax / s->m_contact;
 }
 
+/* the event functions of gap_values that are contacts (pairs, pads, rollers, rods, the limiter's stops): all but the
+ * limiter's sliding speed and stick margin (variant C) and the slots and the capture plane, the last ones. Only a
+ * contact's onset is an impact: the limiter's speed turning positive after a stick event started the impact ceiling
+ * too (1438 times in S1-400-C's first 200 s with the pads' stick, each 50 steps at DOCK_THETA_IMP) */
+static int contact_gaps(const mech_dock_sim *s)
+{
+    return s->ngap - 2 - (s->lim_on ? 2 : 0);
+}
+
 // (event functions a, b) => index of the first one whose side differs, -1 when none
 static int gap_changed(const double *a, const double *b, int n)
 {
@@ -1530,9 +1539,12 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
            Always a stability ceiling theta / omega; during an impact (a pair starting to touch, for
            DOCK_IMPACT_STEPS accepted steps, about two contact periods) DOCK_THETA_IMP / omega, so its peak force,
            a sample of the accepted states, is sampled as finely as by the fixed 0.25 ms steps */
-        for (int j = 0; ev && j < s->ngap - 2; j++)
-            if (s->g0[j] <= 0 && s->g1[j] > 0)
+        const int ncontact = contact_gaps(s);
+        for (int j = 0; ev && j < ncontact; j++)
+            if (s->g0[j] <= 0 && s->g1[j] > 0) {
                 s->impact_left = DOCK_IMPACT_STEPS;
+                s->st.impacts++;
+            }
         double w2 = contact_omega2(s, &s->ev);
         if (w2 > 0) {
             double theta = s->impact_left > 0 ? DOCK_THETA_IMP : s->theta;
@@ -1540,7 +1552,7 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
         }
         if (s->impact_left > 0)
             s->impact_left--;
-        for (int j = 0; j < s->ngap - 2; j++)   /* how deep a contact is when its first accepted state sees it */
+        for (int j = 0; j < ncontact; j++)   /* how deep a contact is when its first accepted state sees it */
             if (s->g0[j] <= 0 && s->g0[j] > -1 && s->g1[j] > 0)   /* -1: no feature before (a feature switch) */
                 s->st.onset_depth_max = fmax(s->st.onset_depth_max, s->g1[j]);
         s->acc = s->ev;
