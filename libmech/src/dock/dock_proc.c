@@ -30,7 +30,7 @@ static void cone_coords(const mech_contact_pose *pc, mech_vec3 pw, double *x, do
 {
     mech_vec3 q = mech_mat3_tapply(pc->rot, mech_vec3_sub(pw, pc->pos));
     *x = q.x;
-    *r = hypot(q.y, q.z);
+    *r = sqrt(q.y * q.y + q.z * q.z);   /* lengths of metres: no overflow for hypot to guard (it was 3 % of a run) */
 }
 
 /* 1 when a sphere of radius `reach` about a point at (x, r) of the cone frame, moved axially by up to `dx`, cannot
@@ -199,6 +199,14 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
             if (pads_clear)
                 continue;
             mech_vec3 cw = mech_vec3_add(H->pos, mech_mat3_apply(H->rot, m->pad_pt[id]));
+            /* a point that the cheap bound keeps 1 cm off the wall is apart (-1, as the limiter's bound reports its
+               points): a tilted limiter has one side on the wall and the other's points clear (S3x into the short
+               cone: the sphere-cone solve was 6 % of the run). The sphere reaches its radius below its centre too:
+               dx = its radius, or a point just above the rim plane would be cleared while it touches the wall's top */
+            double px, pr;
+            cone_coords(&pc, cw, &px, &pr);
+            if (clear_of_wall(&cone->shape_b, tan_a, px, pr, DOCK_PAD_SPHERE, DOCK_PAD_SPHERE))
+                continue;
             mech_contact_pose pp_ = mech_contact_pose_make(cw, mech_mat3_identity());
             mech_contact_geom g;
             contact_sphere_cone_tan(&pad, &pp_, &cone->shape_b, &pc, tan_a, &g);
@@ -239,7 +247,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         mech_vec3 c = mech_vec3_add(H->pos, mech_mat3_apply(H->rot, rh));
         double rx, rr;
         cone_coords(&pc, c, &rx, &rr);
-        if (clear_of_wall(&cone->shape_b, tan_a, rx, rr, pp->cam.roller_radius, 0.0)) {
+        if (clear_of_wall(&cone->shape_b, tan_a, rx, rr, pp->cam.roller_radius, pp->cam.roller_radius)) {
             e->roller_depth[j] = -1.0;
             continue;
         }
