@@ -313,13 +313,23 @@ static void s3x_400(void **state)
     assert_true(b.ps.state == MECH_DOCK_SEQ_ALIGN || b.ps.state == MECH_DOCK_SEQ_END);
     assert_true(c.ps.frt1_slip_end < 1e-4);
     assert_true(c.ls.friction_work > 0 && c.ls.stick_events > 0 && c.ls.stuck_steps > 100);
+    /* only contacts start the impact ceiling: every impact and every stick event is a located event of its own (a
+       contact's onset, the limiter's speed reaching zero), so together they are at most the events. The limiter's
+       speed turning positive again after a stick event used to start it too (docs/dock-process.md §8.5; 357 of
+       S1-400-C's 831 windows with the pads' former band) */
+    print_message("C: %lu impacts (steps under the impact ceiling after each), %lu events, %lu stick events, "
+                  "deepest onset %.3g m\n", c.st.impacts, c.st.events, c.ls.stick_events, c.st.onset_depth_max);
+    assert_true(c.st.impacts + c.ls.stick_events <= c.st.events);
+    /* and only contacts report an onset depth: located within 1e-7 s, a few nm (the limiter's margin function, 1.0
+       while no stick is held, showed here as a 1 m onset when the speed and margin events counted) */
+    assert_true(c.st.onset_depth_max < 1e-6);
     assert_true(c.stuck_dx < 1e-10);
 }
 
 /* Variant C (spec 001 §5.3; docs/dock-process.md §8.5): S1 into the short cone through the whole process. The
  * movable limiter touches the cone only after capture (the paper's claim); at the end the pads bear on the wall all
- * round with the springs' force (a central case: no guide friction, so the wall's normal force, at the cone's 30 deg,
- * carries the spring force axially: sum of the pad forces = F_spring(x) / sin 30 deg); its stroke at the end is the
+ * round with the springs' force (a central case: no guide friction, so the wall's forces, at the cone's 30 deg,
+ * carry the spring force axially, within the pads' friction cone on the wall); its stroke at the end is the
  * plane gap at full contact less the gap left (0.18 m by the stroke rule, to the pads' penetration); FrT1 restored;
  * the view draws the limiter moved back by its stroke; energy, momentum, no allocation as for A and B */
 static void c_400(void **state)
@@ -340,18 +350,23 @@ static void c_400(void **state)
     assert_false(ls->before_capture);
     assert_true(ls->first_contact > o.sum.capture_time + 30);   /* during the retraction */
     assert_true(fabs(o.x_end - (0.18 - o.gap_end)) < 3e-3);
-    assert_true(fabs(o.pad_end - o.spring_end / sin(M_PI / 6)) < 0.01 * o.pad_end);
+    /* the pads stick on the wall (the law's anchored friction): the axial balance F_spring = sum (N sin a + F cos a)
+       with |F| <= mu N leaves the normal forces statically indeterminate within the friction cone, so the sum of the
+       pads' force magnitudes lies between F_spring / (sin a + mu cos a) and sqrt(1 + mu^2) F_spring /
+       (sin a - mu cos a) (1735 .. 2987 N here; frictionless pads would give F_spring / sin a, 2186 N) */
+    double mu = prm.contact.limiter_rim.mu_k, sa = sin(M_PI / 6), ca = cos(M_PI / 6);
+    print_message("C: pads' force %.1f N within the friction cone's %.1f .. %.1f N\n", o.pad_end,
+                  o.spring_end / (sa + mu * ca), sqrt(1 + mu * mu) * o.spring_end / (sa - mu * ca));
+    assert_true(o.pad_end >= o.spring_end / (sa + mu * ca) * (1 - 1e-3));
+    assert_true(o.pad_end <= sqrt(1 + mu * mu) * o.spring_end / (sa - mu * ca) * (1 + 1e-3));
     assert_true(o.ps.frt1_slip_end < 1e-4);
     assert_true(fabs(o.view_x0 - (prm.geom.limiter_x0 - o.x_end)) < 1e-9);
     assert_int_equal(o.ps.roller_impacts, 0);   /* no levers */
-    /* only contacts start the impact ceiling: every impact and every stick event is a located event of its own (a
-       contact's onset, the limiter's speed reaching zero), so together they are at most the events (measured 474 +
-       551 of 1409). The limiter's speed turning positive again after a stick event used to start it too: 831 + 1280
-       against 1576 events (docs/dock-process.md §8.5) */
+    /* the guides carry < 1 N here: frictionless (DOCK_LIM_F_MIN), no stick events; every impact a located event */
     print_message("C: %lu impacts (steps under the impact ceiling after each), %lu events, %lu stick events\n",
                   o.st.impacts, o.st.events, ls->stick_events);
+    assert_int_equal(ls->stick_events, 0);
     assert_true(o.st.impacts <= o.st.events);
-    assert_true(o.st.impacts + ls->stick_events <= o.st.events);
 }
 
 /* The stand option (spec 001 §2.7): S1-B on the compliant hatch cover against the flight run. Per accepted step:

@@ -549,9 +549,9 @@ typedef struct mech_dock_sim_stats {
     unsigned long events;     /* error-controlled: steps shortened to end on a contact onset or separation or on
                                  the capture plane                                                                 */
     unsigned long evals;      /* evaluations of the right-hand side (every element's trial, every contact set)     */
-    unsigned long impacts;    /* error-controlled: contact onsets located as events, each followed by steps under
-                                 the impact ceiling (docs/dock.md §6b); the limiter's stick and slide events are
-                                 not contacts and not counted                                                      */
+    unsigned long impacts;    /* error-controlled: located events at which contacts began (one however many pairs
+                                 touch at once), each followed by steps under the impact ceiling (docs/dock.md §6b);
+                                 the limiter's stick and slide events are not contacts and not counted             */
     double h_min, h_max;      /* shortest and longest accepted step, s                                             */
     double h_last;            /* last accepted step, s                                                             */
     double onset_depth_max;   /* error-controlled: deepest penetration of a contact pair at the first accepted state

@@ -94,6 +94,13 @@ int dock_law_trial(const mech_dock_law *law, hy_element *el, double q, double qd
 #define DOCK_NPAD_PT (8 * DOCK_PAD_PTS)       /* up to 8 pads                                              */
 #define DOCK_PAD_SPHERE 0.005                /* m: the pad points are spheres of this radius, their surface on the
                                                 pad's edge                                                   */
+/* the stick anchor of one movable-limiter pad point on the cone wall (variant C; docs/dock-process.md §8.5): the
+   contact module's tangential law (mech_contact_law kt, ct, mu_s, mu_k) with trial / commit, as its sets keep it */
+typedef struct dock_pad_anchor {
+    mech_vec3 a, b;           /* the anchor on the pads' body and on the passive vehicle, each body's frame, m    */
+    int       touching;       /* the point touched the wall at this state                                        */
+    int       sliding;        /* it slid (kinetic friction) at this state                                        */
+} dock_pad_anchor;
 typedef struct dock_proc_eval {
     mech_dock_drive_out  drv;                          /* the drive's trial                                     */
     double               u, w, udd;                    /* drive output (m at the probe), its rate, acceleration */
@@ -111,6 +118,7 @@ typedef struct dock_proc_eval {
     double    f_nut;                                   /* the rollers' load on the nut as a push-in force, N    */
     double    f_end;                                   /* the fully-retracted end stop's force, N               */
     double    pad_depth[DOCK_NPAD_PT];                 /* limiter pad points in the cone wall, m (< 0: apart)   */
+    dock_pad_anchor pad_trial[DOCK_NPAD_PT];           /* C: the pad points' stick anchors at this state (trial) */
     double    f_pad;                                   /* sum of the pad-wall forces, N                         */
     int       n_pad;                                   /* pad points touching the wall                          */
     double    pad_f_net;                               /* |resultant of the pad-wall forces on the pads|, N     */
@@ -120,9 +128,10 @@ typedef struct dock_proc_eval {
     double    p_contact;                               /* power taken from the bodies by pushers, planes, rollers */
     double    e_contact;                               /* their elastic energy, J                               */
 } dock_proc_eval;
-/* (model, tree, data after the kinematics, contact bodies, nut angle and rate) => pushers, plane contact and
- * rollers applied to the tree's loads; e filled (everything but the drive) */
+/* (model, tree, data after the kinematics, contact bodies, nut angle and rate, the pad points' committed stick
+ * anchors) => pushers, plane contact, pads and rollers applied to the tree's loads; e filled (everything but the
+ * drive; e->pad_trial the anchors to commit when this state is accepted) */
 void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
-                     double phi, double phid, dock_proc_eval *e);
+                     double phi, double phid, const dock_pad_anchor *pad_committed, dock_proc_eval *e);
 
 #endif

@@ -15,11 +15,6 @@
 #define ROLLER_V_EPS 1e-3   /* m/s: the wall contacts' Coulomb friction is viscous below this sliding speed */
 #define PAD_ZETA 0.3        /* damping of the pad-wall contact: this fraction of critical on PAD_MASS          */
 #define PAD_MASS 20.0       /* kg: the housing's transverse inertia at the limiter (3 kg m^2 / 0.4^2)          */
-#define PAD_V_EPS_C 2e-2    /* m/s: the movable limiter's pads (C): their friction on the wall is viscous below this
-                               speed. On the 3 kg limiter the rollers' 1e-3 m/s made the wedged pads' regularised
-                               stick the stiffest mode (mu N / (v m) ~ 3e4 1/s: steps of 0.1 ms for minutes); the pads
-                               hardly slide on the wall (the housing slides through the limiter), docs/dock-process.md
-                               §8.5 */
 #define TILT_MAX 0.5        /* sin of the largest tilt between the housing and the cone (or the two docking planes)
                                the cheap bounds below allow for: 30 deg, beyond any swing the UJ stops permit     */
 #define BOUND_MARGIN 0.01   /* m: slack of the bounds                                                        */
@@ -62,23 +57,67 @@ static void wall_apply(const mech_dock_model *m, const mech_body_model *bm, mech
     mech_body_apply_world_moment(bm, d, m->b.passive, mo_p);
 }
 
-/* A point contact of a body's (the pads: housing or movable limiter; the rollers: housing) with the cone wall: the spring-damper k depth - c vn (>= 0) with a
-   regularised Coulomb friction mu, on the body and (opposite) on the passive vehicle at the contact point, summed
-   into w; its power and elastic energy booked in e. va: the housing-side material velocity of the point. Returns the
-   force on the housing. */
+/* The stick of a wall contact point (variant C's pads): the contact module's tangential law, an anchor on each body
+   (zero stretch at the onset) and a spring kt with damping ct between them, Coulomb's limit mu N on the sum, the
+   anchor dragged along at the kinetic limit while it slides (contact_set.c; the trial re-based at this state, as
+   there). A: the pads' body, P: the passive vehicle; c: the committed anchor, tr: the trial written here */
+typedef struct wall_stick {
+    double kt, ct, mu_s, mu_k;
+    const mech_contact_body *A, *P;
+    const dock_pad_anchor *c;
+    dock_pad_anchor *tr;
+} wall_stick;
+
+static inline mech_vec3 to_world(const mech_contact_body *b, mech_vec3 l)
+{
+    return mech_vec3_add(b->pos, mech_mat3_apply(b->rot, l));
+}
+static inline mech_vec3 to_local(const mech_contact_body *b, mech_vec3 p)
+{
+    return mech_mat3_tapply(b->rot, mech_vec3_sub(p, b->pos));
+}
+
+/* A point contact of a body's (the pads: housing or movable limiter; the rollers: housing) with the cone wall: the
+   spring-damper k depth - c vn (>= 0) with Coulomb friction mu, regularised (viscous below the sliding speed v_eps)
+   or, with st, the anchored stick of wall_stick; on the body and (opposite) on the passive vehicle at the contact
+   point, summed into w; its power and elastic energy (the stick spring's too) booked in e. va: the housing-side
+   material velocity of the point. Returns the force on the housing. */
 static mech_vec3 wall_contact(const mech_body_data *d, wall_loads *w, const mech_contact_body *P,
                               const mech_contact_geom *g, mech_vec3 va, double k, double c, double mu, double v_eps,
-                              dock_proc_eval *e)
+                              const wall_stick *st, dock_proc_eval *e)
 {
     mech_vec3 vb = mech_vec3_add(P->vel, mech_vec3_cross(P->omega, mech_vec3_sub(g->point, P->pos)));
     /* the relative velocity, normal and tangential: the contact module's inline helper (the exported
        mech_contact_relvel returned its struct through memory, a third of this function per pad point) */
     mech_contact_vel rv = contact_relvel(g, va, vb);
     double fn = fmax(0.0, k * g->depth - c * rv.vn);
-    double vt = mech_vec3_norm(rv.vt);
     mech_vec3 f = mech_vec3_scale(g->normal, fn);
-    if (mu > 0 && vt > 0)
-        f = mech_vec3_axpy(f, -mu * fn / fmax(vt, v_eps), rv.vt);
+    if (st) {
+        const mech_vec3 n = g->normal;
+        mech_vec3 u = mech_vec3_zero();
+        if (st->c->touching) {
+            mech_vec3 wv = mech_vec3_sub(to_world(st->A, st->c->a), to_world(st->P, st->c->b));
+            u = mech_vec3_axpy(wv, -mech_vec3_dot(wv, n), n);
+        }
+        mech_vec3 z = u, fs = mech_vec3_axpy(mech_vec3_scale(u, -st->kt), -st->ct, rv.vt), ft = fs;
+        double f2 = mech_vec3_dot(fs, fs), lim = (st->c->touching && st->c->sliding ? st->mu_k : st->mu_s) * fn;
+        int sliding = 0;
+        if (f2 > lim * lim) {   /* slip: the kinetic force along the trial force, the anchor one stretch behind */
+            ft = mech_vec3_scale(fs, st->mu_k * fn / sqrt(f2));
+            z = mech_vec3_scale(ft, -1.0 / st->kt);
+            sliding = 1;
+        }
+        f = mech_vec3_add(f, ft);
+        st->tr->touching = 1;
+        st->tr->sliding = sliding;
+        st->tr->a = to_local(st->A, g->point);
+        st->tr->b = to_local(st->P, mech_vec3_sub(g->point, z));
+        e->e_contact += 0.5 * st->kt * mech_vec3_dot(z, z);
+    } else {
+        double vt = mech_vec3_norm(rv.vt);
+        if (mu > 0 && vt > 0)
+            f = mech_vec3_axpy(f, -mu * fn / fmax(vt, v_eps), rv.vt);
+    }
     w->f = mech_vec3_add(w->f, f);
     w->mo = mech_vec3_add(w->mo, mech_vec3_cross(mech_vec3_sub(g->point, d->pos[w->body]), f));
     e->p_contact -= mech_vec3_dot(f, mech_vec3_sub(va, vb));
@@ -88,7 +127,7 @@ static mech_vec3 wall_contact(const mech_body_data *d, wall_loads *w, const mech
 }
 
 void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
-                     double phi, double phid, dock_proc_eval *e)
+                     double phi, double phid, const dock_pad_anchor *pad_committed, dock_proc_eval *e)
 {
     const mech_dock_params *p = &m->p;
     const mech_dock_process_params *pp = &p->process;
@@ -185,7 +224,17 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     double k_pad = movable ? ll->k / DOCK_PAD_PTS : ll->k;
     double c_pad = movable ? 2 * PAD_ZETA * sqrt(k_pad * p->limiter.mass / fmax(1.0, npad * DOCK_PAD_PTS))
                            : 2 * PAD_ZETA * sqrt(ll->k * PAD_MASS);
-    double v_pad = movable ? PAD_V_EPS_C : ROLLER_V_EPS;
+    /* C: the pads' friction on the wall is the law's anchored stick, its spring kt shared by a pad's points like k
+       and damped like the normal contact (PAD_ZETA of critical on the limiter's mass; the law's light ct let the
+       limiter ring on its stuck pads at ~400 Hz, and its guides, nearly unloaded in a central case, stuck and slipped
+       thousands of times). The 2 cm/s viscous band it replaces was the stiffest mode on the 3 kg limiter
+       (mu N / (v_eps m), ~3e3 1/s) and left the pads a fiftieth of their Coulomb force at the retraction's ~0.4 mm/s
+       of sliding (docs/dock-process.md §8.5). A, B: the pads on the housing keep the rollers' regularised friction */
+    double kt_pad = ll->kt / DOCK_PAD_PTS;
+    wall_stick pad_st = {.kt = kt_pad, .ct = 2 * PAD_ZETA * sqrt(kt_pad * p->limiter.mass / fmax(1.0, npad * DOCK_PAD_PTS)),
+                         .mu_s = ll->mu_s, .mu_k = ll->mu_k, .A = H, .P = P};
+    const int anchored = movable && pad_committed && ll->kt > 0;
+    double v_pad = ROLLER_V_EPS;
     /* the cheap bound: the limiter's larger base (centre, radius r0, tilted by up to TILT_MAX) inside the wall */
     double lx, lr;
     cone_coords(&pc, mech_vec3_add(H->pos, mech_vec3_scale(mech_mat3_col(H->rot, 0), gm->limiter_x0)), &lx, &lr);
@@ -196,6 +245,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         for (int i = 0; i < DOCK_PAD_PTS; i++) {
             int id = k * DOCK_PAD_PTS + i;
             e->pad_depth[id] = -1.0;
+            e->pad_trial[id].touching = 0;
             if (pads_clear)
                 continue;
             mech_vec3 cw = mech_vec3_add(H->pos, mech_mat3_apply(H->rot, m->pad_pt[id]));
@@ -214,12 +264,14 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
             if (!(g.depth > 0) || g.feature != MECH_CONTACT_FEAT_WALL)
                 continue;
             mech_vec3 va = mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos)));
-            mech_vec3 f = wall_contact(d, &wl, P, &g, va, k_pad, c_pad, ll->mu_k, v_pad, e);
+            if (anchored)
+                pad_st.c = &pad_committed[id], pad_st.tr = &e->pad_trial[id];
+            mech_vec3 f = wall_contact(d, &wl, P, &g, va, k_pad, c_pad, ll->mu_k, v_pad, anchored ? &pad_st : NULL, e);
             e->f_pad += mech_vec3_norm(f);
             e->n_pad++;
         }
     for (int id = npad * DOCK_PAD_PTS; id < DOCK_NPAD_PT; id++)
-        e->pad_depth[id] = -1.0;
+        e->pad_depth[id] = -1.0, e->pad_trial[id].touching = 0;
     if (e->n_pad > 0) {
         wall_apply(m, bm, d, &wl);
         /* spec 001 Fig. 9: the resultant's moment about the UJ centre (the housing's origin), less its part along
@@ -265,7 +317,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         mech_vec3 va = mech_vec3_axpy(mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos))),
                                       phid, drw);
         mech_vec3 f = wall_contact(d, &wr, P, &g, va, pp->roller_stiffness, pp->roller_damping, pp->roller_mu,
-                                   ROLLER_V_EPS, e);
+                                   ROLLER_V_EPS, NULL, e);
         /* through the cam the lever's load turns the nut: its virtual work f . dr/dphi dphi, as a force along the
            stroke (s = phi / i_Nut) */
         e->f_nut += mech_vec3_dot(f, drw) * m->i_nut;

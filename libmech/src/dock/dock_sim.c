@@ -40,6 +40,8 @@ enum { Q_CONTACT = 0,   /* work done on every contact, the detent and the slots 
 #define DOCK_EVENT_TOL 1e-7 /* s: an event ends its step at most this long after the gap crossed zero         */
 #define DOCK_NGAP 128       /* event functions: every contact pair, the process's contacts, the slot faces, the
                                capture plane                                                                   */
+#define DOCK_LIM_F_MIN 1.0   /* N: the guides' friction the rods' reactions could hold below which they are taken as
+                                frictionless (docs/dock-process.md §8.5)                                        */
 #define DOCK_LIM_V_REST 1e-12 /* m/s: a limiter released at a located breakaway moves slower than this while it is
                                  still at rest (its speed zero to round-off, of either sign)                    */
 #define DOCK_THETA_IMP 0.25 /* |lambda h| during an impact: ~25 steps per contact period, so a peak force is
@@ -148,6 +150,7 @@ struct mech_dock_sim {
     mech_dock_limiter      lim;
     int                    lim_hold;   /* this step holds the limiter's stuck guides stuck (limiter_hold)     */
     int                    lim_from_rest; /* this step starts at a breakaway: the slide starts from rest          */
+    dock_pad_anchor        pad_c[DOCK_NPAD_PT]; /* C: the pad points' committed stick anchors on the cone wall  */
     mech_dock_limiter_summary ls;
 };
 
@@ -507,7 +510,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     aerr.code = 0, aerr.msg[0] = 0;
     if (s->proc) {
         /* the process: pushers, docking planes and rollers on the tree; the drive output u in the nut equation */
-        dock_proc_loads(m, bm, d, s->cb, y[nb], y[nb + 1], &e->pr);
+        dock_proc_loads(m, bm, d, s->cb, y[nb], y[nb + 1], s->pad_c, &e->pr);
         Pc += e->pr.p_contact;
         e->e_contact += e->pr.e_contact;
         e->pr.u = y[s->iu], e->pr.w = y[s->iu + 1];
@@ -636,7 +639,14 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
         limF = d->f_ext[lb];
         mech_vec3 c = {gm->limiter_x0 - DOCK_C_GUIDE_BACK, 0, 0};
         limM = mech_vec3_sub(d->m_ext[lb], mech_vec3_cross(c, limF));
-        e->lim_loaded = limF.y != 0 || limF.z != 0 || limM.y != 0 || limM.z != 0;
+        /* loaded: the rods' reactions could hold more than DOCK_LIM_F_MIN by friction; below, the guides are
+           frictionless (a stick of a tenth of a newton against the 300-1200 N springs is not worth its events) */
+        double Fl, Ml;
+        mech_dock_limiter_rod_load(&p->limiter, limF.y, limF.z, limM.y, limM.z, &Fl, &Ml);
+        const double a0 = p->limiter.a[0], a1 = p->limiter.a[1];
+        double s0 = (a1 * Fl - Ml) / (a0 - a1), s1 = -Fl - s0;   /* the pairs' reactions, s0 + s1 = -f */
+        double mu = fmax(p->limiter.mu[0], p->limiter.mu[1]);
+        e->lim_loaded = mu * (fabs(s0) + fabs(s1)) >= DOCK_LIM_F_MIN;
     }
 
     rc = mech_body_forward(bm, d);
@@ -705,8 +715,10 @@ static void commit_all(mech_dock_sim *s, const dock_eval *e)
         hy_element_commit(&s->el_cover);
     mech_dock_axial_commit(s->ax);
     mech_dock_lateral_commit(s->lat);
-    if (s->proc)
+    if (s->proc) {
         mech_dock_drive_commit(&s->drive, e->s);
+        memcpy(s->pad_c, e->pr.pad_trial, sizeof s->pad_c);
+    }
     if (s->lim_on)
         mech_dock_limiter_commit(&s->lim);
     s->slot_touch = e->slot_touch;
@@ -1540,11 +1552,13 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
            DOCK_IMPACT_STEPS accepted steps, about two contact periods) DOCK_THETA_IMP / omega, so its peak force,
            a sample of the accepted states, is sampled as finely as by the fixed 0.25 ms steps */
         const int ncontact = contact_gaps(s);
+        int onset = 0;
         for (int j = 0; ev && j < ncontact; j++)
-            if (s->g0[j] <= 0 && s->g1[j] > 0) {
-                s->impact_left = DOCK_IMPACT_STEPS;
-                s->st.impacts++;
-            }
+            onset |= s->g0[j] <= 0 && s->g1[j] > 0;
+        if (onset) {   /* one window however many pairs touch at once */
+            s->impact_left = DOCK_IMPACT_STEPS;
+            s->st.impacts++;
+        }
         double w2 = contact_omega2(s, &s->ev);
         if (w2 > 0) {
             double theta = s->impact_left > 0 ? DOCK_THETA_IMP : s->theta;
