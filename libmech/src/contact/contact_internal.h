@@ -116,6 +116,35 @@ static inline mech_contact_vel contact_relvel(const mech_contact_geom *g, mech_v
     return r;
 }
 
+/* a body's point between its frame and the world (the anchors of the tangential law are kept in their bodies) */
+static inline mech_vec3 contact_body_to_local(const mech_contact_body *b, mech_vec3 p)
+{
+    return mech_mat3_tapply(b->rot, mech_vec3_sub(p, b->pos));
+}
+static inline mech_vec3 contact_body_to_world(const mech_contact_body *b, mech_vec3 l)
+{
+    return mech_vec3_add(b->pos, mech_mat3_apply(b->rot, l));
+}
+
+/* The anchored tangential law of every contact set (contact_set.c), also the movable limiter's pads on the cone wall
+ * (dock_proc.c): the stretch u between the anchors (tangential), the trial force -kt u - ct vt; stick while it is
+ * within mu N (the caller's mu: mu_s, or mu_k once the pair slid), else the kinetic mu_k N along the trial force, the
+ * anchor dragged to |kt z| = mu_k N. => the friction force on A (*ft), the stretch to keep (*z); 1 when it slides */
+static inline int contact_anchored_friction(mech_vec3 u, mech_vec3 vt, double kt, double ct, double mu, double mu_k,
+                                            double N, mech_vec3 *ft, mech_vec3 *z)
+{
+    mech_vec3 fs = mech_vec3_axpy(mech_vec3_scale(u, -kt), -ct, vt);
+    double fmag2 = mech_vec3_dot(fs, fs), f_lim = mu * N; /* >= 0: the stick test on squares needs no square root */
+    if (fmag2 <= f_lim * f_lim) {                         /* stick (includes fs = 0) */
+        *ft = fs;
+        *z = u;
+        return 0;
+    }
+    *ft = mech_vec3_scale(fs, mu_k * N / sqrt(fmag2));    /* mu_k N along fs/|fs|: one division */
+    *z = kt > 0.0 ? mech_vec3_scale(*ft, -1.0 / kt) : mech_vec3_zero();
+    return 1;
+}
+
 /* mech_contact_sphere_cone with tan(half_angle) given (the contact set compiles it once per pair) */
 int contact_sphere_cone_tan(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                             const mech_contact_pose *pb, double tan_half_angle, mech_contact_geom *g);

@@ -181,14 +181,6 @@ static inline mech_vec3 point_velocity(const mech_contact_body *b, mech_vec3 p)
 {
     return mech_vec3_add(b->vel, mech_vec3_cross(b->omega, mech_vec3_sub(p, b->pos)));
 }
-static inline mech_vec3 body_to_local(const mech_contact_body *b, mech_vec3 p)
-{
-    return mech_mat3_tapply(b->rot, mech_vec3_sub(p, b->pos));
-}
-static inline mech_vec3 body_to_world(const mech_contact_body *b, mech_vec3 l)
-{
-    return mech_vec3_add(b->pos, mech_mat3_apply(b->rot, l));
-}
 
 static void pair_off(mech_contact_data *d, int i)
 {
@@ -276,23 +268,15 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         /* tangential spring between the anchors (zero stretch at the onset) */
         mech_vec3 u = mech_vec3_zero();
         if (c->touching) {
-            mech_vec3 w = mech_vec3_sub(body_to_world(ba, c->anchor_a), body_to_world(bb, c->anchor_b));
+            mech_vec3 w = mech_vec3_sub(contact_body_to_world(ba, c->anchor_a),
+                                        contact_body_to_world(bb, c->anchor_b));
             u = mech_vec3_axpy(w, -mech_vec3_dot(w, n), n);
         }
         mech_vec3 ft = mech_vec3_zero(), z = u;
         int sliding = 0;
-        if (!(m->disable & MECH_CONTACT_DISABLE_FRICTION)) {
-            mech_vec3 fs = mech_vec3_axpy(mech_vec3_scale(u, -L->kt), -L->ct, v.vt);
-            double fmag2 = mech_vec3_dot(fs, fs), mu = c->touching && c->sliding ? L->mu_k : L->mu_s;
-            double f_lim = mu * N; /* >= 0: the stick test on squares needs no square root */
-            if (fmag2 <= f_lim * f_lim) { /* stick (includes fs = 0) */
-                ft = fs;
-            } else { /* slip: kinetic force along the trial force; the anchor is dragged to |kt z| = mu_k N */
-                ft = mech_vec3_scale(fs, L->mu_k * N / sqrt(fmag2)); /* mu_k N along fs/|fs|: one division */
-                z = L->kt > 0.0 ? mech_vec3_scale(ft, -1.0 / L->kt) : mech_vec3_zero();
-                sliding = 1;
-            }
-        }
+        if (!(m->disable & MECH_CONTACT_DISABLE_FRICTION))
+            sliding = contact_anchored_friction(u, v.vt, L->kt, L->ct, c->touching && c->sliding ? L->mu_k : L->mu_s,
+                                                L->mu_k, N, &ft, &z);
         d->f_friction[i] = ft;
         d->stretch[i] = z;
         d->force[i] = mech_vec3_axpy(ft, N, n);
@@ -301,8 +285,8 @@ void mech_contact_eval(const mech_contact_model *m, mech_contact_data *d, const 
         tr->touching = 1;
         tr->sliding = sliding;
         tr->v_impact = v_imp;
-        tr->anchor_a = body_to_local(ba, pt);
-        tr->anchor_b = body_to_local(bb, mech_vec3_sub(pt, z));
+        tr->anchor_a = contact_body_to_local(ba, pt);
+        tr->anchor_b = contact_body_to_local(bb, mech_vec3_sub(pt, z));
     }
     d->nactive = nactive;
 }

@@ -68,15 +68,6 @@ typedef struct wall_stick {
     dock_pad_anchor *tr;
 } wall_stick;
 
-static inline mech_vec3 to_world(const mech_contact_body *b, mech_vec3 l)
-{
-    return mech_vec3_add(b->pos, mech_mat3_apply(b->rot, l));
-}
-static inline mech_vec3 to_local(const mech_contact_body *b, mech_vec3 p)
-{
-    return mech_mat3_tapply(b->rot, mech_vec3_sub(p, b->pos));
-}
-
 /* A point contact of a body's (the pads: housing or movable limiter; the rollers: housing) with the cone wall: the
    spring-damper k depth - c vn (>= 0) with Coulomb friction mu, regularised (viscous below the sliding speed v_eps)
    or, with st, the anchored stick of wall_stick; on the body and (opposite) on the passive vehicle at the contact
@@ -96,22 +87,18 @@ static mech_vec3 wall_contact(const mech_body_data *d, wall_loads *w, const mech
         const mech_vec3 n = g->normal;
         mech_vec3 u = mech_vec3_zero();
         if (st->c->touching) {
-            mech_vec3 wv = mech_vec3_sub(to_world(st->A, st->c->a), to_world(st->P, st->c->b));
+            mech_vec3 wv = mech_vec3_sub(contact_body_to_world(st->A, st->c->a),
+                                         contact_body_to_world(st->P, st->c->b));
             u = mech_vec3_axpy(wv, -mech_vec3_dot(wv, n), n);
         }
-        mech_vec3 z = u, fs = mech_vec3_axpy(mech_vec3_scale(u, -st->kt), -st->ct, rv.vt), ft = fs;
-        double f2 = mech_vec3_dot(fs, fs), lim = (st->c->touching && st->c->sliding ? st->mu_k : st->mu_s) * fn;
-        int sliding = 0;
-        if (f2 > lim * lim) {   /* slip: the kinetic force along the trial force, the anchor one stretch behind */
-            ft = mech_vec3_scale(fs, st->mu_k * fn / sqrt(f2));
-            z = mech_vec3_scale(ft, -1.0 / st->kt);
-            sliding = 1;
-        }
+        mech_vec3 ft, z;
+        st->tr->sliding = contact_anchored_friction(u, rv.vt, st->kt, st->ct,
+                                                    st->c->touching && st->c->sliding ? st->mu_k : st->mu_s, st->mu_k,
+                                                    fn, &ft, &z);
         f = mech_vec3_add(f, ft);
         st->tr->touching = 1;
-        st->tr->sliding = sliding;
-        st->tr->a = to_local(st->A, g->point);
-        st->tr->b = to_local(st->P, mech_vec3_sub(g->point, z));
+        st->tr->a = contact_body_to_local(st->A, g->point);
+        st->tr->b = contact_body_to_local(st->P, mech_vec3_sub(g->point, z));
         e->e_contact += 0.5 * st->kt * mech_vec3_dot(z, z);
     } else {
         double vt = mech_vec3_norm(rv.vt);
