@@ -51,7 +51,6 @@ typedef struct axial_state {
     double s1, s2;        /* B: FrT1 and FrT2 slips; A: s1 = the chain's total slip (m)                    */
     double s_anchor;      /* the screw friction's stick anchor on the stroke (m)                           */
     int    anchored;      /* s_anchor is set (0 before the first trial: it starts at the stroke)           */
-    int    screw_sliding; /* the nut slid on the screw (kinetic friction)                                  */
     double q_el, Q_el;    /* element displacement (m) and force (N) at the probe                            */
     int    state_el;
     int    in_stop;       /* 1 while the stroke is past the stop                                            */
@@ -468,11 +467,9 @@ static int trial_impl(mech_dock_axial *a, double phi, double phid, double u, dou
     const axial_state *c = &a->committed;
     double z = c->anchored ? s - c->s_anchor : 0.0;
     double f_screw = a->kt_screw * z + a->ct_screw * sdot, f_coul = p->screw_friction * fabs(f_head);
-    a->trial.screw_sliding = 0;
-    if (fabs(f_screw) > f_coul) {
+    if (fabs(f_screw) > f_coul) {   /* one coefficient static and kinetic: the slide needs no flag of its own */
         f_screw = f_coul * sgn(f_screw);
         z = f_screw / a->kt_screw;
-        a->trial.screw_sliding = 1;
     }
     a->trial.s_anchor = s - z;
     a->trial.anchored = 1;

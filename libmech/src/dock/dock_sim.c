@@ -309,7 +309,7 @@ static void gates(mech_dock_sim *s, dock_eval *e, mech_vec3 hc)
  * limiter's acceleration along the housing is then zero to round-off, with the housing's own acceleration
  * included. Left out: the guides' share of the limiter's inertial load across the axis (3 kg times the housing's
  * lateral acceleration, against pad loads of hundreds of N). */
-static int limiter_guides(mech_dock_sim *s, dock_eval *e, mech_vec3 F, mech_vec3 M)
+static int limiter_guides(mech_dock_sim *s, dock_eval *e, double Fl, double Ml)
 {
     const mech_body_model *bm = s->bm;
     mech_body_data *d = s->d;
@@ -328,9 +328,7 @@ static int limiter_guides(mech_dock_sim *s, dock_eval *e, mech_vec3 F, mech_vec3
     double g = d->dqdd[jl];   /* 1 / m_eff, > 0 */
     if (!(g > 0))
         return fail(s, HY_ENUMERIC, "limiter: its effective mass on the tree is not positive (1/m = %g)", g);
-    /* the round rods' reactions as the planar guide's load (mech_dock_limiter_rod_load) */
-    double Fl, Ml;
-    mech_dock_limiter_rod_load(&s->lim.p, F.y, F.z, M.y, M.z, &Fl, &Ml);
+    /* Fl, Ml: the round rods' reactions as the planar guide's load (mech_dock_limiter_rod_load, in evaluate) */
     rc = mech_dock_limiter_trial_coupled(&s->lim, e->lim_x, e->lim_xd, 1.0 / g, -qa / g, Fl, Ml, &e->lim, &lerr);
     if (rc)
         return fail(s, rc, "limiter: %s; hint: the guides jam (a Painleve case: lower limiter.mu or move the guide "
@@ -617,8 +615,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     }
 
     /* variant C: the springs and stops on the limiter's joint (q = -x: forward positive) */
-    double Plim = 0;
-    mech_vec3 limF = {0, 0, 0}, limM = {0, 0, 0};
+    double Plim = 0, limFl = 0, limMl = 0;
     if (s->lim_on) {
         const int jl = s->jl;
         e->lim_x = -d->q[jl];
@@ -636,15 +633,15 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
         /* the pads' loads on the limiter (nothing else acts on it): force and moment about the guides' centre,
            limiter frame (the housing's axes) */
         const int lb = m->b.limiter;
-        limF = d->f_ext[lb];
+        mech_vec3 limF = d->f_ext[lb];
         mech_vec3 c = {gm->limiter_x0 - DOCK_C_GUIDE_BACK, 0, 0};
-        limM = mech_vec3_sub(d->m_ext[lb], mech_vec3_cross(c, limF));
-        /* loaded: the rods' reactions could hold more than DOCK_LIM_F_MIN by friction; below, the guides are
-           frictionless (a stick of a tenth of a newton against the 300-1200 N springs is not worth its events) */
-        double Fl, Ml;
-        mech_dock_limiter_rod_load(&p->limiter, limF.y, limF.z, limM.y, limM.z, &Fl, &Ml);
+        mech_vec3 limM = mech_vec3_sub(d->m_ext[lb], mech_vec3_cross(c, limF));
+        /* the round rods' reactions as the planar guide's load, once per evaluation. Loaded: the rods' reactions
+           could hold more than DOCK_LIM_F_MIN by friction; below, the guides are frictionless (a stick of a tenth
+           of a newton against the 300-1200 N springs is not worth its events) */
+        mech_dock_limiter_rod_load(&p->limiter, limF.y, limF.z, limM.y, limM.z, &limFl, &limMl);
         const double a0 = p->limiter.a[0], a1 = p->limiter.a[1];
-        double s0 = (a1 * Fl - Ml) / (a0 - a1), s1 = -Fl - s0;   /* the pairs' reactions, s0 + s1 = -f */
+        double s0 = (a1 * limFl - limMl) / (a0 - a1), s1 = -limFl - s0;   /* the pairs' reactions, s0 + s1 = -f */
         double mu = fmax(p->limiter.mu[0], p->limiter.mu[1]);
         e->lim_loaded = mu * (fabs(s0) + fabs(s1)) >= DOCK_LIM_F_MIN;
     }
@@ -652,7 +649,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     rc = mech_body_forward(bm, d);
     if (rc)
         return fail(s, HY_ENUMERIC, "body tree: an articulated inertia is not positive (singular configuration)");
-    if (s->lim_on && (rc = limiter_guides(s, e, limF, limM)) != HY_OK)
+    if (s->lim_on && (rc = limiter_guides(s, e, limFl, limMl)) != HY_OK)
         return rc;
     Pc += Plim + (s->lim_on ? e->lim.p_friction : 0.0);
     mech_body_state_deriv(bm, d, dy);
@@ -715,12 +712,12 @@ static void commit_all(mech_dock_sim *s, const dock_eval *e)
         hy_element_commit(&s->el_cover);
     mech_dock_axial_commit(s->ax);
     mech_dock_lateral_commit(s->lat);
-    if (s->proc) {
+    if (s->proc)
         mech_dock_drive_commit(&s->drive, e->s);
-        memcpy(s->pad_c, e->pr.pad_trial, sizeof s->pad_c);
-    }
     if (s->lim_on)
         mech_dock_limiter_commit(&s->lim);
+    if (s->proc && s->lim_on)   /* the movable limiter's pads on the wall (dock_proc_loads): their anchors */
+        memcpy(s->pad_c, e->pr.pad_trial, sizeof s->pad_c);
     s->slot_touch = e->slot_touch;
     s->slot_vimp = e->slot_vimp;
 }
