@@ -352,7 +352,23 @@ static void limiter_pads_share_a_coaxial_ring(void **state)
     assert_int_equal(mech_contact_frustum_circle(&up, &pa, &rim2, &pb2, &g), 1);
     near(g.depth, 0.008, 1e-12);
     assert_int_equal(mech_contact_frustum_circle(&down, &pa, &rim2, &pb2, &g), 0);
-    near(g.depth, -(0.24 - 0.15) * 0.8, 1e-12);
+    /* the gap of an edge that may reach the pad's solid is the solid's depth (each point's nearest face) at the
+       deepest of its 64 samples: within R h / 2 of the maximum and never above it. The maximum by 200 000 samples;
+       the wall alone gives -0.09 cos beta at the pad's middle, where the ends and sides are farther */
+    double dmax = -INFINITY;
+    for (int k = 0; k < 200000; k++) {
+        double th = 2 * M_PI * k / 200000.0;
+        mech_vec3 q = V(0.2, -0.05 + 0.19 * cos(th), 0.19 * sin(th));
+        double rho = hypot(q.y, q.z), d = -(0.6 * q.x + 0.8 * (rho - 0.3));
+        d = fmin(d, fmin(q.x, 0.4 - q.x));
+        d = fmin(d, rho * sin(0.3 - fabs(remainder(atan2(q.z, q.y) - M_PI, 2 * M_PI))));
+        dmax = fmax(dmax, d);
+    }
+    assert_true(dmax > -(0.24 - 0.15) * 0.8 && dmax < 0);
+    assert_true(g.depth <= dmax + 3e-6);   /* half the samples' arc spacing (6e-6 m): the depth is 1-Lipschitz */
+    print_message("pad facing away: gap %.9f m, solid's maximum %.9f m, wall at the middle %.3f m\n", g.depth, dmax,
+                  -(0.24 - 0.15) * 0.8);
+    assert_true(g.depth >= dmax - 0.19 * (2 * M_PI / 64) / 2);
     /* a roller on a pad of the cone: inside the pad at azimuth atan2(0.8, 0.6), nothing outside it */
     mech_contact_shape roller = mech_contact_sphere(0.1);
     mech_contact_pose pr = at(0.254, 0.222 * 0.6, 0.222 * 0.8);
@@ -435,7 +451,7 @@ static void limiter_search_matches_brute_force(void **state)
     (void)state;
     mech_contact_shape lim = mech_contact_frustum(0.185, 0.135, 0.08, MECH_CONTACT_OUTSIDE), rim = mech_contact_circle(0.2);
     double tilts[] = {0.02, 0.08, 0.15}, shifts[] = {0.01, 0.03, 0.05};
-    int nface = 0;
+    int nface = 0, ncontact = 0;
     enum { NS = 200000 };
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) {
@@ -471,10 +487,21 @@ static void limiter_search_matches_brute_force(void **state)
             mech_vec3 q = mech_vec3_add(pb.pos, mech_mat3_apply(R, V(0, 0.2 * cos(tbest), 0.2 * sin(tbest))));
             if (fmin(q.x, 0.08 - q.x) < best + 1e-9)
                 nface++;
-            near(g.depth, best, 1e-9);
+            if (best > 0) {
+                ncontact++;
+                near(g.depth, best, 1e-9);
+            } else {
+                /* apart: the solid's deepest sample, within R h / 2 of the maximum (64 samples h apart, the depth
+                   1-Lipschitz in the point) and never above it */
+                const double bound = 0.2 * (2 * M_PI / 64) / 2;
+                assert_true(g.depth <= best + 1e-12);
+                assert_true(g.depth >= best - bound);
+            }
         }
-    print_message("limiter ring: %d of 9 rims deepest where an end is as near as the wall or nearer\n", nface);
-    assert_true(nface > 0);   /* the solid's ends matter in some of these */
+    print_message("limiter ring: %d of 9 rims touch, %d deepest where an end is as near as the wall or nearer\n",
+                  ncontact, nface);
+    assert_true(nface > 0);      /* the solid's ends matter in some of these */
+    assert_true(ncontact >= 4);  /* and most touch (5 of 9) */
 }
 
 /* C's pad (RP-1's limiter: r 0.28 -> 0.23 over 0.08 m, the generatrix at 32 deg; +-30 deg about azimuth 0.3): the
