@@ -262,7 +262,8 @@ class DockSim(L.Owner):
             d["error"] = self.error
         d.update({"active": c["vehicles"]["active"]["name"], "passive": c["vehicles"]["passive"]["name"],
                   "closing_speed": c["initial"]["closing_speed"], "step": c["step"], "tolerance": tol,
-                  "method": integ.get("method", "dopri5") if tol > 0 else "fixed", "steps": self.steps,
+                  "method": integ.get("method", "dopri5") if tol > 0 else "fixed",
+                  "control": integ.get("control", "standard") if tol > 0 else "fixed", "steps": self.steps,
                   "time": self.time, "captured": bool(u.captured),
                   "capture_time": nn(u.capture_time if u.captured else math.nan),
                   "latch_times": [nn(t) for t in u.latch_time], "failure_to_dock": bool(u.failed),

@@ -68,4 +68,19 @@ sed 's/"tolerance": 1e-06/"tolerance": 1e-06, "method": "euler"/' "$D/s1-A.json"
 check_num "an unknown integration.method exits 1" $? 1 0
 grep -q 'badm.json: integration.method: expected one of "rk43", "dopri5"' "$WORK/badm.out" &&
     ok "the message names the file, the key and the choices" || not_ok "message: $(cat "$WORK/badm.out")"
+# --control: the step-size control; the summary says which ran (fixed for fixed steps)
+[ "$(jstr control "$WORK/ofix/summary.json")" = fixed ] && ok "the summary's control of a fixed run" ||
+    not_ok "control of a fixed run"
+for k in standard pi; do
+    check "S1-A 1 s with --control $k" "$MECH" dock "$D/s1-A.json" --control $k --duration 1 --no-plots --no-records \
+        -q --out "$WORK/oc$k"
+    [ "$(jstr control "$WORK/oc$k/summary.json")" = $k ] && ok "the summary says $k" || not_ok "summary control for $k"
+done
+check_fails "--control unknown: usage error listing the controls" "--control 'pid': expected standard or pi" \
+    "$MECH" dock "$D/s1-A.json" --control pid --out "$WORK/obad4"
+sed 's/"tolerance": 1e-06/"tolerance": 1e-06, "control": "PI"/' "$D/s1-A.json" >"$WORK/badc.json"
+"$MECH" dock "$WORK/badc.json" --out "$WORK/obadc" --no-plots -q >"$WORK/badc.out" 2>&1
+check_num "an unknown integration.control exits 1" $? 1 0
+grep -q 'badc.json: integration.control: expected one of "standard", "pi"' "$WORK/badc.out" &&
+    ok "the message names the file, the key and the choices" || not_ok "message: $(cat "$WORK/badc.out")"
 finish

@@ -280,6 +280,35 @@ static void slow_phase_steps_grow(void **state)
     mech_dock_config_free(&c);
 }
 
+/* ---- integration.control "pi" (the 400 s process scenarios): the first 100 s of S1-400-B (capture, absorption,
+ * the start of the retraction) with both controls. The probe's torsion holds the steps at RK4(3)'s stability limit
+ * after capture; the standard control's ratio swings across it and throws ~a quarter of its trial steps away, the
+ * PI control's memory damps the swing: fewer evaluations, the same run (docs/dock.md §6b) ------------------------ */
+static void pi_control_on_the_process(void **state)
+{
+    (void)state;
+    mech_dock_config c;
+    read_scenario("s1-400-B.json", &c);
+    mech_dock_params p = c.params;
+    assert_int_equal(p.control, MECH_DOCK_CONTROL_PI);   /* as shipped */
+    p.duration = 100;
+    outcome s, q;
+    run(&p, &q);
+    p.control = MECH_DOCK_CONTROL_STANDARD;
+    run(&p, &s);
+    print_message("S1-400-B, 0-100 s: standard control %lu steps, %lu rejected, %lu evaluations; PI %lu, %lu, %lu; "
+                  "capture %.6f / %.6f s, peak %.2f / %.2f N, stroke %.6f / %.6f m\n", s.st.steps, s.st.rejected,
+                  s.st.evals, q.st.steps, q.st.rejected, q.st.evals, s.S.capture_time, q.S.capture_time,
+                  s.S.peak_axial, q.S.peak_axial, s.S.stroke_max, q.S.stroke_max);
+    assert_true(q.st.rejected * 2 < s.st.rejected);
+    assert_true(q.st.evals < 0.95 * s.st.evals);
+    assert_true(q.S.captured && s.S.captured);
+    assert_true(fabs(q.S.capture_time - s.S.capture_time) < 1e-4);
+    assert_true(rel(q.S.peak_axial, s.S.peak_axial) < 2e-3 && rel(q.S.stroke_max, s.S.stroke_max) < 1e-3);
+    assert_true(q.S.e_residual_max / q.S.e_initial < 1e-3);
+    mech_dock_config_free(&c);
+}
+
 /* ---- no allocation in an error-controlled step (rejections and event location included) ---------------------- */
 static void no_allocation(void **state)
 {
@@ -339,6 +368,18 @@ static void tolerance_key(void **state)
     assert_non_null(txt);
     assert_int_equal(mech_dock_config_parse(txt, strlen(txt), "printed.json", NULL, &c2, &e), HY_OK);
     assert_true(c2.params.method == MECH_DOCK_RK43);
+    assert_true(c2.params.control == MECH_DOCK_CONTROL_STANDARD);   /* the default, printed back */
+    free(txt);
+    mech_dock_config_free(&c2);
+    mech_dock_config_free(&c);
+    /* the step-size control: PI on request, printed back as it was read */
+    const char *pc = "{" DOCK ", \"integration\": {\"tolerance\": 1e-6, \"control\": \"pi\"}}";
+    assert_int_equal(mech_dock_config_parse(pc, strlen(pc), "cfg.json", NULL, &c, &e), HY_OK);
+    assert_true(c.params.control == MECH_DOCK_CONTROL_PI);
+    txt = mech_dock_config_print(&c, &e);
+    assert_non_null(txt);
+    assert_int_equal(mech_dock_config_parse(txt, strlen(txt), "printed.json", NULL, &c2, &e), HY_OK);
+    assert_true(c2.params.control == MECH_DOCK_CONTROL_PI);
     free(txt);
     mech_dock_config_free(&c2);
     mech_dock_config_free(&c);
@@ -357,6 +398,9 @@ static void tolerance_key(void **state)
         {"{" DOCK ", \"integration\": {\"method\": \"rk45\"}}",
          "cfg.json: integration.method: expected one of \"rk43\", \"dopri5\""},
         {"{" DOCK ", \"integration\": {\"method\": 4}}", "cfg.json: integration.method: expected one of"},
+        {"{" DOCK ", \"integration\": {\"control\": \"PID\"}}",
+         "cfg.json: integration.control: expected one of \"standard\", \"pi\""},
+        {"{" DOCK ", \"integration\": {\"control\": true}}", "cfg.json: integration.control: expected one of"},
         {"{" DOCK ", \"integration\": 3}", "cfg.json: integration: expected an object"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -379,6 +423,10 @@ static void tolerance_key(void **state)
     c.params.method = 7;
     assert_int_not_equal(mech_dock_params_check(&c.params, &e), HY_OK);
     assert_non_null(strstr(e.msg, "integration.method"));
+    c.params.method = MECH_DOCK_RK43;
+    c.params.control = 2;
+    assert_int_not_equal(mech_dock_params_check(&c.params, &e), HY_OK);
+    assert_non_null(strstr(e.msg, "integration.control"));
     mech_dock_config_free(&c);
 }
 
@@ -389,6 +437,7 @@ int main(void)
         cmocka_unit_test(methods_agree),
         cmocka_unit_test(impact_on_step_boundary),
         cmocka_unit_test(slow_phase_steps_grow),
+        cmocka_unit_test(pi_control_on_the_process),
         cmocka_unit_test(no_allocation),
         cmocka_unit_test(shipped_scenarios),
     };

@@ -57,6 +57,8 @@ static void usage(FILE *fp)
           "                             the 400 s process scenarios 2.5e-7)\n"
           "      --method dopri5|rk43   override integration.method, the stepper of the error-controlled steps:\n"
           "                             Dormand-Prince 5(4) or RK4 with an order-3 estimate (docs/dock.md 6b)\n"
+          "      --control standard|pi  override integration.control, their step-size control: GSL's standard\n"
+          "                             control or a PI control (the 400 s process scenarios; docs/dock.md 6b)\n"
           "      --no-plots             no figures          --no-records   no element records (faster)\n"
           "      --format csv|h5|csv+h5 outputs.format: h5 writes ONE file DIR/log.h5 (tables /history and\n"
           "                             /records/ELEMENT, summary as attributes) instead of the CSV files\n"
@@ -76,6 +78,7 @@ typedef struct opts {
     int capture, set_duration, set_step, set_tol, no_plots, no_records, quiet;
     int format, events;              /* --format (MECH_DOCK_FORMAT_* + 1; 0: the scenario's); --output-rate events */
     int method;                      /* --method: 1 dopri5, 2 rk43 (the choices below); 0: the scenario's          */
+    int control;                     /* --control: 1 standard, 2 pi; 0: the scenario's                              */
     double rate;                     /* --output-rate R (< 0: not given)                                          */
 } opts;
 
@@ -547,6 +550,8 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddItemToObject(doc, "step", hy_json_exact_number(p->h));
     cJSON_AddItemToObject(doc, "tolerance", hy_json_exact_number(p->tol));
     cJSON_AddStringToObject(doc, "method", p->tol == 0 ? "fixed" : p->method == MECH_DOCK_RK43 ? "rk43" : "dopri5");
+    cJSON_AddStringToObject(doc, "control",
+                            p->tol == 0 ? "fixed" : p->control == MECH_DOCK_CONTROL_PI ? "pi" : "standard");
     cJSON_AddItemToObject(doc, "steps", cJSON_CreateNumber((double)r->steps));
     cJSON_AddItemToObject(doc, "time", hy_json_exact_number(r->t_end));
     cJSON_AddBoolToObject(doc, "captured", u->captured);
@@ -939,6 +944,8 @@ static int load(const char *cmd, const opts *o, mech_dock_config *c, mech_dock_m
         c->params.tol = o->tol;
     if (o->method)
         c->params.method = o->method == 1 ? MECH_DOCK_DOPRI5 : MECH_DOCK_RK43;
+    if (o->control)
+        c->params.control = o->control == 1 ? MECH_DOCK_CONTROL_STANDARD : MECH_DOCK_CONTROL_PI;
     if (o->no_records)
         c->records = 0;
     if (o->format)
@@ -1212,10 +1219,12 @@ int mech_cmd_dock(int argc, char **argv)
     o.rate = -1;
     static const char *const formats[] = {"csv", "h5", "csv+h5", NULL};
     static const char *const methods[] = {"dopri5", "rk43", NULL};
+    static const char *const controls[] = {"standard", "pi", NULL};
     const hy_arg tab[] = {
         HY_OPT_STR("out", 0, &o.out),                  HY_OPT_CALL("capture-speed", &o, opt_capture),
         HY_OPT_DOUBLE("duration", &o.duration, &o.set_duration), HY_OPT_DOUBLE("step", &o.step, &o.set_step),
         HY_OPT_DOUBLE("tolerance", &o.tol, &o.set_tol), HY_OPT_CHOICE("method", &o.method, methods),
+        HY_OPT_CHOICE("control", &o.control, controls),
         HY_OPT_FLAG("no-plots", 0, &o.no_plots),       HY_OPT_FLAG("no-records", 0, &o.no_records),
         HY_OPT_FLAG("quiet", 'q', &o.quiet),           HY_OPT_CHOICE("format", &o.format, formats),
         HY_OPT_CALL("output-rate", &o, opt_rate),      HY_OPT_END};

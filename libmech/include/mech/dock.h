@@ -196,6 +196,8 @@ typedef struct mech_dock_thrust {
 
 /* integration.method: the stepper of the error-controlled runs (docs/dock.md §6b) */
 enum { MECH_DOCK_RK43 = 0, MECH_DOCK_DOPRI5 };
+/* integration.control: the step-size control of the error-controlled runs (docs/dock.md §6b) */
+enum { MECH_DOCK_CONTROL_STANDARD = 0, MECH_DOCK_CONTROL_PI };
 
 typedef struct mech_dock_params {
     int                      variant;      /* enum mech_dock_variant                                          */
@@ -217,6 +219,10 @@ typedef struct mech_dock_params {
                                  estimate: 1.3-1.6x faster where the probe's torsion holds the steps at their
                                  stability limit, the 400 s process runs; its estimate sees a kink of a law
                                  inside a step less well); docs/dock.md §6b                                    */
+    int    control;           /* integration.control: MECH_DOCK_CONTROL_STANDARD (default, GSL's standard control)
+                                 or MECH_DOCK_CONTROL_PI (Gustafsson's PI control: 10-17 % fewer evaluations where
+                                 the probe's torsion holds the steps at their stability limit, the 400 s process
+                                 runs; a few % more in the 20 s runs, whose steps the impacts decide); §6b       */
     mech_dock_process_params process;   /* the whole process (issue 18): off unless the scenario has "process" */
     int    limiter_movable;   /* variant C (spec 001 §5.3): the limiter slides on guides along the housing (a
                                  prismatic body, the housing's second child) with springs, stops and guide friction;

@@ -87,6 +87,21 @@ typedef struct mech_ode_control {
 int mech_ode_control_hadjust(const mech_ode_control *c, int order, const double y[], const double yerr[], size_t dim,
                            double *h, double *ratio);
 
+/* PI control (Gustafsson 1991; Hairer & Wanner, Solving ODEs II, §IV.2): the same test (a step is rejected when
+ * its ratio exceeds 1.1, and shrinks as above), but an accepted step's successor is h safety (1/err)^(0.7/k)
+ * err_old^(0.4/k), k = order, err_old the last accepted step's ratio, and it does not grow right after a rejection.
+ * Where a lightly damped mode holds the steps at the stepper's stability limit, the standard control's ratio
+ * swings across it and 15-20 % of the trial steps are thrown away; the memory damps that (docs/dock.md §6b). */
+typedef struct mech_ode_pi {
+    double err_old;    /* the last accepted step's ratio (at least 1e-4); 0: none yet                           */
+    int    rejected;   /* the last trial step was rejected (by the control or by its caller)                     */
+} mech_ode_pi;
+
+// (control, PI state, order, y, yerr, h) => as mech_ode_control_hadjust, the accepted step's successor from the PI
+// law; pi updated (a caller that rejects a step for its own reasons sets pi->rejected)
+int mech_ode_control_hadjust_pi(const mech_ode_control *c, mech_ode_pi *pi, int order, const double y[],
+                                const double yerr[], size_t dim, double *h, double *ratio);
+
 /* ---- driver (ode_driver.c) ---- */
 typedef struct mech_ode_driver {
     const mech_ode_system *sys;

@@ -144,6 +144,7 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
     p->tol = 0;      /* fixed steps unless the scenario asks for integration.tolerance (docs/dock.md §6b) */
     p->events = 1;
     p->method = MECH_DOCK_DOPRI5;   /* RK4(3) on request: the 400 s process scenarios (docs/dock.md §6b) */
+    p->control = MECH_DOCK_CONTROL_STANDARD;   /* PI on request: the 400 s process scenarios (§6b) */
     p->duration = 20;
     p->capture_timeout = 10;
 
@@ -397,6 +398,9 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
         FAIL("integration.tolerance", "%g: valid values 0 (fixed steps) or 1e-10 .. 1e-2", p->tol);
     if (p->method != MECH_DOCK_RK43 && p->method != MECH_DOCK_DOPRI5)
         FAIL("integration.method", "%d: valid values MECH_DOCK_RK43 or MECH_DOCK_DOPRI5", p->method);
+    if (p->control != MECH_DOCK_CONTROL_STANDARD && p->control != MECH_DOCK_CONTROL_PI)
+        FAIL("integration.control", "%d: valid values MECH_DOCK_CONTROL_STANDARD or MECH_DOCK_CONTROL_PI",
+             p->control);
     if (p->stand) {
         POS(p->cover.k, "stand.k");
         NONNEG(p->cover.c, "stand.c");

@@ -128,6 +128,7 @@ struct mech_dock_sim {
     mech_ode_system        sys;
     mech_ode_step         *stp;
     mech_ode_control       ctl;
+    mech_ode_pi            pi;          /* its PI memory (integration.control "pi")                            */
     double                *ytry, *yerr, *kout, *scale;   /* (dim) trial state, its error, f at its end, scales  */
     double                 h_next;      /* the controller's next step, s                                        */
     double                 h_ceil;      /* stiffness ceiling theta / rho, s                                     */
@@ -1442,6 +1443,7 @@ static void adaptive_init(mech_dock_sim *s)
     for (int k = 0; k < NQ; k++)
         s->scale[s->iq + k] = fmax(s->ke0, 1.0);
     s->ctl = (mech_ode_control){p->tol, 0.0, 0.9, s->scale};
+    s->pi = (mech_ode_pi){0};
     s->h_next = p->h;
     s->h_ceil = INFINITY;
     /* the lightest mass a contact drives: the head across the probe (probe inertia about the bending joint over the
@@ -1485,10 +1487,14 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
         int rc = try_step(s, h), adj = 0;
         double hnew = h, ratio = 0;
         if (rc == HY_OK)
-            adj = mech_ode_control_hadjust(&s->ctl, s->stp->type->order, s->ytry, s->yerr, s->dim, &hnew, &ratio);
+            adj = p->control == MECH_DOCK_CONTROL_PI
+                      ? mech_ode_control_hadjust_pi(&s->ctl, &s->pi, s->stp->type->order, s->ytry, s->yerr, s->dim,
+                                                    &hnew, &ratio)
+                      : mech_ode_control_hadjust(&s->ctl, s->stp->type->order, s->ytry, s->yerr, s->dim, &hnew, &ratio);
         if (rc != HY_OK || adj < 0) {
             revert_all(s);
             s->st.rejected++;
+            s->pi.rejected = 1;
             s->h_next = rc != HY_OK ? 0.25 * h : hnew;
             if (s->h_next < DOCK_HMIN)
                 return adaptive_fail(s, err, rc);
@@ -1502,6 +1508,7 @@ static int adaptive_step(mech_dock_sim *s, hy_err *err)
             if ((rc = locate(s, &h)) != HY_OK) {
                 revert_all(s);
                 s->st.rejected++;
+                s->pi.rejected = 1;
                 s->h_next = 0.25 * h0;
                 if (s->h_next < DOCK_HMIN)
                     return adaptive_fail(s, err, rc);

@@ -235,7 +235,7 @@ static const section sections[] = {
     {"lateral", {"brake", NULL}},
     {"probe", {NULL}},
     {"thrust", {NULL}},
-    {"integration", {"method", NULL}},
+    {"integration", {"method", "control", NULL}},
     {"laws", {"chain", "gear", "spring", "bending", "torsion", "cover", NULL}},
     {"outputs", {"folder", "channels", "records", "plots", "view_times", "animation", "events", "format",
                  "compression", NULL}},
@@ -261,6 +261,7 @@ static const char *const variant_names[] = {"A", "B", "C", NULL};   /* C: B with
 static const char *const cone_names[] = {"module", "vehicle", "short", NULL};
 static const char *const events_names[] = {"none", "also", "only", NULL};   /* MECH_DOCK_EVENTS_*  */
 static const char *const method_names[] = {"rk43", "dopri5", NULL};        /* MECH_DOCK_RK43, _DOPRI5 */
+static const char *const control_names[] = {"standard", "pi", NULL};      /* MECH_DOCK_CONTROL_*  */
 static const char *const format_names[] = {"csv", "h5", "csv+h5", NULL};   /* MECH_DOCK_FORMAT_*  */
 
 // (variant, law slot) => 1 when the variant drives that law
@@ -683,6 +684,9 @@ static int parse_doc(const ctx *x, const cJSON *doc, mech_dock_config *c)
     const cJSON *integ = cJSON_GetObjectItemCaseSensitive(doc, "integration");
     if (cJSON_IsObject(integ) && (it = cJSON_GetObjectItemCaseSensitive(integ, "method")) &&
         (rc = read_choice(x, it, "integration.method", method_names, &p->method)) != HY_OK)
+        return rc;
+    if (cJSON_IsObject(integ) && (it = cJSON_GetObjectItemCaseSensitive(integ, "control")) &&
+        (rc = read_choice(x, it, "integration.control", control_names, &p->control)) != HY_OK)
         return rc;
     for (int s = 0; s < MECH_DOCK_NLAW; s++)
         if (law_used(variant, s) && law_default[s] &&
@@ -1108,6 +1112,7 @@ char *mech_dock_config_print(const mech_dock_config *c, hy_err *err)
         cJSON_AddItemToObject(o, f->key, v);
     }
     cJSON_AddStringToObject(section_obj(doc, "integration"), "method", method_names[p->method]);
+    cJSON_AddStringToObject(section_obj(doc, "integration"), "control", control_names[p->control]);
     if (p->variant == MECH_DOCK_A && p->axial.magnetic.n > 0)
         cJSON_AddItemToObject(section_obj(doc, "axial"), "magnetic", table_obj(&p->axial.magnetic, "force"));
     if (p->lateral.brake.n > 0)
