@@ -775,7 +775,7 @@ static void pad_certificates_change_nothing(void **state)
     (void)state;
     mech_contact_shape pad = c_pad();
     unsigned long long seed = 4242;
-    int kept_apart = 0, kept_touching = 0, touching = 0, apart = 0;
+    int kept_apart = 0, kept_touching = 0, touching = 0, apart = 0, kept_fine = 0;
     for (int path = 0; path < 16; path++) {
         rim_place p = path % 2 ? rim_near_side_edge(&seed) : rim_near_front_edge(&seed);
         mech_contact_shape rim = mech_contact_circle(p.R);
@@ -805,6 +805,7 @@ static void pad_certificates_change_nothing(void **state)
                 assert_memory_equal(&g0.point, &g1.point, sizeof g0.point);
                 assert_true(out1.clear == 0);
                 touching++, kept_touching += kept;
+                kept_fine += kept && cert.fine_margin > 0;   /* its fine scan's certificate too */
                 th = th1, cs[0] = cs1[0], cs[1] = cs1[1];
             } else {
                 assert_true(g1.depth <= 0);
@@ -814,9 +815,10 @@ static void pad_certificates_change_nothing(void **state)
             cert = out1;
         }
     }
-    print_message("pad certificates: %d steps touching (%d on a kept certificate), %d apart (%d)\n", touching,
-                  kept_touching, apart, kept_apart);
+    print_message("pad certificates: %d steps touching (%d on a kept certificate, %d with a fine scan's margin), %d "
+                  "apart (%d)\n", touching, kept_touching, kept_fine, apart, kept_apart);
     assert_true(touching > 1000 && apart > 1000);
+    assert_true(kept_fine > kept_touching / 2);
     assert_true(kept_touching > touching / 4 && kept_apart > apart / 4);
 }
 

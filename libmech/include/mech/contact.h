@@ -250,6 +250,8 @@ typedef struct mech_contact_cert {
     double    clear;      /* m, >= 0: every edge point at least this far outside the solid (0: not known)       */
     double    margin;     /* m, >= 0: the best coarse sample and its neighbours deeper than every other by this */
     int       sample;     /* index of that best sample (0 .. 64, at angle index * 2 pi / 64)                    */
+    double    fine_margin;/* m, >= 0: the same for the 17 fine samples across it (0: not known)                   */
+    int       fine_sample;/* index of the best fine sample (0 .. 16, at (sample + (index - 8) / 8) 2 pi / 64)    */
     mech_vec3 c, e1, e2;  /* the edge of that search, frustum frame, m                                          */
 } mech_contact_cert;
 
