@@ -55,32 +55,29 @@ check "S1-A with --tolerance 0" "$MECH" dock "$D/s1-A.json" --tolerance 0 --dura
 check_num "--tolerance 0: fixed steps (1 s / 0.25 ms)" "$(jnum steps "$WORK/ofix/summary.json")" 4000 0
 jstr() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\"\([^\"]*\)\".*/\1/p" "$2" | head -n 1; }
 [ "$(jstr method "$WORK/ofix/summary.json")" = fixed ] && ok "the summary says fixed steps" || not_ok "method of a fixed run"
-# --method: the stepper of the error-controlled steps; the summary says which ran (docs/dock.md §6b)
-for m in dopri5 rk43; do
-    check "S1-A 1 s with --method $m" "$MECH" dock "$D/s1-A.json" --method $m --duration 1 --no-plots --no-records -q \
-        --out "$WORK/om$m"
-    [ "$(jstr method "$WORK/om$m/summary.json")" = $m ] && ok "the summary says $m" || not_ok "summary method for $m"
-done
-check_fails "--method unknown: usage error listing the steppers" "--method 'rk5': expected dopri5 or rk43" \
-    "$MECH" dock "$D/s1-A.json" --method rk5 --out "$WORK/obad3"
-sed 's/"tolerance": 1e-06/"tolerance": 1e-06, "method": "euler"/' "$D/s1-A.json" >"$WORK/badm.json"
-"$MECH" dock "$WORK/badm.json" --out "$WORK/obadm" --no-plots -q >"$WORK/badm.out" 2>&1
-check_num "an unknown integration.method exits 1" $? 1 0
-grep -q 'badm.json: integration.method: expected one of "rk43", "dopri5"' "$WORK/badm.out" &&
-    ok "the message names the file, the key and the choices" || not_ok "message: $(cat "$WORK/badm.out")"
-# --control: the step-size control; the summary says which ran (fixed for fixed steps)
+# (key, option, scenario value refused, option value refused, the option's choices in its message, the key's in its
+# message, the choices...) => each choice run for 1 s and named in the summary; an unknown option value a usage error;
+# an unknown key value in a scenario refused with the file, the key and the choices (docs/dock.md §6b)
+check_choice() {
+    key=$1 opt=$2 badkey=$3 badopt=$4 optmsg=$5 keymsg=$6
+    shift 6
+    for v in "$@"; do
+        check "S1-A 1 s with --$opt $v" "$MECH" dock "$D/s1-A.json" --$opt $v --duration 1 --no-plots --no-records \
+            -q --out "$WORK/o$opt$v"
+        [ "$(jstr $opt "$WORK/o$opt$v/summary.json")" = $v ] && ok "the summary says $v" || not_ok "summary $opt for $v"
+    done
+    check_fails "--$opt unknown: usage error listing the choices" "--$opt '$badopt': expected $optmsg" \
+        "$MECH" dock "$D/s1-A.json" --$opt $badopt --out "$WORK/obad$opt"
+    sed "s/\"tolerance\": 1e-06/\"tolerance\": 1e-06, \"$key\": \"$badkey\"/" "$D/s1-A.json" >"$WORK/bad$key.json"
+    "$MECH" dock "$WORK/bad$key.json" --out "$WORK/obad$key" --no-plots -q >"$WORK/bad$key.out" 2>&1
+    check_num "an unknown integration.$key exits 1" $? 1 0
+    grep -q "bad$key.json: integration.$key: expected one of $keymsg" "$WORK/bad$key.out" &&
+        ok "the message names the file, the key and the choices" || not_ok "message: $(cat "$WORK/bad$key.out")"
+}
+# --method: the stepper of the error-controlled steps
+check_choice method method euler rk5 "dopri5 or rk43" '"rk43", "dopri5"' dopri5 rk43
+# --control: the step-size control (fixed for fixed steps)
 [ "$(jstr control "$WORK/ofix/summary.json")" = fixed ] && ok "the summary's control of a fixed run" ||
     not_ok "control of a fixed run"
-for k in standard pi; do
-    check "S1-A 1 s with --control $k" "$MECH" dock "$D/s1-A.json" --control $k --duration 1 --no-plots --no-records \
-        -q --out "$WORK/oc$k"
-    [ "$(jstr control "$WORK/oc$k/summary.json")" = $k ] && ok "the summary says $k" || not_ok "summary control for $k"
-done
-check_fails "--control unknown: usage error listing the controls" "--control 'pid': expected standard or pi" \
-    "$MECH" dock "$D/s1-A.json" --control pid --out "$WORK/obad4"
-sed 's/"tolerance": 1e-06/"tolerance": 1e-06, "control": "PI"/' "$D/s1-A.json" >"$WORK/badc.json"
-"$MECH" dock "$WORK/badc.json" --out "$WORK/obadc" --no-plots -q >"$WORK/badc.out" 2>&1
-check_num "an unknown integration.control exits 1" $? 1 0
-grep -q 'badc.json: integration.control: expected one of "standard", "pi"' "$WORK/badc.out" &&
-    ok "the message names the file, the key and the choices" || not_ok "message: $(cat "$WORK/badc.out")"
+check_choice control control PI pid "standard or pi" '"standard", "pi"' standard pi
 finish

@@ -340,6 +340,17 @@ static void no_allocation(void **state)
 /* ---- the scenario key ---------------------------------------------------------------------------------------- */
 #define DOCK "\"format\": \"mech-dock\", \"version\": 1, \"initial\": {\"closing_speed\": 0.15}"
 
+// (scenario text) => *c parsed from it, *c2 parsed from c's printed text (both to be freed by the caller)
+static void parse_print_parse(const char *text, mech_dock_config *c, mech_dock_config *c2)
+{
+    hy_err e;
+    assert_int_equal(mech_dock_config_parse(text, strlen(text), "cfg.json", NULL, c, &e), HY_OK);
+    char *txt = mech_dock_config_print(c, &e);
+    assert_non_null(txt);
+    assert_int_equal(mech_dock_config_parse(txt, strlen(txt), "printed.json", NULL, c2, &e), HY_OK);
+    free(txt);
+}
+
 static void tolerance_key(void **state)
 {
     (void)state;
@@ -362,25 +373,17 @@ static void tolerance_key(void **state)
     mech_dock_config_free(&c);
     /* the stepper: RK4(3) on request, printed back as it was read */
     const char *dp = "{" DOCK ", \"integration\": {\"tolerance\": 1e-6, \"method\": \"rk43\"}}";
-    assert_int_equal(mech_dock_config_parse(dp, strlen(dp), "cfg.json", NULL, &c, &e), HY_OK);
+    parse_print_parse(dp, &c, &c2);
     assert_true(c.params.method == MECH_DOCK_RK43);
-    txt = mech_dock_config_print(&c, &e);
-    assert_non_null(txt);
-    assert_int_equal(mech_dock_config_parse(txt, strlen(txt), "printed.json", NULL, &c2, &e), HY_OK);
     assert_true(c2.params.method == MECH_DOCK_RK43);
     assert_true(c2.params.control == MECH_DOCK_CONTROL_STANDARD);   /* the default, printed back */
-    free(txt);
     mech_dock_config_free(&c2);
     mech_dock_config_free(&c);
     /* the step-size control: PI on request, printed back as it was read */
     const char *pc = "{" DOCK ", \"integration\": {\"tolerance\": 1e-6, \"control\": \"pi\"}}";
-    assert_int_equal(mech_dock_config_parse(pc, strlen(pc), "cfg.json", NULL, &c, &e), HY_OK);
+    parse_print_parse(pc, &c, &c2);
     assert_true(c.params.control == MECH_DOCK_CONTROL_PI);
-    txt = mech_dock_config_print(&c, &e);
-    assert_non_null(txt);
-    assert_int_equal(mech_dock_config_parse(txt, strlen(txt), "printed.json", NULL, &c2, &e), HY_OK);
     assert_true(c2.params.control == MECH_DOCK_CONTROL_PI);
-    free(txt);
     mech_dock_config_free(&c2);
     mech_dock_config_free(&c);
     /* absent: fixed steps, as before */
