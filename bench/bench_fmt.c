@@ -261,6 +261,17 @@ int main(void)
     t_proc = whole(cmd);
     printf("  the same with --duration 0 (start, configuration, model build, one row): %.1f ms wall, %.1f ms CPU\n",
            1e3 * t_proc, 1e3 * child_cpu);
+    /* what 2x leaves for the rows at every step: twice the loop less the process without its steps and the loop
+       itself, for the 20 001 rows' 8 numbers each */
+    double budget = 2.0 * t_loop - child_cpu - t_loop;
+    printf("  budget of 2x for the rows at every step: 2 x %.1f ms less --duration 0 (%.1f ms CPU) and the loop leaves "
+           "%.2f ms, %.1f ns a number for 160 008 numbers written (hy_fmt_exact alone: %.1f ns a number above)\n",
+           1e3 * t_loop, 1e3 * child_cpu, 1e3 * budget, budget > 0 ? 1e9 * budget / 160008 : 0.0, 1e9 * t_new / NUMS);
+    snprintf(cmd, sizeof cmd, "%s/mech beam sim %s -o %s/beam_ev.csv --output-rate events 2>/dev/null", bin, beam, dir);
+    t_proc = whole(cmd);
+    printf("  the same with --output-rate events (rows at the hinges' contacts and turning points): %.1f ms wall, "
+           "%.1f ms CPU: ratio %.2f wall, %.2f CPU\n", 1e3 * t_proc, 1e3 * child_cpu, t_proc / t_loop,
+           child_cpu / t_loop);
     snprintf(cmd, sizeof cmd, "%s/mech beam sim %s -o %s/beam.h5 --format h5 2>/dev/null", bin, beam, dir);
     t_proc = whole(cmd);
     printf("mech beam sim §4.5 whole process with HDF5: %.1f ms wall, %.1f ms CPU\n", 1e3 * t_proc, 1e3 * child_cpu);
