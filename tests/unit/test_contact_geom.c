@@ -504,6 +504,132 @@ static void limiter_search_matches_brute_force(void **state)
     assert_true(ncontact >= 4);  /* and most touch (5 of 9) */
 }
 
+/* the wall-first path of a full frustum (frustum_circle_search), on two long frusta, bench_contact's cone (r 0.3 -> 0
+ * over 0.4 m) and a slight taper (r 0.3 -> 0.25 over 0.4 m, where a deep rim can be nearer an end than the wall and
+ * a point inside near an end can have its foot past it): rims from 0.03 m inside the frustum's radius at their place
+ * to 0.04 m outside it, tilted up to 0.2 rad, shifted off the axis up to 0.08 m, placed from near the back end to
+ * near the front, cold and warm-started. The same contact flag and the same depth, normal, point, feature and
+ * gradient deficit to the bit as the search with the solid first (which the brute-force tests above check), on rims
+ * where the path decides (counted: the edge clear of both ends by more than r |n_u n_rho| and the wall's depth less
+ * than that clearance) and on the others, which it hands over to the solid; and the deepest point against 200 000
+ * samples of the solid's depth for some of them. It fails without either condition (checked). */
+typedef struct long_frustum {
+    double r0, r1, len, nu, nrho;   /* the outward wall normal in the meridian (n_u, n_rho) */
+} long_frustum;
+
+static double long_frustum_depth(const long_frustum *f, const mech_contact_pose *pb, double r, double th)
+{
+    mech_vec3 q = mech_vec3_add(pb->pos, mech_mat3_apply(pb->rot, V(0, r * cos(th), r * sin(th))));
+    double rho = hypot(q.y, q.z), d = (f->r0 + (f->r1 - f->r0) * q.x / f->len - rho) * f->nrho;
+    return fmin(d, fmin(q.x, f->len - q.x));
+}
+
+static void long_frustum_wall_first_same_bits(void **state)
+{
+    (void)state;
+    int decided = 0, contacts = 0, handed = 0, n = 0, sampled = 0;
+    for (int fi = 0; fi < 2; fi++) {
+        long_frustum f = {0.3, fi ? 0.25 : 0.0, 0.4, 0, 0};
+        double gl = hypot(f.len, f.r1 - f.r0);
+        f.nu = (f.r0 - f.r1) / gl, f.nrho = f.len / gl;
+        mech_contact_shape fr = mech_contact_frustum(f.r0, f.r1, f.len, MECH_CONTACT_OUTSIDE);
+        const double foot = f.r0 * f.nu * f.nrho;   /* r_max |n_u n_rho| */
+        const double xs[7] = {0.015, 0.06, 0.17, 0.19, 0.21, 0.33, 0.37}, dr[5] = {-0.03, -0.01, 0.005, 0.02, 0.04};
+        for (int i = 0; i < 5; i++)
+            for (int j = 0; j < 7; j++)
+                for (int k = 0; k < 4; k++) {
+                    double x = xs[j], r = f.r0 + (f.r1 - f.r0) * x / f.len + dr[i], tilt = -0.2 + 0.13 * k;
+                    double shift = 0.02 * (1 + (i + j + k) % 4);
+                    if (r < 0.05) continue;
+                    mech_mat3 R = mech_mat3_mul(mech_mat3_rot(0, 0.9 * j + 0.4 * k), mech_mat3_rot(2, tilt));
+                    mech_contact_shape rim = mech_contact_circle(r);
+                    mech_contact_pose pa = at(0, 0, 0), pb = mech_contact_pose_make(V(x, shift, -0.5 * shift), R);
+                    mech_contact_geom g1, g2;
+                    double th = 0.0;
+                    int c1 = mech_contact_frustum_circle(&fr, &pa, &rim, &pb, &g1);
+                    int c2 = contact_frustum_circle_solid_first(&fr, &pa, &rim, &pb, NULL, &g2);
+                    assert_int_equal(c1, c2);
+                    n++;
+                    double ux = r * hypot(R.m[0][1], R.m[0][2]), clear = fmin(x - ux, f.len - x - ux);
+                    if (c1 <= 0) {
+                        near(g1.depth, g2.depth, 0.0);   /* the solid's gap either way */
+                        continue;
+                    }
+                    contacts++;
+                    assert_memory_equal(&g1.depth, &g2.depth, sizeof g1.depth);
+                    assert_memory_equal(&g1.normal, &g2.normal, sizeof g1.normal);
+                    assert_memory_equal(&g1.point, &g2.point, sizeof g1.point);
+                    assert_int_equal(g1.feature, g2.feature);
+                    assert_memory_equal(&g1.grad_deficit, &g2.grad_deficit, sizeof g1.grad_deficit);
+                    if (clear > foot && g1.depth < clear)
+                        decided++;
+                    else
+                        handed++;
+                    /* warm-started from the angle found, after a small move of the rim */
+                    mech_contact_geom g3, g4;
+                    mech_contact_pose pw = mech_contact_pose_make(mech_vec3_add(pb.pos, V(1e-4, -2e-4, 1e-4)), R);
+                    assert_int_equal(contact_frustum_circle_warm(&fr, &pa, &rim, &pb, NULL, &th, &g3), 1);
+                    int c3 = contact_frustum_circle_warm(&fr, &pa, &rim, &pw, &th, NULL, &g3);
+                    int c4 = contact_frustum_circle_solid_first(&fr, &pa, &rim, &pw, &th, &g4);
+                    assert_int_equal(c3, c4);
+                    if (c3 > 0) {
+                        assert_memory_equal(&g3.depth, &g4.depth, sizeof g3.depth);
+                        assert_memory_equal(&g3.normal, &g4.normal, sizeof g3.normal);
+                        assert_memory_equal(&g3.point, &g4.point, sizeof g3.point);
+                    }
+                    if (contacts % 17 == 1) {   /* some of them against dense sampling */
+                        enum { NS = 200000 };
+                        double best = -INFINITY, tb = 0;
+                        for (int s2 = 0; s2 < NS; s2++) {
+                            double d = long_frustum_depth(&f, &pb, r, 2 * M_PI * s2 / NS);
+                            if (d > best) best = d, tb = 2 * M_PI * s2 / NS;
+                        }
+                        double lo = tb - 2 * M_PI / NS, hi = tb + 2 * M_PI / NS;
+                        for (int it = 0; it < 100; it++) {
+                            double x1 = lo + (hi - lo) / 3, x2 = hi - (hi - lo) / 3;
+                            if (long_frustum_depth(&f, &pb, r, x1) < long_frustum_depth(&f, &pb, r, x2))
+                                lo = x1;
+                            else
+                                hi = x2;
+                        }
+                        near(g1.depth, fmax(best, long_frustum_depth(&f, &pb, r, 0.5 * (lo + hi))), 1e-9);
+                        sampled++;
+                    }
+                }
+    }
+    /* and 20 000 random frusta (r 0.3 -> 0.05 .. 0.29 over 0.1 .. 0.4 m) with rims in their front 30 %, from 0.3 to
+       1.1 times the local radius, tilted up to 0.3 rad and shifted up to 0.1 m: where a point inside near the
+       smaller end has its foot past it (without the foot bound, 0.4 % of the contacts differ) */
+    unsigned long long lcg = 12345;
+#define UNIFORM() ((lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL), (double)(lcg >> 11) / 9007199254740992.0)
+    int random_contacts = 0;
+    for (int it = 0; it < 20000; it++) {
+        double r1 = 0.05 + 0.24 * UNIFORM(), len = 0.1 + 0.3 * UNIFORM(), x = len * (0.7 + 0.3 * UNIFORM());
+        double r = (0.3 + (r1 - 0.3) * x / len) * (0.3 + 0.8 * UNIFORM()), tilt = 0.6 * (UNIFORM() - 0.5);
+        double sh = 0.1 * UNIFORM(), turn = 2 * M_PI * UNIFORM();
+        mech_contact_shape fr = mech_contact_frustum(0.3, r1, len, MECH_CONTACT_OUTSIDE), rim = mech_contact_circle(r);
+        mech_contact_pose pa = at(0, 0, 0);
+        mech_contact_pose pb = mech_contact_pose_make(V(x, sh, 0), mech_mat3_mul(mech_mat3_rot(0, turn), mech_mat3_rot(2, tilt)));
+        mech_contact_geom g1, g2;
+        int c1 = mech_contact_frustum_circle(&fr, &pa, &rim, &pb, &g1);
+        int c2 = contact_frustum_circle_solid_first(&fr, &pa, &rim, &pb, NULL, &g2);
+        assert_int_equal(c1, c2);
+        assert_memory_equal(&g1.depth, &g2.depth, sizeof g1.depth);
+        if (c1 > 0) {
+            random_contacts++;
+            assert_memory_equal(&g1.normal, &g2.normal, sizeof g1.normal);
+            assert_memory_equal(&g1.point, &g2.point, sizeof g1.point);
+        }
+    }
+#undef UNIFORM
+    print_message("long frusta: %d rims, %d touch: %d decided by the wall first, %d handed to the solid; %d sampled; "
+                  "random frusta: %d of 20000 touch\n", n, contacts, decided, handed, sampled, random_contacts);
+    assert_true(random_contacts > 10000);
+    assert_true(decided >= 20);   /* the path is taken */
+    assert_true(handed >= 20);    /* and rims near an end or deep go to the solid */
+    assert_true(sampled >= 5);
+}
+
 /* C's pad (RP-1's limiter: r 0.28 -> 0.23 over 0.08 m, the generatrix at 32 deg; +-30 deg about azimuth 0.3): the
  * shape, its dimensions and its generatrix's unit direction (tu, tr) in the meridian plane */
 typedef struct c_pad_geom {
@@ -898,6 +1024,7 @@ int main(void)
         cmocka_unit_test(limiter_on_rim),
         cmocka_unit_test(limiter_pads_share_a_coaxial_ring),
         cmocka_unit_test(limiter_search_matches_brute_force),
+        cmocka_unit_test(long_frustum_wall_first_same_bits),
         cmocka_unit_test(pad_end_faces),
         cmocka_unit_test(pad_solid_matches_brute_force),
         cmocka_unit_test(pad_gap_on_its_side),

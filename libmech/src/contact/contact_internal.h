@@ -167,4 +167,11 @@ int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_conta
                                    mech_contact_cert *cert_out, double *theta, double *theta_cs,
                                    mech_contact_geom *g);
 
+/* mech_contact_frustum_circle (warm: contact_frustum_circle_warm's) as it searched before the wall-first path of a
+ * full frustum whose edge keeps clear of its ends (frustum_circle_search): the solid first. For the tests, which
+ * hold the two to the same bits. */
+int contact_frustum_circle_solid_first(const mech_contact_shape *a, const mech_contact_pose *pa,
+                                       const mech_contact_shape *b, const mech_contact_pose *pb, const double *warm,
+                                       mech_contact_geom *g);
+
 #endif
