@@ -1,7 +1,8 @@
 /* Clean-up of temporary files on the signals a user sends (see hyst/util.h). The programs write every output
  * through a temporary file beside it (atomic.c), a gnuplot script or an output-folder lock: an interrupted run
  * (Ctrl-C, SIGTERM from a batch system, SIGHUP from a closed terminal, SIGPIPE from a closed reader) would leave
- * them behind, up to hundreds of MB. The handler unlinks every registered path (unlink is async-signal-safe), then
+ * them behind, up to hundreds of MB. The handler kills and reaps a registered helper program (gnuplot, which writes
+ * a temporary figure: child.c), unlinks every registered path (unlink is async-signal-safe), then
  * dies of the same signal, so the parent sees the conventional status (a shell's $? is 128 + the signal number).
  * Completed outputs are untouched: they were renamed into place and are no longer registered. */
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "hyst/util.h"
 
@@ -43,6 +45,28 @@ void hy_cleanup_remove(const char *path)
         }
 }
 
+/* helper programs that write into registered temporaries (child.c): killed and reaped first */
+#define CHILDREN 4
+static volatile sig_atomic_t child_pid[CHILDREN];
+
+void hy_cleanup_child(int pid)
+{
+    for (int i = 0; i < CHILDREN; i++)
+        if (!child_pid[i]) {
+            child_pid[i] = pid;
+            return;
+        }
+}
+
+void hy_cleanup_child_done(int pid)
+{
+    for (int i = 0; i < CHILDREN; i++)
+        if (child_pid[i] == pid) {
+            child_pid[i] = 0;
+            return;
+        }
+}
+
 static pthread_t main_thread;
 
 static void on_signal(int sig)
@@ -55,6 +79,13 @@ static void on_signal(int sig)
         return;
     }
     int e = errno;
+    for (int i = 0; i < CHILDREN; i++)   /* kill and waitpid are async-signal-safe */
+        if (child_pid[i] > 0) {
+            kill((pid_t)child_pid[i], SIGKILL);
+            while (waitpid((pid_t)child_pid[i], NULL, 0) < 0 && errno == EINTR)
+                ;
+            child_pid[i] = 0;
+        }
     for (int i = 0; i < SLOTS; i++)
         if (slot_used[i]) {
             unlink(slot_path[i]);

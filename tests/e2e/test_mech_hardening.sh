@@ -240,6 +240,29 @@ check_fails "beam: E 1e308" "beam.E = 1e\+308: outside the valid range \(0, 1e\+
 grep -q "^t,phi1" "$WORK/p.out" && [ ! -s "$WORK/p.err" ] && ok "pendulum: -o /dev/stdout into a pipe" \
     || not_ok "pendulum: -o /dev/stdout into a pipe ($(cat "$WORK/p.err"))"
 
+# ---- a signal while gnuplot draws: gnuplot is stopped with the run, so it cannot write the temporary figure after
+# the clean-up removed it (the soak found forces.png.tmpXXXXXX left: gnuplot, not signalled, went on). A stand-in
+# gnuplot marks that it started, waits 1 s and then writes its output; the run is stopped by SIGTERM meanwhile.
+mkdir -p "$WORK/gpsig"
+cat >"$WORK/slow-gnuplot" <<'GP'
+#!/bin/sh
+out=$(sed -n "s/^set output '\(.*\)'$/\1/p" "$1" | head -n 1)
+touch "$SLOW_GP_MARK"
+sleep 1
+echo late >"$out"
+GP
+chmod +x "$WORK/slow-gnuplot"
+SLOW_GP_MARK="$WORK/gpsig/started" HYST_GNUPLOT="$WORK/slow-gnuplot" "$MECH" beam sim "$BB" --duration 0.01 \
+    -o "$WORK/gpsig/r.csv" --plot "$WORK/gpsig/fig.png" 2>/dev/null &
+pid=$!
+for _ in $(seq 100); do [ -e "$WORK/gpsig/started" ] && break; sleep 0.05; done
+kill -TERM $pid; wait $pid; st=$?
+sleep 1.5   # past the stand-in's write, had it lived
+left=$(ls -A "$WORK/gpsig" | grep -v '^started$' | grep -v '^r.csv$' | tr '\n' ' ')
+[ -e "$WORK/gpsig/started" ] && [ $st -eq 143 ] && [ -z "$left" ] \
+    && ok "a signal while gnuplot draws: gnuplot stopped with the run, no temporary figure left" \
+    || not_ok "a signal while gnuplot draws: status $st (expected 143), left: $left"
+
 # ---- the soak: interrupted S2 runs (SOAK_RUNS, default 100), then nothing temporary left, every output parses ----
 python3 "$TOP/tests/e2e/soak_dock.py" "$MECH" "$S2" "$WORK/soak" "${SOAK_RUNS:-100}" 19 >"$WORK/soak.log" 2>&1
 st=$?; cat "$WORK/soak.log"

@@ -103,6 +103,28 @@ check_fails "gnuplot failure reported" "exit status" env HYST_GNUPLOT=/bin/false
 if cmp -s "$WORK/keep.png" "$WORK/loops.png"; then ok "earlier output kept"; else not_ok "earlier output kept"; fi
 if [ -z "$(ls "$WORK" | grep -v -e '\.png$' -e '\.csv$' -e '\.gp$' -e '\.svg$' -e '\.pdf$' -e '^s$' -e '^nogp$' -e '^gp.err$')" ]; then
     ok "no temporary files left"; else not_ok "no temporary files left: $(ls "$WORK")"; fi
+# a signal while gnuplot draws: gnuplot is stopped with hyst, so it cannot write the temporary figure after the
+# clean-up removed it. A stand-in gnuplot reads the script, marks that it started, waits 1 s and writes its output.
+mkdir -p "$WORK/sig"
+cat >"$WORK/sig-gnuplot" <<'GP'
+#!/bin/sh
+out=$(sed -n "s/^set output '\(.*\)'$/\1/p" | head -n 1)
+touch "$SLOW_GP_MARK"
+sleep 1
+echo late >"$out"
+GP
+chmod +x "$WORK/sig-gnuplot"
+SLOW_GP_MARK="$WORK/sig-started" HYST_GNUPLOT="$WORK/sig-gnuplot" "$HYST" plot loops $D "$KIN" "$WORK/rec.csv" \
+    -o "$WORK/sig/fig.png" 2>/dev/null &
+pid=$!
+for _ in $(seq 100); do [ -e "$WORK/sig-started" ] && break; sleep 0.05; done
+kill -TERM $pid; wait $pid; st=$?
+sleep 1.5   # past the stand-in's write, had it lived
+left=$(ls -A "$WORK/sig" | tr '\n' ' ')
+[ -e "$WORK/sig-started" ] && [ $st -eq 143 ] && [ -z "$left" ] \
+    && ok "a signal while gnuplot draws: gnuplot stopped with hyst, no temporary figure left" \
+    || not_ok "a signal while gnuplot draws: status $st (expected 143), left: $left"
+rm -rf "$WORK/sig" "$WORK/sig-gnuplot" "$WORK/sig-started"
 check_fails "unknown kind" "unknown plot kind" $HYST plot bars "$KIN" "$WORK/rec.csv" -o "$WORK/z.png"
 check_fails "unknown extension" "unknown output type" $HYST plot loops $D "$KIN" "$WORK/rec.csv" -o "$WORK/z.jpg"
 check_fails "residual needs a model" "needs at least one model" $HYST plot residual $D "$WORK/rec.csv" -o "$WORK/z.png"

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "gnuplot.h"
+#include "hyst/util.h"
 
 // (path) => terminal by extension
 int hy_gp_term_for(const char *path)
@@ -161,21 +162,29 @@ int hy_gp_has_window(const char *exe)
     return found;
 }
 
-// (exe, script) => gnuplot run on the script
+// (exe, script) => gnuplot run on the script, without a shell and registered with the clean-up (hy_child): a signal
+// to this program kills gnuplot before the temporary figure is removed, so gnuplot cannot write it again after
 int hy_gp_run(const char *exe, const char *text, size_t len, hy_err *err)
 {
-    char cmd[4200];
-    shell_command(exe, "", cmd, sizeof cmd);
+    const char *argv[2] = {exe, NULL};
+    hy_child ch;
     fflush(NULL);
-    FILE *p = popen(cmd, "w");
-    if (!p)
-        return hy_err_set(err, HY_EIO, "cannot start %s: %s", exe, strerror(errno));
-    /* a gnuplot that dies early must not kill us with SIGPIPE: the write fails and pclose tells why */
+    if (hy_child_start(&ch, argv, 'w', err) != HY_OK)
+        return HY_EIO;
+    /* a gnuplot that dies early must not kill us with SIGPIPE: the write fails and the wait tells why */
     struct sigaction ign = {0}, old;
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old);
-    size_t put = fwrite(text, 1, len, p);
-    int status = pclose(p);
+    size_t put = 0;
+    while (ch.fd >= 0 && put < len) {
+        ssize_t w = write(ch.fd, text + put, len - put);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        put += (size_t)w;
+    }
+    int status = hy_child_wait(&ch);
     sigaction(SIGPIPE, &old, NULL);
     if (status == -1)
         return hy_err_set(err, HY_EIO, "%s: %s", exe, strerror(errno));

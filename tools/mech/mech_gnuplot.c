@@ -86,34 +86,27 @@ int mech_fig_run(const char *cmd, mech_fig *f)
     const char *gp = getenv("HYST_GNUPLOT");
     if (!gp || !*gp)
         gp = "gnuplot";
-    char line[8192];
-    size_t k = 0;
-    for (const char *parts[2] = {gp, f->script}, **p = parts; p < parts + 2; p++) {
-        line[k++] = '\'';
-        for (const char *c = *p; *c && k + 8 < sizeof line; c++) {
-            if (*c == '\'') {
-                memcpy(line + k, "'\\''", 4);   /* ' -> '\'' for the shell */
-                k += 4;
-            } else {
-                line[k++] = *c;
-            }
-        }
-        line[k++] = '\'';
-        line[k++] = ' ';
-    }
-    snprintf(line + k, sizeof line - k, "2>&1");
-    FILE *pp = popen(line, "r");
-    if (!pp) {
+    /* run without a shell and registered with the clean-up (hy_child): a signal to this program kills gnuplot
+       before the temporary figure is removed, so gnuplot cannot write it again after */
+    const char *argv[3] = {gp, f->script, NULL};
+    hy_child ch;
+    hy_err cerr;
+    if (hy_child_start(&ch, argv, 'r', &cerr) != HY_OK) {
         mech_fig_abort(f);
-        return mech_cli_fail(cmd, "%s: cannot run gnuplot", fig);
+        return mech_cli_fail(cmd, "%s: cannot run gnuplot: %s", fig, cerr.msg);
     }
+    FILE *pp = ch.fd >= 0 ? fdopen(ch.fd, "r") : NULL;
     char buf[512], first[512] = "";
-    while (fgets(buf, sizeof buf, pp))
+    while (pp && fgets(buf, sizeof buf, pp))
         if (!first[0] && strspn(buf, " \t\r\n") < strlen(buf)) {
             snprintf(first, sizeof first, "%s", buf + strspn(buf, " \t"));
             first[strcspn(first, "\r\n")] = '\0';
         }
-    int st = pclose(pp);
+    if (pp) {
+        fclose(pp);   /* closes ch.fd */
+        ch.fd = -1;
+    }
+    int st = hy_child_wait(&ch);
     unlink(f->script);
     hy_cleanup_remove(f->script);
     f->script[0] = '\0';

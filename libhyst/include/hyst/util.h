@@ -40,6 +40,20 @@ void hy_cleanup_remove(const char *path);
 void hy_cleanup_signals(void);
 // (1 / 0) => the signals above held / delivered: around creating a temporary file and registering it (nests)
 void hy_cleanup_hold(int on);
+// (process id) => killed (SIGKILL) and reaped by the handler before it removes the temporaries, so that a helper
+// program writing one (gnuplot and its figure) cannot write it again after them; _done when it was reaped
+void hy_cleanup_child(int pid);
+void hy_cleanup_child_done(int pid);
+
+/* A helper program run with a pipe (child.c), registered with hy_cleanup_child while it runs. mode 'r': its standard
+ * output and error come through fd (as popen's "r" with 2>&1); 'w': fd is its standard input. A program that cannot
+ * be found or run has the shell's status 127 (pid -1, fd -1). hy_child_wait closes fd, reaps the program and
+ * returns its wait status (as pclose's; -1 when waitpid fails). */
+typedef struct hy_child {
+    int pid, fd, status;
+} hy_child;
+int hy_child_start(hy_child *c, const char *const argv[], char mode, hy_err *err);
+int hy_child_wait(hy_child *c);
 
 /* A lock on an output folder (runguard.c): DIR/.hystkit-lock under flock, so a second run into a folder in use is
  * refused with a clear message (its process id) and a crashed run never leaves a lock that blocks. */
