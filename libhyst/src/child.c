@@ -67,11 +67,20 @@ int hy_child_wait(hy_child *c)
     }
     if (c->pid < 0)
         return c->status;
+    /* waited for without reaping (WNOWAIT: the id stays the exited child's), then reaped and unregistered under a
+       full signal mask, so the handler never kills an id that another process may have taken */
+    siginfo_t si;
+    while (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
     int st = 0;
     pid_t r;
     while ((r = waitpid(c->pid, &st, 0)) < 0 && errno == EINTR)
         ;
     hy_cleanup_child_done(c->pid);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     c->pid = -1;
     c->status = r < 0 ? -1 : st;
     return c->status;
