@@ -32,18 +32,18 @@ int hy_child_start(hy_child *c, const char *const argv[], char mode, hy_err *err
         posix_spawn_file_actions_adddup2(&fa, theirs, STDOUT_FILENO);
         posix_spawn_file_actions_adddup2(&fa, theirs, STDERR_FILENO);
     }
-    /* every signal held from before the child exists until its id is registered (a signal in between would leave
-       it running); the child starts with the mask as it was */
-    sigset_t all, old;
-    sigfillset(&all);
-    sigprocmask(SIG_BLOCK, &all, &old);
+    /* the clean-up's signals held (hy_cleanup_hold) from before the child exists until its id is registered (a
+       signal in between would leave it running); the child starts with the mask as it was */
+    sigset_t old;
+    sigprocmask(SIG_BLOCK, NULL, &old);
     posix_spawnattr_setsigmask(&at, &old);
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
     pid_t pid;
+    hy_cleanup_hold(1);
     int e = posix_spawnp(&pid, argv[0], &fa, &at, (char *const *)argv, environ);
     if (e == 0)
         hy_cleanup_child(pid);
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    hy_cleanup_hold(0);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     close(theirs);
@@ -67,20 +67,18 @@ int hy_child_wait(hy_child *c)
     }
     if (c->pid < 0)
         return c->status;
-    /* waited for without reaping (WNOWAIT: the id stays the exited child's), then reaped and unregistered under a
-       full signal mask, so the handler never kills an id that another process may have taken */
+    /* waited for without reaping (WNOWAIT: the id stays the exited child's), then reaped and unregistered with the
+       clean-up's signals held, so the handler never kills an id that another process may have taken */
     siginfo_t si;
     while (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
         ;
-    sigset_t all, old;
-    sigfillset(&all);
-    sigprocmask(SIG_BLOCK, &all, &old);
+    hy_cleanup_hold(1);
     int st = 0;
     pid_t r;
     while ((r = waitpid(c->pid, &st, 0)) < 0 && errno == EINTR)
         ;
     hy_cleanup_child_done(c->pid);
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    hy_cleanup_hold(0);
     c->pid = -1;
     c->status = r < 0 ? -1 : st;
     return c->status;

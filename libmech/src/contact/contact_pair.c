@@ -1030,17 +1030,25 @@ out:
     return depth > 0.0;
 }
 
+// (pose of A, pose of B, edge radius) => the edge's centre and in-plane axes (times the radius) in A's frame (the
+// segment is left to the caller)
+static inline edge_ctx edge_place(const mech_contact_pose *pa, const mech_contact_pose *pb, double radius)
+{
+    edge_ctx x;
+    mech_mat3 Rab = mech_mat3_tmul(pa->rot, pb->rot); /* B's local axes in A's frame */
+    x.c = contact_to_local(pa, pb->pos);
+    x.e1 = mech_vec3_scale(mech_mat3_col(Rab, 1), radius);
+    x.e2 = mech_vec3_scale(mech_mat3_col(Rab, 2), radius);
+    return x;
+}
+
 int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_contact_pose *pa,
                                    const mech_contact_shape *b, const mech_contact_pose *pb, const double *warm,
                                    const double *warm_cs, const mech_contact_cert *cert_in,
                                    mech_contact_cert *cert_out, double *theta, double *theta_cs,
                                    mech_contact_geom *g)
 {
-    edge_ctx x;
-    mech_mat3 Rab = mech_mat3_tmul(pa->rot, pb->rot); /* B's local axes in A's frame */
-    x.c = contact_to_local(pa, pb->pos);
-    x.e1 = mech_vec3_scale(mech_mat3_col(Rab, 1), b->radius);
-    x.e2 = mech_vec3_scale(mech_mat3_col(Rab, 2), b->radius);
+    edge_ctx x = edge_place(pa, pb, b->radius);
     search_cert sc = {.in = NULL, .moved = INFINITY};
     if (cert_in && (cert_in->clear > 0.0 || cert_in->margin > 0.0) && a->side == MECH_CONTACT_OUTSIDE) {
         /* an edge point q(θ) = c + e1 cos θ + e2 sin θ moved by at most |Δc| + sqrt(|Δe1|^2 + |Δe2|^2) (Cauchy-
@@ -1088,11 +1096,7 @@ int contact_frustum_circle_solid_first(const mech_contact_shape *a, const mech_c
                                        const mech_contact_shape *b, const mech_contact_pose *pb, const double *warm,
                                        mech_contact_geom *g)
 {
-    edge_ctx x;
-    mech_mat3 Rab = mech_mat3_tmul(pa->rot, pb->rot);
-    x.c = contact_to_local(pa, pb->pos);
-    x.e1 = mech_vec3_scale(mech_mat3_col(Rab, 1), b->radius);
-    x.e2 = mech_vec3_scale(mech_mat3_col(Rab, 2), b->radius);
+    edge_ctx x = edge_place(pa, pb, b->radius);
     x.s = contact_segment_make(0.0, a->r0, a->length, a->r1, a->side);
     contact_segment_sector(&x.s, a);
     search_cert sc = {.in = NULL, .moved = INFINITY};
