@@ -702,6 +702,66 @@ static void pad_solid_matches_brute_force(void **state)
     assert_true(nnone >= 1);
 }
 
+/* A pad whose deepest point is a strict maximum on its wall, away from its ends and sides, takes the solid search's
+ * answer without the wall search after it (frustum_circle_search). Two second methods: (1) the edge angle where the
+ * wall depth's derivative changes sign, by bisection in long double, to which the answer's angle must be within
+ * 1e-12 rad and its depth 1e-12 m; (2) the same rim against the whole frustum the pad is cut from, whose answer is
+ * the wall search's (Newton on the wall distance, which stops ~1e-8 rad short of the maximum): the same depth to
+ * 1e-12 m, normal and point to 1e-7. 300 rims pressed on the wall from the side (C's pad, the rim of the short cone),
+ * 0.1 - 5 mm deep, tilted up to 0.1 rad, their deepest point anywhere across the middle 80 % of the pad. */
+static void pad_wall_answer_is_the_wall_search(void **state)
+{
+    (void)state;
+    const c_pad_geom P = c_pad_geometry();
+    mech_contact_shape full = mech_contact_frustum(P.r0, P.r1, P.len, MECH_CONTACT_OUTSIDE);
+    unsigned long long seed = 12345;
+    int compared = 0;
+    for (int i = 0; i < 300; i++) {
+        double u[6];
+        for (int k = 0; k < 6; k++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            u[k] = (double)(seed >> 11) / 9007199254740992.0;
+        }
+        double R = 0.30 + 0.1 * u[0], x = 0.015 + 0.05 * u[1], phi = P.mid + 0.8 * P.half * (2 * u[2] - 1);
+        double delta = 1e-4 + 4.9e-3 * u[3], tilt = 0.1 * u[4], spin = 2 * M_PI * u[5];
+        double rwall = P.r0 + (P.r1 - P.r0) * x / P.len, off = R - (rwall - delta);
+        mech_mat3 Rot = mech_mat3_mul(mech_mat3_rot(2, tilt), mech_mat3_rot(0, spin));
+        mech_contact_pose pa = at(0, 0, 0), pb = mech_contact_pose_make(V(x, -off * cos(phi), -off * sin(phi)), Rot);
+        mech_contact_shape rim = mech_contact_circle(R);
+        mech_contact_geom gp, gf;
+        double thp, thf;
+        int cp = contact_frustum_circle_warm(&P.shape, &pa, &rim, &pb, NULL, &thp, &gp);
+        int cf = contact_frustum_circle_warm(&full, &pa, &rim, &pb, NULL, &thf, &gf);
+        if (!(cp == 1 && cf == 1 && gp.feature == MECH_CONTACT_FEAT_WALL && gp.grad_deficit == 0.0 &&
+              gf.feature == MECH_CONTACT_FEAT_WALL))
+            continue;
+        /* (1) the wall depth -(u tr' ...) = (u - 0) tr - (rho - r0) tu along the edge q(θ) = c + R (e1 cos θ + e2 sin θ):
+           its derivative's sign change about the wall search's angle */
+        mech_vec3 e1 = mech_mat3_col(Rot, 1), e2 = mech_mat3_col(Rot, 2), c = pb.pos;
+        long double lo = (long double)thf - 1e-3L, hi = (long double)thf + 1e-3L, th = 0, depth = 0;
+        for (int it = 0; it < 200; it++) {
+            th = 0.5L * (lo + hi);
+            long double cs = cosl(th), sn = sinl(th);
+            long double qx = c.x + R * (e1.x * cs + e2.x * sn), qy = c.y + R * (e1.y * cs + e2.y * sn),
+                        qz = c.z + R * (e1.z * cs + e2.z * sn);
+            long double dqx = R * (e2.x * cs - e1.x * sn), dqy = R * (e2.y * cs - e1.y * sn),
+                        dqz = R * (e2.z * cs - e1.z * sn);
+            long double rho = sqrtl(qy * qy + qz * qz);
+            depth = qx * P.tr - (rho - P.r0) * P.tu;
+            if (dqx * P.tr - (qy * dqy + qz * dqz) / rho * P.tu > 0) lo = th; else hi = th;
+        }
+        near(remainder(thp - (double)th, 2 * M_PI), 0.0, 1e-12);
+        near(gp.depth, (double)depth, 1e-12);
+        /* (2) the whole frustum's wall search */
+        near(gp.depth, gf.depth, 1e-12);
+        vnear(gp.normal, gf.normal, 1e-7);
+        vnear(gp.point, gf.point, 1e-7);
+        compared++;
+    }
+    print_message("pad wall contacts compared: %d of 300\n", compared);
+    assert_true(compared >= 180);   /* 209 with this seed */
+}
+
 /* A rim clear of a pad whose nearest approach to the cone lies beyond the pad's side: the reported gap is the wall
  * distance of the nearest point within the pad, which sits on the side (the search steps onto the side in closed
  * form). Second method: the side crossing by bisection on the point's azimuth (the library's atan2 here), the wall
@@ -1027,6 +1087,7 @@ int main(void)
         cmocka_unit_test(long_frustum_wall_first_same_bits),
         cmocka_unit_test(pad_end_faces),
         cmocka_unit_test(pad_solid_matches_brute_force),
+        cmocka_unit_test(pad_wall_answer_is_the_wall_search),
         cmocka_unit_test(pad_gap_on_its_side),
         cmocka_unit_test(pad_normal_is_depth_gradient),
         cmocka_unit_test(pad_normal_continuous_over_front_edge),

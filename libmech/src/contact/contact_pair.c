@@ -609,7 +609,8 @@ static inline void solid_model_at(const edge_ctx *x, const solid_bound *sb, doub
 // bracket, and a step that leaves it, or two steps that did not halve it, give way to bisection (Brent's rule): 3.2
 // evaluations on average where golden section took 30 (S3x-C into the short cone). A secant without the bracket
 // crept to its edge on a smooth maximum.
-static double solid_local_max(const edge_ctx *x, const solid_bound *sb, double c0, double s0, double hb)
+static double solid_local_max(const edge_ctx *x, const solid_bound *sb, double c0, double s0, double hb,
+                              double *wall_curv)
 {
     double lo = -hb, hi = hb, u = 0.0, w1 = 2.0 * hb, w2 = 4.0 * hb;
     solid_model m;
@@ -644,6 +645,8 @@ static double solid_local_max(const edge_ctx *x, const solid_bound *sb, double c
         turn(c0, s0, u, &cu, &su);
         solid_model_at(x, sb, cu, su, &m);
     }
+    /* the wall's curvature at u when the wall is the nearest face there (else 0): the model is always u's */
+    *wall_curv = m.act == 0 ? m.curv[0] : 0.0;
     return u;
 }
 
@@ -657,6 +660,7 @@ typedef struct search_cert {
     double fine_margin;            /* out: the fine scan's, as margin (0: none)                                  */
     int    fine_sample;            /* out: the fine scan's best sample                                           */
     int    reused;                 /* out: 1 when in's coarse sample was reused (the certificate stays in's)     */
+    int    wall_strict;            /* out: the deepest point is a strict maximum of the wall's depth alone       */
 } search_cert;
 
 // (context, frustum, edge radius R, certificates) => the edge angle of greatest solid depth, its cos and sin (the
@@ -741,10 +745,15 @@ static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, 
     const double hb = H / SOLID_FINE;
     if (sb.n == 4 || !x->s.sector) {
         /* d = min(wall, the sinusoids of solid_bound) exactly here: model steps between the best's neighbours */
-        double u = solid_local_max(x, &sb, c, sn, hb), cm, sm;
+        double wall_curv, u = solid_local_max(x, &sb, c, sn, hb, &wall_curv), cm, sm;
         turn(c, sn, u, &cm, &sm);
         solid_eval e = solid_at(x, a, sin_half, cm, sm);
-        if (e.d >= best.d) best = e, t += u, c = cm, sn = sm;
+        if (e.d >= best.d) {
+            best = e, t += u, c = cm, sn = sm;
+            /* strict: the depth bends down there by more than round-off (R 1e-9 per rad^2; a coaxial rim's
+               plateau has none), so no other point of the wall is as deep nearby */
+            sc->wall_strict = e.face == 0 && wall_curv < -1e-9 * R;
+        }
         *th = t, *cs_out = c, *sn_out = sn;
         return best;
     }
@@ -890,7 +899,14 @@ static int frustum_circle_search(const edge_ctx *xp, const mech_contact_shape *a
                the wall is the nearest face (ties to round-off: the wall's answer keeps a pad's bisector and the
                coaxial ring's θ = 0, docs/contact.md) */
             rs = solid_contact(&x, a, pa, &ths, thcs, &gs, &gap, sc);
-            if (rs > 0 && gs.feature != MECH_CONTACT_FEAT_WALL) {
+            /* the solid's answer also when its deepest point is a pad's wall point, away from the other faces (no
+               blend of two faces' normals) and a strict maximum of the wall's depth: that point's foot is on the
+               generatrix and within the pad (a nearer end or side would decide otherwise), so the wall search
+               would find it again, the same point to round-off, or a shallower one that the solid's answer beats
+               below. A coaxial rim's plateau is no strict maximum: it keeps the wall's bisector. Only pads: a
+               full frustum's answer stays the wall search's, which its wall-first path gives bit for bit. */
+            if (rs > 0 && (gs.feature != MECH_CONTACT_FEAT_WALL ||
+                           (x.s.sector && sc->wall_strict && gs.grad_deficit == 0.0))) {
                 if (theta) *theta = ths;
                 if (theta_cs) theta_cs[0] = thcs[0], theta_cs[1] = thcs[1];
                 *g = gs;
