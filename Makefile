@@ -151,7 +151,8 @@ $(BUILD)/tests/test_fault_%: $(BUILD)/obj/tests/unit/test_fault_%.o $(BUILD)/obj
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS) -lcmocka -ldl
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYST_A) $(LDLIBS) \
+	  $(if $(findstring mujoco,$*)$(filter bench_contact,$*),-lmujoco)
 
 # The test command of the README: unit tests (cmocka) and end-to-end tests of the programs.
 test: all $(UNIT_BIN)
