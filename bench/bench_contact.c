@@ -12,13 +12,12 @@
  * Every iteration moves the bodies a little so nothing is hoisted out of the loop. Times are the thread's CPU time
  * (best of 7 repetitions), so that other processes on a shared machine do not count. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <mujoco/mujoco.h>
 #include "mech/body.h"
 #include "mech/contact.h"
+#include "bench_mjcf.h"
 #include "bench_util.h"
 
 #define REPS 7
@@ -160,21 +159,6 @@ static mech_mat3 about_origin(mech_mat3 Ic, double mass, mech_vec3 d)
  * conventions of tests/unit/test_body_mujoco.c: inertia about the CoM, a fictitious body 1e-6 kg), no geoms, and
  * mj_forward from a new configuration each call (kinematics, mass matrix and its factor, bias forces,
  * accelerations): what our RHS computes without contacts. */
-typedef struct mjcf_text {
-    char   buf[8192];
-    size_t len;
-} mjcf_text;
-
-static void mjcf_put(mjcf_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void mjcf_put(mjcf_text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(t->buf + t->len, sizeof t->buf - t->len, fmt, ap);
-    va_end(ap);
-    if (k > 0 && t->len + (size_t)k < sizeof t->buf) t->len += (size_t)k;
-}
-
 // (text, mass, CoM d, inertia I about the body origin) => an <inertial> with MuJoCo's inertia about the CoM
 static void mjcf_inertial(mjcf_text *t, double m, mech_vec3 d, mech_mat3 I)
 {
@@ -182,8 +166,7 @@ static void mjcf_inertial(mjcf_text *t, double m, mech_vec3 d, mech_mat3 I)
         mjcf_put(t, "<inertial pos=\"0 0 0\" mass=\"1e-6\" diaginertia=\"1e-9 1e-9 1e-9\"/>\n");
         return;
     }
-    double dd = mech_vec3_dot(d, d);
-    mech_mat3 Ic = mech_mat3_sub(I, mech_mat3_scale(mech_mat3_sub(mech_mat3_scale(mech_mat3_identity(), dd), mech_mat3_outer(d, d)), m));
+    mech_mat3 Ic = mech_mat3_sub(I, about_origin(mech_mat3_zero(), m, d));   /* the parallel-axes shift undone */
     mjcf_put(t, "<inertial pos=\"%.17g %.17g %.17g\" mass=\"%.17g\" fullinertia=\"%.17g %.17g %.17g %.17g %.17g %.17g\"/>\n",
              d.x, d.y, d.z, m, Ic.m[0][0], Ic.m[1][1], Ic.m[2][2], Ic.m[0][1], Ic.m[0][2], Ic.m[1][2]);
 }
@@ -192,7 +175,7 @@ static void mjcf_inertial(mjcf_text *t, double m, mech_vec3 d, mech_mat3 I)
 static double mujoco_forward_ns(const mech_body_def *def, const double *y, mech_body_layout L, double *sink)
 {
     static mjcf_text t;
-    t.len = 0;
+    t.len = 0, t.full = 0;
     mjcf_put(&t, "<mujoco model=\"bench-contact-bodies\">\n<option gravity=\"0 0 0\"><flag contact=\"disable\"/></option>\n"
                  "<worldbody>\n<body name=\"base\"><freejoint/>\n");
     mjcf_inertial(&t, def->base.mass, def->base.com, def->base.inertia);
@@ -207,18 +190,8 @@ static double mujoco_forward_ns(const mech_body_def *def, const double *y, mech_
     mjcf_put(&t, "</body>\n<body name=\"iss\" pos=\"37 0 0\"><freejoint/>\n");
     mjcf_inertial(&t, def->free[0].mass, mech_vec3_zero(), def->free[0].inertia);
     mjcf_put(&t, "</body>\n</worldbody>\n</mujoco>\n");
-    mjVFS *vfs = malloc(sizeof *vfs);
-    if (!vfs) return -1;
-    mj_defaultVFS(vfs);
-    mjModel *mm = NULL;
-    char err[1000] = "";
-    if (mj_makeEmptyFileVFS(vfs, "bodies.xml", (int)t.len) == 0) {
-        int idx = mj_findFileVFS(vfs, "bodies.xml");
-        memcpy(vfs->filedata[idx], t.buf, t.len);
-        mm = mj_loadXML("bodies.xml", vfs, err, sizeof err);
-    }
-    mj_deleteVFS(vfs);
-    free(vfs);
+    char err[1000];
+    mjModel *mm = mjcf_load(&t, err, sizeof err);
     if (!mm || mm->nv != 6 + def->n + 6) {
         fprintf(stderr, "bench_contact: MuJoCo: %s\n", err);
         if (mm) mj_deleteModel(mm);

@@ -71,7 +71,9 @@
 #include <sys/wait.h>
 #include <cjson/cJSON.h>
 #include <mujoco/mujoco.h>
+#include "bench_mjcf.h"
 #include "bench_util.h"
+#include "hyst/util.h"
 
 #define MJ_REPS   2      /* MuJoCo runs per scenario (2 s and 8 s each on the machine)                      */
 #define MECH_REPS 3      /* mech dock whole processes per scenario                                                  */
@@ -150,26 +152,6 @@ static const scenario SCEN[2] = {
 #define ISS_PORT 35.0
 #define CLOSING  0.15         /* m/s */
 
-/* ---- MJCF text ---- */
-typedef struct text {
-    char   buf[65536];
-    size_t len;
-    int    full;
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(t->buf + t->len, sizeof t->buf - t->len, fmt, ap);
-    va_end(ap);
-    if (k < 0 || t->len + (size_t)k >= sizeof t->buf)
-        t->full = 1;
-    else
-        t->len += (size_t)k;
-}
-
 // (restitution) => damping ratio of the linear spring-damper that rebounds with it
 static double zeta_of(double e)
 {
@@ -178,10 +160,10 @@ static double zeta_of(double e)
 }
 
 // (text, stiffness N/m, effective mass kg, restitution, friction) => the contact attributes of a passive geom
-static void put_contact(text *t, double k, double m_eff, double e, double mu)
+static void put_contact(mjcf_text *t, double k, double m_eff, double e, double mu)
 {
     double K = k / m_eff, B = 2 * zeta_of(e) * sqrt(K);
-    put(t, " contype=\"2\" conaffinity=\"1\" condim=\"3\" priority=\"1\" friction=\"%g 0.005 0.0001\""
+    mjcf_put(t, " contype=\"2\" conaffinity=\"1\" condim=\"3\" priority=\"1\" friction=\"%g 0.005 0.0001\""
            " solref=\"%.9g %.9g\" solimp=\"%g %g 0.001 0.5 2\"", mu, -K, -B, IMPEDANCE, IMPEDANCE);
 }
 
@@ -201,18 +183,18 @@ static double first_contact_x(const scenario *s)
     return -(RIM_R - r) / tan(HALF_ANGLE);
 }
 
-static void build_mjcf(const scenario *s, text *t)
+static void build_mjcf(const scenario *s, mjcf_text *t)
 {
     const double ca = cos(HALF_ANGLE), sa = sin(HALF_ANGLE), P = ISS_PORT;
     const double head_x = first_contact_x(s), plane_x = head_x + PROBE_LEN + HOUSING_LEN - UJ_BEHIND;
     const double com_x = plane_x + s->port, uj_x = plane_x + UJ_BEHIND;
     t->len = 0;
     t->full = 0;
-    put(t, "<mujoco model=\"dock-%s\">\n<compiler angle=\"radian\"/>\n"
+    mjcf_put(t, "<mujoco model=\"dock-%s\">\n<compiler angle=\"radian\"/>\n"
            "<option timestep=\"%g\" gravity=\"0 0 0\"/>\n<size nconmax=\"64\" njmax=\"512\"/>\n<worldbody>\n",
         s->name, H);
     /* the ISS: body frame at its CoM, axes of the cone frame; the cone frame's origin is its port */
-    put(t, "<body name=\"iss\" pos=\"%.17g 0 0\">\n<freejoint name=\"iss\"/>\n"
+    mjcf_put(t, "<body name=\"iss\" pos=\"%.17g 0 0\">\n<freejoint name=\"iss\"/>\n"
            "<inertial pos=\"0 0 0\" mass=\"%g\" diaginertia=\"%s\"/>\n", -P, ISS_M, ISS_I);
     const double half_len = 0.5 * (RIM_R - SOCKET_R) / sa, T = 0.01;   /* stave half-length along the generatrix */
     const double xm = -0.5 * cone_depth(), rm = 0.5 * (RIM_R + SOCKET_R);
@@ -222,62 +204,62 @@ static void build_mjcf(const scenario *s, text *t)
         /* u along the generatrix towards the rim, e_t tangential; box z = u x e_t = the inward normal n */
         double u[3] = {ca, sa * cy, sa * cz}, et[3] = {0, -cz, cy}, n[3] = {sa, -ca * cy, -ca * cz};
         double c[3] = {xm - T * n[0], rm * cy - T * n[1], rm * cz - T * n[2]};
-        put(t, "<geom name=\"stave%d\" type=\"box\" size=\"%.9g %.9g %g\" pos=\"%.17g %.17g %.17g\" "
+        mjcf_put(t, "<geom name=\"stave%d\" type=\"box\" size=\"%.9g %.9g %g\" pos=\"%.17g %.17g %.17g\" "
                "xyaxes=\"%.17g %.17g %.17g %.17g %.17g %.17g\"", k, half_len, half_w, T, c[0] + P, c[1], c[2],
             u[0], u[1], u[2], et[0], et[1], et[2]);
         put_contact(t, CONE_K, M_EFF_CONE, CONE_E, CONE_MU);
-        put(t, "/>\n");
+        mjcf_put(t, "/>\n");
     }
     const double bore_w = 1.2 * SOCKET_R * tan(M_PI / N_BORE);
     for (int k = 0; k < N_BORE; k++) {
         double ph = 2 * M_PI * (k + 0.5) / N_BORE, cy = cos(ph), cz = sin(ph);
-        put(t, "<geom name=\"bore%d\" type=\"box\" size=\"%g %.9g %g\" pos=\"%.17g %.17g %.17g\" "
+        mjcf_put(t, "<geom name=\"bore%d\" type=\"box\" size=\"%g %.9g %g\" pos=\"%.17g %.17g %.17g\" "
                "xyaxes=\"1 0 0 0 %.17g %.17g\"", k, 0.5 * BOTTOM_DEPTH, bore_w, T,
             0.5 * (throat_x() + bottom_x()) + P, (SOCKET_R + T) * cy, (SOCKET_R + T) * cz, -cz, cy);
         put_contact(t, CONE_K, M_EFF_CONE, CONE_E, CONE_MU);
-        put(t, "/>\n");
+        mjcf_put(t, "/>\n");
     }
-    put(t, "<geom name=\"bottom\" type=\"box\" size=\"%g %g %g\" pos=\"%.17g 0 0\"", T, 2 * SOCKET_R, 2 * SOCKET_R,
+    mjcf_put(t, "<geom name=\"bottom\" type=\"box\" size=\"%g %g %g\" pos=\"%.17g 0 0\"", T, 2 * SOCKET_R, 2 * SOCKET_R,
         bottom_x() - T + P);
     put_contact(t, BOTTOM_K, M_EFF_AXIAL, BOTTOM_E, BOTTOM_MU);
-    put(t, "/>\n");
+    mjcf_put(t, "/>\n");
     /* the stops: the latch sphere (at the head centre) meets this face when the head centre is at the stop plane */
-    put(t, "<geom name=\"stops\" type=\"box\" size=\"%g %g %g\" pos=\"%.17g 0 0\" contype=\"0\" conaffinity=\"4\" "
+    mjcf_put(t, "<geom name=\"stops\" type=\"box\" size=\"%g %g %g\" pos=\"%.17g 0 0\" contype=\"0\" conaffinity=\"4\" "
            "condim=\"3\" priority=\"1\" friction=\"%g 0.005 0.0001\" solref=\"%.9g %.9g\" "
            "solimp=\"%g %g 0.001 0.5 2\"/>\n",
         T, SOCKET_R, SOCKET_R, stop_x() + LATCH_R + T + P, BOTTOM_MU, -BOTTOM_K / M_EFF_AXIAL,
         -2 * zeta_of(BOTTOM_E) * sqrt(BOTTOM_K / M_EFF_AXIAL), IMPEDANCE, IMPEDANCE);
-    put(t, "</body>\n");
+    mjcf_put(t, "</body>\n");
 
     /* the active vehicle: body frame at its CoM (roll axis along x; the transverse moments are equal) */
-    put(t, "<body name=\"active\" pos=\"%.17g %.17g 0\">\n<freejoint name=\"active\"/>\n"
+    mjcf_put(t, "<body name=\"active\" pos=\"%.17g %.17g 0\">\n<freejoint name=\"active\"/>\n"
            "<inertial pos=\"0 0 0\" mass=\"%g\" diaginertia=\"%g %g %g\"/>\n",
         com_x, s->offset_y, s->mass, s->inertia[0], s->inertia[1], s->inertia[2]);
-    put(t, "<body name=\"housing\" pos=\"%.17g 0 0\">\n", uj_x - com_x);
+    mjcf_put(t, "<body name=\"housing\" pos=\"%.17g 0 0\">\n", uj_x - com_x);
     for (int a = 1; a <= 2; a++)
-        put(t, "<joint name=\"uj%d\" type=\"hinge\" axis=\"0 %d %d\" stiffness=\"%g\" damping=\"%g\" limited=\"true\" "
+        mjcf_put(t, "<joint name=\"uj%d\" type=\"hinge\" axis=\"0 %d %d\" stiffness=\"%g\" damping=\"%g\" limited=\"true\" "
                "range=\"%.9g %.9g\" solreflimit=\"0.002 1\"/>\n", a, a == 1, a == 2, LAT_K, LAT_C, -LAT_STOP, LAT_STOP);
     double Ihc = HOUSING_IT - HOUSING_M * HOUSING_COM * HOUSING_COM;   /* about the CoM */
-    put(t, "<inertial pos=\"%.17g 0 0\" mass=\"%g\" diaginertia=\"%g %.9g %.9g\"/>\n", -HOUSING_COM, HOUSING_M,
+    mjcf_put(t, "<inertial pos=\"%.17g 0 0\" mass=\"%g\" diaginertia=\"%g %.9g %.9g\"/>\n", -HOUSING_COM, HOUSING_M,
         HOUSING_IA, Ihc, Ihc);
-    put(t, "<body name=\"bend\" pos=\"%g 0 0\">\n", -HOUSING_LEN);
+    mjcf_put(t, "<body name=\"bend\" pos=\"%g 0 0\">\n", -HOUSING_LEN);
     for (int a = 1; a <= 2; a++)
-        put(t, "<joint name=\"bend%d\" type=\"hinge\" axis=\"0 %d %d\" stiffness=\"%g\" damping=\"%.9g\"/>\n", a,
+        mjcf_put(t, "<joint name=\"bend%d\" type=\"hinge\" axis=\"0 %d %d\" stiffness=\"%g\" damping=\"%.9g\"/>\n", a,
             a == 1, a == 2, BEND_K, BEND_C);
-    put(t, "<inertial pos=\"0 0 0\" mass=\"1e-3\" diaginertia=\"1e-6 1e-6 1e-6\"/>\n");
-    put(t, "<body name=\"nut\">\n<joint name=\"brake\" type=\"slide\" axis=\"1 0 0\" frictionloss=\"%g\" "
+    mjcf_put(t, "<inertial pos=\"0 0 0\" mass=\"1e-3\" diaginertia=\"1e-6 1e-6 1e-6\"/>\n");
+    mjcf_put(t, "<body name=\"nut\">\n<joint name=\"brake\" type=\"slide\" axis=\"1 0 0\" frictionloss=\"%g\" "
            "armature=\"%g\" limited=\"true\" range=\"0 %g\" solreflimit=\"0.002 1\" solreffriction=\"0.0005 1\" "
            "solimpfriction=\"0.99 0.99 0.001 0.5 2\"/>\n<inertial pos=\"0 0 0\" mass=\"1e-3\" "
            "diaginertia=\"1e-6 1e-6 1e-6\"/>\n", FRT1_PUSH, M_EQ, STROKE_LIMIT);
     double Ipc = PROBE_IT - PROBE_M * PROBE_COM * PROBE_COM;
-    put(t, "<body name=\"probe\">\n<joint name=\"gear\" type=\"slide\" axis=\"1 0 0\" stiffness=\"%g\" "
+    mjcf_put(t, "<body name=\"probe\">\n<joint name=\"gear\" type=\"slide\" axis=\"1 0 0\" stiffness=\"%g\" "
            "damping=\"%g\"/>\n<inertial pos=\"%.17g 0 0\" mass=\"%g\" diaginertia=\"%g %.9g %.9g\"/>\n",
         GEAR_K, AXIAL_C, -PROBE_COM, PROBE_M, PROBE_IA, Ipc, Ipc);
-    put(t, "<geom name=\"head\" type=\"sphere\" size=\"%g\" pos=\"%g 0 0\" contype=\"1\" conaffinity=\"2\" "
+    mjcf_put(t, "<geom name=\"head\" type=\"sphere\" size=\"%g\" pos=\"%g 0 0\" contype=\"1\" conaffinity=\"2\" "
            "condim=\"3\" friction=\"%g 0.005 0.0001\"/>\n", HEAD_R, -PROBE_LEN, CONE_MU);
-    put(t, "<geom name=\"latch\" type=\"sphere\" size=\"%g\" pos=\"%g 0 0\" contype=\"0\" conaffinity=\"0\"/>\n",
+    mjcf_put(t, "<geom name=\"latch\" type=\"sphere\" size=\"%g\" pos=\"%g 0 0\" contype=\"0\" conaffinity=\"0\"/>\n",
         LATCH_R, -PROBE_LEN);
-    put(t, "</body>\n</body>\n</body>\n</body>\n</body>\n</worldbody>\n</mujoco>\n");
+    mjcf_put(t, "</body>\n</body>\n</body>\n</body>\n</body>\n</worldbody>\n</mujoco>\n");
 }
 
 static int warnings;
@@ -293,21 +275,10 @@ static void on_error(const char *msg)
     exit(1);
 }
 
-static mjModel *load(const text *t)
+static mjModel *load(const mjcf_text *t)
 {
-    mjVFS *vfs = malloc(sizeof *vfs);
-    if (!vfs)
-        return NULL;
-    mj_defaultVFS(vfs);
-    mjModel *m = NULL;
-    char err[1000] = "";
-    if (mj_makeEmptyFileVFS(vfs, "dock.xml", (int)t->len) == 0) {
-        int idx = mj_findFileVFS(vfs, "dock.xml");
-        memcpy(vfs->filedata[idx], t->buf, t->len);
-        m = mj_loadXML("dock.xml", vfs, err, sizeof err);
-    }
-    mj_deleteVFS(vfs);
-    free(vfs);
+    char err[1000];
+    mjModel *m = mjcf_load(t, err, sizeof err);
     if (!m)
         fprintf(stderr, "bench_dock_mujoco: MuJoCo refuses the model: %s\n", err);
     return m;
@@ -324,7 +295,7 @@ typedef struct outcome {
 } outcome;
 
 // (MJCF) => one run: load, 20 s at h, observed every step
-static int run_mujoco(const text *t, outcome *o)
+static int run_mujoco(const mjcf_text *t, outcome *o)
 {
     memset(o, 0, sizeof *o);
     o->t_bottom = o->t_capture = -1;
@@ -434,25 +405,6 @@ static double run_mech(const char *exe, const char *fixture, const char *out)
            1e-6 * (double)ru.ru_stime.tv_usec;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (b && fread(b, 1, (size_t)n, fp) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    if (b)
-        b[n] = 0;
-    fclose(fp);
-    return b;
-}
-
 static double num(const cJSON *j, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
@@ -466,8 +418,10 @@ static int read_mech(const char *dir, outcome *o)
     memset(o, 0, sizeof *o);
     o->t_bottom = -1;
     snprintf(path, sizeof path, "%s/summary.json", dir);
-    char *txt = slurp(path);
-    cJSON *j = txt ? cJSON_Parse(txt) : NULL;
+    char *txt;
+    size_t len;
+    hy_err err;
+    cJSON *j = hy_read_text(path, "mech dock's summary", 0, &txt, &len, &err) == HY_OK ? cJSON_Parse(txt) : NULL;
     free(txt);
     if (!j)
         return -1;
@@ -528,16 +482,12 @@ int main(void)
     }
     if (!mkdtemp(dir))
         return 1;
-    static text t;
+    static mjcf_text t;
     int failed = 0;
     printf("%-52s %10s %-8s %s\n", "name", "value", "unit", "target");
     for (int k = 0; k < 2; k++) {
         const scenario *s = &SCEN[k];
         build_mjcf(s, &t);
-        if (t.full) {
-            fprintf(stderr, "bench_dock_mujoco: MJCF text too long\n");
-            return 1;
-        }
         outcome mj = {0}, best_mj = {.cpu = INFINITY};
         for (int r = 0; r < MJ_REPS; r++) {
             if (run_mujoco(&t, &mj) != 0) {
