@@ -144,10 +144,11 @@ class DockSim(L.Owner):
             self._sim = C.c_void_p()
 
     def step(self):
-        """One accepted step; on failure the state stays at the last accepted step and StateError/NumericError
+        """One accepted step (none once the run is done: a run of at most one step of the one run function,
+        mech_dock_run); on failure the state stays at the last accepted step and StateError/NumericError
         carries the C message ("t = ... s: <element or contact>: <what>; hint: ...")."""
         err = L.Err()
-        rc = L.mech.mech_dock_sim_step(self._h(), C.byref(err))
+        rc = L.mech.mech_dock_sim_run(self._h(), 1, None, None, None, C.byref(err))
         if rc:
             self.failed, self.error = True, err.msg.decode("utf-8", "replace")
         check(rc, err)
