@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include <dirent.h>
+#include <libdeflate.h>
 #include "hyst/model.h"
 #include "hyst/util.h"
 #include "mech/dock.h"
@@ -83,6 +85,33 @@ static int lock_dir(const char *dir, int *fd)
     return MECH_EXIT_OK;
 }
 
+/* (folder, held under the lock) => the temporary files of this command's own outputs that a killed sweep left
+ * (hy_atomic_open's NAME.tmpXXXXXX, N25) removed: no other sweep can be writing them while the lock is held, and
+ * only these exact names are touched */
+static void clean_stale(const char *dir, int quiet)
+{
+    static const char *const own[] = {"results.csv", "summary.json", "envelope.csv", "journal.csv", "envelope.png",
+                                      "peak-map.png", "peaks.png", NULL};
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    int removed = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        for (int k = 0; own[k]; k++) {
+            size_t m = strlen(own[k]);
+            if (n == m + 10 && strncmp(e->d_name, own[k], m) == 0 && strncmp(e->d_name + m, ".tmp", 4) == 0) {
+                char path[4400];
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                removed += unlink(path) == 0;
+            }
+        }
+    }
+    closedir(d);
+    if (removed && !quiet)
+        mech_cli_warn(cmd, "%s: removed %d temporary file(s) a killed sweep left", dir, removed);
+}
+
 /* ---------- rows ---------- */
 
 typedef struct row {
@@ -96,11 +125,14 @@ typedef struct sweep {
     const char *dir;
     row *rows;
     long done, nfailed, total;   /* total: runs this sweep will have when complete (envelope: grows) */
-    FILE *journal;
+    int jfd;                     /* journal.csv, O_APPEND                                                     */
+    off_t jend;                  /* its length after the last whole row                                      */
+    long journalled;             /* rows in it                                                               */
     int progress, quiet;
     double t0;
     long done0;                  /* rows from the journal at the start */
-    int write_error;
+    int stopped;                 /* a write error or a changed law file stopped the sweep (stop_msg)          */
+    char stop_msg[HY_MSG_LEN * 2];
 } sweep;
 
 static double now(void)
@@ -199,19 +231,99 @@ static void keep(sweep *w, const mech_sweep_result *r)
     w->nfailed += r->failed;
 }
 
-static void on_done(void *ctx, const mech_sweep_result *r)
+static int atomic_open(const char *dir, const char *name, const mech_sweep_plan *p, hy_atomic *a);
+
+/* ---------- the journal (docs/sweep.md §Nothing is lost) ----------
+ * Line 1 names the plan by its hash (plan, base scenario, law files), then one "# file" line per law file the runs
+ * read (its key, content hash and path: a replaced file is named on --resume), the column header, and the rows in
+ * the order the runs finished. Each row is the results.csv row plus a last field, the CRC-32 (libdeflate) of the
+ * row's text seeded with the plan's hash, and goes out in one write() (O_APPEND): a row torn by a full disk or a
+ * kill, or a row of another plan's journal, fails its check on --resume, is reported (file:line) and runs again.
+ * The sweep stops at its first write error. fsync policy: none per row (a killed process loses nothing the kernel
+ * has; a row lost or torn by a power cut is caught by its check and rerun), fdatasync once before results.csv. */
+
+static unsigned row_seed(const mech_sweep_plan *p)
 {
-    sweep *w = ctx;
-    if (r->run < 0 || r->run >= w->p->nrun || w->rows[r->run].have)
-        return;
-    keep(w, r);
-    put_row(w->journal, w->p, r->run, &w->rows[r->run]);
-    if (fflush(w->journal) != 0)   /* one write per row: a kill loses at most the row being written */
-        w->write_error = errno;
-    progress(w, 0);
+    char h[17];
+    snprintf(h, sizeof h, "%016llx", (unsigned long long)p->hash);
+    return (unsigned)libdeflate_crc32(0, h, 16);
 }
 
-/* ---------- the journal ---------- */
+// (plan, run, row) => the journal line: the results.csv row with ",CRC" before its newline (malloc'd)
+static char *journal_line(const mech_sweep_plan *p, long id, const row *r, size_t *len)
+{
+    char *t = NULL;
+    size_t n = 0;
+    FILE *fp = open_memstream(&t, &n);
+    if (!fp)
+        return NULL;
+    put_row(fp, p, id, r);
+    if (fclose(fp) != 0 || n < 1) {
+        free(t);
+        return NULL;
+    }
+    char *l = realloc(t, n + 16);
+    if (!l) {
+        free(t);
+        return NULL;
+    }
+    n--;   /* the newline */
+    *len = n + (size_t)snprintf(l + n, 16, ",%08x\n", (unsigned)libdeflate_crc32(row_seed(p), l, n));
+    return l;
+}
+
+// (sweep, run) => its row appended to the journal in one write; 0, or -1 with w->stop_msg (the sweep stops)
+static int journal_append(sweep *w, long id)
+{
+    size_t len;
+    char *l = journal_line(w->p, id, &w->rows[id], &len);
+    if (!l) {
+        snprintf(w->stop_msg, sizeof w->stop_msg, "out of memory writing the journal");
+        return -1;
+    }
+    ssize_t k;
+    do
+        k = write(w->jfd, l, len);
+    while (k < 0 && errno == EINTR);
+    free(l);
+    if (k == (ssize_t)len) {
+        w->jend += (off_t)len;
+        return 0;
+    }
+    char why[128];
+    if (k < 0)
+        snprintf(why, sizeof why, "%s", strerror(errno));
+    else
+        snprintf(why, sizeof why, "only %zd of its %zu bytes written (disk full?)", k, len);
+    /* the torn row is cut if the file system lets us; if not, its check refuses it on --resume */
+    int cut = ftruncate(w->jfd, w->jend) == 0;
+    snprintf(w->stop_msg, sizeof w->stop_msg, "%s/journal.csv: cannot append the row of run %ld: %s; the sweep "
+             "stopped at this first write error with %ld runs in the journal%s: make room and continue with --resume",
+             w->dir, id, why, w->journalled, cut ? "" : " (the torn row could not be cut: --resume drops it)");
+    return -1;
+}
+
+static int on_done(void *ctx, const mech_sweep_result *r)
+{
+    sweep *w = ctx;
+    if (w->stopped)   /* runs that finish after a stop are not journalled: --resume runs them again */
+        return 1;
+    if (r->fatal) {   /* a law file changed under the sweep (N16): stop, never mix two laws in a table */
+        snprintf(w->stop_msg, sizeof w->stop_msg, "run %ld: %s", r->run, r->msg);
+        w->stopped = 1;
+        return 1;
+    }
+    if (r->run < 0 || r->run >= w->p->nrun || w->rows[r->run].have)
+        return 0;
+    keep(w, r);
+    if (journal_append(w, r->run) != 0) {
+        w->stopped = 1;
+        return 1;
+    }
+    w->journalled++;
+    progress(w, 0);
+    return 0;
+}
 
 // (line) => CSV fields split in place (quotes removed, "" -> "); returns the count
 static int split_csv(char *s, char **f, int max)
@@ -251,57 +363,124 @@ static int split_csv(char *s, char **f, int max)
     }
 }
 
+// (plan) => the journal's head: the plan line, one line per law file, the column header (malloc'd)
+static char *journal_head(const mech_sweep_plan *p, size_t *first)
+{
+    char *t = NULL;
+    size_t n = 0;
+    FILE *fp = open_memstream(&t, &n);
+    if (!fp)
+        return NULL;
+    fprintf(fp, "# mech-sweep journal 2, plan %016llx, %ld runs, %d law files\n", (unsigned long long)p->hash,
+            p->nrun, p->nfile);
+    fflush(fp);
+    *first = n;
+    for (int k = 0; k < p->nfile; k++)
+        fprintf(fp, "# file %s %016llx %s\n", p->files[k].key, (unsigned long long)p->files[k].hash,
+                p->files[k].path);
+    put_header(fp, p);
+    fputs(",check\n", fp);   /* put_header ended the line: the check column is added below */
+    if (fclose(fp) != 0) {
+        free(t);
+        return NULL;
+    }
+    /* "...,message\n,check\n" -> "...,message,check\n" */
+    char *m = strstr(t, ",message\n,check\n");
+    if (m)
+        memmove(m + 8, m + 9, strlen(m + 9) + 1);
+    return t;
+}
+
+// (line 1 of a journal that is not this plan's, the journal) => the message naming a law file that changed, if any
+static void changed_file(const mech_sweep_plan *p, FILE *fp, const char *path, char *msg, size_t len)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 1;
+    while (getline(&line, &cap, fp) > 0 && strncmp(line, "# file ", 7) == 0) {
+        lineno++;
+        char key[64], file[4096];
+        unsigned long long h;
+        if (sscanf(line, "# file %63s %llx %4095[^\n]", key, &h, file) != 3)
+            continue;
+        for (int k = 0; k < p->nfile; k++)
+            if (strcmp(p->files[k].path, file) == 0 && p->files[k].hash != (uint64_t)h) {
+                snprintf(msg, len, "%s:%ld: %s %s changed since the sweep started (its content differs from the "
+                         "one the journal's rows were made with): --resume refused, so that no table mixes two laws; "
+                         "restore the file, or start a new sweep in another --out", path, lineno, key, file);
+                free(line);
+                return;
+            }
+    }
+    free(line);
+}
+
 static int open_journal(sweep *w, int resume)
 {
     const mech_sweep_plan *p = w->p;
-    char path[4200], head[128];
+    char path[4200];
+    size_t first = 0;
     snprintf(path, sizeof path, "%s/journal.csv", w->dir);
-    snprintf(head, sizeof head, "# mech-sweep journal, plan %016llx, %ld runs\n", (unsigned long long)p->hash,
-             p->nrun);
-    FILE *fp = fopen(path, "r+");
-    if (!fp && errno != ENOENT)
+    char *head = journal_head(p, &first);
+    if (!head)
+        return mech_cli_fail(cmd, "out of memory");
+    FILE *fp = fopen(path, "r");
+    if (!fp && errno != ENOENT) {
+        free(head);
         return mech_cli_fail(cmd, "%s: cannot open: %s", path, strerror(errno));
+    }
     if (fp && !resume) {
         fclose(fp);
+        free(head);
         return mech_cli_fail(cmd, "%s: holds a sweep already (journal.csv): --resume continues it, or choose another "
                              "--out", w->dir);
     }
-    if (!fp) {
-        fp = fopen(path, "w+");
-        if (!fp)
-            return mech_cli_fail(cmd, "%s: cannot create: %s", path, strerror(errno));
-        fputs(head, fp);
-        put_header(fp, p);
-        fflush(fp);
-        w->journal = fp;
-        return MECH_EXIT_OK;
-    }
-    /* resume: the rows that end with a newline are finished runs; a torn last line (killed while writing) is cut */
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    long good = 0, lineno = 0, complete = 0;
-    int ncol = p->nkey + p->nderived, nf = 2 + ncol + MECH_SWEEP_NMETRIC + 1;
-    char **f = malloc((size_t)nf * sizeof *f);
-    if (!f) {
-        fclose(fp);
-        return mech_cli_fail(cmd, "out of memory");
-    }
-    int status = MECH_EXIT_OK;
-    while ((n = getline(&line, &cap, fp)) > 0) {
-        lineno++;
-        if (line[n - 1] != '\n')
-            break;
-        if (lineno == 1) {
-            if (strcmp(line, head) != 0) {
-                status = mech_cli_fail(cmd, "%s: was written by another plan (or another version of the scenario): "
-                                       "--resume needs the same plan; choose another --out", path);
+    int status = MECH_EXIT_OK, rewrite = !fp;
+    long dropped = 0;
+    if (fp) {
+        /* resume: the rows whose check holds are finished runs; a torn last line (killed while writing) is cut, a
+           torn or foreign row anywhere is reported and dropped (its run runs again) */
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t n;
+        long lineno = 0, nhead = 2 + p->nfile;
+        int ncol = p->nkey + p->nderived, nf = 2 + ncol + MECH_SWEEP_NMETRIC + 1;
+        char **f = malloc((size_t)(nf + 1) * sizeof *f);
+        off_t good = 0;
+        unsigned seed = row_seed(p);
+        if (!f)
+            status = mech_cli_fail(cmd, "out of memory");
+        while (status == MECH_EXIT_OK && (n = getline(&line, &cap, fp)) > 0) {
+            lineno++;
+            if (line[n - 1] != '\n')
+                break;   /* the torn last line: cut below */
+            if (lineno == 1 && (strncmp(line, head, first) != 0 || (size_t)n != first)) {
+                char msg[10000] = "";
+                changed_file(p, fp, path, msg, sizeof msg);
+                status = msg[0] ? mech_cli_fail(cmd, "%s", msg)
+                                : mech_cli_fail(cmd, "%s: was written by another plan (or another version of the scenario "
+                                                "or of mech): --resume needs the same plan; choose another --out", path);
                 break;
             }
-        } else if (lineno > 2) {
+            if (lineno <= nhead) {
+                good = ftello(fp);
+                continue;
+            }
             line[n - 1] = '\0';
-            char *end;
-            int k = split_csv(line, f, nf);
+            char *c = strrchr(line, ',');
+            unsigned check = 0;
+            char *end = NULL;
+            if (c) {
+                check = (unsigned)strtoul(c + 1, &end, 16);
+                *c = '\0';
+            }
+            if (!c || end != c + 9 || *end || check != (unsigned)libdeflate_crc32(seed, line, (size_t)(c - line))) {
+                mech_cli_warn(cmd, "%s:%ld: a torn or foreign row (its check does not match its text): dropped, its "
+                              "run runs again", path, lineno);
+                dropped++;
+                continue;
+            }
+            int k = split_csv(line, f, nf + 1);
             long id = strtol(f[0], &end, 10);
             if (k != nf || *end || id < 0 || id >= p->nrun) {
                 status = mech_cli_fail(cmd, "%s:%ld: not a row of this sweep", path, lineno);
@@ -340,31 +519,48 @@ static int open_journal(sweep *w, int resume)
                 r.m[m] = *t ? strtod(t, NULL) : NAN;
             }
             snprintf(r.msg, sizeof r.msg, "%s", f[nf - 1]);
-            if (!w->rows[id].have)
+            if (!w->rows[id].have) {
                 keep(w, &r);
+                w->journalled++;
+            }
+            good = ftello(fp);
         }
-        good = ftell(fp);
-        complete++;
-    }
-    free(line);
-    free(f);
-    if (status != MECH_EXIT_OK) {
+        free(line);
+        free(f);
         fclose(fp);
+        if (status == MECH_EXIT_OK && lineno <= nhead)
+            rewrite = 1;   /* killed before the head was complete: start over */
+        else if (status == MECH_EXIT_OK && dropped)
+            rewrite = 2;   /* rows dropped inside the file: the journal is written again from the kept rows */
+        else if (status == MECH_EXIT_OK && truncate(path, good) != 0)
+            status = mech_cli_fail(cmd, "%s: cannot cut the torn last row: %s", path, strerror(errno));
+    }
+    if (status == MECH_EXIT_OK && rewrite) {
+        hy_atomic a;
+        status = atomic_open(w->dir, "journal.csv", p, &a);
+        if (status == MECH_EXIT_OK) {
+            fputs(head, a.fp);
+            for (long id = 0; rewrite == 2 && id < p->nrun; id++)
+                if (w->rows[id].have) {
+                    size_t len;
+                    char *l = journal_line(p, id, &w->rows[id], &len);
+                    if (l)
+                        fwrite(l, 1, len, a.fp);
+                    else
+                        fputs("(out of memory)\n", a.fp);   /* fails its check: the run runs again */
+                    free(l);
+                }
+            status = mech_out_commit(cmd, &a);
+        }
+    }
+    free(head);
+    if (status != MECH_EXIT_OK)
         return status;
-    }
-    if (complete < 2) {   /* killed before the two header lines were complete: start over */
-        good = 0;
-    }
-    if (ftruncate(fileno(fp), good) != 0 || fseek(fp, good, SEEK_SET) != 0) {
-        fclose(fp);
-        return mech_cli_fail(cmd, "%s: cannot cut the torn last row: %s", path, strerror(errno));
-    }
-    if (good == 0) {
-        fputs(head, fp);
-        put_header(fp, p);
-        fflush(fp);
-    }
-    w->journal = fp;
+    w->jfd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    struct stat st;
+    if (w->jfd < 0 || fstat(w->jfd, &st) != 0)
+        return mech_cli_fail(cmd, "%s: cannot open for appending: %s", path, strerror(errno));
+    w->jend = st.st_size;
     w->done0 = w->done;
     return MECH_EXIT_OK;
 }
@@ -488,10 +684,7 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
                 if (!r->have || r->failed || !isfinite(r->m[mm]))
                     continue;
                 const char *s;
-                mech_sweep_plan_value(p, id, k, &x[n], &s);
-                if (s)   /* a choice of strings: the rank of its index in the list */
-                    x[n] = mech_sweep_dist_eval(&p->key[k].dist, p->u[(size_t)(id % p->nsample) * (size_t)p->ndist +
-                                                                       (size_t)p->key[k].col]);
+                mech_sweep_plan_value(p, id, k, &x[n], &s);   /* strings: x is the index in the list */
                 if (mag)
                     x[n] = fabs(x[n]);
                 y[n++] = r->m[mm];
@@ -571,7 +764,7 @@ static int figure(const sweep *w, const char *name, const char *extra, const cha
 // (key) => 1 when its values are strings (a choice of law files): no axis of a figure
 static int string_key(const mech_sweep_key *k)
 {
-    return !k->grid && k->dist.kind == MECH_SWEEP_CHOICE && cJSON_IsString(cJSON_GetArrayItem(k->choice, 0));
+    return k->choice && cJSON_IsString(cJSON_GetArrayItem(k->choice, 0));
 }
 
 static int plots(const sweep *w)
@@ -790,13 +983,15 @@ int mech_cmd_sweep(int argc, char **argv)
         snprintf(dir, sizeof dir, "out/%.*s", (int)n, b);
     }
     sweep w = {0};
-    w.p = &p, w.dir = dir, w.quiet = quiet;
+    w.p = &p, w.dir = dir, w.quiet = quiet, w.jfd = -1;
     w.progress = !quiet && isatty(STDERR_FILENO);
     sw_pool *pool = NULL;
     int lockfd = -1;
     int status = mech_out_mkdir(cmd, dir);
     if (status == MECH_EXIT_OK)
         status = lock_dir(dir, &lockfd);
+    if (status == MECH_EXIT_OK)
+        clean_stale(dir, quiet);
     if (status == MECH_EXIT_OK && rr >= 0) {
         if (rr >= p.nrun)
             status = mech_cli_usage(cmd, "--rerun %d: the plan's run ids are 0..%ld", rr, p.nrun - 1);
@@ -827,8 +1022,10 @@ int mech_cmd_sweep(int argc, char **argv)
     }
     sw_pool_stop(pool);
     pool = NULL;
-    if (status == MECH_EXIT_OK && w.write_error)
-        status = mech_cli_fail(cmd, "%s/journal.csv: write error: %s", dir, strerror(w.write_error));
+    if (status == MECH_EXIT_OK && w.stopped)
+        status = mech_cli_fail(cmd, "%s", w.stop_msg);
+    if (status == MECH_EXIT_OK && fdatasync(w.jfd) != 0 && errno != EINVAL)   /* the journal's one sync */
+        status = mech_cli_fail(cmd, "%s/journal.csv: cannot sync: %s", dir, strerror(errno));
     if (status == MECH_EXIT_OK)
         status = write_results(&w);
     long kept[128];
@@ -845,8 +1042,8 @@ int mech_cmd_sweep(int argc, char **argv)
     if (status == MECH_EXIT_OK && !quiet)
         printf("  outputs in %s: results.csv, summary.json%s\n", dir, no_plots ? "" : ", figures");
 done:
-    if (w.journal)
-        fclose(w.journal);
+    if (w.jfd >= 0)
+        close(w.jfd);
     for (long id = 0; w.rows && id < p.nrun; id++)
         free(w.rows[id].msg);
     free(w.rows);

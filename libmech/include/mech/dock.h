@@ -507,6 +507,8 @@ typedef struct mech_dock_config {
     int    animation;                       /* 1: animated GIF                                                 */
 } mech_dock_config;
 void mech_dock_config_default(mech_dock_config *c);
+// (law slot) => its key under "laws" ("chain", "gear", "spring", "bending", "torsion", "cover"); NULL out of range
+const char *mech_dock_law_key(int slot);
 /* (JSON text[len], name for messages, folder relative paths resolve against or NULL) => configuration (model
  * files only named). Errors name the file and the key ("s1.json: initial.closing_speed: ..."), or line:column
  * of malformed JSON. Never touches the file system. */

@@ -252,6 +252,11 @@ static const section sections[] = {
 #define NSECTION (sizeof sections / sizeof sections[0])
 
 static const char *const law_key[MECH_DOCK_NLAW] = {"chain", "gear", "spring", "bending", "torsion", "cover"};
+
+const char *mech_dock_law_key(int slot)
+{
+    return slot >= 0 && slot < MECH_DOCK_NLAW ? law_key[slot] : NULL;
+}
 /* the shipped RP-1 law files, relative to the scenario's folder (fixtures/mech/dock/models/) */
 static const char *const law_default[MECH_DOCK_NLAW] = {"models/axial-A.json", "models/gear-B.json",
                                                         "models/lateral-spring.json", "models/probe-bending.json",
