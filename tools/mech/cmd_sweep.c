@@ -132,6 +132,7 @@ typedef struct sweep {
     double t0;
     long done0;                  /* rows from the journal at the start */
     int stopped;                 /* a write error or a changed law file stopped the sweep (stop_msg)          */
+    signed char *env_state;      /* envelope plans: the filled grid's capture state (1, 0) at every point       */
     char stop_msg[HY_MSG_LEN * 2];
 } sweep;
 
@@ -641,15 +642,31 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
     cJSON_AddNumberToObject(doc, "failed", (double)w->nfailed);
     cJSON_AddNumberToObject(doc, "captured", (double)cap);
     /* the capture probability over every run (a failed run counts as its capture flag); a probability only when
-       the runs are samples of distributions: over a grid it is the fraction of grid points */
-    double lo, hi;
-    mech_sweep_wilson(cap, w->done, 1.959963984540054, &lo, &hi);
+       the runs are samples of distributions: over a grid it is the fraction of grid points. An envelope's runs are
+       chosen near the boundary, not a sample (issue 43 D2): its fraction is over the whole grid as the envelope
+       classified it (measured or filled), and no interval and no probability is given */
+    double lo = NAN, hi = NAN, frac = w->done ? (double)cap / (double)w->done : NAN;
+    long grid_cap = 0;
+    if (p->envelope && w->env_state) {
+        for (long id = 0; id < p->nrun; id++)
+            grid_cap += w->env_state[id] == 1;
+        frac = (double)grid_cap / (double)p->nrun;
+    }
     cJSON *cp = cJSON_AddObjectToObject(doc, p->ndist > 0 ? "capture_probability" : "capture_fraction");
-    cJSON_AddItemToObject(cp, "p", num_or_null(w->done ? (double)cap / (double)w->done : NAN));
-    cJSON *ci = cJSON_AddArrayToObject(cp, "ci95");
-    cJSON_AddItemToArray(ci, hy_json_exact_number(lo));
-    cJSON_AddItemToArray(ci, hy_json_exact_number(hi));
-    cJSON_AddStringToObject(cp, "method", "Wilson score interval, 95 %");
+    cJSON_AddItemToObject(cp, "p", num_or_null(frac));
+    if (p->envelope) {
+        cJSON_AddNumberToObject(cp, "grid_points", (double)p->nrun);
+        cJSON_AddNumberToObject(cp, "grid_points_captured", (double)grid_cap);
+        cJSON_AddStringToObject(cp, "method", "the fraction of the grid's points the adaptive envelope classifies as "
+                                "captured (measured or filled); the envelope's runs are chosen near the boundary, "
+                                "so they are not a sample: no probability and no interval");
+    } else {
+        mech_sweep_wilson(cap, w->done, 1.959963984540054, &lo, &hi);
+        cJSON *ci = cJSON_AddArrayToObject(cp, "ci95");
+        cJSON_AddItemToArray(ci, hy_json_exact_number(lo));
+        cJSON_AddItemToArray(ci, hy_json_exact_number(hi));
+        cJSON_AddStringToObject(cp, "method", "Wilson score interval, 95 %");
+    }
     if (p->envelope) {
         cJSON *e = cJSON_AddObjectToObject(doc, "envelope");
         cJSON_AddNumberToObject(e, "runs", (double)w->done);
@@ -662,7 +679,7 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
     /* Spearman's rank correlation of each metric with each varied key, over the runs that did not fail */
     cJSON *sens = cJSON_AddObjectToObject(doc, "sensitivity");
     cJSON_AddStringToObject(sens, "method", "Spearman rank correlation over the runs that did not fail");
-    double *x = malloc((size_t)(ok ? ok : 1) * sizeof *x), *y = malloc((size_t)(ok ? ok : 1) * sizeof *y);
+    double *x = malloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *x), *y = malloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *y);
     if (!x || !y) {
         free(x), free(y);
         cJSON_Delete(doc);
@@ -672,15 +689,31 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
        and a plain rank correlation of such a symmetric effect is ~0 */
     cJSON *sabs = cJSON_AddObjectToObject(doc, "sensitivity_magnitude");
     cJSON_AddStringToObject(sabs, "method", "Spearman rank correlation with |value| over the runs that did not fail");
+    if (p->envelope) {   /* D2: only what the whole grid gives: the capture flag of every point, measured or filled */
+        cJSON_ReplaceItemInObject(sens, "method", cJSON_CreateString(
+            "Spearman rank correlation of the capture flag over every grid point as the adaptive envelope classifies "
+            "it (measured or filled); the other metrics exist only at the runs the envelope chose near the "
+            "boundary, which are not a sample: no sensitivity is given for them"));
+        cJSON_ReplaceItemInObject(sabs, "method", cJSON_CreateString(
+            "Spearman rank correlation of the capture flag with |value| over every grid point, as above"));
+    }
     for (int m = 0; m < 2 * MECH_SWEEP_NMETRIC; m++) {
         int mag = m >= MECH_SWEEP_NMETRIC, mm = m % MECH_SWEEP_NMETRIC;
-        if (mm == MECH_SWEEP_M_STEPS)
+        if (mm == MECH_SWEEP_M_STEPS || (p->envelope && mm != MECH_SWEEP_M_CAPTURED))
             continue;
         cJSON *mo = cJSON_AddObjectToObject(mag ? sabs : sens, mech_sweep_metric_name(mm));
         for (int k = 0; k < p->nkey; k++) {
             size_t n = 0;
             for (long id = 0; id < p->nrun; id++) {
                 const row *r = &w->rows[id];
+                if (p->envelope && w->env_state) {   /* every grid point */
+                    const char *s;
+                    mech_sweep_plan_value(p, id, k, &x[n], &s);
+                    if (mag)
+                        x[n] = fabs(x[n]);
+                    y[n++] = w->env_state[id] == 1;
+                    continue;
+                }
                 if (!r->have || r->failed || !isfinite(r->m[mm]))
                     continue;
                 const char *s;
@@ -715,7 +748,11 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         st = mech_out_commit(cmd, &a);
     }
     free(txt);
-    if (!w->quiet && p->ndist > 0)
+    if (!w->quiet && p->envelope)
+        printf("mech sweep %s: %ld runs (%ld failed), captured %ld; the envelope classifies %ld of the grid's %ld "
+               "points as captured (%.4g; a fraction of the grid, not a probability)\n", hy_display_name(p->path),
+               w->done, w->nfailed, cap, grid_cap, p->nrun, frac);
+    else if (!w->quiet && p->ndist > 0)
         printf("mech sweep %s: %ld runs (%ld failed), captured %ld: p = %.4g, 95 %% interval [%.4g, %.4g]\n",
                hy_display_name(p->path), w->done, w->nfailed, cap, w->done ? (double)cap / (double)w->done : 0.0, lo,
                hi);
@@ -767,6 +804,118 @@ static int string_key(const mech_sweep_key *k)
     return k->choice && cJSON_IsString(cJSON_GetArrayItem(k->choice, 0));
 }
 
+/* (key) => its axis label: the last component of the path with '_' as spaces and the unit of the scenario key
+ * (mech_dock_key_unit): "initial.closing_speed" -> "closing speed (m/s)", "initial.pitch_deg" -> "pitch (deg)",
+ * "vehicles.active.inertia.1" -> "active inertia[1] (kg m^2)" */
+static void axis_label(const mech_sweep_key *k, char *out, size_t len)
+{
+    char b[MECH_SWEEP_KEY_LEN], name[MECH_SWEEP_KEY_LEN + 8];
+    snprintf(b, sizeof b, "%s", k->path);
+    char *last = strrchr(b, '.'), *idx = NULL;
+    if (last && last[1] >= '0' && last[1] <= '9') {   /* an array element: the array's name and [index] */
+        idx = last + 1;
+        *last = '\0';
+        last = strrchr(b, '.');
+    }
+    const char *nm = last ? last + 1 : b;
+    if (idx && last && last > b) {   /* "vehicles.active.inertia.1": the owner too ("active inertia[1]") */
+        *last = '\0';
+        const char *own = strrchr(b, '.') ? strrchr(b, '.') + 1 : b;
+        snprintf(name, sizeof name, "%s %s[%s]", own, nm, idx);
+    } else {
+        snprintf(name, sizeof name, "%s", nm);
+    }
+    size_t n = strlen(name);
+    if (n > 4 && strcmp(name + n - 4, "_deg") == 0)   /* the unit says it */
+        name[n - 4] = '\0';
+    for (char *c = name; *c; c++)
+        if (*c == '_')
+            *c = ' ';
+    const char *u = mech_dock_key_unit(k->path);
+    if (u && *u)
+        snprintf(out, len, "%s (%s)", name, u);
+    else
+        snprintf(out, len, "%s", name);
+}
+
+/* (sweep, figure stream, key indices of the axes) => "$b" of the capture boundary, when the runs (or the envelope's
+ * filled grid) give capture on the whole grid of the two keys: the plan is exactly those two grid keys. Marching
+ * squares on the capture flag: in each cell the boundary joins the midpoints of the edges whose ends differ (both
+ * pairings of a saddle cell keep its two equal corners apart). Returns the number of segments. */
+static int boundary(const sweep *w, FILE *fp)
+{
+    const mech_sweep_plan *p = w->p;
+    if (p->nkey != 2 || p->nsample != 1 || !p->key[0].grid || !p->key[1].grid || p->key[0].choice || p->key[1].choice)
+        return 0;
+    int nx = p->key[0].n, ny = p->key[1].n, nseg = 0;
+    const double *x = p->key[0].values, *y = p->key[1].values;
+    for (long id = 0; id < (long)nx * ny; id++)
+        if (!(w->env_state ? w->env_state[id] >= 0 : w->rows[id].have))
+            return 0;   /* a point without a state (an unfinished grid) */
+    fputs("$b << EOD\n", fp);
+    for (int i = 0; i + 1 < nx; i++)
+        for (int j = 0; j + 1 < ny; j++) {
+            int c[4];   /* corners (i,j) (i+1,j) (i+1,j+1) (i,j+1), counter-clockwise */
+            const int di[4] = {0, 1, 1, 0}, dj[4] = {0, 0, 1, 1};
+            for (int k = 0; k < 4; k++) {
+                long id = (long)(i + di[k]) * ny + j + dj[k];
+                c[k] = w->env_state ? w->env_state[id] == 1 : w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1;
+            }
+            double px[4], py[4];
+            int n = 0;
+            for (int k = 0; k < 4; k++) {   /* edge k joins corner k and k + 1 */
+                int k2 = (k + 1) % 4;
+                if (c[k] == c[k2])
+                    continue;
+                px[n] = 0.5 * (x[i + di[k]] + x[i + di[k2]]);
+                py[n] = 0.5 * (y[j + dj[k]] + y[j + dj[k2]]);
+                n++;
+            }
+            for (int s = 0; s + 1 < n; s += 2) {
+                char a[40], b[40], c2[40], d[40];
+                hy_fmt_exact(a, sizeof a, px[s]), hy_fmt_exact(b, sizeof b, py[s]);
+                hy_fmt_exact(c2, sizeof c2, px[s + 1]), hy_fmt_exact(d, sizeof d, py[s + 1]);
+                fprintf(fp, "%s,%s\n%s,%s\n\n", a, b, c2, d);
+                nseg++;
+            }
+        }
+    fputs("EOD\n", fp);
+    return nseg;
+}
+
+/* (sweep, figure stream, metric, block name) => "$NAME" with one row per bin of the metric in kN over the runs that
+ * did not fail: centre, count, width. Every bin is listed, the empty ones with 0, and drawn at its own width, so an
+ * empty bin is a gap (issue 43 D3); 20 bins over [min, max], the maximum in the last. */
+static void histogram(const sweep *w, FILE *fp, int m, const char *name)
+{
+    const mech_sweep_plan *p = w->p;
+    enum { NB = 20 };
+    double lo = INFINITY, hi = -INFINITY;
+    long cnt[NB] = {0};
+    for (long id = 0; id < p->nrun; id++)
+        if (w->rows[id].have && !w->rows[id].failed && isfinite(w->rows[id].m[m]))
+            lo = fmin(lo, w->rows[id].m[m] / 1000), hi = fmax(hi, w->rows[id].m[m] / 1000);
+    double width = hi > lo ? (hi - lo) / NB : 0.05;
+    if (!(hi > lo))
+        lo -= 0.5 * NB * width;   /* one value: it sits in the middle bin */
+    for (long id = 0; id < p->nrun; id++)
+        if (w->rows[id].have && !w->rows[id].failed && isfinite(w->rows[id].m[m])) {
+            long b = (long)floor((w->rows[id].m[m] / 1000 - lo) / width);
+            cnt[b < 0 ? 0 : b >= NB ? NB - 1 : b]++;
+        }
+    fprintf(fp, "%s << EOD\n", name);
+    for (int b = 0; b < NB; b++) {
+        char c[40], d[40];
+        hy_fmt_exact(c, sizeof c, lo + (b + 0.5) * width);
+        hy_fmt_exact(d, sizeof d, width);
+        fprintf(fp, "%s,%ld,%s\n", c, cnt[b], d);
+    }
+    fputs("EOD\n", fp);
+}
+
+/* the figures (docs/sweep.md §Figures): axes named with their units, captured / not captured told apart by marker
+ * shape as well as by a colour-blind-safe colour (Okabe-Ito blue and vermillion), the frame kept off the points,
+ * the envelope's boundary as a line, the colour bar labelled (a perceptually uniform palette that reads in grey) */
 static int plots(const sweep *w)
 {
     const mech_sweep_plan *p = w->p;
@@ -775,56 +924,73 @@ static int plots(const sweep *w)
         ok += w->rows[id].have && !w->rows[id].failed;
     if (ok < 2)   /* nothing to draw (gnuplot refuses a plot without a point) */
         return MECH_EXIT_OK;
-    char b[4096];
+    char b[8192];
     int st = 2 + p->nkey + p->nderived, mc = st + 1;   /* gnuplot columns: 1 run, 2.. keys, status, metrics */
+    static const char frame[] = "set offsets graph 0.04, graph 0.04, graph 0.04, graph 0.04\n";
     if (p->fig_x >= 0 && !string_key(&p->key[p->fig_x]) && !string_key(&p->key[p->fig_y])) {
         int cx = 2 + p->fig_x, cy = 2 + p->fig_y;
-        /* the envelope's filled grid first (light squares), the measured runs over it; a failed run is a cross
-           over its captured / not captured point (it may fail after the capture) */
-        char grid[1024] = "";
+        char xl[300], yl[300], extra[8192] = "";
+        axis_label(&p->key[p->fig_x], xl, sizeof xl);
+        axis_label(&p->key[p->fig_y], yl, sizeof yl);
+        /* the envelope's filled grid first (small squares: filled = captured, open = not), the boundary, the
+           measured runs over them; a failed run is a cross over its captured / not captured point */
+        char grid[1024] = "", bline[160] = "";
         if (p->envelope)
             snprintf(grid, sizeof grid,
-                     "$g using (column(4) == 1 ? column(%d) : NaN):%d with points pt 5 ps 1.6 lc rgb '#c7e9c0' "
-                     "title 'captured (filled)', $g using (column(4) == 0 ? column(%d) : NaN):%d with points pt 5 "
-                     "ps 1.6 lc rgb '#fcbba1' title 'no capture (filled)', ",
+                     "$g using (column(4) == 1 ? column(%d) : NaN):%d with points pt 5 ps 0.8 lc rgb '#9ecae1' "
+                     "title 'captured (filled, not run)', $g using (column(4) == 0 ? column(%d) : NaN):%d with points "
+                     "pt 4 ps 0.8 lc rgb '#f4a582' title 'no capture (filled, not run)', ",
                      2 + p->fig_x, 2 + p->fig_y, 2 + p->fig_x, 2 + p->fig_y);
+        FILE *ex = fmemopen(extra, sizeof extra - 1, "w");
+        int nseg = ex && p->fig_x == 0 && p->fig_y == 1 ? boundary(w, ex) : 0;
+        if (ex)
+            fclose(ex);
+        if (nseg == 0)
+            extra[0] = '\0';
+        else
+            snprintf(bline, sizeof bline, "$b using 1:2 with lines lw 2 lc rgb 'black' title 'capture boundary', ");
         snprintf(b, sizeof b,
-                 "set title 'capture envelope (%ld runs)'\nset xlabel '%s'\nset ylabel '%s'\n"
-                 "plot %s$d using (column(%d) == 1 ? column(%d) : NaN):%d with points pt 7 ps 0.7 "
-                 "lc rgb '#2ca02c' title 'captured', "
-                 "$d using (column(%d) == 0 ? column(%d) : NaN):%d with points pt 7 ps 0.7 "
-                 "lc rgb '#d62728' title 'no capture', "
-                 "$d using (strcol(%d) eq 'failed' ? column(%d) : NaN):%d with points pt 2 ps 1 lc rgb 'black' "
-                 "title 'run failed'\n",
-                 w->done, p->key[p->fig_x].path, p->key[p->fig_y].path, grid, mc, cx, cy, mc, cx, cy, st, cx, cy);
+                 "%sset title 'capture over %ld runs%s'\nset xlabel '%s'\nset ylabel '%s'\n%s"
+                 "plot %s%s$d using (column(%d) == 1 ? column(%d) : NaN):%d with points pt 7 ps 0.9 "
+                 "lc rgb '#0072b2' title 'captured', "
+                 "$d using (column(%d) == 0 ? column(%d) : NaN):%d with points pt 8 ps 1.0 lw 1.5 "
+                 "lc rgb '#d55e00' title 'no capture', "
+                 "$d using (strcol(%d) eq 'failed' ? column(%d) : NaN):%d with points pt 2 ps 1.4 lw 1.5 lc rgb "
+                 "'black' title 'run failed'\n",
+                 extra, w->done, p->envelope ? " (adaptive envelope)" : "", xl, yl, frame, grid, bline, mc, cx, cy,
+                 mc, cx, cy, st, cx, cy);
         if (figure(w, "envelope.png", p->envelope ? "envelope.csv" : NULL, b) != MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
         snprintf(b, sizeof b,
-                 "set title 'peak axial head force (N)'\nset xlabel '%s'\nset ylabel '%s'\nset palette rgb 33,13,10\n"
-                 "plot $d using (strcol(%d) eq 'ok' ? column(%d) : NaN):%d:%d with points pt 5 ps 1.2 lc palette "
-                 "title 'peak axial force'\n",
-                 p->key[p->fig_x].path, p->key[p->fig_y].path, st, cx, cy, mc + MECH_SWEEP_M_PEAK_AXIAL);
+                 "set title 'peak axial head force'\nset xlabel '%s'\nset ylabel '%s'\n%s"
+                 "set cblabel 'peak axial head force (kN)'\n"
+                 "set palette defined (0 '#440154', 1 '#3b528b', 2 '#21918c', 3 '#5ec962', 4 '#fde725')\n"
+                 "plot $d using (strcol(%d) eq 'ok' ? column(%d) : NaN):%d:(column(%d) / 1000) with points pt 5 "
+                 "ps 1.2 lc palette title 'run (colour: peak axial force)', "
+                 "$d using (strcol(%d) eq 'failed' ? column(%d) : NaN):%d with points pt 2 ps 1.4 lw 1.5 "
+                 "lc rgb 'black' title 'run failed'\n",
+                 xl, yl, frame, st, cx, cy, mc + MECH_SWEEP_M_PEAK_AXIAL, st, cx, cy);
         if (figure(w, "peak-map.png", NULL, b) != MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
     }
+    /* the histograms: bins computed here (every bin, empty ones too), forces in kN so the tick labels stay short */
+    char hist[8192] = "";
+    FILE *hf = fmemopen(hist, sizeof hist - 1, "w");
+    if (!hf)
+        return mech_cli_fail(cmd, "out of memory");
+    histogram(w, hf, MECH_SWEEP_M_PEAK_AXIAL, "$h1");
+    histogram(w, hf, MECH_SWEEP_M_PEAK_LATERAL, "$h2");
+    histogram(w, hf, MECH_SWEEP_M_PEAK_LIMITER, "$h3");
+    fclose(hf);
     snprintf(b, sizeof b,
-             "set multiplot layout 1,3 title 'peak loads over %ld runs'\nset key off\nset ylabel 'runs'\n"
-             "nb = 20\nset style fill solid 0.6\n"
-             "stats $d using %d nooutput\nw1 = (STATS_max - STATS_min) / nb + 1e-9; m1 = STATS_min\n"
-             "if (STATS_max == STATS_min) { set xrange [STATS_min - 1:STATS_max + 1] } else { set autoscale x }\n"
-             "set xlabel 'peak axial head force (N)'\n"
-             "plot $d using (m1 + w1 * (floor(($%d - m1) / w1) + 0.5)):(1.0) smooth frequency with boxes\n"
-             "stats $d using %d nooutput\nw1 = (STATS_max - STATS_min) / nb + 1e-9; m1 = STATS_min\n"
-             "if (STATS_max == STATS_min) { set xrange [STATS_min - 1:STATS_max + 1] } else { set autoscale x }\n"
-             "set xlabel 'peak lateral head force (N)'\n"
-             "plot $d using (m1 + w1 * (floor(($%d - m1) / w1) + 0.5)):(1.0) smooth frequency with boxes\n"
-             "stats $d using %d nooutput\nw1 = (STATS_max - STATS_min) / nb + 1e-9; m1 = STATS_min\n"
-             "if (STATS_max == STATS_min) { set xrange [STATS_min - 1:STATS_max + 1] } else { set autoscale x }\n"
-             "set xlabel 'peak limiter force (N)'\n"
-             "plot $d using (m1 + w1 * (floor(($%d - m1) / w1) + 0.5)):(1.0) smooth frequency with boxes\n"
+             "%sset multiplot layout 1,3 title 'peak loads over the %ld runs that did not fail'\nset key off\n"
+             "set ylabel 'runs'\nset style fill solid 0.6 border lc rgb 'black'\nset yrange [0:*]\n"
+             "set xtics nomirror\nset offsets graph 0.02, graph 0.02, graph 0.05, 0\n"
+             "set xlabel 'peak axial head force (kN)'\nplot $h1 using 1:2:3 with boxes lc rgb '#0072b2'\n"
+             "set xlabel 'peak lateral head force (kN)'\nplot $h2 using 1:2:3 with boxes lc rgb '#0072b2'\n"
+             "set xlabel 'peak limiter force (kN)'\nplot $h3 using 1:2:3 with boxes lc rgb '#0072b2'\n"
              "unset multiplot\n",
-             w->done, mc + MECH_SWEEP_M_PEAK_AXIAL, mc + MECH_SWEEP_M_PEAK_AXIAL, mc + MECH_SWEEP_M_PEAK_LATERAL,
-             mc + MECH_SWEEP_M_PEAK_LATERAL, mc + MECH_SWEEP_M_PEAK_LIMITER, mc + MECH_SWEEP_M_PEAK_LIMITER);
+             hist, ok);
     return figure(w, "peaks.png", NULL, b);
 }
 
@@ -932,6 +1098,8 @@ static int run_all(sweep *w, sw_pool *pool, long *full_grid)
         }
         if (status == MECH_EXIT_OK)
             status = write_envelope(w, &e);
+        if (status == MECH_EXIT_OK && !w->stopped && (w->env_state = malloc((size_t)p->nrun)))
+            memcpy(w->env_state, e.state, (size_t)p->nrun);   /* the summary's fraction and the boundary */
         mech_sweep_envelope_free(&e);
     }
     free(ids);
@@ -1047,6 +1215,7 @@ done:
     for (long id = 0; w.rows && id < p.nrun; id++)
         free(w.rows[id].msg);
     free(w.rows);
+    free(w.env_state);
     if (lockfd >= 0)
         close(lockfd);
     mech_sweep_plan_free(&p);
