@@ -88,7 +88,7 @@ static int lock_dir(const char *dir, int *fd)
 /* (folder, held under the lock) => the temporary files of this command's own outputs that a killed sweep left
  * (hy_atomic_open's NAME.tmpXXXXXX, N25) removed: no other sweep can be writing them while the lock is held, and
  * only these exact names are touched */
-static void clean_stale(const char *dir, int quiet)
+static void clean_stale(const char *dir)
 {
     static const char *const own[] = {"results.csv", "summary.json", "envelope.csv", "journal.csv", "envelope.png",
                                       "peak-map.png", "peaks.png", NULL};
@@ -108,7 +108,7 @@ static void clean_stale(const char *dir, int quiet)
         }
     }
     closedir(d);
-    if (removed && !quiet)
+    if (removed)   /* a warning: shown with -q too, as the journal's */
         mech_cli_warn(cmd, "%s: removed %d temporary file(s) a killed sweep left", dir, removed);
 }
 
@@ -1167,7 +1167,7 @@ int mech_cmd_sweep(int argc, char **argv)
     if (status == MECH_EXIT_OK)
         status = lock_dir(dir, &lockfd);
     if (status == MECH_EXIT_OK)
-        clean_stale(dir, quiet);
+        clean_stale(dir);
     if (status == MECH_EXIT_OK && rr >= 0) {
         if (rr >= p.nrun)
             status = mech_cli_usage(cmd, "--rerun %d: the plan's run ids are 0..%ld", rr, p.nrun - 1);
