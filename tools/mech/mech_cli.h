@@ -13,6 +13,10 @@ int mech_cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(p
 int mech_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 // (command, printf format) => "mech COMMAND: warning: message" on stderr
 void mech_cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* (command or NULL, its exit status) => the status, or MECH_EXIT_FAIL after "mech COMMAND: standard output: REASON"
+ * when its report (or data written to "-") could not all be written (a full disk, /dev/full, EIO): a command never
+ * exits 0 with a lost report; a command that failed already keeps its status and its one message */
+int mech_cli_stdout(const char *cmd, int status);
 /* (text from a file or the command line) => printable copy (hy_msg_text: control bytes as '?', so no escape
  * sequence reaches the terminal); 8 rotating buffers of 1 kB, for the reports printed on standard output */
 const char *mech_cli_text(const char *s);
