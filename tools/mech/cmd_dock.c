@@ -1048,6 +1048,14 @@ static int commit_h5(run *r, cJSON *doc)
     return MECH_EXIT_OK;
 }
 
+/* the files a run writes into its folder (and removes when a rerun no longer writes them) */
+static const char *const owned_outputs[] = {"history.csv", "axial.csv", "spring1.csv", "spring2.csv", "torsion.csv",
+                                            "bend_y.csv", "bend_z.csv", "cover.csv", "summary.json", "forces.png", "loops.png",
+                                            "energy.png", "view-*.png", "animation.gif", "log.h5", "process.png", NULL};
+/* the figures, drawn after the summary: an earlier run's are removed before this run commits anything (N22) */
+static const char *const owned_figures[] = {"forces.png", "loops.png", "energy.png", "view-*.png", "animation.gif",
+                                            "process.png", NULL};
+
 static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, const mech_dock_model *m, run *r)
 {
     r->write = 1;
@@ -1066,7 +1074,9 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     hy_progress_end(&r->progress);
     if (rc != HY_OK && !r->failed)
         return MECH_EXIT_FAIL;
-    /* commit what was written, also after a failed step: the rows up to it are the evidence */
+    /* commit what was written, also after a failed step: the rows up to it are the evidence; first the earlier
+       run's summary and figures go, so that no interruption leaves them beside this run's data (N22) */
+    mech_out_clear(cmd, r->dir, owned_figures);
     hy_err err;
     int status = MECH_EXIT_OK;
     if (r->hist_open) {
@@ -1162,10 +1172,6 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     return status;
 }
 
-/* the files a run writes into its folder (and removes when a rerun no longer writes them) */
-static const char *const owned_outputs[] = {"history.csv", "axial.csv", "spring1.csv", "spring2.csv", "torsion.csv",
-                                            "bend_y.csv", "bend_z.csv", "cover.csv", "summary.json", "forces.png", "loops.png",
-                                            "energy.png", "view-*.png", "animation.gif", "log.h5", "process.png", NULL};
 
 /* (options, scenario, folder) => refused before running when the outputs would not fit (hy_output_limit): every
  * step writes a record row per element, history.csv a row per step or at outputs.rate; up to 25 bytes a number */
