@@ -65,4 +65,22 @@ check "N25: a rerun into the folder" "$MECH" dock "$D/s1-A.json" --out "$F" --du
 [ -z "$(ls -A "$F" | grep '\.tmp')" ] && ok "N25: the rerun removed the stale temporaries" \
     || not_ok "N25: the rerun removed the stale temporaries ($(ls -A "$F" | tr '\n' ' '))"
 
+# ---- N23: a hinge record that is another output of the run: refused before the run (usage, exit 2), nothing written
+# (before: `-o h1.csv --hinge-records h` replaced the history with hinge 1's record, exit 0)
+H4=$B/hinges-4.json
+mkdir -p "$WORK/n23"; cd "$WORK/n23" || exit 1
+check_fails "N23: -o h1.csv --hinge-records h refused" "^mech beam sim: --hinge-records and -o name the same file 'h1.csv'" \
+    "$MECH" beam sim "$H4" --duration 0.01 -o h1.csv --hinge-records h
+check_num "N23: ... with exit 2" "$("$MECH" beam sim "$H4" --duration 0.01 -o h1.csv --hinge-records h 2>/dev/null; echo $?)" 2 0
+[ -z "$(ls -A)" ] && ok "N23: nothing written" || not_ok "N23: nothing written ($(ls -A | tr '\n' ' '))"
+check_fails "N23: --summary h4.csv --hinge-records h refused (the fourth hinge)" "--hinge-records and --summary name the same file 'h4.csv'" \
+    "$MECH" beam sim "$H4" --duration 0.01 -o out.csv --summary h4.csv --hinge-records h
+echo 'keep' >h2.csv; ln -s h2.csv hist.csv
+check_fails "N23: -o through a link to a hinge record refused" "name the same file" \
+    "$MECH" beam sim "$H4" --duration 0.01 -o hist.csv --hinge-records h
+[ "$(cat h2.csv)" = keep ] && ok "N23: the linked file is intact" || not_ok "N23: the linked file is intact"
+check "N23: distinct names run" "$MECH" beam sim "$H4" --duration 0.01 -o hist1.csv --hinge-records rec
+[ -s rec4.csv ] && [ "$(head -c 1 hist1.csv)" = t ] && ok "N23: the history and four records written" || not_ok "N23: the history and four records written"
+cd "$TOP" || exit 1
+
 finish
