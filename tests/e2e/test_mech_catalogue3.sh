@@ -83,4 +83,23 @@ check "N23: distinct names run" "$MECH" beam sim "$H4" --duration 0.01 -o hist1.
 [ -s rec4.csv ] && [ "$(head -c 1 hist1.csv)" = t ] && ok "N23: the history and four records written" || not_ok "N23: the history and four records written"
 cd "$TOP" || exit 1
 
+# ---- N27: one range for an integer key in every message (pushers.n 0 got "must be 1 to 8", 1e9 "an integer 0..64")
+mkdir -p "$WORK/n27"; cp -r "$D/models" "$WORK/n27/"
+# intkey SECTION KEY VALUE: the S1-400-B scenario with SECTION.KEY = VALUE, run 0.01 s; prints its stderr
+intkey() {
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d.setdefault(sys.argv[2],{})[sys.argv[3]]=json.loads(sys.argv[4]); json.dump(d,open(sys.argv[5],'w'))" \
+        "$D/s1-400-B.json" "$1" "$2" "$3" "$WORK/n27/k.json"
+    "$MECH" dock "$WORK/n27/k.json" --duration 0.01 --out "$WORK/n27/o" --no-plots -q 2>&1 >/dev/null
+}
+for v in 0 1e9 2.5 9; do
+    m=$(intkey pushers n $v)
+    echo "$m" | grep -q "pushers.n = [0-9.e+]*: expected an integer 1..8$" && ok "N27: pushers.n = $v: the range 1..8" \
+        || not_ok "N27: pushers.n = $v: the range 1..8 (got: $m)"
+done
+m=$(intkey cam n_lever 0); echo "$m" | grep -q "cam.n_lever = 0: expected an integer 1..4$" && ok "N27: cam.n_lever = 0: the range 1..4" \
+    || not_ok "N27: cam.n_lever = 0: the range 1..4 (got: $m)"
+m=$(intkey geometry limiter_pads 17); echo "$m" | grep -q "geometry.limiter_pads = 17: expected an integer 0..16$" \
+    && ok "N27: geometry.limiter_pads = 17: the range 0..16" || not_ok "N27: geometry.limiter_pads = 17: the range 0..16 (got: $m)"
+m=$(intkey pushers n 8); [ -z "$m" ] && ok "N27: pushers.n = 8 runs" || not_ok "N27: pushers.n = 8 runs (got: $m)"
+
 finish
