@@ -329,10 +329,12 @@ static void pi_control_on_the_process(void **state)
     mech_dock_params p = c.params;
     assert_int_equal(p.control, MECH_DOCK_CONTROL_PI);   /* as shipped */
     p.duration = 100;
-    outcome s, q;
+    outcome s, q, ref;
     run(&p, &q);
     p.control = MECH_DOCK_CONTROL_STANDARD;
     run(&p, &s);
+    p.tol = TOL_REF;
+    run(&p, &ref);
     print_message("S1-400-B, 0-100 s: standard control %lu steps, %lu rejected, %lu evaluations; PI %lu, %lu, %lu; "
                   "capture %.6f / %.6f s, peak %.2f / %.2f N, stroke %.6f / %.6f m\n", s.st.steps, s.st.rejected,
                   s.st.evals, q.st.steps, q.st.rejected, q.st.evals, s.S.capture_time, q.S.capture_time,
@@ -341,7 +343,14 @@ static void pi_control_on_the_process(void **state)
     assert_true(q.st.evals < 0.95 * s.st.evals);
     assert_true(q.S.captured && s.S.captured);
     assert_true(fabs(q.S.capture_time - s.S.capture_time) < 1e-4);
-    assert_true(rel(q.S.peak_axial, s.S.peak_axial) < 2e-3 && rel(q.S.stroke_max, s.S.stroke_max) < 1e-3);
+    /* the peak of each against the converged reference, with the bound of shipped_scenarios (measured: 3231.76 and
+       3230.02 N against 3224.44 N, the standard control at 1e-8; the PI control gives 3225.73 N at 1e-8 and 3225.46 N
+       at 1e-9: 0.23 and 0.17 %; the two were compared with each other at 0.2 %, less than the accuracy of either) */
+    print_message("S1-400-B, 0-100 s: reference (tolerance %g) peak %.2f N, stroke %.6f m\n", TOL_REF,
+                  ref.S.peak_axial, ref.S.stroke_max);
+    assert_true(rel(q.S.peak_axial, ref.S.peak_axial) <= PEAK_ADAPTIVE);
+    assert_true(rel(s.S.peak_axial, ref.S.peak_axial) <= PEAK_ADAPTIVE);
+    assert_true(rel(q.S.stroke_max, ref.S.stroke_max) < 1e-3 && rel(s.S.stroke_max, ref.S.stroke_max) < 1e-3);
     assert_true(q.S.e_residual_max / q.S.e_initial < 1e-3);
     mech_dock_config_free(&c);
 }
