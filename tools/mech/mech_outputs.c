@@ -103,10 +103,9 @@ static int owned(const char *name, const char *const *patterns)
     return 0;
 }
 
-/* (command, folder, patterns, with_tmp: the temporaries too, regular: regular files only, message or NULL for none)
- * => the matching files this run has not noted removed */
-static int sweep(const char *cmd, const char *dir, const char *const *patterns, int with_tmp, int regular,
-                 const char *what)
+/* (command, folder, patterns, with_tmp: the temporaries too, regular: regular files only, report: a warning with the
+ * count) => the matching files this run has not noted removed */
+static int sweep(const char *cmd, const char *dir, const char *const *patterns, int with_tmp, int regular, int report)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -130,14 +129,14 @@ static int sweep(const char *cmd, const char *dir, const char *const *patterns, 
             removed++;
     }
     closedir(d);
-    if (removed && what)
+    if (removed && report)
         mech_cli_warn(cmd, "%s: removed %d file(s) of an earlier run that this run did not write", dir, removed);
     return MECH_EXIT_OK;
 }
 
 int mech_out_clear(const char *cmd, const char *dir, const char *const *patterns)
 {
-    return sweep(cmd, dir, patterns, 0, 1, NULL);
+    return sweep(cmd, dir, patterns, 0, 1, 0);
 }
 
 int mech_out_sweep(const char *cmd, const char *dir, const char *summary, const char *const *patterns)
@@ -145,5 +144,5 @@ int mech_out_sweep(const char *cmd, const char *dir, const char *summary, const 
     int done = 0;   /* only a run that wrote its summary replaces the earlier run's files */
     for (int k = 0; k < nnoted && !done; k++)
         done = strcmp(noted[k], summary) == 0;
-    return done ? sweep(cmd, dir, patterns, 1, 0, "") : MECH_EXIT_OK;
+    return done ? sweep(cmd, dir, patterns, 1, 0, 1) : MECH_EXIT_OK;
 }
