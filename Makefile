@@ -82,7 +82,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 PROGRAMS := $(BIN)/hyst $(if $(MTOOL_SRC),$(BIN)/mech)
 
 .SECONDARY:
-.PHONY: all deps lib test test-unit test-e2e bench demo install uninstall clean check-one fuzz binaries
+.PHONY: all deps lib test test-portable test-unit test-e2e bench demo install uninstall clean check-one fuzz binaries
 all: $(DEPS_STAMP) lib $(PROGRAMS)
 
 # Installs missing Debian packages once per build tree (the script itself is quick when nothing is missing).
@@ -157,6 +157,15 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(if $(MECH_SRC),$(LIBMECH_A)) $(LIBHYS
 # The test command of the README: unit tests (cmocka) and end-to-end tests of the programs.
 test: all $(UNIT_BIN)
 	@BUILD=$(BUILD) BIN=$(BIN) scripts/run-tests $(UNIT_BIN)
+
+# The dock and sweep tests (unit tests test_dock_*, test_sweep*, their end-to-end scripts) on the most portable code
+# paths of this machine: glibc's libm without its FMA/AVX2 variants and OpenBLAS's baseline (Prescott) kernels, the
+# numbers a processor without AVX2 gets (docs/reproducibility.md). CI runs it (.ci/run); about 2 min on 2 cores.
+PORTABLE_ENV := GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA,-FMA4 OPENBLAS_CORETYPE=Prescott
+PORTABLE_UNIT = $(filter $(BUILD)/tests/test_dock_% $(BUILD)/tests/test_sweep%,$(UNIT_BIN))
+PORTABLE_E2E := tests/e2e/test_mech_dock*.sh tests/e2e/test_sweep.sh
+test-portable: all $(filter $(BUILD)/tests/test_dock_% $(BUILD)/tests/test_sweep%,$(UNIT_BIN))
+	@$(PORTABLE_ENV) E2E="$(PORTABLE_E2E)" BUILD=$(BUILD) BIN=$(BIN) scripts/run-tests $(PORTABLE_UNIT)
 
 # One module's unit tests while developing: make check-one T=pwl
 check-one: all $(filter $(BUILD)/tests/test_$(T)%,$(UNIT_BIN))

@@ -1,9 +1,10 @@
 /* Error-controlled integration of the docking simulation (issue 17; docs/dock.md §6b): every shipped scenario run
- * with integration.tolerance against the fixed 0.25 ms run (the same capture, cone contacts, peaks within 1 %, energy
- * residual < 0.1 %, momentum), an impact that starts on a step boundary, and the same impact with the event location
- * switched off (it then starts inside a step: the penetration at the first accepted contact state, the energy
- * residual, the peak force and the capture time all leave their bounds: the test fails on purpose on that side), the
- * step growing in a slow phase, no allocation in the step, and the scenario key integration.tolerance. */
+ * with integration.tolerance and with fixed 0.25 ms steps, each against a converged reference (tolerance 1e-8) with a
+ * bound from its measured accuracy (issue 42; docs/reproducibility.md): the same capture, cone contacts, peaks,
+ * energy residual < 0.1 %, momentum; an impact that starts on a step boundary, and the same impact with the event
+ * location switched off (it then starts inside a step: the penetration at the first accepted contact state, the
+ * energy residual, the peak force and the capture time all leave their bounds: the test fails on purpose on that
+ * side), the step growing in a slow phase, no allocation in the step, and the scenario key integration.tolerance. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -77,13 +78,48 @@ static double dist(mech_vec3 a, mech_vec3 b)
     return sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z));
 }
 
-/* ---- every shipped scenario: error-controlled at the recommended tolerance vs fixed 0.25 ms ------------------ */
-
-/* The first 8 s of each scenario (capture, cone contacts, the absorption peaks: every shipped capture happens by
- * 4.1 s; 27 scenarios x 20 s at 0.25 ms would take half a minute), both runs to the same end. */
+/* ---- every shipped scenario: error-controlled at the recommended tolerance and fixed 0.25 ms, each against a
+ * converged reference ---------------------------------------------------------------------------------------------
+ * The reference is the error-controlled run at tolerance 1e-8 (TOL_REF). What each result is accurate to was measured
+ * on the 36 shipped scenarios, 8 s each, under three processor configurations of one machine (OpenBLAS's AVX-512
+ * kernels, the default there; OPENBLAS_CORETYPE=Zen, the AVX2 kernels of an EPYC without AVX-512; Prescott kernels
+ * with glibc's FMA/AVX2 libm variants off, GLIBC_TUNABLES of docs/reproducibility.md), peak head axial force:
+ *   - the reference: within 0.26 % of the run at 1e-9 and within 0.19 % across the three configurations (s3-B,
+ *     s4c-B, s5b-A: stick-slip of the brakes and the guides, where a round-off difference moves the peak);
+ *   - the run at 1e-6 (MECH_DOCK_TOL_DEFAULT): within 0.39 % of the reference (s5b-B), any configuration;
+ *   - the fixed 0.25 ms run: within 0.51 % of it, except S3x-400-C, whose movable limiter sticks and slips on its
+ *     guides: +0.20 % with the AVX-512 kernels, -1.14 % with the AVX2 or Prescott ones (1859.3 against 1880.8 N:
+ *     the user's failure of issue 42, which compared the two runs with each other at 1 %).
+ * The bounds: the error-controlled run within 1 % of the reference (0.39 + 0.26 % measured, 1.5x margin), the fixed
+ * run within 2.5 % (1.14 + 0.26 % measured, 1.8x margin); both as limits of accuracy, not of one processor. The
+ * other quantities (capture, cone contacts, stroke, swing, limiter, spike) are compared the same way with the
+ * reference; the energy residual and the momenta are invariants of each run. */
 #define T_CHECK 8.0
+#define TOL_REF 1e-8
+#define PEAK_ADAPTIVE 0.01
+#define PEAK_FIXED 0.025
 
 static double worst_dL[2];   /* largest angular momentum drift of the scenarios without thrust: fixed, adaptive */
+static double worst_peak[2]; /* largest relative peak axial force error against the reference: fixed, adaptive   */
+
+// (run, reference, peak bound, capture time resolution) => the run agrees with the reference to its accuracy
+static void against_reference(const outcome *x, const outcome *ref, double peak, double dt)
+{
+    const mech_dock_summary *X = &x->S, *R = &ref->S;
+    assert_int_equal(X->captured, R->captured);
+    assert_int_equal(X->failed, R->failed);
+    assert_int_equal(X->cone_contacts, R->cone_contacts);
+    /* a fixed run sees the capture at its next step of 0.25 ms; the error-controlled ones on the capture plane */
+    if (R->captured)
+        assert_true(fabs(X->capture_time - R->capture_time) <= fmax(0.01 * R->capture_time, dt));
+    assert_true(rel(X->peak_axial, R->peak_axial) <= peak);
+    assert_true(fabs(X->stroke_max - R->stroke_max) <= 0.01 * fmax(R->stroke_max, 1e-3));
+    assert_true(fabs(X->swing_max - R->swing_max) <= 0.01 * fmax(R->swing_max, 1e-3));
+    assert_true(fabs(X->peak_limiter - R->peak_limiter) <= 0.01 * fmax(R->peak_limiter, 1.0));
+    /* the latch-stop spike lasts ~2 ms and the fixed run samples it every 0.25 ms: S5-B's is 517 N there, 530 N in
+       the error-controlled runs (converged), 2.5 % apart; every other scenario is within 0.2 % */
+    assert_true(fabs(x->spike - ref->spike) <= 0.03 * fmax(fabs(ref->spike), 100.0));
+}
 
 static void check_scenario(const char *file)
 {
@@ -93,30 +129,25 @@ static void check_scenario(const char *file)
     p.duration = fmin(p.duration, T_CHECK);
     p.tol = 0;
     p.h = 2.5e-4;
-    outcome f, a;
+    outcome f, a, ref;
     run(&p, &f);
     p.tol = MECH_DOCK_TOL_DEFAULT;
     run(&p, &a);
+    p.tol = TOL_REF;
+    run(&p, &ref);
     const mech_dock_summary *A = &a.S, *F = &f.S;
+    print_message("%-18s reference peak %.1f N, capture %.5f s, stroke %.5f m, spike %.1f N, swing %.5f rad\n", file,
+                  ref.S.peak_axial, ref.S.capture_time, ref.S.stroke_max, ref.spike, ref.S.swing_max);
+    worst_peak[0] = fmax(worst_peak[0], rel(F->peak_axial, ref.S.peak_axial));
+    worst_peak[1] = fmax(worst_peak[1], rel(A->peak_axial, ref.S.peak_axial));
+    against_reference(&a, &ref, PEAK_ADAPTIVE, 1e-6);
+    against_reference(&f, &ref, PEAK_FIXED, 2.5e-4);
     double res = A->e_residual_max / A->e_initial;
     print_message("%-18s capture %d/%d %.5f/%.5f s, cone %d/%d, peak %.1f/%.1f N, stroke %.5f/%.5f m, spike %.1f/%.1f "
                   "N, swing %.5f/%.5f rad, residual %.2e, steps %lu/%lu\n", file, A->captured, F->captured,
                   A->capture_time, F->capture_time, A->cone_contacts, F->cone_contacts, A->peak_axial, F->peak_axial,
                   A->stroke_max, F->stroke_max, a.spike, f.spike, A->swing_max, F->swing_max, res, a.st.steps,
                   f.st.steps);
-    assert_int_equal(A->captured, F->captured);
-    assert_int_equal(A->failed, F->failed);
-    assert_int_equal(A->cone_contacts, F->cone_contacts);
-    /* the fixed run sees the capture at its next step of 0.25 ms; the adaptive one on the capture plane (event) */
-    if (F->captured)
-        assert_true(fabs(A->capture_time - F->capture_time) <= fmax(0.01 * F->capture_time, 2.5e-4));
-    assert_true(rel(A->peak_axial, F->peak_axial) <= 0.01);
-    assert_true(fabs(A->stroke_max - F->stroke_max) <= 0.01 * fmax(F->stroke_max, 1e-3));
-    assert_true(fabs(A->swing_max - F->swing_max) <= 0.01 * fmax(F->swing_max, 1e-3));
-    assert_true(fabs(A->peak_limiter - F->peak_limiter) <= 0.01 * fmax(F->peak_limiter, 1.0));
-    /* the latch-stop spike lasts ~2 ms and the fixed run samples it every 0.25 ms: S5-B's is 517 N there, 530 N at
-       this tolerance and at a tenth of it (converged), 2.5 % apart; every other scenario is within 0.2 % */
-    assert_true(fabs(a.spike - f.spike) <= 0.03 * fmax(fabs(f.spike), 100.0));
     assert_true(res < 1e-3);
     /* momentum: internal contact loads only; S4c's thrust, started by the first cone contact, starts on the contact
        event here and up to two steps of 0.25 ms later there (the step that sees the contact, then the next): its impulse
@@ -147,8 +178,8 @@ static void check_scenario(const char *file)
     mech_dock_config_free(&c);
 }
 
-/* integration.method: Dormand-Prince 5(4) (the default) and RK4(3) against the fixed 0.25 ms run of S1-B and S2-A
- * (the same capture and cone contacts, peaks within 1 %), and the RK4(3) run with fewer right-hand-side evaluations:
+/* integration.method: Dormand-Prince 5(4) (the default), RK4(3) and the fixed 0.25 ms run of S1-B and S2-A against
+ * the reference at TOL_REF (the same capture and cone contacts, peaks within their bounds), and the RK4(3) run with fewer right-hand-side evaluations:
  * in the slow phases both are held at their stability limit on the probe's torsion, |h lambda| 2.7 with 4
  * evaluations a step against ~2.4 with 6 (docs/dock.md §6b) */
 static void methods_agree(void **state)
@@ -162,8 +193,10 @@ static void methods_agree(void **state)
         p.duration = 20;
         p.tol = 0;
         p.h = 2.5e-4;
-        outcome f, r, d;
+        outcome f, r, d, ref;
         run(&p, &f);
+        p.tol = TOL_REF;
+        run(&p, &ref);
         p.tol = MECH_DOCK_TOL_DEFAULT;
         assert_int_equal(p.method, MECH_DOCK_DOPRI5);   /* the default */
         run(&p, &d);
@@ -172,12 +205,13 @@ static void methods_agree(void **state)
         print_message("%s: evaluations rk43 %lu, dopri5 %lu (fixed 0.25 ms: %lu); peak %.1f / %.1f / %.1f N, capture "
                       "%.5f / %.5f / %.5f s\n", files[k], r.st.evals, d.st.evals, f.st.evals, r.S.peak_axial,
                       d.S.peak_axial, f.S.peak_axial, r.S.capture_time, d.S.capture_time, f.S.capture_time);
-        const outcome *o[2] = {&r, &d};
-        for (int m = 0; m < 2; m++) {
-            assert_int_equal(o[m]->S.captured, f.S.captured);
-            assert_int_equal(o[m]->S.cone_contacts, f.S.cone_contacts);
-            assert_true(rel(o[m]->S.peak_axial, f.S.peak_axial) <= 0.01);
-            assert_true(fabs(o[m]->S.capture_time - f.S.capture_time) <= fmax(0.01 * f.S.capture_time, 2.5e-4));
+        /* each against the converged reference (shipped_scenarios: bounds from the measured accuracy) */
+        const outcome *o[3] = {&r, &d, &f};
+        for (int m = 0; m < 3; m++) {
+            assert_int_equal(o[m]->S.captured, ref.S.captured);
+            assert_int_equal(o[m]->S.cone_contacts, ref.S.cone_contacts);
+            assert_true(rel(o[m]->S.peak_axial, ref.S.peak_axial) <= (m == 2 ? PEAK_FIXED : PEAK_ADAPTIVE));
+            assert_true(fabs(o[m]->S.capture_time - ref.S.capture_time) <= fmax(0.01 * ref.S.capture_time, 2.5e-4));
             assert_true(o[m]->S.e_residual_max / o[m]->S.e_initial < 1e-3);
         }
         assert_true(r.st.evals < d.st.evals);
@@ -219,6 +253,9 @@ static void shipped_scenarios(void **state)
         check_scenario(list[i]);
     print_message("angular momentum drift, scenarios without thrust: at most %.2g (fixed 0.25 ms), %.2g (adaptive) "
                   "relative\n", worst_dL[0], worst_dL[1]);
+    print_message("peak axial force against the reference (tolerance %g): at most %.3f %% (fixed 0.25 ms, bound %g %%), "
+                  "%.3f %% (tolerance %g, bound %g %%)\n", TOL_REF, 100 * worst_peak[0], 100 * PEAK_FIXED,
+                  100 * worst_peak[1], MECH_DOCK_TOL_DEFAULT, 100 * PEAK_ADAPTIVE);
 }
 
 /* ---- an impact starts on a step boundary; without event location it does not, and the impact is wrong -------- */
@@ -292,10 +329,12 @@ static void pi_control_on_the_process(void **state)
     mech_dock_params p = c.params;
     assert_int_equal(p.control, MECH_DOCK_CONTROL_PI);   /* as shipped */
     p.duration = 100;
-    outcome s, q;
+    outcome s, q, ref;
     run(&p, &q);
     p.control = MECH_DOCK_CONTROL_STANDARD;
     run(&p, &s);
+    p.tol = TOL_REF;
+    run(&p, &ref);
     print_message("S1-400-B, 0-100 s: standard control %lu steps, %lu rejected, %lu evaluations; PI %lu, %lu, %lu; "
                   "capture %.6f / %.6f s, peak %.2f / %.2f N, stroke %.6f / %.6f m\n", s.st.steps, s.st.rejected,
                   s.st.evals, q.st.steps, q.st.rejected, q.st.evals, s.S.capture_time, q.S.capture_time,
@@ -304,7 +343,14 @@ static void pi_control_on_the_process(void **state)
     assert_true(q.st.evals < 0.95 * s.st.evals);
     assert_true(q.S.captured && s.S.captured);
     assert_true(fabs(q.S.capture_time - s.S.capture_time) < 1e-4);
-    assert_true(rel(q.S.peak_axial, s.S.peak_axial) < 2e-3 && rel(q.S.stroke_max, s.S.stroke_max) < 1e-3);
+    /* the peak of each against the converged reference, with the bound of shipped_scenarios (measured: 3231.76 and
+       3230.02 N against 3224.44 N, the standard control at 1e-8; the PI control gives 3225.73 N at 1e-8 and 3225.46 N
+       at 1e-9: 0.23 and 0.17 %; the two were compared with each other at 0.2 %, less than the accuracy of either) */
+    print_message("S1-400-B, 0-100 s: reference (tolerance %g) peak %.2f N, stroke %.6f m\n", TOL_REF,
+                  ref.S.peak_axial, ref.S.stroke_max);
+    assert_true(rel(q.S.peak_axial, ref.S.peak_axial) <= PEAK_ADAPTIVE);
+    assert_true(rel(s.S.peak_axial, ref.S.peak_axial) <= PEAK_ADAPTIVE);
+    assert_true(rel(q.S.stroke_max, ref.S.stroke_max) < 1e-3 && rel(s.S.stroke_max, ref.S.stroke_max) < 1e-3);
     assert_true(q.S.e_residual_max / q.S.e_initial < 1e-3);
     mech_dock_config_free(&c);
 }

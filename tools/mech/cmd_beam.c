@@ -290,6 +290,21 @@ static int is_input(const char *path, const opts *o, const mech_beam_config *c)
     return 0;
 }
 
+/* (options, hinges) => usage error before any run when a hinge record PREFIXj.csv is the file of -o, --summary or
+ * --plot (issue 42, N23: `-o h1.csv --hinge-records h` replaced the history with hinge 1's record, exit 0) */
+static int records_distinct(const char *cmd, const opts *o, int nh)
+{
+    for (int j = 0; o->records && j < nh; j++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s%d.csv", o->records, j + 1);
+        const char *outs[4] = {path, o->out, o->summary, o->plot};
+        const char *names[4] = {"--hinge-records", "-o", "--summary", "--plot"};
+        if (mech_out_distinct(cmd, 4, outs, names) != MECH_EXIT_OK)
+            return MECH_EXIT_USAGE;
+    }
+    return MECH_EXIT_OK;
+}
+
 // (path) => opened atomically (mech_out_open), never over an input of the run
 static int open_out(const char *cmd, hy_atomic *a, const char *path, const opts *o, const mech_beam_config *c)
 {
@@ -1157,7 +1172,9 @@ int mech_cmd_beam(int argc, char **argv)
                 hy_atomic_abort(&a);
         }
     } else if (mode == 1) {
-        status = cmd_sim(cmd, &o, &c, m);
+        status = records_distinct(cmd, &o, c.params.n_hinges);
+        if (status == MECH_EXIT_OK)
+            status = cmd_sim(cmd, &o, &c, m);
     } else {
         status = cmd_lqr(cmd, &o, &c, m);
     }

@@ -1048,6 +1048,14 @@ static int commit_h5(run *r, cJSON *doc)
     return MECH_EXIT_OK;
 }
 
+/* the files a run writes into its folder (and removes when a rerun no longer writes them) */
+static const char *const owned_outputs[] = {"history.csv", "axial.csv", "spring1.csv", "spring2.csv", "torsion.csv",
+                                            "bend_y.csv", "bend_z.csv", "cover.csv", "summary.json", "forces.png", "loops.png",
+                                            "energy.png", "view-*.png", "animation.gif", "log.h5", "process.png", NULL};
+/* the figures, drawn after the summary: an earlier run's are removed before this run commits anything (N22) */
+static const char *const owned_figures[] = {"forces.png", "loops.png", "energy.png", "view-*.png", "animation.gif",
+                                            "process.png", NULL};
+
 static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, const mech_dock_model *m, run *r)
 {
     r->write = 1;
@@ -1066,7 +1074,9 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     hy_progress_end(&r->progress);
     if (rc != HY_OK && !r->failed)
         return MECH_EXIT_FAIL;
-    /* commit what was written, also after a failed step: the rows up to it are the evidence */
+    /* commit what was written, also after a failed step: the rows up to it are the evidence; first the earlier
+       run's summary and figures go, so that no interruption leaves them beside this run's data (N22) */
+    mech_out_clear(cmd, r->dir, owned_figures);
     hy_err err;
     int status = MECH_EXIT_OK;
     if (r->hist_open) {
@@ -1162,33 +1172,75 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     return status;
 }
 
-/* the files a run writes into its folder (and removes when a rerun no longer writes them) */
-static const char *const owned_outputs[] = {"history.csv", "axial.csv", "spring1.csv", "spring2.csv", "torsion.csv",
-                                            "bend_y.csv", "bend_z.csv", "cover.csv", "summary.json", "forces.png", "loops.png",
-                                            "energy.png", "view-*.png", "animation.gif", "log.h5", "process.png", NULL};
+
+/* Rows of a table written at rate R rows/s (0: every step) over the run: [*lo, *hi]. A fixed-step run takes
+ * duration / step steps exactly; an error-controlled one at least duration / MECH_DOCK_H_MAX (its longest step) and
+ * typically far fewer than duration / step (step is then only its first trial step), so only the table at a rate
+ * is known in advance: duration x R rows, whatever the steps (issue 42: the check assumed duration / step rows and
+ * refused error-controlled runs that would fit). */
+static void table_rows(const mech_dock_params *p, double rate, double *lo, double *hi)
+{
+    double fixed = floor(p->duration / p->h + 0.5) + 1;
+    double at_rate = rate > 0 ? floor(p->duration * rate) + 1 : INFINITY;
+    if (p->tol == 0)
+        *lo = *hi = fmin(fixed, at_rate);
+    else
+        *lo = fmin(floor(p->duration / MECH_DOCK_H_MAX) + 1, at_rate), *hi = fmin(fmax(fixed, *lo), at_rate);
+}
+
+#define SIZE_NOTE 1e8   /* bytes: a run that writes more says so before it starts (N5) */
 
 /* (options, scenario, folder) => refused before running when the outputs would not fit (hy_output_limit): every
- * step writes a record row per element, history.csv a row per step or at outputs.rate; up to 25 bytes a number */
+ * step writes a record row per element, history.csv a row per step or at outputs.rate; up to 25 bytes a number.
+ * An error-controlled run refused only when its least estimate does not fit, warned when its largest does not;
+ * any run whose outputs will reach SIZE_NOTE says their size before it starts (issue 42, N5's leftover) */
 static int check_size(const char *cmd, const opts *o, const mech_dock_config *c, const char *dir)
 {
     const mech_dock_params *p = &c->params;
-    double steps = floor(p->duration / p->h + 0.5) + 1;
-    double rows = c->out_rate > 0 ? fmin(steps, p->duration * c->out_rate + 1) : steps;
-    int ncol = c->nchannel ? c->nchannel + 1 : default_nch(c);
-    double recrows = c->out_records_rate > 0 ? fmin(steps, p->duration * c->out_records_rate + 1) : steps;
-    double hist = rows * ncol * 25, rec = c->records ? recrows * elements_used(p) * 3 * 25 : 0;
+    int ncol = c->nchannel ? c->nchannel + 1 : default_nch(c), nel = c->records ? elements_used(p) : 0;
+    double hlo, hhi, rlo, rhi;
+    table_rows(p, c->out_rate, &hlo, &hhi);
+    table_rows(p, c->out_records_rate, &rlo, &rhi);
+    double lo = hlo * ncol * 25 + rlo * nel * 3 * 25, hi = hhi * ncol * 25 + rhi * nel * 3 * 25;
     double limit = hy_output_limit(dir);
-    if (hist + rec <= limit)
-        return MECH_EXIT_OK;
-    char need[32], have[32];
-    hy_bytes_text(need, sizeof need, hist + rec);
+    char need[32], most[32], have[32], what[256], rec[96];
+    hy_bytes_text(need, sizeof need, lo);
+    hy_bytes_text(most, sizeof most, hi);
     hy_bytes_text(have, sizeof have, limit);
-    return mech_cli_fail(cmd, "%s: duration %g s / step %g s = %.4g steps: the outputs would take up to %s (history.csv "
-                         "%.4g rows x %d columns at outputs.rate = %g rows/s%s, element records %s), more than the %s "
-                         "allowed in %s (free space or HYST_OUTPUT_MAX); shorten duration, raise step or lower "
-                         "outputs.rate, or set outputs.records to false (--no-records)", hy_display_name(o->scenario),
-                         p->duration, p->h, steps, need, rows, ncol, c->out_rate, c->out_rate > 0 ? "" : " (every step)",
-                         c->records ? (c->out_records_rate > 0 ? "6 x outputs.records_rate" : "6 x every step") : "off", have, dir);
+    if (nel)
+        snprintf(rec, sizeof rec, "%d x %s", nel, c->out_records_rate > 0 ? "outputs.records_rate" : "every step");
+    else
+        snprintf(rec, sizeof rec, "off");
+    if (p->tol == 0)
+        snprintf(what, sizeof what, "duration %g s / step %g s = %.4g steps", p->duration, p->h, hhi > rhi ? hhi : rhi);
+    else
+        snprintf(what, sizeof what, "duration %g s, error-controlled (%.4g to %.4g steps: steps of %g s at most, of "
+                 "step = %g s)", p->duration, floor(p->duration / MECH_DOCK_H_MAX) + 1, floor(p->duration / p->h + 0.5)
+                 + 1, MECH_DOCK_H_MAX, p->h);
+    if (lo > limit)
+        return mech_cli_fail(cmd, "%s: %s: the outputs would take %s%s (history.csv %.4g rows x %d columns at "
+                             "outputs.rate = %g rows/s%s, element records %s), more than the %s allowed in %s (free "
+                             "space or HYST_OUTPUT_MAX); shorten duration, %slower outputs.rate (--output-rate), or set "
+                             "outputs.records to false (--no-records)", hy_display_name(o->scenario), what,
+                             p->tol == 0 ? "up to " : "at least ", need, hlo, ncol, c->out_rate,
+                             c->out_rate > 0 ? "" : " (every step)", rec, have, dir, p->tol == 0 ? "raise step or " : "");
+    if (hi > limit)
+        mech_cli_warn(cmd, "%s: %s: the outputs may take up to %s (at least %s), more than the %s allowed in %s; the run "
+                      "stops with an error if they do not fit (--output-rate, --no-records)", hy_display_name(o->scenario),
+                      what, most, need, have, dir);
+    else if (lo >= SIZE_NOTE) {   /* the least estimate: an error-controlled run typically takes far fewer steps */
+        char rows[160];
+        if (p->tol == 0)
+            snprintf(rows, sizeof rows, "history.csv %.4g rows x %d columns, element records %.4g rows x %d", hhi, ncol,
+                     nel ? rhi : 0.0, nel);
+        else
+            snprintf(rows, sizeof rows, "history.csv %.4g to %.4g rows x %d columns, element records %.4g to %.4g rows "
+                     "x %d", hlo, hhi, ncol, nel ? rlo : 0.0, nel ? rhi : 0.0, nel);
+        mech_cli_warn(cmd, "%s: %s: the outputs will take %s%s%s (%s); --output-rate or --no-records make them smaller",
+                      hy_display_name(o->scenario), what, p->tol == 0 ? "up to " : need, p->tol == 0 ? "" : " to ", most,
+                      rows);
+    }
+    return MECH_EXIT_OK;
 }
 
 // --capture-speed LO HI: the option's value and the next word

@@ -32,20 +32,18 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return MECH_EXIT_OK;
+        return mech_cli_stdout(NULL, MECH_EXIT_OK);
     }
     hy_cleanup_signals();   /* an interrupted run removes its temporary files and ends by the signal */
     hy_blas_single_thread();
-    if (strcmp(argv[1], "pendulum") == 0)
-        return mech_cmd_pendulum(argc - 1, argv + 1);
-    if (strcmp(argv[1], "friction") == 0)
-        return mech_cmd_friction(argc - 1, argv + 1);
-    if (strcmp(argv[1], "beam") == 0)
-        return mech_cmd_beam(argc - 1, argv + 1);
-    if (strcmp(argv[1], "dock") == 0)
-        return mech_cmd_dock(argc - 1, argv + 1);
-    if (strcmp(argv[1], "sweep") == 0)
-        return mech_cmd_sweep(argc - 1, argv + 1);
+    static const struct {
+        const char *name;
+        int (*run)(int, char **);
+    } cmds[] = {{"pendulum", mech_cmd_pendulum}, {"friction", mech_cmd_friction}, {"beam", mech_cmd_beam},
+                {"dock", mech_cmd_dock},         {"sweep", mech_cmd_sweep}};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
+        if (strcmp(argv[1], cmds[k].name) == 0)   /* every command's report checked once it has been written */
+            return mech_cli_stdout(cmds[k].name, cmds[k].run(argc - 1, argv + 1));
     fprintf(stderr, "mech: unknown model '%s' (see 'mech --help')\n", argv[1]);
     return MECH_EXIT_USAGE;
 }

@@ -1,4 +1,5 @@
 // Error reporting, number parsing and the option prologue of the `mech` program's commands.
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,22 @@ void mech_cli_warn(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     vreport(cmd, "warning: ", "", fmt, ap);
     va_end(ap);
+}
+
+int mech_cli_stdout(const char *cmd, int status)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0;
+    int e = errno;
+    bad |= ferror(stdout) != 0;   /* also a write that failed earlier, inside the run */
+    if (!bad || status != MECH_EXIT_OK)   /* a failed command has said why (beam's "-" output: "write failed") */
+        return status;
+    const char *why = e ? strerror(e) : "write error";
+    if (cmd)
+        mech_cli_fail(cmd, "standard output: %s", why);
+    else
+        fprintf(stderr, "mech: standard output: %s\n", why);
+    return MECH_EXIT_FAIL;
 }
 
 int mech_cli_double(const char *cmd, const char *opt, const char *text, double *out)

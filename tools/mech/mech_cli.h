@@ -13,6 +13,10 @@ int mech_cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(p
 int mech_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 // (command, printf format) => "mech COMMAND: warning: message" on stderr
 void mech_cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* (command or NULL, its exit status) => the status, or MECH_EXIT_FAIL after "mech COMMAND: standard output: REASON"
+ * when its report (or data written to "-") could not all be written (a full disk, /dev/full, EIO): a command never
+ * exits 0 with a lost report; a command that failed already keeps its status and its one message */
+int mech_cli_stdout(const char *cmd, int status);
 /* (text from a file or the command line) => printable copy (hy_msg_text: control bytes as '?', so no escape
  * sequence reaches the terminal); 8 rotating buffers of 1 kB, for the reports printed on standard output */
 const char *mech_cli_text(const char *s);
@@ -42,8 +46,8 @@ int mech_cli_sub(const char *cmd, void (*usage)(FILE *), int argc, char **argv, 
 void mech_cli_gp_quote(FILE *fp, const char *t);
 
 /* A gnuplot figure (mech_gnuplot.c): checked and written as every other output (hy_atomic_open: never an input,
- * links and devices as for -o, the mode of a replaced file kept), drawn from a uniquely named script in $TMPDIR;
- * both temporaries are removed on a signal. gnuplot is HYST_GNUPLOT when set. */
+ * links and devices as for -o, the mode of a replaced file kept), drawn from a uniquely named script beside it
+ * (FIGURE.tmpXXXXXX; in $TMPDIR only for a figure written in place); both temporaries are removed on a signal. gnuplot is HYST_GNUPLOT when set. */
 typedef struct mech_fig {
     hy_atomic out;
     char script[4200];
@@ -74,6 +78,11 @@ int mech_out_commit(const char *cmd, hy_atomic *a);
 int mech_out_distinct(const char *cmd, int n, const char *const *paths, const char *const *names);
 void mech_out_note(const char *path);
 int mech_out_sweep(const char *cmd, const char *dir, const char *summary, const char *const *patterns);
+/* (command, folder, figure patterns) => before a rerun commits its first output: the regular files matching the
+ * patterns (the earlier run's figures) removed, silently (this run draws its own), so an interruption between its
+ * summary and its figures leaves no figure of the earlier run beside the new data (issue 42, N22); a link or a
+ * device at a figure path stays */
+int mech_out_clear(const char *cmd, const char *dir, const char *const *patterns);
 
 // (argc, argv) of "mech pendulum ..." => exit status
 int mech_cmd_pendulum(int argc, char **argv);

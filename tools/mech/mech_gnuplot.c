@@ -1,8 +1,8 @@
 /* gnuplot for the `mech` commands that draw figures (beam, dock, friction). A figure is an output like any other:
  * it goes through hy_atomic_open (never an input, a link replaced at its target, a device or FIFO written in
  * place, the mode of a replaced file kept, a unique temporary name renamed into place) and its gnuplot script has
- * a unique name (mkstemp in $TMPDIR), so two runs into one folder never share a file; both temporaries are removed
- * on a signal (hy_cleanup_add). */
+ * a unique name (mkstemp beside the figure), so two runs into one folder never share a file; both temporaries are
+ * removed on a signal (hy_cleanup_add). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +36,12 @@ int mech_fig_open(const char *cmd, mech_fig *f, const char *path, const char *co
         hy_atomic_abort(&f->out);
         return mech_cli_usage(cmd, "%s: a figure needs a file name", path);
     }
+    /* the script beside the figure, named as its temporaries are (FIGURE.tmpXXXXXX): a run killed by SIGKILL leaves
+       it in the output folder, where the next run's clean-up of stale temporaries removes it (mech_out_sweep),
+       never in $TMPDIR (issue 42, N25); only a figure written in place (a FIFO, a device) has its script there */
     const char *td = getenv("TMPDIR");
-    snprintf(f->script, sizeof f->script, "%s/mech-gnuplot-XXXXXX", td && *td ? td : "/tmp");
+    if (f->out.direct || snprintf(f->script, sizeof f->script, "%s.tmpXXXXXX", f->out.target) >= (int)sizeof f->script)
+        snprintf(f->script, sizeof f->script, "%s/mech-gnuplot-XXXXXX", td && *td ? td : "/tmp");
     hy_cleanup_hold(1);
     int fd = mkstemp(f->script);
     if (fd >= 0)

@@ -3,7 +3,9 @@
  * outputs of one run are never one file; and for the commands that write a folder of files (dock, sweep): the
  * folder made, one run at a time per folder (a lock), and a rerun that leaves nothing of an earlier run beside its
  * new summary (the files this command owns by name and did not write this time are removed once the run has
- * committed its own, so an interrupted or failed rerun still leaves the earlier outputs). */
+ * committed its own, so an interrupted or failed rerun still leaves the earlier outputs), and no earlier figure
+ * beside new data: a rerun that has simulated removes the earlier run's figures before its first commit
+ * (mech_out_clear), so an interruption between its summary and its figures leaves none (issue 42, N22). */
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -101,20 +103,17 @@ static int owned(const char *name, const char *const *patterns)
     return 0;
 }
 
-int mech_out_sweep(const char *cmd, const char *dir, const char *summary, const char *const *patterns)
+/* (command, folder, patterns, with_tmp: the temporaries too, regular: regular files only, report: a warning with the
+ * count) => the matching files this run has not noted removed */
+static int sweep(const char *cmd, const char *dir, const char *const *patterns, int with_tmp, int regular, int report)
 {
-    int done = 0;   /* only a run that wrote its summary replaces the earlier run's files */
-    for (int k = 0; k < nnoted && !done; k++)
-        done = strcmp(noted[k], summary) == 0;
-    if (!done)
-        return MECH_EXIT_OK;
     DIR *d = opendir(dir);
     if (!d)
         return MECH_EXIT_OK;
     int removed = 0;
     for (struct dirent *e; (e = readdir(d));) {
         int own = owned(e->d_name, patterns);
-        if (!own)
+        if (!own || (own == 2 && !with_tmp))   /* this run's own temporaries are open until their commit */
             continue;
         int kept = 0;
         for (int k = 0; own == 1 && k < nnoted && !kept; k++)
@@ -123,11 +122,27 @@ int mech_out_sweep(const char *cmd, const char *dir, const char *summary, const 
             continue;
         char path[4400];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (regular && (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)))
+            continue;   /* a link or a device at an output path is the user's: written through, never removed */
         if (unlink(path) == 0)
             removed++;
     }
     closedir(d);
-    if (removed)
+    if (removed && report)
         mech_cli_warn(cmd, "%s: removed %d file(s) of an earlier run that this run did not write", dir, removed);
     return MECH_EXIT_OK;
+}
+
+int mech_out_clear(const char *cmd, const char *dir, const char *const *patterns)
+{
+    return sweep(cmd, dir, patterns, 0, 1, 0);
+}
+
+int mech_out_sweep(const char *cmd, const char *dir, const char *summary, const char *const *patterns)
+{
+    int done = 0;   /* only a run that wrote its summary replaces the earlier run's files */
+    for (int k = 0; k < nnoted && !done; k++)
+        done = strcmp(noted[k], summary) == 0;
+    return done ? sweep(cmd, dir, patterns, 1, 0, 1) : MECH_EXIT_OK;
 }

@@ -549,9 +549,12 @@ unsigned long mech_dock_sim_substeps(const mech_dock_sim *s);
  * the first failing step (its code and err, as mech_dock_sim_step). Allocates nothing. */
 int mech_dock_sim_run(mech_dock_sim *s, size_t n, double *hist, double *rec, size_t *done, hy_err *err);
 
-/* the recommended integration.tolerance (docs/dock.md §6b: every shipped scenario within 1 % of the fixed 0.25 ms
- * run and of a run at a quarter of it) */
+/* the recommended integration.tolerance (docs/dock.md §6b: every shipped scenario within 1 % of a converged run at
+ * 1e-8, tests/unit/test_dock_adaptive.c) */
 #define MECH_DOCK_TOL_DEFAULT 1e-6
+/* the longest step, s: error-controlled steps never exceed it (so a run of duration T takes at least T / 0.01 steps)
+ * and the fixed step must not (mech_dock_params_check) */
+#define MECH_DOCK_H_MAX 0.01
 
 /* What the integrator did so far (docs/dock.md §6, §6b). */
 typedef struct mech_dock_sim_stats {

@@ -21,7 +21,7 @@ void mech_dock_pusher_params_rp1(mech_dock_pusher_params *p)
 int mech_dock_pusher_check(const mech_dock_pusher_params *p, hy_err *err)
 {
     if (p->n < 1 || p->n > MECH_DOCK_PUSHER_MAX)
-        return hy_err_set(err, HY_EMODEL, "pushers.n: must be 1 to %d (got %d)", MECH_DOCK_PUSHER_MAX, p->n);
+        return hy_err_set(err, HY_EMODEL, "pushers.n = %d: expected an integer 1..%d", p->n, MECH_DOCK_PUSHER_MAX);
     if (!(isfinite(p->force) && p->force > 0))
         return hy_err_set(err, HY_EMODEL, "pushers.force: must be a finite number > 0 N (got %.17g)", p->force);
     if (!(isfinite(p->stroke) && p->stroke > 0))

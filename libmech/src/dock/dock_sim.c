@@ -35,7 +35,7 @@ enum { Q_CONTACT = 0,   /* work done on every contact, the detent and the slots 
                                (2.83): the probe's lightly damped torsion (1131 rad/s) holds the slow phases at
                                this stability limit, where DOPRI5 has only ~2.4 (2 % damping) for 6 evaluations
                                against RK4's 4 (docs/dock.md §6b)                                               */
-#define DOCK_HMAX 0.01      /* s: no step longer (the fixed-step limit of mech_dock_params_check)              */
+#define DOCK_HMAX MECH_DOCK_H_MAX   /* s: no step longer (the fixed-step limit of mech_dock_params_check)       */
 #define DOCK_HMIN 1e-10     /* s: a step refused below this fails the run                                      */
 #define DOCK_EVENT_TOL 1e-7 /* s: an event ends its step at most this long after the gap crossed zero         */
 #define DOCK_NGAP 128       /* event functions: every contact pair, the process's contacts, the slot faces, the

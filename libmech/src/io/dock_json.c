@@ -32,7 +32,10 @@ enum kind {
     K_DEG,      /* degrees in the file, radians stored; any finite value  */
     K_DEGPOS,   /* degrees, > 0                                            */
     K_DEG90,    /* degrees, strictly between 0 and 90                      */
-    K_INT,      /* integer 0..64                                           */
+    /* integers, each with the range its model checks (one range in every message; issue 42, N27) */
+    K_PADS,     /* geometry.limiter_pads: integer 0..16                    */
+    K_PUSHERS,  /* pushers.n: integer 1..MECH_DOCK_PUSHER_MAX              */
+    K_LEVERS,   /* cam.n_lever: integer 1..MECH_DOCK_NLEVER_MAX            */
     K_VEC,      /* [x, y, z], finite                                       */
     K_VECPOS,   /* [x, y, z], each > 0                                     */
     K_AXIS,     /* [x, y, z], a nonzero direction, stored normalised       */
@@ -100,7 +103,7 @@ static const field fields[] = {
     P("geometry", "limiter_x0", geom.limiter_x0, K_POS, "m"),
     P("geometry", "limiter_r1", geom.limiter_r1, K_POS, "m"),
     P("geometry", "limiter_x1", geom.limiter_x1, K_POS, "m"),
-    P("geometry", "limiter_pads", geom.limiter_pads, K_INT, ""),
+    P("geometry", "limiter_pads", geom.limiter_pads, K_PADS, ""),
     P("geometry", "limiter_pad_half_deg", geom.limiter_pad_half, K_DEGPOS, "deg"),
     P("mass", "housing_mass", mass.housing_mass, K_POS, "kg"),
     P("mass", "housing_com", mass.housing_com, K_VEC, "m"),
@@ -170,14 +173,14 @@ static const field fields[] = {
     P("sequencer", "align_timeout", process.seq.align_timeout, K_POS, "s"),
     P("sequencer", "gap_closed", process.seq.gap_closed, K_NONNEG, "m"),
     P("sequencer", "end_delay", process.seq.end_delay, K_NONNEG, "s"),
-    P("pushers", "n", process.pushers.n, K_INT, ""),
+    P("pushers", "n", process.pushers.n, K_PUSHERS, ""),
     P("pushers", "force", process.pushers.force, K_POS, "N"),
     P("pushers", "stroke", process.pushers.stroke, K_POS, "m"),
     P("pushers", "radius", process.pushers.radius, K_POS, "m"),
     P("pushers", "psi0_deg", process.pushers.psi0, K_DEG, "deg"),
     P("pushers", "damping", process.pushers.damping, K_NONNEG, "N s/m"),
     P("cam", "i_cam", process.cam.i_cam, K_POS, ""),
-    P("cam", "n_lever", process.cam.n_lever, K_INT, ""),
+    P("cam", "n_lever", process.cam.n_lever, K_LEVERS, ""),
     P("cam", "psi0_deg", process.cam.psi0, K_DEG, "deg"),
     P("cam", "arm", process.cam.arm, K_POS, "m"),
     P("cam", "beta0_deg", process.cam.beta0, K_DEG, "deg"),
@@ -383,6 +386,13 @@ static int check_keys(const ctx *x, const cJSON *o, const section *s)
     return HY_OK;
 }
 
+_Static_assert(MECH_DOCK_PUSHER_MAX == 8 && MECH_DOCK_NLEVER_MAX == 4, "the ranges in accepts()' words");
+
+static int is_int(int kind)
+{
+    return kind == K_PADS || kind == K_PUSHERS || kind == K_LEVERS;
+}
+
 // (kind, value) => 1 when acceptable; what it expects in words
 static int accepts(int kind, double v, const char **expect)
 {
@@ -392,7 +402,9 @@ static int accepts(int kind, double v, const char **expect)
     case K_FRAC: *expect = "in (0, 1]"; return v > 0 && v <= 1;
     case K_EXP: *expect = ">= 1"; return v >= 1;
     case K_DEG90: *expect = "strictly between 0 and 90"; return v > 0 && v < 90;
-    case K_INT: *expect = "an integer 0..64"; return v >= 0 && v <= 64 && v == floor(v);
+    case K_PADS: *expect = "an integer 0..16"; return v >= 0 && v <= 16 && v == floor(v);
+    case K_PUSHERS: *expect = "an integer 1..8"; return v >= 1 && v <= MECH_DOCK_PUSHER_MAX && v == floor(v);
+    case K_LEVERS: *expect = "an integer 1..4"; return v >= 1 && v <= MECH_DOCK_NLEVER_MAX && v == floor(v);
     case K_TOL: *expect = "0 (fixed steps of `step`) or 1e-10 .. 1e-2"; return v == 0 || (v >= 1e-10 && v <= 1e-2);
     default: *expect = "finite"; return 1;
     }
@@ -459,7 +471,7 @@ static int read_value(const ctx *x, int kind, const char *unit, const char *w, c
     if (!accepts(kind, v, &expect))
         return hy_err_set(x->err, HY_EPARSE, "%s: %s = %.17g: expected %s%s%s", x->name, w, v, expect,
                           *unit ? " " : "", unit);
-    if (kind == K_INT)
+    if (is_int(kind))
         *(int *)dst = (int)v;
     else
         *(double *)dst = is_deg(kind) ? v * DEG : v;
@@ -1124,7 +1136,7 @@ char *mech_dock_config_print(const mech_dock_config *c, hy_err *err)
                                                     : hy_json_exact_number(((const double *)base)[k]));
         } else if (is_vec(f->kind)) {
             v = vec_item((const mech_vec3 *)base);
-        } else if (f->kind == K_INT) {
+        } else if (is_int(f->kind)) {
             v = cJSON_CreateNumber(*(const int *)base);
         } else {
             double d = *(const double *)base;
