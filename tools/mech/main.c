@@ -18,6 +18,7 @@ static void usage(FILE *fp)
           "  beam freq|sim|lqr   jointed-beam spacecraft (spec 004): frequency tables, Newmark response, LQR\n"
           "  dock SCENARIO.json  probe-cone docking (spec 001, RP-1 scenarios S1-S7): capture, absorption, energy\n"
           "  sweep PLAN.json     capture envelopes and Monte Carlo over any scenario key (-j N workers, mpirun)\n"
+          "  view RUN            one self-contained HTML page to review a dock, beam or sweep run in a browser\n"
           "\n"
           "'mech MODEL --help' lists each model's options. Exit status: 0 success, 1 failure on the data or model,\n"
           "2 bad usage.\n",
@@ -46,6 +47,8 @@ int main(int argc, char **argv)
         return mech_cmd_dock(argc - 1, argv + 1);
     if (strcmp(argv[1], "sweep") == 0)
         return mech_cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(argv[1], "view") == 0)
+        return mech_cmd_view(argc - 1, argv + 1);
     fprintf(stderr, "mech: unknown model '%s' (see 'mech --help')\n", argv[1]);
     return MECH_EXIT_USAGE;
 }
