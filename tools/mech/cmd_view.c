@@ -293,7 +293,7 @@ static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const
         fputs(k ? "," : "", fp);
         view_json_str(fp, th->unit[k]);
     }
-    /* t exactly (17 digits: the page finds a row by its time), the channels to 7 digits, the poses to 6 (1 µm) */
+    /* t exactly (17 digits: the page finds a row by its time), the channels to 7 digits, the poses to 5 (10 µm at 1 m: a tenth of a pixel) */
     fputs("],\"data\":[", fp);
     for (int k = 0; k < th->ncol; k++) {
         fputs(k ? "," : "", fp);
@@ -304,7 +304,7 @@ static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const
         fputs(k > 1 ? "," : "", fp);
         view_json_str(fp, tp->name[k]);
         fputc(':', fp);
-        view_json_column(fp, d->vp, n, tp->ncol, k, keep, 6);
+        view_json_column(fp, d->vp, n, tp->ncol, k, keep, 5);
     }
     fputs("}", fp);
     view_page_end(fp);

@@ -475,12 +475,14 @@
     controls(events);
     const main = el('div', { class: 'main' }, app);
     const fig = el('figure', {}, el('div', { class: 'scene' }, main));
-    el('figcaption', {}, fig, 'appendage (deflection exaggerated ×k): hub turned by θ, hinge kinks Δθ_j, elastic part fitted to w_tip');
+    const cap = el('figcaption', {}, fig);
     const W = 640, Hh = 300;
     const svg = sv('svg', { id: 'scene-beam', width: W, height: Hh, viewBox: `0 0 ${W} ${Hh}` }, fig);
     let wMax = 1e-12;
     for (const v of H.data[H.col.w_tip]) wMax = Math.max(wMax, Math.abs(v));
     const k = 0.15 * Lb / wMax, s = (W - 60) / (r0 + Lb) / 1.05;
+    cap.textContent = 'appendage, deflection ×' + fmt(k, 3) + ': hub turned by θ, kinks Δθ_j at the hinges, the elastic ' +
+      'part a cantilever curve through w_tip (a sketch from the outputs, not the modal shape)';
     const g = sv('g', {}, svg);
     function shape(i, x) {   // transverse deflection at x along the appendage (from its root), m
       let w = 0, kinks = 0;
@@ -532,7 +534,7 @@
       sv('rect', { x: L, y: 10, width: W - L - 10, height: Hh - B - 10, fill: 'none', stroke: '#999' }, svg);
       const lab = (x, y, t, a) => { const e = sv('text', { x, y, 'font-size': 11, 'text-anchor': a || 'middle' }, svg); e.textContent = t; };
       lab((L + W) / 2, Hh - 8, varied[0]);
-      if (varied.length > 1) lab(4, 20, varied[1], 'start');
+      if (varied.length > 1) lab(L + 6, 24, '↑ ' + varied[1], 'start');
       [x0, x1].forEach((v) => lab(X(v), Hh - B + 14, fmt(v, 3)));
       [y0, y1].forEach((v) => lab(L - 4, Y(v) + 4, fmt(v, 3), 'end'));
       rows.forEach((r, i) => {
