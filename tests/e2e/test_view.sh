@@ -45,6 +45,19 @@ if [ "$browser" = 1 ]; then
     [ "$rc" -eq 0 ] || grep -q '^not ok' "$WORK/vc.out" || not_ok "view_check.py ran (exit $rc)"
 fi
 
+# ---- the demo's report as a web page (scripts/report-html) and the link check make demo runs on it -------------
+printf '# report\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n![figure](fig.png) [run](s1-B/view.html) [gone](gone.html)\n' > "$WORK/r.md"
+: > "$WORK/fig.png"
+check "report-html writes the page" "$PY" "$TOP/scripts/report-html" "$WORK/r.md" "$WORK/r.html"
+check_eq "its table is a table" "$(grep -c '<table>' "$WORK/r.html")" "1"
+if "$PY" "$TOP/tests/e2e/view_check.py" "static:$WORK/r.html" > "$WORK/links.out" 2>&1; then
+    not_ok "the link check finds the missing page"
+else
+    check_eq "the link check finds the missing page, only it" "$(grep -o "missing: .*" "$WORK/links.out")" "missing: ['gone.html'])"
+fi
+check_fails "report-html refuses its input as output" "refusing to overwrite the input" "$PY" "$TOP/scripts/report-html" \
+    "$WORK/r.md" "$WORK/r.md"
+
 # ---- bad input: one line naming the file (line:column) or the option; exit 1 (2 for usage) ---------------------
 B="$WORK/bad"
 mkdir -p "$B"
