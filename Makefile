@@ -135,7 +135,7 @@ $(BUILD)/obj/tools/mech/sweep_pool.o: CPPFLAGS += $(shell pkg-config --cflags om
 # mech view's page script and style (tools/mech/view/), kept readable in the repository and compiled in as byte
 # arrays (xxd -i); a "</script" or "</style" in them would end their inline block early, so it is refused here
 VIEW_ASSETS := tools/mech/view/viewer.js tools/mech/view/viewer.css
-$(BUILD)/gen/view_assets.h: $(VIEW_ASSETS)
+$(BUILD)/gen/view_assets.h: $(VIEW_ASSETS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@if grep -il '</script\|</style' $(VIEW_ASSETS); then echo 'view assets: no </script or </style inside' >&2; exit 1; fi
 	{ echo '/* generated from $(VIEW_ASSETS) by the Makefile (xxd -i) */'; \
