@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "hyst/csvread.h"
 #include "hyst/util.h"
 #include "view.h"
@@ -132,7 +133,7 @@ int view_table_numbers(const view_table *t, int allow_nan, double **out, hy_err 
             double x;
             int r = hy_csv_number(c, strlen(c), 0, &x);
             if (r != HY_CSV_NUM_OK) {
-                if (allow_nan && (r == HY_CSV_NUM_EMPTY || strcasecmp(c, "nan") == 0)) {
+                if (allow_nan && (r == HY_CSV_NUM_EMPTY || strcasecmp(c, "nan") == 0 || strcasecmp(c, "-nan") == 0)) {
                     x = NAN;
                 } else {
                     int rc = hy_err_set(err, HY_EDATA, "%s:%d:%d: column '%s': '%s' is not a finite number",
