@@ -254,13 +254,19 @@ static int default_nch(const mech_dock_config *c)
 /* (run) => pose.csv open with its header: t and the points of mech_dock_sim_view in the cone frame (UJ, bending
  * joint, head, limiter bases, housing axis, active port and axis; the process's lever rollers with their pivots and
  * the pusher rods), one row at each history row, for `mech view` (docs/view.md) */
+// (params) => pose.csv's lever rollers (0..4) and pusher rods (0..8); returns its number of columns (t first)
+static int pose_shape(const mech_dock_params *p, int *nr, int *np)
+{
+    *nr = p->process.enabled && p->process.cam_on ? p->process.cam.n_lever : 0;
+    *np = p->process.enabled ? p->process.pushers.n : 0;
+    *nr = *nr > 4 ? 4 : *nr < 0 ? 0 : *nr;
+    *np = *np > 8 ? 8 : *np < 0 ? 0 : *np;
+    return 1 + 3 * (8 + 2 * *nr + 2 * *np);
+}
+
 static int open_pose(run *r)
 {
-    const mech_dock_params *p = r->p;
-    r->pose_nr = p->process.enabled && p->process.cam_on ? p->process.cam.n_lever : 0;
-    r->pose_np = p->process.enabled ? p->process.pushers.n : 0;
-    r->pose_nr = r->pose_nr > 4 ? 4 : r->pose_nr < 0 ? 0 : r->pose_nr;
-    r->pose_np = r->pose_np > 8 ? 8 : r->pose_np < 0 ? 0 : r->pose_np;
+    pose_shape(r->p, &r->pose_nr, &r->pose_np);
     if (open_out(r, "pose.csv", &r->pose) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     r->pose_open = 1;
@@ -1249,7 +1255,8 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
     double rows = c->out_rate > 0 ? fmin(steps, p->duration * c->out_rate + 1) : steps;
     int ncol = c->nchannel ? c->nchannel + 1 : default_nch(c);
     double recrows = c->out_records_rate > 0 ? fmin(steps, p->duration * c->out_records_rate + 1) : steps;
-    double hist = rows * ncol * 25, rec = c->records ? recrows * elements_used(p) * 3 * 25 : 0;
+    int nr, np, npose = c->out_format == MECH_DOCK_FORMAT_H5 ? 0 : pose_shape(p, &nr, &np);   /* pose.csv */
+    double hist = rows * (ncol + npose) * 25, rec = c->records ? recrows * elements_used(p) * 3 * 25 : 0;
     double limit = hy_output_limit(dir);
     if (hist + rec <= limit)
         return MECH_EXIT_OK;
@@ -1257,10 +1264,10 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
     hy_bytes_text(need, sizeof need, hist + rec);
     hy_bytes_text(have, sizeof have, limit);
     return mech_cli_fail(cmd, "%s: duration %g s / step %g s = %.4g steps: the outputs would take up to %s (history.csv "
-                         "%.4g rows x %d columns at outputs.rate = %g rows/s%s, element records %s), more than the %s "
+                         "%.4g rows x %d columns and pose.csv x %d at outputs.rate = %g rows/s%s, element records %s), more than the %s "
                          "allowed in %s (free space or HYST_OUTPUT_MAX); shorten duration, raise step or lower "
                          "outputs.rate, or set outputs.records to false (--no-records)", hy_display_name(o->scenario),
-                         p->duration, p->h, steps, need, rows, ncol, c->out_rate, c->out_rate > 0 ? "" : " (every step)",
+                         p->duration, p->h, steps, need, rows, ncol, npose, c->out_rate, c->out_rate > 0 ? "" : " (every step)",
                          c->records ? (c->out_records_rate > 0 ? "6 x outputs.records_rate" : "6 x every step") : "off", have, dir);
 }
 
