@@ -52,9 +52,14 @@ def read_csv(path):
     return rows[0], [[float(x) for x in r] for r in rows[2:]]
 
 
+_nonce = [0]
+
+
 def set_time(b, t):
-    b.eval("new Promise(r => { location.hash = 't=%.17g'; "
-           "setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => r(1))), 30); })" % t)
+    # a new fragment each time (the n=K after it), so that the page hears a hashchange even for the same time
+    _nonce[0] += 1
+    b.eval("new Promise(r => { location.hash = 't=%.17g&n=%d'; "
+           "setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => r(1))), 30); })" % (t, _nonce[0]))
 
 
 def panel(b):
@@ -140,6 +145,21 @@ def dock(b, page, run, shots, max_load, max_bytes):
     check_values(b, name, "a kept row", kept_t[mid], kept_t, names, hist)
     # three quarters of the way to the next kept row: a page showing the nearest row would show the next one
     check_values(b, name, "between kept rows", kept_t[mid] + 0.75 * (kept_t[mid + 1] - kept_t[mid]), kept_t, names, hist)
+    # keyboard stepping: PageDown from t = 0 goes to the first event, a row where a flag changes or a contact force
+    # of the rollers, pads, pushers or planes switches on or off; a second PageDown to the next one
+    evc = [col[c] for c in flags + ["limiter_f", "roller_f1", "roller_f2", "roller_f3", "pad_wall_f", "pusher_f",
+                                    "plane_f"] if c in col]
+    ev = [ht[i] for i in range(1, len(hist)) if any((hist[i][k] != 0) != (hist[i - 1][k] != 0) or
+                                                     (k in [col[c] for c in flags] and hist[i][k] != hist[i - 1][k])
+                                                     for k in evc)]
+    set_time(b, 0.0)
+    got = []
+    for _ in range(2):
+        b.eval("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'PageDown'}))")
+        got.append(float(b.eval("document.getElementById('cursor').dataset.t")))
+    ok("%s: PageDown steps to the first two events (t = %s)" % (name, ", ".join("%.6g" % t for t in got)),
+       got == ev[:2], "expected %s" % ev[:2])
+
     # screenshots: the contact red at the head
     hc = [col[c] for c in ["cone_contact", "socket_contact", "bottom_contact", "latch_contact"]]
     first = next(t for t, r in zip(ht, hist) if any(r[k] for k in hc))

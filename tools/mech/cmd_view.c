@@ -236,6 +236,35 @@ static int dock_read(const char *cmd, const char *dir, const char *scenario, doc
     return MECH_EXIT_OK;
 }
 
+/* (fp, table, its values, flag columns, force columns) => "events":[[t, channel, on], ...]: the rows where a flag
+ * changes or a force switches between zero and non-zero (the decimation keeps each of them) */
+static void put_events(FILE *fp, const view_table *t, const double *v, const int *flags, int nflag, const int *forces,
+                       int nforce)
+{
+    fputs("\"events\":[", fp);
+    int first = 1;
+    for (size_t i = 1; i < t->nrow; i++) {
+        const double *a = v + (i - 1) * (size_t)t->ncol, *b = v + i * (size_t)t->ncol;
+        const char *what = NULL;
+        int on = 0;
+        for (int f = 0; f < nflag && !what; f++)
+            if (a[flags[f]] != b[flags[f]])
+                what = t->name[flags[f]], on = b[flags[f]] > a[flags[f]];
+        for (int f = 0; f < nforce && !what; f++)
+            if ((a[forces[f]] != 0) != (b[forces[f]] != 0))
+                what = t->name[forces[f]], on = b[forces[f]] != 0;
+        if (!what)
+            continue;
+        fprintf(fp, "%s[", first ? "" : ",");
+        view_json_num(fp, b[0], 17);
+        fputc(',', fp);
+        view_json_str(fp, what);
+        fprintf(fp, ",%d]", on);
+        first = 0;
+    }
+    fputc(']', fp);
+}
+
 // (fp, run read, rows budget, page title) => the page's data members; kept rows and the events
 static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const char *title)
 {
@@ -257,33 +286,14 @@ static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const
     fputc(',', fp);
     dock_geometry(fp, &d->cfg->params);
     fprintf(fp, "\"rows_in\":%zu,\"rows\":%zu,\"budget\":%zu,", n, m, budget);
-    /* events: the kept rows where a contact flag or a contact force switches on or off (keyboard stepping) */
-    fputs("\"events\":[", fp);
-    int first = 1;
-    for (size_t i = 1; i < n; i++) {
-        const char *what = NULL;
-        int on = 0;
-        for (int f = 0; f < nflag && !what; f++) {
-            double a = d->vh[(i - 1) * (size_t)th->ncol + flags[f]], b = d->vh[i * (size_t)th->ncol + flags[f]];
-            if (a != b)
-                what = th->name[flags[f]], on = b > a;
-        }
-        for (int f = 0; f < nforce && !what; f++) {
-            double a = d->vh[(i - 1) * (size_t)th->ncol + forces[f]], b = d->vh[i * (size_t)th->ncol + forces[f]];
-            if ((a != 0) != (b != 0) && strstr(th->name[forces[f]], "head_") == NULL &&
-                strstr(th->name[forces[f]], "chain") == NULL)
-                what = th->name[forces[f]], on = b != 0;
-        }
-        if (!what)
-            continue;
-        fprintf(fp, "%s[", first ? "" : ",");
-        view_json_num(fp, d->vh[i * (size_t)th->ncol], 17);
-        fputc(',', fp);
-        view_json_str(fp, what);
-        fprintf(fp, ",%d]", on);
-        first = 0;
-    }
-    fputs("],\"channels\":[", fp);
+    /* events (keyboard stepping): the flags, and the contact forces but the head's and the lateral springs' (which
+       the flags cover or which act throughout) */
+    int evf[16], nev = 0;
+    for (int f = 0; f < nforce; f++)
+        if (strncmp(th->name[forces[f]], "head_", 5) != 0 && strncmp(th->name[forces[f]], "chain", 5) != 0)
+            evf[nev++] = forces[f];
+    put_events(fp, th, d->vh, flags, nflag, evf, nev);
+    fputs(",\"channels\":[", fp);
     for (int k = 0; k < th->ncol; k++) {
         fputs(k ? "," : "", fp);
         view_json_str(fp, th->name[k]);
@@ -388,7 +398,9 @@ static int beam_fn(const char *cmd, FILE *fp, void *ctx)
     view_page_begin(fp, b->title, "beam");
     fputs("\"title\":", fp);
     view_json_str(fp, b->title);
-    fprintf(fp, ",\"rows_in\":%zu,\"rows\":%zu,\"budget\":%zu,\"geom\":{", n, m, b->budget);
+    fprintf(fp, ",\"rows_in\":%zu,\"rows\":%zu,\"budget\":%zu,", n, m, b->budget);
+    put_events(fp, t, b->v, NULL, 0, forces, nf);   /* a hinge's moment switching: contact begins or ends */
+    fputs(",\"geom\":{", fp);
     if (b->cfg) {
         const mech_beam_params *p = &b->cfg->params;
         kv(fp, "length", p->length);

@@ -463,16 +463,9 @@
     H.names.forEach((n) => { const m = /^dtheta_(\d+)$/.exec(n); if (m) hinges.push(+m[1]); });
     const Lb = G.from_config ? G.length : 1, r0 = G.from_config ? G.r0 : 0.1;
     const pos = hinges.map((j, k) => G.from_config ? G.hinges[k].position : Lb * (k + 1) / (hinges.length + 1));
-    const events = [];
-    hinges.forEach((j) => {
-      const c = H.data[H.col['M_' + j]];
-      if (!c) return;
-      for (let i = 1; i < c.length; i++) if ((c[i] !== 0) !== (c[i - 1] !== 0)) events.push([T[i], 'M_' + j, c[i] !== 0 ? 1 : 0]);
-    });
-    events.sort((a, b) => a[0] - b[0]);
     header([['hinges', hinges.length + (G.from_config ? ' (positions from --config)' : ' (drawn equally spaced: no --config)')],
       ['T final', fmt(T[T.length - 1]) + ' s'], ['GraphStep', D.rows + ' of ' + D.rows_in + ' rows kept (every hinge contact onset and peak)']]);
-    controls(events);
+    controls(D.events);
     const main = el('div', { class: 'main' }, app);
     const fig = el('figure', {}, el('div', { class: 'scene' }, main));
     const cap = el('figcaption', {}, fig);
