@@ -443,7 +443,7 @@
       ['docking planes gap', 'plane_gap', 1], ['docking planes force', 'plane_f', 1], ['hatch cover', 'x_cover', 1],
     ], true);
     const d2r = 180 / Math.PI;
-    valueTable(panels, 'numbers', [
+    const nums = valueTable(panels, 'numbers', [
       ['rel. x (active port)', 'rel_x', 1], ['rel. y', 'rel_y', 1], ['rel. z', 'rel_z', 1], ['closing speed', 'rel_vx', 1],
       ['rel. roll', 'rel_roll', d2r, 'deg'], ['rel. pitch', 'rel_pitch', d2r, 'deg'], ['rel. yaw', 'rel_yaw', d2r, 'deg'],
       ['housing swing', 'swing', d2r, 'deg'], ['head x (cone frame)', 'head_x', 1],
@@ -451,6 +451,12 @@
       ['base Fx', 'base_fx', 1], ['base Fy', 'base_fy', 1], ['base Fz', 'base_fz', 1],
       ['base Mx', 'base_mx', 1], ['base My', 'base_my', 1], ['base Mz', 'base_mz', 1],
     ], false);
+    // spec 001 §4.1: before capture the probe and head relative to the cone, after it the vehicles' relative motion
+    const cap = nums.querySelector('caption');
+    state.listeners.push((i) => {
+      cap.textContent = on('capture', i) ? 'numbers: after capture, the active vehicle relative to the passive; base loads'
+        : 'numbers: before capture, the head and the active port relative to the cone; base loads';
+    });
     const defaults = ['head_axial', 'head_lateral', 'limiter_f'].concat(G.process ? ['stroke', 'roller_f1'] : ['stroke']);
     const marks = S.captured ? [{ t: S.capture_time, name: 'capture' }] : [];
     plots(defaults.filter((c) => H.has(c)), phases, marks);
