@@ -71,6 +71,8 @@ check_fails "a ragged history row: FILE:LINE:1" "history.csv:7:1: fewer cells, e
 cp -r "$B/run" "$B/word"; sed -i '9s/^\([^,]*\),[^,]*/\1,oops/' "$B/word/history.csv"
 check_fails "a word in a number column: FILE:LINE:COLUMN" "history.csv:9:[0-9]+: column 'head_fx': 'oops' is not a finite number" \
     "$MECH" view "$B/word"
+cp -r "$B/run" "$B/nul"; printf '0,1\0002\n' >> "$B/nul/pose.csv"
+check_fails "a NUL byte: FILE:LINE:COLUMN" "pose.csv:[0-9]+:4: a NUL byte, expected text" "$MECH" view "$B/nul"
 cp -r "$B/run" "$B/short"; sed -i '$d' "$B/short/pose.csv"
 check_fails "pose.csv from another run (rows)" "pose.csv: [0-9]+ rows, .*history.csv [0-9]+: not the outputs of one run" \
     "$MECH" view "$B/short"

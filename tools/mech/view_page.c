@@ -56,6 +56,15 @@ int view_table_read(const char *path, int units_row, view_table *t, hy_err *err)
         return err->code;
     t->path = strdup(path);
     char *s = t->text;
+    size_t nul = strlen(s);
+    if (nul < len) {   /* a NUL byte would end the table early without a word */
+        int line = 1, col = 1;
+        for (size_t i = 0; i < nul; i++)
+            s[i] == '\n' ? (line++, col = 1) : col++;
+        int rc = hy_err_set(err, HY_EDATA, "%s:%d:%d: a NUL byte, expected text", hy_display_name(path), line, col);
+        view_table_free(t);
+        return rc;
+    }
     if (!t->path || len == 0 || !*s) {
         int rc = hy_err_set(err, HY_EDATA, "%s:1:1: empty file, expected a header row", hy_display_name(path));
         view_table_free(t);
