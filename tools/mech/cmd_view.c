@@ -265,7 +265,7 @@ static void put_events(FILE *fp, const view_table *t, const double *v, const int
     fputc(']', fp);
 }
 
-// (fp, run read, rows budget, page title) => the page's data members; kept rows and the events
+// (cmd, fp, run read, rows budget, page title) => the page: the run's kept rows, poses, events and summary
 static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const char *title)
 {
     const view_table *th = &d->th, *tp = &d->tp;
@@ -303,7 +303,8 @@ static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const
         fputs(k ? "," : "", fp);
         view_json_str(fp, th->unit[k]);
     }
-    /* t exactly (17 digits: the page finds a row by its time), the channels to 7 digits, the poses to 5 (10 µm at 1 m: a tenth of a pixel) */
+    /* t exactly (17 digits: the page finds a row by its time), the channels to 7 digits, the poses to 5 (10 µm at
+       1 m: a tenth of a pixel) */
     fputs("],\"data\":[", fp);
     for (int k = 0; k < th->ncol; k++) {
         fputs(k ? "," : "", fp);
