@@ -132,6 +132,18 @@ $(BIN)/hyst: $(TOOL_OBJ) $(LIBHYST_A)
 	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(LIBHYST_A) $(HYST_PROG_LIBS)
 # mech sweep's MPI workers: mpi.h for the types only; libmpi is opened with dlopen under mpirun (docs/sweep.md)
 $(BUILD)/obj/tools/mech/sweep_pool.o: CPPFLAGS += $(shell pkg-config --cflags ompi-c 2>/dev/null)
+# mech view's page script and style (tools/mech/view/), kept readable in the repository and compiled in as byte
+# arrays (xxd -i); a "</script" or "</style" in them would end their inline block early, so it is refused here
+VIEW_ASSETS := tools/mech/view/viewer.js tools/mech/view/viewer.css
+$(BUILD)/gen/view_assets.h: $(VIEW_ASSETS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@if grep -il '</script\|</style' $(VIEW_ASSETS); then echo 'view assets: no </script or </style inside' >&2; exit 1; fi
+	{ echo '/* generated from $(VIEW_ASSETS) by the Makefile (xxd -i) */'; \
+	  echo 'static const unsigned char view_viewer_js[] = {'; xxd -i < tools/mech/view/viewer.js; echo '};'; \
+	  echo 'static const unsigned char view_viewer_css[] = {'; xxd -i < tools/mech/view/viewer.css; echo '};'; } > $@.tmp
+	mv $@.tmp $@
+$(BUILD)/obj/tools/mech/view_page.o: $(BUILD)/gen/view_assets.h
+$(BUILD)/obj/tools/mech/view_page.o: CPPFLAGS += -I$(BUILD)/gen
 $(BIN)/mech: $(MTOOL_OBJ) $(LIBMECH_A) $(LIBHYST_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(MTOOL_OBJ) $(LIBMECH_A) $(LIBHYST_A) $(MECH_PROG_LIBS)

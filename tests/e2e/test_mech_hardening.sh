@@ -91,7 +91,7 @@ check "dock: a rerun without records" "$MECH" dock "$S2" --out "$F" --duration 0
 grep -q "removed 6 file(s) of an earlier run" "$WORK/.err" && ok "dock: the rerun says what it removed" || not_ok "dock: the rerun says what it removed"
 [ ! -e "$F/axial.csv" ] && [ -f "$F/summary.json" ] && [ -f "$F/history.csv" ] \
     && ok "dock: no stale record beside the new summary" || not_ok "dock: no stale record beside the new summary"
-[ -z "$(ls -A "$F" | grep -v -e '^history.csv$' -e '^summary.json$')" ] && ok "dock: the folder holds this run only" \
+[ -z "$(ls -A "$F" | grep -v -e '^history.csv$' -e '^pose.csv$' -e '^summary.json$')" ] && ok "dock: the folder holds this run only" \
     || not_ok "dock: the folder holds this run only ($(ls -A "$F" | tr '\n' ' '))"
 # a second run into a folder in use is refused, naming the lock; the first one is not disturbed
 python3 - "$MECH" "$S2" "$WORK/busy" <<'PY' && ok "dock: a second run into a folder in use is refused" || not_ok "dock: a second run into a folder in use is refused"
@@ -192,7 +192,7 @@ refused "beam sim: 1e4 s with 4 hinges and --summary refused (6.4 GB)" "= 1e\+08
 refused "beam sim: a CSV over the output limit refused" "-o would take up to 4.0 MB, more than the 100.0 kB" \
     $MAXKB env HYST_OUTPUT_MAX=1e5 "$MECH" beam sim "$BB" -o "$WORK/b.csv"
 refused "dock: outputs over the output limit refused before running" \
-    "duration 20 s, error-controlled \(2001 to 8e\+04 steps: .*\): the outputs would take at least 4.1 MB .*--no-records" \
+    "duration 20 s, error-controlled \(2001 to 8e\+04 steps: .*\): the outputs would take at least 5.3 MB .*--no-records" \
     $MAXKB env HYST_OUTPUT_MAX=1e6 "$MECH" dock "$S2" --out "$WORK/big"
 [ ! -e "$WORK/big/history.csv" ] && ok "dock: nothing written on refusal" || not_ok "dock: nothing written on refusal"
 refused "dock: 1e8 steps refused (output size)" "= 1e\+08 steps: the outputs would take up to" $MAXKB \

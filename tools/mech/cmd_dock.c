@@ -128,6 +128,8 @@ typedef struct run {
     /* files */
     hy_atomic hist, rec[MECH_DOCK_NEL];
     int hist_open, rec_open[MECH_DOCK_NEL];
+    hy_atomic pose;                  /* pose.csv: the two-projection pose at the history's rows (mech view)       */
+    int pose_open, pose_nr, pose_np; /* its rollers and pushers (fixed for the run)                              */
     char *iobuf;                     /* (1 + MECH_DOCK_NEL) x IOBUF_SIZE stdio buffers; freed after the files close */
     char *line;                      /* one history row: MECH_DOCK_NCH x (NUM_LEN + 1)                            */
     int ncol, col[MECH_DOCK_NCH];
@@ -177,6 +179,8 @@ static void run_free(run *r)
 {
     if (r->hist_open)
         hy_atomic_abort(&r->hist);
+    if (r->pose_open)
+        hy_atomic_abort(&r->pose);
     for (int e = 0; e < MECH_DOCK_NEL; e++)
         if (r->rec_open[e])
             hy_atomic_abort(&r->rec[e]);
@@ -247,6 +251,72 @@ static int default_nch(const mech_dock_config *c)
     return p->process.enabled || p->stand || p->limiter_movable ? MECH_DOCK_NCH : MECH_DOCK_CH_PROCESS_FIRST;
 }
 
+/* (run) => pose.csv open with its header: t and the points of mech_dock_sim_view in the cone frame (UJ, bending
+ * joint, head, limiter bases, housing axis, active port and axis; the process's lever rollers with their pivots and
+ * the pusher rods), one row at each history row, for `mech view` (docs/view.md) */
+// (params) => pose.csv's lever rollers (0..4) and pusher rods (0..8); returns its number of columns (t first)
+static int pose_shape(const mech_dock_params *p, int *nr, int *np)
+{
+    *nr = p->process.enabled && p->process.cam_on ? p->process.cam.n_lever : 0;
+    *np = p->process.enabled ? p->process.pushers.n : 0;
+    *nr = *nr > 4 ? 4 : *nr < 0 ? 0 : *nr;
+    *np = *np > 8 ? 8 : *np < 0 ? 0 : *np;
+    return 1 + 3 * (8 + 2 * *nr + 2 * *np);
+}
+
+static int open_pose(run *r)
+{
+    pose_shape(r->p, &r->pose_nr, &r->pose_np);
+    if (open_out(r, "pose.csv", &r->pose) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    r->pose_open = 1;
+    static const char *const pt[] = {"uj", "bend", "head", "lim0", "lim1", "hax", "port", "pax"};
+    FILE *fp = r->pose.fp;
+    fputs("t", fp);
+    for (int k = 0; k < 8; k++)
+        fprintf(fp, ",%s_x,%s_y,%s_z", pt[k], pt[k], pt[k]);
+    for (int j = 0; j < r->pose_nr; j++)
+        fprintf(fp, ",roller%d_x,roller%d_y,roller%d_z,pivot%d_x,pivot%d_y,pivot%d_z", j + 1, j + 1, j + 1, j + 1,
+                j + 1, j + 1);
+    for (int i = 0; i < r->pose_np; i++)
+        fprintf(fp, ",pusher%d_bx,pusher%d_by,pusher%d_bz,pusher%d_tx,pusher%d_ty,pusher%d_tz", i + 1, i + 1, i + 1,
+                i + 1, i + 1, i + 1);
+    fputs("\ns", fp);
+    for (int k = 0; k < 3 * (8 + 2 * r->pose_nr + 2 * r->pose_np); k++)
+        fputs(k / 3 == 5 || k / 3 == 7 ? ",1" : ",m", fp);
+    fputc('\n', fp);
+    return MECH_EXIT_OK;
+}
+
+// (run, simulation, time text) => one pose.csv row
+static void write_pose(run *r, const mech_dock_sim *s, const char *tb, int tn)
+{
+    mech_dock_pose_view v;
+    mech_dock_sim_view(s, &v);
+    mech_vec3 pts[8 + 8 + 16];
+    int n = 0;
+    pts[n++] = v.uj, pts[n++] = v.bend, pts[n++] = v.head, pts[n++] = v.limiter0, pts[n++] = v.limiter1;
+    pts[n++] = v.housing_axis, pts[n++] = v.active_port, pts[n++] = v.active_axis;
+    for (int j = 0; j < r->pose_nr; j++)
+        pts[n++] = j < v.n_roller ? v.roller[j] : mech_vec3_make(NAN, NAN, NAN),
+        pts[n++] = j < v.n_roller ? v.lever_pivot[j] : mech_vec3_make(NAN, NAN, NAN);
+    for (int i = 0; i < r->pose_np; i++)
+        pts[n++] = i < v.n_pusher ? v.pusher_base[i] : mech_vec3_make(NAN, NAN, NAN),
+        pts[n++] = i < v.n_pusher ? v.pusher_tip[i] : mech_vec3_make(NAN, NAN, NAN);
+    char line[(3 * (8 + 8 + 16)) * (NUM_LEN + 1) + NUM_LEN + 2], *l = line;
+    memcpy(l, tb, (size_t)tn);
+    l += tn;
+    for (int k = 0; k < n; k++) {
+        const double c[3] = {pts[k].x, pts[k].y, pts[k].z};
+        for (int d = 0; d < 3; d++) {
+            *l++ = ',';
+            l += fmt_num(l, c[d]);
+        }
+    }
+    *l++ = '\n';
+    fwrite(line, 1, (size_t)(l - line), r->pose.fp);
+}
+
 static int open_files(run *r)
 {
     const mech_dock_config *c = r->c;
@@ -278,6 +348,8 @@ static int open_files(run *r)
         fprintf(r->hist.fp, "%s%c", mech_dock_channel_name(r->col[k]), k + 1 < r->ncol ? ',' : '\n');
     for (int k = 0; k < r->ncol; k++)
         fprintf(r->hist.fp, "%s%c", mech_dock_channel_unit(r->col[k]), k + 1 < r->ncol ? ',' : '\n');
+    if (open_pose(r) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
     for (int e = 0; c->records && e < MECH_DOCK_NEL; e++) {
         if (!mech_dock_element_used(r->p, e))
             continue;
@@ -369,6 +441,8 @@ static void observe(run *r, const mech_dock_sim *s)
         }
         *l++ = '\n';
         fwrite(r->line, 1, (size_t)(l - r->line), r->hist.fp);
+        if (r->pose_open)
+            write_pose(r, s, tb, tn);
     }
     if (hist_due)
         r->rows++;
@@ -1049,7 +1123,7 @@ static int commit_h5(run *r, cJSON *doc)
 }
 
 /* the files a run writes into its folder (and removes when a rerun no longer writes them) */
-static const char *const owned_outputs[] = {"history.csv", "axial.csv", "spring1.csv", "spring2.csv", "torsion.csv",
+static const char *const owned_outputs[] = {"history.csv", "pose.csv", "axial.csv", "spring1.csv", "spring2.csv", "torsion.csv",
                                             "bend_y.csv", "bend_z.csv", "cover.csv", "summary.json", "forces.png", "loops.png",
                                             "energy.png", "view-*.png", "animation.gif", "log.h5", "process.png", NULL};
 /* the figures, drawn after the summary: an earlier run's are removed before this run commits anything (N22) */
@@ -1082,6 +1156,11 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     if (r->hist_open) {
         r->hist_open = 0;
         if (hy_atomic_commit(&r->hist, &err) != HY_OK)
+            status = mech_cli_fail(cmd, "%s", err.msg);
+    }
+    if (r->pose_open) {
+        r->pose_open = 0;
+        if (hy_atomic_commit(&r->pose, &err) != HY_OK && status == MECH_EXIT_OK)
             status = mech_cli_fail(cmd, "%s", err.msg);
     }
     if (r->h5 && status == MECH_EXIT_OK)
@@ -1197,7 +1276,9 @@ static void table_rows(const mech_dock_params *p, double rate, double *lo, doubl
 static int check_size(const char *cmd, const opts *o, const mech_dock_config *c, const char *dir)
 {
     const mech_dock_params *p = &c->params;
-    int ncol = c->nchannel ? c->nchannel + 1 : default_nch(c), nel = c->records ? elements_used(p) : 0;
+    int nel = c->records ? elements_used(p) : 0, nr, np;
+    int npose = c->out_format == MECH_DOCK_FORMAT_H5 ? 0 : pose_shape(p, &nr, &np);   /* pose.csv, a row per history row */
+    int ncol = (c->nchannel ? c->nchannel + 1 : default_nch(c)) + npose;
     double hlo, hhi, rlo, rhi;
     table_rows(p, c->out_rate, &hlo, &hhi);
     table_rows(p, c->out_records_rate, &rlo, &rhi);
@@ -1218,7 +1299,7 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
                  "step = %g s)", p->duration, floor(p->duration / MECH_DOCK_H_MAX) + 1, floor(p->duration / p->h + 0.5)
                  + 1, MECH_DOCK_H_MAX, p->h);
     if (lo > limit)
-        return mech_cli_fail(cmd, "%s: %s: the outputs would take %s%s (history.csv %.4g rows x %d columns at "
+        return mech_cli_fail(cmd, "%s: %s: the outputs would take %s%s (history.csv and pose.csv %.4g rows x %d columns at "
                              "outputs.rate = %g rows/s%s, element records %s), more than the %s allowed in %s (free "
                              "space or HYST_OUTPUT_MAX); shorten duration, %slower outputs.rate (--output-rate), or set "
                              "outputs.records to false (--no-records)", hy_display_name(o->scenario), what,
@@ -1231,10 +1312,10 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
     else if (lo >= SIZE_NOTE) {   /* the least estimate: an error-controlled run typically takes far fewer steps */
         char rows[160];
         if (p->tol == 0)
-            snprintf(rows, sizeof rows, "history.csv %.4g rows x %d columns, element records %.4g rows x %d", hhi, ncol,
+            snprintf(rows, sizeof rows, "history.csv and pose.csv %.4g rows x %d columns, element records %.4g rows x %d", hhi, ncol,
                      nel ? rhi : 0.0, nel);
         else
-            snprintf(rows, sizeof rows, "history.csv %.4g to %.4g rows x %d columns, element records %.4g to %.4g rows "
+            snprintf(rows, sizeof rows, "history.csv and pose.csv %.4g to %.4g rows x %d columns, element records %.4g to %.4g rows "
                      "x %d", hlo, hhi, ncol, nel ? rlo : 0.0, nel ? rhi : 0.0, nel);
         mech_cli_warn(cmd, "%s: %s: the outputs will take %s%s%s (%s); --output-rate or --no-records make them smaller",
                       hy_display_name(o->scenario), what, p->tol == 0 ? "up to " : need, p->tol == 0 ? "" : " to ", most,

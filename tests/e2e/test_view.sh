@@ -1,0 +1,101 @@
+#!/bin/sh
+# End-to-end tests of 'mech view' (docs/view.md, issue 48): the pages of S1-B, S3x-400-B and S3x-400-C in Debian's
+# headless Chromium (tests/e2e/view_check.py through the DevTools protocol over a pipe: no console errors; every
+# contact flag change and force peak of history.csv kept by the decimation; the slider's values equal the history;
+# the head red at the first contact and not before; the scene changes by the end; drawn in under 2 s; the 400 s
+# pages under 4 MiB), a beam response (hinges red exactly while they carry a moment), a sweep (its links resolve);
+# bad input, each class named with its file (line, column) or option, exit 1 or 2, nothing written over an input
+# and an earlier page kept. Without Chromium (or python3-pil) the browser checks are skipped with a message.
+TOP=${TOP:-$(pwd)}
+. "$TOP/tests/e2e/lib.sh"
+MECH=${MECH:-$TOP/bin/mech}
+FIX=${FIXTURES:-$TOP/fixtures}
+D=$FIX/mech/dock
+PY=/usr/bin/python3   # Debian's, with python3-pil (a python3 earlier on PATH may lack it)
+browser=1
+if ! command -v chromium >/dev/null 2>&1; then
+    echo "# SKIP the browser checks: chromium is not installed (scripts/install-deps installs it; CI has it)"; browser=0
+elif ! "$PY" -c 'import PIL' 2>/dev/null; then
+    echo "# SKIP the browser checks: python3-pil is not installed (scripts/install-deps installs it)"; browser=0
+fi
+
+# ---- the runs: S1-B (20 s) and the whole process S3x-400-B and -C (at their shipped output rate, 20 rows/s) ----
+cd "$WORK" || exit 1
+for s in s1-B s3x-400-B s3x-400-C; do
+    check "mech dock $s" "$MECH" dock "$D/$s.json" --out "$WORK/$s" --no-plots --no-records -q
+    check "mech view $s" "$MECH" view "$WORK/$s" -q
+done
+check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1 (got '$2', expected '$3')"; fi; }
+check_eq "pose.csv has a row for every history row" "$(wc -l < "$WORK/s1-B/pose.csv")" "$(wc -l < "$WORK/s1-B/history.csv")"
+
+# ---- a beam response (four clearance hinges, spec 004 §8) and a sweep (6 runs, the worst kept) ------------------
+check "mech beam sim hinges-4" "$MECH" beam sim "$FIX/mech/beam/hinges-4.json" --output-rate 2000 -o "$WORK/beam.csv"
+check "mech view beam.csv --config" "$MECH" view "$WORK/beam.csv" --config "$FIX/mech/beam/hinges-4.json" -q
+check "mech sweep test-grid" "$MECH" sweep "$FIX/mech/sweep/test-grid.json" --out "$WORK/sw" --no-plots -q
+check "mech view of a sweep" "$MECH" view "$WORK/sw" -q
+check "the sweep's kept run got its page" test -s "$WORK/sw/runs/2/view.html"
+
+if [ "$browser" = 1 ]; then
+    "$PY" "$TOP/tests/e2e/view_check.py" --max-load-ms 2000 --max-bytes 4194304 \
+        "dock:$WORK/s1-B/view.html:$WORK/s1-B" "dock:$WORK/s3x-400-B/view.html:$WORK/s3x-400-B" \
+        "dock:$WORK/s3x-400-C/view.html:$WORK/s3x-400-C" "beam:$WORK/beam.html:$WORK/beam.csv" \
+        "links:$WORK/sw/view.html" > "$WORK/vc.out" 2>&1
+    rc=$?
+    cat "$WORK/vc.out"
+    [ "$rc" -eq 0 ] || grep -q '^not ok' "$WORK/vc.out" || not_ok "view_check.py ran (exit $rc)"
+fi
+
+# ---- the demo's report as a web page (scripts/report-html) and the link check make demo runs on it -------------
+printf '# report\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n![figure](fig.png) [run](s1-B/view.html) [gone](gone.html)\n' > "$WORK/r.md"
+: > "$WORK/fig.png"
+check "report-html writes the page" "$PY" "$TOP/scripts/report-html" "$WORK/r.md" "$WORK/r.html"
+check_eq "its table is a table" "$(grep -c '<table>' "$WORK/r.html")" "1"
+if "$PY" "$TOP/tests/e2e/view_check.py" "static:$WORK/r.html" > "$WORK/links.out" 2>&1; then
+    not_ok "the link check finds the missing page"
+else
+    check_eq "the link check finds the missing page, only it" "$(grep -o "missing: .*" "$WORK/links.out")" "missing: ['gone.html'])"
+fi
+check_fails "report-html refuses its input as output" "refusing to overwrite the input" "$PY" "$TOP/scripts/report-html" \
+    "$WORK/r.md" "$WORK/r.md"
+
+# ---- bad input: one line naming the file (line:column) or the option; exit 1 (2 for usage) ---------------------
+B="$WORK/bad"
+mkdir -p "$B"
+cp -r "$WORK/s1-B" "$B/run"
+check_fails "no RUN: usage" "missing RUN" "$MECH" view
+check_fails "not a run folder" "neither a mech dock output folder" "$MECH" view "$B"
+check_fails "no such run" "no such file or folder" "$MECH" view "$B/nothing"
+cp -r "$B/run" "$B/ragged"; sed -i '7s/,[^,]*$//' "$B/ragged/history.csv"
+check_fails "a ragged history row: FILE:LINE:1" "history.csv:7:1: fewer cells, expected [0-9]+ as in the header" \
+    "$MECH" view "$B/ragged"
+cp -r "$B/run" "$B/word"; sed -i '9s/^\([^,]*\),[^,]*/\1,oops/' "$B/word/history.csv"
+check_fails "a word in a number column: FILE:LINE:COLUMN" "history.csv:9:[0-9]+: column 'head_fx': 'oops' is not a finite number" \
+    "$MECH" view "$B/word"
+cp -r "$B/run" "$B/nul"; printf '0,1\0002\n' >> "$B/nul/pose.csv"
+check_fails "a NUL byte: FILE:LINE:COLUMN" "pose.csv:[0-9]+:4: a NUL byte, expected text" "$MECH" view "$B/nul"
+cp -r "$B/run" "$B/short"; sed -i '$d' "$B/short/pose.csv"
+check_fails "pose.csv from another run (rows)" "pose.csv: [0-9]+ rows, .*history.csv [0-9]+: not the outputs of one run" \
+    "$MECH" view "$B/short"
+cp -r "$B/run" "$B/shift"; sed -i '5s/^[^,]*,/0.5,/' "$B/shift/pose.csv"
+check_fails "pose.csv from another run (times)" "pose.csv:5:1: t = 0.5 where .*history.csv:5 has" "$MECH" view "$B/shift"
+cp -r "$B/run" "$B/nopose"; rm "$B/nopose/pose.csv"
+check_fails "no pose.csv" "pose.csv: missing" "$MECH" view "$B/nopose"
+cp -r "$B/run" "$B/noscen"; sed -i 's|"scenario":.*|"scenario": "nowhere/x.json",|' "$B/noscen/summary.json"
+check_fails "the scenario not found: names the summary's key" "summary.json: scenario: 'nowhere/x.json' not found.*--scenario" \
+    "$MECH" view "$B/noscen"
+check "--scenario gives it" "$MECH" view "$B/noscen" --scenario "$D/s1-B.json" -q
+cp -r "$B/run" "$B/badsum"; printf '{"scenario": 1,,}' > "$B/badsum/summary.json"
+check_fails "a malformed summary: FILE:LINE:COLUMN" "summary.json:1:[0-9]+" "$MECH" view "$B/badsum"
+check_fails "--rows below 10" "--rows" "$MECH" view "$B/run" --rows 3
+check_fails "--config for a dock run" "--config is for a beam response" "$MECH" view "$B/run" --config x.json
+check_fails "a CSV that is not a beam response" "expected a mech beam sim time response" "$MECH" view "$B/run/history.csv"
+cp "$WORK/s1-B/log.h5" "$B/" 2>/dev/null || : > "$B/log.h5"
+check_fails "an HDF5 log: says to write CSV" "an HDF5 log: mech view reads the CSV outputs" "$MECH" view "$B/log.h5"
+h=$(cksum < "$B/run/history.csv")
+check_fails "-o onto an input" "refusing to overwrite the input file" "$MECH" view "$B/run" -o "$B/run/history.csv"
+check_eq "the input is unchanged" "$(cksum < "$B/run/history.csv")" "$h"
+echo "earlier page" > "$B/word/view.html"
+"$MECH" view "$B/word" >/dev/null 2>&1
+check_eq "a failed view keeps the earlier page" "$(cat "$B/word/view.html")" "earlier page"
+check_eq "and leaves no temporary" "$(ls -A "$B/word" | grep -c '^\.')" "0"
+finish

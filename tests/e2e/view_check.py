@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""Checks of `mech view` pages in Debian's headless Chromium (tests/e2e/test_view.sh; docs/view.md).
+
+  view_check.py [--shots DIR] [--max-load-ms MS] [--max-bytes N] TASK...
+    dock:PAGE:RUN_DIR    a docking run's page against RUN_DIR/history.csv
+    beam:PAGE:SIM.csv    a beam response's page against the CSV
+    links:PAGE           the page (as drawn) opens without errors and every link and image resolves
+
+One browser serves every task, driven through the DevTools protocol over --remote-debugging-pipe (cdp.py): a page
+is opened by its file URL, #t=T sets its time (the page listens to hashchange), values are read from the DOM, and
+screenshots come from Page.captureScreenshot. Checks print "ok - ..." or "not ok - ...":
+  - no console error, no uncaught exception, no failed load (the tab's events); body[data-ready] = 1;
+  - dock: the page's kept rows (its JSON block) against history.csv: every change of a contact flag kept with the
+    row before it, every episode's peak of each contact force kept with its value;
+  - dock: the slider: at a kept row's time and between two kept rows the cursor shows the last kept row at or before
+    the time, and every panel value (cells with data-ch, data-v) equals history.csv at that row to the page's 7
+    significant digits (relative 5e-7);
+  - dock: screenshots at t = 0, at the first head contact and at the end: no contact red in the scene at t = 0,
+    the head drawn red at the first contact (at least half its drawn disc, near its drawn centre), the end's scene
+    differs from t = 0 (and, when the head touches then, it is red);
+  - dock: load time (body[data-load-ms]: navigation start to drawn) and the page's size;
+  - beam: a hinge is drawn red exactly while its moment is non-zero (at a time of each kind), values as for dock.
+Exit status 0 when every check passed."""
+import csv, json, os, re, sys, tempfile
+from html.parser import HTMLParser
+from PIL import Image
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp import Chromium
+
+fails = 0
+RED = lambda p: p[0] > 190 and p[1] < 60 and p[2] < 60
+
+
+def ok(name, cond, detail=""):
+    global fails
+    if cond:
+        print("ok - " + name)
+    else:
+        fails += 1
+        print("not ok - " + name + (" (" + detail + ")" if detail else ""))
+
+
+def page_data(page):
+    text = open(page, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="run-data">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1)), len(text.encode())
+
+
+def read_csv(path):
+    with open(path) as f:
+        rows = list(csv.reader(f))
+    return rows[0], [[float(x) for x in r] for r in rows[2:]]
+
+
+_nonce = [0]
+
+
+def set_time(b, t):
+    # a new fragment each time (the n=K after it), so that the page hears a hashchange even for the same time
+    _nonce[0] += 1
+    b.eval("new Promise(r => { location.hash = 't=%.17g&n=%d'; "
+           "setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => r(1))), 30); })" % (t, _nonce[0]))
+
+
+def panel(b):
+    return b.eval("JSON.stringify([...document.querySelectorAll('td[data-ch]')].map(e => [e.dataset.ch, e.dataset.v]))")
+
+
+def open_page(b, page, name):
+    b.open("file://" + os.path.abspath(page))
+    ready = b.eval("document.body.dataset.ready")
+    ok("%s: page drawn (body data-ready)" % name, ready == "1")
+    errs = b.errors() + ([] if b.eval("document.body.dataset.errors") == "0" else ["the page counted errors"])
+    ok("%s: no console errors" % name, not errs, "; ".join(errs[:3]))
+    return float(b.eval("document.body.dataset.loadMs") or 1e9)
+
+
+def check_values(b, name, label, treq, kept_t, names, hist):
+    set_time(b, treq)
+    tshown = float(b.eval("document.getElementById('cursor').dataset.t"))
+    expect = max([t for t in kept_t if t <= treq] or [kept_t[0]])
+    ok("%s: %s: cursor at the last kept row at or before t = %.6g (%.9g)" % (name, label, treq, tshown),
+       tshown == expect, "expected %.17g" % expect)
+    ht = [r[0] for r in hist]
+    col = {n: k for k, n in enumerate(names)}
+    r = hist[ht.index(tshown)] if tshown in ht else None
+    vals = json.loads(panel(b))
+    wrong = [(c, v) for c, v in vals if r is None or c not in col or v in ("null", "undefined")
+             or abs(float(v) - r[col[c]]) > 5e-7 * abs(r[col[c]])]
+    ok("%s: %s: %d panel values equal the history at t = %.9g" % (name, label, len(vals), tshown),
+       r is not None and len(vals) >= 5 and not wrong, str(wrong[:3]))
+
+
+def dock(b, page, run, shots, max_load, max_bytes):
+    name = os.path.basename(os.path.normpath(run))
+    data, size = page_data(page)
+    names, hist = read_csv(os.path.join(run, "history.csv"))
+    ht = [r[0] for r in hist]
+    kept_t = data["data"][0]
+    kept = set(kept_t)
+    col = {n: k for k, n in enumerate(names)}
+    # decimation: flags' changes and the forces' peaks
+    flags = [c for c in ["cone_contact", "socket_contact", "bottom_contact", "latch_contact", "limiter_contact",
+                         "capture", "seq_state"] if c in col]
+    nchg, missing = 0, []
+    for i in range(1, len(hist)):
+        for c in flags:
+            if hist[i][col[c]] != hist[i - 1][col[c]]:
+                nchg += 1
+                if not (ht[i] in kept and ht[i - 1] in kept):
+                    missing.append(ht[i])
+    ok("%s: every contact flag change (%d) kept with the row before it" % (name, nchg), nchg > 0 and not missing,
+       "missing at t = %s" % missing[:3])
+    bad, npk = [], 0
+    for c in ["head_axial", "head_lateral", "limiter_f", "roller_f1", "roller_f2", "roller_f3", "pad_wall_f",
+              "pusher_f", "plane_f"]:
+        if c not in col:
+            continue
+        k = col[c]
+        pv = dict(zip(kept_t, data["data"][data["channels"].index(c)]))
+        i = 0
+        while i < len(hist):
+            if hist[i][k] == 0:
+                i += 1
+                continue
+            j = pk = i
+            while j < len(hist) and hist[j][k] != 0:
+                if abs(hist[j][k]) > abs(hist[pk][k]):
+                    pk = j
+                j += 1
+            npk += 1
+            v = pv.get(ht[pk])
+            if v is None or abs(v - hist[pk][k]) > 5e-7 * abs(hist[pk][k]):
+                bad.append((c, ht[pk]))
+            i = j
+    ok("%s: every contact force episode's peak (%d) kept with its value" % (name, npk), npk > 0 and not bad,
+       str(bad[:3]))
+    load = open_page(b, page, name)
+    print("# %s: drawn %.0f ms after navigation start; page %d bytes, %d of %d rows kept" %
+          (name, load, size, data["rows"], data["rows_in"]))
+    ok("%s: opens in under %.0f ms (%.0f ms)" % (name, max_load, load), load < max_load)
+    if max_bytes:
+        ok("%s: page under %d bytes (%d)" % (name, max_bytes, size), size < max_bytes)
+    mid = len(kept_t) // 2
+    check_values(b, name, "a kept row", kept_t[mid], kept_t, names, hist)
+    # three quarters of the way to the next kept row: a page showing the nearest row would show the next one
+    check_values(b, name, "between kept rows", kept_t[mid] + 0.75 * (kept_t[mid + 1] - kept_t[mid]), kept_t, names, hist)
+    # keyboard stepping: PageDown from t = 0 goes to the first event, a row where a flag changes or a contact force
+    # of the rollers, pads, pushers or planes switches on or off; a second PageDown to the next one
+    evc = [col[c] for c in flags + ["limiter_f", "roller_f1", "roller_f2", "roller_f3", "pad_wall_f", "pusher_f",
+                                    "plane_f"] if c in col]
+    ev = [ht[i] for i in range(1, len(hist)) if any((hist[i][k] != 0) != (hist[i - 1][k] != 0) or
+                                                     (k in [col[c] for c in flags] and hist[i][k] != hist[i - 1][k])
+                                                     for k in evc)]
+    set_time(b, 0.0)
+    got = []
+    for _ in range(2):
+        b.eval("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'PageDown'}))")
+        got.append(float(b.eval("document.getElementById('cursor').dataset.t")))
+    ok("%s: PageDown steps to the first two events (t = %s)" % (name, ", ".join("%.6g" % t for t in got)),
+       got == ev[:2], "expected %s" % ev[:2])
+
+    # screenshots: the contact red at the head
+    hc = [col[c] for c in ["cone_contact", "socket_contact", "bottom_contact", "latch_contact"]]
+    first = next(t for t, r in zip(ht, hist) if any(r[k] for k in hc))
+    shot = {}
+    for label, t in [("t0", 0.0), ("first-contact", first), ("end", ht[-1])]:
+        set_time(b, t)
+        path = os.path.join(shots, "%s-%s.png" % (name, label))
+        b.screenshot(path)
+        box = [float(v) for v in b.eval("document.getElementById('scene-ld').dataset.box").split(",")]
+        cx, cy, r = [float(v) for v in b.eval("document.getElementById('scene-ld').dataset.head").split(",")]
+        touching = b.eval("document.getElementById('scene-ld').dataset.headContact") == "1"
+        im = Image.open(path).convert("RGB")
+        scene = im.crop((int(box[0]), int(box[1]), int(box[0] + box[2]), int(box[1] + box[3])))
+        px, red, near = scene.load(), 0, 0
+        for y in range(scene.size[1]):
+            for x in range(scene.size[0]):
+                if RED(px[x, y]):
+                    red += 1
+                    near += (x + int(box[0]) - cx) ** 2 + (y + int(box[1]) - cy) ** 2 <= (r + 3) ** 2
+        shot[label] = (red, near, 3.14159 * r * r, scene, touching)
+    s0, s1, s2 = shot["t0"], shot["first-contact"], shot["end"]
+    ok("%s: t = 0: no contact red in the scene" % name, s0[0] == 0 and not s0[4], "%d red pixels" % s0[0])
+    ok("%s: first head contact, t = %.6g: the head red (%d red pixels at it, its disc %.0f)" % (name, first, s1[1],
+       s1[2]), s1[4] and s1[1] >= 0.5 * s1[2])
+    diff = sum(1 for p, q in zip(s0[3].getdata(), s2[3].getdata()) if p != q) if s0[3].size == s2[3].size else 10**9
+    ok("%s: the scene at the end differs from t = 0 (%d pixels)" % (name, diff), diff > 200)
+    if s2[4]:
+        ok("%s: end: the head red while it touches (%d red pixels at it)" % (name, s2[1]), s2[1] >= 0.5 * s2[2])
+
+
+def beam(b, page, sim):
+    name = os.path.basename(page)
+    data, size = page_data(page)
+    names, hist = read_csv(sim)
+    open_page(b, page, name)
+    kept_t = data["data"][0]
+    check_values(b, name, "a kept row", kept_t[len(kept_t) // 2], kept_t, names, hist)
+    m = data["channels"].index("M_1")
+    col = data["data"][m]
+    seen = set()
+    for i, (t, v) in enumerate(zip(kept_t, col)):
+        kind = v != 0
+        if kind in seen:
+            continue
+        seen.add(kind)
+        set_time(b, t)
+        fill = b.eval("document.querySelector('circle.hinge[data-hinge=\"1\"]').getAttribute('fill')")
+        ok("%s: t = %.6g: hinge 1 %s while M_1 = %.4g" % (name, t, "red" if kind else "not red", v),
+           (fill == "rgb(224,16,16)") == kind, "fill %s" % fill)
+    ok("%s: hinge 1 seen carrying a moment and free" % name, seen == {True, False})
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.refs, self.ids = [], set()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        for k in ("href", "src"):
+            if a.get(k):
+                self.refs.append(a[k])
+
+
+def check_links(html_text, base, name):
+    p = Links()
+    p.feed(html_text)
+    bad = []
+    for ref in p.refs:
+        if re.match(r"^[a-z][a-z0-9+.-]*:", ref, re.I):   # http:, mailto:, data: ... none expected in a page
+            if not ref.startswith("data:"):
+                bad.append(ref + " (external)")
+            continue
+        path, _, frag = ref.partition("#")
+        if not path:
+            if frag and frag not in p.ids:
+                bad.append(ref)
+            continue
+        if not os.path.exists(os.path.join(base, path.split("?")[0])):
+            bad.append(ref)
+    ok("%s: every link and image (%d) resolves" % (name, len(p.refs)), p.refs and not bad, "missing: %s" % bad[:5])
+
+
+def links(b, page):
+    name = os.path.basename(page)
+    if b:
+        open_page(b, page, name)
+        text = b.eval("document.documentElement.outerHTML")
+    else:
+        text = open(page, encoding="utf-8").read()
+    check_links(text, os.path.dirname(os.path.abspath(page)), name)
+
+
+def main():
+    a = sys.argv[1:]
+    opt = {"--shots": None, "--max-load-ms": "2000", "--max-bytes": "0"}
+    tasks = []
+    while a:
+        x = a.pop(0)
+        if x in opt:
+            opt[x] = a.pop(0)
+        else:
+            tasks.append(x)
+    shots = opt["--shots"] or tempfile.mkdtemp()
+    static = [t for t in tasks if t.startswith("static:")]
+    for t in static:          # no browser needed
+        links(None, t.split(":", 1)[1])
+    tasks = [t for t in tasks if not t.startswith("static:")]
+    if tasks:
+        b = Chromium()
+        try:
+            for t in tasks:
+                kind, rest = t.split(":", 1)
+                if kind == "dock":
+                    page, run = rest.split(":", 1)
+                    dock(b, page, run, shots, float(opt["--max-load-ms"]), int(opt["--max-bytes"]))
+                elif kind == "beam":
+                    page, sim = rest.split(":", 1)
+                    beam(b, page, sim)
+                elif kind == "links":
+                    links(b, rest)
+        finally:
+            b.close()
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
