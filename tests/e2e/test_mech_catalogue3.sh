@@ -104,16 +104,16 @@ m=$(intkey pushers n 8); [ -z "$m" ] && ok "N27: pushers.n = 8 runs" || not_ok "
 
 # ---- the output-size check of an error-controlled run: from its output rate and its longest step (0.01 s), not from
 # duration / step. S2-A (tolerance 1e-6) for 20 s writes 8.6 MB (11 804 steps); duration / step = 8e4 steps made it
-# 42.3 MB and refused it under a 20 MB limit. Now it runs, warned that it may not fit, and its outputs fit.
+# 44.8 MB (with pose.csv) and refused it under a 20 MB limit. Now it runs, warned that it may not fit, and its outputs fit.
 F=$WORK/fits
 HYST_OUTPUT_MAX=2e7 "$MECH" dock "$D/s2-A.json" --out "$F" --no-plots -q 2>"$WORK/fits.err"; rc=$?
 check_num "size: an error-controlled run that fits is not refused (exit 0)" "$rc" 0 0
-grep -q "the outputs may take up to 42.3 MB (at least 4.1 MB), more than the 20.0 MB allowed" "$WORK/fits.err" \
+grep -q "the outputs may take up to 44.8 MB (at least 5.3 MB), more than the 20.0 MB allowed" "$WORK/fits.err" \
     && ok "size: ... warned with its range" || not_ok "size: ... warned with its range ($(cat "$WORK/fits.err"))"
 sz=$(du -cb "$F" | tail -n 1 | cut -f1)
 awk -v s="$sz" 'BEGIN { exit !(s < 2e7) }' && ok "size: its outputs fit ($sz bytes)" || not_ok "size: its outputs fit ($sz bytes)"
 # a fixed-step run is estimated from its steps as before: refused under the same limit
-check_fails "size: the same run in fixed steps refused (8e4 steps)" "duration 20 s / step 0.00025 s = 8e\+04 steps: the outputs would take up to 42.3 MB" \
+check_fails "size: the same run in fixed steps refused (8e4 steps)" "duration 20 s / step 0.00025 s = 8e\+04 steps: the outputs would take up to 44.8 MB" \
     env HYST_OUTPUT_MAX=2e7 "$MECH" dock "$D/s2-A.json" --out "$WORK/fits2" --no-plots -q --tolerance 0
 
 # ---- N5's leftover: a long run says the size of its outputs before it starts (the 25 000 s run said nothing)
@@ -127,7 +127,7 @@ time.sleep(1.5)
 p.send_signal(signal.SIGINT)
 err = p.communicate()[1]
 want = ("duration 25000 s, error-controlled (2.5e+06 to 1e+08 steps: steps of 0.01 s at most, of step = 0.00025 s): "
-        "the outputs will take 5.1 GB to 52.9 GB (history.csv 2.5e+06 to 5e+06 rows x 63 columns, element records "
+        "the outputs will take 6.6 GB to 56.0 GB (history.csv and pose.csv 2.5e+06 to 5e+06 rows x 88 columns, element records "
         "2.5e+06 to 1e+08 rows x 6)")
 ok = want in err and err.count("\n") == 1 and p.returncode == -signal.SIGINT
 if not ok:
