@@ -192,6 +192,12 @@ int hy_cmd_fit_all(int argc, char **argv)
     if (!dir)
         return hy_cli_usage(CMD, "-d DIR is required (the fitted models are written there)");
     const char *data = argv[optind];
+    /* an output onto an input is refused before the fits, not after minutes of them (issue 42, N14) */
+    const char *outs[3] = {json, md, plot}, *ins[2] = {data, val};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++)
+            if (outs[i] && hy_same_file(outs[i], ins[j]))
+                return hy_cli_fail(CMD, "%s: refusing to overwrite the input file with an output", outs[i]);
     if (mkdir(dir, 0777) != 0) {
         struct stat st;
         if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
