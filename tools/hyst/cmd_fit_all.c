@@ -163,6 +163,12 @@ int hy_cmd_fit_all(int argc, char **argv)
                     return hy_cli_usage(CMD, "--families: unknown family '%s' (expected pwl, kin, bw, iwan)", t);
                 use[k] = 1;
             }
+            int any = 0;
+            for (int k = 0; k < NFAM; k++)
+                any |= use[k];
+            if (!any) /* issue 42 N27: a usage error (exit 2), not a failed fit */
+                return hy_cli_usage(CMD, "--families: expected a comma-separated subset of pwl,kin,bw,iwan, got '%s'",
+                                    optarg);
             break;
         }
         case OPT_PWLOPTS:
