@@ -224,6 +224,12 @@ int hy_cmd_fit_all(int argc, char **argv)
         hy_series_free(&s);
         return rc;
     }
+    double est = 0; /* every family's fit together under the limit; each says its own estimate (issue 42, N24) */
+    for (int k = 0; k < NFAM; k++)
+        if (use[k])
+            est += hy_cli_fit_seconds(fam_name[k], s.n, 0);
+    if ((rc = hy_cli_fit_begin(CMD, s.source, est, s.n, 0, NULL)) != HY_EXIT_OK)
+        goto out;
     if (hy_loops_analyze(s.q, s.Q, s.n, &lopts, &L, &err) != HY_OK ||
         (val && hy_loops_analyze(v.q, v.Q, v.n, &lopts, &LV, &err) != HY_OK)) {
         rc = hy_cli_fail(CMD, "%s", err.msg);
