@@ -39,6 +39,10 @@ cpu=$(sed -n 's/^cpu //p' "$WORK/bw.err")
 awk -v e="$est" -v c="$cpu" 'BEGIN{exit !(e > 0 && c > 0 && e / c < 10 && c / e < 10)}' \
     && ok "fit bw: estimate $est s against $cpu s of CPU time (within a factor 10)" \
     || not_ok "fit bw: estimate $est s against $cpu s of CPU time (within a factor 10)"
+# a bootstrap shows its progress, one line rewritten, after the fit's own stage
+HYST_PROGRESS=always "$HYST" fit bw "$D" -o "$WORK/bb.json" -q --bootstrap 8 --seed 3 >/dev/null 2>"$WORK/bb.err"
+tr '\r' '\n' <"$WORK/bb.err" | grep -q "^hyst fit bw: bootstrap: *[0-9]* %, [0-9]* s, about [0-9]* s left" \
+    && ok "bootstrap progress shown" || { not_ok "bootstrap progress shown"; cat "$WORK/bb.err"; }
 # silent when short and not on a terminal (the default): standard error holds only the fit's own lines
 "$HYST" fit bw "$D" -o "$WORK/bw2.json" -q 2>"$WORK/q.err" >/dev/null
 grep -q "CPU time" "$WORK/q.err" && not_ok "short fit silent off a terminal" || ok "short fit silent off a terminal"

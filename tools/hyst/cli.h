@@ -59,6 +59,15 @@ int hy_cli_write_json(const char *cmd, const char *path, struct cJSON *doc, cons
 double hy_cli_fit_seconds(const char *family, size_t rows, int refits);
 double hy_cli_fit_limit(void);
 int hy_cli_fit_begin(const char *cmd, const char *source, double est, size_t rows, int refits, hy_stage *st);
+/* a bootstrap's refits: on a terminal (or HYST_PROGRESS) a progress line "hyst fit bw: bootstrap: 45 %, 12 s, about
+ * 15 s left"; otherwise, from an estimated 30 s, the estimate before and the time after (hy_stage) */
+typedef struct hy_cli_boot_progress {
+    hy_progress pr;
+    hy_stage st;
+} hy_cli_boot_progress;
+void hy_cli_boot_begin(hy_cli_boot_progress *bp, const char *cmd, double est, int refits);
+void hy_cli_boot_step(void *bp, int done, int refits); /* hy_famfit_bootstrap_progress's callback */
+void hy_cli_boot_end(hy_cli_boot_progress *bp);
 
 // (text, name of the option) => value parsed as a finite double; 0 on success, usage message and -1 otherwise
 int hy_cli_double(const char *cmd, const char *opt, const char *text, double *out);

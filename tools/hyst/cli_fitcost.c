@@ -74,3 +74,29 @@ int hy_cli_fit_begin(const char *cmd, const char *source, double est, size_t row
     hy_stage_start(st, label, est, "%s (about %s of CPU time)", what, t);
     return HY_EXIT_OK;
 }
+
+void hy_cli_boot_begin(hy_cli_boot_progress *bp, const char *cmd, double est, int refits)
+{
+    char label[64], t[32];
+    snprintf(label, sizeof label, "hyst %s: bootstrap", cmd);
+    hy_progress_start(&bp->pr, label);
+    memset(&bp->st, 0, sizeof bp->st);
+    if (!bp->pr.on) { /* no progress line: a log still says why the run is silent */
+        duration_text(t, sizeof t, est);
+        snprintf(label, sizeof label, "hyst %s", cmd);
+        hy_stage_start(&bp->st, label, est, "%d bootstrap refits (about %s of CPU time)", refits, t);
+    }
+}
+
+void hy_cli_boot_step(void *ctx, int done, int refits)
+{
+    hy_cli_boot_progress *bp = ctx;
+    bp->pr.calls |= 255u; /* a refit is long: the clock is read at every one (hy_progress reads it every 256) */
+    hy_progress_update(&bp->pr, (double)done / refits);
+}
+
+void hy_cli_boot_end(hy_cli_boot_progress *bp)
+{
+    hy_progress_end(&bp->pr);
+    hy_stage_end(&bp->st);
+}
