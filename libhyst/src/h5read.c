@@ -30,6 +30,18 @@
 #include "hyst/h5log.h"
 #include "hyst/util.h"
 
+/* sanitizer builds reserve terabytes of shadow memory, which RLIMIT_DATA would count */
+#if defined(__SANITIZE_ADDRESS__)
+#define HY_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HY_SANITIZED 1
+#endif
+#endif
+#ifndef HY_SANITIZED
+#define HY_SANITIZED 0
+#endif
+
 int hy_h5_stall_ms = 10000;
 
 int hy_h5_split_path(const char *arg, char *file, size_t flen, const char **dset)
@@ -124,6 +136,20 @@ static _Noreturn void child_main(const char *file, const char *dpath, const hy_c
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* gone with its caller */
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core); /* a crash in libhdf5 leaves no core file beside the user's data */
+#if !HY_SANITIZED
+    /* the heap may grow by HY_H5R_MAX_HEAP beyond what the caller had: a damaged file that makes libhdf5 allocate
+       more gets a failed allocation (a read error), not the machine's memory */
+    FILE *sm = fopen("/proc/self/statm", "r");
+    unsigned long pages[6] = {0};
+    if (sm && fscanf(sm, "%lu %lu %lu %lu %lu %lu", &pages[0], &pages[1], &pages[2], &pages[3], &pages[4],
+                     &pages[5]) == 6) {
+        rlim_t cap = (rlim_t)pages[5] * (rlim_t)sysconf(_SC_PAGESIZE) + HY_H5R_MAX_HEAP;
+        struct rlimit data = {cap, cap};
+        setrlimit(RLIMIT_DATA, &data);
+    }
+    if (sm)
+        fclose(sm);
+#endif
     hy_h5r_child(file, dpath, o, fd);
 }
 

@@ -29,6 +29,14 @@ typedef struct hy_h5r_head {
  * RFC 1951: a 258-byte match per 2 bits at best) */
 #define HY_H5R_MAX_RATIO 1032
 
+/* a chunk of at most this many bytes (libhdf5 allocates a whole chunk to read it; HDF5 allows 4 GiB, mech's logs
+ * write 192 KiB, h5py's automatic chunks stay under 1 MiB) */
+#define HY_H5R_MAX_CHUNK (64 << 20)
+
+/* the child's data segment may grow by this much beyond what it inherits (RLIMIT_DATA; not in sanitizer builds,
+ * whose shadow memory counts): a damaged file cannot make libhdf5 take the machine's memory */
+#define HY_H5R_MAX_HEAP ((size_t)1 << 30)
+
 /* the child is stopped when it sends nothing for this long (ms); the fuzz harness sets it shorter */
 HY_CSV_HIDDEN extern int hy_h5_stall_ms;
 

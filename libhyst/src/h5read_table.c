@@ -246,13 +246,17 @@ static int plausible(hid_t d, uint64_t rows, size_t row_bytes, const char *src, 
     int nfilt = H5Pget_nfilters(pl), next = H5Pget_external_count(pl);
     hsize_t cd[2] = {0, 0};
     uint64_t chunk = 0;
-    if (lay == H5D_CHUNKED) {
-        /* a last partial chunk: at most its rows times a whole row */
-        int cr = H5Pget_chunk(pl, 2, cd);
-        if (cr < 1 || cr > 2 || __builtin_mul_overflow((uint64_t)cd[0], (uint64_t)row_bytes, &chunk))
-            chunk = UINT64_MAX;
-    }
+    int cr = lay == H5D_CHUNKED ? H5Pget_chunk(pl, 2, cd) : 0;
     H5Pclose(pl);
+    if (lay == H5D_CHUNKED) {
+        /* a last partial chunk: at most its rows times a whole row; libhdf5 allocates a whole chunk to read it */
+        if (cr < 1 || cr > 2)
+            return hy_err_set(err, HY_EDATA, "%s: the table's chunk dimensions cannot be read (a damaged file)", src);
+        if (__builtin_mul_overflow((uint64_t)cd[0], (uint64_t)row_bytes, &chunk) || chunk > HY_H5R_MAX_CHUNK)
+            return hy_err_set(err, HY_EDATA, "%s: declares chunks of %llu rows of %zu bytes, expected at most %d MiB "
+                              "a chunk (libhdf5 allocates a whole chunk to read it; a damaged file)", src,
+                              (unsigned long long)cd[0], row_bytes, HY_H5R_MAX_CHUNK >> 20);
+    }
     if (lay != H5D_COMPACT && lay != H5D_CONTIGUOUS && lay != H5D_CHUNKED)
         return hy_err_set(err, HY_EDATA, "%s: is a %s dataset, expected a table stored in this file (compact, "
                           "contiguous or chunked)", src, lay == H5D_VIRTUAL ? "virtual" : "damaged");
@@ -264,7 +268,7 @@ static int plausible(hid_t d, uint64_t rows, size_t row_bytes, const char *src, 
     uint64_t stored = H5Dget_storage_size(d), fsize = (uint64_t)st->st_size;
     uint64_t avail = stored < fsize ? stored : fsize, limit;
     if (__builtin_mul_overflow(avail, (uint64_t)(nfilt ? HY_H5R_MAX_RATIO : 1), &limit) ||
-        __builtin_add_overflow(limit, chunk == UINT64_MAX ? 0 : chunk * (uint64_t)(lay == H5D_CHUNKED), &limit))
+        __builtin_add_overflow(limit, chunk, &limit))
         limit = UINT64_MAX;
     if (declared > limit)
         return hy_err_set(err, HY_EDATA, "%s: declares %llu rows of %zu bytes (%llu bytes), but its data take %llu bytes "

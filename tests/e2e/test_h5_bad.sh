@@ -39,6 +39,10 @@ read -r secs kb <"$WORK/.tm"
 awk -v s="$secs" -v k="$kb" 'BEGIN{exit !(s < 5 && k < 200000)}' && ok "N21: bounded ($secs s, $kb KB)" \
     || not_ok "N21: bounded (got $secs s, $kb KB; expected < 5 s, < 200 MB)"
 
+# N21: a chunk that libhdf5 would allocate whole (4194304 rows x 24 bytes = 96 MiB, declared in a 1.4 KB file)
+bad "N21: chunks over 64 MiB refused" "h5-huge-chunks.h5:/r: declares chunks of 4194304 rows of 24 bytes, expected at most 64 MiB a chunk" \
+    "$HYST" loops "$B/h5-huge-chunks.h5:/r"
+
 # N20: libhdf5 crashes (H5HG_read) / loops forever (H5C_protect) on the 'units' attribute of damaged logs: run in
 # a child process, reported with what libhdf5 was doing; the hang is stopped after 10 s without progress
 cd "$WORK" || exit 1
