@@ -6,14 +6,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "hyst/util.h"
+#include "hyst/h5log.h"
 
-// (a, b) => 1 when both paths name the same existing file, else 0
+/* (path, or a dataset path FILE.h5:/DSET) => stat of the file it reads: a table of an HDF5 file is read from the
+ * file part, which an output must not replace either (N14: `hyst loops log.h5:/history --json log.h5` replaced the
+ * log it read) */
+static int stat_input(const char *path, struct stat *st)
+{
+    if (stat(path, st) == 0)
+        return 0;
+    char file[4096];
+    const char *dset;
+    return hy_h5_split_path(path, file, sizeof file, &dset) ? stat(file, st) : -1;
+}
+
+// (a, b) => 1 when both paths name the same existing file (either may be FILE.h5:/DSET, its file), else 0
 int hy_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     if (!a || !b || strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
         return 0;
-    if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+    if (stat_input(a, &sa) != 0 || stat_input(b, &sb) != 0)
         return 0;
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

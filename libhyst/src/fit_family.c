@@ -384,6 +384,15 @@ int hy_famfit_bootstrap_models(const double *q, const double *Q, size_t n, const
                                const hy_famfit_result *fit, int n_rep, uint64_t seed, int keep, hy_famfit_boot *B,
                                hy_err *err)
 {
+    return hy_famfit_bootstrap_progress(q, Q, n, o, fit, n_rep, seed, keep, NULL, NULL, B, err);
+}
+
+// (as above, progress callback or NULL) => the same, progress called after each replicate
+int hy_famfit_bootstrap_progress(const double *q, const double *Q, size_t n, const hy_famfit_opts *o,
+                                 const hy_famfit_result *fit, int n_rep, uint64_t seed, int keep,
+                                 void (*progress)(void *ctx, int done, int n_rep), void *ctx, hy_famfit_boot *B,
+                                 hy_err *err)
+{
     memset(B, 0, sizeof *B);
     const hy_replay_metrics *M = &fit->metrics;
     size_t nc = M->n_cyc;
@@ -433,7 +442,10 @@ int hy_famfit_bootstrap_models(const double *q, const double *Q, size_t n, const
         /* a sample shared by two consecutive cycles (the boundary) takes the later cycle's weight: harmless */
         hy_famfit_result r;
         hy_err e2;
-        if (hy_famfit_run(q, Q, n, &ob, &r, &e2) != HY_OK)
+        int frc = hy_famfit_run(q, Q, n, &ob, &r, &e2);
+        if (progress)
+            progress(ctx, b + 1, n_rep);
+        if (frc != HY_OK)
             continue;
         for (int j = 0; j < fit->np; j++)
             B->param[(size_t)B->n_ok * HY_FAMFIT_PMAX + (size_t)j] = r.value[j];

@@ -3,7 +3,7 @@
  * symbol relocation to every run of hyst and mech, whether or not it touches an HDF5 file (the whole `mech beam sim`
  * takes ~40 ms).
  * Include after <hdf5.h>: the HDF5 calls and the predefined type ids of the file then go through the table
- * hy_h5, filled by hy_h5_load. Private to libhyst (h5log.c, h5read.c). */
+ * hy_h5, filled by hy_h5_load. Private to libhyst (h5log.c, h5read_table.c). */
 #ifndef HYST_H5LIB_H
 #define HYST_H5LIB_H
 
@@ -12,19 +12,21 @@
 #include "hyst/common.h"
 
 #define HY_H5_FUNCS(X)                                                                                            \
-    X(H5open) X(H5get_libversion) X(H5Eset_auto2) X(H5free_memory)                                             \
+    X(H5open) X(H5get_libversion) X(H5Eset_auto2) X(H5Ewalk2) X(H5free_memory)                                       \
     X(H5Fcreate) X(H5Fopen) X(H5Fclose) X(H5Fis_hdf5)                                                           \
     X(H5Aclose) X(H5Acreate2) X(H5Adelete) X(H5Aexists) X(H5Aget_space) X(H5Aget_type) X(H5Aopen) X(H5Aread)    \
     X(H5Awrite)                                                                                                  \
     X(H5Dclose) X(H5Dcreate2) X(H5Dget_space) X(H5Dget_type) X(H5Dopen2) X(H5Dread) X(H5Dset_extent)            \
-    X(H5Dvlen_reclaim) X(H5Dwrite) X(H5Dwrite_chunk) X(H5Dget_chunk_storage_size)                                \
+    X(H5Dvlen_reclaim) X(H5Dwrite) X(H5Dwrite_chunk) X(H5Dget_chunk_storage_size) X(H5Dget_create_plist)         \
+    X(H5Dget_storage_size) X(H5Pget_layout) X(H5Pget_chunk) X(H5Pget_nfilters) X(H5Pget_external_count)          \
     X(H5Iget_type) X(H5Lexists) X(H5Oclose) X(H5Oexists_by_name) X(H5Oopen)                                      \
     X(H5Pclose) X(H5Pcreate) X(H5Pset_chunk) X(H5Pset_create_intermediate_group) X(H5Pset_deflate)              \
     X(H5Pset_shuffle)                                                                                            \
     X(H5Sclose) X(H5Screate) X(H5Screate_simple) X(H5Sget_simple_extent_dims) X(H5Sget_simple_extent_ndims)     \
     X(H5Sget_simple_extent_npoints) X(H5Sselect_hyperslab)                                                       \
     X(H5Tclose) X(H5Tcopy) X(H5Tcreate) X(H5Tget_class) X(H5Tget_cset) X(H5Tget_member_class)                   \
-    X(H5Tget_member_name) X(H5Tget_nmembers) X(H5Tinsert) X(H5Tis_variable_str) X(H5Tset_cset) X(H5Tset_size)
+    X(H5Tget_member_name) X(H5Tget_nmembers) X(H5Tinsert) X(H5Tis_variable_str) X(H5Tset_cset) X(H5Tset_size)    \
+    X(H5Tget_size) X(H5Tget_member_type) X(H5Tget_member_offset) X(H5Tget_strpad)
 
 /* the predefined ids the code uses: global variables of the library, valid after H5open */
 #define HY_H5_IDS(X)                                                                                              \
@@ -67,6 +69,17 @@ __attribute__((visibility("hidden"))) int hy_isal_load(const char *what, hy_err 
 #define H5get_libversion hy_h5.H5get_libversion
 #define H5Eset_auto2 hy_h5.H5Eset_auto2
 #define H5free_memory hy_h5.H5free_memory
+#define H5Ewalk2 hy_h5.H5Ewalk2
+#define H5Dget_create_plist hy_h5.H5Dget_create_plist
+#define H5Dget_storage_size hy_h5.H5Dget_storage_size
+#define H5Pget_layout hy_h5.H5Pget_layout
+#define H5Pget_chunk hy_h5.H5Pget_chunk
+#define H5Pget_nfilters hy_h5.H5Pget_nfilters
+#define H5Pget_external_count hy_h5.H5Pget_external_count
+#define H5Tget_size hy_h5.H5Tget_size
+#define H5Tget_member_type hy_h5.H5Tget_member_type
+#define H5Tget_member_offset hy_h5.H5Tget_member_offset
+#define H5Tget_strpad hy_h5.H5Tget_strpad
 #define H5Fcreate hy_h5.H5Fcreate
 #define H5Fopen hy_h5.H5Fopen
 #define H5Fclose hy_h5.H5Fclose

@@ -1,18 +1,48 @@
 /* A bench record read from a table of an HDF5 file ("FILE.h5:/records/spring1"), so the element records of an
  * HDF5 log need no CSV: the columns are chosen as hy_csv_read chooses them (by 1-based index, by name, else
  * detected from the names), and the series is the one hy_csv_read gives for the same table written as CSV
- * (see hyst/h5log.h). */
+ * (see hyst/h5log.h).
+ *
+ * libhdf5 itself runs in a child process (h5read_table.c), which streams the chosen columns back through a pipe
+ * (issue 42, N20): on damaged files libhdf5 1.10 crashes (H5HG_read on a variable-length string's heap reference)
+ * or loops forever (H5C_protect), and no check made before the call can rule that out, since libhdf5 alone
+ * parses its metadata. A crash of the child becomes an error naming what libhdf5 was doing; a child that sends
+ * nothing for hy_h5_stall_ms is killed. Neither an alarm nor a thread would do inside a library that Python also
+ * loads: SIGALRM belongs to the program (Python's own signal module uses it), a longjmp out of a signal handler
+ * leaves libhdf5's global state half-changed, and a thread stuck in libhdf5 cannot be stopped at all. The child
+ * calls only libhdf5, malloc and write, and ends with _exit (docs/formats.md "Reading HDF5 tables"). */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
 #include "h5lib.h"
-#include "csvread_internal.h"
+#include "h5read_internal.h"
 #include "hyst/h5log.h"
+#include "hyst/util.h"
 
-#define NONE (-1)
+/* sanitizer builds reserve terabytes of shadow memory, which RLIMIT_DATA would count */
+#if defined(__SANITIZE_ADDRESS__)
+#define HY_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HY_SANITIZED 1
+#endif
+#endif
+#ifndef HY_SANITIZED
+#define HY_SANITIZED 0
+#endif
+
+int hy_h5_stall_ms = 10000;
 
 int hy_h5_split_path(const char *arg, char *file, size_t flen, const char **dset)
 {
@@ -26,110 +56,101 @@ int hy_h5_split_path(const char *arg, char *file, size_t flen, const char **dset
     return 1;
 }
 
-typedef struct table {
-    const char *src;       /* "FILE:DSET" for messages */
-    int ncol;
-    char names[HY_H5_MAX_COLS][64];
-    char units[HY_H5_MAX_COLS][32];
-} table;
+typedef struct link_ {
+    int fd;
+    pid_t pid;
+    char stage[96]; /* what the child last said it asks libhdf5 */
+} link_;
 
-// (spec: 1-based index or name) => column, or NONE with err set
-static int find_col(const table *tb, const char *spec, const char *role, hy_err *err)
+static long long now_ms(void)
 {
-    const char *p = spec + strspn(spec, " ");
-    if (*p && strspn(p, "0123456789") == strlen(p)) {
-        long idx = strtol(p, NULL, 10);
-        if (idx < 1 || idx > tb->ncol) {
-            hy_err_set(err, HY_EDATA, "%s: found %d column%s, expected a column %s for the %s (columns 1 to %d)",
-                       tb->src, tb->ncol, tb->ncol == 1 ? "" : "s", p, role, tb->ncol);
-            return NONE;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* (link, n bytes) => into p, waiting at most hy_h5_stall_ms for each part; 0, 1 on end of file, 2 on the stall */
+static int recv_exact(link_ *L, void *p, size_t n)
+{
+    for (size_t off = 0; off < n;) {
+        struct pollfd pf = {L->fd, POLLIN, 0};
+        long long t0 = now_ms();
+        int r = poll(&pf, 1, hy_h5_stall_ms);
+        if (r < 0 && errno == EINTR) {
+            if (now_ms() - t0 >= hy_h5_stall_ms)
+                return 2;
+            continue;
         }
-        return (int)idx - 1;
+        if (r == 0)
+            return 2;
+        ssize_t got = read(L->fd, (char *)p + off, n - off);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return 1;
+        off += (size_t)got;
     }
-    int hit = NONE, hits = 0;
-    for (int i = 0; i < tb->ncol; i++)
-        if (strcmp(tb->names[i], spec) == 0)
-            return i;
-    for (int i = 0; i < tb->ncol; i++)
-        if (hy_csv_name_equal(tb->names[i], spec))
-            hit = hit == NONE ? i : hit, hits++;
-    if (hits == 1)
-        return hit;
-    char list[300] = "";
-    for (int i = 0; i < tb->ncol && strlen(list) < 200; i++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", tb->names[i]);
-    hy_err_set(err, HY_EDATA, "%s: found %s column named '%.60s' for the %s, expected one of: %s", tb->src,
-               hits ? "more than one" : "no", spec, role, list);
-    return NONE;
+    return 0;
 }
 
-// (table, options) => col[3] (x, y, t; NONE when unused) as hy_csv_read chooses them
-static int choose(const table *tb, const hy_csv_opts *o, int col[3], hy_err *err)
+/* (link) => the child stopped and reaped; its wait status */
+static int reap(link_ *L, int kill_it)
 {
-    const char *spec[3] = {o->x_col, o->y_col, o->t_col}, *role[3] = {"displacement", "force", "time"};
-    col[0] = col[1] = col[2] = NONE;
-    for (int k = 0; k < 3; k++)
-        if (spec[k] && spec[k][0] && (col[k] = find_col(tb, spec[k], role[k], err)) == NONE)
-            return err->code;
-    int wanted = o->no_force && col[1] == NONE ? 1 : 2;
-    for (int k = 0; k < wanted; k++) /* detected by name among the free columns, else the first free one */
-        for (int pass = 0; pass < 3 && col[k] == NONE; pass++)
-            for (int i = 0; i < tb->ncol && col[k] == NONE; i++) {
-                int kind = hy_csv_name_kind(tb->names[i]);
-                int free_ = i != col[0] && i != col[1] && i != col[2];
-                if (free_ && (pass == 2 || (pass == 0 && kind == (k == 0 ? HY_CSV_KIND_DISP : HY_CSV_KIND_FORCE)) ||
-                              (pass == 1 && kind != HY_CSV_KIND_TIME)))
-                    col[k] = i;
-            }
-    if (col[0] == NONE || (wanted == 2 && col[1] == NONE))
-        return hy_err_set(err, HY_EDATA, "%s: found %d column%s, expected %d (displacement%s)", tb->src, tb->ncol,
-                          tb->ncol == 1 ? "" : "s", wanted, wanted == 2 ? " and force" : "");
-    return HY_OK;
+    int status = 0;
+    if (kill_it)
+        kill(L->pid, SIGKILL);
+    while (waitpid(L->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    hy_cleanup_child_done(L->pid);
+    close(L->fd);
+    return status;
 }
 
-// (dataset, attribute holding one string per column) => into out[k] (left "" when absent or of another shape)
-static void read_strings(hid_t d, const char *name, int n, char (*out)[32], size_t len, char (*out64)[64])
+/* (link, the receive's result, src) => the error for a child that ended or stalled before its end message */
+static int child_failed(link_ *L, int why, const char *src, hy_err *err)
 {
-    if (H5Aexists(d, name) <= 0)
-        return;
-    hid_t a = H5Aopen(d, name, H5P_DEFAULT);
-    hid_t sp = H5Aget_space(a), ft = H5Aget_type(a);
-    hssize_t np = H5Sget_simple_extent_npoints(sp);
-    if (np == n && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) > 0) {
-        char **v = calloc((size_t)n, sizeof *v);
-        hid_t mt = H5Tcopy(H5T_C_S1);
-        H5Tset_size(mt, H5T_VARIABLE);
-        H5Tset_cset(mt, H5Tget_cset(ft));
-        if (v && H5Aread(a, mt, v) >= 0) {
-            for (int k = 0; k < n; k++)
-                snprintf(out ? out[k] : out64[k], len, "%s", v[k] ? v[k] : "");
-            H5Dvlen_reclaim(mt, sp, H5P_DEFAULT, v);
-        }
-        H5Tclose(mt);
-        free(v);
+    if (why == 2) {
+        reap(L, 1);
+        return hy_err_set(err, HY_EDATA, "%s: the HDF5 library made no progress for %d s while %s; stopped (a "
+                          "damaged file)", src, hy_h5_stall_ms / 1000, L->stage);
     }
-    H5Tclose(ft);
-    H5Sclose(sp);
-    H5Aclose(a);
+    int st = reap(L, 0);
+    if (WIFSIGNALED(st))
+        return hy_err_set(err, HY_EDATA, "%s: the HDF5 library crashed (signal %d, %s) while %s (a damaged file)",
+                          src, WTERMSIG(st), strsignal(WTERMSIG(st)), L->stage);
+    return hy_err_set(err, WIFEXITED(st) && WEXITSTATUS(st) == 4 ? HY_ENOMEM : HY_EIO,
+                      "%s: the HDF5 reader ended (status %d) while %s", src, WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+                      L->stage);
 }
 
-// (open file, dataset path) => 1 when every link on the path exists (H5Dopen of "/a/b" fails loudly otherwise)
-static int path_exists(hid_t f, const char *dpath)
+// (the child's side of the fork) => its signals as a fresh process's, then hy_h5r_child
+static _Noreturn void child_main(const char *file, const char *dpath, const hy_csv_opts *o, int fd)
 {
-    char buf[1024];
-    if (strlen(dpath) >= sizeof buf || dpath[0] != '/' || !dpath[1])
-        return 0;
-    snprintf(buf, sizeof buf, "%s", dpath);
-    for (char *p = buf + 1;; p++)
-        if (*p == '/' || !*p) {
-            char c = *p;
-            *p = '\0';
-            if (H5Lexists(f, buf, H5P_DEFAULT) <= 0)
-                return 0;
-            if (!c)
-                return 1;
-            *p = c;
-        }
+    /* the caller's handlers (hy_cleanup's, libFuzzer's, Python's) are not the child's: a signal ends it */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++)
+        signal(sigs[k], SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* gone with its caller */
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core); /* a crash in libhdf5 leaves no core file beside the user's data */
+#if !HY_SANITIZED
+    /* the heap may grow by HY_H5R_MAX_HEAP beyond what the caller had: a damaged file that makes libhdf5 allocate
+       more gets a failed allocation (a read error), not the machine's memory */
+    FILE *sm = fopen("/proc/self/statm", "r");
+    unsigned long pages[6] = {0};
+    if (sm && fscanf(sm, "%lu %lu %lu %lu %lu %lu", &pages[0], &pages[1], &pages[2], &pages[3], &pages[4],
+                     &pages[5]) == 6) {
+        rlim_t cap = (rlim_t)pages[5] * (rlim_t)sysconf(_SC_PAGESIZE) + HY_H5R_MAX_HEAP;
+        struct rlimit data = {cap, cap};
+        setrlimit(RLIMIT_DATA, &data);
+    }
+    if (sm)
+        fclose(sm);
+#endif
+    hy_h5r_child(file, dpath, o, fd);
 }
 
 int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o, hy_series *out, hy_err *err)
@@ -147,135 +168,124 @@ int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o,
         return hy_err_set(err, HY_EIO, "%s: cannot open %s: %s", src, file, strerror(errno));
     if (!S_ISREG(st.st_mode))
         return hy_err_set(err, HY_EIO, "%s: %s is not a regular file, expected an HDF5 file", src, file);
-    int rc = hy_h5_load(src, err);
+    int rc = hy_h5_load(src, err); /* in the caller: loaded once, inherited by every child */
     if (rc != HY_OK)
         return rc;
-    if (H5Fis_hdf5(file) <= 0)
-        return hy_err_set(err, HY_EPARSE, "%s: %s is not an HDF5 file (no HDF5 signature)", src, file);
-    hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0)
-        return hy_err_set(err, HY_EIO, "%s: cannot open the HDF5 file %s", src, file);
-    hid_t d = -1, sp = -1, ft = -1, mt = -1;
-    double *buf = NULL;
-    table tb = {src, 0, {{0}}, {{0}}};
-    if (!path_exists(f, dpath) || H5Oexists_by_name(f, dpath, H5P_DEFAULT) <= 0) {
-        rc = hy_err_set(err, HY_EDATA, "%s: no dataset %s in %s", src, dpath, file);
-        goto done;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0)
+        return hy_err_set(err, HY_EIO, "%s: cannot start the HDF5 reader: %s", src, strerror(errno));
+    fflush(NULL); /* nothing buffered is written twice (the child ends with _exit, but to be sure) */
+    link_ L = {p[0], -1, "starting"};
+    hy_cleanup_hold(1);
+    L.pid = fork();
+    if (L.pid == 0) {
+        close(p[0]);
+        child_main(file, dpath, o, p[1]);
     }
-    d = H5Oopen(f, dpath, H5P_DEFAULT);
-    if (d >= 0 && H5Iget_type(d) != H5I_DATASET) {
-        H5Oclose(d);
-        d = -1;
-        rc = hy_err_set(err, HY_EDATA, "%s: is a group, expected a dataset (a table such as /records/spring1)", src);
-        goto done;
+    if (L.pid > 0)
+        hy_cleanup_child(L.pid); /* killed and reaped by the clean-up on SIGINT/SIGTERM */
+    int e0 = errno;
+    hy_cleanup_hold(0);
+    close(p[1]);
+    if (L.pid < 0) {
+        close(p[0]);
+        return hy_err_set(err, HY_EIO, "%s: cannot start the HDF5 reader: %s", src, strerror(e0));
     }
-    sp = d >= 0 ? H5Dget_space(d) : -1;
-    ft = d >= 0 ? H5Dget_type(d) : -1;
-    if (d < 0 || sp < 0 || ft < 0) {
-        rc = hy_err_set(err, HY_EIO, "%s: cannot read the dataset", src);
-        goto done;
+
+    hy_h5r_head h;
+    int have_head = 0;
+    uint64_t got = 0;
+    double last_t = 0, *rows = malloc((size_t)HY_H5R_CHUNK_ROWS * 3 * sizeof *rows);
+    if (!rows) {
+        reap(&L, 1);
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory", src);
     }
-    int rank = H5Sget_simple_extent_ndims(sp);
-    hsize_t dims[2] = {0, 0};
-    if (rank >= 1 && rank <= 2)
-        H5Sget_simple_extent_dims(sp, dims, NULL);
-    H5T_class_t cls = H5Tget_class(ft);
-    int compound = cls == H5T_COMPOUND && rank == 1;
-    if (compound) {
-        tb.ncol = H5Tget_nmembers(ft);
-        for (int k = 0; k < tb.ncol && k < HY_H5_MAX_COLS; k++) {
-            H5T_class_t mc = H5Tget_member_class(ft, (unsigned)k);
-            char *nm = H5Tget_member_name(ft, (unsigned)k);
-            snprintf(tb.names[k], sizeof tb.names[k], "%s", nm ? nm : "");
-            H5free_memory(nm);
-            if (mc != H5T_FLOAT && mc != H5T_INTEGER) {
-                rc = hy_err_set(err, HY_EDATA, "%s: column '%s' is not numeric, expected a table of numbers", src,
-                                tb.names[k]);
-                goto done;
+    for (;;) {
+        unsigned char mh[5];
+        uint32_t len;
+        int why = recv_exact(&L, mh, 5);
+        if (why == 0) {
+            memcpy(&len, mh + 1, 4);
+            size_t cap = mh[0] == HY_H5R_ROWS ? (size_t)HY_H5R_CHUNK_ROWS * 3 * sizeof *rows
+                         : mh[0] == HY_H5R_HEAD ? sizeof h : 4 + sizeof err->msg;
+            if (len > cap || (mh[0] == HY_H5R_HEAD && len != sizeof h) || (mh[0] == HY_H5R_ROWS && len % 24)) {
+                rc = hy_err_set(err, HY_EIO, "%s: the HDF5 reader sent a malformed message", src);
+                reap(&L, 1);
+                break;
             }
+            why = recv_exact(&L, mh[0] == HY_H5R_HEAD ? (void *)&h : (void *)rows, len);
         }
-    } else if ((cls == H5T_FLOAT || cls == H5T_INTEGER) && rank == 2) {
-        tb.ncol = (int)(dims[1] < HY_H5_MAX_COLS + 1 ? dims[1] : HY_H5_MAX_COLS + 1);
-        read_strings(d, "columns", tb.ncol, NULL, sizeof tb.names[0], tb.names);
-    } else {
-        rc = hy_err_set(err, HY_EDATA, "%s: found a %d-D dataset of %s, expected a table: a 1-D dataset of a compound "
-                                       "type with numeric columns (t, q, Q), or a 2-D numeric dataset",
-                        src, rank, cls == H5T_COMPOUND ? "compounds" : cls == H5T_STRING ? "strings" : "numbers");
-        goto done;
+        if (why != 0) {
+            rc = child_failed(&L, why, src, err);
+            break;
+        }
+        if (mh[0] == HY_H5R_STAGE) {
+            size_t n = len < sizeof L.stage ? len : sizeof L.stage - 1;
+            memcpy(L.stage, rows, n);
+            L.stage[n] = '\0';
+        } else if (mh[0] == HY_H5R_HEAD) {
+            have_head = 1;
+            for (int k = 0; k < 3; k++)
+                h.names[k][sizeof h.names[k] - 1] = h.units[k][sizeof h.units[k] - 1] = '\0';
+        } else if (mh[0] == HY_H5R_END) {
+            int32_t c;
+            memcpy(&c, rows, 4);
+            reap(&L, 0);
+            rc = c;
+            if (rc == HY_OK && (!have_head || got != h.rows))
+                rc = hy_err_set(err, HY_EIO, "%s: the HDF5 reader ended after %llu of its rows", src,
+                                (unsigned long long)got);
+            else if (rc != HY_OK) {
+                if (rc < 0 || rc > HY_ENOMEM)
+                    rc = HY_EIO;
+                size_t n = len - 4 < sizeof err->msg - 1 ? len - 4 : sizeof err->msg - 1;
+                err->code = rc;
+                memcpy(err->msg, (char *)rows + 4, n);
+                err->msg[n] = '\0';
+                hy_msg_clean(err->msg);
+            }
+            break;
+        } else if (mh[0] == HY_H5R_ROWS && have_head) {
+            /* the checks of hy_csv_read's rows: finite, bounded after the scale factors, time not backwards */
+            int has_t = h.col[2] >= 0, has_Q = h.col[1] >= 0;
+            size_t k = len / 24;
+            for (size_t i = 0; i < k && rc == HY_OK; i++, got++) {
+                double t = rows[3 * i], q = rows[3 * i + 1] * o->x_scale, Q = rows[3 * i + 2] * o->y_scale;
+                if (!isfinite(rows[3 * i + 1]) || !isfinite(rows[3 * i + 2]) || !isfinite(t))
+                    rc = hy_err_set(err, HY_EPARSE, "%s: row %llu: found NaN or infinity, expected finite numbers",
+                                    src, (unsigned long long)got + 1);
+                else if (!(fabs(q) <= HY_CSV_MAX_ABS) || !(fabs(Q) <= HY_CSV_MAX_ABS))
+                    rc = hy_err_set(err, HY_EDATA, "%s: row %llu: found a magnitude above %g (after the scale "
+                                    "factors), expected at most %g", src, (unsigned long long)got + 1, HY_CSV_MAX_ABS,
+                                    HY_CSV_MAX_ABS);
+                else if (has_t && o->require_time_increasing && got > 0 && t < last_t)
+                    rc = hy_err_set(err, HY_EDATA, "%s: row %llu: found time %.10g after %.10g, expected time that "
+                                    "does not go backwards", src, (unsigned long long)got + 1, t, last_t);
+                else
+                    rc = hy_series_push(out, has_t, t, q, has_Q ? Q : 0, (size_t)got + 1, err);
+                last_t = t;
+            }
+            if (rc != HY_OK) {
+                reap(&L, 1);
+                break;
+            }
+        } else {
+            rc = hy_err_set(err, HY_EIO, "%s: the HDF5 reader sent a malformed message", src);
+            reap(&L, 1);
+            break;
+        }
     }
-    if (tb.ncol < 1 || tb.ncol > HY_H5_MAX_COLS) {
-        rc = hy_err_set(err, HY_EDATA, "%s: found %d columns, expected 1..%d", src, tb.ncol, HY_H5_MAX_COLS);
-        goto done;
-    }
-    read_strings(d, "units", tb.ncol, tb.units, sizeof tb.units[0], NULL);
-    int col[3];
-    if ((rc = choose(&tb, o, col, err)) != HY_OK)
-        goto done;
-    size_t n = (size_t)dims[0];
-    if (n == 0) {
-        rc = hy_err_set(err, HY_EDATA, "%s: found no rows, expected at least one sample", src);
-        goto done;
-    }
-    /* the whole table as doubles, one row after the other (the series holds as much) */
-    buf = malloc(n * (size_t)tb.ncol * sizeof *buf);
-    if (!buf) {
-        rc = hy_err_set(err, HY_ENOMEM, "%s: out of memory (%zu rows)", src, n);
-        goto done;
-    }
-    if (compound) {
-        mt = H5Tcreate(H5T_COMPOUND, (size_t)tb.ncol * sizeof(double));
-        for (int k = 0; k < tb.ncol; k++)
-            H5Tinsert(mt, tb.names[k], (size_t)k * sizeof(double), H5T_NATIVE_DOUBLE);
-    } else {
-        mt = H5Tcopy(H5T_NATIVE_DOUBLE);
-    }
-    if (H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-        rc = hy_err_set(err, HY_EIO, "%s: read error (a damaged file or an unavailable compression filter)", src);
-        goto done;
-    }
-    int has_t = col[2] != NONE;
-    double last_t = 0;
-    for (size_t i = 0; i < n && rc == HY_OK; i++) {
-        const double *row = buf + i * (size_t)tb.ncol;
-        double t = has_t ? row[col[2]] : 0, q = row[col[0]] * o->x_scale;
-        double Q = col[1] != NONE ? row[col[1]] * o->y_scale : 0;
-        if (!isfinite(row[col[0]]) || (col[1] != NONE && !isfinite(row[col[1]])) || !isfinite(t))
-            rc = hy_err_set(err, HY_EPARSE, "%s: row %zu: found NaN or infinity, expected finite numbers", src, i + 1);
-        else if (!(fabs(q) <= HY_CSV_MAX_ABS) || !(fabs(Q) <= HY_CSV_MAX_ABS))
-            rc = hy_err_set(err, HY_EDATA, "%s: row %zu: found a magnitude above %g (after the scale factors), "
-                                           "expected at most %g", src, i + 1, HY_CSV_MAX_ABS, HY_CSV_MAX_ABS);
-        else if (has_t && o->require_time_increasing && i > 0 && t < last_t)
-            rc = hy_err_set(err, HY_EDATA, "%s: row %zu: found time %.10g after %.10g, expected time that does not "
-                                           "go backwards", src, i + 1, t, last_t);
-        else
-            rc = hy_series_push(out, has_t, t, q, Q, i + 1, err);
-        last_t = t;
-    }
+    free(rows);
     if (rc == HY_OK) {
         snprintf(out->source, sizeof out->source, "%s", src);
-        snprintf(out->q_name, sizeof out->q_name, "%s", tb.names[col[0]]);
-        snprintf(out->q_unit, sizeof out->q_unit, "%s", tb.units[col[0]]);
-        if (col[1] != NONE) {
-            snprintf(out->Q_name, sizeof out->Q_name, "%s", tb.names[col[1]]);
-            snprintf(out->Q_unit, sizeof out->Q_unit, "%s", tb.units[col[1]]);
-        }
-        if (has_t) {
-            snprintf(out->t_name, sizeof out->t_name, "%s", tb.names[col[2]]);
-            snprintf(out->t_unit, sizeof out->t_unit, "%s", tb.units[col[2]]);
-        }
-    }
-done:
-    if (rc != HY_OK)
+        snprintf(out->q_name, sizeof out->q_name, "%s", h.names[0]);
+        snprintf(out->q_unit, sizeof out->q_unit, "%s", h.units[0]);
+        snprintf(out->Q_name, sizeof out->Q_name, "%s", h.names[1]);
+        snprintf(out->Q_unit, sizeof out->Q_unit, "%s", h.units[1]);
+        snprintf(out->t_name, sizeof out->t_name, "%s", h.names[2]);
+        snprintf(out->t_unit, sizeof out->t_unit, "%s", h.units[2]);
+    } else {
         hy_series_free(out);
-    free(buf);
-    if (mt >= 0)
-        H5Tclose(mt);
-    if (ft >= 0)
-        H5Tclose(ft);
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (d >= 0)
-        H5Oclose(d);
-    H5Fclose(f);
+    }
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "hyst/h5log.h"
+#include "hyst/util.h"
 /* the HDF5 library as libhyst loads it (dlopen): H5Dread of a whole table, independent of libhyst's reader */
 #include "../../libhyst/src/h5lib.h"
 
@@ -312,6 +313,15 @@ static void abort_keeps_the_old_file(void **state)
     assert_non_null(strstr(err.msg, "needs a regular file"));
     assert_int_not_equal(hy_h5log_open(&lg, path, path, &err), HY_OK);
     assert_non_null(strstr(err.msg, "refusing to overwrite"));
+    /* an input given as a table of the file protects the file (issue 42, N14) */
+    char dsp[400];
+    snprintf(dsp, sizeof dsp, "%s:/records/e", path);
+    assert_int_equal(hy_same_file(path, dsp), 1);
+    assert_int_equal(hy_same_file(dsp, path), 1);
+    assert_int_not_equal(hy_h5log_open(&lg, path, dsp, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "refusing to overwrite"));
+    snprintf(dsp, sizeof dsp, "%s/other.h5:/records/e", dir);
+    assert_int_equal(hy_same_file(path, dsp), 0);
 }
 
 static void bad_files_and_paths(void **state)

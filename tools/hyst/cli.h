@@ -8,6 +8,7 @@
 #include "hyst/csvread.h"
 #include "hyst/loops.h"
 #include "hyst/series.h"
+#include "hyst/util.h"
 
 struct cJSON;
 
@@ -50,6 +51,23 @@ int hy_cli_report_and_model(const char *cmd, const char *report, const char *out
 // (command, path or "-", JSON document, input to protect or NULL) => the document and a newline written atomically
 // (never over the input); exit status, the failure reported
 int hy_cli_write_json(const char *cmd, const char *path, struct cJSON *doc, const char *protect);
+
+/* Long fits (cli_fitcost.c): (family "pwl", "kin", "bw" or "iwan", rows, bootstrap refits) => the estimated CPU
+ * seconds; the limit (HYST_FIT_MAX seconds, default 3600); (command, source, estimate, rows, refits) => HY_EXIT_OK
+ * with the estimate said on stderr as a stage (hy_stage_start: end it with hy_stage_end after the fit; st NULL:
+ * the limit checked only), or HY_EXIT_FAIL after a message naming the limit and how to raise it */
+double hy_cli_fit_seconds(const char *family, size_t rows, int refits);
+double hy_cli_fit_limit(void);
+int hy_cli_fit_begin(const char *cmd, const char *source, double est, size_t rows, int refits, hy_stage *st);
+/* a bootstrap's refits: on a terminal (or HYST_PROGRESS) a progress line "hyst fit bw: bootstrap: 45 %, 12 s, about
+ * 15 s left"; otherwise, from an estimated 30 s, the estimate before and the time after (hy_stage) */
+typedef struct hy_cli_boot_progress {
+    hy_progress pr;
+    hy_stage st;
+} hy_cli_boot_progress;
+void hy_cli_boot_begin(hy_cli_boot_progress *bp, const char *cmd, double est, int refits);
+void hy_cli_boot_step(void *bp, int done, int refits); /* hy_famfit_bootstrap_progress's callback */
+void hy_cli_boot_end(hy_cli_boot_progress *bp);
 
 // (text, name of the option) => value parsed as a finite double; 0 on success, usage message and -1 otherwise
 int hy_cli_double(const char *cmd, const char *opt, const char *text, double *out);

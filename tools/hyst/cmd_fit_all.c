@@ -163,6 +163,12 @@ int hy_cmd_fit_all(int argc, char **argv)
                     return hy_cli_usage(CMD, "--families: unknown family '%s' (expected pwl, kin, bw, iwan)", t);
                 use[k] = 1;
             }
+            int any = 0;
+            for (int k = 0; k < NFAM; k++)
+                any |= use[k];
+            if (!any) /* issue 42 N27: a usage error (exit 2), not a failed fit */
+                return hy_cli_usage(CMD, "--families: expected a comma-separated subset of pwl,kin,bw,iwan, got '%s'",
+                                    optarg);
             break;
         }
         case OPT_PWLOPTS:
@@ -192,6 +198,12 @@ int hy_cmd_fit_all(int argc, char **argv)
     if (!dir)
         return hy_cli_usage(CMD, "-d DIR is required (the fitted models are written there)");
     const char *data = argv[optind];
+    /* an output onto an input is refused before the fits, not after minutes of them (issue 42, N14) */
+    const char *outs[3] = {json, md, plot}, *ins[2] = {data, val};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++)
+            if (outs[i] && hy_same_file(outs[i], ins[j]))
+                return hy_cli_fail(CMD, "%s: refusing to overwrite the input file with an output", outs[i]);
     if (mkdir(dir, 0777) != 0) {
         struct stat st;
         if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -212,6 +224,12 @@ int hy_cmd_fit_all(int argc, char **argv)
         hy_series_free(&s);
         return rc;
     }
+    double est = 0; /* every family's fit together under the limit; each says its own estimate (issue 42, N24) */
+    for (int k = 0; k < NFAM; k++)
+        if (use[k])
+            est += hy_cli_fit_seconds(fam_name[k], s.n, 0);
+    if ((rc = hy_cli_fit_begin(CMD, s.source, est, s.n, 0, NULL)) != HY_EXIT_OK)
+        goto out;
     if (hy_loops_analyze(s.q, s.Q, s.n, &lopts, &L, &err) != HY_OK ||
         (val && hy_loops_analyze(v.q, v.Q, v.n, &lopts, &LV, &err) != HY_OK)) {
         rc = hy_cli_fail(CMD, "%s", err.msg);

@@ -255,7 +255,18 @@ int hy_cmd_fit_family(int argc, char **argv)
     hy_famfit_result r;
     hy_err err;
     cJSON *rep = NULL;
-    if (hy_famfit_run(s.q, s.Q, s.n, &o, &r, &err) != HY_OK) {
+    /* the fit and its bootstrap together under the limit; the estimate before each, the time after, the
+       bootstrap's progress on a terminal (issue 42, N24) */
+    hy_stage st;
+    if ((rc = hy_cli_fit_begin(CMD, s.source, hy_cli_fit_seconds(CMD + 4, s.n, n_boot), s.n, n_boot, NULL)) !=
+            HY_EXIT_OK ||
+        (rc = hy_cli_fit_begin(CMD, s.source, hy_cli_fit_seconds(CMD + 4, s.n, 0), s.n, 0, &st)) != HY_EXIT_OK) {
+        hy_series_free(&s);
+        return rc;
+    }
+    int frc = hy_famfit_run(s.q, s.Q, s.n, &o, &r, &err);
+    hy_stage_end(&st);
+    if (frc != HY_OK) {
         rc = hy_cli_fail(CMD, "%s: %s", s.source, err.msg);
         hy_series_free(&s);
         return rc;
@@ -263,7 +274,16 @@ int hy_cmd_fit_family(int argc, char **argv)
     hy_cli_energy_warning(CMD, s.source, &r.metrics, o.energy_tol);
     hy_famfit_boot B;
     memset(&B, 0, sizeof B);
-    if (n_boot && hy_famfit_bootstrap_models(s.q, s.Q, s.n, &o, &r, n_boot, seed, bdir != NULL, &B, &err) != HY_OK) {
+    int brc = HY_OK;
+    if (n_boot) {
+        hy_cli_boot_progress bp;
+        hy_cli_boot_begin(&bp, CMD, hy_cli_fit_seconds(CMD + 4, s.n, n_boot) - hy_cli_fit_seconds(CMD + 4, s.n, 0),
+                          n_boot);
+        brc = hy_famfit_bootstrap_progress(s.q, s.Q, s.n, &o, &r, n_boot, seed, bdir != NULL, hy_cli_boot_step, &bp,
+                                           &B, &err);
+        hy_cli_boot_end(&bp);
+    }
+    if (brc != HY_OK) {
         rc = hy_cli_fail(CMD, "%s: --bootstrap: %s", s.source, err.msg);
         goto done;
     }

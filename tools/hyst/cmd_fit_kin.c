@@ -253,7 +253,12 @@ int hy_cmd_fit_kin(int argc, char **argv)
     hy_model m;
     memset(&m, 0, sizeof m);
     cJSON *rep = NULL;
-    if (hy_kinfit_model(&s, &o, r, &m, &err) != HY_OK) {
+    hy_stage st; /* the estimate before a long fit, the time after (issue 42, N24) */
+    if ((rc = hy_cli_fit_begin(CMD, s.source, hy_cli_fit_seconds("kin", s.n, 0), s.n, 0, &st)) != HY_EXIT_OK)
+        goto done;
+    int frc = hy_kinfit_model(&s, &o, r, &m, &err);
+    hy_stage_end(&st);
+    if (frc != HY_OK) {
         rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;
     }

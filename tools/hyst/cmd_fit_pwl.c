@@ -293,7 +293,12 @@ int hy_cmd_fit_pwl(int argc, char **argv)
         rc = hy_cli_fail(CMD, "%s: refusing to overwrite the data file with the report", a.report);
         goto done;
     }
-    if (hy_pwlfit_model(&s, &a.fit, &r, &m, &err) != HY_OK) {
+    hy_stage st; /* the estimate before a long fit, the time after (issue 42, N24) */
+    if ((rc = hy_cli_fit_begin(CMD, s.source, hy_cli_fit_seconds("pwl", s.n, 0), s.n, 0, &st)) != HY_EXIT_OK)
+        goto done;
+    int frc = hy_pwlfit_model(&s, &a.fit, &r, &m, &err);
+    hy_stage_end(&st);
+    if (frc != HY_OK) {
         rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;
     }

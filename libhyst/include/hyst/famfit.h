@@ -71,6 +71,13 @@ int hy_famfit_bootstrap_models(const double *q, const double *Q, size_t n, const
                                const hy_famfit_result *fit, int n_rep, uint64_t seed, int keep, hy_famfit_boot *B,
                                hy_err *err);
 
+/* (as above, and progress(ctx, replicates done, replicates) called after each replicate, or NULL) => the same;
+ * the hyst commands show it on a terminal (issue 42, N24: a bootstrap of many refits takes hours) */
+int hy_famfit_bootstrap_progress(const double *q, const double *Q, size_t n, const hy_famfit_opts *o,
+                                 const hy_famfit_result *fit, int n_rep, uint64_t seed, int keep,
+                                 void (*progress)(void *ctx, int done, int n_rep), void *ctx, hy_famfit_boot *B,
+                                 hy_err *err);
+
 void hy_famfit_boot_free(hy_famfit_boot *B);
 
 // (o) => defaults

@@ -63,7 +63,10 @@ void hy_h5log_abort(hy_h5log *lg);
 /* (HDF5 file, dataset path, column options (x_col, y_col, t_col by field name or 1-based index, scales,
  * require_time_increasing, no_force; the CSV-only ones are ignored)) => the series of that table, as hy_csv_read
  * gives it for the same table written as CSV: q, Q (and t) with names and units. Reads a compound dataset of
- * numeric fields (as hy_h5log writes) or a 2-D numeric dataset (columns by index). Errors name "FILE:DSET". */
+ * numeric fields (as hy_h5log writes) or a 2-D numeric dataset (columns by index). Errors name "FILE:DSET".
+ * libhdf5 runs in a forked child process (a damaged file can crash it or make it loop): the declared rows are
+ * checked against the bytes the file holds before any is read, a crash of libhdf5 becomes an error, and the
+ * child is stopped after 10 s without progress (docs/formats.md "Reading HDF5 tables"). */
 int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o, hy_series *out, hy_err *err);
 
 /* (a CSV-style path argument) => 1 when it has the form FILE:/DSET with FILE not itself an existing file of that

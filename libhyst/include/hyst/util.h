@@ -104,7 +104,7 @@ void hy_stage_end(hy_stage *s);
  * and nan as printf. Into buf (truncated as snprintf); returns the text length (at most 24) */
 int hy_fmt_exact(char *buf, size_t len, double v);
 
-// (a, b) => 1 when both paths name the same existing file, else 0
+// (a, b) => 1 when both paths name the same existing file (either may be FILE.h5:/DSET: its file part), else 0
 int hy_same_file(const char *a, const char *b);
 
 /* (JSON text[len] that failed to parse, where the parser stopped, its nesting limit) => HY_EPARSE with
