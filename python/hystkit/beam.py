@@ -7,6 +7,7 @@ and its hinge models loaded (mech_beam_config_parse / _load), the model compiled
 so nothing outlives the call but the arrays."""
 import ctypes as C
 import json
+import operator
 import os
 import warnings
 
@@ -195,8 +196,9 @@ class BeamSim(L.Owner):
     def __init__(self, config, *, base_dir=None, name=None, duration=None, dt=None, F0=None, clearance=None,
                  physical=None, iterated=None):
         _need_mech()
+        self._init_lock()
+        self._model, self._data, self._cfg = C.c_void_p(), C.c_void_p(), None
         self._cfg, self.name = _config(config, base_dir, name)
-        self._model, self._data = C.c_void_p(), C.c_void_p()
         s = self._cfg.solver
         err = L.Err()
         try:
@@ -213,11 +215,21 @@ class BeamSim(L.Owner):
         self._obs = L.BeamObs()
 
     def _handle(self):
-        if not self._data:
+        if not self._data or self._closed:
             raise ClosedError("the beam simulation %s is closed" % self.name)
         return self._data
 
-    def close(self):
+    def close(self) -> None:
+        """Frees the data, the model and the configuration (when a run() in another thread returns, if one runs).
+        Idempotent."""
+        L.Owner.close(self)
+
+    def __repr__(self):
+        if self._closed:
+            return "BeamSim(%r, closed)" % self.name
+        return "BeamSim(%r, t=%.6g s, %d steps, %d hinge(s))" % (self.name, self.time, self.steps, self.n_hinges)
+
+    def _free(self):
         if getattr(self, "_data", None):
             L.mech.mech_beam_data_free(self._data)
             self._data = C.c_void_p()
@@ -228,29 +240,47 @@ class BeamSim(L.Owner):
             L.mech.mech_beam_config_free(C.byref(self._cfg))
             self._cfg = None
 
-    def step(self):
+    def step(self) -> float:
         """One Newmark step; returns the time reached."""
         err = L.Err()
-        check(L.mech.mech_beam_step(self._handle(), C.byref(err)), err)
+        with self._use():
+            check(L.mech.mech_beam_step(self._handle(), C.byref(err)), err)
         return self.time
 
-    def run(self, n):
-        """n steps (a failing step raises; the steps before it are kept); returns the time reached."""
-        d, err = self._handle(), L.Err()
-        for _ in range(int(n)):
-            check(L.mech.mech_beam_step(d, C.byref(err)), err)
+    def run(self, n: int) -> float:
+        """n >= 0 steps in one C call (mech_beam_step_n; a failing step raises, the steps before it are kept);
+        returns the time reached."""
+        try:
+            n = operator.index(n)
+        except TypeError:
+            raise TypeError("n: expected a whole number of steps, got %r" % (n,)) from None
+        if n < 0:
+            raise ValueError("n: expected a number of steps >= 0, got %d" % n)
+        done, err = C.c_long(), L.Err()
+        with self._use():
+            check(L.mech.mech_beam_step_n(self._handle(), n, C.byref(done), C.byref(err)), err)
         return self.time
 
     @property
-    def steps(self):
-        return L.mech.mech_beam_steps(self._handle())
+    def steps(self) -> int:
+        """Newmark steps taken."""
+        with self._use():
+            return L.mech.mech_beam_steps(self._handle())
 
     @property
-    def time(self):
-        L.mech.mech_beam_observe(self._handle(), C.byref(self._obs))
-        return self._obs.t
+    def time(self) -> float:
+        """Time of the last accepted state, s."""
+        with self._use():
+            L.mech.mech_beam_observe(self._handle(), C.byref(self._obs))
+            return self._obs.t
 
-    def observe(self, energy=False):
+    def observe(self, energy: bool = False) -> dict:
+        """The last accepted state: t, w_tip, theta, theta_dot, U, F and arrays dtheta, M per hinge; with
+        ``energy`` also h, T, V_beam, W_hinge, W_ext, E_lin."""
+        with self._use():
+            return self._observe(energy)
+
+    def _observe(self, energy):
         o = self._obs
         (L.mech.mech_beam_observe_energy if energy else L.mech.mech_beam_observe)(self._handle(), C.byref(o))
         nh = self.n_hinges
@@ -263,7 +293,9 @@ class BeamSim(L.Owner):
 
     @property
     def state(self):
+        """(x, x'): the coordinates [theta; q] and their rates as arrays (reduced or physical)."""
         rate, n = L.dbl_p(), C.c_size_t()
-        x = L.mech.mech_beam_state(self._handle(), C.byref(rate), C.byref(n))
-        m = n.value + 1
-        return np.array(x[:m]), np.array(rate[:m])
+        with self._use():
+            x = L.mech.mech_beam_state(self._handle(), C.byref(rate), C.byref(n))
+            m = n.value + 1
+            return np.array(x[:m]), np.array(rate[:m])

@@ -4,10 +4,13 @@ Every class derives from HystError and from the built-in exception a Python user
 problem (a parse error is a ValueError, a missing file an OSError, ...). The message names the file, the line and
 column or the configuration key as the C library wrote it; ``file``, ``line``, ``column`` and ``key`` hold those
 parts when the message starts with them (None otherwise)."""
+import errno as _errno
+import os
 import re
 
-__all__ = ["HystError", "ArgumentError", "HystIOError", "ParseError", "DataError", "ModelError", "StateError",
-           "RangeError", "NumericError", "HystMemoryError", "ClosedError"]
+__all__ = ["HystError", "ArgumentError", "HystIOError", "HystFileNotFoundError", "HystPermissionError",
+           "HystIsADirectoryError", "ParseError", "DataError", "ModelError", "StateError", "RangeError",
+           "NumericError", "HystMemoryError", "ClosedError"]
 
 # "file:line:col: ...", "file:line: ...", "file: key.path[3]: ...", "file: key = value: ...", "file: ..."
 _LOC = re.compile(r"^(?P<file>[^:\s][^:]*?):(?P<line>\d+)(?::(?P<column>\d+))?: ")
@@ -52,6 +55,24 @@ class HystIOError(HystError, OSError):
         return self.message
 
 
+class HystFileNotFoundError(HystIOError, FileNotFoundError):
+    """A file that does not exist (C: HY_EIO with ENOENT): also the built-in FileNotFoundError, errno ENOENT."""
+
+
+class HystPermissionError(HystIOError, PermissionError):
+    """A file that cannot be opened for lack of permission (EACCES): also the built-in PermissionError."""
+
+
+class HystIsADirectoryError(HystIOError, IsADirectoryError):
+    """A folder given where a file is expected (EISDIR): also the built-in IsADirectoryError."""
+
+
+# the C messages end with strerror(errno): that errno gives the OSError subclass, as open() would raise it
+_OS_ERRORS = [(e, os.strerror(e), c) for e, c in ((_errno.ENOENT, HystFileNotFoundError),
+                                                  (_errno.EACCES, HystPermissionError),
+                                                  (_errno.EISDIR, HystIsADirectoryError))]
+
+
 class ParseError(HystError, ValueError):
     code, status = 3, "parse error"
 
@@ -88,12 +109,20 @@ _BY_CODE = {c.code: c for c in (ArgumentError, HystIOError, ParseError, DataErro
                                 RangeError, NumericError, HystMemoryError)}
 
 
-def from_code(code, message):
-    """(C status, message) => the matching exception instance."""
+def from_code(code: int, message: str) -> HystError:
+    """(C status, message) => the matching exception instance; an i/o error whose message carries the strerror of
+    ENOENT, EACCES or EISDIR is also the built-in FileNotFoundError, PermissionError or IsADirectoryError, with
+    ``errno``, ``strerror`` and ``filename`` set."""
+    if code == HystIOError.code:
+        for no, text, cls in _OS_ERRORS:
+            if text in message:
+                e = cls(message, code)
+                e.errno, e.strerror, e.filename = no, text, e.file
+                return e
     return _BY_CODE.get(code, HystError)(message, code)
 
 
-def check(rc, err):
+def check(rc: int, err) -> None:
     """Raises the exception for a failed call (rc != 0) with the hy_err it filled in."""
     if rc != 0:
         raise from_code(rc, err.msg.decode("utf-8", "replace"))

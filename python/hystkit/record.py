@@ -24,8 +24,13 @@ class Record:
         self.t = None if t is None else np.ascontiguousarray(t, dtype=np.float64)
         if self.Q.shape != self.q.shape or self.q.ndim != 1 or (self.t is not None and self.t.shape != self.q.shape):
             raise ValueError("q, Q (and t) must be 1-d arrays of the same length")
-        self.names = dict(names or {"t": "t" if t is not None else "", "q": "q", "Q": "Q"})
-        self.units = dict(units or {"t": "", "q": "", "Q": ""})
+        self.names = {"t": "t" if t is not None else "", "q": "q", "Q": "Q"}
+        self.names.update(names or {})
+        self.units = {"t": "", "q": "", "Q": ""}
+        self.units.update(units or {})
+        for k in list(self.names) + list(self.units):
+            if k not in ("t", "q", "Q"):
+                raise ValueError("names and units: keys are t, q and Q, got %r" % (k,))
         self.source = source
         self.lines = None if lines is None else np.ascontiguousarray(lines, dtype=np.uintp)
 
