@@ -200,6 +200,12 @@ class Curve(C.Structure):
     _fields_ = [("n", C.c_size_t), ("q", dbl_p), ("Q", dbl_p)]
 
 
+class Branches(C.Structure):
+    _fields_ = [("fwd_pos", Curve), ("bwd_pos", Curve), ("fwd_neg", Curve), ("bwd_neg", Curve),
+                ("cycles_pos", C.c_size_t), ("cycles_neg", C.c_size_t), ("amp_pos", C.c_double),
+                ("amp_neg", C.c_double)]
+
+
 class Loops(C.Structure):
     _fields_ = [("n", C.c_size_t), ("threshold", C.c_double), ("n_rev", C.c_size_t), ("rev", C.POINTER(Reversal)),
                 ("n_major", C.c_size_t), ("n_inner", C.c_size_t), ("inner", C.POINTER(InnerLoop)),
@@ -387,6 +393,9 @@ _proto(hyst, "hy_h5_read_series", C.c_int, C.c_char_p, C.c_char_p, C.POINTER(Csv
 _proto(hyst, "hy_loops_opts_default", None, C.POINTER(LoopsOpts))
 _proto(hyst, "hy_loops_analyze", C.c_int, dbl_p, dbl_p, C.c_size_t, C.POINTER(LoopsOpts), C.POINTER(Loops), E)
 _proto(hyst, "hy_loops_free", None, C.POINTER(Loops))
+_proto(hyst, "hy_loops_branches", C.c_int, dbl_p, dbl_p, C.c_size_t, C.POINTER(Loops), C.POINTER(LoopsOpts),
+       C.POINTER(Branches), E)
+_proto(hyst, "hy_branches_free", None, C.POINTER(Branches))
 _proto(hyst, "hy_loops_rule_name", C.c_char_p, C.c_int)
 _proto(hyst, "hy_loops_cycle_rule_name", C.c_char_p, C.c_int)
 _proto(hyst, "hy_model_read", C.c_int, C.c_char_p, C.POINTER(Model), E)
