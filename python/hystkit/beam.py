@@ -127,7 +127,7 @@ def _override(cfg, duration, dt, F0, clearance, physical, iterated):
 
 
 def run_beam(config, *, base_dir=None, name=None, duration=None, dt=None, F0=None, clearance=None, physical=None,
-             iterated=None):
+             iterated=None) -> BeamRun:
     """(config: dict, JSON text or a "mech-beam" file) => BeamRun, in memory, as `mech beam sim` runs it.
 
     Relative paths in the configuration (hinge models, load.history) resolve against the file's folder, or

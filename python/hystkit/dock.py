@@ -405,7 +405,7 @@ class DockRun:
                                                       self.summary["captured"])
 
 
-def run_dock(scenario, *, base_dir=None, duration=None, records=True):
+def run_dock(scenario, *, base_dir=None, duration=None, records=True) -> DockRun:
     """(scenario: DockScenario, dict, JSON text or file) => DockRun, in memory: the steps `mech dock` takes
     (lround(duration / step)), batched in C. ``duration`` replaces the scenario's as `mech dock --duration` does
     (view times past it are accepted). A failing step ends the run (as `mech dock`: everything before it is

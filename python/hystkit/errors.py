@@ -45,10 +45,15 @@ class HystError(Exception):
 
 
 class ArgumentError(HystError, ValueError):
+    """A bad argument (C: HY_EARG): also a ValueError."""
+
     code, status = 1, "bad argument"
 
 
 class HystIOError(HystError, OSError):
+    """A file that cannot be read or written (C: HY_EIO): also an OSError; its subclasses below are also the
+    built-in FileNotFoundError, PermissionError and IsADirectoryError."""
+
     code, status = 2, "i/o error"
 
     def __str__(self):
@@ -74,30 +79,44 @@ _OS_ERRORS = [(e, os.strerror(e), c) for e, c in ((_errno.ENOENT, HystFileNotFou
 
 
 class ParseError(HystError, ValueError):
+    """Malformed input: a CSV cell, JSON text, a key (C: HY_EPARSE): also a ValueError; ``line``, ``column`` or ``key`` say where."""
+
     code, status = 3, "parse error"
 
 
 class DataError(HystError, ValueError):
+    """Data that cannot be used: too few samples, no loops (C: HY_EDATA): also a ValueError."""
+
     code, status = 4, "data error"
 
 
 class ModelError(HystError, ValueError):
+    """An invalid model or configuration value (C: HY_EMODEL): also a ValueError; ``key`` names it."""
+
     code, status = 5, "model error"
 
 
 class StateError(HystError, RuntimeError):
+    """A call that the object's state does not allow: a failed step, a commit without a trial (C: HY_ESTATE): also a RuntimeError."""
+
     code, status = 6, "state error"
 
 
 class RangeError(HystError, ValueError):
+    """A value outside the model's valid range (C: HY_ERANGE): also a ValueError."""
+
     code, status = 7, "range error"
 
 
 class NumericError(HystError, ArithmeticError):
+    """A numerical failure: no convergence, a non-finite state (C: HY_ENUMERIC): also an ArithmeticError."""
+
     code, status = 8, "numerical error"
 
 
 class HystMemoryError(HystError, MemoryError):
+    """Out of memory in C (C: HY_ENOMEM): also a MemoryError."""
+
     code, status = 9, "out of memory"
 
 

@@ -76,7 +76,7 @@ def _finish(rc, err, cm, rec):
 
 
 def fit_pwl(data, Q=None, t=None, *, segments=None, tol=None, max_segments=None, backlash="auto", symmetric=False,
-            kind="constant", amp_tol=None, threshold=None, center=None, replay=True):
+            kind="constant", amp_tol=None, threshold=None, center=None, replay=True) -> Fit:
     """(Record, or arrays q, Q[, t]) => Fit(model, report): a piecewise-linear branch table (spec 000), as
     `hyst fit pwl` (same option names: segments=(F, B) or an int, tol, max_segments, backlash="auto" or a width,
     symmetric, kind="constant"|"friction", amp_tol, threshold, center). Fitting a Record read by read_csv gives
@@ -99,7 +99,7 @@ def fit_pwl(data, Q=None, t=None, *, segments=None, tol=None, max_segments=None,
             raise ValueError("tol: expected a force tolerance > 0, got %r" % (tol,))
         o.tol = float(tol)
     if max_segments is not None:
-        o.max_segments = _int("max_segments", max_segments, 3, 64)
+        o.max_segments = _int("max_segments", max_segments, 3, 32)
     if backlash != "auto":
         if not float(backlash) >= 0:
             raise ValueError("backlash: expected 'auto' or a width >= 0, got %r" % (backlash,))
@@ -122,7 +122,7 @@ def fit_pwl(data, Q=None, t=None, *, segments=None, tol=None, max_segments=None,
 
 def fit_kin(data, Q=None, t=None, *, k=None, m=None, max_k=None, max_m=None, rule="symmetric", smooth="auto",
             max_degree=None, branches="all", min_branch=None, rcond=None, select_tol=None, prune=True,
-            prune_tol=None, refine=False, refine_iter=None, threshold=None, center=None):
+            prune_tol=None, refine=False, refine_iter=None, threshold=None, center=None) -> Fit:
     """(Record, or arrays q, Q) => Fit(model, report): the kinematic ODE df/dq = R(q, f) (spec 002), as
     `hyst fit kin` with the same option names (rule "symmetric"|"two-set", smooth "auto"|"fd"|degree,
     branches "all"|"limit")."""

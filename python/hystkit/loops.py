@@ -113,7 +113,7 @@ def _opts(threshold=None, center=None, amp_tol=None):
     return o
 
 
-def loops(q, Q, *, threshold=None, center=None, amp_tol=None):
+def loops(q, Q, *, threshold=None, center=None, amp_tol=None) -> Loops:
     """(q[n], Q[n]) => Loops. threshold: reversal threshold in q units (default: from the noise, docs/loops.md);
     center: the centre of the motion (default 0); amp_tol: limit-loop amplitude tolerance (default 0.05).
     The arrays are passed to C without a copy when they are float64 and contiguous."""

@@ -67,7 +67,7 @@ def _col(v):
 
 
 def read_csv(path, *, q=None, Q=None, t=None, q_scale=1.0, Q_scale=1.0, skip_bad_rows=False, delimiter=None,
-             header=None, units_row=None):
+             header=None, units_row=None) -> Record:
     """(CSV path, columns by name or 1-based index) => Record. The reader is libhyst's (`hyst` reads the same way):
     header and units row detected, separators ',' ';' tab detected, comments '#', '-' for stdin. Skipped rows
     are reported as warnings (UserWarning). Errors raise ParseError / HystIOError / DataError with the file, line
@@ -114,6 +114,6 @@ def read_csv(path, *, q=None, Q=None, t=None, q_scale=1.0, Q_scale=1.0, skip_bad
     return rec
 
 
-def read_record(path, **options):
+def read_record(path, **options) -> Record:
     """(a bench CSV, or ``FILE.h5:/records/X`` for a table of an HDF5 log) => Record; the options of read_csv."""
     return read_csv(path, **options)

@@ -25,7 +25,7 @@ def _metrics(q, Q, Qm, cyc, ncyc):
         L.hyst.hy_replay_metrics_free(C.byref(M))
 
 
-def replay(models, data, Q=None, t=None, *, threshold=None, center=None):
+def replay(models, data, Q=None, t=None, *, threshold=None, center=None) -> dict:
     """(models: a Model, a list of Models or a dict name -> Model (or model file path); a Record or arrays q, Q[, t])
     => dict name -> metrics: n, Q_ptp, mean_error, rms_error, nrmse, max_abs_error, max_abs_index,
     energy_measured, energy_model, energy_ratio, work_measured, work_model, cycles (dict of arrays per cycle) and
