@@ -11,6 +11,8 @@ TOP=${TOP:-$(pwd)}
 PY=${PYTHON:-/usr/bin/python3}
 BUILD=${BUILD:-build}
 case "$BUILD" in /*) LIBDIR=$BUILD/lib ;; *) LIBDIR=$TOP/$BUILD/lib ;; esac
+[ "$BUILD" = build ] && BIN=${BIN:-bin} || BIN=${BIN:-$BUILD/bin}   # the Makefile's defaults
+case "$BIN" in /*) ;; *) BIN=$TOP/$BIN ;; esac
 
 if ! "$PY" -c 'import numpy, pytest' 2>"$WORK/imp"; then
     not_ok "$PY has numpy and pytest (scripts/install-deps: python3-numpy python3-pytest)"; cat "$WORK/imp"; finish
