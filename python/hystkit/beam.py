@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _lib as L
 from .errors import ClosedError, HystError, check, from_code
+from .table import Table
 
 __all__ = ["BeamRun", "BeamSim", "run_beam"]
 
@@ -23,7 +24,7 @@ COLUMN_UNITS = {"t": "s", "w_tip": "m", "theta": "rad", "theta_dot": "rad/s", "U
 
 class BeamRun:
     """Result of run_beam:
-      history  dict column -> array: t, w_tip, theta, theta_dot, dtheta_1, M_1, ..., U, F (the CSV's columns and
+      history  a Table (dict column -> array): t, w_tip, theta, theta_dot, dtheta_1, M_1, ..., U, F (the CSV's columns and
                order; one sample at t = 0 and one per accepted Newmark step)
       units    dict column -> unit (the CSV's units row)
       hinges   dict "hinge1", ... -> {"t", "q" (dtheta_j, rad), "Q" (M_j, N m), "unit_q", "unit_Q"} (views of
@@ -38,6 +39,10 @@ class BeamRun:
     def __repr__(self):
         return "BeamRun(%s, %d steps, %d hinge(s))" % ("ok" if self.ok else "failed", self.summary["steps"],
                                                        len(self.hinges))
+
+    def to_pandas(self):
+        """The history as a pandas DataFrame (the CSV's columns)."""
+        return self.history.to_pandas()
 
 
 def _need_mech():
@@ -158,7 +163,7 @@ def run_beam(config, *, base_dir=None, name=None, duration=None, dt=None, F0=Non
         k = h.n
         col = dict(zip(("t", "w_tip", "theta", "theta_dot", "U", "F"), buf[:6, :k]))
         dth, M = buf[6:6 + nh, :k], buf[6 + nh:, :k]
-        history, units = {}, {}
+        history, units = Table(), {}
         for c in ("t", "w_tip", "theta", "theta_dot"):
             history[c], units[c] = col[c], COLUMN_UNITS[c]
         for j in range(nh):

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _lib as L
 from .errors import ClosedError, check
+from .table import Table
 
 __all__ = ["DockScenario", "DockSim", "DockRun", "run_dock", "CHANNELS", "ELEMENTS"]
 
@@ -392,7 +393,7 @@ class DockSim(L.Owner):
 
 
 class DockRun:
-    """Result of run_dock: ``history`` (channel name -> array, one row per accepted step plus t = 0, "t" first),
+    """Result of run_dock: ``history`` (a Table: channel name -> array, one row per accepted step plus t = 0, "t" first),
     ``units`` (channel name -> unit), ``elements`` (name -> dict t, q, Q arrays and units), ``summary`` (dict as
     summary.json), ``ok`` (False when a step failed; ``summary["error"]`` says why)."""
 
@@ -403,6 +404,10 @@ class DockRun:
     def __repr__(self):
         return "DockRun(%s, %d steps, captured=%s)" % (self.summary["status"], self.summary["steps"],
                                                       self.summary["captured"])
+
+    def to_pandas(self):
+        """The history as a pandas DataFrame (one row per accepted step plus t = 0)."""
+        return self.history.to_pandas()
 
 
 def run_dock(scenario, *, base_dir=None, duration=None, records=True) -> DockRun:
@@ -442,7 +447,7 @@ def run_dock(scenario, *, base_dir=None, duration=None, records=True) -> DockRun
             hist = np.concatenate([hist, np.empty((hist.shape[0], NCH))])
             if rec is not None:
                 rec = np.concatenate([rec, np.empty((rec.shape[0], NEL, 2))])
-        history = {name: hist[:k, i].copy() for i, name in enumerate(CHANNELS)}
+        history = Table((name, hist[:k, i].copy()) for i, name in enumerate(CHANNELS))
         elements = {}
         if records:
             for e, name in enumerate(ELEMENTS):

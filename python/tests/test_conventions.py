@@ -127,3 +127,14 @@ def test_beam_run_is_one_c_call(monkeypatch):
         assert len(calls) == 200 and s.steps == ref.steps == 200
         assert s.observe(energy=True)["W_hinge"] == ref.observe(energy=True)["W_hinge"]
         assert np.array_equal(s.state[0], ref.state[0])
+
+
+def test_run_histories_are_tables():
+    pd = pytest.importorskip("pandas")
+    r = hk.run_dock(D / "s2-A.json", duration=0.05, records=False)
+    df = r.to_pandas()
+    assert isinstance(r.history, hk.Table) and list(df.columns) == list(r.history)
+    assert np.array_equal(df["head_axial"].to_numpy(), r.history["head_axial"]) and len(df) == r.summary["steps"] + 1
+    b = hk.run_beam(B / "baseline.json", duration=0.01)
+    assert isinstance(b.history, hk.Table) and b.to_pandas().shape == b.history.shape
+    assert "<table>" in r.history._repr_html_() and "rows shown" in r.history._repr_html_()
