@@ -33,6 +33,25 @@ typedef struct result {
 } result;
 
 // (params) => the 20 s run, timed, allocations in the step loop counted
+/* the two figures the loop itself needs (a caller reads the channels at every step anyway): the deepest axial
+ * spike and the longest step with nothing touching */
+typedef struct loop_figs {
+    double spike, hfree, tprev;
+} loop_figs;
+
+static int loop_step(void *ctx, const mech_dock_sim *s)
+{
+    loop_figs *f = ctx;
+    const double *ch = mech_dock_sim_channels(s);
+    f->spike = fmin(f->spike, ch[MECH_DOCK_CH_HEAD_AXIAL]);
+    double t = ch[MECH_DOCK_CH_T];
+    int touching = ch[MECH_DOCK_CH_CONE_CONTACT] || ch[MECH_DOCK_CH_SOCKET_CONTACT] ||
+                   ch[MECH_DOCK_CH_BOTTOM_CONTACT] || ch[MECH_DOCK_CH_LATCH_CONTACT];
+    f->hfree = touching ? 0 : fmax(f->hfree, t - f->tprev);
+    f->tprev = t;
+    return 0;
+}
+
 static int run(const mech_dock_params *p, int reps, result *r)
 {
     hy_err err;
@@ -51,27 +70,18 @@ static int run(const mech_dock_params *p, int reps, result *r)
             return 1;
         }
         long a0 = n_alloc;
-        const double *ch = mech_dock_sim_channels(s);
-        double spike = 0, hfree = 0, tprev = 0;
+        loop_figs lf = {0, 0, 0};
+        mech_dock_run_opts ro = {.on_step = loop_step, .ctx = &lf};
         double w0 = now(), c0 = cpu_now();
-        while (!mech_dock_sim_done(s)) {
-            if (mech_dock_sim_step(s, &err) != HY_OK) {
-                fprintf(stderr, "bench_dock: %s\n", err.msg);
-                mech_dock_sim_free(s);
-                mech_dock_model_free(m);
-                return 1;
-            }
-            /* the two figures the loop itself needs (a caller reads the channels at every step anyway) */
-            spike = fmin(spike, ch[MECH_DOCK_CH_HEAD_AXIAL]);
-            double t = ch[MECH_DOCK_CH_T];
-            int touching = ch[MECH_DOCK_CH_CONE_CONTACT] || ch[MECH_DOCK_CH_SOCKET_CONTACT] ||
-                           ch[MECH_DOCK_CH_BOTTOM_CONTACT] || ch[MECH_DOCK_CH_LATCH_CONTACT];
-            hfree = touching ? 0 : fmax(hfree, t - tprev);
-            tprev = t;
+        if (mech_dock_run(m, s, &ro, NULL, NULL, &err) != HY_OK) {   /* the one run function (docs/dock.md §6c) */
+            fprintf(stderr, "bench_dock: %s\n", err.msg);
+            mech_dock_sim_free(s);
+            mech_dock_model_free(m);
+            return 1;
         }
         double c1 = cpu_now(), w1 = now();
-        r->spike = spike;
-        r->h_max_free = hfree;
+        r->spike = lf.spike;
+        r->h_max_free = lf.hfree;
         mech_dock_sim_stats_get(s, &r->st);
         r->allocs += n_alloc - a0;
         r->wall = fmin(r->wall, w1 - w0);

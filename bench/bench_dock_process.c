@@ -177,8 +177,7 @@ static int whole_runs(void)
         }
         double c0 = cpu_now();
         int rc = 0;
-        while (!rc && !mech_dock_sim_done(s))
-            rc = mech_dock_sim_step(s, &e);
+        rc = mech_dock_run(m, s, NULL, NULL, NULL, &e);   /* the one run function (docs/dock.md §6c) */
         double cpu = cpu_now() - c0, t = mech_dock_sim_time(s);
         if (rc)
             fprintf(stderr, "bench_dock_process: %s: %s\n", sc[k], e.msg);
@@ -212,8 +211,7 @@ static int whole_runs(void)
         if (mech_dock_model_new(&c.params, &m, &e) == HY_OK && mech_dock_sim_new(m, &s, &e) == HY_OK) {
             double c0 = cpu_now();
             int rc = 0;
-            while (!rc && !mech_dock_sim_done(s))
-                rc = mech_dock_sim_step(s, &e);
+            rc = mech_dock_run(m, s, NULL, NULL, NULL, &e);
             double cpu = cpu_now() - c0;
             printf("s3x-400-C with Dormand-Prince 5(4) at 1e-6 (the former setting), this run: %.2f s CPU, %lu steps, "
                    "state %s: RK4(3) at 2.5e-7 as shipped takes %.2fx less CPU%s\n", cpu, mech_dock_sim_steps(s),

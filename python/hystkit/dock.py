@@ -202,11 +202,12 @@ class DockSim(L.Owner):
                                                       ", done" if self.done else "")
 
     def step(self) -> "DockSim":
-        """One accepted step; on failure the state stays at the last accepted step and StateError/NumericError
+        """One accepted step (none once the run is done: a run of at most one step of the one run function,
+        mech_dock_run); on failure the state stays at the last accepted step and StateError/NumericError
         carries the C message ("t = ... s: <element or contact>: <what>; hint: ...")."""
         err = L.Err()
         with self._use():
-            rc = L.mech.mech_dock_sim_step(self._h(), C.byref(err))
+            rc = L.mech.mech_dock_sim_run(self._h(), 1, None, None, None, C.byref(err))
         if rc:
             self.failed, self.error = True, err.msg.decode("utf-8", "replace")
         check(rc, err)

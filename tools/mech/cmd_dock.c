@@ -401,9 +401,18 @@ static void observe(run *r, const mech_dock_sim *s)
     }
 }
 
-/* (model, run) => the simulation to the duration (a bisection run stops at capture or at the capture timeout);
- * a failed step is recorded in r->failed / r->msg, everything before it is kept */
-static int simulate(const mech_dock_model *m, run *r, int stop_at_capture)
+// (run, simulation after an accepted step) => its outputs (observe) and the progress line; 0: go on
+static int on_step(void *ctx, const mech_dock_sim *s)
+{
+    run *r = ctx;
+    observe(r, s);
+    hy_progress_update(&r->progress, mech_dock_sim_time(s) / r->p->duration);
+    return 0;
+}
+
+/* (model, run) => the simulation to its end by mech_dock_run, the run function the sweep and Python call too (the
+ * outputs of each step in on_step); a failed step is recorded in r->failed / r->msg, everything before it is kept */
+static int simulate(const mech_dock_model *m, run *r)
 {
     mech_dock_sim *s;
     hy_err err;
@@ -416,19 +425,10 @@ static int simulate(const mech_dock_model *m, run *r, int stop_at_capture)
     long n = lround(p->duration / p->h);
     r->pstride = n / PLOT_POINTS + 1;
     observe(r, s);
-    while (!mech_dock_sim_done(s)) {   /* n steps of h, or error-controlled steps to the duration */
-        hy_progress_update(&r->progress, mech_dock_sim_time(s) / p->duration);
-        if (mech_dock_sim_step(s, &err) != HY_OK) {
-            r->failed = 1;
-            snprintf(r->msg, sizeof r->msg, "%s", err.msg);
-            break;
-        }
-        observe(r, s);
-        if (stop_at_capture) {
-            const mech_dock_summary *u = mech_dock_sim_summary(s);
-            if (u->captured || mech_dock_sim_time(s) >= p->capture_timeout)
-                break;
-        }
+    mech_dock_run_opts ro = {.on_step = on_step, .ctx = r};
+    if (mech_dock_run(m, s, &ro, NULL, NULL, &err) != HY_OK) {
+        r->failed = 1;
+        snprintf(r->msg, sizeof r->msg, "%s", err.msg);
     }
     r->sum = *mech_dock_sim_summary(s);
     r->ps = *mech_dock_sim_process(s);
@@ -1064,7 +1064,7 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     if (!r->pb || (c->animation && (!r->frame || !r->frame_t)))
         return mech_cli_fail(cmd, "out of memory");
     hy_progress_start(&r->progress, "mech dock");
-    int rc = simulate(m, r, 0);
+    int rc = simulate(m, r);
     hy_progress_end(&r->progress);
     if (rc != HY_OK && !r->failed)
         return MECH_EXIT_FAIL;

@@ -507,6 +507,11 @@ typedef struct mech_dock_config {
     int    animation;                       /* 1: animated GIF                                                 */
 } mech_dock_config;
 void mech_dock_config_default(mech_dock_config *c);
+// (law slot) => its key under "laws" ("chain", "gear", "spring", "bending", "torsion", "cover"); NULL out of range
+const char *mech_dock_law_key(int slot);
+// (dotted scenario key, "initial.closing_speed", "vehicles.active.inertia.1") => its unit ("m/s", "kg m^2", "" for a
+// number without one); NULL for a key the table does not hold (a string, a section)
+const char *mech_dock_key_unit(const char *path);
 /* (JSON text[len], name for messages, folder relative paths resolve against or NULL) => configuration (model
  * files only named). Errors name the file and the key ("s1.json: initial.closing_speed: ..."), or line:column
  * of malformed JSON. Never touches the file system. */
@@ -570,7 +575,36 @@ typedef struct mech_dock_sim_stats {
 } mech_dock_sim_stats;
 void mech_dock_sim_stats_get(const mech_dock_sim *s, mech_dock_sim_stats *st);
 // (sim) => 1 once the run reached params.duration (fixed: round(duration / h) steps of h; error-controlled: the
-// last step ends on the duration exactly). The loop of a caller: while (!mech_dock_sim_done(s)) mech_dock_sim_step
+// last step ends on the duration exactly). The one loop that steps to it is mech_dock_run (below).
 int mech_dock_sim_done(const mech_dock_sim *s);
+// (sim) => the model it simulates
+const mech_dock_model *mech_dock_sim_model(const mech_dock_sim *s);
+
+/* ==== the one run function (issue 43 D1; docs/dock.md §6c) =================================================== *
+ * Every front end steps a docking run through mech_dock_run: `mech dock` (its per-step outputs in on_step, progress
+ * and interruption through its return value), `mech sweep` (no hooks: a row is by construction `mech dock`'s run)
+ * and the Python bindings (mech_dock_sim_run above, and DockSim.step as a run of at most one step). It is the only
+ * caller of mech_dock_sim_step outside dock_sim.c. */
+typedef struct mech_dock_run_opts {
+    unsigned long max_steps;  /* 0: no limit; else stop after this many accepted steps of this call              */
+    int stop_at_capture;      /* 1: stop at the first step that captures, or at params.capture_timeout           */
+    /* after each accepted step (not before the first: the caller sees the initial state itself); a non-zero
+       return stops the run there (MECH_DOCK_RUN_STOPPED), e.g. on an interruption or an output error */
+    int (*on_step)(void *ctx, const mech_dock_sim *s);
+    void *ctx;
+} mech_dock_run_opts;
+enum mech_dock_run_end {
+    MECH_DOCK_RUN_END = 0,      /* the run's end: mech_dock_sim_done (the duration, or the end of the process)      */
+    MECH_DOCK_RUN_MAX_STEPS,    /* opts.max_steps steps taken                                                        */
+    MECH_DOCK_RUN_CAPTURE,      /* opts.stop_at_capture: captured or at the capture timeout                         */
+    MECH_DOCK_RUN_STOPPED,      /* on_step returned non-zero                                                         */
+    MECH_DOCK_RUN_FAILED        /* a step failed (err, the return code); the state is the last accepted step's      */
+};
+/* (model, its simulation, options or NULL (to the end, no hooks)) => accepted steps until the run's end or an
+ * option stops it; *end (may be NULL) says why, *steps (may be NULL) how many steps this call took. Returns HY_OK,
+ * or the failing step's code with err ("t = ... s: <element or contact>: <what>; hint: ..."). HY_EARG when s does
+ * not simulate m. Allocates nothing. */
+int mech_dock_run(const mech_dock_model *m, mech_dock_sim *s, const mech_dock_run_opts *o, int *end,
+                  unsigned long *steps, hy_err *err);
 
 #endif

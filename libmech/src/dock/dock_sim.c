@@ -1852,6 +1852,7 @@ int mech_dock_sim_done(const mech_dock_sim *s)
         return s->t >= p->duration;
     return s->steps >= (unsigned long)lround(p->duration / p->h);
 }
+const mech_dock_model *mech_dock_sim_model(const mech_dock_sim *s) { return s->m; }
 const double *mech_dock_sim_channels(const mech_dock_sim *s) { return s->ch; }
 const mech_dock_process_summary *mech_dock_sim_process(const mech_dock_sim *s) { return &s->ps; }
 const mech_dock_limiter_summary *mech_dock_sim_limiter(const mech_dock_sim *s) { return &s->ls; }

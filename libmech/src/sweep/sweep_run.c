@@ -1,6 +1,8 @@
 /* One run of a sweep through the library (never by running the program): the run's scenario text
  * (mech_sweep_scenario), parsed by mech_dock_config_parse, its model files loaded, the model compiled and simulated
- * to the scenario's duration exactly as `mech dock` does, and the summary of mech_dock_sim_summary kept. A failure
+ * by mech_dock_run, the run function `mech dock` calls (so the run ends where `mech dock`'s does: the duration, or
+ * the end of the process, whatever the step control), and the summary of mech_dock_sim_summary kept; `steps` is the
+ * accepted steps taken. A failure
  * at any stage is the row's message; the metrics keep what the run reached (NAN before the simulation). */
 #include <math.h>
 #include <stdio.h>
@@ -32,8 +34,14 @@ void mech_sweep_run(const mech_sweep_plan *p, long run, mech_sweep_result *r)
     mech_dock_config_default(&c);
     int rc = mech_dock_config_parse(txt, strlen(txt), hy_display_name(p->scenario), p->scen_dir, &c, &err);
     free(txt);
+    /* N16: the law files this run reads must be the ones the plan was read with (hashed before and after the load,
+       so a file replaced while it is read is caught too); else the sweep stops (fatal), naming the file */
+    if (rc == HY_OK && mech_sweep_check_files(p, &c, &err) != HY_OK)
+        r->fatal = 1, rc = HY_EDATA;
     if (rc == HY_OK)
         rc = mech_dock_config_load(&c, hy_display_name(p->scenario), &err);
+    if (rc == HY_OK && mech_sweep_check_files(p, &c, &err) != HY_OK)
+        r->fatal = 1, rc = HY_EDATA;
     if (rc != HY_OK) {
         fail(r, err.msg);
         mech_dock_config_free(&c);
@@ -47,13 +55,8 @@ void mech_sweep_run(const mech_sweep_plan *p, long run, mech_sweep_result *r)
         mech_dock_config_free(&c);
         return;
     }
-    const mech_dock_params *pp = mech_dock_model_params(m);
-    long n = lround(pp->duration / pp->h);   /* the step count of `mech dock` (cmd_dock.c simulate) */
-    for (long i = 0; i < n; i++)
-        if (mech_dock_sim_step(s, &err) != HY_OK) {
-            fail(r, err.msg);
-            break;
-        }
+    if (mech_dock_run(m, s, NULL, NULL, NULL, &err) != HY_OK)   /* `mech dock`'s run: the one run function */
+        fail(r, err.msg);
     const mech_dock_summary *u = mech_dock_sim_summary(s);
     r->m[MECH_SWEEP_M_CAPTURED] = u->captured;
     r->m[MECH_SWEEP_M_CAPTURE_TIME] = u->captured ? u->capture_time : NAN;
