@@ -29,40 +29,14 @@ def find_program(name: str) -> str:
     dirs = []
     if os.environ.get("HYSTKIT_BINDIR"):
         dirs.append(Path(os.environ["HYSTKIT_BINDIR"]))
-    dirs += [_here / "bin", _here.parents[3] / "bin" if len(_here.parents) > 3 else None, _here.parents[1] / "bin"]
+    installed = len(_here.parents) > 3 and _here.parents[1].name.startswith("python") and _here.parents[2].name == "lib"
+    dirs += [_here / "bin", _here.parents[3] / "bin" if installed else None, _here.parents[1] / "bin"]
     for d in dirs:
         if d is not None and (d / name).is_file() and os.access(d / name, os.X_OK):
             return str(d / name)
     p = shutil.which(name)
     if p:
         return p
-
-
-def warn_from(p, stacklevel=3):
-    """The program's warning lines ("prog: warning: what") as Python UserWarnings."""
-    import warnings
-    for ln in p.stderr.splitlines():
-        if ": warning: " in ln:
-            warnings.warn(ln.split(": warning: ", 1)[1], stacklevel=stacklevel)
-
-
-def write_record(rec, folder):
-    """(Record, folder) => the name of a CSV file written there with its t, q, Q columns (numbers printed with 17
-    significant digits: read back exactly) and its units row, and the reader options that name them."""
-    import numpy as np
-    base = os.path.basename(str(rec.source)) if rec.source and not str(rec.source).startswith("<") else ""
-    name = base if base.endswith(".csv") and "/" not in base else "record.csv"
-    cols = ([("t", rec.t)] if rec.t is not None else []) + [("q", rec.q), ("Q", rec.Q)]
-    units = [rec.units.get(k, "") for k, _ in cols]
-    with open(os.path.join(folder, name), "w") as f:
-        f.write(",".join(k for k, _ in cols) + "\n")
-        if any(units):
-            f.write(",".join(units) + "\n")
-        np.savetxt(f, np.column_stack([a for _, a in cols]), fmt="%.17g", delimiter=",")
-    i = 2 if rec.t is not None else 1
-    opts = ["--x", str(i), "--y", str(i + 1)] + (["--t", "1"] if rec.t is not None else [])
-    opts += ["--units-row"] if any(units) else ["--no-units-row"]
-    return name, opts
     raise FileNotFoundError("hystkit: the program %r was not found (package bin/, <prefix>/bin, the source tree's "
                             "bin/ after make, PATH)" % name)
 

@@ -5,7 +5,7 @@ import os
 import tempfile
 
 from . import programs
-from .table import Table, read_table
+from .table import read_table
 
 __all__ = ["Sweep", "run_sweep", "read_sweep"]
 

@@ -130,7 +130,7 @@ def test_beam_run_is_one_c_call(monkeypatch):
 
 
 def test_run_histories_are_tables():
-    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pandas")
     r = hk.run_dock(D / "s2-A.json", duration=0.05, records=False)
     df = r.to_pandas()
     assert isinstance(r.history, hk.Table) and list(df.columns) == list(r.history)

@@ -98,3 +98,21 @@ def test_tables_to_pandas_and_html():
     h = L.cycles._repr_html_()
     assert h.count("<tr>") == len(L.cycles) + 1 and "xi_eq" in h
     assert repr(L.cycles).startswith("Table(7 rows x 14 columns: i0, i1, amp_pos")
+
+
+def test_find_program_order_and_absence(tmp_path, monkeypatch):
+    import hystkit.programs as P
+    monkeypatch.delenv("HYSTKIT_BINDIR", raising=False)
+    pkg = tmp_path / "prefix" / "lib" / "python3.11" / "site-packages" / "hystkit"
+    (pkg / "bin").mkdir(parents=True)
+    monkeypatch.setattr(P, "_here", pkg)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(FileNotFoundError, match="the program 'hyst' was not found"):
+        P.find_program("hyst")
+    (tmp_path / "prefix" / "bin").mkdir()
+    for d in (tmp_path / "prefix" / "bin", pkg / "bin"):         # <prefix>/bin, then the package's own bin/ first
+        (d / "hyst").write_text("#!/bin/sh\n")
+        (d / "hyst").chmod(0o755)
+        assert P.find_program("hyst") == str(d / "hyst")
+    monkeypatch.setenv("HYSTKIT_BINDIR", str(tmp_path / "prefix" / "bin"))
+    assert P.find_program("hyst") == str(tmp_path / "prefix" / "bin" / "hyst")
