@@ -207,7 +207,13 @@ def test_duration_shorter_than_the_view_times(tmp_path):
         sc = hk.DockScenario(p, duration=1)
         assert sc.duration == 1 and sc.config["outputs"]["view_times"]
         sc.close()
-    from conftest import run
+    from conftest import BIN, run
+    # the CLI's --step comes before --duration's check: 3e4 s at 1e-2 s is 3e6 steps (1.2e8 at the file's step),
+    # refused here only for the output size asked to be small
+    p = subprocess.run([str(BIN / "mech"), "dock", str(D / "s2-A.json"), "--duration", "3e4", "--step", "1e-2",
+                        "--out", str(tmp_path / "big")], capture_output=True, text=True,
+                       env=dict(os.environ, HYST_OUTPUT_MAX="1e5"))
+    assert p.returncode == 1 and "the outputs would take up to" in p.stderr and "1e8 steps" not in p.stderr
     run("mech", "dock", D / "s2-A.json", "--duration", "1", "--out", tmp_path / "o", "--no-plots",
         "--no-records", "-q")
     ref = json.loads((tmp_path / "o" / "summary.json").read_text())
