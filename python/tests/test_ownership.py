@@ -221,3 +221,20 @@ def test_duration_shorter_than_the_view_times(tmp_path):
     assert r.summary["time"] == ref["time"] and r.summary["steps"] == ref["steps"]
     assert {k: v for k, v in r.summary.items() if k != "elements"} == \
         {k: v for k, v in ref.items() if k not in ("elements", "records")}
+
+
+def test_one_object_one_thread_at_a_time():
+    # a step() while the same Model's simulate() runs in C in another thread is refused, not interleaved
+    import threading
+    import time
+    m = hk.load_model(FIX / "models" / "paper-damper-full.json")
+    q = np.sin(np.linspace(0, 600, 2000000)) * 0.4
+    t = threading.Thread(target=m.simulate, args=(q,))
+    t.start()
+    t0 = time.monotonic()
+    while not m._busy and t.is_alive() and time.monotonic() - t0 < 60:
+        time.sleep(0.0005)
+    with pytest.raises(hk.StateError, match="runs in another thread"):
+        m.step(0.1)
+    t.join()
+    assert m.q == q[-1] and m.step(0.1) == m.Q
