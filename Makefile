@@ -5,8 +5,10 @@
 # Parallel developers keep separate trees with BUILD=/tmp/x BIN=/tmp/x/bin.
 
 PREFIX ?= /usr/local
-# where Debian's python3 looks for packages under PREFIX (/usr/local/lib/python3.11/dist-packages); evaluated by install only
-PYDIR  ?= $(PREFIX)/lib/python$(shell /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)/dist-packages
+# where Debian's python3 looks for packages under PREFIX (evaluated by install only; docs/python.md "Install"): the
+# user site-packages when PREFIX is the user base (~/.local/lib/python3.11/site-packages), else
+# PREFIX/lib/python3.X/dist-packages (on Debian's path for /usr/local); install says when python3 does not look there
+PYDIR  ?= $(shell /usr/bin/python3 scripts/python-dir '$(PREFIX)')
 SAN    ?= 0
 
 ifeq ($(SAN),1)
@@ -82,7 +84,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 PROGRAMS := $(BIN)/hyst $(if $(MTOOL_SRC),$(BIN)/mech)
 
 .SECONDARY:
-.PHONY: all deps lib test test-portable test-unit test-e2e bench demo install uninstall clean check-one fuzz binaries
+.PHONY: all deps lib test test-portable test-unit test-e2e bench demo install uninstall clean check-one fuzz binaries wheel
 all: $(DEPS_STAMP) lib $(PROGRAMS)
 
 # Installs missing Debian packages once per build tree (the script itself is quick when nothing is missing).
@@ -232,7 +234,17 @@ install: all
 	  sed -e 's|@PREFIX@|$(PREFIX)|' scripts/mech.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mech.pc && \
 	  install -m 644 libmech/include/mech/*.h $(DESTDIR)$(PREFIX)/include/mech/; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/hyst.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/hyst.pc
-	install -d $(DESTDIR)$(PYDIR)/hystkit && install -m 644 python/hystkit/*.py $(DESTDIR)$(PYDIR)/hystkit/
+	install -d $(DESTDIR)$(PYDIR)/hystkit && install -m 644 python/hystkit/*.py python/hystkit/py.typed \
+	  $(DESTDIR)$(PYDIR)/hystkit/
+	@/usr/bin/python3 scripts/python-dir --check '$(PYDIR)' '$(DESTDIR)'
+
+# The Python package as a wheel in $(BUILD)/wheel/, with this build's shared libraries and programs inside
+# (python/setup.py); offline, over Debian's python3-setuptools and python3-wheel
+wheel: all
+	@rm -rf $(BUILD)/wheel
+	HYSTKIT_BUILD=$(abspath $(BUILD)) HYSTKIT_BIN=$(abspath $(BIN)) /usr/bin/python3 -m pip wheel -q \
+	  --no-build-isolation --no-index --no-deps -w $(BUILD)/wheel ./python
+	@ls $(BUILD)/wheel/*.whl
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/hyst $(DESTDIR)$(PREFIX)/bin/mech $(DESTDIR)$(PREFIX)/lib/libhyst.* \

@@ -127,3 +127,14 @@ int hy_bw_element_new(const hy_bw_model *m, hy_element *e, hy_err *err)
     e->self = st;
     return HY_OK;
 }
+
+/* (bw element) => dst: a new owned element of the same model with src's committed and trial state (hy_element_copy;
+ * the Python bindings' Model.copy) */
+int hy_bw_element_copy(const hy_element *src, hy_element *dst, hy_err *err)
+{
+    const hy_bw_state *s = src->self;
+    int rc = hy_bw_element_new(s->model, dst, err);
+    if (rc == HY_OK)
+        *(hy_bw_state *)dst->self = *s;
+    return rc;
+}

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "hyst/fitmodel.h"
+#include "hyst/bw.h"
+#include "hyst/iwan.h"
 #include "hyst/kin.h"
 #include "hyst/pwl.h"
 
@@ -123,6 +125,10 @@ int hy_element_copy(const hy_element *src, hy_element *dst, hy_err *err)
         const hy_kin_state *st = src->self;
         if ((rc = hy_kin_element_new(st->model, dst, err)) == HY_OK)
             memcpy(dst->self, st, sizeof *st);
+    } else if (strcmp(src->ops->family, "bw") == 0) {
+        rc = hy_bw_element_copy(src, dst, err);
+    } else if (strcmp(src->ops->family, "iwan") == 0) {
+        rc = hy_iwan_element_copy(src, dst, err);
     } else {
         rc = hy_err_set(err, HY_EARG, "element copy: family '%s' cannot be copied", src->ops->family);
     }

@@ -101,3 +101,17 @@ int hy_iwan_element_new(const hy_iwan_model *m, hy_element *e, hy_err *err)
     e->self = st;
     return HY_OK;
 }
+
+/* (iwan element) => dst: a new element of the same model with src's committed and trial deflections
+ * (hy_element_copy; the Python bindings' Model.copy) */
+int hy_iwan_element_copy(const hy_element *src, hy_element *dst, hy_err *err)
+{
+    const iwan_state *s = src->self;
+    int rc = hy_iwan_element_new(s->model, dst, err);
+    if (rc != HY_OK)
+        return rc;
+    iwan_state *d = dst->self;
+    d->q_c = s->q_c, d->q_t = s->q_t, d->dir_c = s->dir_c, d->dir_t = s->dir_t;
+    memcpy(d->d_c, s->d_c, 2 * (size_t)s->model->n * sizeof(double));   /* d_t follows d_c in the one block */
+    return HY_OK;
+}

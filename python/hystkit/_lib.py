@@ -10,6 +10,7 @@ The struct layouts below must match the headers; tests/test_abi.py compares ever
 """
 import ctypes as C
 import os
+import threading
 from pathlib import Path
 
 SO_MAJOR = 0
@@ -52,11 +53,49 @@ HY_MSG_LEN = 512
 
 
 class Owner:
-    """Base of the Python objects that own C memory: a subclass defines close() (idempotent); the object closes
-    when collected and works as a context manager (``with ... as x:``)."""
+    """Base of the Python objects that own C memory (docs/python.md "Ownership and threads").
 
-    def close(self):
+    A subclass defines ``_free()`` (frees the C memory, called exactly once) and reaches its C memory only inside
+    ``with self._use():`` (or, for the short per-sample calls, under ``self._lock``). ``close()`` is idempotent and
+    safe from any thread: a call running in another thread finishes normally and the memory is freed when it
+    returns (never a use after free); calls after close() raise ClosedError. The object closes when collected and
+    works as a context manager (``with ... as x:``). Copies and pickles are refused (TypeError) unless the subclass
+    defines them."""
+
+    _closed = False
+    _freed = False
+    _busy = 0
+    _lock = None
+
+    def _init_lock(self):
+        self._lock = threading.Lock()
+
+    def _free(self):
         raise NotImplementedError
+
+    def _closed_error(self):
+        from .errors import ClosedError
+        return ClosedError("the %s is closed" % type(self).__name__)
+
+    def _use(self):
+        """Context manager around a call into C memory: refuses a closed object, defers close() until it ends."""
+        return _Use(self)
+
+    def close(self) -> None:
+        """Frees the C memory now, or when a call running in another thread returns. Idempotent."""
+        lk = self._lock
+        if lk is None:              # construction failed before the lock existed
+            if not self._freed:
+                self._freed = True
+                self._free()
+            return
+        with lk:
+            if self._closed:
+                return
+            self._closed = True
+            if self._busy == 0:
+                self._freed = True
+                self._free()
 
     def __del__(self):
         try:
@@ -69,6 +108,40 @@ class Owner:
 
     def __exit__(self, *exc):
         self.close()
+
+    def __copy__(self):
+        raise TypeError("%s owns C memory that cannot be copied (docs/python.md \"Ownership and threads\")" %
+                        type(self).__name__)
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        raise TypeError("%s owns C memory and cannot be pickled (docs/python.md \"Ownership and threads\")" %
+                        type(self).__name__)
+
+
+class _Use:
+    __slots__ = ("o",)
+
+    def __init__(self, o):
+        self.o = o
+
+    def __enter__(self):
+        o = self.o
+        with o._lock:
+            if o._closed:
+                raise o._closed_error()
+            o._busy += 1
+        return o
+
+    def __exit__(self, *exc):
+        o = self.o
+        with o._lock:
+            o._busy -= 1
+            if o._closed and o._busy == 0 and not o._freed:
+                o._freed = True
+                o._free()
 
 
 class Err(C.Structure):
@@ -125,6 +198,12 @@ class Cycle(C.Structure):
 
 class Curve(C.Structure):
     _fields_ = [("n", C.c_size_t), ("q", dbl_p), ("Q", dbl_p)]
+
+
+class Branches(C.Structure):
+    _fields_ = [("fwd_pos", Curve), ("bwd_pos", Curve), ("fwd_neg", Curve), ("bwd_neg", Curve),
+                ("cycles_pos", C.c_size_t), ("cycles_neg", C.c_size_t), ("amp_pos", C.c_double),
+                ("amp_neg", C.c_double)]
 
 
 class Loops(C.Structure):
@@ -314,6 +393,9 @@ _proto(hyst, "hy_h5_read_series", C.c_int, C.c_char_p, C.c_char_p, C.POINTER(Csv
 _proto(hyst, "hy_loops_opts_default", None, C.POINTER(LoopsOpts))
 _proto(hyst, "hy_loops_analyze", C.c_int, dbl_p, dbl_p, C.c_size_t, C.POINTER(LoopsOpts), C.POINTER(Loops), E)
 _proto(hyst, "hy_loops_free", None, C.POINTER(Loops))
+_proto(hyst, "hy_loops_branches", C.c_int, dbl_p, dbl_p, C.c_size_t, C.POINTER(Loops), C.POINTER(LoopsOpts),
+       C.POINTER(Branches), E)
+_proto(hyst, "hy_branches_free", None, C.POINTER(Branches))
 _proto(hyst, "hy_loops_rule_name", C.c_char_p, C.c_int)
 _proto(hyst, "hy_loops_cycle_rule_name", C.c_char_p, C.c_int)
 _proto(hyst, "hy_model_read", C.c_int, C.c_char_p, C.POINTER(Model), E)
@@ -326,6 +408,7 @@ _proto(hyst, "hy_element_drive", C.c_int, C.POINTER(Element), C.c_double, dbl_p,
        size_p, C.POINTER(Diag))
 _proto(hyst, "hy_element_free", None, C.POINTER(Element))
 _proto(hyst, "hy_element_copy", C.c_int, C.POINTER(Element), C.POINTER(Element), E)
+_proto(hyst, "hy_model_copy", C.c_int, C.POINTER(Model), C.POINTER(Model), E)
 _proto(hyst, "hy_diag_format", None, C.POINTER(Diag), C.c_char_p, C.c_size_t)
 _proto(hyst, "hy_pwlfit_opts_default", None, C.POINTER(PwlfitOpts))
 _proto(hyst, "hy_pwlfit_model", C.c_int, C.POINTER(Series), C.POINTER(PwlfitOpts), P, C.POINTER(Model), E)
@@ -345,6 +428,7 @@ if mech is not None:
            C.POINTER(P), E)
     _proto(mech, "mech_dock_config_delete", None, P)
     _proto(mech, "mech_dock_config_params", P, P)
+    _proto(mech, "mech_dock_config_set_duration", C.c_int, P, C.c_double, E)
     _proto(mech, "mech_dock_config_print", C.c_void_p, P, E)
     _proto(mech, "mech_dock_model_new", C.c_int, P, C.POINTER(P), E)
     _proto(mech, "mech_dock_model_free", None, P)
@@ -384,6 +468,7 @@ if mech is not None:
            C.POINTER(P), E)
     _proto(mech, "mech_beam_data_free", None, P)
     _proto(mech, "mech_beam_step", C.c_int, P, E)
+    _proto(mech, "mech_beam_step_n", C.c_int, P, C.c_long, C.POINTER(C.c_long), E)
     _proto(mech, "mech_beam_observe", None, P, C.POINTER(BeamObs))
     _proto(mech, "mech_beam_observe_energy", None, P, C.POINTER(BeamObs))
     _proto(mech, "mech_beam_steps", C.c_long, P)

@@ -7,6 +7,7 @@ and its hinge models loaded (mech_beam_config_parse / _load), the model compiled
 so nothing outlives the call but the arrays."""
 import ctypes as C
 import json
+import operator
 import os
 import warnings
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from . import _lib as L
 from .errors import ClosedError, HystError, check, from_code
+from .table import Table
 
 __all__ = ["BeamRun", "BeamSim", "run_beam"]
 
@@ -22,7 +24,7 @@ COLUMN_UNITS = {"t": "s", "w_tip": "m", "theta": "rad", "theta_dot": "rad/s", "U
 
 class BeamRun:
     """Result of run_beam:
-      history  dict column -> array: t, w_tip, theta, theta_dot, dtheta_1, M_1, ..., U, F (the CSV's columns and
+      history  a Table (dict column -> array): t, w_tip, theta, theta_dot, dtheta_1, M_1, ..., U, F (the CSV's columns and
                order; one sample at t = 0 and one per accepted Newmark step)
       units    dict column -> unit (the CSV's units row)
       hinges   dict "hinge1", ... -> {"t", "q" (dtheta_j, rad), "Q" (M_j, N m), "unit_q", "unit_Q"} (views of
@@ -37,6 +39,10 @@ class BeamRun:
     def __repr__(self):
         return "BeamRun(%s, %d steps, %d hinge(s))" % ("ok" if self.ok else "failed", self.summary["steps"],
                                                        len(self.hinges))
+
+    def to_pandas(self):
+        """The history as a pandas DataFrame (the CSV's columns)."""
+        return self.history.to_pandas()
 
 
 def _need_mech():
@@ -126,7 +132,7 @@ def _override(cfg, duration, dt, F0, clearance, physical, iterated):
 
 
 def run_beam(config, *, base_dir=None, name=None, duration=None, dt=None, F0=None, clearance=None, physical=None,
-             iterated=None):
+             iterated=None) -> BeamRun:
     """(config: dict, JSON text or a "mech-beam" file) => BeamRun, in memory, as `mech beam sim` runs it.
 
     Relative paths in the configuration (hinge models, load.history) resolve against the file's folder, or
@@ -157,7 +163,7 @@ def run_beam(config, *, base_dir=None, name=None, duration=None, dt=None, F0=Non
         k = h.n
         col = dict(zip(("t", "w_tip", "theta", "theta_dot", "U", "F"), buf[:6, :k]))
         dth, M = buf[6:6 + nh, :k], buf[6 + nh:, :k]
-        history, units = {}, {}
+        history, units = Table(), {}
         for c in ("t", "w_tip", "theta", "theta_dot"):
             history[c], units[c] = col[c], COLUMN_UNITS[c]
         for j in range(nh):
@@ -195,8 +201,9 @@ class BeamSim(L.Owner):
     def __init__(self, config, *, base_dir=None, name=None, duration=None, dt=None, F0=None, clearance=None,
                  physical=None, iterated=None):
         _need_mech()
+        self._init_lock()
+        self._model, self._data, self._cfg = C.c_void_p(), C.c_void_p(), None
         self._cfg, self.name = _config(config, base_dir, name)
-        self._model, self._data = C.c_void_p(), C.c_void_p()
         s = self._cfg.solver
         err = L.Err()
         try:
@@ -213,11 +220,21 @@ class BeamSim(L.Owner):
         self._obs = L.BeamObs()
 
     def _handle(self):
-        if not self._data:
+        if not self._data or self._closed:
             raise ClosedError("the beam simulation %s is closed" % self.name)
         return self._data
 
-    def close(self):
+    def close(self) -> None:
+        """Frees the data, the model and the configuration (when a run() in another thread returns, if one runs).
+        Idempotent."""
+        L.Owner.close(self)
+
+    def __repr__(self):
+        if self._closed:
+            return "BeamSim(%r, closed)" % self.name
+        return "BeamSim(%r, t=%.6g s, %d steps, %d hinge(s))" % (self.name, self.time, self.steps, self.n_hinges)
+
+    def _free(self):
         if getattr(self, "_data", None):
             L.mech.mech_beam_data_free(self._data)
             self._data = C.c_void_p()
@@ -228,29 +245,47 @@ class BeamSim(L.Owner):
             L.mech.mech_beam_config_free(C.byref(self._cfg))
             self._cfg = None
 
-    def step(self):
+    def step(self) -> float:
         """One Newmark step; returns the time reached."""
         err = L.Err()
-        check(L.mech.mech_beam_step(self._handle(), C.byref(err)), err)
+        with self._use():
+            check(L.mech.mech_beam_step(self._handle(), C.byref(err)), err)
         return self.time
 
-    def run(self, n):
-        """n steps (a failing step raises; the steps before it are kept); returns the time reached."""
-        d, err = self._handle(), L.Err()
-        for _ in range(int(n)):
-            check(L.mech.mech_beam_step(d, C.byref(err)), err)
+    def run(self, n: int) -> float:
+        """n >= 0 steps in one C call (mech_beam_step_n; a failing step raises, the steps before it are kept);
+        returns the time reached."""
+        try:
+            n = operator.index(n)
+        except TypeError:
+            raise TypeError("n: expected a whole number of steps, got %r" % (n,)) from None
+        if n < 0:
+            raise ValueError("n: expected a number of steps >= 0, got %d" % n)
+        done, err = C.c_long(), L.Err()
+        with self._use():
+            check(L.mech.mech_beam_step_n(self._handle(), n, C.byref(done), C.byref(err)), err)
         return self.time
 
     @property
-    def steps(self):
-        return L.mech.mech_beam_steps(self._handle())
+    def steps(self) -> int:
+        """Newmark steps taken."""
+        with self._use():
+            return L.mech.mech_beam_steps(self._handle())
 
     @property
-    def time(self):
-        L.mech.mech_beam_observe(self._handle(), C.byref(self._obs))
-        return self._obs.t
+    def time(self) -> float:
+        """Time of the last accepted state, s."""
+        with self._use():
+            L.mech.mech_beam_observe(self._handle(), C.byref(self._obs))
+            return self._obs.t
 
-    def observe(self, energy=False):
+    def observe(self, energy: bool = False) -> dict:
+        """The last accepted state: t, w_tip, theta, theta_dot, U, F and arrays dtheta, M per hinge; with
+        ``energy`` also h, T, V_beam, W_hinge, W_ext, E_lin."""
+        with self._use():
+            return self._observe(energy)
+
+    def _observe(self, energy):
         o = self._obs
         (L.mech.mech_beam_observe_energy if energy else L.mech.mech_beam_observe)(self._handle(), C.byref(o))
         nh = self.n_hinges
@@ -263,7 +298,9 @@ class BeamSim(L.Owner):
 
     @property
     def state(self):
+        """(x, x'): the coordinates [theta; q] and their rates as arrays (reduced or physical)."""
         rate, n = L.dbl_p(), C.c_size_t()
-        x = L.mech.mech_beam_state(self._handle(), C.byref(rate), C.byref(n))
-        m = n.value + 1
-        return np.array(x[:m]), np.array(rate[:m])
+        with self._use():
+            x = L.mech.mech_beam_state(self._handle(), C.byref(rate), C.byref(n))
+            m = n.value + 1
+            return np.array(x[:m]), np.array(rate[:m])

@@ -7,6 +7,7 @@ a live simulation still uses raises ClosedError."""
 import ctypes as C
 import json
 import math
+import operator
 import os
 import weakref
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from . import _lib as L
 from .errors import ClosedError, check
+from .table import Table
 
 __all__ = ["DockScenario", "DockSim", "DockRun", "run_dock", "CHANNELS", "ELEMENTS"]
 
@@ -49,11 +51,18 @@ class DockScenario(L.Owner):
     """A parsed `mech-dock` configuration with its laws loaded and its model compiled.
 
     source: a dict, JSON text, or a path to a scenario file. Relative law paths resolve against the file's folder
-    (or ``base_dir`` for a dict or text; default: the current directory). ``config`` is the configuration as a
-    dict, every key resolved (mech_dock_config_print)."""
+    (or ``base_dir`` for a dict or text; default: the current directory). ``duration`` (s) replaces the file's, as
+    `mech dock --duration` does (mech_dock_config_set_duration: after parsing, so outputs.view_times past it are
+    accepted and never reached). ``config`` is the configuration as a dict, every key resolved
+    (mech_dock_config_print). A missing file raises FileNotFoundError.
 
-    def __init__(self, source, *, base_dir=None, name=None):
+    Copies (copy.copy, copy.deepcopy) and pickles are new scenarios parsed from the printed configuration (law paths
+    resolved to absolute paths, so a pickle loads where those files exist)."""
+
+    def __init__(self, source, *, base_dir=None, name=None, duration=None):
         _need_mech()
+        self._init_lock()
+        self._cfg, self._model = C.c_void_p(), C.c_void_p()
         if isinstance(source, str) and source.lstrip()[:1] == "{":
             source = source.encode()
         if isinstance(source, dict):
@@ -67,31 +76,32 @@ class DockScenario(L.Owner):
             name = name or path
             base_dir = base_dir or (os.path.dirname(path) or ".")
         self.name = name
-        self._cfg, self._model = C.c_void_p(), C.c_void_p()
         self._sims = weakref.WeakSet()
         err = L.Err()
         check(L.mech.mech_dock_config_new(text, len(text), name.encode(),
                                           os.fsencode(base_dir) if base_dir else None, C.byref(self._cfg),
                                           C.byref(err)), err)
-        rc = L.mech.mech_dock_model_new(L.mech.mech_dock_config_params(self._cfg), C.byref(self._model),
-                                        C.byref(err))
-        if rc:
-            L.mech.mech_dock_config_delete(self._cfg)
-            self._cfg = None
-            check(rc, err)
-        self.config = json.loads(L.take_string(L.mech.mech_dock_config_print(self._cfg, C.byref(err))))
+        try:
+            self._text = L.take_string(L.mech.mech_dock_config_print(self._cfg, C.byref(err)))  # before the override
+            if self._text is None:
+                check(err.code or 9, err)
+            self._duration = None
+            if duration is not None:
+                self._duration = float(duration)
+                check(L.mech.mech_dock_config_set_duration(self._cfg, self._duration, C.byref(err)), err)
+            check(L.mech.mech_dock_model_new(L.mech.mech_dock_config_params(self._cfg), C.byref(self._model),
+                                             C.byref(err)), err)
+            self.config = json.loads(L.take_string(L.mech.mech_dock_config_print(self._cfg, C.byref(err))))
+        except BaseException:
+            self.close()
+            raise
 
     def _handle(self):
-        if not self._model:
+        if not self._model or self._closed:
             raise ClosedError("the docking scenario %s is closed" % self.name)
         return self._model
 
-    def close(self):
-        """Frees the model and the configuration. ClosedError while a DockSim still uses them."""
-        live = [s for s in self._sims if s._sim]
-        if live:
-            raise ClosedError("the docking scenario %s is used by %d simulation(s); close them first" %
-                              (self.name, len(live)))
+    def _free(self):
         if self._model:
             L.mech.mech_dock_model_free(self._model)
             self._model = C.c_void_p()
@@ -99,23 +109,58 @@ class DockScenario(L.Owner):
             L.mech.mech_dock_config_delete(self._cfg)
             self._cfg = None
 
-    def element_used(self, e):
+    def close(self) -> None:
+        """Frees the model and the configuration. ClosedError while a DockSim still uses them."""
+        live = [s for s in self._sims if not s._closed]
+        if live:
+            raise ClosedError("the docking scenario %s is used by %d simulation(s); close them first" %
+                              (self.name, len(live)))
+        L.Owner.close(self)
+
+    def __copy__(self) -> "DockScenario":
+        return DockScenario(self._text, name=self.name, duration=self._duration)
+
+    def __deepcopy__(self, memo) -> "DockScenario":
+        return self.__copy__()
+
+    def __reduce__(self):
+        return (_unpickle_scenario, (self._text, self.name, self._duration))
+
+    def __repr__(self):
+        if self._closed:
+            return "DockScenario(%r, closed)" % self.name
+        return "DockScenario(%r, variant %s, step %g s, duration %g s)" % (
+            self.name, self.config.get("variant"), self.step_size, self.duration)
+
+    def with_duration(self, duration: float) -> "DockScenario":
+        """A new scenario of the same configuration with another duration (as `mech dock --duration`)."""
+        return DockScenario(self._text, name=self.name, duration=duration)
+
+    def element_used(self, e: int) -> bool:
         """(element index) => True when a run of this scenario drives it (the cover only with the stand option)"""
         return bool(L.mech.mech_dock_element_used(L.mech.mech_dock_model_params(self._handle()), e))
 
     @property
-    def step_size(self):
+    def step_size(self) -> float:
+        """The step h (s), or the first trial step of an error-controlled run."""
         return self.config["step"]
 
     @property
-    def duration(self):
+    def duration(self) -> float:
+        """The simulated time (s)."""
         return self.config["duration"]
 
-    def sim(self):
+    def sim(self) -> "DockSim":
+        """A new DockSim of this scenario at t = 0."""
         return DockSim(self)
 
-    def run(self, **kw):
+    def run(self, **kw) -> "DockRun":
+        """run_dock(self, **kw)."""
         return run_dock(self, **kw)
+
+
+def _unpickle_scenario(text, name, duration):
+    return DockScenario(text, name=name, duration=duration)
 
 
 class DockSim(L.Owner):
@@ -124,48 +169,71 @@ class DockSim(L.Owner):
     ``summary`` (the dict `mech dock` writes as summary.json)."""
 
     def __init__(self, scenario):
+        self._init_lock()
+        self._sim = C.c_void_p()
         if not isinstance(scenario, DockScenario):
             scenario = DockScenario(scenario)
         self.scenario = scenario            # keeps the model and its laws alive
-        self._sim = C.c_void_p()
         err = L.Err()
-        check(L.mech.mech_dock_sim_new(scenario._handle(), C.byref(self._sim), C.byref(err)), err)
+        with scenario._use():
+            check(L.mech.mech_dock_sim_new(scenario._handle(), C.byref(self._sim), C.byref(err)), err)
         scenario._sims.add(self)
         self.failed, self.error = False, None
+        self._done = 0
 
     def _h(self):
-        if not self._sim:
+        if not self._sim or self._closed:
             raise ClosedError("the docking simulation is closed")
         return self._sim
 
-    def close(self):
+    def _free(self):
         if self._sim:
             L.mech.mech_dock_sim_free(self._sim)
             self._sim = C.c_void_p()
 
-    def step(self):
+    def close(self) -> None:
+        """Frees the simulation (when a run() in another thread returns, if one runs). Idempotent."""
+        L.Owner.close(self)
+
+    def __repr__(self):
+        if self._closed:
+            return "DockSim(%r, closed)" % self.scenario.name
+        return "DockSim(%r, t=%.6g s, %d steps%s)" % (self.scenario.name, self.time, self.steps,
+                                                      ", done" if self.done else "")
+
+    def step(self) -> "DockSim":
         """One accepted step (none once the run is done: a run of at most one step of the one run function,
         mech_dock_run); on failure the state stays at the last accepted step and StateError/NumericError
         carries the C message ("t = ... s: <element or contact>: <what>; hint: ...")."""
         err = L.Err()
-        rc = L.mech.mech_dock_sim_run(self._h(), 1, None, None, None, C.byref(err))
+        with self._use():
+            rc = L.mech.mech_dock_sim_run(self._h(), 1, None, None, None, C.byref(err))
         if rc:
             self.failed, self.error = True, err.msg.decode("utf-8", "replace")
         check(rc, err)
         return self
 
-    def run(self, n, *, hist=None, rec=None):
-        """Up to n steps in C, channels after each step into hist[n, NCH] and each element's (q, Q) into
-        rec[n, NEL, 2] (float64 C-contiguous arrays, written in place, or None). Returns the steps done; a failing
-        step raises as step() does (the rows before it are filled)."""
-        for a, shape in ((hist, (n, NCH)), (rec, (n, NEL, 2))):
+    def run(self, n: int, *, hist=None, rec=None) -> int:
+        """Up to n >= 0 steps in C, channels after each step into hist[n, NCH] and each element's (q, Q) into
+        rec[n, NEL, 2] (writeable float64 C-contiguous arrays, written in place, or None). Returns the steps done
+        (fewer at the end of the run); a failing step raises as step() does (the rows before it are filled)."""
+        try:
+            n = operator.index(n)
+        except TypeError:
+            raise TypeError("n: expected a whole number of steps, got %r" % (n,)) from None
+        if n < 0:
+            raise ValueError("n: expected a number of steps >= 0, got %d" % n)
+        for nm, a, shape in (("hist", hist, (n, NCH)), ("rec", rec, (n, NEL, 2))):
             if a is not None and not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous
                                       and a.shape == shape):
-                raise ValueError("expected a contiguous float64 array of shape %s" % (shape,))
+                raise ValueError("%s: expected a contiguous float64 array of shape %s" % (nm, shape))
+            if a is not None and not a.flags.writeable:
+                raise ValueError("%s is read-only (flags.writeable is False): C would write into it" % nm)
         done, err = C.c_size_t(), L.Err()
-        rc = L.mech.mech_dock_sim_run(self._h(), n, None if hist is None else hist.ctypes.data_as(L.dbl_p),
-                                      None if rec is None else rec.ctypes.data_as(L.dbl_p), C.byref(done),
-                                      C.byref(err))
+        with self._use():
+            rc = L.mech.mech_dock_sim_run(self._h(), n, None if hist is None else hist.ctypes.data_as(L.dbl_p),
+                                          None if rec is None else rec.ctypes.data_as(L.dbl_p), C.byref(done),
+                                          C.byref(err))
         self._done = done.value
         if rc:
             self.failed, self.error = True, err.msg.decode("utf-8", "replace")
@@ -173,35 +241,48 @@ class DockSim(L.Owner):
         return done.value
 
     @property
-    def time(self):
-        return L.mech.mech_dock_sim_time(self._h())
+    def time(self) -> float:
+        """Simulated time of the last accepted state, s."""
+        with self._use():
+            return L.mech.mech_dock_sim_time(self._h())
 
     @property
-    def done(self):
+    def done(self) -> bool:
         """True once the run reached its end: the duration, or the end (or a failure state) of the whole process."""
-        return bool(L.mech.mech_dock_sim_done(self._h()))
+        with self._use():
+            return bool(L.mech.mech_dock_sim_done(self._h()))
 
     @property
-    def steps(self):
-        return L.mech.mech_dock_sim_steps(self._h())
+    def steps(self) -> int:
+        """Accepted steps so far."""
+        with self._use():
+            return L.mech.mech_dock_sim_steps(self._h())
 
     @property
     def channels(self):
         """Channel values at the last accepted state (a copy), CHANNELS order."""
-        return np.ctypeslib.as_array(L.mech.mech_dock_sim_channels(self._h()), shape=(NCH,)).copy()
+        with self._use():
+            return np.ctypeslib.as_array(L.mech.mech_dock_sim_channels(self._h()), shape=(NCH,)).copy()
 
     @property
-    def state(self):
+    def state(self) -> dict:
         """Channel name -> value at the last accepted state."""
         return dict(zip(CHANNELS, self.channels.tolist()))
 
-    def element(self, el):
-        """(element name or index) => dict q, Q (SI), state, work (J booked so far)."""
-        i = ELEMENTS.index(el) if isinstance(el, str) else int(el)
+    def element(self, el) -> dict:
+        """(element name or index) => dict q, Q (SI), state, work (J booked so far). ValueError for an unknown
+        name (the message lists the names), IndexError for an index outside 0..NEL-1."""
+        if isinstance(el, str):
+            if el not in ELEMENTS:
+                raise ValueError("element %r: expected one of %s" % (el, ", ".join(ELEMENTS)))
+            i = ELEMENTS.index(el)
+        else:
+            i = operator.index(el)
         if not 0 <= i < NEL:
             raise IndexError("element index %d outside 0..%d" % (i, NEL - 1))
         q, Q, st, w = C.c_double(), C.c_double(), C.c_int(), C.c_double()
-        L.mech.mech_dock_sim_element(self._h(), i, C.byref(q), C.byref(Q), C.byref(st), C.byref(w))
+        with self._use():
+            L.mech.mech_dock_sim_element(self._h(), i, C.byref(q), C.byref(Q), C.byref(st), C.byref(w))
         return {"q": q.value, "Q": Q.value, "state": st.value, "work": w.value}
 
     @property
@@ -209,7 +290,11 @@ class DockSim(L.Owner):
         """The whole docking process (scenarios with a "process" section; docs/dock-process.md §8) as summary.json's
         "process" object: the sequencer's log and final state, phase times (None: not reached), drive, pushers,
         planes, rollers, limiter pads on the cone wall, FrT1, the energy residual relative to KE0 + drive work."""
-        ps = L.mech.mech_dock_sim_process(self._h()).contents
+        with self._use():
+            ps = L.mech.mech_dock_sim_process(self._h()).contents
+            return self._process(ps)
+
+    def _process(self, ps):
         name = lambda k: L.mech.mech_dock_seq_state_name(k).decode()
         nn = lambda v: v if math.isfinite(v) else None
         seq = [{"t": e.t, "from": name(getattr(e, "from")), "to": name(e.to),
@@ -238,7 +323,11 @@ class DockSim(L.Owner):
         stick events. None for A and B."""
         if self.scenario.config.get("variant") != "C":
             return None
-        ls = L.mech.mech_dock_sim_limiter(self._h()).contents
+        with self._use():
+            ls = L.mech.mech_dock_sim_limiter(self._h()).contents
+            return self._limiter(ls)
+
+    def _limiter(self, ls):
         nn = lambda v: v if math.isfinite(v) else None
         return {"first_contact": nn(ls.first_contact), "contact_before_capture": bool(ls.before_capture),
                 "last_contact_change": nn(ls.last_change), "impacts": ls.impacts, "stroke_max": ls.x_max,
@@ -249,7 +338,10 @@ class DockSim(L.Owner):
     @property
     def summary(self):
         """The summary as `mech dock` writes summary.json (same keys and numbers; no "record" file names)."""
-        u = L.mech.mech_dock_sim_summary(self._h()).contents
+        with self._use():
+            return self._summary(L.mech.mech_dock_sim_summary(self._h()).contents)
+
+    def _summary(self, u):
         c = self.scenario.config
         ch = self.channels
         nn = lambda v: v if math.isfinite(v) else None
@@ -302,7 +394,7 @@ class DockSim(L.Owner):
 
 
 class DockRun:
-    """Result of run_dock: ``history`` (channel name -> array, one row per accepted step plus t = 0, "t" first),
+    """Result of run_dock: ``history`` (a Table: channel name -> array, one row per accepted step plus t = 0, "t" first),
     ``units`` (channel name -> unit), ``elements`` (name -> dict t, q, Q arrays and units), ``summary`` (dict as
     summary.json), ``ok`` (False when a step failed; ``summary["error"]`` says why)."""
 
@@ -314,19 +406,22 @@ class DockRun:
         return "DockRun(%s, %d steps, captured=%s)" % (self.summary["status"], self.summary["steps"],
                                                       self.summary["captured"])
 
+    def to_pandas(self):
+        """The history as a pandas DataFrame (one row per accepted step plus t = 0)."""
+        return self.history.to_pandas()
 
-def run_dock(scenario, *, base_dir=None, duration=None, records=True):
+
+def run_dock(scenario, *, base_dir=None, duration=None, records=True) -> DockRun:
     """(scenario: DockScenario, dict, JSON text or file) => DockRun, in memory: the steps `mech dock` takes
-    (lround(duration / step)), batched in C. A failing step ends the run (as `mech dock`: everything before it is
+    (lround(duration / step)), batched in C. ``duration`` replaces the scenario's as `mech dock --duration` does
+    (view times past it are accepted). A failing step ends the run (as `mech dock`: everything before it is
     kept and the summary's status is "failed")."""
     if not isinstance(scenario, DockScenario):
-        scenario = DockScenario(scenario, base_dir=base_dir)
-    dur = scenario.duration if duration is None else float(duration)
+        scenario = DockScenario(scenario, base_dir=base_dir, duration=duration)
+    elif duration is not None and float(duration) != scenario.duration:
+        scenario = scenario.with_duration(duration)     # the run ends at the model's own duration
+    dur = scenario.duration
     adaptive = scenario.config.get("integration", {}).get("tolerance", 0) > 0
-    if adaptive and duration is not None and dur != scenario.duration:
-        # an error-controlled run ends at the model's own duration: a copy of the configuration with the new one (the
-        # printed configuration names its laws by resolved paths)
-        scenario = DockScenario(dict(scenario.config, duration=dur), name=scenario.name)
     # fixed steps: exactly lround(duration / step) steps, as mech dock; error-controlled: the steps are not known
     # ahead, so chunks until the run ends (the duration, or the end of the whole process)
     n = int(math.floor(dur / scenario.step_size + 0.5)) if not adaptive else 16384
@@ -353,7 +448,7 @@ def run_dock(scenario, *, base_dir=None, duration=None, records=True):
             hist = np.concatenate([hist, np.empty((hist.shape[0], NCH))])
             if rec is not None:
                 rec = np.concatenate([rec, np.empty((rec.shape[0], NEL, 2))])
-        history = {name: hist[:k, i].copy() for i, name in enumerate(CHANNELS)}
+        history = Table((name, hist[:k, i].copy()) for i, name in enumerate(CHANNELS))
         elements = {}
         if records:
             for e, name in enumerate(ELEMENTS):

@@ -5,7 +5,8 @@ import ctypes as C
 import numpy as np
 
 from . import _lib as L
-from .errors import check
+from .errors import HystError, check
+from .table import Table
 
 __all__ = ["Loops", "loops"]
 
@@ -17,12 +18,12 @@ def _table(ptr, n, struct):
     """C array of n structs => dict of column arrays (copied: the C memory is freed right after)."""
     names = [f[0] for f in struct._fields_]
     if n == 0 or not ptr:
-        return {k: np.empty(0, _NP[t]) for k, t in struct._fields_}
+        return Table((k, np.empty(0, _NP[t])) for k, t in struct._fields_)
     dt = np.dtype({"names": names, "formats": [_NP[t] for _, t in struct._fields_],
                    "offsets": [getattr(struct, k).offset for k in names], "itemsize": C.sizeof(struct)})
     raw = (C.c_char * (n * C.sizeof(struct))).from_address(C.cast(ptr, C.c_void_p).value)
     a = np.frombuffer(raw, dtype=dt, count=n)
-    return {k: a[k].copy() for k in names}
+    return Table((k, a[k].copy()) for k in names)
 
 
 def _curve(c):
@@ -46,10 +47,16 @@ class Loops:
       cycles      dict: i0, i1, amp_pos, amp_neg, Q_max, Q_min, energy, cum_energy, k_sec, e_strain, xi_eq, i_qmax,
                   i_qmin, n_inner
       backbone_pos, backbone_neg: (q, Q) arrays
+      branches    the branches of the limit loop as the fits use them (`hyst loops --branches`): dict side
+                  ("positive", "negative") -> {"forward": (q, Q), "backward": (q, Q), "cycles", "amplitude"};
+                  None when the record has no half-cycle (``branches_error`` says why)
+    The tables (reversals, inner, half_cycles, cycles) are Tables: dicts of arrays with to_pandas() and an HTML
+    view in Jupyter.
     Scalars: threshold, threshold_rule, noise, noise_factor, noise_ratio, range, center, cycle_rule, cycle_side,
     total_energy (integral of Q dq along the whole record), n."""
 
-    def __init__(self, c):
+    def __init__(self, c, branches=None, branches_error=None):
+        self.branches, self.branches_error = branches, branches_error
         self.n = c.n
         self.threshold = c.threshold
         self.threshold_rule = L.hyst.hy_loops_rule_name(c.threshold_rule).decode()
@@ -106,7 +113,7 @@ def _opts(threshold=None, center=None, amp_tol=None):
     return o
 
 
-def loops(q, Q, *, threshold=None, center=None, amp_tol=None):
+def loops(q, Q, *, threshold=None, center=None, amp_tol=None) -> Loops:
     """(q[n], Q[n]) => Loops. threshold: reversal threshold in q units (default: from the noise, docs/loops.md);
     center: the centre of the motion (default 0); amp_tol: limit-loop amplitude tolerance (default 0.05).
     The arrays are passed to C without a copy when they are float64 and contiguous."""
@@ -118,6 +125,17 @@ def loops(q, Q, *, threshold=None, center=None, amp_tol=None):
     check(L.hyst.hy_loops_analyze(q.ctypes.data_as(L.dbl_p), Q.ctypes.data_as(L.dbl_p), q.size, C.byref(o),
                                   C.byref(c), C.byref(err)), err)
     try:
-        return Loops(c)
+        B, br, berr = L.Branches(), None, None
+        try:   # as `hyst loops`: a record without a half-cycle has no branches, an error only when asked for them
+            check(L.hyst.hy_loops_branches(q.ctypes.data_as(L.dbl_p), Q.ctypes.data_as(L.dbl_p), q.size,
+                                           C.byref(c), C.byref(o), C.byref(B), C.byref(err)), err)
+            br = {"positive": {"forward": _curve(B.fwd_pos), "backward": _curve(B.bwd_pos),
+                               "cycles": B.cycles_pos, "amplitude": B.amp_pos},
+                  "negative": {"forward": _curve(B.fwd_neg), "backward": _curve(B.bwd_neg),
+                               "cycles": B.cycles_neg, "amplitude": B.amp_neg}}
+            L.hyst.hy_branches_free(C.byref(B))
+        except HystError as e:
+            berr = str(e)
+        return Loops(c, br, berr)
     finally:
         L.hyst.hy_loops_free(C.byref(c))

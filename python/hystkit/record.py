@@ -24,8 +24,13 @@ class Record:
         self.t = None if t is None else np.ascontiguousarray(t, dtype=np.float64)
         if self.Q.shape != self.q.shape or self.q.ndim != 1 or (self.t is not None and self.t.shape != self.q.shape):
             raise ValueError("q, Q (and t) must be 1-d arrays of the same length")
-        self.names = dict(names or {"t": "t" if t is not None else "", "q": "q", "Q": "Q"})
-        self.units = dict(units or {"t": "", "q": "", "Q": ""})
+        self.names = {"t": "t" if t is not None else "", "q": "q", "Q": "Q"}
+        self.names.update(names or {})
+        self.units = {"t": "", "q": "", "Q": ""}
+        self.units.update(units or {})
+        for k in list(self.names) + list(self.units):
+            if k not in ("t", "q", "Q"):
+                raise ValueError("names and units: keys are t, q and Q, got %r" % (k,))
         self.source = source
         self.lines = None if lines is None else np.ascontiguousarray(lines, dtype=np.uintp)
 
@@ -62,7 +67,7 @@ def _col(v):
 
 
 def read_csv(path, *, q=None, Q=None, t=None, q_scale=1.0, Q_scale=1.0, skip_bad_rows=False, delimiter=None,
-             header=None, units_row=None):
+             header=None, units_row=None) -> Record:
     """(CSV path, columns by name or 1-based index) => Record. The reader is libhyst's (`hyst` reads the same way):
     header and units row detected, separators ',' ';' tab detected, comments '#', '-' for stdin. Skipped rows
     are reported as warnings (UserWarning). Errors raise ParseError / HystIOError / DataError with the file, line
@@ -109,6 +114,6 @@ def read_csv(path, *, q=None, Q=None, t=None, q_scale=1.0, Q_scale=1.0, skip_bad
     return rec
 
 
-def read_record(path, **options):
+def read_record(path, **options) -> Record:
     """(a bench CSV, or ``FILE.h5:/records/X`` for a table of an HDF5 log) => Record; the options of read_csv."""
     return read_csv(path, **options)

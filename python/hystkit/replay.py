@@ -25,7 +25,7 @@ def _metrics(q, Q, Qm, cyc, ncyc):
         L.hyst.hy_replay_metrics_free(C.byref(M))
 
 
-def replay(models, data, Q=None, t=None, *, threshold=None, center=None):
+def replay(models, data, Q=None, t=None, *, threshold=None, center=None) -> dict:
     """(models: a Model, a list of Models or a dict name -> Model (or model file path); a Record or arrays q, Q[, t])
     => dict name -> metrics: n, Q_ptp, mean_error, rms_error, nrmse, max_abs_error, max_abs_index,
     energy_measured, energy_model, energy_ratio, work_measured, work_model, cycles (dict of arrays per cycle) and
@@ -33,8 +33,13 @@ def replay(models, data, Q=None, t=None, *, threshold=None, center=None):
     if isinstance(data, Record):
         q, Qd, t = data.q, data.Q, data.t
     else:
+        if Q is None:
+            raise TypeError("replay: expected a Record or arrays q and Q")
         q, Qd = as_f64(data, "q"), as_f64(Q, "Q")
         t = None if t is None else as_f64(t, "t")
+        for name, a in (("Q", Qd), ("t", t)):
+            if a is not None and a.size != q.size:
+                raise ValueError("%s has %d samples, q has %d: they must have the same length" % (name, a.size, q.size))
     if isinstance(models, Model) or isinstance(models, str):
         models = [models]
     if not isinstance(models, dict):

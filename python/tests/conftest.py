@@ -11,7 +11,7 @@ import pytest
 # threads make the kinematic fit a hundred times slower
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-TOP = Path(os.environ.get("TOP", Path(__file__).resolve().parents[2]))
+TOP = Path(os.environ.get("TOP", Path(__file__).resolve().parents[2])).resolve()
 FIX = TOP / "fixtures"
 BIN = Path(os.environ.get("BIN", TOP / "bin"))
 

@@ -19,6 +19,7 @@ PLAIN_ENV = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASA
 STRUCTS = {"hy_err": L.Err, "hy_diag": L.Diag, "hy_series": L.Series, "hy_csv_opts": L.CsvOpts,
            "hy_loops_opts": L.LoopsOpts, "hy_reversal": L.Reversal, "hy_inner_loop": L.InnerLoop,
            "hy_halfcycle": L.HalfCycle, "hy_cycle": L.Cycle, "hy_curve": L.Curve, "hy_loops": L.Loops,
+           "hy_branches": L.Branches,
            "hy_model": L.Model, "hy_element_ops": L.ElementOps, "hy_element": L.Element,
            "hy_pwlfit_opts": L.PwlfitOpts, "hy_kinfit_opts": L.KinfitOpts, "hy_replay_cycle": L.ReplayCycle,
            "hy_replay_metrics": L.ReplayMetrics, "mech_vec3": L.Vec3, "mech_dock_summary": L.DockSummary,

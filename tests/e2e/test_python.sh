@@ -11,6 +11,8 @@ TOP=${TOP:-$(pwd)}
 PY=${PYTHON:-/usr/bin/python3}
 BUILD=${BUILD:-build}
 case "$BUILD" in /*) LIBDIR=$BUILD/lib ;; *) LIBDIR=$TOP/$BUILD/lib ;; esac
+[ "$BUILD" = build ] && BIN=${BIN:-bin} || BIN=${BIN:-$BUILD/bin}   # the Makefile's defaults
+case "$BIN" in /*) ;; *) BIN=$TOP/$BIN ;; esac
 
 if ! "$PY" -c 'import numpy, pytest' 2>"$WORK/imp"; then
     not_ok "$PY has numpy and pytest (scripts/install-deps: python3-numpy python3-pytest)"; cat "$WORK/imp"; finish
@@ -27,7 +29,7 @@ case "$BUILD" in
 esac
 cd "$TOP/python" || exit 1
 LD_PRELOAD=$preload ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1} \
-HYSTKIT_LIBDIR=$LIBDIR TOP=$TOP BIN=$BIN OPENBLAS_NUM_THREADS=1 PYTHONDONTWRITEBYTECODE=1 \
+HYSTKIT_LIBDIR=$LIBDIR HYSTKIT_BINDIR=$BIN TOP=$TOP BIN=$BIN OPENBLAS_NUM_THREADS=1 PYTHONDONTWRITEBYTECODE=1 \
     "$PY" -m pytest -v -rs -p no:cacheprovider tests >"$WORK/log" 2>&1
 rc=$?
 sed -n 's/^\(tests\/[^ ]*\) PASSED.*/ok - \1/p; s/^\(tests\/[^ ]*\) \(FAILED\|ERROR\).*/not ok - \1/p' "$WORK/log"

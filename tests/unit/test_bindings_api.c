@@ -1,6 +1,7 @@
-// The small C functions added for the Python bindings (python/hystkit): hy_element_copy, hy_pwlfit_model /
-// hy_kinfit_model (the model file of `hyst fit`), mech_dock_config_new and mech_dock_sim_run. References: the
-// same drive through the original element, a fit's error pointing at the record's source line, stepping by hand.
+// The small C functions added for the Python bindings (python/hystkit): hy_element_copy (every family),
+// hy_pwlfit_model / hy_kinfit_model (the model file of `hyst fit`), mech_dock_config_new, mech_dock_sim_run,
+// mech_dock_config_set_duration and mech_beam_step_n. References: the same drive through the original element, a
+// fit's error pointing at the record's source line, stepping by hand, the run's own end time.
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include "hyst/fitmodel.h"
 #include "hyst/pwl.h"
+#include "mech/beam.h"
 #include "mech/dock.h"
 
 static const char *PWL =
@@ -63,8 +65,17 @@ static void copy_follows(const char *text, double amp)
     hy_model_free(&m);
 }
 
+static const char *BW =
+    "{\"format\": \"hyst-model\", \"version\": 1, \"model\": \"bw\", \"k\": 200, \"alpha\": 0.1, \"A\": 1,\n"
+    " \"beta\": 0.6, \"gamma\": 0.4, \"n\": 1}\n";
+static const char *IWAN =
+    "{\"format\": \"hyst-model\", \"version\": 1, \"model\": \"iwan\", \"k_inf\": 20,\n"
+    " \"segalman\": {\"F_S\": 300, \"K_T\": 400, \"chi\": -0.5, \"beta\": 0.2, \"N\": 64}}\n";
+
 static void test_copy_pwl(void **st) { (void)st; copy_follows(PWL, 6.0); }
 static void test_copy_kin(void **st) { (void)st; copy_follows(KIN, 0.45); }
+static void test_copy_bw(void **st) { (void)st; copy_follows(BW, 3.0); }        /* HY_EARG before hy_bw_element_copy */
+static void test_copy_iwan(void **st) { (void)st; copy_follows(IWAN, 3.0); }    /* and hy_iwan_element_copy */
 
 static void test_copy_refuses_a_foreign_element(void **st)
 {
@@ -243,16 +254,87 @@ static void test_dock_run_equals_stepping(void **st)
     cJSON_free(text);
 }
 
+/* mech_dock_config_set_duration, as `mech dock --duration` uses it: S1-A as shipped (outputs.view_times up to 5 s)
+ * set to 0.5 s runs to exactly 0.5 s; a negative duration and more than 1e8 steps are refused, naming both */
+static void test_dock_set_duration(void **st)
+{
+    (void)st;
+    const char *fx = getenv("FIXTURES");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/mech/dock/s1-A.json", fx && *fx ? fx : "fixtures");
+    mech_dock_config c;
+    hy_err err;
+    assert_int_equal(mech_dock_config_read(path, &c, &err), HY_OK);
+    assert_true(c.nview > 0 && c.view_times[c.nview - 1] > 0.5);
+    assert_int_equal(mech_dock_config_set_duration(&c, -1, &err), HY_EARG);
+    assert_non_null(strstr(err.msg, "duration -1 s / step"));
+    assert_int_equal(mech_dock_config_set_duration(&c, 1e9 * c.params.h, &err), HY_EARG);
+    assert_non_null(strstr(err.msg, "1e8 steps"));
+    assert_int_equal(mech_dock_config_set_duration(&c, 0.5, &err), HY_OK);
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    assert_int_equal(mech_dock_model_new(&c.params, &m, &err), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &err), HY_OK);
+    size_t done;
+    assert_int_equal(mech_dock_sim_run(s, 1000000, NULL, NULL, &done, &err), HY_OK);
+    assert_true(mech_dock_sim_done(s) && mech_dock_sim_time(s) == 0.5 && done < 1000000);
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
+}
+
+// mech_beam_step_n: n steps in one call equal n calls of mech_beam_step, bit for bit; n = 0 takes none
+static void test_beam_step_n(void **st)
+{
+    (void)st;
+    mech_beam_params p;
+    mech_beam_params_default(&p);
+    p.hinge[0].clearance = 0.0005;
+    mech_beam_solver s;
+    mech_beam_solver_default(&s);
+    s.duration = 0.05;
+    s.update = MECH_BEAM_ITERATED;
+    mech_beam_load l;
+    mech_beam_load_default(&l);
+    hy_err err;
+    mech_beam_model *m;
+    mech_beam_data *a, *b;
+    assert_int_equal(mech_beam_model_new(&p, &m, &err), HY_OK);
+    assert_int_equal(mech_beam_data_new(m, &s, &l, NULL, NULL, NULL, &a, &err), HY_OK);
+    assert_int_equal(mech_beam_data_new(m, &s, &l, NULL, NULL, NULL, &b, &err), HY_OK);
+    long done = -1;
+    assert_int_equal(mech_beam_step_n(a, 0, &done, &err), HY_OK);
+    assert_int_equal(done, 0);
+    assert_int_equal(mech_beam_step_n(a, 300, &done, &err), HY_OK);
+    assert_int_equal(done, 300);
+    for (int i = 0; i < 300; i++)
+        assert_int_equal(mech_beam_step(b, &err), HY_OK);
+    assert_int_equal(mech_beam_steps(a), 300);
+    const double *ra, *rb;
+    size_t na, nb;
+    const double *xa = mech_beam_state(a, &ra, &na), *xb = mech_beam_state(b, &rb, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(xa, xb, sizeof(double) * (na + 1));
+    assert_memory_equal(ra, rb, sizeof(double) * (na + 1));
+    mech_beam_data_free(a);
+    mech_beam_data_free(b);
+    mech_beam_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_pwl),
         cmocka_unit_test(test_copy_kin),
+        cmocka_unit_test(test_copy_bw),
+        cmocka_unit_test(test_copy_iwan),
         cmocka_unit_test(test_copy_refuses_a_foreign_element),
         cmocka_unit_test(test_pwlfit_model_points_at_the_line),
         cmocka_unit_test(test_pwlfit_model_extras),
         cmocka_unit_test(test_kinfit_model_error_names_source),
         cmocka_unit_test(test_dock_run_equals_stepping),
+        cmocka_unit_test(test_dock_set_duration),
+        cmocka_unit_test(test_beam_step_n),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1010,10 +1010,12 @@ static int load(const char *cmd, const opts *o, mech_dock_config *c, mech_dock_m
     *m = NULL;
     if (mech_dock_config_read(o->scenario, c, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
-    if (o->set_duration)
-        c->params.duration = o->duration;
-    if (o->set_step)
+    if (o->set_step)   /* before the duration: its check counts the steps */
         c->params.h = o->step;
+    if (o->set_duration && mech_dock_config_set_duration(c, o->duration, &err) != HY_OK) {
+        mech_dock_config_free(c);
+        return mech_cli_usage(cmd, "--duration: %s", err.msg);
+    }
     if (o->set_tol)
         c->params.tol = o->tol;
     if (o->method)

@@ -60,6 +60,8 @@ int hy_bw_integrate(const hy_bw_model *m, int s, double z0, double e0, double dq
 
 // (state) => hy_element view (no allocation)
 void hy_bw_element_wrap(hy_bw_state *st, hy_element *e);
+// (bw element) => dst: a new element of the same model with a copy of src's state (hy_element_copy calls it)
+int hy_bw_element_copy(const hy_element *src, hy_element *dst, hy_err *err);
 
 void hy_bw_model_free(hy_bw_model *m);
 

@@ -55,6 +55,9 @@ double hy_iwan_segalman_energy(const hy_iwan_segalman *s, double a);
 // (model) => a new element at rest at the origin (allocates its state: 2 arrays of n doubles)
 int hy_iwan_element_new(const hy_iwan_model *m, hy_element *e, hy_err *err);
 
+// (iwan element) => dst: a new element of the same model with a copy of src's state (hy_element_copy calls it)
+int hy_iwan_element_copy(const hy_element *src, hy_element *dst, hy_err *err);
+
 void hy_iwan_model_free(hy_iwan_model *m);
 
 #endif

@@ -205,6 +205,9 @@ void mech_beam_data_free(mech_beam_data *d);
 // (data) => one Newmark step; allocates nothing. Errors name the time, the hinge and a hint; the data keeps the last
 // accepted state
 int mech_beam_step(mech_beam_data *d, hy_err *err);
+/* (data, n >= 0) => n Newmark steps in one call (Python's BeamSim.run: no interpreter time per step); *done = the
+ * steps taken. Stops at the first failing step (its code and err, as mech_beam_step); allocates nothing. */
+int mech_beam_step_n(mech_beam_data *d, long n, long *done, hy_err *err);
 // (data) => observation of the last accepted state (pointers into the data); energy fields 0
 void mech_beam_observe(const mech_beam_data *d, mech_beam_obs *o);
 // (data) => the same with the angular momentum and the energies

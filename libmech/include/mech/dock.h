@@ -532,6 +532,10 @@ int mech_dock_config_new(const char *text, size_t len, const char *name, const c
                          hy_err *err);
 void mech_dock_config_delete(mech_dock_config *c);
 const mech_dock_params *mech_dock_config_params(const mech_dock_config *c);
+/* (parsed configuration, duration in s) => params.duration replaced, as `mech dock --duration` does after parsing:
+ * the file's own checks against its duration (outputs.view_times) are not redone, times past the new duration are
+ * simply never reached. Call before mech_dock_model_new. HY_EARG when duration < 0 or over 1e8 steps. */
+int mech_dock_config_set_duration(mech_dock_config *c, double duration, hy_err *err);
 
 
 /* ==== additions ============================================================================================== */

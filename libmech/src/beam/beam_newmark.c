@@ -553,3 +553,15 @@ const double *mech_beam_state(const mech_beam_data *d, const double **rate, size
         *n = d->n;
     return d->x;
 }
+
+int mech_beam_step_n(mech_beam_data *d, long n, long *done, hy_err *err)
+{
+    long i = 0;
+    int rc = HY_OK;
+    for (; i < n; i++)
+        if ((rc = mech_beam_step(d, err)) != HY_OK)
+            break;
+    if (done)
+        *done = i;
+    return rc;
+}

@@ -35,3 +35,12 @@ const mech_dock_params *mech_dock_config_params(const mech_dock_config *c)
 {
     return &c->params;
 }
+
+int mech_dock_config_set_duration(mech_dock_config *c, double duration, hy_err *err)
+{
+    if (!(duration >= 0) || !(duration / c->params.h <= 1e8))
+        return hy_err_set(err, HY_EARG, "duration %g s / step %g s: expected a duration >= 0 s and 0 .. 1e8 steps",
+                          duration, c->params.h);
+    c->params.duration = duration;
+    return HY_OK;
+}
