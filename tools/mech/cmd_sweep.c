@@ -21,6 +21,8 @@
 #include "mech/sweep.h"
 #include "mech_cli.h"
 #include "sweep_pool.h"
+#include "sweep_report.h"
+#include <gsl/gsl_cdf.h>
 
 static const char *const cmd = "sweep";
 
@@ -101,6 +103,8 @@ typedef struct sweep {
     double t0;
     long done0;                  /* rows from the journal at the start */
     int write_error;
+    mech_subset ss;              /* a subset plan's result (its arrays freed) */
+    int have_ss;
 } sweep;
 
 static double now(void)
@@ -309,7 +313,8 @@ static int open_journal(sweep *w, int resume)
             }
             /* the values must be the ones this program computes for that run: a journal of an older mech (another
                sampler) would pair the metrics with other values */
-            for (int k2 = 0; k2 < ncol; k2++) {
+            /* (a subset plan's values come from the earlier runs' results: the replay of its levels computes them) */
+            for (int k2 = 0; k2 < ncol && !p->live_u; k2++) {
                 char v[64];
                 FILE *mf = fmemopen(v, sizeof v, "w");
                 double x;
@@ -446,10 +451,23 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
     cJSON_AddNumberToObject(doc, "captured", (double)cap);
     /* the capture probability over every run (a failed run counts as its capture flag); a probability only when
        the runs are samples of distributions: over a grid it is the fraction of grid points */
+    /* a Sobol plan's probability over its A matrix (N independent points: the A_B^i rows repeat them in all but one
+       key); a subset plan's runs and a qualification matrix's cases are not a sample of the distributions: none */
+    long nsamp = w->done;
+    if (p->kind == MECH_SWEEP_KIND_SOBOL) {
+        cap = nsamp = 0;
+        for (long id = 0; id < p->design_n; id++)
+            if (w->rows[id].have)
+                nsamp++, cap += w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1;
+    }
+    int sample = p->kind != MECH_SWEEP_KIND_SUBSET && p->kind != MECH_SWEEP_KIND_QUAL;
     double lo, hi;
-    mech_sweep_wilson(cap, w->done, 1.959963984540054, &lo, &hi);
-    cJSON *cp = cJSON_AddObjectToObject(doc, p->ndist > 0 ? "capture_probability" : "capture_fraction");
-    cJSON_AddItemToObject(cp, "p", num_or_null(w->done ? (double)cap / (double)w->done : NAN));
+    mech_sweep_wilson(cap, nsamp, 1.959963984540054, &lo, &hi);
+    cJSON *cp = cJSON_AddObjectToObject(doc, !sample ? "capture_count" : p->ndist > 0 && p->kind != MECH_SWEEP_KIND_MORRIS
+                                                                             ? "capture_probability" : "capture_fraction");
+    if (p->kind == MECH_SWEEP_KIND_SOBOL)
+        cJSON_AddNumberToObject(cp, "runs", (double)nsamp);
+    cJSON_AddItemToObject(cp, "p", num_or_null(nsamp ? (double)cap / (double)nsamp : NAN));
     cJSON *ci = cJSON_AddArrayToObject(cp, "ci95");
     cJSON_AddItemToArray(ci, hy_json_exact_number(lo));
     cJSON_AddItemToArray(ci, hy_json_exact_number(hi));
@@ -476,7 +494,7 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
        and a plain rank correlation of such a symmetric effect is ~0 */
     cJSON *sabs = cJSON_AddObjectToObject(doc, "sensitivity_magnitude");
     cJSON_AddStringToObject(sabs, "method", "Spearman rank correlation with |value| over the runs that did not fail");
-    for (int m = 0; m < 2 * MECH_SWEEP_NMETRIC; m++) {
+    for (int m = 0; m < 2 * MECH_SWEEP_NMETRIC && sample; m++) {   /* (a biased sample or named cases: none) */
         int mag = m >= MECH_SWEEP_NMETRIC, mm = m % MECH_SWEEP_NMETRIC;
         if (mm == MECH_SWEEP_M_STEPS)
             continue;
@@ -500,6 +518,27 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         }
     }
     free(x), free(y);
+    /* the plan kind's own results (Sobol' indices, Morris effects, the failure probability, the matrix) */
+    if (p->kind != MECH_SWEEP_KIND_PLAIN && p->kind != MECH_SWEEP_KIND_ENVELOPE) {
+        unsigned char *hv = malloc((size_t)p->nrun * 2);
+        double *mv = malloc((size_t)p->nrun * MECH_SWEEP_NMETRIC * sizeof *mv);
+        int rs = MECH_EXIT_FAIL;
+        if (hv && mv) {
+            for (long id = 0; id < p->nrun; id++) {
+                hv[id] = w->rows[id].have, hv[p->nrun + id] = w->rows[id].failed;
+                memcpy(mv + (size_t)id * MECH_SWEEP_NMETRIC, w->rows[id].m, sizeof w->rows[id].m);
+            }
+            sw_table t = {p->nrun, hv, hv + p->nrun, mv};
+            rs = sw_report(cmd, p, &t, w->have_ss ? &w->ss : NULL, w->dir, doc, w->quiet);
+        } else {
+            mech_cli_fail(cmd, "out of memory");
+        }
+        free(hv), free(mv);
+        if (rs != MECH_EXIT_OK) {
+            cJSON_Delete(doc);
+            return rs;
+        }
+    }
     cJSON *wk = cJSON_AddArrayToObject(doc, "kept_runs");
     for (int k = 0; k < nkept; k++) {
         cJSON *o = cJSON_CreateObject();
@@ -522,10 +561,9 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         st = mech_out_commit(cmd, &a);
     }
     free(txt);
-    if (!w->quiet && p->ndist > 0)
+    if (!w->quiet && p->ndist > 0 && sample && p->kind != MECH_SWEEP_KIND_MORRIS)
         printf("mech sweep %s: %ld runs (%ld failed), captured %ld: p = %.4g, 95 %% interval [%.4g, %.4g]\n",
-               hy_display_name(p->path), w->done, w->nfailed, cap, w->done ? (double)cap / (double)w->done : 0.0, lo,
-               hi);
+               hy_display_name(p->path), w->done, w->nfailed, cap, nsamp ? (double)cap / (double)nsamp : 0.0, lo, hi);
     else if (!w->quiet)
         printf("mech sweep %s: %ld runs (%ld failed), captured %ld\n", hy_display_name(p->path), w->done, w->nfailed,
                cap);
@@ -614,6 +652,8 @@ static int plots(const sweep *w)
         if (figure(w, "peak-map.png", NULL, b) != MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
     }
+    if (sw_report_figures(cmd, p, w->dir) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
     snprintf(b, sizeof b,
              "set multiplot layout 1,3 title 'peak loads over %ld runs'\nset key off\nset ylabel 'runs'\n"
              "nb = 20\nset style fill solid 0.6\n"
@@ -651,7 +691,8 @@ static int rerun(const mech_sweep_plan *p, const char *dir, long id, int quiet)
        it runs from any folder */
     mech_dock_config c;
     mech_dock_config_default(&c);
-    int rc = mech_dock_config_parse(txt, strlen(txt), hy_display_name(p->scenario), p->scen_dir, &c, &err);
+    const char *sdir, *scen = mech_sweep_run_scenario(p, id, &sdir);   /* a qualification plan: the variant's */
+    int rc = mech_dock_config_parse(txt, strlen(txt), hy_display_name(scen), sdir, &c, &err);
     free(txt);
     char *out = rc == HY_OK ? mech_dock_config_print(&c, &err) : NULL;
     mech_dock_config_free(&c);
@@ -695,6 +736,54 @@ static int write_envelope(const sweep *w, const mech_sweep_envelope *e)
     return mech_out_commit(cmd, &a);
 }
 
+/* Subset simulation (mech/sweep_subset.h): each batch of the levels' runs handed out like an envelope level; the
+ * run's standard normals mapped to the keys' distributions by u = Phi(z) and the inverse CDFs (the row of u the
+ * pool sends with the id); after a --resume the levels are replayed from the journal's rows, so only the missing
+ * runs are run and every value is the uninterrupted sweep's. */
+static int run_subset(sweep *w, sw_pool *pool, long *ids)
+{
+    mech_sweep_plan *p = (mech_sweep_plan *)w->p;   /* the master fills the rows of u */
+    hy_err err;
+    mech_subset *s = &w->ss;
+    if (mech_subset_init(s, p->nkey, (size_t)p->design_n, p->p0, p->max_levels, p->seed, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    size_t *sid = malloc(s->n * sizeof *sid), nb;
+    if (!sid) {
+        mech_subset_free(s);
+        return mech_cli_fail(cmd, "out of memory");
+    }
+    int status = MECH_EXIT_OK;
+    w->total = 0;
+    while ((nb = mech_subset_next(s, sid)) > 0) {
+        size_t todo = 0;
+        for (size_t k = 0; k < nb; k++) {
+            long id = (long)sid[k];
+            for (int j = 0; j < p->nkey; j++) {
+                double z = s->z[sid[k] * (size_t)s->d + (size_t)j];
+                double u = z > 0 ? 1 - gsl_cdf_ugaussian_Q(z) : gsl_cdf_ugaussian_P(z);
+                p->u[(size_t)id * (size_t)p->ndist + (size_t)p->key[j].col] = fmin(fmax(u, 0x1p-1022), 1 - 0x1p-53);
+            }
+            if (!w->rows[id].have)
+                ids[todo++] = id;
+        }
+        w->total += (long)nb;
+        progress(w, 0);
+        if (sw_pool_run(pool, ids, todo, on_done, w, &err) != HY_OK) {
+            status = mech_cli_fail(cmd, "%s", err.msg);
+            break;
+        }
+        for (size_t k = 0; k < nb; k++) {   /* a failed run counts as a failure (g = NAN) */
+            const row *r = &w->rows[sid[k]];
+            s->g[sid[k]] = r->have && !r->failed ? mech_sweep_fail_g(p, r->m) : NAN;
+        }
+    }
+    free(sid);
+    free(s->z), free(s->g), free(s->lev), free(s->cur), free(s->cand);
+    s->z = s->g = NULL, s->lev = s->cur = s->cand = NULL;
+    w->have_ss = status == MECH_EXIT_OK && s->done;
+    return status;
+}
+
 static int run_all(sweep *w, sw_pool *pool, long *full_grid)
 {
     const mech_sweep_plan *p = w->p;
@@ -704,7 +793,9 @@ static int run_all(sweep *w, sw_pool *pool, long *full_grid)
         return mech_cli_fail(cmd, "out of memory");
     int status = MECH_EXIT_OK;
     *full_grid = p->nrun;
-    if (!p->envelope) {
+    if (p->kind == MECH_SWEEP_KIND_SUBSET) {
+        status = run_subset(w, pool, ids);
+    } else if (!p->envelope) {
         size_t n = 0;
         for (long id = 0; id < p->nrun; id++)
             if (!w->rows[id].have)
