@@ -123,6 +123,39 @@ diff "$WORK/q.awk" "$WORK/q.c" >/dev/null && ok "qual: every verdict = the requi
 n_md=$(($(grep -c '^|' "$Q/qualification.md") - 2))
 check_num "qual: one Markdown row per case x variant" "$n_md" 4 0
 
+# ---- results.h5 (--h5): the table and the summary, read by Debian's h5py, equal to results.csv and summary.json ----
+PY=/usr/bin/python3   # Debian's, with h5py (scripts/install-deps: python3-h5py)
+for pl in test-mc test-qual; do
+    check "$pl: --h5" "$MECH" sweep "$S/$pl.json" --out "$WORK/h5-$pl" -q --no-plots --h5
+    if "$PY" - "$WORK/h5-$pl" >"$WORK/h5.out" 2>&1 <<'PYEOF'
+import csv, json, math, sys
+import h5py
+d = sys.argv[1]
+f = h5py.File(d + "/results.h5", "r")
+t = f["/results"][()]
+rows = list(csv.DictReader(open(d + "/results.csv")))
+assert len(rows) == len(t), (len(rows), len(t))
+names = {k[:-6]: json.loads(v) for k, v in f["/results"].attrs.items() if k.endswith(".names")}
+for r, h in zip(rows, t):
+    for k, v in r.items():
+        if k in ("status", "message"):
+            continue
+        x = h[k]
+        if k in names:   # a key of strings: its index into "<key>.names"
+            assert names[k][int(x)] == v, (k, v, x)
+        elif v == "":
+            assert math.isnan(x), (k, x)
+        else:
+            assert float(v) == x, (k, v, x)   # bit for bit: the CSV prints the shortest exact text
+    assert h["failed"] == (r["status"] == "failed")
+s = json.load(open(d + "/summary.json"))
+assert json.loads(f["/"].attrs["summary"]) == s
+assert f["/"].attrs["runs"] == s["runs"]
+print("ok")
+PYEOF
+    then ok "$pl: results.h5 = results.csv and summary.json (h5py)"; else not_ok "$pl: results.h5 = results.csv and summary.json (h5py)"; sed 's/^/    /' "$WORK/h5.out" | tail -5; fi
+done
+
 # ---- bad plans of the new kinds: refused before any run, naming the file and the key ----
 mk() { sed "s#\"\.\./dock/#\"$D/#g" "$S/$1" >"$WORK/$2"; }
 mk test-sobol.json mix.json; sed -i 's/"sobol": {/"subset": {"n": 20, "failure": {"metric": "peak_axial", "above": 1}}, "sobol": {/' "$WORK/mix.json"

@@ -33,7 +33,9 @@ static void usage(FILE *fp)
           "\n"
           "Runs a dock scenario many times with the keys a plan varies (\"mech-sweep\" JSON, docs/sweep.md): grids,\n"
           "Monte Carlo samples (uniform, normal, truncated normal, log-normal, weighted choice; random, Latin\n"
-          "hypercube or scrambled Sobol), or an adaptive capture envelope over two grid keys.\n"
+          "hypercube or scrambled Sobol), or an adaptive capture envelope over two grid keys. Other plan kinds:\n"
+          "Sobol indices (\"sobol\"), Morris screening (\"morris\"), a rare failure probability by subset\n"
+          "simulation (\"subset\"), the qualification matrix of named cases x design variants (\"cases\").\n"
           "\n"
           "Outputs, in DIR (default out/PLAN-STEM):\n"
           "  results.csv     one row per run, sorted by run id: the varied values, status, capture and its time, cone\n"
@@ -51,6 +53,7 @@ static void usage(FILE *fp)
           "      --force       run a plan that makes more runs than its max_runs (default 10000)\n"
           "      --rerun ID    only the full outputs of run ID into DIR/runs/ID (the files the sweep writes)\n"
           "      --no-plots    no figures\n"
+          "      --h5          also results.h5: the table (/results) and the summary (attributes of /), for h5py\n"
           "  -q, --quiet       no report on standard output (the progress line shows only on a terminal)\n"
           "  -h, --help        this help\n"
           "\n"
@@ -104,6 +107,7 @@ typedef struct sweep {
     long done0;                  /* rows from the journal at the start */
     int write_error;
     mech_subset ss;              /* a subset plan's result (its arrays freed) */
+    int h5;                      /* --h5: results.h5 too */
     int have_ss;
 } sweep;
 
@@ -433,6 +437,24 @@ static cJSON *num_or_null(double v)
     return isfinite(v) ? hy_json_exact_number(v) : cJSON_CreateNull();
 }
 
+/* the finished rows as the report functions take them (sweep_report.h); NULL when out of memory */
+static unsigned char *table_of(const sweep *w, sw_table *t, double **mv)
+{
+    const mech_sweep_plan *p = w->p;
+    unsigned char *hv = malloc((size_t)p->nrun * 2);
+    *mv = malloc((size_t)p->nrun * MECH_SWEEP_NMETRIC * sizeof **mv);
+    if (!hv || !*mv) {
+        free(hv), free(*mv);
+        return NULL;
+    }
+    for (long id = 0; id < p->nrun; id++) {
+        hv[id] = w->rows[id].have, hv[p->nrun + id] = w->rows[id].failed;
+        memcpy(*mv + (size_t)id * MECH_SWEEP_NMETRIC, w->rows[id].m, sizeof w->rows[id].m);
+    }
+    *t = (sw_table){p->nrun, hv, hv + p->nrun, *mv};
+    return hv;
+}
+
 static int write_summary(const sweep *w, const long *kept, int nkept, long full_grid)
 {
     const mech_sweep_plan *p = w->p;
@@ -519,22 +541,17 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
     }
     free(x), free(y);
     /* the plan kind's own results (Sobol' indices, Morris effects, the failure probability, the matrix) */
+    sw_table tab;
+    double *mv;
+    unsigned char *hv = table_of(w, &tab, &mv);
+    if (!hv) {
+        cJSON_Delete(doc);
+        return mech_cli_fail(cmd, "out of memory");
+    }
     if (p->kind != MECH_SWEEP_KIND_PLAIN && p->kind != MECH_SWEEP_KIND_ENVELOPE) {
-        unsigned char *hv = malloc((size_t)p->nrun * 2);
-        double *mv = malloc((size_t)p->nrun * MECH_SWEEP_NMETRIC * sizeof *mv);
-        int rs = MECH_EXIT_FAIL;
-        if (hv && mv) {
-            for (long id = 0; id < p->nrun; id++) {
-                hv[id] = w->rows[id].have, hv[p->nrun + id] = w->rows[id].failed;
-                memcpy(mv + (size_t)id * MECH_SWEEP_NMETRIC, w->rows[id].m, sizeof w->rows[id].m);
-            }
-            sw_table t = {p->nrun, hv, hv + p->nrun, mv};
-            rs = sw_report(cmd, p, &t, w->have_ss ? &w->ss : NULL, w->dir, doc, w->quiet);
-        } else {
-            mech_cli_fail(cmd, "out of memory");
-        }
-        free(hv), free(mv);
+        int rs = sw_report(cmd, p, &tab, w->have_ss ? &w->ss : NULL, w->dir, doc, w->quiet);
         if (rs != MECH_EXIT_OK) {
+            free(hv), free(mv);
             cJSON_Delete(doc);
             return rs;
         }
@@ -551,11 +568,16 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         cJSON_AddItemToArray(wk, o);
     }
     char *txt = hy_json_print(doc);
+    int st = MECH_EXIT_OK;
+    if (txt && w->h5)   /* results.h5: the table and the summary (after its text: the writer edits its numbers) */
+        st = sw_report_h5(cmd, p, &tab, w->dir, doc);
+    free(hv), free(mv);
     cJSON_Delete(doc);
     if (!txt)
         return mech_cli_fail(cmd, "out of memory");
     hy_atomic a;
-    int st = atomic_open(w->dir, "summary.json", p, &a);
+    if (st == MECH_EXIT_OK)
+        st = atomic_open(w->dir, "summary.json", p, &a);
     if (st == MECH_EXIT_OK) {
         fputs(txt, a.fp);
         st = mech_out_commit(cmd, &a);
@@ -840,12 +862,13 @@ static int run_all(sweep *w, sw_pool *pool, long *full_grid)
 int mech_cmd_sweep(int argc, char **argv)
 {
     const char *out = NULL, *plan_path;
-    int jobs = 1, resume = 0, force = 0, no_plots = 0, quiet = 0, rr = -1;
+    int jobs = 1, resume = 0, force = 0, no_plots = 0, quiet = 0, rr = -1, h5 = 0;
     const hy_arg tab[] = {
         HY_OPT_STR("out", 0, &out),              HY_OPT_INT("jobs", 'j', &jobs, 1, NULL),
         HY_OPT_FLAG("resume", 0, &resume),       HY_OPT_FLAG("force", 0, &force),
         HY_OPT_INT("rerun", 0, &rr, 0, NULL),    HY_OPT_FLAG("no-plots", 0, &no_plots),
-        HY_OPT_FLAG("quiet", 'q', &quiet),       HY_OPT_END};
+        HY_OPT_FLAG("quiet", 'q', &quiet),       HY_OPT_FLAG("h5", 0, &h5),
+        HY_OPT_END};
     int go = mech_cli_parse(cmd, usage, tab, argc, argv, "missing PLAN.json", &plan_path);
     if (go != MECH_CLI_GO)
         return go;
@@ -881,7 +904,7 @@ int mech_cmd_sweep(int argc, char **argv)
         snprintf(dir, sizeof dir, "out/%.*s", (int)n, b);
     }
     sweep w = {0};
-    w.p = &p, w.dir = dir, w.quiet = quiet;
+    w.p = &p, w.dir = dir, w.quiet = quiet, w.h5 = h5;
     w.progress = !quiet && isatty(STDERR_FILENO);
     sw_pool *pool = NULL;
     int lockfd = -1;

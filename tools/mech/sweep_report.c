@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hyst/h5log.h"
 #include "hyst/model.h"
 #include "hyst/util.h"
 #include "mech/sweep_morris.h"
@@ -445,5 +446,77 @@ int sw_report_figures(const char *cmd, const mech_sweep_plan *p, const char *dir
                  p->nreq);
         return fig_from(cmd, dir, "qualification.png", "qualification.csv", size, b);
     }
+    return MECH_EXIT_OK;
+}
+
+/* ---- HDF5 ---- */
+
+int sw_report_h5(const char *cmd, const mech_sweep_plan *p, const sw_table *t, const char *dir, cJSON *summary)
+{
+    /* /results: one float64 column per table column that is a number: run, each key (a key of strings, a
+       qualification plan's case and variant: the index into the attribute "<key>.names"), failed (0 / 1), the
+       metrics; a metric without a value is NaN. The messages stay in results.csv. The summary is the attribute
+       "summary" of the root (its JSON text) with its top-level numbers as scalar attributes. */
+    int nk = p->nkey + p->nderived, nc = 2 + nk + MECH_SWEEP_NMETRIC;
+    if (nc > HY_H5_MAX_COLS)
+        return mech_cli_fail(cmd, "%s/results.h5: %d columns, more than %d", dir, nc, HY_H5_MAX_COLS);
+    const char *names[HY_H5_MAX_COLS], *units[HY_H5_MAX_COLS];
+    char path[4200];
+    snprintf(path, sizeof path, "%s/results.h5", dir);
+    names[0] = "run", units[0] = "";
+    for (int k = 0; k < nk; k++)
+        names[1 + k] = p->key[k].path, units[1 + k] = "";
+    names[1 + nk] = "failed", units[1 + nk] = "";
+    for (int m = 0; m < MECH_SWEEP_NMETRIC; m++)
+        names[2 + nk + m] = mech_sweep_metric_name(m), units[2 + nk + m] = mech_sweep_metric_unit(m);
+    hy_err err;
+    hy_h5log *lg;
+    hy_h5table *tb;
+    if (hy_h5log_open(&lg, path, p->path, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    int rc = hy_h5log_table(lg, "/results", nc, names, units, "mech sweep: one row per run, sorted by run id "
+                            "(docs/sweep.md)", &tb, &err);
+    double row[HY_H5_MAX_COLS];
+    for (long id = 0; rc == HY_OK && id < t->n; id++) {
+        if (!t->have[id])
+            continue;
+        row[0] = (double)id;
+        for (int k = 0; k < nk; k++) {
+            const char *s;
+            mech_sweep_plan_value(p, id, k, &row[1 + k], &s);
+            if (s && !p->key[k].label && p->key[k].dist.kind == MECH_SWEEP_CHOICE)   /* the index of the string */
+                row[1 + k] = mech_sweep_dist_eval(&p->key[k].dist, p->u[(size_t)(id % p->nsample) * (size_t)p->ndist +
+                                                                        (size_t)p->key[k].col]);
+        }
+        row[1 + nk] = t->failed[id];
+        memcpy(row + 2 + nk, t->m + (size_t)id * MECH_SWEEP_NMETRIC, MECH_SWEEP_NMETRIC * sizeof *row);
+        rc = hy_h5log_append(tb, row, &err);
+    }
+    for (int k = 0; rc == HY_OK && k < nk; k++) {   /* the names behind the indices of a key of strings */
+        cJSON *arr = NULL;
+        if (p->key[k].label) {
+            arr = cJSON_CreateArray();
+            for (int i = 0; i < (k == 0 ? p->ncase : p->nvar); i++)
+                cJSON_AddItemToArray(arr, cJSON_CreateString(k == 0 ? p->case_name[i] : p->var_name[i]));
+        } else if (!p->key[k].grid && p->key[k].dist.kind == MECH_SWEEP_CHOICE &&
+                   cJSON_IsString(cJSON_GetArrayItem(p->key[k].choice, 0))) {
+            arr = cJSON_Duplicate(p->key[k].choice, 1);
+        }
+        if (!arr)
+            continue;
+        char *txt = cJSON_PrintUnformatted(arr), an[MECH_SWEEP_KEY_LEN + 8];
+        cJSON_Delete(arr);
+        snprintf(an, sizeof an, "%s.names", p->key[k].path);
+        rc = txt ? hy_h5log_attr_string(lg, "/results", an, txt, &err) : hy_err_set(&err, HY_ENOMEM, "out of memory");
+        free(txt);
+    }
+    if (rc == HY_OK)
+        rc = hy_h5log_attr_json(lg, "/", summary, &err);
+    if (rc != HY_OK) {
+        hy_h5log_abort(lg);
+        return mech_cli_fail(cmd, "%s", err.msg);
+    }
+    if (hy_h5log_commit(lg, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
     return MECH_EXIT_OK;
 }

@@ -24,4 +24,9 @@ int sw_report(const char *cmd, const mech_sweep_plan *p, const sw_table *t, cons
 // (plan, output folder) => the kind's figures (sobol.png, morris.png, qualification.png) from its CSV files
 int sw_report_figures(const char *cmd, const mech_sweep_plan *p, const char *dir);
 
+/* (plan, finished table, output folder, the summary document) => DIR/results.h5 (the project's HDF5 writer,
+ * hyst/h5log.h): the table /results (the numeric columns) and the summary as attributes of the root. Exit status;
+ * the numbers of summary become raw exact text (hy_h5log_attr_json): call it after the summary is printed. */
+int sw_report_h5(const char *cmd, const mech_sweep_plan *p, const sw_table *t, const char *dir, cJSON *summary);
+
 #endif
