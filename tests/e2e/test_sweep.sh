@@ -91,8 +91,11 @@ cmp -s "$WORK/full/results.csv" "$WORK/k/results.csv" && ok "resumed table = uni
 check_fails "--resume with another plan is refused" "another plan" \
     "$MECH" sweep "$S/test-grid.json" --out "$WORK/k" -q --resume
 # a journal whose values are not this program's (an older sampler): refused, not paired with other values
-sed '3s/^\([0-9]*\),[^,]*,/\1,7,/' "$WORK/k/journal.csv" >"$WORK/k/j2" && mv "$WORK/k/j2" "$WORK/k/journal.csv"
-check_fails "--resume with a journal of other values is refused" "journal.csv:3: run [0-9]+ has initial.pitch_deg = 7, but this plan gives" \
+# (the first row, line 8 after the plan line, 4 law-file lines and the header, given a valid check: the journal of
+# another mech would carry its own; journal_set_row is in tests/e2e/sweep_journal.sh)
+. "$TOP/tests/e2e/sweep_journal.sh"
+journal_set_row "$WORK/k/journal.csv" 8 's/^([0-9]*),[^,]*,/\1,7,/'
+check_fails "--resume with a journal of other values is refused" "journal.csv:8: run [0-9]+ has initial.pitch_deg = 7, but this plan gives" \
     "$MECH" sweep "$S/test-envelope-full.json" --out "$WORK/k" -q --resume
 
 # ---- the adaptive envelope: the same boundary with fewer runs ----

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include <dirent.h>
+#include <libdeflate.h>
 #include "hyst/model.h"
 #include "hyst/util.h"
 #include "mech/dock.h"
@@ -88,6 +90,33 @@ static int lock_dir(const char *dir, int *fd)
     return MECH_EXIT_OK;
 }
 
+/* (folder, held under the lock) => the temporary files of this command's own outputs that a killed sweep left
+ * (hy_atomic_open's NAME.tmpXXXXXX, N25) removed: no other sweep can be writing them while the lock is held, and
+ * only these exact names are touched */
+static void clean_stale(const char *dir, int quiet)
+{
+    static const char *const own[] = {"results.csv", "summary.json", "envelope.csv", "journal.csv", "envelope.png",
+                                      "peak-map.png", "peaks.png", NULL};
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    int removed = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        for (int k = 0; own[k]; k++) {
+            size_t m = strlen(own[k]);
+            if (n == m + 10 && strncmp(e->d_name, own[k], m) == 0 && strncmp(e->d_name + m, ".tmp", 4) == 0) {
+                char path[4400];
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                removed += unlink(path) == 0;
+            }
+        }
+    }
+    closedir(d);
+    if (removed && !quiet)
+        mech_cli_warn(cmd, "%s: removed %d temporary file(s) a killed sweep left", dir, removed);
+}
+
 /* ---------- rows ---------- */
 
 typedef struct row {
@@ -101,11 +130,15 @@ typedef struct sweep {
     const char *dir;
     row *rows;
     long done, nfailed, total;   /* total: runs this sweep will have when complete (envelope: grows) */
-    FILE *journal;
+    int jfd;                     /* journal.csv, O_APPEND                                                     */
+    off_t jend;                  /* its length after the last whole row                                      */
+    long journalled;             /* rows in it                                                               */
     int progress, quiet;
     double t0;
     long done0;                  /* rows from the journal at the start */
-    int write_error;
+    int stopped;                 /* a write error or a changed law file stopped the sweep (stop_msg)          */
+    signed char *env_state;      /* envelope plans: the filled grid's capture state (1, 0) at every point       */
+    char stop_msg[HY_MSG_LEN * 2];
     mech_subset ss;              /* a subset plan's result (its arrays freed) */
     int h5;                      /* --h5: results.h5 too */
     int have_ss;
@@ -207,19 +240,99 @@ static void keep(sweep *w, const mech_sweep_result *r)
     w->nfailed += r->failed;
 }
 
-static void on_done(void *ctx, const mech_sweep_result *r)
+static int atomic_open(const char *dir, const char *name, const mech_sweep_plan *p, hy_atomic *a);
+
+/* ---------- the journal (docs/sweep.md §Nothing is lost) ----------
+ * Line 1 names the plan by its hash (plan, base scenario, law files), then one "# file" line per law file the runs
+ * read (its key, content hash and path: a replaced file is named on --resume), the column header, and the rows in
+ * the order the runs finished. Each row is the results.csv row plus a last field, the CRC-32 (libdeflate) of the
+ * row's text seeded with the plan's hash, and goes out in one write() (O_APPEND): a row torn by a full disk or a
+ * kill, or a row of another plan's journal, fails its check on --resume, is reported (file:line) and runs again.
+ * The sweep stops at its first write error. fsync policy: none per row (a killed process loses nothing the kernel
+ * has; a row lost or torn by a power cut is caught by its check and rerun), fdatasync once before results.csv. */
+
+static unsigned row_seed(const mech_sweep_plan *p)
 {
-    sweep *w = ctx;
-    if (r->run < 0 || r->run >= w->p->nrun || w->rows[r->run].have)
-        return;
-    keep(w, r);
-    put_row(w->journal, w->p, r->run, &w->rows[r->run]);
-    if (fflush(w->journal) != 0)   /* one write per row: a kill loses at most the row being written */
-        w->write_error = errno;
-    progress(w, 0);
+    char h[17];
+    snprintf(h, sizeof h, "%016llx", (unsigned long long)p->hash);
+    return (unsigned)libdeflate_crc32(0, h, 16);
 }
 
-/* ---------- the journal ---------- */
+// (plan, run, row) => the journal line: the results.csv row with ",CRC" before its newline (malloc'd)
+static char *journal_line(const mech_sweep_plan *p, long id, const row *r, size_t *len)
+{
+    char *t = NULL;
+    size_t n = 0;
+    FILE *fp = open_memstream(&t, &n);
+    if (!fp)
+        return NULL;
+    put_row(fp, p, id, r);
+    if (fclose(fp) != 0 || n < 1) {
+        free(t);
+        return NULL;
+    }
+    char *l = realloc(t, n + 16);
+    if (!l) {
+        free(t);
+        return NULL;
+    }
+    n--;   /* the newline */
+    *len = n + (size_t)snprintf(l + n, 16, ",%08x\n", (unsigned)libdeflate_crc32(row_seed(p), l, n));
+    return l;
+}
+
+// (sweep, run) => its row appended to the journal in one write; 0, or -1 with w->stop_msg (the sweep stops)
+static int journal_append(sweep *w, long id)
+{
+    size_t len;
+    char *l = journal_line(w->p, id, &w->rows[id], &len);
+    if (!l) {
+        snprintf(w->stop_msg, sizeof w->stop_msg, "out of memory writing the journal");
+        return -1;
+    }
+    ssize_t k;
+    do
+        k = write(w->jfd, l, len);
+    while (k < 0 && errno == EINTR);
+    free(l);
+    if (k == (ssize_t)len) {
+        w->jend += (off_t)len;
+        return 0;
+    }
+    char why[128];
+    if (k < 0)
+        snprintf(why, sizeof why, "%s", strerror(errno));
+    else
+        snprintf(why, sizeof why, "only %zd of its %zu bytes written (disk full?)", k, len);
+    /* the torn row is cut if the file system lets us; if not, its check refuses it on --resume */
+    int cut = ftruncate(w->jfd, w->jend) == 0;
+    snprintf(w->stop_msg, sizeof w->stop_msg, "%s/journal.csv: cannot append the row of run %ld: %s; the sweep "
+             "stopped at this first write error with %ld runs in the journal%s: make room and continue with --resume",
+             w->dir, id, why, w->journalled, cut ? "" : " (the torn row could not be cut: --resume drops it)");
+    return -1;
+}
+
+static int on_done(void *ctx, const mech_sweep_result *r)
+{
+    sweep *w = ctx;
+    if (w->stopped)   /* runs that finish after a stop are not journalled: --resume runs them again */
+        return 1;
+    if (r->fatal) {   /* a law file changed under the sweep (N16): stop, never mix two laws in a table */
+        snprintf(w->stop_msg, sizeof w->stop_msg, "run %ld: %s", r->run, r->msg);
+        w->stopped = 1;
+        return 1;
+    }
+    if (r->run < 0 || r->run >= w->p->nrun || w->rows[r->run].have)
+        return 0;
+    keep(w, r);
+    if (journal_append(w, r->run) != 0) {
+        w->stopped = 1;
+        return 1;
+    }
+    w->journalled++;
+    progress(w, 0);
+    return 0;
+}
 
 // (line) => CSV fields split in place (quotes removed, "" -> "); returns the count
 static int split_csv(char *s, char **f, int max)
@@ -259,57 +372,124 @@ static int split_csv(char *s, char **f, int max)
     }
 }
 
+// (plan) => the journal's head: the plan line, one line per law file, the column header (malloc'd)
+static char *journal_head(const mech_sweep_plan *p, size_t *first)
+{
+    char *t = NULL;
+    size_t n = 0;
+    FILE *fp = open_memstream(&t, &n);
+    if (!fp)
+        return NULL;
+    fprintf(fp, "# mech-sweep journal 2, plan %016llx, %ld runs, %d law files\n", (unsigned long long)p->hash,
+            p->nrun, p->nfile);
+    fflush(fp);
+    *first = n;
+    for (int k = 0; k < p->nfile; k++)
+        fprintf(fp, "# file %s %016llx %s\n", p->files[k].key, (unsigned long long)p->files[k].hash,
+                p->files[k].path);
+    put_header(fp, p);
+    fputs(",check\n", fp);   /* put_header ended the line: the check column is added below */
+    if (fclose(fp) != 0) {
+        free(t);
+        return NULL;
+    }
+    /* "...,message\n,check\n" -> "...,message,check\n" */
+    char *m = strstr(t, ",message\n,check\n");
+    if (m)
+        memmove(m + 8, m + 9, strlen(m + 9) + 1);
+    return t;
+}
+
+// (line 1 of a journal that is not this plan's, the journal) => the message naming a law file that changed, if any
+static void changed_file(const mech_sweep_plan *p, FILE *fp, const char *path, char *msg, size_t len)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 1;
+    while (getline(&line, &cap, fp) > 0 && strncmp(line, "# file ", 7) == 0) {
+        lineno++;
+        char key[64], file[4096];
+        unsigned long long h;
+        if (sscanf(line, "# file %63s %llx %4095[^\n]", key, &h, file) != 3)
+            continue;
+        for (int k = 0; k < p->nfile; k++)
+            if (strcmp(p->files[k].path, file) == 0 && p->files[k].hash != (uint64_t)h) {
+                snprintf(msg, len, "%s:%ld: %s %s changed since the sweep started (its content differs from the "
+                         "one the journal's rows were made with): --resume refused, so that no table mixes two laws; "
+                         "restore the file, or start a new sweep in another --out", path, lineno, key, file);
+                free(line);
+                return;
+            }
+    }
+    free(line);
+}
+
 static int open_journal(sweep *w, int resume)
 {
     const mech_sweep_plan *p = w->p;
-    char path[4200], head[128];
+    char path[4200];
+    size_t first = 0;
     snprintf(path, sizeof path, "%s/journal.csv", w->dir);
-    snprintf(head, sizeof head, "# mech-sweep journal, plan %016llx, %ld runs\n", (unsigned long long)p->hash,
-             p->nrun);
-    FILE *fp = fopen(path, "r+");
-    if (!fp && errno != ENOENT)
+    char *head = journal_head(p, &first);
+    if (!head)
+        return mech_cli_fail(cmd, "out of memory");
+    FILE *fp = fopen(path, "r");
+    if (!fp && errno != ENOENT) {
+        free(head);
         return mech_cli_fail(cmd, "%s: cannot open: %s", path, strerror(errno));
+    }
     if (fp && !resume) {
         fclose(fp);
+        free(head);
         return mech_cli_fail(cmd, "%s: holds a sweep already (journal.csv): --resume continues it, or choose another "
                              "--out", w->dir);
     }
-    if (!fp) {
-        fp = fopen(path, "w+");
-        if (!fp)
-            return mech_cli_fail(cmd, "%s: cannot create: %s", path, strerror(errno));
-        fputs(head, fp);
-        put_header(fp, p);
-        fflush(fp);
-        w->journal = fp;
-        return MECH_EXIT_OK;
-    }
-    /* resume: the rows that end with a newline are finished runs; a torn last line (killed while writing) is cut */
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    long good = 0, lineno = 0, complete = 0;
-    int ncol = p->nkey + p->nderived, nf = 2 + ncol + MECH_SWEEP_NMETRIC + 1;
-    char **f = malloc((size_t)nf * sizeof *f);
-    if (!f) {
-        fclose(fp);
-        return mech_cli_fail(cmd, "out of memory");
-    }
-    int status = MECH_EXIT_OK;
-    while ((n = getline(&line, &cap, fp)) > 0) {
-        lineno++;
-        if (line[n - 1] != '\n')
-            break;
-        if (lineno == 1) {
-            if (strcmp(line, head) != 0) {
-                status = mech_cli_fail(cmd, "%s: was written by another plan (or another version of the scenario): "
-                                       "--resume needs the same plan; choose another --out", path);
+    int status = MECH_EXIT_OK, rewrite = !fp;
+    long dropped = 0;
+    if (fp) {
+        /* resume: the rows whose check holds are finished runs; a torn last line (killed while writing) is cut, a
+           torn or foreign row anywhere is reported and dropped (its run runs again) */
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t n;
+        long lineno = 0, nhead = 2 + p->nfile;
+        int ncol = p->nkey + p->nderived, nf = 2 + ncol + MECH_SWEEP_NMETRIC + 1;
+        char **f = malloc((size_t)(nf + 1) * sizeof *f);
+        off_t good = 0;
+        unsigned seed = row_seed(p);
+        if (!f)
+            status = mech_cli_fail(cmd, "out of memory");
+        while (status == MECH_EXIT_OK && (n = getline(&line, &cap, fp)) > 0) {
+            lineno++;
+            if (line[n - 1] != '\n')
+                break;   /* the torn last line: cut below */
+            if (lineno == 1 && (strncmp(line, head, first) != 0 || (size_t)n != first)) {
+                char msg[10000] = "";
+                changed_file(p, fp, path, msg, sizeof msg);
+                status = msg[0] ? mech_cli_fail(cmd, "%s", msg)
+                                : mech_cli_fail(cmd, "%s: was written by another plan (or another version of the scenario "
+                                                "or of mech): --resume needs the same plan; choose another --out", path);
                 break;
             }
-        } else if (lineno > 2) {
+            if (lineno <= nhead) {
+                good = ftello(fp);
+                continue;
+            }
             line[n - 1] = '\0';
-            char *end;
-            int k = split_csv(line, f, nf);
+            char *c = strrchr(line, ',');
+            unsigned check = 0;
+            char *end = NULL;
+            if (c) {
+                check = (unsigned)strtoul(c + 1, &end, 16);
+                *c = '\0';
+            }
+            if (!c || end != c + 9 || *end || check != (unsigned)libdeflate_crc32(seed, line, (size_t)(c - line))) {
+                mech_cli_warn(cmd, "%s:%ld: a torn or foreign row (its check does not match its text): dropped, its "
+                              "run runs again", path, lineno);
+                dropped++;
+                continue;
+            }
+            int k = split_csv(line, f, nf + 1);
             long id = strtol(f[0], &end, 10);
             if (k != nf || *end || id < 0 || id >= p->nrun) {
                 status = mech_cli_fail(cmd, "%s:%ld: not a row of this sweep", path, lineno);
@@ -349,31 +529,48 @@ static int open_journal(sweep *w, int resume)
                 r.m[m] = *t ? strtod(t, NULL) : NAN;
             }
             snprintf(r.msg, sizeof r.msg, "%s", f[nf - 1]);
-            if (!w->rows[id].have)
+            if (!w->rows[id].have) {
                 keep(w, &r);
+                w->journalled++;
+            }
+            good = ftello(fp);
         }
-        good = ftell(fp);
-        complete++;
-    }
-    free(line);
-    free(f);
-    if (status != MECH_EXIT_OK) {
+        free(line);
+        free(f);
         fclose(fp);
+        if (status == MECH_EXIT_OK && lineno <= nhead)
+            rewrite = 1;   /* killed before the head was complete: start over */
+        else if (status == MECH_EXIT_OK && dropped)
+            rewrite = 2;   /* rows dropped inside the file: the journal is written again from the kept rows */
+        else if (status == MECH_EXIT_OK && truncate(path, good) != 0)
+            status = mech_cli_fail(cmd, "%s: cannot cut the torn last row: %s", path, strerror(errno));
+    }
+    if (status == MECH_EXIT_OK && rewrite) {
+        hy_atomic a;
+        status = atomic_open(w->dir, "journal.csv", p, &a);
+        if (status == MECH_EXIT_OK) {
+            fputs(head, a.fp);
+            for (long id = 0; rewrite == 2 && id < p->nrun; id++)
+                if (w->rows[id].have) {
+                    size_t len;
+                    char *l = journal_line(p, id, &w->rows[id], &len);
+                    if (l)
+                        fwrite(l, 1, len, a.fp);
+                    else
+                        fputs("(out of memory)\n", a.fp);   /* fails its check: the run runs again */
+                    free(l);
+                }
+            status = mech_out_commit(cmd, &a);
+        }
+    }
+    free(head);
+    if (status != MECH_EXIT_OK)
         return status;
-    }
-    if (complete < 2) {   /* killed before the two header lines were complete: start over */
-        good = 0;
-    }
-    if (ftruncate(fileno(fp), good) != 0 || fseek(fp, good, SEEK_SET) != 0) {
-        fclose(fp);
-        return mech_cli_fail(cmd, "%s: cannot cut the torn last row: %s", path, strerror(errno));
-    }
-    if (good == 0) {
-        fputs(head, fp);
-        put_header(fp, p);
-        fflush(fp);
-    }
-    w->journal = fp;
+    w->jfd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    struct stat st;
+    if (w->jfd < 0 || fstat(w->jfd, &st) != 0)
+        return mech_cli_fail(cmd, "%s: cannot open for appending: %s", path, strerror(errno));
+    w->jend = st.st_size;
     w->done0 = w->done;
     return MECH_EXIT_OK;
 }
@@ -472,28 +669,50 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
     cJSON_AddNumberToObject(doc, "failed", (double)w->nfailed);
     cJSON_AddNumberToObject(doc, "captured", (double)cap);
     /* the capture probability over every run (a failed run counts as its capture flag); a probability only when
-       the runs are samples of distributions: over a grid it is the fraction of grid points */
-    /* a Sobol plan's probability over its A matrix (N independent points: the A_B^i rows repeat them in all but one
-       key); a subset plan's runs and a qualification matrix's cases are not a sample of the distributions: none */
-    long nsamp = w->done;
+       the runs are samples of distributions: over a grid it is the fraction of grid points. An envelope's runs are
+       chosen near the boundary, not a sample (issue 43 D2): its fraction is over the whole grid as the envelope
+       classified it (measured or filled), and no interval and no probability is given. A Sobol plan's probability
+       is over its A matrix (N independent points: the A_B^i rows repeat them in all but one key); a subset plan's
+       runs and a qualification matrix's cases are not a sample of the distributions: a count only */
+    double lo = NAN, hi = NAN, frac = w->done ? (double)cap / (double)w->done : NAN;
+    long grid_cap = 0, nsamp = w->done, cap_s = cap;
+    if (p->envelope && w->env_state) {
+        for (long id = 0; id < p->nrun; id++)
+            grid_cap += w->env_state[id] == 1;
+        frac = (double)grid_cap / (double)p->nrun;
+    }
     if (p->kind == MECH_SWEEP_KIND_SOBOL) {
-        cap = nsamp = 0;
+        cap_s = nsamp = 0;
         for (long id = 0; id < p->design_n; id++)
             if (w->rows[id].have)
-                nsamp++, cap += w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1;
+                nsamp++, cap_s += w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1;
+        frac = nsamp ? (double)cap_s / (double)nsamp : NAN;
     }
     int sample = p->kind != MECH_SWEEP_KIND_SUBSET && p->kind != MECH_SWEEP_KIND_QUAL;
-    double lo, hi;
-    mech_sweep_wilson(cap, nsamp, 1.959963984540054, &lo, &hi);
     cJSON *cp = cJSON_AddObjectToObject(doc, !sample ? "capture_count" : p->ndist > 0 && p->kind != MECH_SWEEP_KIND_MORRIS
                                                                              ? "capture_probability" : "capture_fraction");
     if (p->kind == MECH_SWEEP_KIND_SOBOL)
         cJSON_AddNumberToObject(cp, "runs", (double)nsamp);
-    cJSON_AddItemToObject(cp, "p", num_or_null(nsamp ? (double)cap / (double)nsamp : NAN));
-    cJSON *ci = cJSON_AddArrayToObject(cp, "ci95");
-    cJSON_AddItemToArray(ci, hy_json_exact_number(lo));
-    cJSON_AddItemToArray(ci, hy_json_exact_number(hi));
-    cJSON_AddStringToObject(cp, "method", "Wilson score interval, 95 %");
+    if (!sample) {
+        cJSON_AddNumberToObject(cp, "captured", (double)cap);
+        cJSON_AddStringToObject(cp, "method", "the runs are not a sample of the distributions (the levels of subset "
+                                "simulation, or named cases): a count, no probability");
+    } else {
+        cJSON_AddItemToObject(cp, "p", num_or_null(frac));
+    }
+    if (p->envelope) {
+        cJSON_AddNumberToObject(cp, "grid_points", (double)p->nrun);
+        cJSON_AddNumberToObject(cp, "grid_points_captured", (double)grid_cap);
+        cJSON_AddStringToObject(cp, "method", "the fraction of the grid's points the adaptive envelope classifies as "
+                                "captured (measured or filled); the envelope's runs are chosen near the boundary, "
+                                "so they are not a sample: no probability and no interval");
+    } else if (sample) {
+        mech_sweep_wilson(cap_s, nsamp, 1.959963984540054, &lo, &hi);
+        cJSON *ci = cJSON_AddArrayToObject(cp, "ci95");
+        cJSON_AddItemToArray(ci, hy_json_exact_number(lo));
+        cJSON_AddItemToArray(ci, hy_json_exact_number(hi));
+        cJSON_AddStringToObject(cp, "method", "Wilson score interval, 95 %");
+    }
     if (p->envelope) {
         cJSON *e = cJSON_AddObjectToObject(doc, "envelope");
         cJSON_AddNumberToObject(e, "runs", (double)w->done);
@@ -506,7 +725,7 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
     /* Spearman's rank correlation of each metric with each varied key, over the runs that did not fail */
     cJSON *sens = cJSON_AddObjectToObject(doc, "sensitivity");
     cJSON_AddStringToObject(sens, "method", "Spearman rank correlation over the runs that did not fail");
-    double *x = malloc((size_t)(ok ? ok : 1) * sizeof *x), *y = malloc((size_t)(ok ? ok : 1) * sizeof *y);
+    double *x = malloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *x), *y = malloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *y);
     if (!x || !y) {
         free(x), free(y);
         cJSON_Delete(doc);
@@ -516,22 +735,35 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
        and a plain rank correlation of such a symmetric effect is ~0 */
     cJSON *sabs = cJSON_AddObjectToObject(doc, "sensitivity_magnitude");
     cJSON_AddStringToObject(sabs, "method", "Spearman rank correlation with |value| over the runs that did not fail");
+    if (p->envelope) {   /* D2: only what the whole grid gives: the capture flag of every point, measured or filled */
+        cJSON_ReplaceItemInObject(sens, "method", cJSON_CreateString(
+            "Spearman rank correlation of the capture flag over every grid point as the adaptive envelope classifies "
+            "it (measured or filled); the other metrics exist only at the runs the envelope chose near the "
+            "boundary, which are not a sample: no sensitivity is given for them"));
+        cJSON_ReplaceItemInObject(sabs, "method", cJSON_CreateString(
+            "Spearman rank correlation of the capture flag with |value| over every grid point, as above"));
+    }
     for (int m = 0; m < 2 * MECH_SWEEP_NMETRIC && sample; m++) {   /* (a biased sample or named cases: none) */
         int mag = m >= MECH_SWEEP_NMETRIC, mm = m % MECH_SWEEP_NMETRIC;
-        if (mm == MECH_SWEEP_M_STEPS)
+        if (mm == MECH_SWEEP_M_STEPS || (p->envelope && mm != MECH_SWEEP_M_CAPTURED))
             continue;
         cJSON *mo = cJSON_AddObjectToObject(mag ? sabs : sens, mech_sweep_metric_name(mm));
         for (int k = 0; k < p->nkey; k++) {
             size_t n = 0;
             for (long id = 0; id < p->nrun; id++) {
                 const row *r = &w->rows[id];
+                if (p->envelope && w->env_state) {   /* every grid point */
+                    const char *s;
+                    mech_sweep_plan_value(p, id, k, &x[n], &s);
+                    if (mag)
+                        x[n] = fabs(x[n]);
+                    y[n++] = w->env_state[id] == 1;
+                    continue;
+                }
                 if (!r->have || r->failed || !isfinite(r->m[mm]))
                     continue;
                 const char *s;
-                mech_sweep_plan_value(p, id, k, &x[n], &s);
-                if (s)   /* a choice of strings: the rank of its index in the list */
-                    x[n] = mech_sweep_dist_eval(&p->key[k].dist, p->u[(size_t)(id % p->nsample) * (size_t)p->ndist +
-                                                                       (size_t)p->key[k].col]);
+                mech_sweep_plan_value(p, id, k, &x[n], &s);   /* strings: x is the index in the list */
                 if (mag)
                     x[n] = fabs(x[n]);
                 y[n++] = r->m[mm];
@@ -583,9 +815,13 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         st = mech_out_commit(cmd, &a);
     }
     free(txt);
-    if (!w->quiet && p->ndist > 0 && sample && p->kind != MECH_SWEEP_KIND_MORRIS)
+    if (!w->quiet && p->envelope)
+        printf("mech sweep %s: %ld runs (%ld failed), captured %ld; the envelope classifies %ld of the grid's %ld "
+               "points as captured (%.4g; a fraction of the grid, not a probability)\n", hy_display_name(p->path),
+               w->done, w->nfailed, cap, grid_cap, p->nrun, frac);
+    else if (!w->quiet && p->ndist > 0 && sample && p->kind != MECH_SWEEP_KIND_MORRIS)
         printf("mech sweep %s: %ld runs (%ld failed), captured %ld: p = %.4g, 95 %% interval [%.4g, %.4g]\n",
-               hy_display_name(p->path), w->done, w->nfailed, cap, nsamp ? (double)cap / (double)nsamp : 0.0, lo, hi);
+               hy_display_name(p->path), w->done, w->nfailed, cap_s, nsamp ? (double)cap_s / (double)nsamp : 0.0, lo, hi);
     else if (!w->quiet)
         printf("mech sweep %s: %ld runs (%ld failed), captured %ld\n", hy_display_name(p->path), w->done, w->nfailed,
                cap);
@@ -631,9 +867,121 @@ static int figure(const sweep *w, const char *name, const char *extra, const cha
 // (key) => 1 when its values are strings (a choice of law files): no axis of a figure
 static int string_key(const mech_sweep_key *k)
 {
-    return !k->grid && k->dist.kind == MECH_SWEEP_CHOICE && cJSON_IsString(cJSON_GetArrayItem(k->choice, 0));
+    return k->choice && cJSON_IsString(cJSON_GetArrayItem(k->choice, 0));
 }
 
+/* (key) => its axis label: the last component of the path with '_' as spaces and the unit of the scenario key
+ * (mech_dock_key_unit): "initial.closing_speed" -> "closing speed (m/s)", "initial.pitch_deg" -> "pitch (deg)",
+ * "vehicles.active.inertia.1" -> "active inertia[1] (kg m^2)" */
+static void axis_label(const mech_sweep_key *k, char *out, size_t len)
+{
+    char b[MECH_SWEEP_KEY_LEN], name[MECH_SWEEP_KEY_LEN + 8];
+    snprintf(b, sizeof b, "%s", k->path);
+    char *last = strrchr(b, '.'), *idx = NULL;
+    if (last && last[1] >= '0' && last[1] <= '9') {   /* an array element: the array's name and [index] */
+        idx = last + 1;
+        *last = '\0';
+        last = strrchr(b, '.');
+    }
+    const char *nm = last ? last + 1 : b;
+    if (idx && last && last > b) {   /* "vehicles.active.inertia.1": the owner too ("active inertia[1]") */
+        *last = '\0';
+        const char *own = strrchr(b, '.') ? strrchr(b, '.') + 1 : b;
+        snprintf(name, sizeof name, "%s %s[%s]", own, nm, idx);
+    } else {
+        snprintf(name, sizeof name, "%s", nm);
+    }
+    size_t n = strlen(name);
+    if (n > 4 && strcmp(name + n - 4, "_deg") == 0)   /* the unit says it */
+        name[n - 4] = '\0';
+    for (char *c = name; *c; c++)
+        if (*c == '_')
+            *c = ' ';
+    const char *u = mech_dock_key_unit(k->path);
+    if (u && *u)
+        snprintf(out, len, "%s (%s)", name, u);
+    else
+        snprintf(out, len, "%s", name);
+}
+
+/* (sweep, figure stream, key indices of the axes) => "$b" of the capture boundary, when the runs (or the envelope's
+ * filled grid) give capture on the whole grid of the two keys: the plan is exactly those two grid keys. Marching
+ * squares on the capture flag: in each cell the boundary joins the midpoints of the edges whose ends differ (both
+ * pairings of a saddle cell keep its two equal corners apart). Returns the number of segments. */
+static int boundary(const sweep *w, FILE *fp)
+{
+    const mech_sweep_plan *p = w->p;
+    if (p->nkey != 2 || p->nsample != 1 || !p->key[0].grid || !p->key[1].grid || p->key[0].choice || p->key[1].choice)
+        return 0;
+    int nx = p->key[0].n, ny = p->key[1].n, nseg = 0;
+    const double *x = p->key[0].values, *y = p->key[1].values;
+    for (long id = 0; id < (long)nx * ny; id++)
+        if (!(w->env_state ? w->env_state[id] >= 0 : w->rows[id].have))
+            return 0;   /* a point without a state (an unfinished grid) */
+    fputs("$b << EOD\n", fp);
+    for (int i = 0; i + 1 < nx; i++)
+        for (int j = 0; j + 1 < ny; j++) {
+            int c[4];   /* corners (i,j) (i+1,j) (i+1,j+1) (i,j+1), counter-clockwise */
+            const int di[4] = {0, 1, 1, 0}, dj[4] = {0, 0, 1, 1};
+            for (int k = 0; k < 4; k++) {
+                long id = (long)(i + di[k]) * ny + j + dj[k];
+                c[k] = w->env_state ? w->env_state[id] == 1 : w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1;
+            }
+            double px[4], py[4];
+            int n = 0;
+            for (int k = 0; k < 4; k++) {   /* edge k joins corner k and k + 1 */
+                int k2 = (k + 1) % 4;
+                if (c[k] == c[k2])
+                    continue;
+                px[n] = 0.5 * (x[i + di[k]] + x[i + di[k2]]);
+                py[n] = 0.5 * (y[j + dj[k]] + y[j + dj[k2]]);
+                n++;
+            }
+            for (int s = 0; s + 1 < n; s += 2) {
+                char a[40], b[40], c2[40], d[40];
+                hy_fmt_exact(a, sizeof a, px[s]), hy_fmt_exact(b, sizeof b, py[s]);
+                hy_fmt_exact(c2, sizeof c2, px[s + 1]), hy_fmt_exact(d, sizeof d, py[s + 1]);
+                fprintf(fp, "%s,%s\n%s,%s\n\n", a, b, c2, d);
+                nseg++;
+            }
+        }
+    fputs("EOD\n", fp);
+    return nseg;
+}
+
+/* (sweep, figure stream, metric, block name) => "$NAME" with one row per bin of the metric in kN over the runs that
+ * did not fail: centre, count, width. Every bin is listed, the empty ones with 0, and drawn at its own width, so an
+ * empty bin is a gap (issue 43 D3); 20 bins over [min, max], the maximum in the last. */
+static void histogram(const sweep *w, FILE *fp, int m, const char *name)
+{
+    const mech_sweep_plan *p = w->p;
+    enum { NB = 20 };
+    double lo = INFINITY, hi = -INFINITY;
+    long cnt[NB] = {0};
+    for (long id = 0; id < p->nrun; id++)
+        if (w->rows[id].have && !w->rows[id].failed && isfinite(w->rows[id].m[m]))
+            lo = fmin(lo, w->rows[id].m[m] / 1000), hi = fmax(hi, w->rows[id].m[m] / 1000);
+    double width = hi > lo ? (hi - lo) / NB : 0.05;
+    if (!(hi > lo))
+        lo -= 0.5 * NB * width;   /* one value: it sits in the middle bin */
+    for (long id = 0; id < p->nrun; id++)
+        if (w->rows[id].have && !w->rows[id].failed && isfinite(w->rows[id].m[m])) {
+            long b = (long)floor((w->rows[id].m[m] / 1000 - lo) / width);
+            cnt[b < 0 ? 0 : b >= NB ? NB - 1 : b]++;
+        }
+    fprintf(fp, "%s << EOD\n", name);
+    for (int b = 0; b < NB; b++) {
+        char c[40], d[40];
+        hy_fmt_exact(c, sizeof c, lo + (b + 0.5) * width);
+        hy_fmt_exact(d, sizeof d, width);
+        fprintf(fp, "%s,%ld,%s\n", c, cnt[b], d);
+    }
+    fputs("EOD\n", fp);
+}
+
+/* the figures (docs/sweep.md §Figures): axes named with their units, captured / not captured told apart by marker
+ * shape as well as by a colour-blind-safe colour (Okabe-Ito blue and vermillion), the frame kept off the points,
+ * the envelope's boundary as a line, the colour bar labelled (a perceptually uniform palette that reads in grey) */
 static int plots(const sweep *w)
 {
     const mech_sweep_plan *p = w->p;
@@ -642,58 +990,75 @@ static int plots(const sweep *w)
         ok += w->rows[id].have && !w->rows[id].failed;
     if (ok < 2)   /* nothing to draw (gnuplot refuses a plot without a point) */
         return MECH_EXIT_OK;
-    char b[4096];
+    char b[8192];
     int st = 2 + p->nkey + p->nderived, mc = st + 1;   /* gnuplot columns: 1 run, 2.. keys, status, metrics */
+    static const char frame[] = "set offsets graph 0.04, graph 0.04, graph 0.04, graph 0.04\n";
     if (p->fig_x >= 0 && !string_key(&p->key[p->fig_x]) && !string_key(&p->key[p->fig_y])) {
         int cx = 2 + p->fig_x, cy = 2 + p->fig_y;
-        /* the envelope's filled grid first (light squares), the measured runs over it; a failed run is a cross
-           over its captured / not captured point (it may fail after the capture) */
-        char grid[1024] = "";
+        char xl[300], yl[300], extra[8192] = "";
+        axis_label(&p->key[p->fig_x], xl, sizeof xl);
+        axis_label(&p->key[p->fig_y], yl, sizeof yl);
+        /* the envelope's filled grid first (small squares: filled = captured, open = not), the boundary, the
+           measured runs over them; a failed run is a cross over its captured / not captured point */
+        char grid[1024] = "", bline[160] = "";
         if (p->envelope)
             snprintf(grid, sizeof grid,
-                     "$g using (column(4) == 1 ? column(%d) : NaN):%d with points pt 5 ps 1.6 lc rgb '#c7e9c0' "
-                     "title 'captured (filled)', $g using (column(4) == 0 ? column(%d) : NaN):%d with points pt 5 "
-                     "ps 1.6 lc rgb '#fcbba1' title 'no capture (filled)', ",
+                     "$g using (column(4) == 1 ? column(%d) : NaN):%d with points pt 5 ps 0.8 lc rgb '#9ecae1' "
+                     "title 'captured (filled, not run)', $g using (column(4) == 0 ? column(%d) : NaN):%d with points "
+                     "pt 4 ps 0.8 lc rgb '#f4a582' title 'no capture (filled, not run)', ",
                      2 + p->fig_x, 2 + p->fig_y, 2 + p->fig_x, 2 + p->fig_y);
+        FILE *ex = fmemopen(extra, sizeof extra - 1, "w");
+        int nseg = ex && p->fig_x == 0 && p->fig_y == 1 ? boundary(w, ex) : 0;
+        if (ex)
+            fclose(ex);
+        if (nseg == 0)
+            extra[0] = '\0';
+        else
+            snprintf(bline, sizeof bline, "$b using 1:2 with lines lw 2 lc rgb 'black' title 'capture boundary', ");
         snprintf(b, sizeof b,
-                 "set title 'capture envelope (%ld runs)'\nset xlabel '%s'\nset ylabel '%s'\n"
-                 "plot %s$d using (column(%d) == 1 ? column(%d) : NaN):%d with points pt 7 ps 0.7 "
-                 "lc rgb '#2ca02c' title 'captured', "
-                 "$d using (column(%d) == 0 ? column(%d) : NaN):%d with points pt 7 ps 0.7 "
-                 "lc rgb '#d62728' title 'no capture', "
-                 "$d using (strcol(%d) eq 'failed' ? column(%d) : NaN):%d with points pt 2 ps 1 lc rgb 'black' "
-                 "title 'run failed'\n",
-                 w->done, p->key[p->fig_x].path, p->key[p->fig_y].path, grid, mc, cx, cy, mc, cx, cy, st, cx, cy);
+                 "%sset title 'capture over %ld runs%s'\nset xlabel '%s'\nset ylabel '%s'\n%s"
+                 "plot %s%s$d using (column(%d) == 1 ? column(%d) : NaN):%d with points pt 7 ps 0.9 "
+                 "lc rgb '#0072b2' title 'captured', "
+                 "$d using (column(%d) == 0 ? column(%d) : NaN):%d with points pt 8 ps 1.0 lw 1.5 "
+                 "lc rgb '#d55e00' title 'no capture', "
+                 "$d using (strcol(%d) eq 'failed' ? column(%d) : NaN):%d with points pt 2 ps 1.4 lw 1.5 lc rgb "
+                 "'black' title 'run failed'\n",
+                 extra, w->done, p->envelope ? " (adaptive envelope)" : "", xl, yl, frame, grid, bline, mc, cx, cy,
+                 mc, cx, cy, st, cx, cy);
         if (figure(w, "envelope.png", p->envelope ? "envelope.csv" : NULL, b) != MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
         snprintf(b, sizeof b,
-                 "set title 'peak axial head force (N)'\nset xlabel '%s'\nset ylabel '%s'\nset palette rgb 33,13,10\n"
-                 "plot $d using (strcol(%d) eq 'ok' ? column(%d) : NaN):%d:%d with points pt 5 ps 1.2 lc palette "
-                 "title 'peak axial force'\n",
-                 p->key[p->fig_x].path, p->key[p->fig_y].path, st, cx, cy, mc + MECH_SWEEP_M_PEAK_AXIAL);
+                 "set title 'peak axial head force'\nset xlabel '%s'\nset ylabel '%s'\n%s"
+                 "set cblabel 'peak axial head force (kN)'\n"
+                 "set palette defined (0 '#440154', 1 '#3b528b', 2 '#21918c', 3 '#5ec962', 4 '#fde725')\n"
+                 "plot $d using (strcol(%d) eq 'ok' ? column(%d) : NaN):%d:(column(%d) / 1000) with points pt 5 "
+                 "ps 1.2 lc palette title 'run (colour: peak axial force)', "
+                 "$d using (strcol(%d) eq 'failed' ? column(%d) : NaN):%d with points pt 2 ps 1.4 lw 1.5 "
+                 "lc rgb 'black' title 'run failed'\n",
+                 xl, yl, frame, st, cx, cy, mc + MECH_SWEEP_M_PEAK_AXIAL, st, cx, cy);
         if (figure(w, "peak-map.png", NULL, b) != MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
     }
     if (sw_report_figures(cmd, p, w->dir) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
+    /* the histograms: bins computed here (every bin, empty ones too), forces in kN so the tick labels stay short */
+    char hist[8192] = "";
+    FILE *hf = fmemopen(hist, sizeof hist - 1, "w");
+    if (!hf)
+        return mech_cli_fail(cmd, "out of memory");
+    histogram(w, hf, MECH_SWEEP_M_PEAK_AXIAL, "$h1");
+    histogram(w, hf, MECH_SWEEP_M_PEAK_LATERAL, "$h2");
+    histogram(w, hf, MECH_SWEEP_M_PEAK_LIMITER, "$h3");
+    fclose(hf);
     snprintf(b, sizeof b,
-             "set multiplot layout 1,3 title 'peak loads over %ld runs'\nset key off\nset ylabel 'runs'\n"
-             "nb = 20\nset style fill solid 0.6\n"
-             "stats $d using %d nooutput\nw1 = (STATS_max - STATS_min) / nb + 1e-9; m1 = STATS_min\n"
-             "if (STATS_max == STATS_min) { set xrange [STATS_min - 1:STATS_max + 1] } else { set autoscale x }\n"
-             "set xlabel 'peak axial head force (N)'\n"
-             "plot $d using (m1 + w1 * (floor(($%d - m1) / w1) + 0.5)):(1.0) smooth frequency with boxes\n"
-             "stats $d using %d nooutput\nw1 = (STATS_max - STATS_min) / nb + 1e-9; m1 = STATS_min\n"
-             "if (STATS_max == STATS_min) { set xrange [STATS_min - 1:STATS_max + 1] } else { set autoscale x }\n"
-             "set xlabel 'peak lateral head force (N)'\n"
-             "plot $d using (m1 + w1 * (floor(($%d - m1) / w1) + 0.5)):(1.0) smooth frequency with boxes\n"
-             "stats $d using %d nooutput\nw1 = (STATS_max - STATS_min) / nb + 1e-9; m1 = STATS_min\n"
-             "if (STATS_max == STATS_min) { set xrange [STATS_min - 1:STATS_max + 1] } else { set autoscale x }\n"
-             "set xlabel 'peak limiter force (N)'\n"
-             "plot $d using (m1 + w1 * (floor(($%d - m1) / w1) + 0.5)):(1.0) smooth frequency with boxes\n"
+             "%sset multiplot layout 1,3 title 'peak loads over the %ld runs that did not fail'\nset key off\n"
+             "set ylabel 'runs'\nset style fill solid 0.6 border lc rgb 'black'\nset yrange [0:*]\n"
+             "set xtics nomirror\nset offsets graph 0.02, graph 0.02, graph 0.05, 0\n"
+             "set xlabel 'peak axial head force (kN)'\nplot $h1 using 1:2:3 with boxes lc rgb '#0072b2'\n"
+             "set xlabel 'peak lateral head force (kN)'\nplot $h2 using 1:2:3 with boxes lc rgb '#0072b2'\n"
+             "set xlabel 'peak limiter force (kN)'\nplot $h3 using 1:2:3 with boxes lc rgb '#0072b2'\n"
              "unset multiplot\n",
-             w->done, mc + MECH_SWEEP_M_PEAK_AXIAL, mc + MECH_SWEEP_M_PEAK_AXIAL, mc + MECH_SWEEP_M_PEAK_LATERAL,
-             mc + MECH_SWEEP_M_PEAK_LATERAL, mc + MECH_SWEEP_M_PEAK_LIMITER, mc + MECH_SWEEP_M_PEAK_LIMITER);
+             hist, ok);
     return figure(w, "peaks.png", NULL, b);
 }
 
@@ -794,6 +1159,8 @@ static int run_subset(sweep *w, sw_pool *pool, long *ids)
             status = mech_cli_fail(cmd, "%s", err.msg);
             break;
         }
+        if (w->stopped)   /* a write error or a changed law file: the next level would use missing rows */
+            break;
         for (size_t k = 0; k < nb; k++) {   /* a failed run counts as a failure (g = NAN) */
             const row *r = &w->rows[sid[k]];
             s->g[sid[k]] = r->have && !r->failed ? mech_sweep_fail_g(p, r->m) : NAN;
@@ -852,6 +1219,8 @@ static int run_all(sweep *w, sw_pool *pool, long *full_grid)
         }
         if (status == MECH_EXIT_OK)
             status = write_envelope(w, &e);
+        if (status == MECH_EXIT_OK && !w->stopped && (w->env_state = malloc((size_t)p->nrun)))
+            memcpy(w->env_state, e.state, (size_t)p->nrun);   /* the summary's fraction and the boundary */
         mech_sweep_envelope_free(&e);
     }
     free(ids);
@@ -904,13 +1273,15 @@ int mech_cmd_sweep(int argc, char **argv)
         snprintf(dir, sizeof dir, "out/%.*s", (int)n, b);
     }
     sweep w = {0};
-    w.p = &p, w.dir = dir, w.quiet = quiet, w.h5 = h5;
+    w.p = &p, w.dir = dir, w.quiet = quiet, w.jfd = -1, w.h5 = h5;
     w.progress = !quiet && isatty(STDERR_FILENO);
     sw_pool *pool = NULL;
     int lockfd = -1;
     int status = mech_out_mkdir(cmd, dir);
     if (status == MECH_EXIT_OK)
         status = lock_dir(dir, &lockfd);
+    if (status == MECH_EXIT_OK)
+        clean_stale(dir, quiet);
     if (status == MECH_EXIT_OK && rr >= 0) {
         if (rr >= p.nrun)
             status = mech_cli_usage(cmd, "--rerun %d: the plan's run ids are 0..%ld", rr, p.nrun - 1);
@@ -941,8 +1312,10 @@ int mech_cmd_sweep(int argc, char **argv)
     }
     sw_pool_stop(pool);
     pool = NULL;
-    if (status == MECH_EXIT_OK && w.write_error)
-        status = mech_cli_fail(cmd, "%s/journal.csv: write error: %s", dir, strerror(w.write_error));
+    if (status == MECH_EXIT_OK && w.stopped)
+        status = mech_cli_fail(cmd, "%s", w.stop_msg);
+    if (status == MECH_EXIT_OK && fdatasync(w.jfd) != 0 && errno != EINVAL)   /* the journal's one sync */
+        status = mech_cli_fail(cmd, "%s/journal.csv: cannot sync: %s", dir, strerror(errno));
     if (status == MECH_EXIT_OK)
         status = write_results(&w);
     long kept[128];
@@ -959,11 +1332,12 @@ int mech_cmd_sweep(int argc, char **argv)
     if (status == MECH_EXIT_OK && !quiet)
         printf("  outputs in %s: results.csv, summary.json%s\n", dir, no_plots ? "" : ", figures");
 done:
-    if (w.journal)
-        fclose(w.journal);
+    if (w.jfd >= 0)
+        close(w.jfd);
     for (long id = 0; w.rows && id < p.nrun; id++)
         free(w.rows[id].msg);
     free(w.rows);
+    free(w.env_state);
     if (lockfd >= 0)
         close(lockfd);
     mech_sweep_plan_free(&p);

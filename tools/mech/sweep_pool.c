@@ -241,7 +241,8 @@ int sw_pool_start(sw_pool **out, const mech_sweep_plan *p, int nproc, int mpi_si
  * itself. With -n 2 both ranks simulate. Blocking receives are left for the tail, when rank 0 has nothing to run. */
 enum { DEPTH = 2 };
 
-static int mpi_collect(sw_pool *q, const long *ids, size_t n, size_t *next, sw_done_fn done, void *ctx, int block)
+static int mpi_collect(sw_pool *q, const long *ids, size_t n, size_t *next, sw_done_fn done, void *ctx, int block,
+                       int *stop)
 {
     int got = 0;
     for (;;) {
@@ -255,9 +256,10 @@ static int mpi_collect(sw_pool *q, const long *ids, size_t n, size_t *next, sw_d
         mpi.recv(&r, (int)sizeof r, mpi.byte, MPI_ANY_SOURCE, TAG_RESULT, mpi.world, &st);
         int k = st.MPI_SOURCE;
         q->busy[k]--;
-        done(ctx, &r);
+        if (done(ctx, &r))
+            *stop = 1;
         got++;
-        if (*next < n) {
+        if (*next < n && !*stop) {
             request rq;
             mpi.send(&rq, (int)request_make(q->p, ids[(*next)++], &rq), mpi.byte, k, TAG_RUN, mpi.world);
             q->busy[k]++;
@@ -274,15 +276,17 @@ static int run_mpi(sw_pool *q, const long *ids, size_t n, sw_done_fn done, void 
             mpi.send(&rq, (int)request_make(q->p, ids[next++], &rq), mpi.byte, k, TAG_RUN, mpi.world);
             q->busy[k]++;
         }
-    while (finished < n) {
-        finished += (size_t)mpi_collect(q, ids, n, &next, done, ctx, 0);
-        if (next < n) {
+    int stop = 0;   /* done() asked to stop: the ids sent are collected, no more go out */
+    while (finished < (stop ? next : n)) {
+        finished += (size_t)mpi_collect(q, ids, n, &next, done, ctx, 0, &stop);
+        if (next < n && !stop) {
             mech_sweep_result r;
             mech_sweep_run(q->p, ids[next++], &r);
-            done(ctx, &r);
+            if (done(ctx, &r))
+                stop = 1;
             finished++;
-        } else if (finished < n) {
-            finished += (size_t)mpi_collect(q, ids, n, &next, done, ctx, 1);
+        } else if (finished < (stop ? next : n)) {
+            finished += (size_t)mpi_collect(q, ids, n, &next, done, ctx, 1, &stop);
         }
     }
     return HY_OK;
@@ -296,7 +300,7 @@ int sw_pool_run(sw_pool *q, const long *ids, size_t n, sw_done_fn done, void *ct
     struct pollfd *pf = malloc((size_t)q->n * sizeof *pf);
     if (!pf)
         return hy_err_set(err, HY_ENOMEM, "out of memory");
-    while (finished < n) {
+    while (finished < n) {   /* done() asking to stop sets n = next: the runs in flight finish, no more start */
         for (int k = 0; k < q->n && next < n; k++)
             if (q->w[k].alive && q->w[k].run < 0) {
                 q->w[k].run = ids[next];
@@ -330,7 +334,8 @@ int sw_pool_run(sw_pool *q, const long *ids, size_t n, sw_done_fn done, void *ct
             mech_sweep_result r;
             if (full_read(q->w[k].from, &r, sizeof r) == 0) {
                 q->w[k].run = -1;
-                done(ctx, &r);
+                if (done(ctx, &r))
+                    n = next;
                 finished++;
                 continue;
             }
@@ -350,7 +355,8 @@ int sw_pool_run(sw_pool *q, const long *ids, size_t n, sw_done_fn done, void *ct
             else
                 snprintf(r.msg, sizeof r.msg, "the worker process exited (status %d)", WEXITSTATUS(st));
             q->w[k].run = -1;
-            done(ctx, &r);
+            if (done(ctx, &r))
+                n = next;
             finished++;
             if (spawn(q, k, err) != HY_OK) {
                 free(pf);

@@ -11,7 +11,9 @@
 #include "mech/sweep.h"
 
 typedef struct sw_pool sw_pool;
-typedef void (*sw_done_fn)(void *ctx, const mech_sweep_result *r);
+/* called on the master as each run finishes; a non-zero return stops the batch: no id is handed out any more, the
+ * runs in flight finish (and are reported) and sw_pool_run returns */
+typedef int (*sw_done_fn)(void *ctx, const mech_sweep_result *r);
 
 /* () => 1 when started by mpirun; then MPI is initialised (libmpi opened) and *rank, *size are set. 0 otherwise;
  * -1 (message in err) when under mpirun but libmpi cannot be loaded. */

@@ -507,6 +507,11 @@ typedef struct mech_dock_config {
     int    animation;                       /* 1: animated GIF                                                 */
 } mech_dock_config;
 void mech_dock_config_default(mech_dock_config *c);
+// (law slot) => its key under "laws" ("chain", "gear", "spring", "bending", "torsion", "cover"); NULL out of range
+const char *mech_dock_law_key(int slot);
+// (dotted scenario key, "initial.closing_speed", "vehicles.active.inertia.1") => its unit ("m/s", "kg m^2", "" for a
+// number without one); NULL for a key the table does not hold (a string, a section)
+const char *mech_dock_key_unit(const char *path);
 /* (JSON text[len], name for messages, folder relative paths resolve against or NULL) => configuration (model
  * files only named). Errors name the file and the key ("s1.json: initial.closing_speed: ..."), or line:column
  * of malformed JSON. Never touches the file system. */

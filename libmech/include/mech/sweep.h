@@ -123,7 +123,11 @@ typedef struct mech_sweep_plan {
     long   keep_ids[64];
     int    nkeep_ids;
     int    fig_x, fig_y;              /* keys of the envelope figure (indices, -1: none)                        */
-    uint64_t hash;                    /* of the plan and the base scenario texts (a journal of another plan is refused) */
+    uint64_t hash;                    /* of the plan, the base scenario and every file below (a journal of another
+                                         plan, or of the same plan over other law files, is refused)              */
+    int    nfile;                     /* the files the runs read (law files of the base scenario and of string
+                                         values), each with the hash of its content when the plan was read       */
+    struct mech_sweep_file *files;
     /* the plan's kind (sweep_kinds.c; docs/sweep.md "Plan kinds"): one per plan */
     int    kind;                      /* enum mech_sweep_kind                                                   */
     long   design_n;                  /* sobol: N (runs N (d + 2)); morris: trajectories r (runs r (d + 1));
@@ -147,6 +151,19 @@ typedef struct mech_sweep_plan {
     struct cJSON *var_base[MECH_SWEEP_VARIANTS_MAX];   /* each variant's scenario with the plan's "set" applied  */
     struct mech_sweep_req { int metric; int max; double limit; } req[MECH_SWEEP_REQ_MAX];
 } mech_sweep_plan;
+typedef struct mech_sweep_file {
+    char     path[4096];              /* resolved as the scenario parser resolves it                              */
+    char     key[64];                 /* the scenario key that first named it ("laws.spring")                     */
+    uint64_t hash;                    /* FNV-1a 64 of its content                                                 */
+} mech_sweep_file;
+// (path) => FNV-1a 64 of the file's content into *h; HY_OK or the read error (naming the file)
+int mech_sweep_file_hash(const char *path, uint64_t *h, hy_err *err);
+/* (plan, parsed run configuration) => HY_OK when every law file it names is one of the plan's files with the same
+ * content now; else HY_EDATA naming the key and the file ("changed since the sweep started") */
+struct mech_dock_config;
+int mech_sweep_check_files(const mech_sweep_plan *p, const struct mech_dock_config *c, hy_err *err);
+// (plan, parsed configuration) => its law files added to p->files (once each, hashed now); HY_ENOMEM, read errors
+int mech_sweep_files_add(mech_sweep_plan *p, const struct mech_dock_config *c, hy_err *err);
 /* (plan path, force) => the plan read and every key checked against the scenario parser with its extreme values
  * (an unknown key path, a value of the wrong type or out of the key's range, a bad distribution, more runs than
  * max_runs without force: HY_EPARSE / HY_EDATA naming the plan file and the key) - before any run */
@@ -170,6 +187,7 @@ const char *mech_sweep_kind_name(int kind);
 typedef struct mech_sweep_result {
     long   run;
     int    failed;                    /* 1: the run failed (message in msg); the metrics are what it reached   */
+    int    fatal;                     /* 1: not a result but a reason to stop the sweep (a law file changed)    */
     double m[MECH_SWEEP_NMETRIC];
     char   msg[HY_MSG_LEN];
 } mech_sweep_result;

@@ -252,6 +252,27 @@ static const section sections[] = {
 #define NSECTION (sizeof sections / sizeof sections[0])
 
 static const char *const law_key[MECH_DOCK_NLAW] = {"chain", "gear", "spring", "bending", "torsion", "cover"};
+
+const char *mech_dock_law_key(int slot)
+{
+    return slot >= 0 && slot < MECH_DOCK_NLAW ? law_key[slot] : NULL;
+}
+
+const char *mech_dock_key_unit(const char *path)
+{
+    char b[256];
+    snprintf(b, sizeof b, "%s", path);
+    char *dot = strrchr(b, '.');
+    if (dot && dot[1] >= '0' && dot[1] <= '9')   /* an array element: the array's unit */
+        *dot = '\0';
+    for (size_t i = 0; i < NFIELD; i++) {
+        size_t n = strlen(fields[i].sec);
+        if ((n == 0 && strcmp(b, fields[i].key) == 0) ||
+            (n > 0 && strncmp(b, fields[i].sec, n) == 0 && b[n] == '.' && strcmp(b + n + 1, fields[i].key) == 0))
+            return fields[i].unit;
+    }
+    return NULL;
+}
 /* the shipped RP-1 law files, relative to the scenario's folder (fixtures/mech/dock/models/) */
 static const char *const law_default[MECH_DOCK_NLAW] = {"models/axial-A.json", "models/gear-B.json",
                                                         "models/lateral-spring.json", "models/probe-bending.json",

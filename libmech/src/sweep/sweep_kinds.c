@@ -341,6 +341,8 @@ static int check_run(const mech_sweep_plan *p, int v, const cJSON *t, hy_err *er
     free(txt);
     if (rc == HY_OK)
         rc = mech_dock_config_load(&c, hy_display_name(p->var_scenario[v]), err);
+    if (rc == HY_OK)   /* the law files every variant reads, hashed (issue 42 N16: checked by each run) */
+        rc = mech_sweep_files_add((mech_sweep_plan *)p, &c, err);
     mech_dock_config_free(&c);
     return rc;
 }
@@ -499,5 +501,9 @@ int mech_sweep__qual_parse(mech_sweep_plan *p, const char *name, int force, cons
                                   p->var_name[v], msg);
             }
         }
+    for (int k = 0; k < p->nfile; k++) {   /* in the plan's hash: --resume over a replaced law file is refused */
+        p->hash = mech_sweep__fnv(p->hash, p->files[k].key, strlen(p->files[k].key));
+        p->hash = mech_sweep__fnv(p->hash, (const char *)&p->files[k].hash, sizeof p->files[k].hash);
+    }
     return HY_OK;
 }

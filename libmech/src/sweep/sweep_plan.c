@@ -3,6 +3,7 @@
  * distribution, is printed and parsed by mech_dock_config_parse, so an unknown key path, a value of the wrong type
  * or out of the key's range is refused with the parser's message, prefixed by the plan file and the key. */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -100,7 +101,8 @@ static cJSON *value_item(double x, const char *s)
     return s ? cJSON_CreateString(s) : hy_json_exact_number(x);
 }
 
-// (tree with the values set) => parsed (and, with load, its model files read) by the dock scenario parser
+/* (tree with the values set) => parsed (and, with load, its model files read and added to the plan's files with
+ * their hashes: mech_sweep_files_add, issue 42 N16) by the dock scenario parser */
 static int check_tree(const mech_sweep_plan *p, const cJSON *t, int load, hy_err *err)
 {
     char *txt = cJSON_PrintUnformatted(t);
@@ -112,6 +114,8 @@ static int check_tree(const mech_sweep_plan *p, const cJSON *t, int load, hy_err
     free(txt);
     if (rc == HY_OK && load)
         rc = mech_dock_config_load(&c, hy_display_name(p->scenario), err);
+    if (rc == HY_OK && load)   /* the plan is still being read: its file list grows here (the cast is that) */
+        rc = mech_sweep_files_add((mech_sweep_plan *)p, &c, err);
     mech_dock_config_free(&c);
     return rc;
 }
@@ -165,6 +169,16 @@ static int read_grid(const rd *r, const cJSON *g, const char *w, mech_sweep_key 
         int n = cJSON_GetArraySize(g);
         if (n < 1)
             return bad(r, w, "grid: expected at least one value");
+        if (cJSON_IsString(g->child)) {   /* a grid of strings (law files): the values stay in the plan's tree */
+            int i = 0;
+            for (const cJSON *it = g->child; it; it = it->next, i++)
+                if (!cJSON_IsString(it))
+                    return bad(r, w, "grid[%d]: expected a string, as grid[0] (a grid is all numbers or all strings)",
+                               i);
+            k->n = n;
+            k->choice = (cJSON *)g;
+            return HY_OK;
+        }
         k->values = malloc((size_t)n * sizeof *k->values);
         if (!k->values)
             return hy_err_set(r->err, HY_ENOMEM, "out of memory");
@@ -172,7 +186,8 @@ static int read_grid(const rd *r, const cJSON *g, const char *w, mech_sweep_key 
         int i = 0;
         for (const cJSON *it = g->child; it; it = it->next, i++) {
             if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble))
-                return bad(r, w, "grid[%d]: expected a finite number", i);
+                return bad(r, w, "grid[%d]: expected a finite number%s", i,
+                           cJSON_IsString(it) ? ", as grid[0] (a grid is all numbers or all strings)" : "");
             k->values[i] = it->valuedouble;
         }
         return HY_OK;
@@ -196,6 +211,9 @@ static int read_grid(const rd *r, const cJSON *g, const char *w, mech_sweep_key 
     }
     if (lg && !(a > 0 && b > 0))
         return bad(r, w, "grid: a log scale needs start and stop > 0 (got %g, %g)", a, b);
+    if (!isfinite(b - a))   /* N27: the steps (stop - start) / (count - 1) would be infinite, the values NaN */
+        return bad(r, w, "grid: stop - start = %g - (%g) overflows a double: expected a span below %g", b, a,
+                   DBL_MAX);
     k->n = (int)cnt;
     k->values = malloc((size_t)k->n * sizeof *k->values);
     if (!k->values)
@@ -225,6 +243,9 @@ static int read_dist(const rd *r, const cJSON *o, const char *w, mech_sweep_key 
             return r->err->code;
         if (!(p->b > p->a))
             return bad(r, w, "uniform: expected min < max (got %g, %g)", p->a, p->b);
+        if (!isfinite(p->b - p->a))   /* N27: min + u (max - min) would be infinite */
+            return bad(r, w, "uniform: max - min = %g - (%g) overflows a double: expected a span below %g", p->b,
+                       p->a, DBL_MAX);
     } else if (strcmp(n, "normal") == 0 || strcmp(n, "truncated_normal") == 0) {
         static const char *const known[] = {"dist", "mean", "sd", NULL};
         static const char *const known_t[] = {"dist", "mean", "sd", "min", "max", NULL};
@@ -234,6 +255,9 @@ static int read_dist(const rd *r, const cJSON *o, const char *w, mech_sweep_key 
             return r->err->code;
         if (!(p->b > 0))
             return bad(r, w, "%s: sd = %g: expected > 0", n, p->b);
+        /* N27: u has 53 bits, so |Phi^-1(u)| < 8.3: mean +- 8.3 sd must be finite */
+        if (!isfinite(p->a + 8.3 * p->b) || !isfinite(p->a - 8.3 * p->b))
+            return bad(r, w, "%s: mean %g +- 8.3 sd (sd = %g) overflows a double: expected a smaller sd", n, p->a, p->b);
         if (tr) {
             if (num(r, o, "min", w, &p->lo) || num(r, o, "max", w, &p->hi))
                 return r->err->code;
@@ -253,6 +277,9 @@ static int read_dist(const rd *r, const cJSON *o, const char *w, mech_sweep_key 
         if (!(med > 0) || !(p->b > 0))
             return bad(r, w, "lognormal: expected median > 0 and sigma > 0 (got %g, %g)", med, p->b);
         p->a = log(med);
+        if (!isfinite(exp(p->a + 8.3 * p->b)) || !(exp(p->a - 8.3 * p->b) > 0))   /* N27, as the normal */
+            return bad(r, w, "lognormal: median %g x exp(+-8.3 sigma) (sigma = %g) leaves the doubles (0, %g): "
+                       "expected a smaller sigma", med, p->b, DBL_MAX);
     } else if (strcmp(n, "choice") == 0) {
         static const char *const known[] = {"dist", "values", "weights", NULL};
         p->kind = MECH_SWEEP_CHOICE;
@@ -340,7 +367,7 @@ static double ex_atom(ex *e)
     for (int k = 0; n && k < e->p->nkey; k++)
         if (strlen(e->p->key[k].path) == n && strncmp(e->p->key[k].path, b, n) == 0) {
             const mech_sweep_key *key = &e->p->key[k];
-            if (!key->grid && key->dist.kind == MECH_SWEEP_CHOICE)
+            if (key->choice)   /* a choice or a grid of strings */
                 for (const cJSON *it = key->choice->child; it; it = it->next)
                     if (!cJSON_IsNumber(it) && !e->why[0])
                         snprintf(e->why, sizeof e->why, "%s has string values", key->path);
@@ -418,7 +445,13 @@ void mech_sweep_plan_value(const mech_sweep_plan *p, long run, int k, double *x,
         for (int j = p->nkey - 1; j > k; j--)
             if (p->key[j].grid)
                 stride *= p->key[j].n;
-        *x = key->values[(g / stride) % key->n];
+        long i = (g / stride) % key->n;
+        if (key->choice) {   /* a grid of strings: the index as the number (ranks, sensitivities) */
+            *x = (double)i;
+            *s = cJSON_GetArrayItem(key->choice, (int)i)->valuestring;
+        } else {
+            *x = key->values[i];
+        }
         return;
     }
     double u = p->u[(size_t)(run % p->nsample) * (size_t)p->ndist + (size_t)key->col];
@@ -458,6 +491,12 @@ static int check_value(const mech_sweep_plan *p, const rd *r, int k, double x, c
 static int check_key(const mech_sweep_plan *p, const rd *r, int k, hy_err *err)
 {
     const mech_sweep_key *key = &p->key[k];
+    if (key->grid && key->choice) {   /* a grid of strings: each value, its law file read */
+        for (const cJSON *it = key->choice->child; it; it = it->next)
+            if (check_value(p, r, k, 0, it->valuestring, err) != HY_OK)
+                return err->code;
+        return HY_OK;
+    }
     if (key->grid) {
         /* every value of a grid of up to 1000 (an integer key refuses 2.5 inside its range); of a larger one the
            first 1000 and the extremes (each key's accepted range is an interval) */
@@ -589,6 +628,16 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
     const cJSON *set = cJSON_GetObjectItemCaseSensitive(doc, "set");
     if (set && !cJSON_IsObject(set))
         return bad(r, "set", "expected an object of dotted key paths and values");
+    /* D5: a key both fixed and varied (or inside a fixed object, or holding a fixed key) is refused before anything
+       else, not won by "vary" in silence */
+    const cJSON *vary0 = cJSON_GetObjectItemCaseSensitive(doc, "vary");
+    for (const cJSON *it = cJSON_IsObject(vary0) ? vary0->child : NULL; it; it = it->next)
+        for (const cJSON *st = set ? set->child : NULL; st; st = st->next) {
+            size_t a = strlen(st->string), b = strlen(it->string), m = a < b ? a : b;
+            if (strncmp(st->string, it->string, m) == 0 && (a == b || (a < b ? it->string : st->string)[m] == '.'))
+                return bad(r, "vary", "%s is also fixed by set.%s: a key is either fixed (\"set\") or varied "
+                           "(\"vary\"), not both", it->string, st->string);
+        }
     for (const cJSON *it = set ? set->child : NULL; it; it = it->next) {
         char why[256];
         if (mech_sweep__tree_set(p->base, it->string, cJSON_Duplicate(it, 1), why, sizeof why) != 0)
@@ -687,8 +736,8 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
         const cJSON *l = cJSON_GetObjectItemCaseSensitive(ev, "levels");
         if (!cJSON_IsNumber(l) || l->valuedouble < 0 || l->valuedouble > 12 || l->valuedouble != floor(l->valuedouble))
             return bad(r, "envelope.levels", "expected an integer 0..12");
-        if (p->nkey != 2 || !p->key[0].grid || !p->key[1].grid)
-            return bad(r, "envelope", "the adaptive envelope needs exactly two varied keys, both grids");
+        if (p->nkey != 2 || !p->key[0].grid || !p->key[1].grid || p->key[0].choice || p->key[1].choice)
+            return bad(r, "envelope", "the adaptive envelope needs exactly two varied keys, both grids of numbers");
         int s = 1 << (int)l->valuedouble;
         for (int k = 0; k < 2; k++)
             if (p->key[k].n < 2 || (p->key[k].n - 1) % s)
@@ -731,6 +780,12 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
     for (int k = 0; k < p->nkey; k++)
         if (check_key(p, r, k, err) != HY_OK)
             return err->code;
+    /* N16: every file the runs read (law files of the base scenario and of the string values, hashed while they
+       were checked) is in the plan's hash, so --resume over a replaced one is refused */
+    for (int k = 0; k < p->nfile; k++) {
+        p->hash = mech_sweep__fnv(p->hash, p->files[k].key, strlen(p->files[k].key));
+        p->hash = mech_sweep__fnv(p->hash, (const char *)&p->files[k].hash, sizeof p->files[k].hash);
+    }
     /* derived keys: "derive": {"initial.velocity_y": "-initial.offset_y / 20"}, set after the varied keys; checked
        by the scenario parser with their values in the first and the last run */
     const cJSON *dv = cJSON_GetObjectItemCaseSensitive(doc, "derive");
@@ -794,6 +849,8 @@ void mech_sweep_plan_free(mech_sweep_plan *p)
     free(p->u);
     for (int v = 0; v < p->nvar; v++)
         cJSON_Delete(p->var_base[v]), p->var_base[v] = NULL;
+    free(p->files);
+    p->files = NULL, p->nfile = 0;
     cJSON_Delete(p->doc);
     cJSON_Delete(p->base);
     p->u = NULL, p->doc = NULL, p->base = NULL, p->nkey = 0, p->nderived = 0;
@@ -813,8 +870,12 @@ char *mech_sweep_scenario(const mech_sweep_plan *p, long run, hy_err *err)
         const char *s;
         char why[256];
         mech_sweep_plan_value(p, run, k, &x, &s);
-        if (!isfinite(x) && !s) {   /* a derived key over a division by zero */
-            hy_err_set(err, HY_EDATA, "derive.%s = %s: not a finite number in this run", p->key[k].path, p->key[k].expr);
+        if (!isfinite(x) && !s) {   /* a derived key over a division by zero (a varied key is finite: checked) */
+            if (k >= p->nkey)
+                hy_err_set(err, HY_EDATA, "derive.%s = %s: not a finite number in this run", p->key[k].path,
+                           p->key[k].expr);
+            else
+                hy_err_set(err, HY_EDATA, "vary.%s: not a finite number in this run", p->key[k].path);
             cJSON_Delete(t);
             return NULL;
         }
