@@ -176,9 +176,9 @@ static int morris(const char *cmd, const mech_sweep_plan *p, const sw_table *t, 
 static int subset(const mech_sweep_plan *p, const mech_subset *s, cJSON *doc, int quiet)
 {
     cJSON *o = cJSON_AddObjectToObject(doc, "failure_probability");
-    char def[160];
-    snprintf(def, sizeof def, "%s %s %.17g", mech_sweep_metric_name(p->fail_metric), p->fail_above ? ">" : "<",
-             p->fail_limit);
+    char def[160], lim[40];
+    hy_fmt_exact(lim, sizeof lim, p->fail_limit);
+    snprintf(def, sizeof def, "%s %s %s", mech_sweep_metric_name(p->fail_metric), p->fail_above ? ">" : "<", lim);
     cJSON_AddStringToObject(o, "failure", def);
     cJSON_AddStringToObject(o, "method", "subset simulation, modified Metropolis (Au and Beck 2001); c.o.v. with "
                             "the chain correlation (Au and Beck eqs. 19-29), levels taken as uncorrelated; a run "
