@@ -105,6 +105,10 @@ nlev=$(awk 'END { print NR }' "$WORK/lev.p")
 # nF the runs of the last level above 3000 N. Check P against the counts over the whole table: at least one run fails
 nf=$(awk -F, 'NR > 1 && $8 > 3000' "$WORK/subset-1/results.csv" | wc -l)
 [ "$nf" -ge 1 ] && ok "subset: failed runs in the table ($nf)" || not_ok "subset: failed runs in the table"
+# every run is a new point (a chain's rejected candidate is not run), so its peak axial force is its own: not so
+# when a worker runs another row than the master's (the pool sends each run's row with its id)
+nd=$(awk -F, 'NR > 1 { print $8 }' "$WORK/subset-2/results.csv" | sort -u | wc -l)
+check_num "subset: every run at its own point (-j 2)" "$nd" "$(($(wc -l <"$WORK/subset-2/results.csv") - 1))" 0
 grep -q '"capture_probability"' "$U" && not_ok "subset: no capture probability over a biased sample" ||
     ok "subset: no capture probability over a biased sample"
 
