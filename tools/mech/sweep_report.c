@@ -395,7 +395,7 @@ int sw_report_figures(const char *cmd, const mech_sweep_plan *p, const char *dir
                                   "set multiplot layout 2,3 title 'Sobol indices: first order S1 (solid) and total ST "
                                   "(hatched), %.0f %% bootstrap intervals'\nset style data histogram\nset style "
                                   "histogram errorbars gap 1 lw 1\nset yrange [-0.1:1.1]\nset grid y\n"
-                                  "set xtics rotate by 20 right\nset key top left\nset ylabel 'index'\n",
+                                  "set xtics rotate by 35 right font 'sans,7'\nset key top right\nset ylabel 'index'\nset bmargin 7\n",
                                   100 * p->level);
         else
             n += (size_t)snprintf(b + n, sizeof b - n,
@@ -417,7 +417,7 @@ int sw_report_figures(const char *cmd, const mech_sweep_plan *p, const char *dir
                                       "'' using 3:5:2 with labels left offset 0.5,0 font 'sans,7'\n", k);
         }
         snprintf(b + n, sizeof b - n, "unset multiplot\n");
-        return fig_from(cmd, dir, sob ? "sobol.png" : "morris.png", NULL, "1200,750", b);
+        return fig_from(cmd, dir, sob ? "sobol.png" : "morris.png", NULL, "1400,900", b);
     }
     if (p->kind == MECH_SWEEP_KIND_QUAL) {
         /* rows: case x variant; columns: requirements; colour: the relative margin (clipped to +-50 %), and the
