@@ -67,6 +67,8 @@ cmp -s "$WORK/ref/results.csv" "$WORK/full/results.csv" && ok "the resumed table
 for f in results.csv.tmpAb12Cd summary.json.tmpXy34Zw peaks.png.tmpQq11Rr; do : >"$WORK/full/$f"; done
 : >"$WORK/full/mine.csv.tmpAb12Cd"; : >"$WORK/full/results.csv.tmp"
 check "--resume of a finished sweep" "$MECH" sweep "$PLAN" --out "$WORK/full" -q --no-plots --resume
+grep -q "full: removed 3 temporary file(s) a killed sweep left" "$WORK/.err" && ok "the removal is reported" ||
+    { not_ok "the removal is reported"; sed 's/^/    /' "$WORK/.err"; }
 left=$(cd "$WORK/full" && ls | grep tmp | tr '\n' ' ')
 [ "$left" = "mine.csv.tmpAb12Cd results.csv.tmp " ] && ok "stale temporaries removed, other files kept" ||
     not_ok "stale temporaries removed, other files kept (left: $left)"

@@ -93,7 +93,7 @@ static int lock_dir(const char *dir, int *fd)
 /* (folder, held under the lock) => the temporary files of this command's own outputs that a killed sweep left
  * (hy_atomic_open's NAME.tmpXXXXXX, N25) removed: no other sweep can be writing them while the lock is held, and
  * only these exact names are touched */
-static void clean_stale(const char *dir, int quiet)
+static void clean_stale(const char *dir)
 {
     static const char *const own[] = {"results.csv", "summary.json", "envelope.csv", "journal.csv", "envelope.png",
                                       "peak-map.png", "peaks.png", NULL};
@@ -113,7 +113,7 @@ static void clean_stale(const char *dir, int quiet)
         }
     }
     closedir(d);
-    if (removed && !quiet)
+    if (removed)   /* a warning: shown with -q too, as the journal's */
         mech_cli_warn(cmd, "%s: removed %d temporary file(s) a killed sweep left", dir, removed);
 }
 
@@ -830,7 +830,10 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
 
 /* ---------- figures ---------- */
 
-static int figure(const sweep *w, const char *name, const char *extra, const char *body)
+/* (sweep, figure name, a file of the folder inlined as $g or NULL, a writer of more data blocks or NULL, the plot
+ * commands) => the figure */
+static int figure(const sweep *w, const char *name, const char *extra, void (*blocks)(const sweep *, FILE *),
+                  const char *body)
 {
     /* checked and written as every other output, from a uniquely named script (mech_fig_open, mech_gnuplot.c) */
     char fig[4200];
@@ -860,6 +863,8 @@ static int figure(const sweep *w, const char *name, const char *extra, const cha
         if (in)
             fclose(in);
     }
+    if (blocks)
+        blocks(w, fp);
     fputs(body, fp);
     return mech_fig_run(cmd, &f);
 }
@@ -904,7 +909,7 @@ static void axis_label(const mech_sweep_key *k, char *out, size_t len)
         snprintf(out, len, "%s", name);
 }
 
-/* (sweep, figure stream, key indices of the axes) => "$b" of the capture boundary, when the runs (or the envelope's
+/* (sweep, figure stream or NULL to count only) => "$b" of the capture boundary, when the runs (or the envelope's
  * filled grid) give capture on the whole grid of the two keys: the plan is exactly those two grid keys. Marching
  * squares on the capture flag: in each cell the boundary joins the midpoints of the edges whose ends differ (both
  * pairings of a saddle cell keep its two equal corners apart). Returns the number of segments. */
@@ -918,7 +923,8 @@ static int boundary(const sweep *w, FILE *fp)
     for (long id = 0; id < (long)nx * ny; id++)
         if (!(w->env_state ? w->env_state[id] >= 0 : w->rows[id].have))
             return 0;   /* a point without a state (an unfinished grid) */
-    fputs("$b << EOD\n", fp);
+    if (fp)
+        fputs("$b << EOD\n", fp);
     for (int i = 0; i + 1 < nx; i++)
         for (int j = 0; j + 1 < ny; j++) {
             int c[4];   /* corners (i,j) (i+1,j) (i+1,j+1) (i,j+1), counter-clockwise */
@@ -937,16 +943,30 @@ static int boundary(const sweep *w, FILE *fp)
                 py[n] = 0.5 * (y[j + dj[k]] + y[j + dj[k2]]);
                 n++;
             }
-            for (int s = 0; s + 1 < n; s += 2) {
+            for (int s = 0; fp && s + 1 < n; s += 2) {
                 char a[40], b[40], c2[40], d[40];
                 hy_fmt_exact(a, sizeof a, px[s]), hy_fmt_exact(b, sizeof b, py[s]);
                 hy_fmt_exact(c2, sizeof c2, px[s + 1]), hy_fmt_exact(d, sizeof d, py[s + 1]);
                 fprintf(fp, "%s,%s\n%s,%s\n\n", a, b, c2, d);
-                nseg++;
             }
+            nseg += n / 2;
         }
-    fputs("EOD\n", fp);
+    if (fp)
+        fputs("EOD\n", fp);
     return nseg;
+}
+
+static void boundary_block(const sweep *w, FILE *fp)
+{
+    boundary(w, fp);
+}
+
+static void histogram(const sweep *w, FILE *fp, int m, const char *name);
+static void histogram_blocks(const sweep *w, FILE *fp)
+{
+    histogram(w, fp, MECH_SWEEP_M_PEAK_AXIAL, "$h1");
+    histogram(w, fp, MECH_SWEEP_M_PEAK_LATERAL, "$h2");
+    histogram(w, fp, MECH_SWEEP_M_PEAK_LIMITER, "$h3");
 }
 
 /* (sweep, figure stream, metric, block name) => "$NAME" with one row per bin of the metric in kN over the runs that
@@ -995,7 +1015,7 @@ static int plots(const sweep *w)
     static const char frame[] = "set offsets graph 0.04, graph 0.04, graph 0.04, graph 0.04\n";
     if (p->fig_x >= 0 && !string_key(&p->key[p->fig_x]) && !string_key(&p->key[p->fig_y])) {
         int cx = 2 + p->fig_x, cy = 2 + p->fig_y;
-        char xl[300], yl[300], extra[8192] = "";
+        char xl[300], yl[300];
         axis_label(&p->key[p->fig_x], xl, sizeof xl);
         axis_label(&p->key[p->fig_y], yl, sizeof yl);
         /* the envelope's filled grid first (small squares: filled = captured, open = not), the boundary, the
@@ -1007,25 +1027,21 @@ static int plots(const sweep *w)
                      "title 'captured (filled, not run)', $g using (column(4) == 0 ? column(%d) : NaN):%d with points "
                      "pt 4 ps 0.8 lc rgb '#f4a582' title 'no capture (filled, not run)', ",
                      2 + p->fig_x, 2 + p->fig_y, 2 + p->fig_x, 2 + p->fig_y);
-        FILE *ex = fmemopen(extra, sizeof extra - 1, "w");
-        int nseg = ex && p->fig_x == 0 && p->fig_y == 1 ? boundary(w, ex) : 0;
-        if (ex)
-            fclose(ex);
-        if (nseg == 0)
-            extra[0] = '\0';
-        else
+        int nseg = p->fig_x == 0 && p->fig_y == 1 ? boundary(w, NULL) : 0;
+        if (nseg > 0)
             snprintf(bline, sizeof bline, "$b using 1:2 with lines lw 2 lc rgb 'black' title 'capture boundary', ");
         snprintf(b, sizeof b,
-                 "%sset title 'capture over %ld runs%s'\nset xlabel '%s'\nset ylabel '%s'\n%s"
+                 "set title 'capture over %ld runs%s'\nset xlabel '%s'\nset ylabel '%s'\n%s"
                  "plot %s%s$d using (column(%d) == 1 ? column(%d) : NaN):%d with points pt 7 ps 0.9 "
                  "lc rgb '#0072b2' title 'captured', "
                  "$d using (column(%d) == 0 ? column(%d) : NaN):%d with points pt 8 ps 1.0 lw 1.5 "
                  "lc rgb '#d55e00' title 'no capture', "
                  "$d using (strcol(%d) eq 'failed' ? column(%d) : NaN):%d with points pt 2 ps 1.4 lw 1.5 lc rgb "
                  "'black' title 'run failed'\n",
-                 extra, w->done, p->envelope ? " (adaptive envelope)" : "", xl, yl, frame, grid, bline, mc, cx, cy,
+                 w->done, p->envelope ? " (adaptive envelope)" : "", xl, yl, frame, grid, bline, mc, cx, cy,
                  mc, cx, cy, st, cx, cy);
-        if (figure(w, "envelope.png", p->envelope ? "envelope.csv" : NULL, b) != MECH_EXIT_OK)
+        if (figure(w, "envelope.png", p->envelope ? "envelope.csv" : NULL, nseg > 0 ? boundary_block : NULL, b) !=
+            MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
         snprintf(b, sizeof b,
                  "set title 'peak axial head force'\nset xlabel '%s'\nset ylabel '%s'\n%s"
@@ -1036,30 +1052,22 @@ static int plots(const sweep *w)
                  "$d using (strcol(%d) eq 'failed' ? column(%d) : NaN):%d with points pt 2 ps 1.4 lw 1.5 "
                  "lc rgb 'black' title 'run failed'\n",
                  xl, yl, frame, st, cx, cy, mc + MECH_SWEEP_M_PEAK_AXIAL, st, cx, cy);
-        if (figure(w, "peak-map.png", NULL, b) != MECH_EXIT_OK)
+        if (figure(w, "peak-map.png", NULL, NULL, b) != MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
     }
     if (sw_report_figures(cmd, p, w->dir) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     /* the histograms: bins computed here (every bin, empty ones too), forces in kN so the tick labels stay short */
-    char hist[8192] = "";
-    FILE *hf = fmemopen(hist, sizeof hist - 1, "w");
-    if (!hf)
-        return mech_cli_fail(cmd, "out of memory");
-    histogram(w, hf, MECH_SWEEP_M_PEAK_AXIAL, "$h1");
-    histogram(w, hf, MECH_SWEEP_M_PEAK_LATERAL, "$h2");
-    histogram(w, hf, MECH_SWEEP_M_PEAK_LIMITER, "$h3");
-    fclose(hf);
     snprintf(b, sizeof b,
-             "%sset multiplot layout 1,3 title 'peak loads over the %ld runs that did not fail'\nset key off\n"
+             "set multiplot layout 1,3 title 'peak loads over the %ld runs that did not fail'\nset key off\n"
              "set ylabel 'runs'\nset style fill solid 0.6 border lc rgb 'black'\nset yrange [0:*]\n"
              "set xtics nomirror\nset offsets graph 0.02, graph 0.02, graph 0.05, 0\n"
              "set xlabel 'peak axial head force (kN)'\nplot $h1 using 1:2:3 with boxes lc rgb '#0072b2'\n"
              "set xlabel 'peak lateral head force (kN)'\nplot $h2 using 1:2:3 with boxes lc rgb '#0072b2'\n"
              "set xlabel 'peak limiter force (kN)'\nplot $h3 using 1:2:3 with boxes lc rgb '#0072b2'\n"
              "unset multiplot\n",
-             hist, ok);
-    return figure(w, "peaks.png", NULL, b);
+             ok);
+    return figure(w, "peaks.png", NULL, histogram_blocks, b);
 }
 
 /* ---------- full outputs of one run: `mech dock` on its scenario ---------- */
@@ -1281,7 +1289,7 @@ int mech_cmd_sweep(int argc, char **argv)
     if (status == MECH_EXIT_OK)
         status = lock_dir(dir, &lockfd);
     if (status == MECH_EXIT_OK)
-        clean_stale(dir, quiet);
+        clean_stale(dir);
     if (status == MECH_EXIT_OK && rr >= 0) {
         if (rr >= p.nrun)
             status = mech_cli_usage(cmd, "--rerun %d: the plan's run ids are 0..%ld", rr, p.nrun - 1);
