@@ -198,4 +198,6 @@ sed 's/"initial": {"closing_speed": 0.15}}/"initial": {"closing_sped": 0.15}}/' 
 check_fails "a case key the scenario parser refuses" "ck.json: cases.S1 central \(variant A\): .*closing_sped" "$MECH" sweep "$WORK/ck.json" --out "$WORK/b16"
 sed 's#s1-B.json#s9-B.json#' "$WORK/test-qual.json" >"$WORK/nv.json"
 check_fails "a missing variant file" "nv.json: variants.B: .*s9-B.json" "$MECH" sweep "$WORK/nv.json" --out "$WORK/b17"
+check_fails "--rerun of a subset plan's run (its values come from the levels before it)" "--rerun 3: a subset plan's run values" \
+    "$MECH" sweep "$S/test-subset.json" --out "$WORK/b18" --rerun 3
 finish

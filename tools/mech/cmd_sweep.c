@@ -623,6 +623,8 @@ static int chosen_runs(const sweep *w, long *ids)
         int taken = 0;
         for (int j = 0; j < n; j++)
             taken |= ids[j] == p->keep_ids[k];
+        if (p->live_u && !w->rows[p->keep_ids[k]].have)   /* a subset plan's id its levels never reached: no values */
+            continue;
         if (!taken)
             ids[n++] = p->keep_ids[k];
     }
@@ -1293,6 +1295,9 @@ int mech_cmd_sweep(int argc, char **argv)
     if (status == MECH_EXIT_OK && rr >= 0) {
         if (rr >= p.nrun)
             status = mech_cli_usage(cmd, "--rerun %d: the plan's run ids are 0..%ld", rr, p.nrun - 1);
+        else if (p.live_u)   /* its values come from the levels before it, which --rerun does not replay */
+            status = mech_cli_usage(cmd, "--rerun %d: a subset plan's run values come from the levels before it; "
+                                    "name the run in the plan's keep.ids and run the sweep (--resume keeps its runs)", rr);
         else
             status = rerun(&p, dir, rr, quiet);
         if (under_mpi > 0 && size > 1 && sw_pool_start(&pool, &p, 0, size, &err) == HY_OK)
