@@ -1297,7 +1297,7 @@ int mech_cmd_sweep(int argc, char **argv)
             status = mech_cli_usage(cmd, "--rerun %d: the plan's run ids are 0..%ld", rr, p.nrun - 1);
         else if (p.live_u)   /* its values come from the levels before it, which --rerun does not replay */
             status = mech_cli_usage(cmd, "--rerun %d: a subset plan's run values come from the levels before it; "
-                                    "name the run in the plan's keep.ids and run the sweep (--resume keeps its runs)", rr);
+                                    "name the runs wanted in the plan's keep (the worst N by a metric, or ids) before the sweep", rr);
         else
             status = rerun(&p, dir, rr, quiet);
         if (under_mpi > 0 && size > 1 && sw_pool_start(&pool, &p, 0, size, &err) == HY_OK)
