@@ -318,13 +318,18 @@ static int read_variant(mech_sweep_plan *p, int v, const char *given, const char
         int rc = hy_json_parse_error(err, hy_display_name(p->var_scenario[v]), st, sn, p->var_base[v] ? st : stop,
                                      CJSON_NESTING_LIMIT, "a mech-dock object");
         free(st);
+        cJSON_Delete(p->var_base[v]);   /* (not counted in nvar yet: mech_sweep_plan_free would not free it) */
+        p->var_base[v] = NULL;
         return rc;
     }
     free(st);
     for (const cJSON *it = set ? set->child : NULL; it; it = it->next) {
         char why[256];
-        if (mech_sweep__tree_set(p->var_base[v], it->string, cJSON_Duplicate(it, 1), why, sizeof why) != 0)
+        if (mech_sweep__tree_set(p->var_base[v], it->string, cJSON_Duplicate(it, 1), why, sizeof why) != 0) {
+            cJSON_Delete(p->var_base[v]);
+            p->var_base[v] = NULL;
             return bad(err, name, "set", "%s: %s", it->string, why);
+        }
     }
     return HY_OK;
 }
