@@ -817,16 +817,21 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         st = mech_out_commit(cmd, &a);
     }
     free(txt);
-    if (!w->quiet && p->envelope)
+    if (!w->quiet && p->envelope) {
         printf("mech sweep %s: %ld runs (%ld failed), captured %ld; the envelope classifies %ld of the grid's %ld "
                "points as captured (%.4g; a fraction of the grid, not a probability)\n", hy_display_name(p->path),
                w->done, w->nfailed, cap, grid_cap, p->nrun, frac);
-    else if (!w->quiet && p->ndist > 0 && sample && p->kind != MECH_SWEEP_KIND_MORRIS)
-        printf("mech sweep %s: %ld runs (%ld failed), captured %ld: p = %.4g, 95 %% interval [%.4g, %.4g]\n",
-               hy_display_name(p->path), w->done, w->nfailed, cap_s, nsamp ? (double)cap_s / (double)nsamp : 0.0, lo, hi);
-    else if (!w->quiet)
+    } else if (!w->quiet && p->ndist > 0 && sample && p->kind != MECH_SWEEP_KIND_MORRIS) {
+        char of[64] = "";   /* a Sobol plan's probability is over its A matrix */
+        if (p->kind == MECH_SWEEP_KIND_SOBOL)
+            snprintf(of, sizeof of, " of the %ld runs of A", nsamp);
+        printf("mech sweep %s: %ld runs (%ld failed), captured %ld%s: p = %.4g, 95 %% interval [%.4g, %.4g]\n",
+               hy_display_name(p->path), w->done, w->nfailed, cap_s, of, nsamp ? (double)cap_s / (double)nsamp : 0.0,
+               lo, hi);
+    } else if (!w->quiet) {
         printf("mech sweep %s: %ld runs (%ld failed), captured %ld\n", hy_display_name(p->path), w->done, w->nfailed,
                cap);
+    }
     return st;
 }
 
