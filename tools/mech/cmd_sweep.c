@@ -23,6 +23,8 @@
 #include "mech/sweep.h"
 #include "mech_cli.h"
 #include "sweep_pool.h"
+#include "sweep_report.h"
+#include <gsl/gsl_cdf.h>
 
 static const char *const cmd = "sweep";
 
@@ -33,7 +35,9 @@ static void usage(FILE *fp)
           "\n"
           "Runs a dock scenario many times with the keys a plan varies (\"mech-sweep\" JSON, docs/sweep.md): grids,\n"
           "Monte Carlo samples (uniform, normal, truncated normal, log-normal, weighted choice; random, Latin\n"
-          "hypercube or scrambled Sobol), or an adaptive capture envelope over two grid keys.\n"
+          "hypercube or scrambled Sobol), or an adaptive capture envelope over two grid keys. Other plan kinds:\n"
+          "Sobol indices (\"sobol\"), Morris screening (\"morris\"), a rare failure probability by subset\n"
+          "simulation (\"subset\"), the qualification matrix of named cases x design variants (\"cases\").\n"
           "\n"
           "Outputs, in DIR (default out/PLAN-STEM):\n"
           "  results.csv     one row per run, sorted by run id: the varied values, status, capture and its time, cone\n"
@@ -51,6 +55,7 @@ static void usage(FILE *fp)
           "      --force       run a plan that makes more runs than its max_runs (default 10000)\n"
           "      --rerun ID    only the full outputs of run ID into DIR/runs/ID (the files the sweep writes)\n"
           "      --no-plots    no figures\n"
+          "      --h5          also results.h5: the table (/results) and the summary (attributes of /), for h5py\n"
           "  -q, --quiet       no report on standard output (the progress line shows only on a terminal)\n"
           "  -h, --help        this help\n"
           "\n"
@@ -134,6 +139,9 @@ typedef struct sweep {
     int stopped;                 /* a write error or a changed law file stopped the sweep (stop_msg)          */
     signed char *env_state;      /* envelope plans: the filled grid's capture state (1, 0) at every point       */
     char stop_msg[HY_MSG_LEN * 2];
+    mech_subset ss;              /* a subset plan's result (its arrays freed) */
+    int h5;                      /* --h5: results.h5 too */
+    int have_ss;
 } sweep;
 
 static double now(void)
@@ -489,7 +497,8 @@ static int open_journal(sweep *w, int resume)
             }
             /* the values must be the ones this program computes for that run: a journal of an older mech (another
                sampler) would pair the metrics with other values */
-            for (int k2 = 0; k2 < ncol; k2++) {
+            /* (a subset plan's values come from the earlier runs' results: the replay of its levels computes them) */
+            for (int k2 = 0; k2 < ncol && !p->live_u; k2++) {
                 char v[64];
                 FILE *mf = fmemopen(v, sizeof v, "w");
                 double x;
@@ -614,6 +623,8 @@ static int chosen_runs(const sweep *w, long *ids)
         int taken = 0;
         for (int j = 0; j < n; j++)
             taken |= ids[j] == p->keep_ids[k];
+        if (p->live_u && !w->rows[p->keep_ids[k]].have)   /* a subset plan's id its levels never reached: no values */
+            continue;
         if (!taken)
             ids[n++] = p->keep_ids[k];
     }
@@ -623,6 +634,24 @@ static int chosen_runs(const sweep *w, long *ids)
 static cJSON *num_or_null(double v)
 {
     return isfinite(v) ? hy_json_exact_number(v) : cJSON_CreateNull();
+}
+
+/* the finished rows as the report functions take them (sweep_report.h); NULL when out of memory */
+static unsigned char *table_of(const sweep *w, sw_table *t, double **mv)
+{
+    const mech_sweep_plan *p = w->p;
+    unsigned char *hv = malloc((size_t)p->nrun * 2);
+    *mv = malloc((size_t)p->nrun * MECH_SWEEP_NMETRIC * sizeof **mv);
+    if (!hv || !*mv) {
+        free(hv), free(*mv);
+        return NULL;
+    }
+    for (long id = 0; id < p->nrun; id++) {
+        hv[id] = w->rows[id].have, hv[p->nrun + id] = w->rows[id].failed;
+        memcpy(*mv + (size_t)id * MECH_SWEEP_NMETRIC, w->rows[id].m, sizeof w->rows[id].m);
+    }
+    *t = (sw_table){p->nrun, hv, hv + p->nrun, *mv};
+    return hv;
 }
 
 static int write_summary(const sweep *w, const long *kept, int nkept, long full_grid)
@@ -644,24 +673,43 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
     /* the capture probability over every run (a failed run counts as its capture flag); a probability only when
        the runs are samples of distributions: over a grid it is the fraction of grid points. An envelope's runs are
        chosen near the boundary, not a sample (issue 43 D2): its fraction is over the whole grid as the envelope
-       classified it (measured or filled), and no interval and no probability is given */
+       classified it (measured or filled), and no interval and no probability is given. A Sobol plan's probability
+       is over its A matrix (N independent points: the A_B^i rows repeat them in all but one key); a subset plan's
+       runs and a qualification matrix's cases are not a sample of the distributions: a count only */
     double lo = NAN, hi = NAN, frac = w->done ? (double)cap / (double)w->done : NAN;
-    long grid_cap = 0;
+    long grid_cap = 0, nsamp = w->done, cap_s = cap;
     if (p->envelope && w->env_state) {
         for (long id = 0; id < p->nrun; id++)
             grid_cap += w->env_state[id] == 1;
         frac = (double)grid_cap / (double)p->nrun;
     }
-    cJSON *cp = cJSON_AddObjectToObject(doc, p->ndist > 0 ? "capture_probability" : "capture_fraction");
-    cJSON_AddItemToObject(cp, "p", num_or_null(frac));
+    if (p->kind == MECH_SWEEP_KIND_SOBOL) {
+        cap_s = nsamp = 0;
+        for (long id = 0; id < p->design_n; id++)
+            if (w->rows[id].have)
+                nsamp++, cap_s += w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1;
+        frac = nsamp ? (double)cap_s / (double)nsamp : NAN;
+    }
+    int sample = p->kind != MECH_SWEEP_KIND_SUBSET && p->kind != MECH_SWEEP_KIND_QUAL;
+    cJSON *cp = cJSON_AddObjectToObject(doc, !sample ? "capture_count" : p->ndist > 0 && p->kind != MECH_SWEEP_KIND_MORRIS
+                                                                             ? "capture_probability" : "capture_fraction");
+    if (p->kind == MECH_SWEEP_KIND_SOBOL)
+        cJSON_AddNumberToObject(cp, "runs", (double)nsamp);
+    if (!sample) {
+        cJSON_AddNumberToObject(cp, "captured", (double)cap);
+        cJSON_AddStringToObject(cp, "method", "the runs are not a sample of the distributions (the levels of subset "
+                                "simulation, or named cases): a count, no probability");
+    } else {
+        cJSON_AddItemToObject(cp, "p", num_or_null(frac));
+    }
     if (p->envelope) {
         cJSON_AddNumberToObject(cp, "grid_points", (double)p->nrun);
         cJSON_AddNumberToObject(cp, "grid_points_captured", (double)grid_cap);
         cJSON_AddStringToObject(cp, "method", "the fraction of the grid's points the adaptive envelope classifies as "
                                 "captured (measured or filled); the envelope's runs are chosen near the boundary, "
                                 "so they are not a sample: no probability and no interval");
-    } else {
-        mech_sweep_wilson(cap, w->done, 1.959963984540054, &lo, &hi);
+    } else if (sample) {
+        mech_sweep_wilson(cap_s, nsamp, 1.959963984540054, &lo, &hi);
         cJSON *ci = cJSON_AddArrayToObject(cp, "ci95");
         cJSON_AddItemToArray(ci, hy_json_exact_number(lo));
         cJSON_AddItemToArray(ci, hy_json_exact_number(hi));
@@ -697,7 +745,7 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         cJSON_ReplaceItemInObject(sabs, "method", cJSON_CreateString(
             "Spearman rank correlation of the capture flag with |value| over every grid point, as above"));
     }
-    for (int m = 0; m < 2 * MECH_SWEEP_NMETRIC; m++) {
+    for (int m = 0; m < 2 * MECH_SWEEP_NMETRIC && sample; m++) {   /* (a biased sample or named cases: none) */
         int mag = m >= MECH_SWEEP_NMETRIC, mm = m % MECH_SWEEP_NMETRIC;
         if (mm == MECH_SWEEP_M_STEPS || (p->envelope && mm != MECH_SWEEP_M_CAPTURED))
             continue;
@@ -726,6 +774,22 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         }
     }
     free(x), free(y);
+    /* the plan kind's own results (Sobol' indices, Morris effects, the failure probability, the matrix) */
+    sw_table tab;
+    double *mv;
+    unsigned char *hv = table_of(w, &tab, &mv);
+    if (!hv) {
+        cJSON_Delete(doc);
+        return mech_cli_fail(cmd, "out of memory");
+    }
+    if (p->kind != MECH_SWEEP_KIND_PLAIN && p->kind != MECH_SWEEP_KIND_ENVELOPE) {
+        int rs = sw_report(cmd, p, &tab, w->have_ss ? &w->ss : NULL, w->dir, doc, w->quiet);
+        if (rs != MECH_EXIT_OK) {
+            free(hv), free(mv);
+            cJSON_Delete(doc);
+            return rs;
+        }
+    }
     cJSON *wk = cJSON_AddArrayToObject(doc, "kept_runs");
     for (int k = 0; k < nkept; k++) {
         cJSON *o = cJSON_CreateObject();
@@ -738,27 +802,36 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         cJSON_AddItemToArray(wk, o);
     }
     char *txt = hy_json_print(doc);
+    int st = MECH_EXIT_OK;
+    if (txt && w->h5)   /* results.h5: the table and the summary (after its text: the writer edits its numbers) */
+        st = sw_report_h5(cmd, p, &tab, w->dir, doc);
+    free(hv), free(mv);
     cJSON_Delete(doc);
     if (!txt)
         return mech_cli_fail(cmd, "out of memory");
     hy_atomic a;
-    int st = atomic_open(w->dir, "summary.json", p, &a);
+    if (st == MECH_EXIT_OK)
+        st = atomic_open(w->dir, "summary.json", p, &a);
     if (st == MECH_EXIT_OK) {
         fputs(txt, a.fp);
         st = mech_out_commit(cmd, &a);
     }
     free(txt);
-    if (!w->quiet && p->envelope)
+    if (!w->quiet && p->envelope) {
         printf("mech sweep %s: %ld runs (%ld failed), captured %ld; the envelope classifies %ld of the grid's %ld "
                "points as captured (%.4g; a fraction of the grid, not a probability)\n", hy_display_name(p->path),
                w->done, w->nfailed, cap, grid_cap, p->nrun, frac);
-    else if (!w->quiet && p->ndist > 0)
-        printf("mech sweep %s: %ld runs (%ld failed), captured %ld: p = %.4g, 95 %% interval [%.4g, %.4g]\n",
-               hy_display_name(p->path), w->done, w->nfailed, cap, w->done ? (double)cap / (double)w->done : 0.0, lo,
-               hi);
-    else if (!w->quiet)
+    } else if (!w->quiet && p->ndist > 0 && sample && p->kind != MECH_SWEEP_KIND_MORRIS) {
+        char of[64] = "";   /* a Sobol plan's probability is over its A matrix */
+        if (p->kind == MECH_SWEEP_KIND_SOBOL)
+            snprintf(of, sizeof of, " of the %ld runs of A", nsamp);
+        printf("mech sweep %s: %ld runs (%ld failed), captured %ld%s: p = %.4g, 95 %% interval [%.4g, %.4g]\n",
+               hy_display_name(p->path), w->done, w->nfailed, cap_s, of, nsamp ? (double)cap_s / (double)nsamp : 0.0,
+               lo, hi);
+    } else if (!w->quiet) {
         printf("mech sweep %s: %ld runs (%ld failed), captured %ld\n", hy_display_name(p->path), w->done, w->nfailed,
                cap);
+    }
     return st;
 }
 
@@ -989,6 +1062,8 @@ static int plots(const sweep *w)
         if (figure(w, "peak-map.png", NULL, NULL, b) != MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
     }
+    if (sw_report_figures(cmd, p, w->dir) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
     /* the histograms: bins computed here (every bin, empty ones too), forces in kN so the tick labels stay short */
     snprintf(b, sizeof b,
              "set multiplot layout 1,3 title 'peak loads over the %ld runs that did not fail'\nset key off\n"
@@ -1018,7 +1093,8 @@ static int rerun(const mech_sweep_plan *p, const char *dir, long id, int quiet)
        it runs from any folder */
     mech_dock_config c;
     mech_dock_config_default(&c);
-    int rc = mech_dock_config_parse(txt, strlen(txt), hy_display_name(p->scenario), p->scen_dir, &c, &err);
+    const char *sdir, *scen = mech_sweep_run_scenario(p, id, &sdir);   /* a qualification plan: the variant's */
+    int rc = mech_dock_config_parse(txt, strlen(txt), hy_display_name(scen), sdir, &c, &err);
     free(txt);
     char *out = rc == HY_OK ? mech_dock_config_print(&c, &err) : NULL;
     mech_dock_config_free(&c);
@@ -1062,6 +1138,56 @@ static int write_envelope(const sweep *w, const mech_sweep_envelope *e)
     return mech_out_commit(cmd, &a);
 }
 
+/* Subset simulation (mech/sweep_subset.h): each batch of the levels' runs handed out like an envelope level; the
+ * run's standard normals mapped to the keys' distributions by u = Phi(z) and the inverse CDFs (the row of u the
+ * pool sends with the id); after a --resume the levels are replayed from the journal's rows, so only the missing
+ * runs are run and every value is the uninterrupted sweep's. */
+static int run_subset(sweep *w, sw_pool *pool, long *ids)
+{
+    mech_sweep_plan *p = (mech_sweep_plan *)w->p;   /* the master fills the rows of u */
+    hy_err err;
+    mech_subset *s = &w->ss;
+    if (mech_subset_init(s, p->nkey, (size_t)p->design_n, p->p0, p->max_levels, p->seed, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    size_t *sid = malloc(s->n * sizeof *sid), nb;
+    if (!sid) {
+        mech_subset_free(s);
+        return mech_cli_fail(cmd, "out of memory");
+    }
+    int status = MECH_EXIT_OK;
+    w->total = 0;
+    while ((nb = mech_subset_next(s, sid)) > 0) {
+        size_t todo = 0;
+        for (size_t k = 0; k < nb; k++) {
+            long id = (long)sid[k];
+            for (int j = 0; j < p->nkey; j++) {
+                double z = s->z[sid[k] * (size_t)s->d + (size_t)j];
+                double u = z > 0 ? 1 - gsl_cdf_ugaussian_Q(z) : gsl_cdf_ugaussian_P(z);
+                p->u[(size_t)id * (size_t)p->ndist + (size_t)p->key[j].col] = fmin(fmax(u, 0x1p-1022), 1 - 0x1p-53);
+            }
+            if (!w->rows[id].have)
+                ids[todo++] = id;
+        }
+        w->total += (long)nb;
+        progress(w, 0);
+        if (sw_pool_run(pool, ids, todo, on_done, w, &err) != HY_OK) {
+            status = mech_cli_fail(cmd, "%s", err.msg);
+            break;
+        }
+        if (w->stopped)   /* a write error or a changed law file: the next level would use missing rows */
+            break;
+        for (size_t k = 0; k < nb; k++) {   /* a failed run counts as a failure (g = NAN) */
+            const row *r = &w->rows[sid[k]];
+            s->g[sid[k]] = r->have && !r->failed ? mech_sweep_fail_g(p, r->m) : NAN;
+        }
+    }
+    free(sid);
+    free(s->z), free(s->g), free(s->lev), free(s->cur), free(s->cand);
+    s->z = s->g = NULL, s->lev = s->cur = s->cand = NULL;
+    w->have_ss = status == MECH_EXIT_OK && s->done;
+    return status;
+}
+
 static int run_all(sweep *w, sw_pool *pool, long *full_grid)
 {
     const mech_sweep_plan *p = w->p;
@@ -1071,7 +1197,9 @@ static int run_all(sweep *w, sw_pool *pool, long *full_grid)
         return mech_cli_fail(cmd, "out of memory");
     int status = MECH_EXIT_OK;
     *full_grid = p->nrun;
-    if (!p->envelope) {
+    if (p->kind == MECH_SWEEP_KIND_SUBSET) {
+        status = run_subset(w, pool, ids);
+    } else if (!p->envelope) {
         size_t n = 0;
         for (long id = 0; id < p->nrun; id++)
             if (!w->rows[id].have)
@@ -1118,12 +1246,13 @@ static int run_all(sweep *w, sw_pool *pool, long *full_grid)
 int mech_cmd_sweep(int argc, char **argv)
 {
     const char *out = NULL, *plan_path;
-    int jobs = 1, resume = 0, force = 0, no_plots = 0, quiet = 0, rr = -1;
+    int jobs = 1, resume = 0, force = 0, no_plots = 0, quiet = 0, rr = -1, h5 = 0;
     const hy_arg tab[] = {
         HY_OPT_STR("out", 0, &out),              HY_OPT_INT("jobs", 'j', &jobs, 1, NULL),
         HY_OPT_FLAG("resume", 0, &resume),       HY_OPT_FLAG("force", 0, &force),
         HY_OPT_INT("rerun", 0, &rr, 0, NULL),    HY_OPT_FLAG("no-plots", 0, &no_plots),
-        HY_OPT_FLAG("quiet", 'q', &quiet),       HY_OPT_END};
+        HY_OPT_FLAG("quiet", 'q', &quiet),       HY_OPT_FLAG("h5", 0, &h5),
+        HY_OPT_END};
     int go = mech_cli_parse(cmd, usage, tab, argc, argv, "missing PLAN.json", &plan_path);
     if (go != MECH_CLI_GO)
         return go;
@@ -1159,7 +1288,7 @@ int mech_cmd_sweep(int argc, char **argv)
         snprintf(dir, sizeof dir, "out/%.*s", (int)n, b);
     }
     sweep w = {0};
-    w.p = &p, w.dir = dir, w.quiet = quiet, w.jfd = -1;
+    w.p = &p, w.dir = dir, w.quiet = quiet, w.jfd = -1, w.h5 = h5;
     w.progress = !quiet && isatty(STDERR_FILENO);
     sw_pool *pool = NULL;
     int lockfd = -1;
@@ -1171,6 +1300,9 @@ int mech_cmd_sweep(int argc, char **argv)
     if (status == MECH_EXIT_OK && rr >= 0) {
         if (rr >= p.nrun)
             status = mech_cli_usage(cmd, "--rerun %d: the plan's run ids are 0..%ld", rr, p.nrun - 1);
+        else if (p.live_u)   /* its values come from the levels before it, which --rerun does not replay */
+            status = mech_cli_usage(cmd, "--rerun %d: a subset plan's run values come from the levels before it; "
+                                    "name the runs wanted in the plan's keep (the worst N by a metric, or ids) before the sweep", rr);
         else
             status = rerun(&p, dir, rr, quiet);
         if (under_mpi > 0 && size > 1 && sw_pool_start(&pool, &p, 0, size, &err) == HY_OK)

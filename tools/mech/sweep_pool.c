@@ -1,5 +1,6 @@
 /* Forked workers and MPI ranks for `mech sweep` (sweep_pool.h). Messages: the master sends a run id (a long; -1:
- * stop), a worker answers with the whole mech_sweep_result (a fixed-size struct; over a pipe of its own, so no
+ * stop; with a subset plan's id also the run's row of unit-cube values, which the master fills as the levels go),
+ * a worker answers with the whole mech_sweep_result (a fixed-size struct; over a pipe of its own, so no
  * interleaving). Each worker runs mech_sweep_run on the plan it inherited (fork) or read itself (MPI): nothing is
  * shared but the immutable plan. A worker process that dies (a crash inside a simulation) makes its run a failed
  * row naming the signal, and a new worker takes its place: a run that fails never stops the sweep. */
@@ -78,17 +79,41 @@ void sw_mpi_finalize(void)
 
 enum { TAG_RESULT = 1, TAG_RUN = 2 };
 
+/* A run request: the id, and for a plan whose sample rows the master fills during the sweep (subset simulation,
+ * p->live_u) the run's row of unit-cube values, which the worker writes into its own copy of the plan. */
+typedef struct request {
+    long id;
+    double u[MECH_SWEEP_KEYS_MAX];
+} request;
+
+static size_t request_make(const mech_sweep_plan *p, long id, request *rq)
+{
+    rq->id = id;
+    if (!p->live_u || id < 0)
+        return sizeof rq->id;
+    memcpy(rq->u, p->u + (size_t)id * (size_t)p->ndist, (size_t)p->ndist * sizeof *rq->u);
+    return sizeof rq->id + (size_t)p->ndist * sizeof *rq->u;
+}
+
+// (worker's own plan, request) => the run's row stored where mech_sweep_plan_value reads it
+static void request_take(const mech_sweep_plan *p, const request *rq)
+{
+    if (p->live_u && rq->id >= 0 && rq->id < p->nsample)
+        memcpy(((mech_sweep_plan *)p)->u + (size_t)rq->id * (size_t)p->ndist, rq->u, (size_t)p->ndist * sizeof *rq->u);
+}
+
 void sw_mpi_worker(const mech_sweep_plan *p)
 {
     /* ids arrive DEPTH at a time ahead (sw_pool_run): the next one is already in the inbox when a run ends */
     for (;;) {
-        long id;
+        request rq;
         MPI_Status st;
-        mpi.recv(&id, (int)sizeof id, mpi.byte, 0, TAG_RUN, mpi.world, &st);
-        if (id < 0)
+        mpi.recv(&rq, (int)sizeof rq, mpi.byte, 0, TAG_RUN, mpi.world, &st);
+        if (rq.id < 0)
             return;
+        request_take(p, &rq);
         mech_sweep_result r;
-        mech_sweep_run(p, id, &r);
+        mech_sweep_run(p, rq.id, &r);
         mpi.send(&r, (int)sizeof r, mpi.byte, 0, TAG_RESULT, mpi.world);
     }
 }
@@ -138,10 +163,13 @@ static int full_write(int fd, const void *buf, size_t n)
 
 static void worker_main(const mech_sweep_plan *p, int in, int out)
 {
-    long id;
+    request rq;
     mech_sweep_result r;
-    while (full_read(in, &id, sizeof id) == 0 && id >= 0) {
-        mech_sweep_run(p, id, &r);
+    while (full_read(in, &rq.id, sizeof rq.id) == 0 && rq.id >= 0) {
+        if (p->live_u && full_read(in, rq.u, (size_t)p->ndist * sizeof *rq.u) != 0)
+            break;
+        request_take(p, &rq);
+        mech_sweep_run(p, rq.id, &r);
         if (full_write(out, &r, sizeof r) != 0)
             break;
     }
@@ -232,7 +260,8 @@ static int mpi_collect(sw_pool *q, const long *ids, size_t n, size_t *next, sw_d
             *stop = 1;
         got++;
         if (*next < n && !*stop) {
-            mpi.send(&ids[(*next)++], (int)sizeof(long), mpi.byte, k, TAG_RUN, mpi.world);
+            request rq;
+            mpi.send(&rq, (int)request_make(q->p, ids[(*next)++], &rq), mpi.byte, k, TAG_RUN, mpi.world);
             q->busy[k]++;
         }
     }
@@ -243,7 +272,8 @@ static int run_mpi(sw_pool *q, const long *ids, size_t n, sw_done_fn done, void 
     size_t next = 0, finished = 0;
     for (int d = 0; d < DEPTH; d++)
         for (int k = 1; k <= q->mpi_ranks && next < n; k++) {
-            mpi.send(&ids[next++], (int)sizeof(long), mpi.byte, k, TAG_RUN, mpi.world);
+            request rq;
+            mpi.send(&rq, (int)request_make(q->p, ids[next++], &rq), mpi.byte, k, TAG_RUN, mpi.world);
             q->busy[k]++;
         }
     int stop = 0;   /* done() asked to stop: the ids sent are collected, no more go out */
@@ -274,7 +304,8 @@ int sw_pool_run(sw_pool *q, const long *ids, size_t n, sw_done_fn done, void *ct
         for (int k = 0; k < q->n && next < n; k++)
             if (q->w[k].alive && q->w[k].run < 0) {
                 q->w[k].run = ids[next];
-                if (full_write(q->w[k].to, &ids[next], sizeof ids[next]) != 0) {
+                request rq;
+                if (full_write(q->w[k].to, &rq, request_make(q->p, ids[next], &rq)) != 0) {
                     q->w[k].run = -1;
                     q->w[k].alive = 0;   /* reaped and replaced below */
                     close(q->w[k].to), close(q->w[k].from);

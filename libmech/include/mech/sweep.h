@@ -77,6 +77,12 @@ size_t mech_sweep_envelope_next(mech_sweep_envelope *e, long *ids);
 
 /* ==== the plan ("mech-sweep" JSON, docs/sweep.md) and its runs ============================================= */
 #define MECH_SWEEP_KEY_LEN 256
+#define MECH_SWEEP_CASES_MAX 64
+#define MECH_SWEEP_VARIANTS_MAX 8
+#define MECH_SWEEP_REQ_MAX 16
+#define MECH_SWEEP_REQ_COMPLETED (-1)   /* the requirement "completed": the run ended without failing        */
+enum mech_sweep_kind { MECH_SWEEP_KIND_PLAIN = 0, MECH_SWEEP_KIND_ENVELOPE, MECH_SWEEP_KIND_SOBOL,
+                       MECH_SWEEP_KIND_MORRIS, MECH_SWEEP_KIND_SUBSET, MECH_SWEEP_KIND_QUAL };
 #define MECH_SWEEP_KEYS_MAX 40
 typedef struct mech_sweep_key {
     char   path[MECH_SWEEP_KEY_LEN];  /* dotted path in the scenario ("initial.pitch_deg", "vehicles.active.inertia.1") */
@@ -87,6 +93,7 @@ typedef struct mech_sweep_key {
     struct cJSON *choice;             /* choice: the plan's array of values (numbers or strings), borrowed        */
     int    col;                       /* distribution keys: column in the unit-cube sample                       */
     char   expr[MECH_SWEEP_KEY_LEN];  /* a derived key (index >= nkey): its expression over the varied keys        */
+    int    label;                     /* a qualification plan's "case" / "variant" column: a name, not a scenario key */
 } mech_sweep_key;
 
 enum { MECH_SWEEP_M_CAPTURED = 0, MECH_SWEEP_M_CAPTURE_TIME, MECH_SWEEP_M_CONE_CONTACTS, MECH_SWEEP_M_PEAK_AXIAL,
@@ -121,6 +128,28 @@ typedef struct mech_sweep_plan {
     int    nfile;                     /* the files the runs read (law files of the base scenario and of string
                                          values), each with the hash of its content when the plan was read       */
     struct mech_sweep_file *files;
+    /* the plan's kind (sweep_kinds.c; docs/sweep.md "Plan kinds"): one per plan */
+    int    kind;                      /* enum mech_sweep_kind                                                   */
+    long   design_n;                  /* sobol: N (runs N (d + 2)); morris: trajectories r (runs r (d + 1));
+                                         subset: samples per level                                               */
+    int    bootstrap;                 /* sobol: bootstrap resamples                                             */
+    double level;                     /* sobol: confidence level of the intervals                               */
+    int    morris_levels;             /* morris: p                                                              */
+    double p0;                        /* subset: conditional probability of a level                             */
+    int    max_levels;                /* subset: levels at most                                                 */
+    int    fail_metric, fail_above;   /* subset: failure when the metric is above (1) or below (0) fail_limit   */
+    double fail_limit;
+    int    live_u;                    /* 1: the rows of u are filled by the master during the sweep (subset);
+                                         the pool sends each run's row with its id                               */
+    /* qualification matrix: run = case x variant (case = run / nvar, variant = run % nvar) */
+    int    ncase, nvar, nreq;
+    char   case_name[MECH_SWEEP_CASES_MAX][64];
+    struct cJSON *case_set[MECH_SWEEP_CASES_MAX];      /* borrowed from doc: the case's keys                     */
+    char   var_name[MECH_SWEEP_VARIANTS_MAX][64];
+    char   var_scenario[MECH_SWEEP_VARIANTS_MAX][4096]; /* absolute                                              */
+    char   var_dir[MECH_SWEEP_VARIANTS_MAX][4096];
+    struct cJSON *var_base[MECH_SWEEP_VARIANTS_MAX];   /* each variant's scenario with the plan's "set" applied  */
+    struct mech_sweep_req { int metric; int max; double limit; } req[MECH_SWEEP_REQ_MAX];
 } mech_sweep_plan;
 typedef struct mech_sweep_file {
     char     path[4096];              /* resolved as the scenario parser resolves it                              */
@@ -145,6 +174,15 @@ void mech_sweep_plan_free(mech_sweep_plan *p);
 void mech_sweep_plan_value(const mech_sweep_plan *p, long run, int k, double *x, const char **s);
 // (plan, run) => the scenario JSON text of that run (malloc'd; NULL and err on failure)
 char *mech_sweep_scenario(const mech_sweep_plan *p, long run, hy_err *err);
+// (plan, run) => the base scenario file of that run (a qualification plan's variant) and its folder
+const char *mech_sweep_run_scenario(const mech_sweep_plan *p, long run, const char **dir);
+/* (plan, requirement k, row's metrics, row failed) => the requirement's margin in the metric's unit (limit - value
+ * for a maximum, value - limit for a minimum; "completed": 0 or -1), NAN without a value (a failed requirement) */
+double mech_sweep_req_margin(const mech_sweep_plan *p, int k, const double *m, int failed);
+// (plan, run's metrics, failed) => the subset plan's limit-state function g (failure g <= 0; NAN without a value)
+double mech_sweep_fail_g(const mech_sweep_plan *p, const double *m);
+// (plan kind) => its name in the plan and the summary ("sobol")
+const char *mech_sweep_kind_name(int kind);
 
 typedef struct mech_sweep_result {
     long   run;

@@ -14,6 +14,7 @@
 #include "hyst/util.h"
 #include "mech/dock.h"
 #include "mech/sweep.h"
+#include "sweep_internal.h"
 
 static const char *const metric_name[MECH_SWEEP_NMETRIC] = {
     "captured", "capture_time", "cone_contacts", "peak_axial", "peak_lateral", "peak_limiter", "stroke_max",
@@ -38,7 +39,7 @@ int mech_sweep_metric_find(const char *name)
     return -1;
 }
 
-static uint64_t fnv(uint64_t h, const char *s, size_t n)
+uint64_t mech_sweep__fnv(uint64_t h, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
@@ -49,7 +50,7 @@ static uint64_t fnv(uint64_t h, const char *s, size_t n)
 
 /* (tree, dotted path, value (consumed)) => set; objects on the way are created, an array component is an index
  * that must exist. -1 with a reason in why when the path cannot be followed. */
-static int tree_set(cJSON *root, const char *path, cJSON *val, char *why, size_t len)
+int mech_sweep__tree_set(cJSON *root, const char *path, cJSON *val, char *why, size_t len)
 {
     char buf[MECH_SWEEP_KEY_LEN];
     snprintf(buf, sizeof buf, "%s", path);
@@ -428,6 +429,11 @@ void mech_sweep_plan_value(const mech_sweep_plan *p, long run, int k, double *x,
 {
     const mech_sweep_key *key = &p->key[k];
     *s = NULL;
+    if (key->label) {   /* a qualification plan's case or variant */
+        *x = k == 0 ? (double)(run / p->nvar) : (double)(run % p->nvar);
+        *s = k == 0 ? p->case_name[run / p->nvar] : p->var_name[run % p->nvar];
+        return;
+    }
     if (k >= p->nkey) {
         char why[160];
         double v = ex_eval(p, run, key->expr, why, sizeof why);
@@ -467,7 +473,7 @@ static int check_value(const mech_sweep_plan *p, const rd *r, int k, double x, c
     if (!t)
         return hy_err_set(err, HY_ENOMEM, "out of memory");
     int rc = HY_OK;
-    if (tree_set(t, p->key[k].path, value_item(x, s), why, sizeof why) != 0) {
+    if (mech_sweep__tree_set(t, p->key[k].path, value_item(x, s), why, sizeof why) != 0) {
         rc = hy_err_set(err, HY_EPARSE, "%s: %s.%s: %s", r->name, k < p->nkey ? "vary" : "derive", p->key[k].path, why);
     } else if (check_tree(p, t, s != NULL, err) != HY_OK) {
         char msg[HY_MSG_LEN];
@@ -579,7 +585,8 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
                                    "a mech-sweep object");
     const cJSON *doc = p->doc;
     static const char *const known[] = {"format", "version", "name", "notes", "scenario", "set", "vary", "samples",
-                                        "sampling", "seed", "max_runs", "envelope", "keep", "figure", "derive", NULL};
+                                        "sampling", "seed", "max_runs", "envelope", "keep", "figure", "derive",
+                                        "sobol", "morris", "subset", "cases", "variants", "requirements", NULL};
     if (check_keys(r, doc, "(top level)", known))
         return err->code;
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(doc, "format");
@@ -588,6 +595,8 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "version");
     if (v && (!cJSON_IsNumber(v) || v->valuedouble != 1))
         return bad(r, "version", "expected 1");
+    if (cJSON_GetObjectItemCaseSensitive(doc, "cases"))   /* a qualification matrix (sweep_kinds.c) */
+        return mech_sweep__qual_parse(p, r->name, force, text, len, err);
     /* the base scenario, relative to the plan's folder; made absolute so that the scenario files written for
        chosen runs name their model files wherever they are written */
     const cJSON *sc = cJSON_GetObjectItemCaseSensitive(doc, "scenario");
@@ -606,7 +615,7 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
     size_t sn;
     if (hy_read_text(p->scenario, "a scenario file (mech-dock JSON)", 0, &st, &sn, err) != HY_OK)
         return err->code;
-    p->hash = fnv(fnv(0xcbf29ce484222325ULL, text, len), st, sn);
+    p->hash = mech_sweep__fnv(mech_sweep__fnv(0xcbf29ce484222325ULL, text, len), st, sn);
     p->base = cJSON_ParseWithLengthOpts(st, sn, &stop, 0);
     if (!p->base || !cJSON_IsObject(p->base)) {
         int rc = hy_json_parse_error(err, hy_display_name(p->scenario), st, sn, p->base ? st : stop,
@@ -631,7 +640,7 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
         }
     for (const cJSON *it = set ? set->child : NULL; it; it = it->next) {
         char why[256];
-        if (tree_set(p->base, it->string, cJSON_Duplicate(it, 1), why, sizeof why) != 0)
+        if (mech_sweep__tree_set(p->base, it->string, cJSON_Duplicate(it, 1), why, sizeof why) != 0)
             return hy_err_set(err, HY_EPARSE, "%s: set.%s: %s", r->name, it->string, why);
     }
     if (check_tree(p, p->base, 1, err) != HY_OK) {
@@ -675,10 +684,12 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
             k->col = p->ndist++;
         }
     }
-    /* sampling */
+    /* the plan's kind (Sobol', Morris, subset simulation: sweep_kinds.c) and its runs, or sampling */
+    if (mech_sweep__kind_parse(p, doc, r->name, err) != HY_OK)
+        return err->code;
     const cJSON *ns = cJSON_GetObjectItemCaseSensitive(doc, "samples");
-    p->nsample = 1;
-    if (p->ndist > 0) {
+    p->nsample = mech_sweep__kind_samples(p);
+    if (p->ndist > 0 && p->kind == MECH_SWEEP_KIND_PLAIN) {
         if (!cJSON_IsNumber(ns) || ns->valuedouble < 1 || ns->valuedouble > 1e9 ||
             ns->valuedouble != floor(ns->valuedouble))
             return bad(r, "samples", "expected an integer 1..1e9 (the number of Monte Carlo samples)");
@@ -732,7 +743,7 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
             if (p->key[k].n < 2 || (p->key[k].n - 1) % s)
                 return bad(r, "envelope", "vary.%s has %d values: with levels = %d the count must be m x %d + 1",
                            p->key[k].path, p->key[k].n, (int)l->valuedouble, s);
-        p->envelope = 1, p->levels = (int)l->valuedouble;
+        p->envelope = 1, p->levels = (int)l->valuedouble, p->kind = MECH_SWEEP_KIND_ENVELOPE;
     }
     if (p->nrun > p->max_runs && !force)
         return bad(r, "max_runs", "the plan makes %ld runs, more than max_runs = %ld%s: raise max_runs or pass --force",
@@ -760,7 +771,7 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
         p->u = malloc((size_t)p->nsample * (size_t)p->ndist * sizeof *p->u);
         if (!p->u)
             return hy_err_set(err, HY_ENOMEM, "%s: out of memory for %ld samples", r->name, p->nsample);
-        if (mech_sweep_sample(p->sampling, (size_t)p->nsample, p->ndist, p->seed, p->u, err) != HY_OK) {
+        if (mech_sweep__kind_sample(p, err) != HY_OK) {
             char msg[HY_MSG_LEN];
             snprintf(msg, sizeof msg, "%s", err->msg);
             return hy_err_set(err, HY_EPARSE, "%s: sampling: %s", r->name, msg);
@@ -772,8 +783,8 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
     /* N16: every file the runs read (law files of the base scenario and of the string values, hashed while they
        were checked) is in the plan's hash, so --resume over a replaced one is refused */
     for (int k = 0; k < p->nfile; k++) {
-        p->hash = fnv(p->hash, p->files[k].key, strlen(p->files[k].key));
-        p->hash = fnv(p->hash, (const char *)&p->files[k].hash, sizeof p->files[k].hash);
+        p->hash = mech_sweep__fnv(p->hash, p->files[k].key, strlen(p->files[k].key));
+        p->hash = mech_sweep__fnv(p->hash, (const char *)&p->files[k].hash, sizeof p->files[k].hash);
     }
     /* derived keys: "derive": {"initial.velocity_y": "-initial.offset_y / 20"}, set after the varied keys; checked
        by the scenario parser with their values in the first and the last run */
@@ -836,6 +847,8 @@ void mech_sweep_plan_free(mech_sweep_plan *p)
     for (int k = 0; k < p->nkey + p->nderived; k++)
         free(p->key[k].values);
     free(p->u);
+    for (int v = 0; v < p->nvar; v++)
+        cJSON_Delete(p->var_base[v]), p->var_base[v] = NULL;
     free(p->files);
     p->files = NULL, p->nfile = 0;
     cJSON_Delete(p->doc);
@@ -845,6 +858,8 @@ void mech_sweep_plan_free(mech_sweep_plan *p)
 
 char *mech_sweep_scenario(const mech_sweep_plan *p, long run, hy_err *err)
 {
+    if (p->kind == MECH_SWEEP_KIND_QUAL)
+        return mech_sweep__qual_scenario(p, run, err);
     cJSON *t = cJSON_Duplicate(p->base, 1);
     if (!t) {
         hy_err_set(err, HY_ENOMEM, "out of memory");
@@ -864,7 +879,7 @@ char *mech_sweep_scenario(const mech_sweep_plan *p, long run, hy_err *err)
             cJSON_Delete(t);
             return NULL;
         }
-        if (tree_set(t, p->key[k].path, value_item(x, s), why, sizeof why) != 0) {
+        if (mech_sweep__tree_set(t, p->key[k].path, value_item(x, s), why, sizeof why) != 0) {
             hy_err_set(err, HY_EPARSE, "%s: %s", p->key[k].path, why);
             cJSON_Delete(t);
             return NULL;

@@ -32,14 +32,15 @@ void mech_sweep_run(const mech_sweep_plan *p, long run, mech_sweep_result *r)
     }
     mech_dock_config c;
     mech_dock_config_default(&c);
-    int rc = mech_dock_config_parse(txt, strlen(txt), hy_display_name(p->scenario), p->scen_dir, &c, &err);
+    const char *dir, *scen = mech_sweep_run_scenario(p, run, &dir);   /* a qualification plan: the variant's */
+    int rc = mech_dock_config_parse(txt, strlen(txt), hy_display_name(scen), dir, &c, &err);
     free(txt);
     /* N16: the law files this run reads must be the ones the plan was read with (hashed before and after the load,
        so a file replaced while it is read is caught too); else the sweep stops (fatal), naming the file */
     if (rc == HY_OK && mech_sweep_check_files(p, &c, &err) != HY_OK)
         r->fatal = 1, rc = HY_EDATA;
     if (rc == HY_OK)
-        rc = mech_dock_config_load(&c, hy_display_name(p->scenario), &err);
+        rc = mech_dock_config_load(&c, hy_display_name(scen), &err);
     if (rc == HY_OK && mech_sweep_check_files(p, &c, &err) != HY_OK)
         r->fatal = 1, rc = HY_EDATA;
     if (rc != HY_OK) {
