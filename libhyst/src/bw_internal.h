@@ -6,7 +6,8 @@
 
 struct hy_bw_model {
     hy_bw_params p;
-    int    exact;      /* n == 1 and no degradation: closed-form exponential solution per region          */
+    int    exact;      /* n == 1, no degradation, no pinching: closed-form exponential solution per region */
+    int    pinch;      /* zeta_s > 0: Foliente's pinching function multiplies the rate                      */
     int    n_int;      /* n when it is a small integer (|z|^n by multiplication), else 0 (pow)            */
     double z_u;        /* (A / (beta + gamma))^(1/n)                                                       */
     double h;          /* RK4 sub-step in q: HY_BW_SUBSTEP_FRAC * z_u / (n A)                              */
