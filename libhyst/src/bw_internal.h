@@ -44,4 +44,9 @@ static inline double hy_bw_exact(const hy_bw_model *m, double *y, double dp)
 // replay the final model with the default one
 void hy_bw_model_set_substep_frac(hy_bw_model *m, double frac);
 
+// (model, h > 0) => RK4 sub-step set to h in units of q, whatever the parameters: a fit that keeps h fixed sees
+// a residual that is a smooth function of the parameters (the number of sub-steps of each sample never jumps),
+// which its finite-difference Jacobian needs
+void hy_bw_model_set_substep(hy_bw_model *m, double h);
+
 #endif

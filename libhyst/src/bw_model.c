@@ -105,3 +105,9 @@ void hy_bw_model_set_substep_frac(hy_bw_model *m, double frac)
     if (m->pinch && 2 * frac * m->p.psi * m->p.lambda < m->h)
         m->h = 2 * frac * m->p.psi * m->p.lambda;
 }
+
+// (model, h) => sub-step fixed in units of q (the BWBN fit: docs/fit-families.md)
+void hy_bw_model_set_substep(hy_bw_model *m, double h)
+{
+    m->h = h;
+}

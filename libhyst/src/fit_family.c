@@ -1,8 +1,12 @@
-/* Identification of the Bouc-Wen and Iwan families by nonlinear least squares on the replayed force
+/* Identification of the Bouc-Wen, BWBN and Iwan families by nonlinear least squares on the replayed force
  * (docs/fit-families.md). Each family maps an unbounded vector theta to a valid model (the bounds transform):
  *
  *   Bouc-Wen (A = 1): k = e^t0, alpha = 0.99 s(t1), z_y = e^t2, r = gamma / beta = 0.999 tanh(t3),
  *                     n = 1 + 9 s(t4) when fitted; beta = z_y^-n / (1 + r), gamma = r beta (so z_u = z_y)
+ *   BWBN:             Bouc-Wen's t0..t4 (n always fitted), delta_nu = e^t5 / E0, delta_eta = e^t6 / E0,
+ *                     zeta_s = 0.99 s(t7), pinch_p = e^t8 / E0, pinch_q = 0.95 s(t9), psi = e^t10;
+ *                     lambda = HY_FAMFIT_BWBN_LAMBDA, delta_A = delta_psi = 0 (E0 = peak |Q| x peak |q|, the
+ *                     energy scale); started from the Bouc-Wen fit of the same record (docs/bw-model.md §Pinching)
  *   Iwan (Segalman):  F_S = e^t0, K_T = e^t1, chi = -0.99 + 1.98 s(t2), beta = e^t3, k_inf = e^t4
  *
  * with s the logistic function. The initial guess comes from the measured loops: the elastic stiffness k0 is the
@@ -34,7 +38,10 @@ void hy_famfit_opts_default(hy_famfit_opts *o)
 
 int hy_famfit_family_parse(const char *name)
 {
-    return strcmp(name, "bw") == 0 ? HY_FAMFIT_BW : strcmp(name, "iwan") == 0 ? HY_FAMFIT_IWAN : -1;
+    return strcmp(name, "bw") == 0     ? HY_FAMFIT_BW
+         : strcmp(name, "iwan") == 0 ? HY_FAMFIT_IWAN
+         : strcmp(name, "bwbn") == 0 ? HY_FAMFIT_BWBN
+                                     : -1;
 }
 
 static double sgm(double x) { return 1.0 / (1.0 + exp(-x)); }
@@ -47,11 +54,33 @@ typedef struct fit_ctx {
     int np;          /* theta size */
     double n_fixed;  /* Bouc-Wen n when not fitted */
     int final;       /* 1: build the model with the default (accurate) sub-step */
+    double E0;       /* BWBN: energy scale of the rates (peak |Q| x peak |q|) */
+    double base[HY_FAMFIT_PMAX]; /* BWBN: the Bouc-Wen solution the starts add pinching to (t0..t4) */
+    double h_fit;    /* BWBN: RK4 sub-step in q while iterating, fixed for the whole fit (smooth residuals) */
 } fit_ctx;
+
+#define BWBN_NP 11
 
 // (theta) => reported parameters
 static int to_phys(const fit_ctx *c, const double *t, double *v)
 {
+    if (c->o->family == HY_FAMFIT_BWBN) {
+        double n = 1 + 9 * sgm(t[4]);
+        double zy = exp(t[2]), r = 0.999 * tanh(t[3]);
+        double beta = pow(zy, -n) / (1 + r);
+        v[0] = exp(t[0]);
+        v[1] = 0.99 * sgm(t[1]);
+        v[2] = beta;
+        v[3] = r * beta;
+        v[4] = n;
+        v[5] = exp(t[5]) / c->E0;
+        v[6] = exp(t[6]) / c->E0;
+        v[7] = 0.99 * sgm(t[7]);
+        v[8] = exp(t[8]) / c->E0;
+        v[9] = 0.95 * sgm(t[9]);
+        v[10] = exp(t[10]);
+        return BWBN_NP;
+    }
     if (c->o->family == HY_FAMFIT_BW) {
         double n = c->np == 5 ? 1 + 9 * sgm(t[4]) : c->n_fixed;
         double zy = exp(t[2]), r = 0.999 * tanh(t[3]);
@@ -73,6 +102,39 @@ static int to_phys(const fit_ctx *c, const double *t, double *v)
 
 static const char *const bw_names[] = {"k", "alpha", "beta", "gamma", "n"};
 static const char *const iwan_names[] = {"F_S", "K_T", "chi", "beta", "k_inf"};
+static const char *const bwbn_names[] = {"k", "alpha", "beta", "gamma", "n", "delta_nu", "delta_eta",
+                                         "zeta_s", "pinch_p", "pinch_q", "psi"};
+
+static const char *const *fam_names(int family)
+{
+    return family == HY_FAMFIT_BW ? bw_names : family == HY_FAMFIT_BWBN ? bwbn_names : iwan_names;
+}
+
+/* (theta) => 1 for each reported parameter whose transform has saturated: the value sits at a bound of its range
+ * (alpha, n, zeta_s, pinch_q at an end of their logistic, r at +-1, a rate or an Iwan scale that vanished), where
+ * the delta-method standard error says nothing (docs/fit-families.md "Parameters at a bound") */
+static void bounds_hit(const fit_ctx *c, const double *t, const double *v, int *hit)
+{
+    const double L = 9.2; /* |theta| of a logistic beyond which s is within 1e-4 of 0 or 1 */
+    for (int i = 0; i < HY_FAMFIT_PMAX; i++)
+        hit[i] = 0;
+    if (c->o->family == HY_FAMFIT_IWAN) {
+        hit[2] = fabs(t[2]) > L;                          /* chi at -0.99 or 0.99 */
+        hit[4] = v[4] < 1e-6 * v[1];                      /* k_inf vanished against K_T */
+        return;
+    }
+    hit[1] = t[1] < -L || t[1] > L;                       /* alpha at 0 or 0.99 */
+    hit[3] = fabs(tanh(t[3])) > 0.9999;                   /* gamma at +-beta */
+    if (c->np >= 5)
+        hit[4] = t[4] < -L || t[4] > L;                   /* n at 1 or 10 */
+    if (c->o->family == HY_FAMFIT_BWBN) {
+        hit[5] = v[5] * c->E0 < 1e-4;                     /* a degradation rate at 0 */
+        hit[6] = v[6] * c->E0 < 1e-4;
+        hit[7] = t[7] < -L || t[7] > L;                   /* zeta_s at 0 or 0.99 */
+        hit[8] = v[8] * c->E0 < 1e-4;
+        hit[9] = t[9] < -L || t[9] > L;                   /* pinch_q at 0 or 0.95 */
+    }
+}
 
 // (theta) => model
 static int make_model(const fit_ctx *c, const double *t, hy_model *m, hy_err *err)
@@ -80,6 +142,16 @@ static int make_model(const fit_ctx *c, const double *t, hy_model *m, hy_err *er
     memset(m, 0, sizeof *m);
     double v[HY_FAMFIT_PMAX];
     to_phys(c, t, v);
+    if (c->o->family == HY_FAMFIT_BWBN) {
+        hy_bw_params p = {.k = v[0], .alpha = v[1], .A = 1, .beta = v[2], .gamma = v[3], .n = v[4],
+                          .delta_nu = v[5], .delta_eta = v[6], .zeta_s = v[7], .pinch_p = v[8], .pinch_q = v[9],
+                          .psi = v[10], .lambda = HY_FAMFIT_BWBN_LAMBDA};
+        m->type = HY_MODEL_BW;
+        int rc = hy_bw_model_new(&p, &m->bw, err);
+        if (rc == HY_OK && !c->final)
+            hy_bw_model_set_substep(m->bw, c->h_fit);
+        return rc;
+    }
     if (c->o->family == HY_FAMFIT_BW) {
         hy_bw_params p = {.k = v[0], .alpha = v[1], .A = 1, .beta = v[2], .gamma = v[3], .n = v[4]};
         m->type = HY_MODEL_BW;
@@ -166,6 +238,19 @@ static void start_theta(const fit_ctx *c, int st, double k0, double F0, double q
     static const double alpha_s[] = {0.05, 0.15, 0.02, 0.3}, zfac[] = {1.0, 0.6, 1.6, 0.4};
     static const double r_s[] = {0.0, 0.5, -0.3, 0.8}, chi_s[] = {-0.5, -0.2, -0.8, 0.0};
     int s = st % 4;
+    if (c->o->family == HY_FAMFIT_BWBN) {
+        /* pinching and degradation added to the Bouc-Wen solution; start 2 is nearly Bouc-Wen itself, so the
+           family's fit is never worse than Bouc-Wen's from a start it reaches */
+        static const double zs[] = {0.5, 0.8, 0.05, 0.3}, pE[] = {1.0, 0.3, 1.0, 3.0}, qp[] = {0.1, 0.05, 0.1, 0.2};
+        static const double psf[] = {0.3, 0.5, 0.3, 0.15};
+        memcpy(t, c->base, 5 * sizeof *t);
+        t[5] = t[6] = log(0.005);
+        t[7] = logit(zs[s] / 0.99);
+        t[8] = log(pE[s]);
+        t[9] = logit(qp[s] / 0.95);
+        t[10] = log(psf[s] * exp(c->base[2]));
+        return;
+    }
     double a = alpha_s[s];
     double zy = (F0 - a * k0 * q0) / ((1 - a) * k0);
     if (!(zy > 0.02 * q0))
@@ -204,15 +289,44 @@ int hy_famfit_run(const double *q, const double *Q, size_t n, const hy_famfit_op
         q0 = fmax(q0, fabs(q[i]));
     }
     if (L.n_half < 3 || !(k0 > 0) || !(F0 > 0) || !(q0 > 0)) {
+        size_t nh = L.n_half; /* read before the loops are freed (the message said "0 half-cycles" otherwise) */
         hy_loops_free(&L);
         return hy_err_set(err, HY_EDATA, "no usable loop: %zu half-cycles, unloading stiffness %g (the fit needs "
-                          "at least one reversal after the first loading)", L.n_half, k0);
+                          "at least one reversal after the first loading)", nh, k0);
     }
     r->k0 = k0;
     r->F0 = F0;
     r->q0 = q0;
-    fit_ctx c = {q, Q, n, o, 0, o->bw_n > 0 ? o->bw_n : 1.0, 0};
-    c.np = o->family == HY_FAMFIT_BW ? 4 : 5;
+    fit_ctx c = {q, Q, n, o, 0, o->bw_n > 0 ? o->bw_n : 1.0, 0, F0 * q0, {0}, 0.0};
+    c.np = o->family == HY_FAMFIT_BW ? 4 : o->family == HY_FAMFIT_BWBN ? BWBN_NP : 5;
+    if (o->family == HY_FAMFIT_BWBN && !o->theta0) {
+        /* the Bouc-Wen fit of the same record (same weights) is the base the pinching starts add to */
+        hy_famfit_opts ob = *o;
+        ob.family = HY_FAMFIT_BW;
+        hy_famfit_result rb;
+        rc = hy_famfit_run(q, Q, n, &ob, &rb, err);
+        if (rc != HY_OK) {
+            hy_loops_free(&L);
+            return rc;
+        }
+        memcpy(c.base, rb.theta, sizeof c.base);
+        if (rb.ntheta == 4)
+            c.base[4] = logit(0.2 / 9); /* n = 1.2: off its bound, so that it can move */
+        /* a Bouc-Wen fit of a pinched record often saturates (gamma = beta, a large n, a large alpha: its way of
+           making the loops thin); the pinching starts step back from there, where every transform still moves */
+        c.base[1] = fmin(fmax(c.base[1], logit(0.01 / 0.99)), logit(0.2 / 0.99));
+        c.base[3] = fmin(fmax(c.base[3], atanh(-0.8 / 0.999)), atanh(0.8 / 0.999));
+        c.base[4] = fmin(c.base[4], logit(2.0 / 9));
+        hy_famfit_result_free(&rb);
+    }
+    if (o->family == HY_FAMFIT_BWBN) {
+        /* one sub-step for the whole fit (and for each bootstrap refit): h = 0.01 z_y, z_y the yield length of
+           the start, about an eighth of the narrowest pinch the starts begin with (psi lambda = 0.075 z_y); fixed,
+           so that no sample's number of sub-steps jumps with the parameters (a jump of ~1e-6 would swamp the
+           finite-difference Jacobian). The final model is replayed with the accurate default. */
+        double zy = exp(o->theta0 ? o->theta0[2] : c.base[2]);
+        c.h_fit = 0.02 * zy * HY_FAMFIT_BWBN_LAMBDA;
+    }
     hy_nlls_result best, R;
     best.cost = INFINITY;
     best.converged = 0;
@@ -281,7 +395,7 @@ int hy_famfit_run(const double *q, const double *Q, size_t n, const hy_famfit_op
         int len = 0;
         for (int j = 0; j < np && len < (int)sizeof buf - 40; j++)
             len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s = %.6g", j ? ", " : "",
-                            o->family == HY_FAMFIT_BW ? bw_names[j] : iwan_names[j], v[j]);
+                            fam_names(o->family)[j], v[j]);
         hy_loops_free(&L);
         return hy_err_set(err, HY_ENUMERIC, "the fit did not converge (%s after %d iterations); last state: %s, "
                           "sum of squares %.6g", best.reason, best.iterations, buf, best.cost);
@@ -300,12 +414,13 @@ int hy_famfit_run(const double *q, const double *Q, size_t n, const hy_famfit_op
             G[i][j] = (vp[i] - vm[i]) / (2 * h);
     }
     r->np = np;
+    bounds_hit(&c, best.theta, v, r->at_bound);
     for (int i = 0; i < np; i++) {
         double s2 = 0;
         for (int a = 0; a < c.np; a++)
             for (int b = 0; b < c.np; b++)
                 s2 += G[i][a] * best.cov[a * c.np + b] * G[i][b];
-        r->name[i] = o->family == HY_FAMFIT_BW ? bw_names[i] : iwan_names[i];
+        r->name[i] = fam_names(o->family)[i];
         r->value[i] = v[i];
         r->se[i] = sqrt(fmax(s2, 0));
     }

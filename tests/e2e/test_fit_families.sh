@@ -70,7 +70,7 @@ sed 's/"chi": -0.5/"chi": -1.5/' "$WORK/iwan.json" >"$WORK/bad_chi.json"
 check_fails "iwan: chi out of range names file and key" "bad_chi.json: segalman.chi = -1.5 is outside" \
     "$HYST" replay "$WORK/bad_chi.json" "$WORK/iwan_clean.csv"
 printf 't,q,Q\n0,0,0\n1,1,10\n2,2,20\n3,3,30\n4,4,40\n' >"$WORK/mono.csv"
-check_fails "fit on a record without loops" "no usable loop" "$HYST" fit bw "$WORK/mono.csv" -o "$WORK/x.json"
+check_fails "fit on a record without loops" "the displacement is monotonic" "$HYST" fit bw "$WORK/mono.csv" -o "$WORK/x.json"
 check_fails "non-convergence is an error with the last state" "did not converge .*last state: k = .*sum of squares" \
     "$HYST" fit bw "$WORK/bw_fit.csv" --max-iter 1 --starts 1 --n 1 -o "$WORK/x.json"
 [ ! -e "$WORK/x.json" ] && ok "no model written on failure" || not_ok "no model written on failure"

@@ -119,6 +119,33 @@ static void noise_free_recovery(void **state)
     hy_model_free(&m);
 }
 
+/* The refusal of a record without a closed loop names its half-cycles (it said "0 half-cycles" whatever the record:
+ * the loops were freed before the message read them), and hy_record_check refuses the classes of bad records */
+static void refusals_name_what_the_record_has(void **state)
+{
+    (void)state;
+    const double q[] = {0, 1, 2, 3, 2, 1, 0, -1}, Q[] = {0, 1, 2, 3, 2.5, 1, 0, -1};
+    hy_famfit_opts o;
+    hy_famfit_opts_default(&o);
+    hy_famfit_result r;
+    hy_err err;
+    assert_int_equal(hy_famfit_run(q, Q, 8, &o, &r, &err), HY_EDATA);
+    if (!strstr(err.msg, "no usable loop: 2 half-cycles"))
+        fail_msg("got '%s'", err.msg);
+    assert_int_equal(hy_record_check(q, Q, 8, &o.loops, 1, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "single reversal (2 half-cycles)"));
+    assert_int_equal(hy_record_check(q, Q, 8, &o.loops, 0, &err), HY_OK);  /* a replay may score it */
+    const double c[] = {5, 5, 5, 5, 5, 5, 5, 5};
+    assert_int_equal(hy_record_check(q, c, 8, &o.loops, 0, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "the force is constant (5 in all 8 rows)"));
+    assert_int_equal(hy_record_check(c, Q, 8, &o.loops, 0, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "the displacement is constant"));
+    assert_int_equal(hy_record_check(q, Q, 4, &o.loops, 1, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "monotonic"));
+    const double q2[] = {0, 1, 2, 1, 0, -1, -2, -1, 0, 1, 2}, Q2[] = {0, 1, 2, 1, 0, -1, -2, -1, 0, 1, 2};
+    assert_int_equal(hy_record_check(q2, Q2, 11, &o.loops, 1, &err), HY_OK);
+}
+
 static void bootstrap_needs_cycles(void **state)
 {
     (void)state;
@@ -157,6 +184,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nlls_matches_ols),
         cmocka_unit_test(noise_free_recovery),
+        cmocka_unit_test(refusals_name_what_the_record_has),
         cmocka_unit_test(bootstrap_needs_cycles),
         cmocka_unit_test(energy_outliers_worst_first),
     };

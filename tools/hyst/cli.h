@@ -86,6 +86,10 @@ extern const char hy_cli_loops_help[];
 // (getopt value, its argument) => loop options updated; returns 1 when consumed, 0 when not a loop option, -1 on a bad value (message printed)
 int hy_cli_loops_option(const char *cmd, int opt, const char *arg, hy_loops_opts *o);
 
+// (command, record, loop options, need_loop) => 0, or a refusal printed (constant force or displacement; with
+// need_loop no closed loop) and HY_EXIT_FAIL (hy_record_check)
+int hy_cli_check_record(const char *cmd, const hy_series *s, const hy_loops_opts *o, int need_loop);
+
 // (path or "-", options) => series read; warnings and errors printed as "hyst CMD: ..."; returns 0 or an exit status
 int hy_cli_read_series(const char *cmd, const char *path, hy_csv_opts *o, hy_series *s);
 

@@ -27,3 +27,12 @@ int hy_cli_loops_option(const char *cmd, int opt, const char *arg, hy_loops_opts
         return 0;
     }
 }
+
+// (command, record, loop options, need_loop) => 0, or the refusal printed (hy_record_check) and HY_EXIT_FAIL
+int hy_cli_check_record(const char *cmd, const hy_series *s, const hy_loops_opts *o, int need_loop)
+{
+    hy_err err;
+    if (hy_record_check(s->q, s->Q, s->n, o, need_loop, &err) != HY_OK)
+        return hy_cli_fail(cmd, "%s: %s", s->source, err.msg);
+    return HY_EXIT_OK;
+}

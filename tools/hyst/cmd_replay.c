@@ -384,6 +384,8 @@ int hy_cmd_replay(int argc, char **argv)
 
     hy_replay_set R;
     int rc = hy_replay_set_load(CMD, argv + optind, (size_t)npos - 1, argv[argc - 1], &copts, &lopts, 0, &R);
+    if (rc == 0) /* a constant force: nothing to compare a model with (the energy ratio would be noise / 0) */
+        rc = hy_cli_check_record(CMD, &R.s, &lopts, 0);
     if (rc == 0 && json_path) {
         cJSON *doc = report(&R);
         char *text = doc ? hy_json_print(doc) : NULL;

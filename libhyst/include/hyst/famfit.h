@@ -13,9 +13,11 @@
 #include "hyst/model.h"
 #include "hyst/replay.h"
 
-#define HY_FAMFIT_PMAX 8
+#define HY_FAMFIT_PMAX 12
 
-enum hy_famfit_family { HY_FAMFIT_BW = 0, HY_FAMFIT_IWAN = 1 };
+enum hy_famfit_family { HY_FAMFIT_BW = 0, HY_FAMFIT_IWAN = 1, HY_FAMFIT_BWBN = 2 };
+
+#define HY_FAMFIT_BWBN_LAMBDA 0.5 /* BWBN: the pinching width's coupling lambda, fixed (docs/bw-model.md)   */
 
 typedef struct hy_famfit_opts {
     int    family;     /* enum hy_famfit_family                                                               */
@@ -34,6 +36,8 @@ typedef struct hy_famfit_result {
     const char *name[HY_FAMFIT_PMAX];   /* their names as in the model file                                   */
     double   value[HY_FAMFIT_PMAX];
     double   se[HY_FAMFIT_PMAX];        /* standard errors from the Jacobian at the solution (delta method)   */
+    int      at_bound[HY_FAMFIT_PMAX];  /* 1: the value sits at a bound of its transform (no standard error  */
+                                        /* holds there: printed without +-, docs/fit-families.md)            */
     double   cost;                      /* sum of squared residuals                                           */
     int      iterations, starts_run, starts_converged;
     hy_model model;                     /* the fitted model (type set)                                        */
@@ -76,7 +80,7 @@ void hy_famfit_boot_free(hy_famfit_boot *B);
 // (o) => defaults
 void hy_famfit_opts_default(hy_famfit_opts *o);
 
-// (family name "bw" / "iwan") => enum value, -1 when unknown
+// (family name "bw" / "iwan" / "bwbn") => enum value, -1 when unknown
 int hy_famfit_family_parse(const char *name);
 
 /* (q[n], Q[n], options) => fitted model, parameters with standard errors, replay metrics.
