@@ -245,11 +245,14 @@ int hy_cmd_fit_all(int argc, char **argv)
     if (rc != HY_EXIT_OK)
         return rc;
     /* a record no family can be scored on is refused, instead of naming a best (constant force, no loop) */
-    if ((rc = hy_cli_check_record(CMD, &s, &lopts, 1)) != HY_EXIT_OK) {
+    if ((rc = hy_cli_condition(CMD, &s)) != HY_EXIT_OK ||
+        (rc = hy_cli_check_record(CMD, &s, &lopts, 1)) != HY_EXIT_OK) {
         hy_series_free(&s);
         return rc;
     }
-    if (val && (rc = hy_cli_read_series(CMD, val, &copts, &v)) != HY_EXIT_OK) {
+    if (val && ((rc = hy_cli_read_series(CMD, val, &copts, &v)) != HY_EXIT_OK ||
+                (rc = hy_cli_condition(CMD, &v)) != HY_EXIT_OK)) {
+        hy_series_free(&v);
         hy_series_free(&s);
         return rc;
     }

@@ -259,7 +259,8 @@ int hy_cmd_fit_family(int argc, char **argv)
     int rc = hy_cli_read_series(CMD, data, &copts, &s);
     if (rc != HY_EXIT_OK)
         return rc;
-    if ((rc = hy_cli_check_record(CMD, &s, &o.loops, 1)) != HY_EXIT_OK) {
+    if ((rc = hy_cli_condition(CMD, &s)) != HY_EXIT_OK ||
+        (rc = hy_cli_check_record(CMD, &s, &o.loops, 1)) != HY_EXIT_OK) {
         hy_series_free(&s);
         return rc;
     }
