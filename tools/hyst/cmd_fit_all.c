@@ -68,37 +68,6 @@ typedef struct fam_row {
     double *cyc_err;                        /* per cycle (in-sample): |E_model - E_meas| / E_meas, NaN without E */
 } fam_row;
 
-/* (metrics) => cycle energy error weighted by the cycles' measured energy: sum |E_model - E_meas| / sum E_meas over
- * the cycles with measured energy > 0, i.e. the mean of each cycle's relative error with weight E_meas / sum E_meas
- * (the unweighted mean let a tiny cycle off 140x decide the ranking) */
-static double energy_error(const hy_replay_metrics *M)
-{
-    double num = 0, den = 0;
-    for (size_t i = 0; i < M->n_cyc; i++)
-        if (M->cyc[i].energy_measured > 0) {
-            num += fabs(M->cyc[i].energy_model - M->cyc[i].energy_measured);
-            den += M->cyc[i].energy_measured;
-        }
-    return den > 0 ? num / den : NAN;
-}
-
-/* (metrics) => NRMSE over the samples of the cycles the loop analysis found (rest segments, the first loading and
- * a tail outside every cycle do not count): sqrt(sum n_c rms_c^2 / sum n_c) / the measured force range of the
- * cycles; the whole record's NRMSE when there is no cycle */
-static double cycle_nrmse(const hy_replay_metrics *M)
-{
-    double ss = 0, cnt = 0, lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < M->n_cyc; i++) {
-        const hy_replay_cycle *c = &M->cyc[i];
-        double m = (double)(c->i1 - c->i0 + 1);
-        ss += m * c->rms_error * c->rms_error;
-        cnt += m;
-        lo = fmin(lo, c->Q_min_measured);
-        hi = fmax(hi, c->Q_max_measured);
-    }
-    return cnt > 0 && hi > lo ? sqrt(ss / cnt) / (hi - lo) : M->nrmse;
-}
-
 // (a, b) => -1 / 0 / 1: a better (smaller) than b beyond the tie tolerance; NaN is worst
 static int cmp_metric(double a, double b)
 {
@@ -309,9 +278,9 @@ int hy_cmd_fit_all(int argc, char **argv)
         row[k].aic = ll + 2 * row[k].np;
         row[k].bic = ll + row[k].np * log(nn);
         row[k].nrmse = M.nrmse;
-        row[k].c_nrmse = cycle_nrmse(&M);
+        row[k].c_nrmse = hy_replay_cycle_nrmse(&M);
         row[k].eratio = M.energy_ratio;
-        row[k].eerr = energy_error(&M);
+        row[k].eerr = hy_replay_energy_error(&M);
         row[k].v_nrmse = row[k].v_c_nrmse = row[k].v_eratio = row[k].v_eerr = NAN;
         row[k].n_cyc = M.n_cyc;
         row[k].cyc_err = malloc((M.n_cyc ? M.n_cyc : 1) * sizeof *row[k].cyc_err);
@@ -325,9 +294,9 @@ int hy_cmd_fit_all(int argc, char **argv)
             hy_cli_energy_warning(label, s.source, &M, etol);
         if (val && replay(&row[k].model, &v, &LV, &MV, fam_name[k]) == HY_OK) {
             row[k].v_nrmse = MV.nrmse;
-            row[k].v_c_nrmse = cycle_nrmse(&MV);
+            row[k].v_c_nrmse = hy_replay_cycle_nrmse(&MV);
             row[k].v_eratio = MV.energy_ratio;
-            row[k].v_eerr = energy_error(&MV);
+            row[k].v_eerr = hy_replay_energy_error(&MV);
             hy_cli_energy_warning(label, v.source, &MV, etol);
         }
         hy_replay_metrics_free(&M);
