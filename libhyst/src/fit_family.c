@@ -29,7 +29,7 @@ void hy_famfit_opts_default(hy_famfit_opts *o)
     memset(o, 0, sizeof *o);
     o->family = HY_FAMFIT_BW;
     o->bw_n = 0;
-    o->iwan_N = 32;
+    o->iwan_N = 0;  /* chosen from 32 by doubling (iwan_auto) */
     o->starts = 3;
     o->max_iter = 200;
     o->energy_tol = 0.10;
@@ -160,7 +160,8 @@ static int make_model(const fit_ctx *c, const double *t, hy_model *m, hy_err *er
             hy_bw_model_set_substep_frac(m->bw, FIT_SUBSTEP_FRAC);
         return rc;
     }
-    hy_iwan_segalman s = {.F_S = v[0], .K_T = v[1], .chi = v[2], .beta = v[3], .N = c->o->iwan_N};
+    int N = c->o->iwan_N ? c->o->iwan_N : 32;
+    hy_iwan_segalman s = {.F_S = v[0], .K_T = v[1], .chi = v[2], .beta = v[3], .N = N};
     m->type = HY_MODEL_IWAN;
     return hy_iwan_model_segalman(&s, v[4], &m->iwan, err);
 }
@@ -274,9 +275,9 @@ static void start_theta(const fit_ctx *c, int st, double k0, double F0, double q
     t[4] = log(fmax(kinf, 1e-6 * k0));
 }
 
-// (q[n], Q[n], options) => fitted model, parameters, metrics
-int hy_famfit_run(const double *q, const double *Q, size_t n, const hy_famfit_opts *o, hy_famfit_result *r,
-                  hy_err *err)
+// (q[n], Q[n], options with iwan_N set) => fitted model, parameters, metrics (one discretisation)
+static int fit_once(const double *q, const double *Q, size_t n, const hy_famfit_opts *o, hy_famfit_result *r,
+                    hy_err *err)
 {
     memset(r, 0, sizeof *r);
     hy_loops L;
@@ -425,6 +426,8 @@ int hy_famfit_run(const double *q, const double *Q, size_t n, const hy_famfit_op
         r->se[i] = sqrt(fmax(s2, 0));
     }
     r->cost = best.cost;
+    r->elements = o->family == HY_FAMFIT_IWAN ? (o->iwan_N ? o->iwan_N : 32) : 0;
+    r->disc_change = NAN;
     r->ntheta = c.np;
     memcpy(r->theta, best.theta, sizeof r->theta);
     c.final = 1;
@@ -443,6 +446,50 @@ int hy_famfit_run(const double *q, const double *Q, size_t n, const hy_famfit_op
     hy_loops_free(&L);
     if (rc != HY_OK)
         hy_famfit_result_free(r);
+    return rc;
+}
+
+#define IWAN_N0 32
+#define IWAN_DISC_SE 0.1 /* the elements are doubled until no parameter moves by this many standard errors */
+
+/* (q[n], Q[n], options) => fitted model. Iwan with iwan_N = 0: the Segalman discretisation's bias shrinks as N
+ * grows, so N is doubled from 32 (each refit started from the last solution) until no parameter moves by more than
+ * IWAN_DISC_SE of its standard error; the finer fit is kept, whose own bias is then below that change (it shrinks
+ * with N). Capped at HY_IWAN_MAX, where the last change is reported (disc_change). */
+int hy_famfit_run(const double *q, const double *Q, size_t n, const hy_famfit_opts *o, hy_famfit_result *r,
+                  hy_err *err)
+{
+    memset(r, 0, sizeof *r);
+    int rc = hy_record_check(q, Q, n, &o->loops, 1, err); /* constant force, no closed loop: refused */
+    if (rc != HY_OK)
+        return rc;
+    if (o->family != HY_FAMFIT_IWAN || o->iwan_N > 0)
+        return fit_once(q, Q, n, o, r, err);
+    hy_famfit_opts oi = *o;
+    oi.iwan_N = IWAN_N0;
+    rc = fit_once(q, Q, n, &oi, r, err);
+    while (rc == HY_OK && oi.iwan_N * 2 <= HY_IWAN_MAX) {
+        hy_famfit_opts o2 = oi;
+        o2.iwan_N = oi.iwan_N * 2;
+        o2.theta0 = r->theta;
+        hy_famfit_result r2;
+        hy_err e2;
+        if (fit_once(q, Q, n, &o2, &r2, &e2) != HY_OK)
+            break; /* keep the coarser fit; its disc_change stays NaN: not established */
+        double ch = 0;
+        for (int i = 0; i < r2.np; i++)
+            if (!r->at_bound[i] && r->se[i] > 0)
+                ch = fmax(ch, fabs(r2.value[i] - r->value[i]) / r->se[i]);
+        r2.starts_run += r->starts_run;
+        r2.starts_converged += r->starts_converged;
+        r2.iterations += r->iterations;
+        r2.disc_change = ch;
+        hy_famfit_result_free(r);
+        *r = r2;
+        oi.iwan_N = o2.iwan_N;
+        if (ch < IWAN_DISC_SE)
+            break;
+    }
     return rc;
 }
 
@@ -475,6 +522,65 @@ size_t hy_energy_outliers(const hy_replay_metrics *M, double tol, size_t *worst,
 }
 
 static int cmp_d(const void *a, const void *b) { return cmp_dbl(a, b); }
+
+// (x[n]) => autocovariance at lag k (mean removed)
+static double acov(const double *x, size_t n, double mean, size_t k)
+{
+    double s = 0;
+    for (size_t i = 0; i + k < n; i++)
+        s += (x[i] - mean) * (x[i + k] - mean);
+    return s / (double)n;
+}
+
+// flat-top (trapezoid) lag window of Politis & Romano
+static double flat_top(double t)
+{
+    t = fabs(t);
+    return t <= 0.5 ? 1.0 : t <= 1.0 ? 2.0 * (1.0 - t) : 0.0;
+}
+
+/* Politis & White (2004) automatic block length for the circular block bootstrap, as corrected by Patton, Politis
+ * & White (2009): m = the smallest lag after which K_N autocorrelations in a row are insignificant
+ * (|rho| < 2 sqrt(log10 n / n)), M = 2 m, G = sum_{|k|<=M} lambda(k/M) |k| R(k), D = (4/3) (sum lambda(k/M) R(k))^2,
+ * b = (2 G^2 / D)^(1/3) n^(1/3). */
+size_t hy_block_length(const double *x, size_t n)
+{
+    if (n < 20)
+        return 1;
+    double mean = 0;
+    for (size_t i = 0; i < n; i++)
+        mean += x[i];
+    mean /= (double)n;
+    double r0 = acov(x, n, mean, 0);
+    if (!(r0 > 0))
+        return 1;
+    size_t kn = (size_t)fmax(5.0, sqrt(log10((double)n)));
+    size_t mmax = (size_t)ceil(sqrt((double)n)) + kn, lim = n / 4;
+    if (mmax > lim)
+        mmax = lim;
+    double c = 2.0 * sqrt(log10((double)n) / (double)n);
+    size_t m = mmax, run = 0;
+    for (size_t k = 1; k <= mmax; k++) {
+        run = fabs(acov(x, n, mean, k) / r0) < c ? run + 1 : 0;
+        if (run == kn) {
+            m = k - kn;
+            break;
+        }
+    }
+    size_t M = 2 * m;
+    if (M > lim)
+        M = lim;
+    double G = 0, S = r0;
+    for (size_t k = 1; k <= M; k++) {
+        double w = M ? flat_top((double)k / (double)M) : 0.0, R = acov(x, n, mean, k);
+        G += 2.0 * w * (double)k * R;
+        S += 2.0 * w * R;
+    }
+    double D = 4.0 / 3.0 * S * S;
+    double b = D > 0 ? pow(2.0 * G * G / D, 1.0 / 3.0) * cbrt((double)n) : 1.0;
+    size_t bl = b < 1 || !isfinite(b) ? 1 : (size_t)llround(b);
+    return bl > n / 10 ? (n / 10 ? n / 10 : 1) : bl;
+}
 
 // (values[n]) => the p-quantile (linear interpolation between order statistics); values are sorted in place
 static double quantile(double *v, int n, double p)
@@ -534,24 +640,55 @@ int hy_famfit_bootstrap_models(const double *q, const double *Q, size_t n, const
     ob.theta0 = fit->theta;
     if (o->family == HY_FAMFIT_BW && o->bw_n == 0 && fit->ntheta == 4)
         ob.bw_n = 1;  /* n was fitted but stayed at 1 (the four-parameter solution was kept) */
-    /* the cycles from the same loop analysis as the fit (hy_replay_metrics keeps their sample ranges) */
+    if (o->family == HY_FAMFIT_IWAN)
+        ob.iwan_N = fit->elements; /* the discretisation the fit chose */
+    /* the block length from the residuals at the fit */
+    size_t row;
+    hy_diag dg;
+    if (hy_replay_drive(&fit->model, NULL, q, n, Qm, NULL, &row, &dg, NULL) != HY_OK) {
+        free(w);
+        free(Qm);
+        free(col);
+        free(cnt);
+        hy_famfit_boot_free(B);
+        return hy_err_set(err, HY_ENUMERIC, "bootstrap: the fitted model cannot be replayed on the record");
+    }
+    for (size_t i = 0; i < n; i++)
+        Qm[i] -= Q[i];
+    B->block_len = hy_block_length(Qm, n);
+    B->n_blocks = (n + B->block_len - 1) / B->block_len;
+    size_t nb = B->n_blocks;
+    free(cnt);
+    cnt = malloc(nb * sizeof *cnt);
+    double *tstat = malloc((size_t)n_rep * HY_FAMFIT_PMAX * sizeof *tstat);
+    int *n_t = calloc(HY_FAMFIT_PMAX, sizeof *n_t);
+    if (!cnt || !tstat || !n_t) {
+        free(w);
+        free(Qm);
+        free(col);
+        free(cnt);
+        free(tstat);
+        free(n_t);
+        hy_famfit_boot_free(B);
+        return hy_err_set(err, HY_ENOMEM, "bootstrap: out of memory");
+    }
     for (int b = 0; b < n_rep; b++) {
-        for (size_t c = 0; c < nc; c++)
+        for (size_t c = 0; c < nb; c++)
             cnt[c] = 0;
-        for (size_t c = 0; c < nc; c++)
-            cnt[(size_t)(hy_rng_uniform(&rng) * (double)nc) % nc]++;
+        for (size_t c = 0; c < nb; c++)
+            cnt[(size_t)(hy_rng_uniform(&rng) * (double)nb) % nb]++;
         for (size_t i = 0; i < n; i++)
-            w[i] = 1.0;
-        for (size_t c = 0; c < nc; c++)
-            for (size_t i = M->cyc[c].i0; i <= M->cyc[c].i1 && i < n; i++)
-                w[i] = (double)cnt[c];
-        /* a sample shared by two consecutive cycles (the boundary) takes the later cycle's weight: harmless */
+            w[i] = (double)cnt[i / B->block_len];
         hy_famfit_result r;
         hy_err e2;
         if (hy_famfit_run(q, Q, n, &ob, &r, &e2) != HY_OK)
             continue;
-        for (int j = 0; j < fit->np; j++)
+        for (int j = 0; j < fit->np; j++) {
             B->param[(size_t)B->n_ok * HY_FAMFIT_PMAX + (size_t)j] = r.value[j];
+            /* the studentized statistic of percentile-t: (theta* - theta) / se* */
+            if (r.se[j] > 0 && isfinite(r.se[j]) && !r.at_bound[j])
+                tstat[(size_t)n_t[j]++ * HY_FAMFIT_PMAX + (size_t)j] = (r.value[j] - fit->value[j]) / r.se[j];
+        }
         for (size_t c = 0; c < nc && c < r.metrics.n_cyc; c++)
             B->energy[(size_t)B->n_ok * nc + c] = r.metrics.cyc[c].energy_model;
         if (keep) { /* the model moves into B */
@@ -566,7 +703,16 @@ int hy_famfit_bootstrap_models(const double *q, const double *Q, size_t n, const
         rc = hy_err_set(err, HY_ENUMERIC, "bootstrap: only %d of %d refits converged", B->n_ok, n_rep);
     } else {
         for (int j = 0; j < B->np; j++) {
-            for (int b = 0; b < B->n_ok; b++)
+            if (!fit->at_bound[j] && fit->se[j] > 0 && n_t[j] >= (B->n_ok + 1) / 2 && n_t[j] >= 2) {
+                /* percentile-t: [theta - t*_0.95 se, theta - t*_0.05 se] */
+                for (int b = 0; b < n_t[j]; b++)
+                    col[b] = tstat[(size_t)b * HY_FAMFIT_PMAX + (size_t)j];
+                double t95 = quantile(col, n_t[j], 0.95), t05 = quantile(col, n_t[j], 0.05);
+                B->lo[j] = fit->value[j] - t95 * fit->se[j];
+                B->hi[j] = fit->value[j] - t05 * fit->se[j];
+                continue;
+            }
+            for (int b = 0; b < B->n_ok; b++) /* at a bound: no standard error, the percentile interval */
                 col[b] = B->param[(size_t)b * HY_FAMFIT_PMAX + (size_t)j];
             B->lo[j] = quantile(col, B->n_ok, 0.05);
             B->hi[j] = quantile(col, B->n_ok, 0.95);
@@ -582,6 +728,8 @@ int hy_famfit_bootstrap_models(const double *q, const double *Q, size_t n, const
     free(Qm);
     free(col);
     free(cnt);
+    free(tstat);
+    free(n_t);
     if (rc != HY_OK)
         hy_famfit_boot_free(B);
     return rc;

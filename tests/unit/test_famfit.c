@@ -110,6 +110,7 @@ static void noise_free_recovery(void **state)
     }
     hy_element_free(&e);
     o.family = HY_FAMFIT_IWAN;
+    o.iwan_N = 32; /* the record's own discretisation: recovered exactly */
     assert_int_equal(hy_famfit_run(q, Q, n, &o, &r, &err), HY_OK);
     const double wi[] = {300, 400, -0.4, 0.3, 15};
     for (int i = 0; i < 5; i++)
@@ -119,19 +120,31 @@ static void noise_free_recovery(void **state)
     hy_model_free(&m);
 }
 
-/* The refusal of a record without a closed loop names its half-cycles (it said "0 half-cycles" whatever the record:
- * the loops were freed before the message read them), and hy_record_check refuses the classes of bad records */
+/* The refusal of a record whose loops give no unloading stiffness names its half-cycles (it said "0 half-cycles"
+ * whatever the record: the loops were freed before the message read them), and hy_record_check refuses the
+ * classes of bad records (constant force or displacement, monotonic, a single reversal) before any fit */
 static void refusals_name_what_the_record_has(void **state)
 {
     (void)state;
-    const double q[] = {0, 1, 2, 3, 2, 1, 0, -1}, Q[] = {0, 1, 2, 3, 2.5, 1, 0, -1};
+    /* a long first loading, then small reversals (below a fifth of the range): no major unloading branch gives
+       the elastic stiffness */
+    const double qr[] = {0, 2, 4, 6, 8, 10, 9, 8.5, 9, 10, 9}, Qr[] = {0, 2, 4, 6, 8, 10, 9, 8.5, 9, 10, 9};
     hy_famfit_opts o;
     hy_famfit_opts_default(&o);
     hy_famfit_result r;
     hy_err err;
+    hy_loops L;
+    assert_int_equal(hy_loops_analyze(qr, Qr, 11, &o.loops, &L, &err), HY_OK);
+    char want[64];
+    snprintf(want, sizeof want, "no usable loop: %zu half-cycles", L.n_half);
+    assert_true(L.n_half >= 3);
+    hy_loops_free(&L);
+    assert_int_equal(hy_famfit_run(qr, Qr, 11, &o, &r, &err), HY_EDATA);
+    if (!strstr(err.msg, want))
+        fail_msg("got '%s', want '%s'", err.msg, want);
+    const double q[] = {0, 1, 2, 3, 2, 1, 0, -1}, Q[] = {0, 1, 2, 3, 2.5, 1, 0, -1};
     assert_int_equal(hy_famfit_run(q, Q, 8, &o, &r, &err), HY_EDATA);
-    if (!strstr(err.msg, "no usable loop: 2 half-cycles"))
-        fail_msg("got '%s'", err.msg);
+    assert_non_null(strstr(err.msg, "single reversal (2 half-cycles)"));
     assert_int_equal(hy_record_check(q, Q, 8, &o.loops, 1, &err), HY_EDATA);
     assert_non_null(strstr(err.msg, "single reversal (2 half-cycles)"));
     assert_int_equal(hy_record_check(q, Q, 8, &o.loops, 0, &err), HY_OK);  /* a replay may score it */

@@ -29,12 +29,14 @@ static void usage(FILE *fp, const char *cmd)
             "                     the model file under \"fit\"\n"
             "  --n N|free         Bouc-Wen exponent: fixed at an integer 1..20, or free (default: fitted in 1..10);\n"
             "                     for bwbn it fixes the Bouc-Wen fit the pinching starts from\n"
-            "  --elements N       Iwan: Jenkins elements of the Segalman discretisation (2..%d, default 32)\n"
+            "  --elements N       Iwan: Jenkins elements of the Segalman discretisation (2..%d; default: doubled\n"
+            "                     from 32 until no parameter moves by 0.1 standard error, reported)\n"
             "  --starts S         number of starts (1..4, default 3)\n"
             "  --max-iter N       iteration cap of each solve (default 200)\n"
             "  --energy-tol TOL   warn about cycles whose predicted energy is off by more than TOL (default 0.1)\n"
-            "  --bootstrap N      N refits on records resampled by whole cycles (block bootstrap, at least %d\n"
-            "                     cycles): 90 %% intervals of the parameters and of each cycle's energy\n"
+            "  --bootstrap N      N refits with the record's blocks resampled (block length from the residuals,\n"
+            "                     Politis-White; at least %d cycles): 90 %% percentile-t intervals of the\n"
+            "                     parameters, percentile intervals of each cycle's energy\n"
             "  --seed S           seed of the bootstrap's draws (default 1)\n"
             "  --bootstrap-dir D  also write every refitted model as D/boot-NNNN.json (created when missing), to\n"
             "                     run a simulator with each and get an interval of its output\n"
@@ -87,6 +89,15 @@ cJSON *hy_cli_famfit_report(const hy_famfit_result *r, const hy_famfit_opts *o, 
                 cJSON_AddTrueToObject(p, "at_bound"); /* no standard error holds at a bound */
             else
                 cJSON_AddItemToObject(p, "se", hy_json_exact_number(r->se[i]));
+        }
+    }
+    if (r->elements) { /* Iwan: the discretisation and how much the last doubling moved the parameters */
+        cJSON *dz = cJSON_AddObjectToObject(rep, "discretisation");
+        if (dz) {
+            cJSON_AddNumberToObject(dz, "elements", r->elements);
+            cJSON_AddItemToObject(dz, "last_doubling_change_over_se", hy_json_exact_number(r->disc_change));
+            cJSON_AddStringToObject(dz, "rule", o->iwan_N ? "fixed by --elements" : "doubled from 32 until no "
+                                    "parameter moves by 0.1 standard error");
         }
     }
     cJSON *cyc = cJSON_AddArrayToObject(rep, "cycles");
@@ -302,7 +313,11 @@ int hy_cmd_fit_family(int argc, char **argv)
     if (rep && n_boot) {
         cJSON *b = cJSON_AddObjectToObject(rep, "bootstrap");
         if (b) {
-            cJSON_AddStringToObject(b, "method", "block bootstrap over whole cycles (cycle weights), 90 % percentile");
+            cJSON_AddStringToObject(b, "method", "block bootstrap (block weights; block length from the residuals, "
+                                    "Politis-White), 90 % percentile-t for the parameters (percentile at a bound and "
+                                    "for the cycle energies)");
+            cJSON_AddNumberToObject(b, "block_length", (double)B.block_len);
+            cJSON_AddNumberToObject(b, "blocks", (double)B.n_blocks);
             cJSON_AddNumberToObject(b, "replicates", B.n_rep);
             cJSON_AddNumberToObject(b, "converged", B.n_ok);
             cJSON_AddNumberToObject(b, "seed", (double)seed);
@@ -352,9 +367,17 @@ int hy_cmd_fit_family(int argc, char **argv)
                 printf("   bootstrap 90 %%: [%.8g, %.8g]", B.lo[i], B.hi[i]);
             printf("\n");
         }
+        if (r.elements && o.iwan_N)
+            printf("Iwan elements: %d (fixed by --elements; its discretisation bias is not checked)\n", r.elements);
+        else if (r.elements && isnan(r.disc_change))
+            printf("Iwan elements: %d (the refit with %d did not converge: the discretisation bias is not "
+                   "established)\n", r.elements, 2 * r.elements);
+        else if (r.elements)
+            printf("Iwan elements: %d (the last doubling moved the parameters by %.3g standard errors%s)\n",
+                   r.elements, r.disc_change, r.disc_change < 0.1 ? "" : "; at the cap: the bias may exceed 0.1");
         if (n_boot)
-            printf("bootstrap: %d of %d refits converged (seed %llu); cycle energy intervals in the report\n", B.n_ok,
-                   B.n_rep, seed);
+            printf("bootstrap: %d of %d refits converged (seed %llu; blocks of %zu samples, percentile-t); cycle energy "
+                   "intervals in the report\n", B.n_ok, B.n_rep, seed, B.block_len);
     }
 done:
     hy_famfit_boot_free(&B);
