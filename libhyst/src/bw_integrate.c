@@ -10,7 +10,8 @@
  * - otherwise (n != 1, degradation or pinching): classic RK4 with sub-steps h = HY_BW_SUBSTEP_FRAC z_u / (n A)
  *   (a fraction of the attraction length 1 / |d(dy/dp)/dy| on the plateau; with pinching at most
  *   2 HY_BW_SUBSTEP_FRAC psi lambda, the pinched region's narrowest width), the crossing of y = 0 (where the slope
- *   has a kink for n = 1) located by Newton on the RK4 step length so that every step sees a smooth right-hand side and RK4 keeps its order. */
+ *   has a kink for n = 1) located by Newton on the RK4 step length so that every step sees a smooth right-hand
+ *   side and RK4 keeps its order. */
 #include <math.h>
 #include "bw_internal.h"
 
