@@ -155,4 +155,12 @@ if awk -v a="$p_fit" -v b="$p_true" 'NR == 1 { lo = hi = $1 } { if ($1 !~ /^[0-9
     END { w = hi - lo; exit !(!bad && NR == 8 && a >= lo - w && a <= hi + w && b >= lo - 2 * w && b <= hi + 2 * w && w < 0.01 * hi) }' "$WORK/peaks"
 then ok "hinge: peak tip deflection interval from the bootstrap models"
 else not_ok "hinge: peak tip deflection interval from the bootstrap models (fit $p_fit, true $p_true, runs $(tr '\n' ' ' <"$WORK/peaks"))"; fi
+# ---- a BWBN model file in a simulator's law slot: the same hinge with degradation and pinching -------------------------
+sed 's/"n": 1}/"n": 1, "delta_nu": 0.01, "pinching": true, "zeta_s": 0.8, "pinch_p": 0.5, "pinch_q": 0.1, "psi": 0.5, "lambda": 0.5}/' \
+    "$WORK/hinge-true.json" >"$WORK/hinge-bwbn.json"
+grep -q '"pinching": true' "$WORK/hinge-bwbn.json" && ok "hinge-bwbn.json made" || not_ok "hinge-bwbn.json made"
+p_bwbn=$(peak "$WORK/hinge-bwbn.json")
+if awk -v a="$p_bwbn" -v b="$p_true" 'BEGIN { exit !(a ~ /^[0-9.eE+-]+$/ && a > 0 && (a - b > 1e-4 * b || b - a > 1e-4 * b)) }'
+then ok "mech beam sim runs a BWBN hinge (peak $p_bwbn m against $p_true m without pinching)"
+else not_ok "mech beam sim with a BWBN hinge (peak $p_bwbn, without pinching $p_true)"; fi
 finish
