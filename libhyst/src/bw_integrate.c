@@ -1,14 +1,17 @@
 /* Bouc-Wen law integrated in the q-domain (docs/bw-model.md §Integration).
  *
  * Along a monotone move of direction s the reflected variables y = s z, p = s (q - q0) >= 0 obey one law for
- * both directions:  dy/dp = [A(e) - nu(e) |y|^n (gamma + beta sgn y)] / eta(e),  de/dp = (1 - alpha) k y.
- * For y < 0 the slope is >= A(e)/eta(e) > 0, so y crosses 0 at most once per move and never goes back below.
+ * both directions:  dy/dp = h(y, e) [A(e) - nu(e) |y|^n (gamma + beta sgn y)] / eta(e),  de/dp = (1 - alpha) k y,
+ * with Foliente's pinching function h >= 1 - zeta_s > 0 (h = 1 without pinching). For y < 0 the slope is
+ * >= (1 - zeta_s) A(e)/eta(e) > 0, so y crosses 0 at most once per move and never goes back below.
  *
  * - n = 1 without degradation: the law is linear in each sign region, so it is solved exactly (exponentials):
  *   no step-size error at all, and the cost of one expm1 per trial (e is not tracked: nothing reads it).
- * - otherwise: classic RK4 with sub-steps h = HY_BW_SUBSTEP_FRAC z_u / (n A) (a fraction of the attraction length
- *   1 / |d(dy/dp)/dy| on the plateau), the crossing of y = 0 (where the slope has a kink for n = 1) located by
- *   Newton on the RK4 step length so that every step sees a smooth right-hand side and RK4 keeps its order. */
+ * - otherwise (n != 1, degradation or pinching): classic RK4 with sub-steps h = HY_BW_SUBSTEP_FRAC z_u / (n A)
+ *   (a fraction of the attraction length 1 / |d(dy/dp)/dy| on the plateau; with pinching at most
+ *   2 HY_BW_SUBSTEP_FRAC psi lambda, the pinched region's narrowest width), the crossing of y = 0 (where the slope
+ *   has a kink for n = 1) located by Newton on the RK4 step length so that every step sees a smooth right-hand
+ *   side and RK4 keeps its order. */
 #include <math.h>
 #include "bw_internal.h"
 
@@ -24,12 +27,26 @@ static inline double powabs(const hy_bw_model *m, double y)
     }
 }
 
+// (model, y = z sgn(dq), e) => Foliente's pinching function h (docs/bw-model.md §Pinching; Foliente 1995):
+// 1 - zeta_1 exp(-((y - pinch_q z_u(e)) / zeta_2)^2)
+static double pinching(const hy_bw_model *m, double y, double e)
+{
+    const hy_bw_params *p = &m->p;
+    double nu = 1.0 + p->delta_nu * e;
+    double zu = m->n_int == 1 ? p->A / (nu * m->c1) : pow(p->A / (nu * m->c1), 1.0 / p->n);
+    double z1 = p->zeta_s * -expm1(-p->pinch_p * e);
+    double z2 = (p->psi + p->delta_psi * e) * (p->lambda + z1);
+    double x = (y - p->pinch_q * zu) / z2;
+    return 1.0 - z1 * exp(-x * x);
+}
+
 // (model, y, e) => dy/dp
 static inline double rhs(const hy_bw_model *m, double y, double e)
 {
     const hy_bw_params *p = &m->p;
     double A = p->A - p->delta_A * e, nu = 1.0 + p->delta_nu * e, eta = 1.0 + p->delta_eta * e;
-    return (A - nu * powabs(m, y) * (p->gamma + (y >= 0 ? p->beta : -p->beta))) / eta;
+    double r = (A - nu * powabs(m, y) * (p->gamma + (y >= 0 ? p->beta : -p->beta))) / eta;
+    return m->pinch ? pinching(m, y, e) * r : r;
 }
 
 // (y, e, step h) => one RK4 step of (y, e)

@@ -6,7 +6,8 @@
 
 struct hy_bw_model {
     hy_bw_params p;
-    int    exact;      /* n == 1 and no degradation: closed-form exponential solution per region          */
+    int    exact;      /* n == 1, no degradation, no pinching: closed-form exponential solution per region */
+    int    pinch;      /* zeta_s > 0: Foliente's pinching function multiplies the rate                      */
     int    n_int;      /* n when it is a small integer (|z|^n by multiplication), else 0 (pow)            */
     double z_u;        /* (A / (beta + gamma))^(1/n)                                                       */
     double h;          /* RK4 sub-step in q: HY_BW_SUBSTEP_FRAC * z_u / (n A)                              */
@@ -42,5 +43,10 @@ static inline double hy_bw_exact(const hy_bw_model *m, double *y, double dp)
 // (model, fraction) => RK4 sub-step set to fraction * z_u / (n A); the fits iterate with a coarser step and
 // replay the final model with the default one
 void hy_bw_model_set_substep_frac(hy_bw_model *m, double frac);
+
+// (model, h > 0) => RK4 sub-step set to h in units of q, whatever the parameters: a fit that keeps h fixed sees
+// a residual that is a smooth function of the parameters (the number of sub-steps of each sample never jumps),
+// which its finite-difference Jacobian needs
+void hy_bw_model_set_substep(hy_bw_model *m, double h);
 
 #endif

@@ -775,6 +775,17 @@ int hy_csv_read(const char *path, const hy_csv_opts *opts, hy_series *out, hy_er
         fail(r, HY_EPARSE, "%s:1:1: found a UTF-16 byte-order mark, expected UTF-8 text (save the file as CSV UTF-8)",
              src);
         goto done;
+    } else if ((have >= 2 && (unsigned char)buf[0] == 0x1F && (unsigned char)buf[1] == 0x8B) ||
+               (have >= 4 && memcmp(buf, "BZh", 3) == 0 && buf[3] >= '1' && buf[3] <= '9') ||
+               (have >= 6 && memcmp(buf, "\xFD" "7zXZ\0", 6) == 0) ||
+               (have >= 4 && memcmp(buf, "\x28\xB5\x2F\xFD", 4) == 0) ||
+               (have >= 4 && memcmp(buf, "PK\x03\x04", 4) == 0)) {
+        /* gzip, bzip2, xz, zstd, zip by their magic numbers: read as text they give "1 column" or garbage */
+        const char *kind = buf[0] == 0x1F ? "gzip" : buf[0] == 'B' ? "bzip2" : buf[0] == 'P' ? "zip"
+                         : (unsigned char)buf[0] == 0xFD ? "xz" : "zstd";
+        fail(r, HY_EPARSE, "%s:1:1: found a %s-compressed file, expected CSV text (compressed file: unzip it first)",
+             src, kind);
+        goto done;
     }
     r->delim = opts->delimiter ? opts->delimiter : hy_csv_detect_delimiter(buf + start, have - start);
     r->dec_comma = r->delim != ',';

@@ -38,6 +38,10 @@ int hy_pwlfit_model(const hy_series *s, const hy_pwlfit_opts *o, hy_pwlfit_resul
     memset(r, 0, sizeof *r);
     hy_err e;
     int rc = hy_pwlfit_run(s->q, s->Q, s->t, s->n, o, r, &e);
+    /* a record the fit took but no model can be identified from (constant force, no closed loop) is refused;
+       the fit's own errors (too few samples, ...) come first */
+    if (rc == HY_OK && (rc = hy_record_check(s->q, s->Q, s->n, &o->loops, 1, &e)) != HY_OK)
+        hy_pwlfit_result_free(r);
     if (rc != HY_OK) {
         /* a sample the fit cannot use: point at its line */
         size_t k = 0;
@@ -83,6 +87,9 @@ int hy_kinfit_model(const hy_series *s, const hy_kinfit_opts *o, hy_kinfit_resul
     hy_err e;
     cJSON *rep = NULL;
     int rc = hy_kinfit_run(s->q, s->Q, s->n, o, r, &e);
+    /* refused after the fit's own errors, as for pwl */
+    if (rc == HY_OK)
+        rc = hy_record_check(s->q, s->Q, s->n, &o->loops, 1, &e);
     if (rc != HY_OK) {
         hy_err_set(err, rc, "%s: %s", s->source, e.msg);
         goto done;

@@ -32,7 +32,10 @@ int hy_model_nparams(const hy_model *m)
     }
     case HY_MODEL_BW: {
         const hy_bw_params *p = hy_bw_model_params(m->bw);
-        return 5 + (p->delta_A != 0) + (p->delta_nu != 0) + (p->delta_eta != 0);
+        int np = 5 + (p->delta_A != 0) + (p->delta_nu != 0) + (p->delta_eta != 0);
+        if (p->zeta_s > 0) /* pinching: lambda is a fixed coupling in the fits (docs/bw-model.md), not counted */
+            np += 1 + (p->pinch_p != 0) + (p->pinch_q != 0) + (p->psi != 0) + (p->delta_psi != 0);
+        return np;
     }
     case HY_MODEL_IWAN:
         return hy_iwan_model_form(m->iwan) == HY_IWAN_SEGALMAN ? 5 : 2 * hy_iwan_model_n(m->iwan) + 1;

@@ -109,3 +109,30 @@ void hy_replay_metrics_free(hy_replay_metrics *M)
     free(M->cyc);
     memset(M, 0, sizeof *M);
 }
+
+// (metrics) => energy-weighted cycle energy error (hyst/replay.h)
+double hy_replay_energy_error(const hy_replay_metrics *M)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < M->n_cyc; i++)
+        if (M->cyc[i].energy_measured > 0) {
+            num += fabs(M->cyc[i].energy_model - M->cyc[i].energy_measured);
+            den += M->cyc[i].energy_measured;
+        }
+    return den > 0 ? num / den : NAN;
+}
+
+// (metrics) => NRMSE over the cycles' samples (hyst/replay.h)
+double hy_replay_cycle_nrmse(const hy_replay_metrics *M)
+{
+    double ss = 0, cnt = 0, lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < M->n_cyc; i++) {
+        const hy_replay_cycle *c = &M->cyc[i];
+        double m = (double)(c->i1 - c->i0 + 1);
+        ss += m * c->rms_error * c->rms_error;
+        cnt += m;
+        lo = fmin(lo, c->Q_min_measured);
+        hi = fmax(hi, c->Q_max_measured);
+    }
+    return cnt > 0 && hi > lo ? sqrt(ss / cnt) / (hi - lo) : M->nrmse;
+}

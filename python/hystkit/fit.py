@@ -12,6 +12,7 @@ from collections import namedtuple
 
 from . import _lib as L
 from .errors import check
+from .loops import _condition
 from .model import Model, _CModel
 from .record import Record, read_csv
 from .table import Table
@@ -46,14 +47,20 @@ def _int(name, v, lo, hi):
     return v
 
 
-def _record(data, Q, t):
+def _record(data, Q, t, trim_rest=False, remove_offset=None, rest_tol=None):
+    """(Record or arrays, conditioning options) => (Record, conditioning report or None)"""
     if isinstance(data, Record):
         if Q is not None or t is not None:
             raise TypeError("give a Record or arrays q, Q (and t), not both")
-        return data
-    if Q is None:
+        rec = data
+    elif Q is None:
         raise TypeError("fit: expected a Record or arrays q and Q")
-    return Record(data, Q, t)
+    else:
+        rec = Record(data, Q, t)
+    q, Qc, tc, lines, cond = _condition(rec.q, rec.Q, rec.t, rec.lines, trim_rest, remove_offset, rest_tol)
+    if cond is None:
+        return rec, None
+    return Record(q, Qc, tc, names=rec.names, units=rec.units, source=rec.source, lines=lines), cond
 
 
 def _loops(o, threshold, center):
@@ -65,23 +72,28 @@ def _loops(o, threshold, center):
         o.center = float(center)
 
 
-def _finish(rc, err, cm, rec):
+def _finish(rc, err, cm, rec, cond=None):
     check(rc, err)
     cm.ok = True
     model = Model(cm)
     report = model.info.get("fit", {})
+    if cond is not None:
+        report["conditioning"] = cond
     for w in report.get("warnings", []):
         warnings.warn("%s: %s" % (rec.source, w), stacklevel=3)
     return Fit(model, report)
 
 
 def fit_pwl(data, Q=None, t=None, *, segments=None, tol=None, max_segments=None, backlash="auto", symmetric=False,
-            kind="constant", amp_tol=None, threshold=None, center=None, replay=True) -> Fit:
+            kind="constant", amp_tol=None, threshold=None, center=None, replay=True, trim_rest=False,
+            remove_offset=None, rest_tol=None) -> Fit:
     """(Record, or arrays q, Q[, t]) => Fit(model, report): a piecewise-linear branch table (spec 000), as
     `hyst fit pwl` (same option names: segments=(F, B) or an int, tol, max_segments, backlash="auto" or a width,
     symmetric, kind="constant"|"friction", amp_tol, threshold, center). Fitting a Record read by read_csv gives
-    the model file `hyst fit pwl` writes, byte for byte apart from the report's wall time."""
-    rec = _record(data, Q, t)
+    the model file `hyst fit pwl` writes, byte for byte apart from the report's wall time. trim_rest,
+    remove_offset ('q', 'Q', 'q,Q'), rest_tol: record conditioning as `--trim-rest --remove-offset W --rest-tol
+    TOL` (reported under the report's "conditioning")."""
+    rec, cond = _record(data, Q, t, trim_rest, remove_offset, rest_tol)
     o = L.PwlfitOpts()
     L.hyst.hy_pwlfit_opts_default(C.byref(o))
     if segments is not None and tol is not None:
@@ -117,16 +129,17 @@ def fit_pwl(data, Q=None, t=None, *, segments=None, tol=None, max_segments=None,
     _loops(o.loops, threshold, center)
     s, cm, err = rec._series(), _CModel(), L.Err()
     rc = L.hyst.hy_pwlfit_model(C.byref(s), C.byref(o), None, C.byref(cm.m), C.byref(err))
-    return _finish(rc, err, cm, rec)
+    return _finish(rc, err, cm, rec, cond)
 
 
 def fit_kin(data, Q=None, t=None, *, k=None, m=None, max_k=None, max_m=None, rule="symmetric", smooth="auto",
             max_degree=None, branches="all", min_branch=None, rcond=None, select_tol=None, prune=True,
-            prune_tol=None, refine=False, refine_iter=None, threshold=None, center=None) -> Fit:
+            prune_tol=None, refine=False, refine_iter=None, threshold=None, center=None, trim_rest=False,
+            remove_offset=None, rest_tol=None) -> Fit:
     """(Record, or arrays q, Q) => Fit(model, report): the kinematic ODE df/dq = R(q, f) (spec 002), as
     `hyst fit kin` with the same option names (rule "symmetric"|"two-set", smooth "auto"|"fd"|degree,
-    branches "all"|"limit")."""
-    rec = _record(data, Q, t)
+    branches "all"|"limit"; trim_rest, remove_offset, rest_tol as in fit_pwl)."""
+    rec, cond = _record(data, Q, t, trim_rest, remove_offset, rest_tol)
     o = L.KinfitOpts()
     L.hyst.hy_kinfit_opts_default(C.byref(o))
     for name, v, lo, hi in (("k", k, 1, 8), ("m", m, 1, 8), ("max_k", max_k, 1, 8), ("max_m", max_m, 1, 8),
@@ -162,14 +175,14 @@ def fit_kin(data, Q=None, t=None, *, k=None, m=None, max_k=None, max_m=None, rul
     _loops(o.loops, threshold, center)
     s, cm, err = rec._series(), _CModel(), L.Err()
     rc = L.hyst.hy_kinfit_model(C.byref(s), C.byref(o), None, C.byref(cm.m), C.byref(err))
-    return _finish(rc, err, cm, rec)
+    return _finish(rc, err, cm, rec, cond)
 
 
 def _as_record(data, Q, t):
     """A Record, arrays q, Q[, t], or a path read with read_csv (as the program would read it)."""
     if isinstance(data, (str, os.PathLike)) and Q is None and t is None:
         return read_csv(data)
-    return _record(data, Q, t)
+    return _record(data, Q, t)[0]
 
 
 def _loop_args(threshold, center):

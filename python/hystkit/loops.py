@@ -57,6 +57,7 @@ class Loops:
 
     def __init__(self, c, branches=None, branches_error=None):
         self.branches, self.branches_error = branches, branches_error
+        self.conditioning = None   # what trim_rest, remove_offset did (loops() sets it when asked)
         self.n = c.n
         self.threshold = c.threshold
         self.threshold_rule = L.hyst.hy_loops_rule_name(c.threshold_rule).decode()
@@ -99,6 +100,50 @@ class Loops:
                              "negative": [a.tolist() for a in self.backbone_neg]}}
 
 
+class _ConditionOpts(C.Structure):  # hyst/condition.h
+    _fields_ = [("trim_rest", C.c_int), ("offset_q", C.c_int), ("offset_Q", C.c_int), ("rest_tol", C.c_double)]
+
+
+class _ConditionReport(C.Structure):  # hyst/condition.h
+    _fields_ = [("n_in", C.c_size_t), ("n_out", C.c_size_t), ("trimmed_start", C.c_size_t),
+                ("trimmed_end", C.c_size_t), ("rest_rows", C.c_size_t), ("q_offset", C.c_double),
+                ("Q_offset", C.c_double), ("rest_tol", C.c_double)]
+
+
+_hy_condition = L.hyst.hy_condition
+_hy_condition.restype = C.c_int
+_hy_condition.argtypes = [L.dbl_p, L.dbl_p, L.dbl_p, C.POINTER(C.c_size_t), C.c_size_t, C.POINTER(_ConditionOpts),
+                          C.POINTER(_ConditionReport), C.POINTER(L.Err)]
+
+
+def _condition(q, Q, t=None, lines=None, trim_rest=False, remove_offset=None, rest_tol=None):
+    """(arrays, the options of `hyst ... --trim-rest --remove-offset W --rest-tol TOL`) => (q, Q, t, lines, report):
+    copies conditioned by the library's hy_condition (docs/data-input.md "Conditioning"), report a dict (None when
+    nothing was asked: the arrays are returned as they are)."""
+    if remove_offset not in (None, "q", "Q", "q,Q", "Q,q"):
+        raise ValueError("remove_offset: expected None, 'q', 'Q' or 'q,Q', got %r" % (remove_offset,))
+    if rest_tol is not None and not rest_tol > 0:
+        raise ValueError("rest_tol: expected a displacement > 0, got %r" % (rest_tol,))
+    if not trim_rest and remove_offset is None:
+        return q, Q, t, lines, None
+    o = _ConditionOpts(int(bool(trim_rest)), int("q" in (remove_offset or "")), int("Q" in (remove_offset or "")),
+                       float(rest_tol or 0.0))
+    q, Q = np.array(q, dtype=np.float64), np.array(Q, dtype=np.float64)
+    t = None if t is None else np.array(t, dtype=np.float64)
+    lines = None if lines is None else np.array(lines, dtype=np.uintp)
+    if q.shape != Q.shape or q.ndim != 1:
+        raise ValueError("q and Q must be 1-D arrays of the same length (%d, %d)" % (q.size, Q.size))
+    r, err = _ConditionReport(), L.Err()
+    check(_hy_condition(None if t is None else t.ctypes.data_as(L.dbl_p), q.ctypes.data_as(L.dbl_p),
+                        Q.ctypes.data_as(L.dbl_p),
+                        None if lines is None else lines.ctypes.data_as(C.POINTER(C.c_size_t)), q.size,
+                        C.byref(o), C.byref(r), C.byref(err)), err)
+    n = r.n_out
+    rep = {k: getattr(r, k) for k, _ in _ConditionReport._fields_}
+    return (q[:n].copy(), Q[:n].copy(), None if t is None else t[:n].copy(),
+            None if lines is None else lines[:n].copy(), rep)
+
+
 def _opts(threshold=None, center=None, amp_tol=None):
     o = L.LoopsOpts()
     L.hyst.hy_loops_opts_default(C.byref(o))
@@ -113,10 +158,13 @@ def _opts(threshold=None, center=None, amp_tol=None):
     return o
 
 
-def loops(q, Q, *, threshold=None, center=None, amp_tol=None) -> Loops:
+def loops(q, Q, *, threshold=None, center=None, amp_tol=None, trim_rest=False, remove_offset=None, rest_tol=None) -> Loops:
     """(q[n], Q[n]) => Loops. threshold: reversal threshold in q units (default: from the noise, docs/loops.md);
     center: the centre of the motion (default 0); amp_tol: limit-loop amplitude tolerance (default 0.05).
-    The arrays are passed to C without a copy when they are float64 and contiguous."""
+    trim_rest, remove_offset ('q', 'Q', 'q,Q'), rest_tol: record conditioning as `hyst loops --trim-rest
+    --remove-offset W --rest-tol TOL` (the result's .conditioning says what was done; None when not asked).
+    The arrays are passed to C without a copy when they are float64 and contiguous (and not conditioned)."""
+    q, Q, _, _, cond = _condition(q, Q, None, None, trim_rest, remove_offset, rest_tol)
     q, Q = as_f64(q, "q"), as_f64(Q, "Q")
     if q.shape != Q.shape:
         raise ValueError("q and Q must have the same length (%d, %d)" % (q.size, Q.size))
@@ -136,6 +184,8 @@ def loops(q, Q, *, threshold=None, center=None, amp_tol=None) -> Loops:
             L.hyst.hy_branches_free(C.byref(B))
         except HystError as e:
             berr = str(e)
-        return Loops(c, br, berr)
+        res = Loops(c, br, berr)
+        res.conditioning = cond
+        return res
     finally:
         L.hyst.hy_loops_free(C.byref(c))

@@ -5,11 +5,16 @@ import ctypes as C
 
 from . import _lib as L
 from .errors import check
-from .loops import _opts, _table, as_f64
+from .loops import _condition, _opts, _table, as_f64
 from .model import Model
 from .record import Record
 
 __all__ = ["replay"]
+
+
+for _name in ("hy_replay_energy_error", "hy_replay_cycle_nrmse"):  # hyst/replay.h
+    getattr(L.hyst, _name).restype = C.c_double
+    getattr(L.hyst, _name).argtypes = [C.POINTER(L.ReplayMetrics)]
 
 
 def _metrics(q, Q, Qm, cyc, ncyc):
@@ -20,16 +25,21 @@ def _metrics(q, Q, Qm, cyc, ncyc):
     try:
         d = {k: getattr(M, k) for k, _ in L.ReplayMetrics._fields_ if k not in ("cyc", "n_cyc")}
         d["cycles"] = _table(M.cyc, M.n_cyc, L.ReplayCycle)
+        d["cycle_nrmse"] = L.hyst.hy_replay_cycle_nrmse(C.byref(M))
+        d["cycle_energy_error"] = L.hyst.hy_replay_energy_error(C.byref(M))
         return d
     finally:
         L.hyst.hy_replay_metrics_free(C.byref(M))
 
 
-def replay(models, data, Q=None, t=None, *, threshold=None, center=None) -> dict:
+def replay(models, data, Q=None, t=None, *, threshold=None, center=None, trim_rest=False, remove_offset=None,
+           rest_tol=None) -> dict:
     """(models: a Model, a list of Models or a dict name -> Model (or model file path); a Record or arrays q, Q[, t])
     => dict name -> metrics: n, Q_ptp, mean_error, rms_error, nrmse, max_abs_error, max_abs_index,
     energy_measured, energy_model, energy_ratio, work_measured, work_model, cycles (dict of arrays per cycle) and
-    "Q" (the predicted force). Every model starts at rest at the origin and is judged on the measured cycles."""
+    "Q" (the predicted force), cycle_nrmse and cycle_energy_error (energy-weighted) and "conditioning" (what
+    trim_rest, remove_offset, rest_tol did, as `hyst replay --trim-rest ...`; None when not asked). Every model
+    starts at rest at the origin and is judged on the measured cycles."""
     if isinstance(data, Record):
         q, Qd, t = data.q, data.Q, data.t
     else:
@@ -40,6 +50,7 @@ def replay(models, data, Q=None, t=None, *, threshold=None, center=None) -> dict
         for name, a in (("Q", Qd), ("t", t)):
             if a is not None and a.size != q.size:
                 raise ValueError("%s has %d samples, q has %d: they must have the same length" % (name, a.size, q.size))
+    q, Qd, t, _, cond = _condition(q, Qd, t, None, trim_rest, remove_offset, rest_tol)
     if isinstance(models, Model) or isinstance(models, str):
         models = [models]
     if not isinstance(models, dict):
@@ -55,6 +66,7 @@ def replay(models, data, Q=None, t=None, *, threshold=None, center=None) -> dict
             Qm = m.replay(q, t)
             d = _metrics(q, Qd, Qm, c.cyc, c.n_cyc)
             d["Q"] = Qm
+            d["conditioning"] = cond
             out[name] = d
         return out
     finally:

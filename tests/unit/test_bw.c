@@ -19,7 +19,15 @@ static void ref_rhs(const hy_bw_params *p, double udot, double z, double e, doub
 {
     double A = p->A - p->delta_A * e, nu = 1 + p->delta_nu * e, eta = 1 + p->delta_eta * e;
     double sg = udot * z > 0 ? 1 : udot * z < 0 ? -1 : 0;
-    *dz = udot * (A - nu * pow(fabs(z), p->n) * (p->beta * sg + p->gamma)) / eta;
+    double h = 1; /* Foliente's pinching function, written from Foliente (1995) eq. as in docs/bw-model.md */
+    if (p->zeta_s > 0) {
+        double zu = pow(p->A / (nu * (p->beta + p->gamma)), 1 / p->n);
+        double zeta1 = p->zeta_s * (1 - exp(-p->pinch_p * e));
+        double zeta2 = (p->psi + p->delta_psi * e) * (p->lambda + zeta1);
+        double su = udot > 0 ? 1 : udot < 0 ? -1 : 0;
+        h = 1 - zeta1 * exp(-pow(z * su - p->pinch_q * zu, 2) / pow(zeta2, 2));
+    }
+    *dz = h * udot * (A - nu * pow(fabs(z), p->n) * (p->beta * sg + p->gamma)) / eta;
     *de = (1 - p->alpha) * p->k * z * udot;
 }
 
@@ -116,6 +124,45 @@ static void substep_rk4_matches_fine_rk_with_degradation(void **state)
     assert_true(r < 1e-9);
 }
 
+/* Baber-Noori degradation with Foliente's pinching (the BWBN model): the q-domain RK4 with the pinched
+ * region's sub-step against the time-domain reference */
+static void pinching_matches_fine_rk(void **state)
+{
+    (void)state;
+    hy_bw_params p = {.k = 50, .alpha = 0.05, .A = 1, .beta = 0.5, .gamma = 0.2, .n = 1.5, .delta_nu = 0.005,
+                      .delta_eta = 0.005, .zeta_s = 0.8, .pinch_p = 0.05, .pinch_q = 0.1, .psi = 0.3,
+                      .delta_psi = 0.001, .lambda = 0.5};
+    double r = compare(&p, 400);
+    printf("# BWBN (n = 1.5, degradation, pinching) vs fine RK4: max rel error %.3g\n", r);
+    assert_true(r < 1e-8);
+    p.n = 1;
+    p.delta_A = 0.001;
+    r = compare(&p, 400);
+    printf("# BWBN n = 1 with delta_A: max rel error %.3g\n", r);
+    assert_true(r < 1e-8);
+    /* the pinching is visible: the same model without it differs by far more than the tolerance */
+    hy_bw_params np = p;
+    np.zeta_s = 0;
+    double q[4] = {0, 3, -3, 0}, Q1[4], Q2[4];
+    hy_bw_model *m1, *m2;
+    hy_err err;
+    assert_int_equal(hy_bw_model_new(&p, &m1, &err), HY_OK);
+    assert_int_equal(hy_bw_model_new(&np, &m2, &err), HY_OK);
+    hy_bw_state s1, s2;
+    hy_element e1, e2;
+    hy_bw_state_init(&s1, m1, 0);
+    hy_bw_state_init(&s2, m2, 0);
+    hy_bw_element_wrap(&s1, &e1);
+    hy_bw_element_wrap(&s2, &e2);
+    size_t done;
+    hy_diag d;
+    assert_int_equal(hy_element_drive(&e1, 0.0, NULL, q, 4, Q1, NULL, &done, &d), HY_OK);
+    assert_int_equal(hy_element_drive(&e2, 0.0, NULL, q, 4, Q2, NULL, &done, &d), HY_OK);
+    assert_true(fabs(Q1[3] - Q2[3]) > 0.01 * fabs(Q2[1]));
+    hy_bw_model_free(m1);
+    hy_bw_model_free(m2);
+}
+
 static void trial_never_changes_the_committed_state(void **state)
 {
     (void)state;
@@ -210,6 +257,21 @@ static void model_file_round_trip_and_range_errors(void **state)
     hy_model_free(&m);
     hy_model_free(&m2);
 
+    /* a pinching model: the keys written after "pinching": true, read back to the same parameters */
+    const char *pdoc = "{\"format\":\"hyst-model\",\"version\":1,\"model\":\"bw\",\"k\":2,\"alpha\":0.1,"
+                       "\"beta\":0.6,\"gamma\":0.3,\"n\":1,\"pinching\":true,\"zeta_s\":0.7,\"pinch_p\":0.2,"
+                       "\"pinch_q\":0.1,\"psi\":0.4,\"lambda\":0.5}";
+    assert_int_equal(hy_model_parse(pdoc, "p.json", &m, &err), HY_OK);
+    assert_int_equal(hy_model_nparams(&m), 9);
+    t1 = hy_model_print(&m, &err);
+    assert_non_null(strstr(t1, "\"pinching\""));
+    assert_int_equal(hy_model_parse(t1, "again", &m2, &err), HY_OK);
+    assert_true(memcmp(hy_bw_model_params(m.bw), hy_bw_model_params(m2.bw), sizeof(hy_bw_params)) == 0);
+    assert_true(hy_bw_model_params(m2.bw)->zeta_s == 0.7 && hy_bw_model_params(m2.bw)->lambda == 0.5);
+    free(t1);
+    hy_model_free(&m);
+    hy_model_free(&m2);
+
     static const struct { const char *keys, *want; } bad[] = {
         {"\"k\":-1,\"alpha\":0.1,\"beta\":1,\"gamma\":0,\"n\":1", "bad.json: k = -1 is outside its range"},
         {"\"k\":1,\"alpha\":1,\"beta\":1,\"gamma\":0,\"n\":1", "bad.json: alpha = 1 is outside its range (0 <= alpha < 1)"},
@@ -221,7 +283,16 @@ static void model_file_round_trip_and_range_errors(void **state)
         {"\"k\":1,\"alpha\":0,\"beta\":1,\"gamma\":0,\"n\":1,\"delta_eta\":-0.1", "delta_eta = -0.1 is outside"},
         {"\"k\":1,\"alpha\":0,\"beta\":1,\"gamma\":0", "bad.json: \"n\": missing"},
         {"\"k\":\"1\",\"alpha\":0,\"beta\":1,\"gamma\":0,\"n\":1", "bad.json: k: expected a finite number"},
-        {"\"k\":1,\"alpha\":0,\"beta\":1,\"gamma\":0,\"n\":1,\"pinching\":true", "pinching: only false"},
+        {"\"k\":1,\"alpha\":0,\"beta\":1,\"gamma\":0,\"n\":1,\"pinching\":true", "bad.json: \"zeta_s\": missing"},
+        {"\"k\":1,\"alpha\":0,\"beta\":1,\"gamma\":0,\"n\":1,\"pinching\":1", "pinching: expected true or false"},
+        {"\"k\":1,\"alpha\":0,\"beta\":1,\"gamma\":0,\"n\":1,\"pinching\":true,\"zeta_s\":1,\"psi\":1,\"lambda\":1",
+         "bad.json: zeta_s = 1 is outside its range (0 <= zeta_s < 1)"},
+        {"\"k\":1,\"alpha\":0,\"beta\":1,\"gamma\":0,\"n\":1,\"pinching\":true,\"zeta_s\":0.5,\"psi\":0,\"lambda\":1",
+         "bad.json: psi = 0 is outside its range"},
+        {"\"k\":1,\"alpha\":0,\"beta\":1,\"gamma\":0,\"n\":1,\"pinching\":true,\"zeta_s\":0.5,\"psi\":1,\"lambda\":1,"
+         "\"pinch_q\":1.2", "bad.json: pinch_q = 1.2 is outside its range (0 <= pinch_q < 1)"},
+        {"\"k\":1,\"alpha\":0,\"beta\":1,\"gamma\":0,\"n\":1,\"pinching\":false,\"zeta_s\":0.5",
+         "pinching: false with zeta_s = 0.5"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[512];
@@ -238,6 +309,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(exact_scheme_matches_fine_rk),
         cmocka_unit_test(substep_rk4_matches_fine_rk_with_degradation),
+        cmocka_unit_test(pinching_matches_fine_rk),
         cmocka_unit_test(trial_never_changes_the_committed_state),
         cmocka_unit_test(energy_per_closed_loop_is_positive),
         cmocka_unit_test(model_file_round_trip_and_range_errors),

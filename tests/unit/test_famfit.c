@@ -110,6 +110,7 @@ static void noise_free_recovery(void **state)
     }
     hy_element_free(&e);
     o.family = HY_FAMFIT_IWAN;
+    o.iwan_N = 32; /* the record's own discretisation: recovered exactly */
     assert_int_equal(hy_famfit_run(q, Q, n, &o, &r, &err), HY_OK);
     const double wi[] = {300, 400, -0.4, 0.3, 15};
     for (int i = 0; i < 5; i++)
@@ -117,6 +118,70 @@ static void noise_free_recovery(void **state)
             fail_msg("%s = %.10g, true %g", r.name[i], r.value[i], wi[i]);
     hy_famfit_result_free(&r);
     hy_model_free(&m);
+}
+
+/* The refusal of a record whose loops give no unloading stiffness names its half-cycles (it said "0 half-cycles"
+ * whatever the record: the loops were freed before the message read them), and hy_record_check refuses the
+ * classes of bad records (constant force or displacement, monotonic, a single reversal) before any fit */
+static void refusals_name_what_the_record_has(void **state)
+{
+    (void)state;
+    /* a long first loading, then small reversals (below a fifth of the range): no major unloading branch gives
+       the elastic stiffness */
+    const double qr[] = {0, 2, 4, 6, 8, 10, 9, 8.5, 9, 10, 9}, Qr[] = {0, 2, 4, 6, 8, 10, 9, 8.5, 9, 10, 9};
+    hy_famfit_opts o;
+    hy_famfit_opts_default(&o);
+    hy_famfit_result r;
+    hy_err err;
+    hy_loops L;
+    assert_int_equal(hy_loops_analyze(qr, Qr, 11, &o.loops, &L, &err), HY_OK);
+    char want[64];
+    snprintf(want, sizeof want, "no usable loop: %zu half-cycles", L.n_half);
+    assert_true(L.n_half >= 3);
+    hy_loops_free(&L);
+    assert_int_equal(hy_famfit_run(qr, Qr, 11, &o, &r, &err), HY_EDATA);
+    if (!strstr(err.msg, want))
+        fail_msg("got '%s', want '%s'", err.msg, want);
+    const double q[] = {0, 1, 2, 3, 2, 1, 0, -1}, Q[] = {0, 1, 2, 3, 2.5, 1, 0, -1};
+    assert_int_equal(hy_famfit_run(q, Q, 8, &o, &r, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "single reversal (2 half-cycles)"));
+    assert_int_equal(hy_record_check(q, Q, 8, &o.loops, 1, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "single reversal (2 half-cycles)"));
+    assert_int_equal(hy_record_check(q, Q, 8, &o.loops, 0, &err), HY_OK);  /* a replay may score it */
+    const double c[] = {5, 5, 5, 5, 5, 5, 5, 5};
+    assert_int_equal(hy_record_check(q, c, 8, &o.loops, 0, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "the force is constant (5 in all 8 rows)"));
+    assert_int_equal(hy_record_check(c, Q, 8, &o.loops, 0, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "the displacement is constant"));
+    assert_int_equal(hy_record_check(q, Q, 4, &o.loops, 1, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "monotonic"));
+    const double q2[] = {0, 1, 2, 1, 0, -1, -2, -1, 0, 1, 2}, Q2[] = {0, 1, 2, 1, 0, -1, -2, -1, 0, 1, 2};
+    assert_int_equal(hy_record_check(q2, Q2, 11, &o.loops, 1, &err), HY_OK);
+}
+
+/* hy_block_length against the closed form for an AR(1) series x_i = phi x_(i-1) + e_i: R(k) = g0 phi^|k|, so
+ * G = g0 2 phi / (1 - phi)^2, D = (4/3) g0^2 ((1 + phi) / (1 - phi))^2 and Politis & White's optimal block length
+ * b = (2 G^2 / D)^(1/3) n^(1/3) = (6 phi^2 / (1 - phi^2)^2)^(1/3) n^(1/3). The estimate from one series scatters
+ * around it (the lag-window estimates of G and D): 116..180 over the seeds 1, 2, 3, 7, 11, 42 against 139 for
+ * 20 000 samples, so the test allows 40 %. Uncorrelated noise: 1. */
+static void block_length_matches_ar1(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static double x[N];
+    hy_rng rng;
+    hy_rng_seed(&rng, 42, 5);
+    for (size_t i = 0; i < N; i++)
+        x[i] = hy_rng_normal(&rng);
+    size_t b_iid = hy_block_length(x, N);
+    const double phi = 0.9;
+    for (size_t i = 1; i < N; i++)
+        x[i] = phi * x[i - 1] + x[i];
+    double want = cbrt(6 * phi * phi / ((1 - phi * phi) * (1 - phi * phi))) * cbrt((double)N);
+    size_t b = hy_block_length(x, N);
+    printf("# block length: white noise %zu; AR(1) phi 0.9 %zu, closed form %.1f\n", b_iid, b, want);
+    assert_true(b_iid <= 2);
+    assert_true(fabs((double)b - want) <= 0.4 * want);
 }
 
 static void bootstrap_needs_cycles(void **state)
@@ -157,6 +222,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nlls_matches_ols),
         cmocka_unit_test(noise_free_recovery),
+        cmocka_unit_test(refusals_name_what_the_record_has),
+        cmocka_unit_test(block_length_matches_ar1),
         cmocka_unit_test(bootstrap_needs_cycles),
         cmocka_unit_test(energy_outliers_worst_first),
     };

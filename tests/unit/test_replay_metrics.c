@@ -82,6 +82,33 @@ static void two_cycles_sum_and_peaks(void **state)
     hy_replay_metrics_free(&M);
 }
 
+/* The energy-weighted cycle energy error and the NRMSE over the cycles, by hand. Two cycles: a big one
+ * (measured 100, model 110: relative error 10 %) and a tiny one (measured 1, model 3: 200 %). Weighted:
+ * (10 + 2) / 101 = 0.1188...; the unweighted mean would be 105 %, decided by the tiny cycle. Cycle NRMSE: samples
+ * of the cycles only (4 + 3 rows, rms 1 and 2): sqrt((4 * 1 + 3 * 4) / 7) / (max - min of the cycles' forces). */
+static void cycle_energy_error_is_energy_weighted(void **state)
+{
+    (void)state;
+    hy_replay_metrics M;
+    memset(&M, 0, sizeof M);
+    hy_replay_cycle cyc[2];
+    memset(cyc, 0, sizeof cyc);
+    cyc[0] = (hy_replay_cycle){.i0 = 10, .i1 = 13, .energy_measured = 100, .energy_model = 110, .rms_error = 1,
+                               .Q_max_measured = 5, .Q_min_measured = -5};
+    cyc[1] = (hy_replay_cycle){.i0 = 13, .i1 = 15, .energy_measured = 1, .energy_model = 3, .rms_error = 2,
+                               .Q_max_measured = 1, .Q_min_measured = -1};
+    M.cyc = cyc;
+    M.n_cyc = 2;
+    M.nrmse = 0.5;
+    NEAR(hy_replay_energy_error(&M), 12.0 / 101.0, 1e-15);
+    NEAR(hy_replay_cycle_nrmse(&M), sqrt(16.0 / 7.0) / 10.0, 1e-15);
+    cyc[1].energy_measured = 0; /* a cycle without measured energy does not count */
+    NEAR(hy_replay_energy_error(&M), 0.1, 1e-15);
+    M.n_cyc = 0; /* no cycle: no energy error, the whole record's NRMSE */
+    assert_true(isnan(hy_replay_energy_error(&M)));
+    NEAR(hy_replay_cycle_nrmse(&M), 0.5, 0);
+}
+
 /* Zero measured energy gives NaN ratios, no cycles gives NaN total ratio, a flat force gives NaN NRMSE. */
 static void undefined_ratios_are_nan(void **state)
 {
@@ -234,6 +261,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rectangle_by_hand),
+        cmocka_unit_test(cycle_energy_error_is_energy_weighted),
         cmocka_unit_test(two_cycles_sum_and_peaks),
         cmocka_unit_test(undefined_ratios_are_nan),
         cmocka_unit_test(open_cycle_is_closed),

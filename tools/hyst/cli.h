@@ -94,15 +94,27 @@ int hy_cli_data_option(const char *cmd, int opt, const char *arg, hy_csv_opts *o
 
 /* Loop-analysis options shared by every command that finds reversals and cycles (loops, fit pwl, fit kin,
  * replay, plot; implemented in cli_loops.c). Same use as the data options. */
-enum { HY_OPT_THRESHOLD = 0x1100, HY_OPT_CENTER };
+enum { HY_OPT_THRESHOLD = 0x1100, HY_OPT_CENTER, HY_OPT_TRIM_REST, HY_OPT_REMOVE_OFFSET, HY_OPT_REST_TOL };
 #define HY_CLI_LOOPS_LONGOPTS                                                                                    \
-    {"threshold", required_argument, 0, HY_OPT_THRESHOLD}, {"center", required_argument, 0, HY_OPT_CENTER}
+    {"threshold", required_argument, 0, HY_OPT_THRESHOLD}, {"center", required_argument, 0, HY_OPT_CENTER},    \
+    {"trim-rest", no_argument, 0, HY_OPT_TRIM_REST}, {"remove-offset", required_argument, 0, HY_OPT_REMOVE_OFFSET}, \
+    {"rest-tol", required_argument, 0, HY_OPT_REST_TOL}
 
 /* Help text for the options above. */
 extern const char hy_cli_loops_help[];
 
 // (getopt value, its argument) => loop options updated; returns 1 when consumed, 0 when not a loop option, -1 on a bad value (message printed)
 int hy_cli_loops_option(const char *cmd, int opt, const char *arg, hy_loops_opts *o);
+
+/* (command, record) => the record conditioned as --trim-rest, --remove-offset, --rest-tol asked (hy_condition; the
+ * options parsed by hy_cli_loops_option are this process's command's), what was done reported on stderr; 0 or
+ * HY_EXIT_FAIL with the reason printed. Called by every command that reads a record to analyse (loops, fit,
+ * replay, plot) right after hy_cli_read_series. */
+int hy_cli_condition(const char *cmd, hy_series *s);
+
+// (command, record, loop options, need_loop) => 0, or a refusal printed (constant force or displacement; with
+// need_loop no closed loop) and HY_EXIT_FAIL (hy_record_check)
+int hy_cli_check_record(const char *cmd, const hy_series *s, const hy_loops_opts *o, int need_loop);
 
 // (path or "-", options) => series read; warnings and errors printed as "hyst CMD: ..."; returns 0 or an exit status
 int hy_cli_read_series(const char *cmd, const char *path, hy_csv_opts *o, hy_series *s);

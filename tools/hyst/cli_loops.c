@@ -1,13 +1,26 @@
 // Loop-analysis options shared by the commands that find reversals and cycles (see cli.h).
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include "hyst/args.h"
 #include "cli.h"
+#include "hyst/condition.h"
+
+/* the conditioning options of this process's command (set while its options are parsed; 'hyst fit all' hands
+   the same options to each fit it runs) */
+static hy_condition_opts cond;
 
 const char hy_cli_loops_help[] =
     "loop-analysis options (how reversals and cycles are found; docs/loops.md):\n"
     "      --threshold H      a reversal counts once q has moved back by more than H (q units, > 0); default:\n"
     "                         from the data, max(K x noise, 0.5 % of the q range), at most 1 % of it on sparse records\n"
     "      --center C         centre of the motion (q units, default 0): cycles run from one upward crossing of C\n"
-    "                         to the next and amplitudes are measured from C (records about an offset)\n\n";
+    "                         to the next and amplitudes are measured from C (records about an offset)\n"
+    "record conditioning (opt-in, reported on stderr; docs/data-input.md \"Conditioning\"):\n"
+    "      --trim-rest        drop the rows at rest before the motion starts and after it ends\n"
+    "      --remove-offset W  subtract the value at rest (mean over the start's rest rows): W = q, Q or q,Q\n"
+    "      --rest-tol TOL     a row is at rest within TOL of the first (last) row (q units; default 0.5 %% of the\n"
+    "                         q range)\n\n";
 
 // (getopt value, argument) => loop options updated; 1 consumed, 0 not ours, -1 bad value
 int hy_cli_loops_option(const char *cmd, int opt, const char *arg, hy_loops_opts *o)
@@ -23,7 +36,67 @@ int hy_cli_loops_option(const char *cmd, int opt, const char *arg, hy_loops_opts
         return 1;
     case HY_OPT_CENTER:
         return hy_cli_double(cmd, "center", arg, &o->center) != 0 ? -1 : 1;
+    case HY_OPT_TRIM_REST:
+        cond.trim_rest = 1;
+        return 1;
+    case HY_OPT_REMOVE_OFFSET:
+        if (strcmp(arg, "q") == 0 || strcmp(arg, "Q") == 0 || strcmp(arg, "q,Q") == 0 || strcmp(arg, "Q,q") == 0) {
+            cond.offset_q = strchr(arg, 'q') != NULL;
+            cond.offset_Q = strchr(arg, 'Q') != NULL;
+            return 1;
+        }
+        hy_cli_usage(cmd, "--remove-offset: expected q, Q or q,Q, got '%s'", arg);
+        return -1;
+    case HY_OPT_REST_TOL:
+        if (hy_cli_double(cmd, "rest-tol", arg, &cond.rest_tol) != 0)
+            return -1;
+        if (!(cond.rest_tol > 0)) {
+            hy_cli_usage(cmd, "--rest-tol: expected a positive number (q units), got '%s'", arg);
+            return -1;
+        }
+        return 1;
     default:
         return 0;
     }
+}
+
+// (command, record, loop options, need_loop) => 0, or the refusal printed (hy_record_check) and HY_EXIT_FAIL
+int hy_cli_check_record(const char *cmd, const hy_series *s, const hy_loops_opts *o, int need_loop)
+{
+    hy_err err;
+    if (hy_record_check(s->q, s->Q, s->n, o, need_loop, &err) != HY_OK)
+        return hy_cli_fail(cmd, "%s: %s", s->source, err.msg);
+    return HY_EXIT_OK;
+}
+
+// (command, format, ...) => one line on stderr, "hyst CMD: message" (printable, as warnings)
+static void note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    hy_args_vreport("hyst", cmd, "", "", fmt, ap);
+    va_end(ap);
+}
+
+// (command, record) => conditioned in place as the options asked, and reported
+int hy_cli_condition(const char *cmd, hy_series *s)
+{
+    hy_condition_report r;
+    hy_err err;
+    if (hy_condition(s->t, s->q, s->Q, s->line, s->n, &cond, &r, &err) != HY_OK)
+        return hy_cli_fail(cmd, "%s: %s", s->source, err.msg);
+    if (r.n_out == r.n_in && r.q_offset == 0 && r.Q_offset == 0 && !cond.trim_rest)
+        return HY_EXIT_OK;
+    s->n = r.n_out;
+    char off[160] = "";
+    if (cond.offset_q && cond.offset_Q)
+        snprintf(off, sizeof off, "; offsets at rest removed: q %.6g, Q %.6g", r.q_offset, r.Q_offset);
+    else if (cond.offset_q)
+        snprintf(off, sizeof off, "; offset at rest removed: q %.6g", r.q_offset);
+    else if (cond.offset_Q)
+        snprintf(off, sizeof off, "; offset at rest removed: Q %.6g", r.Q_offset);
+    note(cmd, "%s: conditioned: %zu of %zu rows kept (%zu at rest trimmed at the start, %zu at the end; rest "
+         "tolerance %.4g)%s", s->source, r.n_out, r.n_in, r.trimmed_start, r.trimmed_end, r.rest_tol, off);
+    return HY_EXIT_OK;
 }

@@ -1,5 +1,6 @@
 // hyst fit all: fit every model family to one record, replay each on it (and on a validation record), rank them
-// by NRMSE and energy error per cycle together, with AIC / BIC in-sample (docs/fit-families.md "Comparison").
+// by NRMSE over the cycles and the energy-weighted cycle-energy error together, ties shown as ties, AIC / BIC
+// in-sample for information (docs/fit-families.md "hyst fit all").
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,26 +15,32 @@
 #include "hyst/util.h"
 
 static const char *const CMD = "fit all";
-#define NFAM 4
-static const char *const fam_name[NFAM] = {"pwl", "kin", "bw", "iwan"};
+#define NFAM 5
+static const char *const fam_name[NFAM] = {"pwl", "kin", "bw", "bwbn", "iwan"};
+/* two values of a ranking metric closer than this fraction of the larger are a tie in that metric: a fit's
+   NRMSE moves by about this much between starts and solver tolerances, so a smaller difference ranks nothing */
+#define TIE_REL 0.02
 
 static void usage(FILE *fp)
 {
     fprintf(fp,
             "usage: hyst fit all [OPTIONS] DATA.csv -d DIR [--validate VAL.csv]\n"
             "\n"
-            "Fits every model family (pwl, kin, bw, iwan) to DATA.csv with its own 'hyst fit' command, writes the\n"
-            "models to DIR/fitted-FAMILY.json, replays each on DATA.csv (and on VAL.csv when given) and prints one\n"
-            "table: NRMSE, energy ratio, mean energy error per cycle, AIC and BIC in-sample, and the rank. The rank\n"
-            "orders by the sum of the ranks in NRMSE and in mean energy error per cycle (on the validation record\n"
-            "when given), ties by NRMSE: NRMSE alone misleads when a long monotonic phase dominates the record.\n"
+            "Fits every model family (pwl, kin, bw, bwbn, iwan) to DATA.csv with its own 'hyst fit' command, writes\n"
+            "the models to DIR/fitted-FAMILY.json, replays each on DATA.csv (and on VAL.csv when given) and prints one\n"
+            "table: NRMSE over the whole record and over the cycles the loop analysis finds, energy ratio, cycle\n"
+            "energy error (energy-weighted: sum |E_model - E_meas| / sum E_meas over the cycles), AIC and BIC, and the\n"
+            "rank. The rank orders by the sum of the ranks in cycle NRMSE and in cycle energy error (on the\n"
+            "validation record when given); values within 2 %% of each other tie, equal sums are ties and are shown\n"
+            "as such (listed by fewer parameters). AIC and BIC come from the same in-sample residuals as NRMSE and\n"
+            "do not enter the rank. A record no family can be scored on (constant force, no closed loop) is refused.\n"
             "A family whose cycle energies are off by more than --energy-tol gets a warning naming the worst cycles.\n"
             "A family whose fit fails is listed with the failure; the others are still compared.\n"
             "\n"
             "options:\n"
             "  -d, --dir DIR        folder for the fitted models (created when missing)\n"
             "  --validate FILE      validation record (same columns): the ranking uses it\n"
-            "  --families LIST      comma-separated subset of pwl,kin,bw,iwan (default: all four)\n"
+            "  --families LIST      comma-separated subset of pwl,kin,bw,bwbn,iwan (default: all five)\n"
             "  --pwl-opts \"OPTS\"    extra options for 'hyst fit pwl' (e.g. \"--amp-tol 0.3 --symmetric\")\n"
             "  --json FILE          the comparison as JSON (- for standard output)\n"
             "  --markdown FILE      the comparison as a Markdown table\n"
@@ -53,23 +60,22 @@ typedef struct fam_row {
     hy_model model;
     int    np;
     double rss, aic, bic;
-    double nrmse, eratio, eerr;             /* in-sample */
-    double v_nrmse, v_eratio, v_eerr;       /* validation (NaN without) */
-    double rank_score;
-    int    rank;
+    double nrmse, c_nrmse, eratio, eerr;    /* in-sample: whole record, over the cycles */
+    double v_nrmse, v_c_nrmse, v_eratio, v_eerr; /* validation (NaN without) */
+    int    rank_score;
+    int    rank, tied;
+    size_t n_cyc;
+    double *cyc_err;                        /* per cycle (in-sample): |E_model - E_meas| / E_meas, NaN without E */
 } fam_row;
 
-// (metrics) => mean over cycles with measured energy > 0 of |E_model - E_meas| / E_meas
-static double energy_error(const hy_replay_metrics *M)
+// (a, b) => -1 / 0 / 1: a better (smaller) than b beyond the tie tolerance; NaN is worst
+static int cmp_metric(double a, double b)
 {
-    double s = 0;
-    int k = 0;
-    for (size_t i = 0; i < M->n_cyc; i++)
-        if (M->cyc[i].energy_measured > 0) {
-            s += fabs(M->cyc[i].energy_model - M->cyc[i].energy_measured) / M->cyc[i].energy_measured;
-            k++;
-        }
-    return k ? s / k : NAN;
+    if (isnan(a) || isnan(b))
+        return isnan(a) ? !isnan(b) : -1;
+    if (fabs(a - b) <= TIE_REL * fmax(fabs(a), fabs(b)))
+        return 0;
+    return a < b ? -1 : 1;
 }
 
 // (model, record, loops) => metrics; 0 on success
@@ -100,7 +106,6 @@ static void reset_getopt(void)
     opterr = 1;
 }
 
-static int cmp_double(double a, double b) { return isnan(a) ? !isnan(b) : isnan(b) ? -1 : (a > b) - (a < b); }
 
 int hy_cmd_fit_all(int argc, char **argv)
 {
@@ -117,7 +122,7 @@ int hy_cmd_fit_all(int argc, char **argv)
     hy_loops_opts lopts;
     hy_loops_opts_default(&lopts);
     const char *dir = NULL, *val = NULL, *json = NULL, *md = NULL, *plot = NULL, *pwlopts = "";
-    int use[NFAM] = {1, 1, 1, 1};
+    int use[NFAM] = {1, 1, 1, 1, 1};
     double etol = 0.1;
     char *pass[64]; /* data and loop options, handed on to every sub-command */
     static char names[32][40];
@@ -160,7 +165,7 @@ int hy_cmd_fit_all(int argc, char **argv)
                 while (k < NFAM && strcmp(t, fam_name[k]) != 0)
                     k++;
                 if (k == NFAM)
-                    return hy_cli_usage(CMD, "--families: unknown family '%s' (expected pwl, kin, bw, iwan)", t);
+                    return hy_cli_usage(CMD, "--families: unknown family '%s' (expected pwl, kin, bw, bwbn, iwan)", t);
                 use[k] = 1;
             }
             int any = 0;
@@ -220,7 +225,15 @@ int hy_cmd_fit_all(int argc, char **argv)
     int rc = hy_cli_read_series(CMD, data, &copts, &s);
     if (rc != HY_EXIT_OK)
         return rc;
-    if (val && (rc = hy_cli_read_series(CMD, val, &copts, &v)) != HY_EXIT_OK) {
+    /* a record no family can be scored on is refused, instead of naming a best (constant force, no loop) */
+    if ((rc = hy_cli_condition(CMD, &s)) != HY_EXIT_OK ||
+        (rc = hy_cli_check_record(CMD, &s, &lopts, 1)) != HY_EXIT_OK) {
+        hy_series_free(&s);
+        return rc;
+    }
+    if (val && ((rc = hy_cli_read_series(CMD, val, &copts, &v)) != HY_EXIT_OK ||
+                (rc = hy_cli_condition(CMD, &v)) != HY_EXIT_OK)) {
+        hy_series_free(&v);
         hy_series_free(&s);
         return rc;
     }
@@ -283,17 +296,25 @@ int hy_cmd_fit_all(int argc, char **argv)
         row[k].aic = ll + 2 * row[k].np;
         row[k].bic = ll + row[k].np * log(nn);
         row[k].nrmse = M.nrmse;
+        row[k].c_nrmse = hy_replay_cycle_nrmse(&M);
         row[k].eratio = M.energy_ratio;
-        row[k].eerr = energy_error(&M);
-        row[k].v_nrmse = row[k].v_eratio = row[k].v_eerr = NAN;
+        row[k].eerr = hy_replay_energy_error(&M);
+        row[k].v_nrmse = row[k].v_c_nrmse = row[k].v_eratio = row[k].v_eerr = NAN;
+        row[k].n_cyc = M.n_cyc;
+        row[k].cyc_err = malloc((M.n_cyc ? M.n_cyc : 1) * sizeof *row[k].cyc_err);
+        for (size_t c = 0; row[k].cyc_err && c < M.n_cyc; c++)
+            row[k].cyc_err[c] = M.cyc[c].energy_measured > 0
+                                    ? fabs(M.cyc[c].energy_model - M.cyc[c].energy_measured) / M.cyc[c].energy_measured
+                                    : NAN;
         char label[64];
         snprintf(label, sizeof label, "fit all: %s", fam_name[k]);
         if (etol != 0.10) /* every fit command has warned at 10 % already */
             hy_cli_energy_warning(label, s.source, &M, etol);
         if (val && replay(&row[k].model, &v, &LV, &MV, fam_name[k]) == HY_OK) {
             row[k].v_nrmse = MV.nrmse;
+            row[k].v_c_nrmse = hy_replay_cycle_nrmse(&MV);
             row[k].v_eratio = MV.energy_ratio;
-            row[k].v_eerr = energy_error(&MV);
+            row[k].v_eerr = hy_replay_energy_error(&MV);
             hy_cli_energy_warning(label, v.source, &MV, etol);
         }
         hy_replay_metrics_free(&M);
@@ -305,38 +326,50 @@ int hy_cmd_fit_all(int argc, char **argv)
         rc = hy_cli_fail(CMD, "%s: no family could be fitted", s.source);
         goto out;
     }
-    /* rank: sum of the ranks in NRMSE and in energy error (validation when given), ties by NRMSE */
+    /* rank: sum of the ranks in cycle NRMSE and in cycle energy error (validation when given); a metric's values
+       within TIE_REL tie in it, equal sums are ties (same rank, shown). "best" names the tied family with the
+       fewest parameters (then the lowest cycle NRMSE); the ties are listed with it. */
     for (int a = 0; a < NFAM; a++) {
         if (!row[a].fitted)
             continue;
-        double na = val ? row[a].v_nrmse : row[a].nrmse, ea = val ? row[a].v_eerr : row[a].eerr;
+        double na = val ? row[a].v_c_nrmse : row[a].c_nrmse, ea = val ? row[a].v_eerr : row[a].eerr;
         int rn = 1, re = 1;
         for (int b = 0; b < NFAM; b++) {
             if (!row[b].fitted || b == a)
                 continue;
-            rn += cmp_double(val ? row[b].v_nrmse : row[b].nrmse, na) < 0;
-            re += cmp_double(val ? row[b].v_eerr : row[b].eerr, ea) < 0;
+            rn += cmp_metric(val ? row[b].v_c_nrmse : row[b].c_nrmse, na) < 0;
+            re += cmp_metric(val ? row[b].v_eerr : row[b].eerr, ea) < 0;
         }
-        row[a].rank_score = rn + re + 1e-3 * (isnan(na) ? 1e9 : na);
+        row[a].rank_score = rn + re;
     }
     for (int a = 0; a < NFAM; a++) {
         if (!row[a].fitted)
             continue;
         row[a].rank = 1;
-        for (int b = 0; b < NFAM; b++)
-            row[a].rank += row[b].fitted && b != a && row[b].rank_score < row[a].rank_score;
+        for (int b = 0; b < NFAM; b++) {
+            if (!row[b].fitted || b == a)
+                continue;
+            row[a].rank += row[b].rank_score < row[a].rank_score;
+            row[a].tied |= row[b].rank_score == row[a].rank_score;
+        }
     }
-    int best = -1;
-    for (int a = 0; a < NFAM; a++)
-        if (row[a].fitted && row[a].rank == 1)
+    int best = -1, n_best = 0;
+    for (int a = 0; a < NFAM; a++) {
+        if (!row[a].fitted || row[a].rank != 1)
+            continue;
+        n_best++;
+        if (best < 0 || row[a].np < row[best].np ||
+            (row[a].np == row[best].np && (val ? row[a].v_c_nrmse < row[best].v_c_nrmse
+                                               : row[a].c_nrmse < row[best].c_nrmse)))
             best = a;
+    }
 
     printf("fit all of %s: %zu samples, %zu cycles%s%s\n\n", s.source, s.n, L.n_cyc, val ? "; validation on " : "",
            val ? v.source : "");
-    printf("%-6s %5s %4s %10s %9s %11s %12s %12s", "family", "rank", "p", "NRMSE [%]", "E ratio", "E err/cyc",
-           "AIC", "BIC");
+    printf("%-6s %6s %4s %10s %10s %9s %9s %12s %12s", "family", "rank", "p", "NRMSE [%]", "cyc NRMSE", "E ratio",
+           "cyc E err", "AIC", "BIC");
     if (val)
-        printf(" %14s %12s %14s", "val NRMSE [%]", "val E ratio", "val E err/cyc");
+        printf(" %14s %14s %12s %12s", "val NRMSE [%]", "val cyc NRMSE", "val E ratio", "val cyc E err");
     printf("\n");
     for (int k = 0; k < NFAM; k++) {
         if (!use[k])
@@ -346,13 +379,27 @@ int hy_cmd_fit_all(int argc, char **argv)
             continue;
         }
         fam_row *r = &row[k];
-        printf("%-6s %5d %4d %10.4g %9.4g %11.4g %12.6g %12.6g", fam_name[k], r->rank, r->np, 100 * r->nrmse, r->eratio,
-               r->eerr, r->aic, r->bic);
+        char rk[16];
+        snprintf(rk, sizeof rk, "%d%s", r->rank, r->tied ? "=" : "");
+        printf("%-6s %6s %4d %10.4g %10.4g %9.4g %9.4g %12.6g %12.6g", fam_name[k], rk, r->np, 100 * r->nrmse,
+               100 * r->c_nrmse, r->eratio, r->eerr, r->aic, r->bic);
         if (val)
-            printf(" %14.4g %12.4g %14.4g", 100 * r->v_nrmse, r->v_eratio, r->v_eerr);
+            printf(" %14.4g %14.4g %12.4g %12.4g", 100 * r->v_nrmse, 100 * r->v_c_nrmse, r->v_eratio, r->v_eerr);
         printf("\n");
     }
-    printf("\nbest: %s (%s)\n", fam_name[best], row[best].path);
+    printf("\nrank: sum of the ranks in cycle NRMSE [%%] and cycle energy error (%s; the energy error is weighted by\n"
+           "each cycle's measured energy); values within %g %% tie; '=' marks a tie. AIC and BIC (in-sample, on the\n"
+           "same replay residuals as NRMSE) are shown for information and do not enter the rank.\n",
+           val ? "on the validation record" : "in-sample", 100 * TIE_REL);
+    printf("best: %s (%s)", fam_name[best], row[best].path);
+    if (n_best > 1) {
+        printf("; tied with");
+        for (int a = 0; a < NFAM; a++)
+            if (row[a].fitted && row[a].rank == 1 && a != best)
+                printf(" %s", fam_name[a]);
+        printf(" (named: the fewest parameters)");
+    }
+    printf("\n");
 
     if (md) {
         hy_atomic a;
@@ -360,21 +407,25 @@ int hy_cmd_fit_all(int argc, char **argv)
             rc = hy_cli_fail(CMD, "%s", err.msg);
             goto out;
         }
-        fprintf(a.fp, "| family | rank | parameters | NRMSE [%%] | energy ratio | energy error per cycle | AIC | BIC%s |\n",
-                val ? " | validation NRMSE [%] | validation energy ratio | validation energy error per cycle" : "");
-        fprintf(a.fp, "|---|---|---|---|---|---|---|---%s|\n", val ? "|---|---|---" : "");
+        fprintf(a.fp, "| family | rank | parameters | NRMSE [%%] | cycle NRMSE [%%] | energy ratio | cycle energy error "
+                "(energy-weighted) | AIC | BIC%s |\n",
+                val ? " | validation NRMSE [%] | validation cycle NRMSE [%] | validation energy ratio | validation cycle "
+                      "energy error" : "");
+        fprintf(a.fp, "|---|---|---|---|---|---|---|---|---%s|\n", val ? "|---|---|---|---" : "");
         for (int k = 0; k < NFAM; k++) {
             if (!use[k])
                 continue;
             if (!row[k].fitted) {
-                fprintf(a.fp, "| %s | - | fit failed | | | | | %s|\n", fam_name[k], val ? "| | | " : "");
+                fprintf(a.fp, "| %s | - | fit failed | | | | | | %s|\n", fam_name[k], val ? "| | | | " : "");
                 continue;
             }
             fam_row *r = &row[k];
-            fprintf(a.fp, "| %s | %d | %d | %.4g | %.4g | %.4g | %.6g | %.6g", fam_name[k], r->rank, r->np,
-                    100 * r->nrmse, r->eratio, r->eerr, r->aic, r->bic);
+            fprintf(a.fp, "| %s | %d%s | %d | %.4g | %.4g | %.4g | %.4g | %.6g | %.6g", fam_name[k], r->rank,
+                    r->tied ? " (tie)" : "", r->np, 100 * r->nrmse, 100 * r->c_nrmse, r->eratio, r->eerr, r->aic,
+                    r->bic);
             if (val)
-                fprintf(a.fp, " | %.4g | %.4g | %.4g", 100 * r->v_nrmse, r->v_eratio, r->v_eerr);
+                fprintf(a.fp, " | %.4g | %.4g | %.4g | %.4g", 100 * r->v_nrmse, 100 * r->v_c_nrmse, r->v_eratio,
+                        r->v_eerr);
             fprintf(a.fp, " |\n");
         }
         if (hy_atomic_commit(&a, &err) != HY_OK)
@@ -387,6 +438,12 @@ int hy_cmd_fit_all(int argc, char **argv)
             if (val)
                 cJSON_AddStringToObject(doc, "validation", v.source);
             cJSON_AddStringToObject(doc, "best", fam_name[best]);
+            cJSON *tl = cJSON_AddArrayToObject(doc, "tied_best");  /* every family ranked first, "best" among them */
+            for (int a = 0; tl && a < NFAM; a++)
+                if (row[a].fitted && row[a].rank == 1)
+                    cJSON_AddItemToArray(tl, cJSON_CreateString(fam_name[a]));
+            cJSON_AddStringToObject(doc, "rank", "sum of the ranks in cycle NRMSE and energy-weighted cycle energy "
+                                    "error; values within 2 % tie; AIC and BIC do not enter it");
             cJSON_AddItemToObject(doc, "energy_tolerance", hy_json_exact_number(etol));
         }
         for (int k = 0; arr && k < NFAM; k++) {
@@ -403,16 +460,22 @@ int hy_cmd_fit_all(int argc, char **argv)
             fam_row *r = &row[k];
             cJSON_AddStringToObject(o, "model", r->path);
             cJSON_AddNumberToObject(o, "rank", r->rank);
+            cJSON_AddBoolToObject(o, "tied", r->tied);
             cJSON_AddNumberToObject(o, "parameters", r->np);
             cJSON_AddItemToObject(o, "nrmse", hy_json_exact_number(r->nrmse));
+            cJSON_AddItemToObject(o, "cycle_nrmse", hy_json_exact_number(r->c_nrmse));
             cJSON_AddItemToObject(o, "energy_ratio", hy_json_exact_number(r->eratio));
-            cJSON_AddItemToObject(o, "energy_error_per_cycle", hy_json_exact_number(r->eerr));
+            cJSON_AddItemToObject(o, "cycle_energy_error", hy_json_exact_number(r->eerr));
+            cJSON *ce = cJSON_AddArrayToObject(o, "cycle_energy_errors"); /* per cycle, unweighted */
+            for (size_t c = 0; ce && r->cyc_err && c < r->n_cyc; c++)
+                cJSON_AddItemToArray(ce, hy_json_exact_number(r->cyc_err[c]));
             cJSON_AddItemToObject(o, "aic", hy_json_exact_number(r->aic));
             cJSON_AddItemToObject(o, "bic", hy_json_exact_number(r->bic));
             if (val) {
                 cJSON_AddItemToObject(o, "validation_nrmse", hy_json_exact_number(r->v_nrmse));
+                cJSON_AddItemToObject(o, "validation_cycle_nrmse", hy_json_exact_number(r->v_c_nrmse));
                 cJSON_AddItemToObject(o, "validation_energy_ratio", hy_json_exact_number(r->v_eratio));
-                cJSON_AddItemToObject(o, "validation_energy_error_per_cycle", hy_json_exact_number(r->v_eerr));
+                cJSON_AddItemToObject(o, "validation_cycle_energy_error", hy_json_exact_number(r->v_eerr));
             }
         }
         char *text = doc ? hy_json_print(doc) : NULL;
@@ -448,8 +511,10 @@ int hy_cmd_fit_all(int argc, char **argv)
         if (hy_cmd_plot(ac, av) != HY_EXIT_OK)
             rc = HY_EXIT_FAIL;
     }
-    for (int k = 0; k < NFAM; k++)
+    for (int k = 0; k < NFAM; k++) {
         hy_model_free(&row[k].model);
+        free(row[k].cyc_err);
+    }
 out:
     hy_loops_free(&L);
     if (val)

@@ -1,4 +1,4 @@
-// hyst fit bw, hyst fit iwan: identify a Bouc-Wen or Iwan model by nonlinear least squares on the replayed force
+// hyst fit bw, hyst fit bwbn, hyst fit iwan: identify a Bouc-Wen, Bouc-Wen-Baber-Noori or Iwan model by nonlinear least squares on the replayed force
 // (docs/fit-families.md).
 #include <getopt.h>
 #include <math.h>
@@ -27,13 +27,16 @@ static void usage(FILE *fp, const char *cmd)
             "  -o, --output FILE  model file (hyst-model JSON; default: standard output)\n"
             "  --report FILE      write the fit report as JSON (- for standard output); it is also stored in\n"
             "                     the model file under \"fit\"\n"
-            "  --n N|free         Bouc-Wen exponent: fixed at an integer 1..20, or free (default: fitted in 1..10)\n"
-            "  --elements N       Iwan: Jenkins elements of the Segalman discretisation (2..%d, default 32)\n"
+            "  --n N|free         Bouc-Wen exponent: fixed at an integer 1..20, or free (default: fitted in 1..10);\n"
+            "                     for bwbn it fixes the Bouc-Wen fit the pinching starts from\n"
+            "  --elements N       Iwan: Jenkins elements of the Segalman discretisation (2..%d; default: doubled\n"
+            "                     from 32 until no parameter moves by 0.1 standard error, reported)\n"
             "  --starts S         number of starts (1..4, default 3)\n"
             "  --max-iter N       iteration cap of each solve (default 200)\n"
             "  --energy-tol TOL   warn about cycles whose predicted energy is off by more than TOL (default 0.1)\n"
-            "  --bootstrap N      N refits on records resampled by whole cycles (block bootstrap, at least %d\n"
-            "                     cycles): 90 %% intervals of the parameters and of each cycle's energy\n"
+            "  --bootstrap N      N refits with the record's blocks resampled (block length from the residuals,\n"
+            "                     Politis-White; at least %d cycles): 90 %% percentile-t intervals of the\n"
+            "                     parameters, percentile intervals of each cycle's energy\n"
             "  --seed S           seed of the bootstrap's draws (default 1)\n"
             "  --bootstrap-dir D  also write every refitted model as D/boot-NNNN.json (created when missing), to\n"
             "                     run a simulator with each and get an interval of its output\n"
@@ -43,7 +46,10 @@ static void usage(FILE *fp, const char *cmd)
             "%s%s"
             "\n"
             "Exit status: 0 success, 1 unusable data or no convergence (with the last state), 2 usage.\n",
-            cmd, strcmp(cmd, "fit bw") == 0 ? "Bouc-Wen" : "Iwan (Segalman four-parameter)", HY_IWAN_MAX,
+            cmd, strcmp(cmd, "fit bw") == 0 ? "Bouc-Wen"
+                 : strcmp(cmd, "fit bwbn") == 0 ? "Bouc-Wen-Baber-Noori (degradation and Foliente pinching;\n"
+                                                  "started from the Bouc-Wen fit, docs/bw-model.md)"
+                                                : "Iwan (Segalman four-parameter)", HY_IWAN_MAX,
             HY_FAMFIT_BOOT_MIN_CYCLES,
             hy_cli_loops_help, hy_cli_data_help);
 }
@@ -79,7 +85,19 @@ cJSON *hy_cli_famfit_report(const hy_famfit_result *r, const hy_famfit_opts *o, 
         cJSON *p = cJSON_AddObjectToObject(par, r->name[i]);
         if (p) {
             cJSON_AddItemToObject(p, "value", hy_json_exact_number(r->value[i]));
-            cJSON_AddItemToObject(p, "se", hy_json_exact_number(r->se[i]));
+            if (r->at_bound[i])
+                cJSON_AddTrueToObject(p, "at_bound"); /* no standard error holds at a bound */
+            else
+                cJSON_AddItemToObject(p, "se", hy_json_exact_number(r->se[i]));
+        }
+    }
+    if (r->elements) { /* Iwan: the discretisation and how much the last doubling moved the parameters */
+        cJSON *dz = cJSON_AddObjectToObject(rep, "discretisation");
+        if (dz) {
+            cJSON_AddNumberToObject(dz, "elements", r->elements);
+            cJSON_AddItemToObject(dz, "last_doubling_change_over_se", hy_json_exact_number(r->disc_change));
+            cJSON_AddStringToObject(dz, "rule", o->iwan_N ? "fixed by --elements" : "doubled from 32 until no "
+                                    "parameter moves by 0.1 standard error");
         }
     }
     cJSON *cyc = cJSON_AddArrayToObject(rep, "cycles");
@@ -252,6 +270,11 @@ int hy_cmd_fit_family(int argc, char **argv)
     int rc = hy_cli_read_series(CMD, data, &copts, &s);
     if (rc != HY_EXIT_OK)
         return rc;
+    if ((rc = hy_cli_condition(CMD, &s)) != HY_EXIT_OK ||
+        (rc = hy_cli_check_record(CMD, &s, &o.loops, 1)) != HY_EXIT_OK) {
+        hy_series_free(&s);
+        return rc;
+    }
     hy_famfit_result r;
     hy_err err;
     cJSON *rep = NULL;
@@ -310,7 +333,11 @@ int hy_cmd_fit_family(int argc, char **argv)
     if (rep && n_boot) {
         cJSON *b = cJSON_AddObjectToObject(rep, "bootstrap");
         if (b) {
-            cJSON_AddStringToObject(b, "method", "block bootstrap over whole cycles (cycle weights), 90 % percentile");
+            cJSON_AddStringToObject(b, "method", "block bootstrap (block weights; block length from the residuals, "
+                                    "Politis-White), 90 % percentile-t for the parameters (percentile at a bound and "
+                                    "for the cycle energies)");
+            cJSON_AddNumberToObject(b, "block_length", (double)B.block_len);
+            cJSON_AddNumberToObject(b, "blocks", (double)B.n_blocks);
             cJSON_AddNumberToObject(b, "replicates", B.n_rep);
             cJSON_AddNumberToObject(b, "converged", B.n_ok);
             cJSON_AddNumberToObject(b, "seed", (double)seed);
@@ -352,14 +379,25 @@ int hy_cmd_fit_family(int argc, char **argv)
         printf("NRMSE %.4g %%, energy ratio %.4g (model / measured over the cycles)\n", 100 * r.metrics.nrmse,
                r.metrics.energy_ratio);
         for (int i = 0; i < r.np; i++) {
-            printf("  %-6s = %-14.8g +- %.3g", r.name[i], r.value[i], r.se[i]);
+            if (r.at_bound[i])
+                printf("  %-9s = %-14.8g (at a bound of its range: no standard error)", r.name[i], r.value[i]);
+            else
+                printf("  %-9s = %-14.8g +- %.3g", r.name[i], r.value[i], r.se[i]);
             if (n_boot)
                 printf("   bootstrap 90 %%: [%.8g, %.8g]", B.lo[i], B.hi[i]);
             printf("\n");
         }
+        if (r.elements && o.iwan_N)
+            printf("Iwan elements: %d (fixed by --elements; its discretisation bias is not checked)\n", r.elements);
+        else if (r.elements && isnan(r.disc_change))
+            printf("Iwan elements: %d (the refit with %d did not converge: the discretisation bias is not "
+                   "established)\n", r.elements, 2 * r.elements);
+        else if (r.elements)
+            printf("Iwan elements: %d (the last doubling moved the parameters by %.3g standard errors%s)\n",
+                   r.elements, r.disc_change, r.disc_change < 0.1 ? "" : "; at the cap: the bias may exceed 0.1");
         if (n_boot)
-            printf("bootstrap: %d of %d refits converged (seed %llu); cycle energy intervals in the report\n", B.n_ok,
-                   B.n_rep, seed);
+            printf("bootstrap: %d of %d refits converged (seed %llu; blocks of %zu samples, percentile-t); cycle energy "
+                   "intervals in the report\n", B.n_ok, B.n_rep, seed, B.block_len);
     }
 done:
     hy_famfit_boot_free(&B);

@@ -244,6 +244,11 @@ int hy_cmd_fit_kin(int argc, char **argv)
     int rc = hy_cli_read_series(CMD, data, &copts, &s);
     if (rc != HY_EXIT_OK)
         return rc;
+    if ((rc = hy_cli_condition(CMD, &s)) != HY_EXIT_OK ||
+        (rc = hy_cli_check_record(CMD, &s, &o.loops, 1)) != HY_EXIT_OK) {
+        hy_series_free(&s);
+        return rc;
+    }
     hy_kinfit_result *r = calloc(1, sizeof *r);
     if (!r) {
         hy_series_free(&s);

@@ -285,6 +285,9 @@ int hy_cmd_fit_pwl(int argc, char **argv)
     rc = hy_cli_read_series(CMD, a.data, &a.csv, &s);
     if (rc != HY_EXIT_OK)
         goto done;
+    if ((rc = hy_cli_condition(CMD, &s)) != HY_EXIT_OK ||
+        (rc = hy_cli_check_record(CMD, &s, &a.fit.loops, 1)) != HY_EXIT_OK)
+        goto done;
     if (strcmp(a.out, "-") != 0 && hy_same_file(a.out, a.data)) {
         rc = hy_cli_fail(CMD, "%s: refusing to overwrite the data file with the model", a.out);
         goto done;

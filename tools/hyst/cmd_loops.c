@@ -371,7 +371,7 @@ int hy_cmd_loops(int argc, char **argv)
     cJSON *json = NULL;
     hy_err err;
 
-    if ((rc = hy_cli_read_series(CMD, a.input, &a.csv, &s)) != 0)
+    if ((rc = hy_cli_read_series(CMD, a.input, &a.csv, &s)) != 0 || (rc = hy_cli_condition(CMD, &s)) != 0)
         goto done;
     if (hy_loops_analyze(s.q, s.Q, s.n, &a.lo, &L, &err) != HY_OK) {
         rc = hy_cli_fail(CMD, "%s: %s", s.source, err.msg);

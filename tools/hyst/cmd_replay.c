@@ -79,6 +79,8 @@ static cJSON *model_report(const hy_replay_set *R, const hy_replay_one *m)
     add(o, "energy_measured", M->energy_measured);
     add(o, "energy_model", M->energy_model);
     add(o, "energy_ratio", M->energy_ratio);
+    add(o, "cycle_nrmse", hy_replay_cycle_nrmse(M));            /* over the cycles' samples only */
+    add(o, "cycle_energy_error", hy_replay_energy_error(M));    /* energy-weighted */
     add(o, "work_measured", M->work_measured);
     add(o, "work_model", M->work_model);
     cJSON *cycles = cJSON_AddArrayToObject(o, "cycles");
@@ -257,9 +259,13 @@ static void summary(FILE *fp, const hy_replay_set *R, int brief)
     ROW("energy measured", "%.6g", M->energy_measured)
     ROW("energy model", "%.6g", M->energy_model)
     ROW("energy ratio", "%.4f", M->energy_ratio)
+    ROW("cycle NRMSE [%]", "%.4g", 100.0 * hy_replay_cycle_nrmse(M))
+    ROW("cycle energy error", "%.4g", hy_replay_energy_error(M))
 #undef ROW
-    fprintf(fp, "\n\nforces in %s, energies in%s (sum over the %zu cycles); errors are model - measured\n",
-            Qu[0] ? Qu : "the data's units", eu[0] ? eu : " force x displacement units", R->L.n_cyc);
+    fprintf(fp, "\n\nforces in %s, energies in%s (sum over the %zu cycles); errors are model - measured; cycle NRMSE\n"
+            "over the cycles' rows only; cycle energy error = sum |E model - E measured| / sum E measured (weighted by\n"
+            "each cycle's energy)\n", Qu[0] ? Qu : "the data's units", eu[0] ? eu : " force x displacement units",
+            R->L.n_cyc);
     if (brief || R->L.n_cyc == 0)
         return;
     fprintf(fp, "\nper cycle: dissipated energy (E), ratio model/measured, peak-force errors (dQmax, dQmin)\n");
@@ -308,8 +314,8 @@ static void markdown(FILE *fp, const hy_replay_set *R)
     if (s->Q_unit[0] || s->q_unit[0])
         snprintf(eu, sizeof eu, " [%.30s*%.30s]", s->Q_unit[0] ? s->Q_unit : "Q", s->q_unit[0] ? s->q_unit : "q");
     fprintf(fp, "| model | family | NRMSE | RMS error%s | max abs error%s | at row | at q | energy measured%s | "
-                "energy model%s | energy ratio |\n", Qu, Qu, eu, eu);
-    fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
+                "energy model%s | energy ratio | cycle NRMSE | cycle energy error |\n", Qu, Qu, eu, eu);
+    fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
     for (size_t k = 0; k < R->n_models; k++) {
         const hy_replay_metrics *M = &R->m[k].M;
         fprintf(fp, "| %s | %s", R->m[k].label, hy_model_family(&R->m[k].model));
@@ -321,6 +327,8 @@ static void markdown(FILE *fp, const hy_replay_set *R)
         md_cell(fp, "%.5g", M->energy_measured);
         md_cell(fp, "%.5g", M->energy_model);
         md_cell(fp, "%.3f", M->energy_ratio);
+        md_cell(fp, "%.3g %%", 100.0 * hy_replay_cycle_nrmse(M));
+        md_cell(fp, "%.3g %%", 100.0 * hy_replay_energy_error(M));
         fputs(" |\n", fp);
     }
 }
@@ -384,6 +392,8 @@ int hy_cmd_replay(int argc, char **argv)
 
     hy_replay_set R;
     int rc = hy_replay_set_load(CMD, argv + optind, (size_t)npos - 1, argv[argc - 1], &copts, &lopts, 0, &R);
+    if (rc == 0) /* a constant force: nothing to compare a model with (the energy ratio would be noise / 0) */
+        rc = hy_cli_check_record(CMD, &R.s, &lopts, 0);
     if (rc == 0 && json_path) {
         cJSON *doc = report(&R);
         char *text = doc ? hy_json_print(doc) : NULL;

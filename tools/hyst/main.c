@@ -19,6 +19,7 @@ static const struct command {
     {"fit pwl", hy_cmd_fit_pwl, "identify a piecewise-linear branch table from static test data"},
     {"fit kin", hy_cmd_fit_kin, "identify a kinematic hysteresis ODE from test data"},
     {"fit bw",  hy_cmd_fit_family, "identify a Bouc-Wen model by nonlinear least squares"},
+    {"fit bwbn", hy_cmd_fit_family, "identify a degrading, pinching Bouc-Wen-Baber-Noori model (BWBN)"},
     {"fit iwan", hy_cmd_fit_family, "identify an Iwan (Segalman) model by nonlinear least squares"},
     {"fit all", hy_cmd_fit_all, "fit every family, replay and rank them (NRMSE, energy, AIC/BIC)"},
     {"replay",  hy_cmd_replay,  "re-simulate a measured test with models and compare"},

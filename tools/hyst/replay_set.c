@@ -77,6 +77,8 @@ int hy_replay_set_load(const char *cmd, char **model_paths, size_t n_models, con
         make_label(&R->m[k], k, R->m);
     }
     int rc = hy_cli_read_series(cmd, data_path, o, &R->s);
+    if (rc == 0)
+        rc = hy_cli_condition(cmd, &R->s);
     if (rc != 0)
         return rc;
     size_t n = R->s.n;

@@ -1,13 +1,16 @@
-/* Bouc-Wen smooth hysteresis with the Baber-Noori degradation terms (docs/bw-model.md).
+/* Bouc-Wen smooth hysteresis with the Baber-Noori degradation terms and Foliente's pinching function: the
+ * Bouc-Wen-Baber-Noori (BWBN) model (docs/bw-model.md).
  *
  *   Q      = alpha k q + (1 - alpha) k z
- *   dz/dq  = [A(e) - nu(e) |z|^n (beta sgn(dq z) + gamma)] / eta(e)
+ *   dz/dq  = h(z, e) [A(e) - nu(e) |z|^n (beta sgn(dq z) + gamma)] / eta(e)
  *   de/dq  = (1 - alpha) k z              (hysteretic energy, the degradation clock; OpenSees BoucWen)
  *   A(e) = A - delta_A e,  nu(e) = 1 + delta_nu e,  eta(e) = 1 + delta_eta e
+ *   h(z, e) = 1 - zeta_1(e) exp(-(z sgn(dq) - pinch_q z_u(e))^2 / zeta_2(e)^2)      (Foliente 1995; h = 1 when
+ *   zeta_1 = zeta_s (1 - exp(-pinch_p e)),  zeta_2 = (psi + delta_psi e)(lambda + zeta_1)   zeta_s = 0)
+ *   z_u(e) = (A / (nu(e) (beta + gamma)))^(1/n)
  *
  * The law is rate-independent: the element integrates it in the q-domain from the committed point to the trial q
- * (exactly for n = 1 without degradation, by RK4 sub-steps otherwise; see bw_integrate.c). Pinching is not
- * modelled. */
+ * (exactly for n = 1 without degradation or pinching, by RK4 sub-steps otherwise; see bw_integrate.c). */
 #ifndef HYST_BW_H
 #define HYST_BW_H
 
@@ -21,7 +24,14 @@ typedef struct hy_bw_params {
     double beta;       /* > 0                                                                             */
     double gamma;      /* -beta < gamma <= beta (loops dissipate, z stays bounded)                        */
     double n;          /* smoothness exponent, 1 <= n <= 20                                               */
-    double delta_A, delta_nu, delta_eta;  /* Baber-Noori degradation rates, >= 0 (0: none)                */
+    double delta_A, delta_nu, delta_eta;  /* Baber-Noori degradation rates, >= 0 (0: none), 1 / energy     */
+    /* Foliente's pinching (all 0: none); energy = units of Q x units of q */
+    double zeta_s;     /* pinching severity, 0 <= zeta_s < 1 (0: no pinching)                                */
+    double pinch_p;    /* rate of the pinching's growth with energy, >= 0, 1 / energy                          */
+    double pinch_q;    /* where the pinch sits, a fraction of z_u, 0 <= pinch_q < 1                            */
+    double psi;        /* width of the pinched region, units of q, > 0 when zeta_s > 0                         */
+    double delta_psi;  /* growth of the width with energy, >= 0, units of q / energy                           */
+    double lambda;     /* coupling of the width to the severity, > 0 when zeta_s > 0                           */
 } hy_bw_params;
 
 #define HY_BW_N_MIN 1.0

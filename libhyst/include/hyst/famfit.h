@@ -13,14 +13,17 @@
 #include "hyst/model.h"
 #include "hyst/replay.h"
 
-#define HY_FAMFIT_PMAX 8
+#define HY_FAMFIT_PMAX 12
 
-enum hy_famfit_family { HY_FAMFIT_BW = 0, HY_FAMFIT_IWAN = 1 };
+enum hy_famfit_family { HY_FAMFIT_BW = 0, HY_FAMFIT_IWAN = 1, HY_FAMFIT_BWBN = 2 };
+
+#define HY_FAMFIT_BWBN_LAMBDA 0.5 /* BWBN: the pinching width's coupling lambda, fixed (docs/bw-model.md)   */
 
 typedef struct hy_famfit_opts {
     int    family;     /* enum hy_famfit_family                                                               */
     int    bw_n;       /* Bouc-Wen: 0 = fit n (1..10), else n fixed at this value (1 uses the exact scheme)   */
-    int    iwan_N;     /* Iwan: elements of the Segalman discretisation (default 32)                          */
+    int    iwan_N;     /* Iwan: elements of the Segalman discretisation; 0 (default): chosen by doubling from  */
+                       /* 32 until the parameters move by < 0.1 standard error (docs/fit-families.md)          */
     int    starts;     /* number of starts (default 3)                                                        */
     int    max_iter;   /* iteration cap of each solve (default 200)                                           */
     double energy_tol; /* a cycle whose predicted energy is off by more than this fraction is flagged (0.10)  */
@@ -34,26 +37,34 @@ typedef struct hy_famfit_result {
     const char *name[HY_FAMFIT_PMAX];   /* their names as in the model file                                   */
     double   value[HY_FAMFIT_PMAX];
     double   se[HY_FAMFIT_PMAX];        /* standard errors from the Jacobian at the solution (delta method)   */
+    int      at_bound[HY_FAMFIT_PMAX];  /* 1: the value sits at a bound of its transform (no standard error  */
+                                        /* holds there: printed without +-, docs/fit-families.md)            */
     double   cost;                      /* sum of squared residuals                                           */
     int      iterations, starts_run, starts_converged;
     hy_model model;                     /* the fitted model (type set)                                        */
     hy_replay_metrics metrics;          /* replay on the fitted record (cycles from the measured loops)       */
     double   k0, F0, q0;                /* initial-guess inputs: elastic stiffness, backbone peak force and q  */
+    int      elements;                  /* Iwan: the elements used                                            */
+    double   disc_change;               /* Iwan: max |value(N) - value(N/2)| / se over the parameters of the   */
+                                        /* last doubling (< 0.1 when chosen; NaN when N was fixed)            */
     int      ntheta;                    /* the solution in the solver's unbounded coordinates                 */
     double   theta[HY_FAMFIT_PMAX];
 } hy_famfit_result;
 
-/* Block bootstrap over whole cycles (docs/fit-families.md "Confidence intervals"): each replicate draws the
- * record's cycles with replacement and refits with every sample of a cycle weighted by the times the cycle was
- * drawn (samples outside the cycles keep weight 1). The record is always replayed whole, so the hysteretic
- * state stays continuous; only the weight of each cycle in the least squares changes. */
+/* Block bootstrap (docs/fit-families.md "Confidence intervals"): the record is cut into blocks of consecutive
+ * samples whose length comes from the residuals at the fit (Politis & White 2004, with Patton, Politis & White
+ * 2009's correction); each replicate draws the blocks with replacement and refits with every sample weighted by the
+ * times its block was drawn. The record is always replayed whole, so the hysteretic state stays continuous; only
+ * the weights of the least squares change. Intervals: percentile-t (studentized with each refit's standard error);
+ * a parameter at a bound, and the cycle energies, get percentile intervals. */
 typedef struct hy_famfit_boot {
     int     n_rep, n_ok;          /* replicates asked for / that converged (the intervals use these)          */
     int     np;                   /* parameters (as hy_famfit_result)                                          */
     size_t  n_cyc;
     double *param;                /* n_ok x np                                                                 */
     double *energy;               /* n_ok x n_cyc: predicted energy of each measured cycle                    */
-    double  lo[HY_FAMFIT_PMAX], hi[HY_FAMFIT_PMAX];   /* 90 % percentile intervals of the parameters          */
+    double  lo[HY_FAMFIT_PMAX], hi[HY_FAMFIT_PMAX];   /* 90 % percentile-t intervals of the parameters        */
+    size_t  block_len, n_blocks;  /* the blocks resampled                                                      */
     double *e_lo, *e_hi;          /* n_cyc: 90 % intervals of the cycle energies                             */
     hy_model *models;             /* n_ok refitted models when asked for (keep_models), else NULL             */
 } hy_famfit_boot;
@@ -80,10 +91,15 @@ int hy_famfit_bootstrap_progress(const double *q, const double *Q, size_t n, con
 
 void hy_famfit_boot_free(hy_famfit_boot *B);
 
+/* (residuals x[n]) => block length for a block bootstrap of a series with x's dependence: Politis & White (2004)
+ * automatic choice for the circular block bootstrap, with Patton, Politis & White (2009)'s correction; 1 for
+ * uncorrelated residuals; at most n / 10 */
+size_t hy_block_length(const double *x, size_t n);
+
 // (o) => defaults
 void hy_famfit_opts_default(hy_famfit_opts *o);
 
-// (family name "bw" / "iwan") => enum value, -1 when unknown
+// (family name "bw" / "iwan" / "bwbn") => enum value, -1 when unknown
 int hy_famfit_family_parse(const char *name);
 
 /* (q[n], Q[n], options) => fitted model, parameters with standard errors, replay metrics.

@@ -129,6 +129,13 @@ int hy_loops_reversals(const double *q, size_t n, double threshold, hy_reversal 
 int hy_loops_analyze(const double *q, const double *Q, size_t n, const hy_loops_opts *o, hy_loops *L,
                      hy_err *err);
 
+/* (q[n], Q[n], loop options, need_loop) => HY_OK, or HY_EDATA with a one-line reason when the record cannot be
+ * identified or scored (libhyst/src/record_check.c, docs/fit-families.md "Refusals"): a constant force or
+ * displacement; with need_loop also a monotonic record or a single reversal (a fit needs one closed loop: at
+ * least three half-cycles). Records of fewer than 4 rows pass (the callers' own checks name the count). Every fit
+ * and replay call it. */
+int hy_record_check(const double *q, const double *Q, size_t n, const hy_loops_opts *o, int need_loop, hy_err *err);
+
 // (L) => memory released
 void hy_loops_free(hy_loops *L);
 

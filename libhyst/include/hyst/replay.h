@@ -53,6 +53,16 @@ int hy_replay_metrics_compute(const double *q, const double *Q_meas, const doubl
 // (M) => memory released, M zeroed
 void hy_replay_metrics_free(hy_replay_metrics *M);
 
+/* (metrics) => cycle energy error weighted by the cycles' measured energy: sum |E_model - E_meas| / sum E_meas over
+ * the cycles with E_meas > 0, i.e. the mean of the cycles' relative errors with weights E_meas / sum E_meas (an
+ * unweighted mean lets a tiny cycle off 140x decide); NaN without such a cycle (docs/fit-families.md) */
+double hy_replay_energy_error(const hy_replay_metrics *M);
+
+/* (metrics) => NRMSE over the samples of the measured cycles only (rest segments, the first loading and a tail
+ * outside every cycle left out): sqrt(sum n_c rms_c^2 / sum n_c) / the cycles' measured force range; the whole
+ * record's NRMSE when there is no cycle */
+double hy_replay_cycle_nrmse(const hy_replay_metrics *M);
+
 /* (model, t[n] or NULL, q[n]) => Q[n] and, when states != NULL, the element state code after each sample.
  * The element starts at rest at the origin (q = 0, Q = 0), as every model file describes a specimen at rest.
  * On a model violation returns its code (HY_ESTATE, HY_ERANGE, ...), sets *row to the failing sample's 0-based
