@@ -251,8 +251,8 @@ def fit_iwan(data, Q=None, t=None, *, elements=None, starts=None, max_iter=None,
 
 class FitAll:
     """Result of fit_all: ``table`` (a Table, one row per family: family, fitted, rank, parameters, nrmse,
-    energy_ratio, energy_error_per_cycle, aic, bic), ``best`` (the first-ranked family), ``models`` (family ->
-    Model, the fitted ones), ``report`` (the dict `hyst fit all --json` writes). In Jupyter the table shows as
+    cycle_nrmse, energy_ratio, cycle_energy_error (energy-weighted), tied, aic, bic), ``best`` (the first-ranked
+    family), ``models`` (family -> Model, the fitted ones), ``report`` (the dict `hyst fit all --json` writes). In Jupyter the table shows as
     HTML; ``to_pandas()`` gives it as a DataFrame."""
 
     def __init__(self, report, models):
@@ -287,8 +287,9 @@ class FitAll:
 def fit_all(data, Q=None, t=None, *, validate=None, families=None, pwl_opts=None, energy_tol=None,
             threshold=None, center=None, directory=None, plot=None) -> FitAll:
     """(Record, arrays q, Q[, t], or a CSV path) => FitAll: every family fitted and ranked by `hyst fit all`
-    itself (NRMSE, energy ratio, mean energy error per cycle, AIC/BIC, rank; on ``validate``, a Record or a path,
-    when given). families: a list or comma-separated subset of pwl, kin, bw, iwan; pwl_opts: extra `hyst fit pwl`
+    itself (ranked by the NRMSE over the cycles and the energy-weighted cycle energy error, ties shown; AIC/BIC for
+    information; on ``validate``, a Record or a path, when given). families: a list or comma-separated subset of
+    pwl, kin, bw, bwbn, iwan; pwl_opts: extra `hyst fit pwl`
     options as one string; energy_tol, threshold, center as the program's. ``directory``: keep the fitted model
     files there (default: a temporary folder, removed; the models are in ``models``); ``plot``: the overlay
     figure's path (PNG, SVG or PDF by its extension)."""

@@ -47,7 +47,7 @@ def test_fit_all_equals_the_program(tmp_path):
     fa = hk.fit_all(hk.read_csv(REC), families=["pwl", "kin"], directory=tmp_path / "py", plot=tmp_path / "all.png")
     assert fa.best == ref["best"] and set(fa.models) == {"pwl", "kin"}
     for row, f in zip(range(len(fa.table)), ref["families"]):
-        for k in ("rank", "parameters", "nrmse", "energy_ratio", "energy_error_per_cycle", "aic", "bic"):
+        for k in ("rank", "parameters", "nrmse", "cycle_nrmse", "energy_ratio", "cycle_energy_error", "aic", "bic"):
             assert fa.table[k][row] == f[k], k
     assert (tmp_path / "all.png").stat().st_size > 1000 and (tmp_path / "py" / "fitted-kin.json").exists()
     assert fa.models["pwl"].to_json() == hk.load_model(tmp_path / "py" / "fitted-pwl.json").to_json()
