@@ -61,19 +61,24 @@ typedef struct fit_ctx {
 
 #define BWBN_NP 11
 
+// (theta, exponent n) => the Bouc-Wen parameters k, alpha, beta, gamma, n in v[0..4] (shared by bw and bwbn)
+static void bw_to_phys(const double *t, double n, double *v)
+{
+    double zy = exp(t[2]), r = 0.999 * tanh(t[3]);
+    double beta = pow(zy, -n) / (1 + r);
+    v[0] = exp(t[0]);
+    v[1] = 0.99 * sgm(t[1]);
+    v[2] = beta;
+    v[3] = r * beta;
+    v[4] = n;
+}
+
 // (theta) => reported parameters
 static int to_phys(const fit_ctx *c, const double *t, double *v)
 {
     if (c->o->family == HY_FAMFIT_BWBN) {
-        double n = 1 + 9 * sgm(t[4]);
-        double zy = exp(t[2]), r = 0.999 * tanh(t[3]);
-        double beta = pow(zy, -n) / (1 + r);
-        v[0] = exp(t[0]);
-        v[1] = 0.99 * sgm(t[1]);
-        v[2] = beta;
-        v[3] = r * beta;
-        v[4] = n;
-        v[5] = exp(t[5]) / c->E0;
+        bw_to_phys(t, 1 + 9 * sgm(t[4]), v);
+        v[5] = exp(t[5]) / c->E0;   /* delta_nu, delta_eta, zeta_s, pinch_p, pinch_q, psi (file comment) */
         v[6] = exp(t[6]) / c->E0;
         v[7] = 0.99 * sgm(t[7]);
         v[8] = exp(t[8]) / c->E0;
@@ -82,14 +87,7 @@ static int to_phys(const fit_ctx *c, const double *t, double *v)
         return BWBN_NP;
     }
     if (c->o->family == HY_FAMFIT_BW) {
-        double n = c->np == 5 ? 1 + 9 * sgm(t[4]) : c->n_fixed;
-        double zy = exp(t[2]), r = 0.999 * tanh(t[3]);
-        double beta = pow(zy, -n) / (1 + r);
-        v[0] = exp(t[0]);
-        v[1] = 0.99 * sgm(t[1]);
-        v[2] = beta;
-        v[3] = r * beta;
-        v[4] = n;
+        bw_to_phys(t, c->np == 5 ? 1 + 9 * sgm(t[4]) : c->n_fixed, v);
         return c->np == 5 ? 5 : 4;
     }
     v[0] = exp(t[0]);

@@ -36,48 +36,44 @@ int mech_morris_design(size_t r, int d, int p, uint64_t seed, double *u, int *or
     return HY_OK;
 }
 
-void mech_morris_effects(const double *f, const double *u, size_t r, int d, mech_morris_effect *out)
+/* (trajectory t of the design u, its outputs f, step k) => the key that step moved (its index) and its elementary
+ * effect in *ee; -1 when the step has no finite effect (a failed run, or no move) */
+static int morris_step(const double *u, const double *f, size_t t, int d, int k, double *ee)
 {
     size_t dd = (size_t)d;
-    double s[MECH_SWEEP_KEYS_MAX] = {0}, sa[MECH_SWEEP_KEYS_MAX] = {0}, s2[MECH_SWEEP_KEYS_MAX] = {0};
+    const double *a = u + t * (dd + 1) * dd + (size_t)k * dd, *b = a + dd, *ft = f + t * (dd + 1);
+    int i = 0;
+    while (i < d - 1 && a[i] == b[i])
+        i++;
+    double delta = b[i] - a[i];
+    if (!isfinite(ft[k]) || !isfinite(ft[k + 1]) || delta == 0)
+        return -1;
+    *ee = (ft[k + 1] - ft[k]) / delta;
+    return i;
+}
+
+void mech_morris_effects(const double *f, const double *u, size_t r, int d, mech_morris_effect *out)
+{
+    double s[MECH_SWEEP_KEYS_MAX] = {0}, sa[MECH_SWEEP_KEYS_MAX] = {0}, s2[MECH_SWEEP_KEYS_MAX] = {0}, ee;
     long n[MECH_SWEEP_KEYS_MAX] = {0};
-    for (size_t t = 0; t < r; t++) {
-        const double *x = u + t * (dd + 1) * dd;
-        const double *ft = f + t * (dd + 1);
+    for (size_t t = 0; t < r; t++)
         for (int k = 0; k < d; k++) {
-            const double *a = x + (size_t)k * dd, *b = a + dd;
-            int i = 0;
-            while (i < d - 1 && a[i] == b[i])
-                i++;
-            double delta = b[i] - a[i];
-            if (!isfinite(ft[k]) || !isfinite(ft[k + 1]) || delta == 0)
-                continue;
-            double ee = (ft[k + 1] - ft[k]) / delta;
-            s[i] += ee, sa[i] += fabs(ee), n[i]++;
+            int i = morris_step(u, f, t, d, k, &ee);
+            if (i >= 0)
+                s[i] += ee, sa[i] += fabs(ee), n[i]++;
         }
-    }
     for (int i = 0; i < d; i++) {
-        double mu = n[i] ? s[i] / (double)n[i] : NAN;
-        out[i].mu = mu;
+        out[i].mu = n[i] ? s[i] / (double)n[i] : NAN;
         out[i].mu_star = n[i] ? sa[i] / (double)n[i] : NAN;
         out[i].n = n[i];
     }
     /* sigma in a second pass (two-pass variance: no cancellation) */
-    for (size_t t = 0; t < r; t++) {
-        const double *x = u + t * (dd + 1) * dd;
-        const double *ft = f + t * (dd + 1);
+    for (size_t t = 0; t < r; t++)
         for (int k = 0; k < d; k++) {
-            const double *a = x + (size_t)k * dd, *b = a + dd;
-            int i = 0;
-            while (i < d - 1 && a[i] == b[i])
-                i++;
-            double delta = b[i] - a[i];
-            if (!isfinite(ft[k]) || !isfinite(ft[k + 1]) || delta == 0)
-                continue;
-            double e = (ft[k + 1] - ft[k]) / delta - out[i].mu;
-            s2[i] += e * e;
+            int i = morris_step(u, f, t, d, k, &ee);
+            if (i >= 0)
+                s2[i] += (ee - out[i].mu) * (ee - out[i].mu);
         }
-    }
     for (int i = 0; i < d; i++)
         out[i].sigma = n[i] > 1 ? sqrt(s2[i] / (double)(n[i] - 1)) : NAN;
 }
