@@ -1108,12 +1108,14 @@ static int plots(const sweep *w)
                                    "n = n + 1; if (n == 1) { s = i } } else { if (n > 0) { print $k%d[s + (n - 1) / 2] }; "
                                    "n = 0 } }\nif (n > 0) { print $k%d[s + (n - 1) / 2] }\nunset print\n",
                                    cls, cls, cls, cls, cls, cls, cls);
+            if (ln == 0)   /* the key's entry on its own: a class without a level in its range draws nothing */
+                ln += (size_t)snprintf(cline, sizeof cline, "keyentry with lines lw 1.2 lc rgb '#555555' title 'peak "
+                                       "axial head force (kN): contours, captured and not captured runs apart', ");
             ln += (size_t)snprintf(cline + ln, sizeof cline - ln,
-                                   "$k%d using (w(1)):(w(2)) with lines lw 1.2 lc rgb '#555555' %s, $l%d using "
+                                   "$k%d using (w(1)):(w(2)) with lines lw 1.2 lc rgb '#555555' notitle, $l%d using "
                                    "(w(1)):(w(2)):(sprintf('%%g kN', w(3))) with labels boxed font 'sans,8' tc rgb "
                                    "'#222222' notitle, ",
-                                   cls, ln == 0 ? "title 'peak axial head force (kN): contours, captured and not "
-                                                  "captured runs apart'" : "notitle", cls);
+                                   cls, cls);
         }
         if (cn)
             cn += (size_t)snprintf(cset + cn, sizeof cset - cn, "unset contour\n");
