@@ -916,6 +916,13 @@ static void axis_label(const mech_sweep_key *k, char *out, size_t len)
         snprintf(out, len, "%s", name);
 }
 
+// (plan) => 1 when it is exactly two grid keys of numbers, run once each: its runs are the points of one grid
+static int two_grid_keys(const mech_sweep_plan *p)
+{
+    return p->nkey == 2 && p->nsample == 1 && p->key[0].grid && p->key[1].grid && !p->key[0].choice &&
+           !p->key[1].choice;
+}
+
 /* (sweep, figure stream or NULL to count only) => "$b" of the capture boundary, when the runs (or the envelope's
  * filled grid) give capture on the whole grid of the two keys: the plan is exactly those two grid keys. Marching
  * squares on the capture flag: in each cell the boundary joins the midpoints of the edges whose ends differ (both
@@ -923,7 +930,7 @@ static void axis_label(const mech_sweep_key *k, char *out, size_t len)
 static int boundary(const sweep *w, FILE *fp)
 {
     const mech_sweep_plan *p = w->p;
-    if (p->nkey != 2 || p->nsample != 1 || !p->key[0].grid || !p->key[1].grid || p->key[0].choice || p->key[1].choice)
+    if (!two_grid_keys(p))
         return 0;
     int nx = p->key[0].n, ny = p->key[1].n, nseg = 0;
     const double *x = p->key[0].values, *y = p->key[1].values;
@@ -972,21 +979,27 @@ static int boundary(const sweep *w, FILE *fp)
  * capture boundary, where the peak force jumps (a latched capture against a bounce: 5.4 kN against 0.49 kN at
  * 4.5 deg, 0.15 m/s in test-envelope-full.json), docs/sweep.md §Figures. Returns the number of cells with at least
  * three values of the class (0: nothing to contour; a splot of a grid without a value would fail). */
+// (sweep, capture class 1 / 0, run) => its peak axial force in kN when it ran, did not fail and is of the class; NaN
+static double class_value(const sweep *w, int cls, long id)
+{
+    const row *r = &w->rows[id];
+    return r->have && !r->failed && (r->m[MECH_SWEEP_M_CAPTURED] == 1) == cls ? r->m[MECH_SWEEP_M_PEAK_AXIAL] / 1000
+                                                                              : NAN;
+}
+
 static int contour_grid(const sweep *w, FILE *fp, int cls)
 {
     const mech_sweep_plan *p = w->p;
-    if (p->nkey != 2 || p->nsample != 1 || !p->key[0].grid || !p->key[1].grid || p->key[0].choice || p->key[1].choice)
+    if (!two_grid_keys(p))
         return 0;
     int nx = p->key[0].n, ny = p->key[1].n, ncell = 0;
     const double *x = p->key[0].values, *y = p->key[1].values;
-#define CG_Z(id)                                                                                                     \
-    (w->rows[id].have && !w->rows[id].failed && (w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1) == cls                 \
-         ? w->rows[id].m[MECH_SWEEP_M_PEAK_AXIAL] / 1000                                                             \
-         : NAN)
     for (int i = 0; i + 1 < nx; i++)
         for (int j = 0; j + 1 < ny; j++) {
             long id = (long)i * ny + j;
-            int n = isfinite(CG_Z(id)) + isfinite(CG_Z(id + 1)) + isfinite(CG_Z(id + ny)) + isfinite(CG_Z(id + ny + 1));
+            int n = 0;
+            for (int k = 0; k < 4; k++)   /* corners (i,j) (i,j+1) (i+1,j) (i+1,j+1) */
+                n += isfinite(class_value(w, cls, id + (k >> 1) * ny + (k & 1)));
             ncell += n >= 3;
         }
     if (!fp || ncell == 0)
@@ -995,7 +1008,7 @@ static int contour_grid(const sweep *w, FILE *fp, int cls)
     for (int i = 0; i < nx; i++) {
         for (int j = 0; j < ny; j++) {
             char a[40], b[40], c[40];
-            double z = CG_Z((long)i * ny + j);
+            double z = class_value(w, cls, (long)i * ny + j);
             hy_fmt_exact(a, sizeof a, x[i]), hy_fmt_exact(b, sizeof b, y[j]);
             if (isfinite(z))
                 hy_fmt_exact(c, sizeof c, z);
@@ -1006,7 +1019,6 @@ static int contour_grid(const sweep *w, FILE *fp, int cls)
         if (i + 1 < nx)
             fputc('\n', fp);
     }
-#undef CG_Z
     fputs("EOD\n", fp);
     return ncell;
 }
