@@ -5,12 +5,17 @@
 #     no interval, sensitivities only of the capture flag over the grid;
 # D3: the histograms list all 20 bins (empty ones with 0) at one width, with the counts of an independent binning;
 # D4: axes named with units, a labelled colour bar, captured / no capture with different marker shapes, the frame
-#     off the points, the envelope boundary a line whose every point lies between two grid points that differ.
+#     off the points, the envelope boundary a line whose every point lies between two grid points that differ;
+# issue 43 item 6: the peak axial force as contours over the grid's own points, captured and not captured runs apart
+#     ($c1 / $c0 = results.csv at every grid point of the class, NaN elsewhere: the envelope's and the full grid's);
+#     the kept script run again through gnuplot: every contour point is the linear interpolation of the level on a
+#     grid edge or cell diagonal whose two ends are values of its class (nothing drawn across a point without a run
+#     or across the capture boundary), and every line piece has one label, its level in kN.
 TOP=${TOP:-$(pwd)}
 . "$TOP/tests/e2e/lib.sh"
 MECH=${MECH:-$TOP/bin/mech}
 S=${FIXTURES:-$TOP/fixtures}/mech/sweep
-mkdir -p "$WORK/keep" "$WORK/bin"
+mkdir -p "$WORK/keep" "$WORK/keepfull" "$WORK/bin"
 cat >"$WORK/bin/gnuplot" <<'GP'
 #!/bin/sh
 n=$(ls "$GP_KEEP" | wc -l); cp "$1" "$GP_KEEP/$n.gp"; exec gnuplot "$@"
@@ -18,7 +23,20 @@ GP
 chmod +x "$WORK/bin/gnuplot"
 GP_KEEP=$WORK/keep HYST_GNUPLOT=$WORK/bin/gnuplot check "the envelope sweep with figures" \
     "$MECH" sweep "$S/test-envelope.json" --out "$WORK/env" -j 2 -q
-check "the full grid" "$MECH" sweep "$S/test-envelope-full.json" --out "$WORK/full" -j 2 -q --no-plots
+GP_KEEP=$WORK/keepfull HYST_GNUPLOT=$WORK/bin/gnuplot check "the full grid with figures" \
+    "$MECH" sweep "$S/test-envelope-full.json" --out "$WORK/full" -j 2 -q
+# the kept envelope figures' scripts again, the contour tables and their labels printed instead of a PNG
+for d in keep keepfull; do
+    for f in "$WORK/$d"/*.gp; do
+        grep -q '^set contour base' "$f" || continue
+        { sed -e 's/^set terminal .*/set terminal dumb/' -e "s|^set output .\{1,\}|set output '/dev/null'|" "$f"
+          printf "set print '-'\n"
+          for c in 1 0; do printf "print '=k%s'\nprint \$k%s\nprint '=l%s'\nprint \$l%s\n" $c $c $c $c; done
+        } >"$WORK/$d.tables.gp"
+        gnuplot "$WORK/$d.tables.gp" >"$WORK/$d.tables" 2>"$WORK/$d.tables.err" ||
+            not_ok "gnuplot on the kept envelope script of $d"
+    done
+done
 python3 - "$WORK" >"$WORK/py.out" 2>&1 <<'PY'
 import csv, json, math, re, sys
 W = sys.argv[1]
@@ -82,6 +100,79 @@ flips = sum(st[xs[i], y] != st[xs[i + 1], y] for i in range(len(xs) - 1) for y i
 ok(len(b) > 0 and all(between(*p) for p in b), "D4: the boundary line (%d points) lies between differing grid points"
    % len(b))
 ok(len(set(b)) == flips, "D4: it crosses every grid edge whose ends differ (%d) once" % flips)
+# issue 43 item 6: the peak axial force as contours over the grid points, each capture class apart
+def grid_block(t, name):   # gnuplot grid order: one block per value of the first key, separated by blank lines
+    m = re.search(r"\$%s << EOD\n(.*?)EOD\n" % re.escape(name), t, re.S)
+    return [[tuple(float(v) for v in l.split(",")) for l in bl.splitlines()] for bl in m.group(1).split("\n\n")] \
+        if m else []
+def tables(path):   # '=k1' .. sections of the printed contour tables: pieces of (x, y, level)
+    out, cur = {}, None
+    for l in open(path).read().splitlines():
+        if l.startswith("="):
+            cur = out.setdefault(l[1:], [[]])
+        elif l.lstrip().startswith("#"):
+            continue
+        elif l.strip() == "":
+            if cur is not None and cur[-1]:
+                cur.append([])
+        elif cur is not None:
+            cur[-1].append(tuple(float(v) for v in l.split()))
+    return {k: [pc for pc in v if pc] for k, v in out.items()}
+keys = ("initial.pitch_deg", "initial.closing_speed")
+X = sorted({float(r[keys[0]]) for r in full}); Y = sorted({float(r[keys[1]]) for r in full})
+for tag, keep, res in (("envelope", "keep", "env"), ("full grid", "keepfull", "full")):
+    t = [open(f).read() for f in glob.glob(W + "/" + keep + "/*.gp")]
+    t = [x for x in t if "set contour base" in x]
+    ok(len(t) == 1, "item 6 %s: one figure script contours (%d)" % (tag, len(t)))
+    t = t[0] if t else ""
+    rs = list(csv.DictReader(open(W + "/" + res + "/results.csv")))
+    by = {(float(r[keys[0]]), float(r[keys[1]])): r for r in rs}
+    tab = tables(W + "/" + keep + ".tables") if t else {}
+    for cls in (1, 0):
+        g = grid_block(t, "c%d" % cls)
+        ref = [[(x, y, float(by[x, y]["peak_axial"]) / 1000 if (x, y) in by and by[x, y]["status"] == "ok" and
+                 by[x, y]["captured"] == str(cls) else float("nan")) for y in Y] for x in X]
+        same = len(g) == len(X) and all(len(a) == len(b) and all(p[:2] == q[:2] and (p[2] == q[2] or
+                   (math.isnan(p[2]) and math.isnan(q[2]))) for p, q in zip(a, b)) for a, b in zip(g, ref))
+        nv = sum(not math.isnan(p[2]) for a in ref for p in a)
+        ok(same and nv > 0, "item 6 %s: $c%d = results.csv's peak_axial / 1000 at the %d grid points whose run %s, "
+           "NaN at the other %d" % (tag, cls, nv, "captured" if cls else "did not capture", len(X) * len(Y) - nv))
+        Z = {(p[0], p[1]): p[2] for a in g for p in a}
+        pieces, labels = tab.get("k%d" % cls, []), [q for pc in tab.get("l%d" % cls, []) for q in pc]
+        def lin(e, s, lev):   # the level between the two ends e at the fraction s, both ends values of the class
+            return not any(map(math.isnan, e)) and abs(e[0] + s * (e[1] - e[0]) - lev) <= 2e-4 * abs(e[1] - e[0]) + 1e-9
+        def on_edge(px, py, lev):   # on an edge or a diagonal of a cell (gnuplot prints 6 digits: 1e-4 of a cell)
+            sx, sy = X[-1] - X[0], Y[-1] - Y[0]
+            for i in range(len(X) - 1):
+                for j in range(len(Y) - 1):
+                    if not (X[i] - 1e-5 * sx <= px <= X[i + 1] + 1e-5 * sx and
+                            Y[j] - 1e-5 * sy <= py <= Y[j + 1] + 1e-5 * sy):
+                        continue
+                    u, v = (px - X[i]) / (X[i + 1] - X[i]), (py - Y[j]) / (Y[j + 1] - Y[j])
+                    c = {(a, b): Z.get((X[i + a], Y[j + b]), float("nan")) for a in (0, 1) for b in (0, 1)}
+                    for b in (0, 1):   # the edges y = Y[j + b] and x = X[i + b]
+                        if abs(v - b) < 1e-4 and lin((c[0, b], c[1, b]), u, lev):
+                            return True
+                        if abs(u - b) < 1e-4 and lin((c[b, 0], c[b, 1]), v, lev):
+                            return True
+                    if abs(u - v) < 1e-4 and lin((c[0, 0], c[1, 1]), u, lev):
+                        return True
+                    if abs(u + v - 1) < 1e-4 and lin((c[1, 0], c[0, 1]), v, lev):
+                        return True
+            return False
+        pts = [q for pc in pieces for q in pc]
+        bad = [q for q in pts if not on_edge(*q)]
+        ok(len(pts) > 0 and not bad, "item 6 %s, class %d: all %d contour points interpolate their level between two "
+           "grid points of the class (%d levels; off: %s)" % (tag, cls, len(pts), len({q[2] for q in pts}), bad[:2]))
+        mids = [pc[(len(pc) - 1) // 2] for pc in pieces]
+        ok(len(pieces) > 0 and sorted(labels) == sorted(mids), "item 6 %s, class %d: each of the %d line pieces "
+           "labelled once, at its middle point, with its level" % (tag, cls, len(pieces)))
+    ok(re.search(r"\$l1 using \(w\(1\)\):\(w\(2\)\):\(sprintf\('%g kN', w\(3\)\)\) with labels", t) and
+       re.search(r"\$l0 using \(w\(1\)\):\(w\(2\)\):\(sprintf\('%g kN', w\(3\)\)\) with labels", t) and
+       "title 'peak axial head force (kN): contours" in t, "item 6 %s: the labels are the levels in kN, the key names "
+       "the quantity" % tag)
+    ok("$b using 1:2 with lines" in t and "title 'captured'" in t and "title 'run failed'" in t,
+       "item 6 %s: the boundary line and the captured / failed markers kept" % tag)
 PY
 rc=$?
 cat "$WORK/py.out"

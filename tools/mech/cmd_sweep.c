@@ -916,6 +916,13 @@ static void axis_label(const mech_sweep_key *k, char *out, size_t len)
         snprintf(out, len, "%s", name);
 }
 
+// (plan) => 1 when it is exactly two grid keys of numbers, run once each: its runs are the points of one grid
+static int two_grid_keys(const mech_sweep_plan *p)
+{
+    return p->nkey == 2 && p->nsample == 1 && p->key[0].grid && p->key[1].grid && !p->key[0].choice &&
+           !p->key[1].choice;
+}
+
 /* (sweep, figure stream or NULL to count only) => "$b" of the capture boundary, when the runs (or the envelope's
  * filled grid) give capture on the whole grid of the two keys: the plan is exactly those two grid keys. Marching
  * squares on the capture flag: in each cell the boundary joins the midpoints of the edges whose ends differ (both
@@ -923,7 +930,7 @@ static void axis_label(const mech_sweep_key *k, char *out, size_t len)
 static int boundary(const sweep *w, FILE *fp)
 {
     const mech_sweep_plan *p = w->p;
-    if (p->nkey != 2 || p->nsample != 1 || !p->key[0].grid || !p->key[1].grid || p->key[0].choice || p->key[1].choice)
+    if (!two_grid_keys(p))
         return 0;
     int nx = p->key[0].n, ny = p->key[1].n, nseg = 0;
     const double *x = p->key[0].values, *y = p->key[1].values;
@@ -963,9 +970,65 @@ static int boundary(const sweep *w, FILE *fp)
     return nseg;
 }
 
-static void boundary_block(const sweep *w, FILE *fp)
+/* (sweep, figure stream or NULL to count only, capture class 1 / 0) => "$c1" (or "$c0"): the peak axial head force in
+ * kN at every point of the grid of the plan's two grid keys whose run captured (did not capture), in gnuplot's grid
+ * order (one block per value of the first key, the second key's values in each), NaN at every other point: the other
+ * class, a point the envelope filled without a run, a failed run. gnuplot contours each class on the grid's own cells
+ * (`set contour base`, no dgrid3d): it splits each cell into two triangles and draws a level only through triangles
+ * whose three corners have values. So no level is invented where no run was made or a run failed, nor across the
+ * capture boundary, where the peak force jumps (a latched capture against a bounce: 5.4 kN against 0.49 kN at
+ * 4.5 deg, 0.15 m/s in test-envelope-full.json), docs/sweep.md §Figures. Returns the number of cells with at least
+ * three values of the class (0: nothing to contour; a splot of a grid without a value would fail). */
+// (sweep, capture class 1 / 0, run) => its peak axial force in kN when it ran, did not fail and is of the class; NaN
+static double class_value(const sweep *w, int cls, long id)
+{
+    const row *r = &w->rows[id];
+    return r->have && !r->failed && (r->m[MECH_SWEEP_M_CAPTURED] == 1) == cls ? r->m[MECH_SWEEP_M_PEAK_AXIAL] / 1000
+                                                                              : NAN;
+}
+
+static int contour_grid(const sweep *w, FILE *fp, int cls)
+{
+    const mech_sweep_plan *p = w->p;
+    if (!two_grid_keys(p))
+        return 0;
+    int nx = p->key[0].n, ny = p->key[1].n, ncell = 0;
+    const double *x = p->key[0].values, *y = p->key[1].values;
+    for (int i = 0; i + 1 < nx; i++)
+        for (int j = 0; j + 1 < ny; j++) {
+            long id = (long)i * ny + j;
+            int n = 0;
+            for (int k = 0; k < 4; k++)   /* corners (i,j) (i,j+1) (i+1,j) (i+1,j+1) */
+                n += isfinite(class_value(w, cls, id + (k >> 1) * ny + (k & 1)));
+            ncell += n >= 3;
+        }
+    if (!fp || ncell == 0)
+        return ncell;
+    fprintf(fp, "$c%d << EOD\n", cls);
+    for (int i = 0; i < nx; i++) {
+        for (int j = 0; j < ny; j++) {
+            char a[40], b[40], c[40];
+            double z = class_value(w, cls, (long)i * ny + j);
+            hy_fmt_exact(a, sizeof a, x[i]), hy_fmt_exact(b, sizeof b, y[j]);
+            if (isfinite(z))
+                hy_fmt_exact(c, sizeof c, z);
+            else
+                snprintf(c, sizeof c, "NaN");
+            fprintf(fp, "%s,%s,%s\n", a, b, c);
+        }
+        if (i + 1 < nx)
+            fputc('\n', fp);
+    }
+    fputs("EOD\n", fp);
+    return ncell;
+}
+
+/* the envelope figure's data: the boundary ($b) and the peak axial force of each capture class on the grid ($c1, $c0) */
+static void envelope_blocks(const sweep *w, FILE *fp)
 {
     boundary(w, fp);
+    contour_grid(w, fp, 1);
+    contour_grid(w, fp, 0);
 }
 
 static void histogram(const sweep *w, FILE *fp, int m, const char *name);
@@ -1037,17 +1100,49 @@ static int plots(const sweep *w)
         int nseg = p->fig_x == 0 && p->fig_y == 1 ? boundary(w, NULL) : 0;
         if (nseg > 0)
             snprintf(bline, sizeof bline, "$b using 1:2 with lines lw 2 lc rgb 'black' title 'capture boundary', ");
+        /* the peak axial force as contour lines over the grid's points, captured and not captured runs apart
+           (contour_grid): gnuplot tabulates the levels of $cN into $kN (whitespace-separated fields, w(k) reads the
+           k-th; one block per line piece), and the middle point of each piece into $lN, where the piece is labelled
+           with its level in kN on an opaque box; the lines dark grey, thinner than the black boundary (reads in grey) */
+        char cset[2048] = "", cline[1024] = "";
+        size_t cn = 0, ln = 0;
+        for (int cls = 1; p->fig_x == 0 && p->fig_y == 1 && cls >= 0; cls--) {
+            if (contour_grid(w, NULL, cls) == 0)
+                continue;
+            if (cn == 0)
+                cn += (size_t)snprintf(cset + cn, sizeof cset - cn,
+                                       "set contour base\nunset surface\nset cntrparam linear levels auto 8\n"
+                                       "set style textbox opaque noborder margins 1,1\nw(k) = real(word(strcol(1), k))\n");
+            cn += (size_t)snprintf(cset + cn, sizeof cset - cn,
+                                   "set table $k%d\nsplot $c%d using 1:2:3 with lines notitle\nunset table\n"
+                                   "set print $l%d\nprint '# the middle point of each contour piece'\nn = 0\n"
+                                   "do for [i=1:|$k%d|] { l = $k%d[i]; if (words(l) == 3 && strstrt(l, '#') == 0) { "
+                                   "n = n + 1; if (n == 1) { s = i } } else { if (n > 0) { print $k%d[s + (n - 1) / 2] }; "
+                                   "n = 0 } }\nif (n > 0) { print $k%d[s + (n - 1) / 2] }\nunset print\n",
+                                   cls, cls, cls, cls, cls, cls, cls);
+            if (ln == 0)   /* the key's entry on its own: a class without a level in its range draws nothing */
+                ln += (size_t)snprintf(cline, sizeof cline, "keyentry with lines lw 1.2 lc rgb '#555555' title 'peak "
+                                       "axial head force (kN): contours, captured and not captured runs apart', ");
+            ln += (size_t)snprintf(cline + ln, sizeof cline - ln,
+                                   "$k%d using (w(1)):(w(2)) with lines lw 1.2 lc rgb '#555555' notitle, $l%d using "
+                                   "(w(1)):(w(2)):(sprintf('%%g kN', w(3))) with labels boxed font 'sans,8' tc rgb "
+                                   "'#222222' notitle, ",
+                                   cls, cls);
+        }
+        if (cn)
+            cn += (size_t)snprintf(cset + cn, sizeof cset - cn, "unset contour\n");
         snprintf(b, sizeof b,
-                 "set title 'capture over %ld runs%s'\nset xlabel '%s'\nset ylabel '%s'\n%s"
-                 "plot %s%s$d using (column(%d) == 1 ? column(%d) : NaN):%d with points pt 7 ps 0.9 "
+                 "set title 'capture over %ld runs%s'\nset xlabel '%s'\nset ylabel '%s'\n%s%s"
+                 "plot %s%s%s$d using (column(%d) == 1 ? column(%d) : NaN):%d with points pt 7 ps 0.9 "
                  "lc rgb '#0072b2' title 'captured', "
                  "$d using (column(%d) == 0 ? column(%d) : NaN):%d with points pt 8 ps 1.0 lw 1.5 "
                  "lc rgb '#d55e00' title 'no capture', "
                  "$d using (strcol(%d) eq 'failed' ? column(%d) : NaN):%d with points pt 2 ps 1.4 lw 1.5 lc rgb "
                  "'black' title 'run failed'\n",
-                 w->done, p->envelope ? " (adaptive envelope)" : "", xl, yl, frame, grid, bline, mc, cx, cy,
-                 mc, cx, cy, st, cx, cy);
-        if (figure(w, "envelope.png", p->envelope ? "envelope.csv" : NULL, nseg > 0 ? boundary_block : NULL, b) !=
+                 w->done, p->envelope ? " (adaptive envelope)" : "", xl, yl, frame, cset, grid, cline, bline, mc,
+                 cx, cy, mc, cx, cy, st, cx, cy);
+        if (figure(w, "envelope.png", p->envelope ? "envelope.csv" : NULL,
+                   nseg > 0 || cset[0] ? envelope_blocks : NULL, b) !=
             MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
         snprintf(b, sizeof b,
