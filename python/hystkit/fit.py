@@ -19,7 +19,7 @@ from .table import Table
 import numpy as np
 from . import programs
 
-__all__ = ["Fit", "FitAll", "fit_pwl", "fit_kin", "fit_bw", "fit_iwan", "fit_all"]
+__all__ = ["Fit", "FitAll", "fit_pwl", "fit_kin", "fit_bw", "fit_bwbn", "fit_iwan", "fit_all"]
 
 class Fit(namedtuple("Fit", "model report")):
     """Result of a fit: the Model and the fit report (a dict, as the model file's "fit" key holds it). Unpacks as
@@ -236,6 +236,19 @@ def fit_bw(data, Q=None, t=None, *, n=None, starts=None, max_iter=None, energy_t
         a += ["--n", "free" if n == "free" else str(_int("n", n, 1, 20))]
     return _family_fit("bw", rec, a + _common(starts, max_iter, energy_tol, bootstrap, seed, threshold, center))
 
+
+
+def fit_bwbn(data, Q=None, t=None, *, n=None, starts=None, max_iter=None, energy_tol=None, bootstrap=None,
+             seed=None, threshold=None, center=None) -> Fit:
+    """(Record, arrays q, Q[, t], or a CSV path) => Fit(model, report): a Bouc-Wen-Baber-Noori model (strength and
+    stiffness degradation with dissipated energy, Foliente's pinching; docs/bw-model.md) by `hyst fit bwbn`
+    itself, started from the record's Bouc-Wen fit. Options as fit_bw's (n fixes the exponent of that Bouc-Wen
+    fit). The model is a "bw" model file with its pinching keys: it loads, copies and pickles as one."""
+    rec = _as_record(data, Q, t)
+    a = []
+    if n is not None:
+        a += ["--n", "free" if n == "free" else str(_int("n", n, 1, 20))]
+    return _family_fit("bwbn", rec, a + _common(starts, max_iter, energy_tol, bootstrap, seed, threshold, center))
 
 def fit_iwan(data, Q=None, t=None, *, elements=None, starts=None, max_iter=None, energy_tol=None, bootstrap=None,
              seed=None, threshold=None, center=None) -> Fit:

@@ -116,3 +116,22 @@ def test_find_program_order_and_absence(tmp_path, monkeypatch):
         assert P.find_program("hyst") == str(d / "hyst")
     monkeypatch.setenv("HYSTKIT_BINDIR", str(tmp_path / "prefix" / "bin"))
     assert P.find_program("hyst") == str(tmp_path / "prefix" / "bin" / "hyst")
+
+
+BWBN = """{"format": "hyst-model", "version": 1, "model": "bw", "units": {"q": "mm", "Q": "N"},
+ "k": 200, "alpha": 0.05, "A": 1, "beta": 0.6, "gamma": 0.4, "n": 1.5, "delta_nu": 0.0002, "delta_eta": 0.0001,
+ "pinching": true, "zeta_s": 0.8, "pinch_p": 0.002, "pinch_q": 0.1, "psi": 0.4, "lambda": 0.5}"""
+
+
+def test_fit_bwbn_equals_the_program(tmp_path):
+    # a degrading, pinching record from known parameters (as tests/e2e/test_fit_families.sh makes it)
+    (tmp_path / "true.json").write_text(BWBN)
+    run("hyst", "sim", "true.json", "--protocol", "triangle", "--amplitudes", "1,2,3,4", "--cycles", "2",
+        "--points", "400", "--noise", "1%", "--seed", "5", "-o", "rec.csv", cwd=tmp_path)
+    run("hyst", "fit", "bwbn", "rec.csv", "-o", "cli.json", "-q", "--starts", "1", cwd=tmp_path)
+    fit = hk.fit_bwbn(tmp_path / "rec.csv", starts=np.int64(1))
+    fit.model.save(tmp_path / "py.json")
+    assert _no_wall_time((tmp_path / "py.json").read_text()) == _no_wall_time((tmp_path / "cli.json").read_text())
+    info = fit.model.info
+    assert fit.model.family == "bw" and info.get("pinching") is True   # a bw model file with its pinching keys
+    assert abs(info["zeta_s"] - 0.8) < 0.1 and fit.report["nrmse"] < 0.02
