@@ -134,6 +134,27 @@ check_fails1 "a truncated log" "h5-truncated.h5:/: cannot open the HDF5 file .*t
 check_fails1 "an HDF5 file that is no mech dock log" "h5-escape-names.h5:/: no attribute 'summary'" "$MECH" view "$B/h5-escape-names.h5"
 head -c 3000 "$WORK/s1-B/log.h5" > "$B/cut.h5"
 check_fails1 "a log cut short" "cut.h5:/: cannot open the HDF5 file .*truncated, 3000 bytes" "$MECH" view "$B/cut.h5"
+# a NaN in /history (history.csv would hold 'nan', refused there as a word): an uncompressed log (outputs.compression
+# 0, the scenario copied with its models) with one number of the 5th row, found once in the file, set to NaN
+cp -r "$D" "$B/dockc" && sed -i 's/"rate": 200,/"rate": 200, "compression": 0,/' "$B/dockc/s1-B.json"
+"$MECH" dock "$B/dockc/s1-B.json" --duration 0.05 --format csv+h5 --no-records --no-plots --out "$B/nan" -q
+col=$("$PY" - "$B/nan" <<'PYEOF'
+import csv, struct, sys
+d = sys.argv[1]
+rows = list(csv.reader(open(d + "/history.csv")))
+blob = bytearray(open(d + "/log.h5", "rb").read())
+for k, v in enumerate(rows[2 + 4]):
+    pat = struct.pack("<d", float(v))
+    if k > 0 and float(v) != 0 and blob.count(pat) == 1:
+        i = blob.find(pat)
+        blob[i:i + 8] = struct.pack("<d", float("nan"))
+        open(d + "/log.h5", "wb").write(blob)
+        print("%d: column '%s'" % (k + 1, rows[0][k]))
+        break
+PYEOF
+)
+check_fails1 "a NaN in a log's history: FILE:/DSET:ROW:COLUMN" "nan/log.h5:/history:5:$col: nan is not a finite number" \
+    "$MECH" view "$B/nan/log.h5" --scenario "$B/dockc/s1-B.json"
 check_fails "--config for a log" "--config is for a beam response" "$MECH" view "$WORK/s1-B/log.h5" --config x.json
 h=$(cksum < "$B/run/history.csv")
 check_fails "-o onto an input" "refusing to overwrite the input file" "$MECH" view "$B/run" -o "$B/run/history.csv"
