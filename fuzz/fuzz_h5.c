@@ -1,7 +1,8 @@
 /* Fuzz harness: the HDF5 table reader hy_h5_read_series (libhyst/src/h5read.c, h5read_table.c).
  * Input: byte 0 chooses the dataset path (bits 0-1: /r, /records/axial, /history, /records/a) and the columns
  * (bit 2: x and y by index 2 and 3; bit 3: t by name; bit 4: time required not to go backwards; bit 5: the y
- * column by a name that no table has); the rest is the file, written to one temporary file (libhdf5 resolves the
+ * column by a name that no table has; bit 6: also the whole table and the root's "summary" attribute, as mech view
+ * reads a log); the rest is the file, written to one temporary file (libhdf5 resolves the
  * real path of what it opens, which a memfd's /proc/self/fd/N has not), removed at exit.
  * libhdf5 runs in the reader's child process, which this harness's coverage does not see (docs/fuzzing.md): the
  * parent's side (the stream, the row checks, the messages) is covered, the child's crashes and hangs become
@@ -160,5 +161,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         outcome(what, 0);
     }
     hy_series_free(&s);
+
+    /* bit 6: the whole-table and attribute readers of mech view (hy_h5_read_table, hy_h5_read_attr_text) on the
+       same file, through the same child: a known status, an error one line naming FILE:DSET, a success with
+       1..128 columns of printable names, at least one row, and a NUL-terminated text of the length given */
+    if (flags & 64) {
+        hy_h5_table *t = calloc(1, sizeof *t);
+        FUZZ_CHECK(t != NULL, "out of memory");
+        fuzz_err_poison(&e);
+        rc = hy_h5_read_table(path, dset, t, &e);
+        FUZZ_CHECK(rc >= HY_OK && rc <= HY_ENOMEM, "unknown status %d (table)", rc);
+        if (rc != HY_OK) {
+            fuzz_check_message(&e);
+            FUZZ_CHECK(strncmp(e.msg, src, strlen(src)) == 0, "message does not start with %s: %s", src, e.msg);
+            FUZZ_CHECK(!t->v && t->nrow == 0, "an error left rows in the table");
+            outcome(e.msg, strlen(src));
+        } else {
+            FUZZ_CHECK(t->ncol >= 1 && t->ncol <= HY_H5_MAX_COLS && t->nrow > 0 && t->v, "a table without data");
+            for (int k = 0; k < t->ncol; k++) {
+                check_text(t->name[k], sizeof t->name[k], "table name");
+                check_text(t->unit[k], sizeof t->unit[k], "table unit");
+            }
+            outcome("ok table", 0);
+        }
+        hy_h5_table_free(t);
+        free(t);
+        char *text = NULL, asrc[160];
+        size_t len = 0;
+        snprintf(asrc, sizeof asrc, "%s:/", path);
+        fuzz_err_poison(&e);
+        rc = hy_h5_read_attr_text(path, "/", "summary", &text, &len, &e);
+        FUZZ_CHECK(rc >= HY_OK && rc <= HY_ENOMEM, "unknown status %d (attribute)", rc);
+        if (rc != HY_OK) {
+            fuzz_check_message(&e);
+            FUZZ_CHECK(strncmp(e.msg, asrc, strlen(asrc)) == 0, "message does not start with %s: %s", asrc, e.msg);
+            FUZZ_CHECK(!text, "an error left a text");
+            outcome(e.msg, strlen(asrc));
+        } else {
+            FUZZ_CHECK(text && strlen(text) == len, "the text's length %zu is not %zu", text ? strlen(text) : 0, len);
+            outcome("ok attribute", 0);
+        }
+        free(text);
+    }
     return 0;
 }

@@ -124,7 +124,8 @@ static int child_failed(link_ *L, int why, const char *src, hy_err *err)
 }
 
 // (the child's side of the fork) => its signals as a fresh process's, then hy_h5r_child
-static _Noreturn void child_main(const char *file, const char *dpath, const hy_csv_opts *o, int fd)
+static _Noreturn void child_main(const char *file, hy_h5r_kind kind, const char *dpath, const char *attr,
+                                 const hy_csv_opts *o, int fd)
 {
     /* the caller's handlers (hy_cleanup's, libFuzzer's, Python's) are not the child's: a signal ends it */
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
@@ -150,19 +151,13 @@ static _Noreturn void child_main(const char *file, const char *dpath, const hy_c
     if (sm)
         fclose(sm);
 #endif
-    hy_h5r_child(file, dpath, o, fd);
+    hy_h5r_child(file, kind, dpath, attr, o, fd);
 }
 
-int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o, hy_series *out, hy_err *err)
+/* (link, file, what to read, "FILE:DSET" for messages) => the child started, L->fd its pipe's read end; HY_OK */
+static int start(link_ *L, const char *file, hy_h5r_kind kind, const char *dpath, const char *attr,
+                 const hy_csv_opts *o, const char *src, hy_err *err)
 {
-    hy_csv_opts def;
-    if (!o) {
-        hy_csv_opts_default(&def);
-        o = &def;
-    }
-    hy_series_init(out);
-    char src[sizeof out->source];
-    snprintf(src, sizeof src, "%s:%s", file, dpath);
     struct stat st;
     if (stat(file, &st) != 0)
         return hy_err_set(err, HY_EIO, "%s: cannot open %s: %s", src, file, strerror(errno));
@@ -175,22 +170,59 @@ int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o,
     if (pipe2(p, O_CLOEXEC) != 0)
         return hy_err_set(err, HY_EIO, "%s: cannot start the HDF5 reader: %s", src, strerror(errno));
     fflush(NULL); /* nothing buffered is written twice (the child ends with _exit, but to be sure) */
-    link_ L = {p[0], -1, "starting"};
+    L->fd = p[0];
+    snprintf(L->stage, sizeof L->stage, "starting");
     hy_cleanup_hold(1);
-    L.pid = fork();
-    if (L.pid == 0) {
+    L->pid = fork();
+    if (L->pid == 0) {
         close(p[0]);
-        child_main(file, dpath, o, p[1]);
+        child_main(file, kind, dpath, attr, o, p[1]);
     }
-    if (L.pid > 0)
-        hy_cleanup_child(L.pid); /* killed and reaped by the clean-up on SIGINT/SIGTERM */
+    if (L->pid > 0)
+        hy_cleanup_child(L->pid); /* killed and reaped by the clean-up on SIGINT/SIGTERM */
     int e0 = errno;
     hy_cleanup_hold(0);
     close(p[1]);
-    if (L.pid < 0) {
+    if (L->pid < 0) {
         close(p[0]);
         return hy_err_set(err, HY_EIO, "%s: cannot start the HDF5 reader: %s", src, strerror(e0));
     }
+    return HY_OK;
+}
+
+/* (link, the end message's payload, its length) => the child reaped; its status, err set from its message */
+static int end_status(link_ *L, const void *p, uint32_t len, hy_err *err)
+{
+    int32_t c;
+    memcpy(&c, p, 4);
+    reap(L, 0);
+    int rc = c;
+    if (rc != HY_OK) {
+        if (rc < 0 || rc > HY_ENOMEM)
+            rc = HY_EIO;
+        size_t n = len - 4 < sizeof err->msg - 1 ? len - 4 : sizeof err->msg - 1;
+        err->code = rc;
+        memcpy(err->msg, (const char *)p + 4, n);
+        err->msg[n] = '\0';
+        hy_msg_clean(err->msg);
+    }
+    return rc;
+}
+
+int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o, hy_series *out, hy_err *err)
+{
+    hy_csv_opts def;
+    if (!o) {
+        hy_csv_opts_default(&def);
+        o = &def;
+    }
+    hy_series_init(out);
+    char src[sizeof out->source];
+    snprintf(src, sizeof src, "%s:%s", file, dpath);
+    link_ L;
+    int rc = start(&L, file, HY_H5R_SERIES, dpath, NULL, o, src, err);
+    if (rc != HY_OK)
+        return rc;
 
     hy_h5r_head h;
     int have_head = 0;
@@ -228,22 +260,10 @@ int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o,
             for (int k = 0; k < 3; k++)
                 h.names[k][sizeof h.names[k] - 1] = h.units[k][sizeof h.units[k] - 1] = '\0';
         } else if (mh[0] == HY_H5R_END) {
-            int32_t c;
-            memcpy(&c, rows, 4);
-            reap(&L, 0);
-            rc = c;
+            rc = end_status(&L, rows, len, err);
             if (rc == HY_OK && (!have_head || got != h.rows))
                 rc = hy_err_set(err, HY_EIO, "%s: the HDF5 reader ended after %llu of its rows", src,
                                 (unsigned long long)got);
-            else if (rc != HY_OK) {
-                if (rc < 0 || rc > HY_ENOMEM)
-                    rc = HY_EIO;
-                size_t n = len - 4 < sizeof err->msg - 1 ? len - 4 : sizeof err->msg - 1;
-                err->code = rc;
-                memcpy(err->msg, (char *)rows + 4, n);
-                err->msg[n] = '\0';
-                hy_msg_clean(err->msg);
-            }
             break;
         } else if (mh[0] == HY_H5R_ROWS && have_head) {
             /* the checks of hy_csv_read's rows: finite, bounded after the scale factors, time not backwards */
@@ -288,4 +308,181 @@ int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o,
         hy_series_free(out);
     }
     return rc;
+}
+
+/* (link, "FILE:DSET", what the caller expects, a buffer of cap bytes) => one message of the child: *type, *len,
+ * its payload in buf; HY_OK, else the child stopped and err set (a malformed message, a crash, a stall) */
+static int recv_msg(link_ *L, const char *src, size_t (*cap_of)(int type, const void *ctx), const void *ctx,
+                    void *buf, int *type, uint32_t *len, hy_err *err)
+{
+    unsigned char mh[5];
+    int why = recv_exact(L, mh, 5);
+    if (why == 0) {
+        memcpy(len, mh + 1, 4);
+        *type = mh[0];
+        size_t cap = *type == HY_H5R_STAGE || *type == HY_H5R_END ? 4 + sizeof err->msg : cap_of(*type, ctx);
+        if (*len > cap) {
+            reap(L, 1);
+            return hy_err_set(err, HY_EIO, "%s: the HDF5 reader sent a malformed message", src);
+        }
+        why = recv_exact(L, buf, *len);
+    }
+    if (why != 0)
+        return child_failed(L, why, src, err);
+    if (*type == HY_H5R_STAGE) {
+        size_t n = *len < sizeof L->stage ? *len : sizeof L->stage - 1;
+        memcpy(L->stage, buf, n);
+        L->stage[n] = '\0';
+    }
+    return HY_OK;
+}
+
+static size_t table_cap(int type, const void *ctx)
+{
+    const int32_t *ncol = ctx;
+    if (type == HY_H5R_COLS)
+        return sizeof(hy_h5r_cols);
+    if (type == HY_H5R_ALL && *ncol > 0)
+        return (size_t)HY_H5R_CHUNK_ROWS * (size_t)*ncol * sizeof(double);
+    return 0;
+}
+
+void hy_h5_table_free(hy_h5_table *t)
+{
+    if (t) {
+        free(t->v);
+        memset(t, 0, sizeof *t);
+    }
+}
+
+int hy_h5_read_table(const char *file, const char *dpath, hy_h5_table *out, hy_err *err)
+{
+    memset(out, 0, sizeof *out);
+    char src[sizeof out->source];
+    snprintf(src, sizeof src, "%s:%s", file, dpath);
+    link_ L;
+    int rc = start(&L, file, HY_H5R_TABLE, dpath, NULL, NULL, src, err);
+    if (rc != HY_OK)
+        return rc;
+    size_t bufsize = (size_t)HY_H5R_CHUNK_ROWS * HY_H5_MAX_COLS * sizeof(double);
+    void *buf = malloc(bufsize);
+    hy_h5r_cols *c = malloc(sizeof *c);
+    int32_t ncol = 0;
+    uint64_t rows = 0, got = 0, cap = 0;
+    if (!buf || !c) {
+        reap(&L, 1);
+        rc = hy_err_set(err, HY_ENOMEM, "%s: out of memory", src);
+    }
+    while (rc == HY_OK) {
+        int type;
+        uint32_t len;
+        if ((rc = recv_msg(&L, src, table_cap, &ncol, buf, &type, &len, err)) != HY_OK)
+            break;
+        if (type == HY_H5R_STAGE)
+            continue;
+        if (type == HY_H5R_END) {
+            rc = end_status(&L, buf, len, err);
+            if (rc == HY_OK && (ncol == 0 || got != rows))
+                rc = hy_err_set(err, HY_EIO, "%s: the HDF5 reader ended after %llu of its rows", src,
+                                (unsigned long long)got);
+            break;
+        }
+        int ok = 0;
+        if (type == HY_H5R_COLS && ncol == 0 && len == sizeof *c) {
+            memcpy(c, buf, sizeof *c);
+            ok = c->ncol >= 1 && c->ncol <= HY_H5_MAX_COLS && c->rows >= 1;
+            ncol = ok ? c->ncol : 0, rows = c->rows;
+            for (int k = 0; ok && k < ncol; k++) {
+                c->names[k][sizeof c->names[k] - 1] = c->units[k][sizeof c->units[k] - 1] = '\0';
+                memcpy(out->name[k], c->names[k], sizeof out->name[k]);
+                memcpy(out->unit[k], c->units[k], sizeof out->unit[k]);
+            }
+        } else if (type == HY_H5R_ALL && ncol > 0 && len % ((uint32_t)ncol * sizeof(double)) == 0) {
+            /* the rows as they come (memory follows the data actually read, never the declared count) */
+            uint64_t k = len / ((uint32_t)ncol * sizeof(double));
+            ok = got + k <= rows;
+            if (ok && got + k > cap) {
+                uint64_t want = cap ? 2 * cap : 4096;
+                want = want < got + k ? got + k : want > rows ? rows : want;
+                double *v = realloc(out->v, (size_t)want * (size_t)ncol * sizeof *v);
+                if (!v) {
+                    reap(&L, 1);
+                    rc = hy_err_set(err, HY_ENOMEM, "%s: out of memory for %llu rows", src, (unsigned long long)want);
+                    break;
+                }
+                out->v = v, cap = want;
+            }
+            if (ok)
+                memcpy(out->v + (size_t)got * (size_t)ncol, buf, len), got += k;
+        }
+        if (!ok) {
+            reap(&L, 1);
+            rc = hy_err_set(err, HY_EIO, "%s: the HDF5 reader sent a malformed message", src);
+        }
+    }
+    free(buf);
+    free(c);
+    if (rc == HY_OK) {
+        out->ncol = ncol, out->nrow = (size_t)got;
+        snprintf(out->source, sizeof out->source, "%s", src);
+    } else {
+        hy_h5_table_free(out);
+    }
+    return rc;
+}
+
+static size_t text_cap(int type, const void *ctx)
+{
+    (void)ctx;
+    return type == HY_H5R_TEXT ? HY_H5R_MAX_TEXT : 0;
+}
+
+int hy_h5_read_attr_text(const char *file, const char *obj, const char *name, char **text, size_t *len_out,
+                         hy_err *err)
+{
+    *text = NULL;
+    char src[600];
+    snprintf(src, sizeof src, "%s:%s", file, obj);
+    link_ L;
+    int rc = start(&L, file, HY_H5R_ATTR, obj, name, NULL, src, err);
+    if (rc != HY_OK)
+        return rc;
+    char *buf = malloc((size_t)HY_H5R_MAX_TEXT + 1), *got = NULL;
+    size_t n = 0;
+    if (!buf) {
+        reap(&L, 1);
+        rc = hy_err_set(err, HY_ENOMEM, "%s: out of memory", src);
+    }
+    while (rc == HY_OK) {
+        int type;
+        uint32_t len;
+        if ((rc = recv_msg(&L, src, text_cap, NULL, buf, &type, &len, err)) != HY_OK)
+            break;
+        if (type == HY_H5R_STAGE)
+            continue;
+        if (type == HY_H5R_END) {
+            rc = end_status(&L, buf, len, err);
+            if (rc == HY_OK && !got)
+                rc = hy_err_set(err, HY_EIO, "%s: the HDF5 reader ended without the '%s' attribute", src, name);
+            break;
+        }
+        if (type != HY_H5R_TEXT || got || !(got = malloc((size_t)len + 1))) {
+            reap(&L, 1);
+            rc = got ? hy_err_set(err, HY_EIO, "%s: the HDF5 reader sent a malformed message", src)
+                     : hy_err_set(err, HY_ENOMEM, "%s: out of memory", src);
+            break;
+        }
+        memcpy(got, buf, len);
+        got[len] = '\0';
+        n = len;
+    }
+    free(buf);
+    if (rc != HY_OK) {
+        free(got);
+        return rc;
+    }
+    *text = got;
+    if (len_out)
+        *len_out = n;
+    return HY_OK;
 }

@@ -7,13 +7,30 @@
 #include <stdint.h>
 #include "hyst/csvread.h"
 #include "csvread_internal.h"
+#include "hyst/h5log.h"
 
 enum {
     HY_H5R_STAGE = 'S', /* text: what the child asks libhdf5 next (named if libhdf5 crashes or hangs there)  */
     HY_H5R_HEAD = 'H',  /* hy_h5r_head: the columns chosen, the rows declared                                  */
     HY_H5R_ROWS = 'D',  /* k rows of (t, q, Q) as doubles (t and Q 0 when unused), in file order                */
-    HY_H5R_END = 'E'    /* int32 status, then the message (empty on success)                                   */
+    HY_H5R_END = 'E',   /* int32 status, then the message (empty on success)                                   */
+    HY_H5R_COLS = 'C',  /* hy_h5r_cols: every column of the table (hy_h5_read_table), the rows declared          */
+    HY_H5R_ALL = 'A',   /* k rows of every column as doubles, in file order (hy_h5_read_table)                   */
+    HY_H5R_TEXT = 'T'   /* a string attribute's text (hy_h5_read_attr_text), at most HY_H5R_MAX_TEXT bytes       */
 };
+
+/* what the child reads: the chosen columns of a table (a series), all of them, or a string attribute */
+typedef enum { HY_H5R_SERIES, HY_H5R_TABLE, HY_H5R_ATTR } hy_h5r_kind;
+
+typedef struct hy_h5r_cols {
+    int32_t ncol;
+    uint64_t rows;                        /* rows declared (already checked against what the file can hold) */
+    char names[HY_H5_MAX_COLS][64];       /* printable (hy_msg_text), as the series' names                   */
+    char units[HY_H5_MAX_COLS][32];
+} hy_h5r_cols;
+
+/* a string attribute read whole: at most this many bytes (mech dock's summary of a 400 s run is ~10 KB) */
+#define HY_H5R_MAX_TEXT (4 << 20)
 
 typedef struct hy_h5r_head {
     int32_t col[3];       /* x, y, t: 0-based column, -1 when unused                         */
@@ -40,8 +57,10 @@ typedef struct hy_h5r_head {
 /* the child is stopped when it sends nothing for this long (ms); the fuzz harness sets it shorter */
 HY_CSV_HIDDEN extern int hy_h5_stall_ms;
 
-/* (file, dataset path, options, pipe's write end) => the messages above written to fd; never returns
- * (_exit: the child shares the caller's stdio buffers and atexit handlers, which must not run twice) */
-HY_CSV_HIDDEN _Noreturn void hy_h5r_child(const char *file, const char *dpath, const hy_csv_opts *o, int fd);
+/* (file, what: a table's chosen columns (series, by o), all its columns (table), or the string attribute `attr`
+ * of the object dpath (attr), pipe's write end) => the messages above written to fd; never returns (_exit: the
+ * child shares the caller's stdio buffers and atexit handlers, which must not run twice) */
+HY_CSV_HIDDEN _Noreturn void hy_h5r_child(const char *file, hy_h5r_kind kind, const char *dpath, const char *attr,
+                                          const hy_csv_opts *o, int fd);
 
 #endif

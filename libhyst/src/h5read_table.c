@@ -1,7 +1,8 @@
 /* The libhdf5 side of the HDF5 table reader, run in the child process of h5read.c (h5read_internal.h): opens the
  * file, checks what the table declares before asking libhdf5 to read it (dataspace, types, layout, the rows
  * against the bytes the file holds, the string attributes' shapes), chooses the columns as hy_csv_read does, and
- * streams the chosen columns to the caller HY_H5R_CHUNK_ROWS rows at a time (memory does not grow with the table).
+ * streams the chosen columns (or every column: hy_h5_read_table) to the caller HY_H5R_CHUNK_ROWS rows at a time
+ * (memory does not grow with the table); or reads one string attribute (hy_h5_read_attr_text).
  * Everything it asks libhdf5 to do is announced first (HY_H5R_STAGE), so that a crash or a hang inside libhdf5 on
  * a damaged file is reported with what it was doing (issue 42, N13, N19, N20, N21). */
 #include <errno.h>
@@ -279,7 +280,47 @@ static int plausible(hid_t d, uint64_t rows, size_t row_bytes, const char *src, 
     return HY_OK;
 }
 
-_Noreturn void hy_h5r_child(const char *file, const char *dpath, const hy_csv_opts *o, int fd)
+// (open file, object path, attribute name, "FILE:OBJ") => the attribute's text sent (HY_H5R_TEXT); never returns
+static _Noreturn void send_attr(hid_t f, const char *obj, const char *attr, const char *src, hy_err *err)
+{
+    char what[96];
+    snprintf(what, sizeof what, "reading the '%.40s' attribute", attr);
+    stage(what);
+    hid_t o = strcmp(obj, "/") == 0 || path_exists(f, obj) ? H5Oopen(f, obj, H5P_DEFAULT) : -1;
+    if (o < 0 || H5Aexists(o, attr) <= 0)
+        finish(hy_err_set(err, HY_EDATA, "%s: no attribute '%s' (not a log that holds it)", src, attr), err);
+    hid_t a = H5Aopen(o, attr, H5P_DEFAULT);
+    hid_t sp = a >= 0 ? H5Aget_space(a) : -1, ft = a >= 0 ? H5Aget_type(a) : -1, mt = -1;
+    if (a < 0 || sp < 0 || ft < 0)
+        finish(hy_err_set(err, HY_EDATA, "%s: the '%s' attribute cannot be read (a damaged file)", src, attr), err);
+    /* one string, nothing else: a scalar of a variable-length string or of a fixed size up to HY_H5R_MAX_TEXT
+       (checked before reading: libhdf5 follows a variable-length string's heap reference) */
+    int var = H5Tis_variable_str(ft);
+    size_t fixed = var == 0 ? H5Tget_size(ft) : 0;
+    if (H5Sget_simple_extent_ndims(sp) != 0 || H5Tget_class(ft) != H5T_STRING || var < 0 ||
+        (var == 0 && (fixed < 1 || fixed > HY_H5R_MAX_TEXT)))
+        finish(hy_err_set(err, HY_EDATA, "%s: the '%s' attribute is not one string of at most %d bytes", src, attr,
+                          HY_H5R_MAX_TEXT), err);
+    mt = H5Tcopy(H5T_C_S1);
+    if (mt < 0 || H5Tset_size(mt, var ? H5T_VARIABLE : fixed + 1) < 0 || H5Tset_cset(mt, H5Tget_cset(ft)) < 0)
+        finish(hy_err_set(err, HY_EDATA, "%s: the '%s' attribute has a string type that cannot be read", src, attr),
+               err);
+    char *text = NULL, *fix = var ? NULL : calloc(1, fixed + 1);
+    if ((var && H5Aread(a, mt, &text) < 0) || (!var && (!fix || H5Aread(a, mt, fix) < 0)))
+        finish(hy_err_set(err, HY_EDATA, "%s: the '%s' attribute cannot be read (a damaged file)", src, attr), err);
+    const char *t = var ? text : fix;
+    size_t n = t ? strnlen(t, (size_t)HY_H5R_MAX_TEXT + 1) : 0;
+    if (!t) /* a null dataspace: no string at all */
+        finish(hy_err_set(err, HY_EDATA, "%s: the '%s' attribute holds no string", src, attr), err);
+    if (n > HY_H5R_MAX_TEXT)
+        finish(hy_err_set(err, HY_EDATA, "%s: the '%s' attribute holds more than %d bytes", src, attr,
+                          HY_H5R_MAX_TEXT), err);
+    send_msg(HY_H5R_TEXT, t, n);
+    finish(HY_OK, err);
+}
+
+_Noreturn void hy_h5r_child(const char *file, hy_h5r_kind kind, const char *dpath, const char *attr,
+                            const hy_csv_opts *o, int fd)
 {
     fd_out = fd;
     hy_err e = {0}, *err = &e;
@@ -304,6 +345,8 @@ _Noreturn void hy_h5r_child(const char *file, const char *dpath, const hy_csv_op
         finish(hy_err_set(err, HY_EIO, "%s: cannot open the HDF5 file %s (%lld bytes): %s", src, file,
                           (long long)st.st_size, why[0] ? why : "a damaged file"), err);
     }
+    if (kind == HY_H5R_ATTR)
+        send_attr(f, dpath, attr, src, err);
     stage("opening the dataset");
     if (!path_exists(f, dpath) || H5Oexists_by_name(f, dpath, H5P_DEFAULT) <= 0)
         finish(hy_err_set(err, HY_EDATA, "%s: no dataset %s in %s", src, dpath, file), err);
@@ -366,8 +409,8 @@ _Noreturn void hy_h5r_child(const char *file, const char *dpath, const hy_csv_op
     }
     if (read_strings(d, "units", tb.ncol, tb.units, src, err) != HY_OK)
         finish(err->code, err);
-    int col[3];
-    if (choose(&tb, o, col, err) != HY_OK)
+    int col[3] = {NONE, NONE, NONE};
+    if (kind == HY_H5R_SERIES && choose(&tb, o, col, err) != HY_OK)
         finish(err->code, err);
     uint64_t n = dims[0];
     if (n == 0)
@@ -375,6 +418,20 @@ _Noreturn void hy_h5r_child(const char *file, const char *dpath, const hy_csv_op
     if (plausible(d, n, row_bytes, src, &st, err) != HY_OK)
         finish(err->code, err);
 
+    if (kind == HY_H5R_TABLE) {
+        /* every column, printable names and units (as the series' path) */
+        hy_h5r_cols *c = calloc(1, sizeof *c);
+        if (!c)
+            _exit(4);
+        c->ncol = tb.ncol;
+        c->rows = n;
+        for (int k = 0; k < tb.ncol; k++) {
+            hy_msg_text(c->names[k], sizeof c->names[k], tb.names[k], strlen(tb.names[k]), SIZE_MAX);
+            hy_msg_text(c->units[k], sizeof c->units[k], tb.units[k], strlen(tb.units[k]), SIZE_MAX);
+        }
+        send_msg(HY_H5R_COLS, c, sizeof *c);
+        free(c);
+    }
     hy_h5r_head h;
     memset(&h, 0, sizeof h);
     h.rows = n;
@@ -386,7 +443,8 @@ _Noreturn void hy_h5r_child(const char *file, const char *dpath, const hy_csv_op
             hy_msg_text(h.units[k], sizeof h.units[k], tb.units[col[k]], strlen(tb.units[col[k]]), SIZE_MAX);
         }
     }
-    send_msg(HY_H5R_HEAD, &h, sizeof h);
+    if (kind == HY_H5R_SERIES)
+        send_msg(HY_H5R_HEAD, &h, sizeof h);
 
     /* the rows, HY_H5R_CHUNK_ROWS at a time: every column as double, then the chosen three sent */
     hid_t mt;
@@ -414,6 +472,10 @@ _Noreturn void hy_h5r_child(const char *file, const char *dpath, const hy_csv_op
                               "compression filter)", src, (unsigned long long)r0 + 1, (unsigned long long)(r0 + k)),
                    err);
         H5Sclose(ms);
+        if (kind == HY_H5R_TABLE) { /* every column as it is */
+            send_msg(HY_H5R_ALL, buf, (size_t)k * (size_t)tb.ncol * sizeof *buf);
+            continue;
+        }
         for (hsize_t i = 0; i < k; i++) {
             const double *row = buf + i * (size_t)tb.ncol;
             rows[3 * i] = col[2] != NONE ? row[col[2]] : 0;

@@ -21,12 +21,42 @@ fi
 
 # ---- the runs: S1-B (20 s) and the whole process S3x-400-B and -C (at their shipped output rate, 20 rows/s) ----
 cd "$WORK" || exit 1
+# (S1-B and S3x-400-B write log.h5 too: --format csv+h5, the same run in both forms)
 for s in s1-B s3x-400-B s3x-400-C; do
-    check "mech dock $s" "$MECH" dock "$D/$s.json" --out "$WORK/$s" --no-plots --no-records -q
+    fmt=csv; [ "$s" = s3x-400-C ] || fmt=csv+h5
+    check "mech dock $s --format $fmt" "$MECH" dock "$D/$s.json" --out "$WORK/$s" --no-plots --no-records --format $fmt -q
     check "mech view $s" "$MECH" view "$WORK/$s" -q
 done
 check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1 (got '$2', expected '$3')"; fi; }
 check_eq "pose.csv has a row for every history row" "$(wc -l < "$WORK/s1-B/pose.csv")" "$(wc -l < "$WORK/s1-B/history.csv")"
+
+# ---- an HDF5 log (docs/view.md §1): the page's data from log.h5 (/history, /pose, the summary attribute) equal
+# those from the CSV folder of the same run, every number to the digit (all but the title, which names the input);
+# and a folder holding only log.h5 (--format h5) gives the same page as well -------------------------------------
+same_data() {   # (name, page A, page B): the embedded run data equal but the title
+    if "$PY" - "$2" "$3" <<'PYEOF'
+import json, re, sys
+def data(p):
+    m = re.search(r'<script type="application/json" id="run-data">(.*?)</script>', open(p).read(), re.S)
+    d = json.loads(m.group(1))
+    d.pop("title")
+    return d
+a, b = data(sys.argv[1]), data(sys.argv[2])
+diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+if diff or len(a["data"][0]) < 100:
+    sys.exit("differ in %s (or too few rows: %d)" % (diff, len(a["data"][0])))
+PYEOF
+    then ok "$1"; else not_ok "$1"; fi
+}
+for s in s1-B s3x-400-B; do
+    check "mech view $s/log.h5" "$MECH" view "$WORK/$s/log.h5" -o "$WORK/$s/view-h5.html" -q
+    same_data "$s: the page from log.h5 holds the data of the page from the CSV folder" "$WORK/$s/view.html" \
+        "$WORK/$s/view-h5.html"
+done
+check "mech dock s1-B --format h5" "$MECH" dock "$D/s1-B.json" --out "$WORK/s1-B-h5" --no-plots --no-records --format h5 -q
+check_eq "--format h5 writes no CSV history" "$(ls "$WORK/s1-B-h5" | grep -c '\.csv$')" "0"
+check "mech view of a folder holding log.h5" "$MECH" view "$WORK/s1-B-h5" -q
+same_data "s1-B --format h5: the same page data as the CSV folder" "$WORK/s1-B/view.html" "$WORK/s1-B-h5/view.html"
 
 # ---- a beam response (four clearance hinges, spec 004 §8) and a sweep (6 runs, the worst kept) ------------------
 check "mech beam sim hinges-4" "$MECH" beam sim "$FIX/mech/beam/hinges-4.json" --output-rate 2000 -o "$WORK/beam.csv"
@@ -89,8 +119,43 @@ check_fails "a malformed summary: FILE:LINE:COLUMN" "summary.json:1:[0-9]+" "$ME
 check_fails "--rows below 10" "--rows" "$MECH" view "$B/run" --rows 3
 check_fails "--config for a dock run" "--config is for a beam response" "$MECH" view "$B/run" --config x.json
 check_fails "a CSV that is not a beam response" "expected a mech beam sim time response" "$MECH" view "$B/run/history.csv"
-cp "$WORK/s1-B/log.h5" "$B/" 2>/dev/null || : > "$B/log.h5"
-check_fails "an HDF5 log: says to write CSV" "an HDF5 log: mech view reads the CSV outputs" "$MECH" view "$B/log.h5"
+# bad HDF5 logs: each refused with one line naming FILE:/DSET, exit 1, no page left
+BF=$FIX/bad
+check_fails1() { check_fails "$@"; check_eq "$1: one line" "$(wc -l < "$WORK/.err")" "1"; }
+cp "$BF/h5-dock-log-without-pose.h5" "$B/nopose.h5"   # a log of mech dock before it wrote /pose
+check_fails1 "a log without /pose: names it, says to rerun" "nopose.h5:/pose: missing: the run's poses .*rerun mech dock" \
+    "$MECH" view "$B/nopose.h5" --scenario "$D/s1-B.json"
+check_eq "and writes no page" "$(ls "$B" | grep -c '^nopose.html$')" "0"
+cp "$BF/h5-libhdf5-segv-units-attribute.h5" "$BF/h5-truncated.h5" "$BF/h5-escape-names.h5" "$B/"
+check_fails1 "a log whose units attribute crashes libhdf5" "h5-libhdf5-segv-units-attribute.h5:/history: the HDF5 library crashed \\(signal 11" \
+    "$MECH" view "$B/h5-libhdf5-segv-units-attribute.h5" --scenario "$D/s1-B.json"
+check_fails1 "a truncated log" "h5-truncated.h5:/: cannot open the HDF5 file .*truncated, 20000 bytes of the 71643" \
+    "$MECH" view "$B/h5-truncated.h5"
+check_fails1 "an HDF5 file that is no mech dock log" "h5-escape-names.h5:/: no attribute 'summary'" "$MECH" view "$B/h5-escape-names.h5"
+head -c 3000 "$WORK/s1-B/log.h5" > "$B/cut.h5"
+check_fails1 "a log cut short" "cut.h5:/: cannot open the HDF5 file .*truncated, 3000 bytes" "$MECH" view "$B/cut.h5"
+# a NaN in /history (history.csv would hold 'nan', refused there as a word): an uncompressed log (outputs.compression
+# 0, the scenario copied with its models) with one number of the 5th row, found once in the file, set to NaN
+cp -r "$D" "$B/dockc" && sed -i 's/"rate": 200,/"rate": 200, "compression": 0,/' "$B/dockc/s1-B.json"
+"$MECH" dock "$B/dockc/s1-B.json" --duration 0.05 --format csv+h5 --no-records --no-plots --out "$B/nan" -q
+col=$("$PY" - "$B/nan" <<'PYEOF'
+import csv, struct, sys
+d = sys.argv[1]
+rows = list(csv.reader(open(d + "/history.csv")))
+blob = bytearray(open(d + "/log.h5", "rb").read())
+for k, v in enumerate(rows[2 + 4]):
+    pat = struct.pack("<d", float(v))
+    if k > 0 and float(v) != 0 and blob.count(pat) == 1:
+        i = blob.find(pat)
+        blob[i:i + 8] = struct.pack("<d", float("nan"))
+        open(d + "/log.h5", "wb").write(blob)
+        print("%d: column '%s'" % (k + 1, rows[0][k]))
+        break
+PYEOF
+)
+check_fails1 "a NaN in a log's history: FILE:/DSET:ROW:COLUMN" "nan/log.h5:/history:5:$col: nan is not a finite number" \
+    "$MECH" view "$B/nan/log.h5" --scenario "$B/dockc/s1-B.json"
+check_fails "--config for a log" "--config is for a beam response" "$MECH" view "$WORK/s1-B/log.h5" --config x.json
 h=$(cksum < "$B/run/history.csv")
 check_fails "-o onto an input" "refusing to overwrite the input file" "$MECH" view "$B/run" -o "$B/run/history.csv"
 check_eq "the input is unchanged" "$(cksum < "$B/run/history.csv")" "$h"

@@ -356,6 +356,73 @@ static void bad_files_and_paths(void **state)
     assert_int_equal(hy_h5_split_path(":/x", f, sizeof f, &d), 0);
 }
 
+/* hy_h5_read_table (mech view's reader of a log's /history and /pose): every column of a table of many child
+ * messages (8192 rows each) and a partial last one, bit for bit, with its names and units; a missing table
+ * named. hy_h5_read_attr_text: a string attribute back byte for byte; a missing one and a number refused */
+static void whole_table_and_string_attribute(void **state)
+{
+    (void)state;
+    const long rows = 50000;
+    assert_int_equal(write_log(rows), HY_OK);
+    hy_h5_table t;
+    hy_err err;
+    assert_int_equal(hy_h5_read_table(path, "/records/e", &t, &err), HY_OK);
+    assert_int_equal(t.ncol, 3);
+    assert_int_equal(t.nrow, (size_t)rows);
+    for (long i = 0; i < rows; i++) {
+        double r[3];
+        row_of(i, r);
+        assert_memory_equal(t.v + 3 * i, r, sizeof r);
+    }
+    assert_string_equal(t.name[2], "Q");
+    assert_string_equal(t.unit[1], "m");
+    assert_string_equal(t.source, strcat(strcpy((char[400]){0}, path), ":/records/e"));
+    hy_h5_table_free(&t);
+    assert_null(t.v);
+    assert_int_equal(hy_h5_read_table(path, "/history", &t, &err), HY_OK); /* every 10th row, 2 columns */
+    assert_int_equal(t.ncol, 2);
+    assert_int_equal(t.nrow, (size_t)rows / 10);
+    double r[3];
+    row_of(49990, r);
+    assert_memory_equal(t.v + 2 * 4999, r, 2 * sizeof(double));
+    hy_h5_table_free(&t);
+    assert_int_not_equal(hy_h5_read_table(path, "/pose", &t, &err), HY_OK);
+    assert_non_null(strstr(err.msg, ":/pose: no dataset /pose in"));
+    assert_null(t.v);
+
+    /* the summary as mech dock writes it: a JSON text of any length, bytes above 127 included */
+    char *text;
+    size_t len;
+    assert_int_not_equal(hy_h5_read_attr_text(path, "/", "summary", &text, &len, &err), HY_OK);
+    assert_non_null(strstr(err.msg, ":/: no attribute 'summary'"));
+    assert_int_not_equal(hy_h5_read_attr_text(path, "/", "peak", &text, &len, &err), HY_OK); /* a float64 */
+    assert_non_null(strstr(err.msg, "the 'peak' attribute is not one string"));
+    assert_int_equal(hy_h5_read_attr_text(path, "/records/e", "note", &text, &len, &err), HY_OK);
+    assert_string_equal(text, "x");
+    assert_int_equal(len, 1);
+    free(text);
+    size_t big = 100000;
+    char *want = malloc(big + 1);
+    assert_non_null(want);
+    for (size_t i = 0; i < big; i++)
+        want[i] = i % 1000 == 999 ? '\n' : i % 97 == 0 ? '\xc3' : i % 97 == 1 ? '\xa9' : (char)('a' + i % 26);
+    want[big] = '\0';
+    hy_h5log *lg;
+    hy_h5table *h;
+    assert_int_equal(hy_h5log_open(&lg, path, NULL, &err), HY_OK);
+    assert_int_equal(hy_h5log_table(lg, "/history", 2, names, units, "history", &h, &err), HY_OK);
+    assert_int_equal(hy_h5log_attr_string(lg, "/", "summary", want, &err), HY_OK);
+    assert_int_equal(hy_h5log_commit(lg, &err), HY_OK);
+    assert_int_equal(hy_h5_read_attr_text(path, "/", "summary", &text, &len, &err), HY_OK);
+    assert_int_equal(len, big);
+    assert_memory_equal(text, want, big + 1);
+    free(text);
+    free(want);
+    /* a table without rows is refused as hy_h5_read_series refuses it */
+    assert_int_not_equal(hy_h5_read_table(path, "/history", &t, &err), HY_OK);
+    assert_non_null(strstr(err.msg, "found no rows"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +432,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(plane_stream_stores_noise_packs_the_rest, setup, teardown),
         cmocka_unit_test_setup_teardown(abort_keeps_the_old_file, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_files_and_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(whole_table_and_string_attribute, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -141,7 +141,7 @@ typedef struct run {
     double ev_flag[6];               /* contact flags and capture at the step before (outputs.events)            */
     int ev_state[MECH_DOCK_NEL], ev_primed;
     hy_h5log *h5;                    /* log.h5 (outputs.format h5): the history and the records as tables        */
-    hy_h5table *h5hist, *h5rec[MECH_DOCK_NEL];
+    hy_h5table *h5hist, *h5pose, *h5rec[MECH_DOCK_NEL];
     /* figures: every channel + every element's q, Q at a stride of steps */
     double *pb;                      /* PLOT_POINTS x (MECH_DOCK_NCH + 2 MECH_DOCK_NEL)                          */
     long pn, pstride;
@@ -209,6 +209,102 @@ static int open_out(run *r, const char *name, hy_atomic *a)
     return MECH_EXIT_OK;
 }
 
+/* (run) => pose.csv open with its header: t and the points of mech_dock_sim_view in the cone frame (UJ, bending
+ * joint, head, limiter bases, housing axis, active port and axis; the process's lever rollers with their pivots and
+ * the pusher rods), one row at each history row, for `mech view` (docs/view.md) */
+// (params) => pose.csv's lever rollers (0..4) and pusher rods (0..8); returns its number of columns (t first)
+static int pose_shape(const mech_dock_params *p, int *nr, int *np)
+{
+    *nr = p->process.enabled && p->process.cam_on ? p->process.cam.n_lever : 0;
+    *np = p->process.enabled ? p->process.pushers.n : 0;
+    *nr = *nr > 4 ? 4 : *nr < 0 ? 0 : *nr;
+    *np = *np > 8 ? 8 : *np < 0 ? 0 : *np;
+    return 1 + 3 * (8 + 2 * *nr + 2 * *np);
+}
+
+#define POSE_COLS (1 + 3 * (8 + 8 + 16))   /* t and at most 8 points, 4 rollers with pivots, 8 pusher rods */
+#define POSE_NAME 32
+
+/* (run) => names[k] and units[k] of the pose table's columns (pose.csv's header, log.h5's /pose); their count */
+static int pose_names(const run *r, char names[][POSE_NAME], const char **units)
+{
+    static const char *const pt[] = {"uj", "bend", "head", "lim0", "lim1", "hax", "port", "pax"};
+    static const char *const xyz[] = {"x", "y", "z"};
+    int n = 0;
+    units[n] = "s";
+    snprintf(names[n++], POSE_NAME, "t");
+    for (int k = 0; k < 8; k++)
+        for (int d = 0; d < 3; d++) {
+            units[n] = k == 5 || k == 7 ? "1" : "m";   /* the housing and port axes are unit vectors */
+            snprintf(names[n++], POSE_NAME, "%s_%s", pt[k], xyz[d]);
+        }
+    for (int j = 0; j < r->pose_nr; j++)
+        for (int d = 0; d < 6; d++) {
+            units[n] = "m";
+            snprintf(names[n++], POSE_NAME, "%s%d_%s", d < 3 ? "roller" : "pivot", j + 1, xyz[d % 3]);
+        }
+    for (int i = 0; i < r->pose_np; i++)
+        for (int d = 0; d < 6; d++) {
+            units[n] = "m";
+            snprintf(names[n++], POSE_NAME, "pusher%d_%s%s", i + 1, d < 3 ? "b" : "t", xyz[d % 3]);
+        }
+    return n;
+}
+
+/* (run, simulation) => out[1..]: the points of mech_dock_sim_view in the pose table's order (out[0] is left for
+ * t); the number of coordinates written. One function for pose.csv and log.h5's /pose (docs/view.md) */
+static int pose_points(const run *r, const mech_dock_sim *s, double *out)
+{
+    mech_dock_pose_view v;
+    mech_dock_sim_view(s, &v);
+    mech_vec3 pts[8 + 8 + 16];
+    int n = 0;
+    pts[n++] = v.uj, pts[n++] = v.bend, pts[n++] = v.head, pts[n++] = v.limiter0, pts[n++] = v.limiter1;
+    pts[n++] = v.housing_axis, pts[n++] = v.active_port, pts[n++] = v.active_axis;
+    for (int j = 0; j < r->pose_nr; j++)
+        pts[n++] = j < v.n_roller ? v.roller[j] : mech_vec3_make(NAN, NAN, NAN),
+        pts[n++] = j < v.n_roller ? v.lever_pivot[j] : mech_vec3_make(NAN, NAN, NAN);
+    for (int i = 0; i < r->pose_np; i++)
+        pts[n++] = i < v.n_pusher ? v.pusher_base[i] : mech_vec3_make(NAN, NAN, NAN),
+        pts[n++] = i < v.n_pusher ? v.pusher_tip[i] : mech_vec3_make(NAN, NAN, NAN);
+    for (int k = 0; k < n; k++)
+        out[1 + 3 * k] = pts[k].x, out[2 + 3 * k] = pts[k].y, out[3 + 3 * k] = pts[k].z;
+    return 3 * n;
+}
+
+static int open_pose(run *r)
+{
+    pose_shape(r->p, &r->pose_nr, &r->pose_np);
+    if (open_out(r, "pose.csv", &r->pose) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    r->pose_open = 1;
+    char names[POSE_COLS][POSE_NAME];
+    const char *units[POSE_COLS];
+    int n = pose_names(r, names, units);
+    FILE *fp = r->pose.fp;
+    for (int k = 0; k < n; k++)
+        fprintf(fp, "%s%c", names[k], k + 1 < n ? ',' : '\n');
+    for (int k = 0; k < n; k++)
+        fprintf(fp, "%s%c", units[k], k + 1 < n ? ',' : '\n');
+    return MECH_EXIT_OK;
+}
+
+// (run, simulation, time text) => one pose.csv row
+static void write_pose(run *r, const mech_dock_sim *s, const char *tb, int tn)
+{
+    double c[POSE_COLS];
+    int n = pose_points(r, s, c);
+    char line[POSE_COLS * (NUM_LEN + 1) + 2], *l = line;
+    memcpy(l, tb, (size_t)tn);
+    l += tn;
+    for (int k = 1; k <= n; k++) {
+        *l++ = ',';
+        l += fmt_num(l, c[k]);
+    }
+    *l++ = '\n';
+    fwrite(line, 1, (size_t)(l - line), r->pose.fp);
+}
+
 /* (run) => log.h5 open with the tables /history (t and the chosen channels) and /records/ELEMENT (t, q, Q) */
 static int open_h5(run *r)
 {
@@ -226,6 +322,17 @@ static int open_h5(run *r)
         hy_h5log_table(r->h5, "/history", r->ncol, names, units,
                        "mech dock time histories: t and the chosen channels (docs/dock-scenarios.md)", &r->h5hist,
                        &err) != HY_OK)
+        return mech_cli_fail(r->cmd, "%s", err.msg);
+    /* /pose: pose.csv's columns, a row at each history row (mech view reads it; docs/view.md) */
+    char pn[POSE_COLS][POSE_NAME];
+    const char *pnames[POSE_COLS], *punits[POSE_COLS];
+    pose_shape(r->p, &r->pose_nr, &r->pose_np);
+    int np = pose_names(r, pn, punits);
+    for (int k = 0; k < np; k++)
+        pnames[k] = pn[k];
+    if (hy_h5log_table(r->h5, "/pose", np, pnames, punits,
+                       "mech dock poses for mech view: t and the points of the two-projection view in the cone frame "
+                       "at each history row (docs/view.md)", &r->h5pose, &err) != HY_OK)
         return mech_cli_fail(r->cmd, "%s", err.msg);
     for (int e = 0; r->c->records && e < MECH_DOCK_NEL; e++) {
         if (!mech_dock_element_used(r->p, e))
@@ -249,72 +356,6 @@ static int default_nch(const mech_dock_config *c)
 {
     const mech_dock_params *p = &c->params;
     return p->process.enabled || p->stand || p->limiter_movable ? MECH_DOCK_NCH : MECH_DOCK_CH_PROCESS_FIRST;
-}
-
-/* (run) => pose.csv open with its header: t and the points of mech_dock_sim_view in the cone frame (UJ, bending
- * joint, head, limiter bases, housing axis, active port and axis; the process's lever rollers with their pivots and
- * the pusher rods), one row at each history row, for `mech view` (docs/view.md) */
-// (params) => pose.csv's lever rollers (0..4) and pusher rods (0..8); returns its number of columns (t first)
-static int pose_shape(const mech_dock_params *p, int *nr, int *np)
-{
-    *nr = p->process.enabled && p->process.cam_on ? p->process.cam.n_lever : 0;
-    *np = p->process.enabled ? p->process.pushers.n : 0;
-    *nr = *nr > 4 ? 4 : *nr < 0 ? 0 : *nr;
-    *np = *np > 8 ? 8 : *np < 0 ? 0 : *np;
-    return 1 + 3 * (8 + 2 * *nr + 2 * *np);
-}
-
-static int open_pose(run *r)
-{
-    pose_shape(r->p, &r->pose_nr, &r->pose_np);
-    if (open_out(r, "pose.csv", &r->pose) != MECH_EXIT_OK)
-        return MECH_EXIT_FAIL;
-    r->pose_open = 1;
-    static const char *const pt[] = {"uj", "bend", "head", "lim0", "lim1", "hax", "port", "pax"};
-    FILE *fp = r->pose.fp;
-    fputs("t", fp);
-    for (int k = 0; k < 8; k++)
-        fprintf(fp, ",%s_x,%s_y,%s_z", pt[k], pt[k], pt[k]);
-    for (int j = 0; j < r->pose_nr; j++)
-        fprintf(fp, ",roller%d_x,roller%d_y,roller%d_z,pivot%d_x,pivot%d_y,pivot%d_z", j + 1, j + 1, j + 1, j + 1,
-                j + 1, j + 1);
-    for (int i = 0; i < r->pose_np; i++)
-        fprintf(fp, ",pusher%d_bx,pusher%d_by,pusher%d_bz,pusher%d_tx,pusher%d_ty,pusher%d_tz", i + 1, i + 1, i + 1,
-                i + 1, i + 1, i + 1);
-    fputs("\ns", fp);
-    for (int k = 0; k < 3 * (8 + 2 * r->pose_nr + 2 * r->pose_np); k++)
-        fputs(k / 3 == 5 || k / 3 == 7 ? ",1" : ",m", fp);
-    fputc('\n', fp);
-    return MECH_EXIT_OK;
-}
-
-// (run, simulation, time text) => one pose.csv row
-static void write_pose(run *r, const mech_dock_sim *s, const char *tb, int tn)
-{
-    mech_dock_pose_view v;
-    mech_dock_sim_view(s, &v);
-    mech_vec3 pts[8 + 8 + 16];
-    int n = 0;
-    pts[n++] = v.uj, pts[n++] = v.bend, pts[n++] = v.head, pts[n++] = v.limiter0, pts[n++] = v.limiter1;
-    pts[n++] = v.housing_axis, pts[n++] = v.active_port, pts[n++] = v.active_axis;
-    for (int j = 0; j < r->pose_nr; j++)
-        pts[n++] = j < v.n_roller ? v.roller[j] : mech_vec3_make(NAN, NAN, NAN),
-        pts[n++] = j < v.n_roller ? v.lever_pivot[j] : mech_vec3_make(NAN, NAN, NAN);
-    for (int i = 0; i < r->pose_np; i++)
-        pts[n++] = i < v.n_pusher ? v.pusher_base[i] : mech_vec3_make(NAN, NAN, NAN),
-        pts[n++] = i < v.n_pusher ? v.pusher_tip[i] : mech_vec3_make(NAN, NAN, NAN);
-    char line[(3 * (8 + 8 + 16)) * (NUM_LEN + 1) + NUM_LEN + 2], *l = line;
-    memcpy(l, tb, (size_t)tn);
-    l += tn;
-    for (int k = 0; k < n; k++) {
-        const double c[3] = {pts[k].x, pts[k].y, pts[k].z};
-        for (int d = 0; d < 3; d++) {
-            *l++ = ',';
-            l += fmt_num(l, c[d]);
-        }
-    }
-    *l++ = '\n';
-    fwrite(line, 1, (size_t)(l - line), r->pose.fp);
 }
 
 static int open_files(run *r)
@@ -383,15 +424,21 @@ static int is_event(run *r, const double *ch, const int *state)
 
 /* (run, this step's channels and element values, which tables get a row) => rows appended to log.h5; a write
  * error stops the run like a failed step (the summary says why) */
-static int write_h5(run *r, const double *ch, const double *q, const double *Q, int hist, int rec)
+static int write_h5(run *r, const mech_dock_sim *s, const double *ch, const double *q, const double *Q, int hist,
+                    int rec)
 {
     hy_err err;
-    double row[MECH_DOCK_NCH];
+    double row[MECH_DOCK_NCH > POSE_COLS ? MECH_DOCK_NCH : POSE_COLS];
     int rc = HY_OK;
     if (hist) {
         for (int k = 0; k < r->ncol; k++)
             row[k] = ch[r->col[k]];
         rc = hy_h5log_append(r->h5hist, row, &err);
+        if (rc == HY_OK) {   /* the pose at the same row (as pose.csv beside history.csv) */
+            row[0] = ch[MECH_DOCK_CH_T];
+            pose_points(r, s, row);
+            rc = hy_h5log_append(r->h5pose, row, &err);
+        }
     }
     for (int e = 0; rec && rc == HY_OK && e < MECH_DOCK_NEL; e++)
         if (r->h5rec[e]) {
@@ -427,7 +474,7 @@ static void observe(run *r, const mech_dock_sim *s)
         r->next_row = (double)++r->k_row / c->out_rate;
     if (!only && c->out_records_rate > 0 && t >= r->next_rec - 0.5 * h)
         r->next_rec = (double)++r->k_rec / c->out_records_rate;
-    if (r->h5 && (hist_due || rec_due) && write_h5(r, ch, q, Q, hist_due, rec_due) != HY_OK)
+    if (r->h5 && (hist_due || rec_due) && write_h5(r, s, ch, q, Q, hist_due, rec_due) != HY_OK)
         return;
     char tb[NUM_LEN];
     int tn = r->hist_open || r->rec_open[0] ? fmt_num(tb, t) : 0;
@@ -1279,7 +1326,7 @@ static int check_size(const char *cmd, const opts *o, const mech_dock_config *c,
 {
     const mech_dock_params *p = &c->params;
     int nel = c->records ? elements_used(p) : 0, nr, np;
-    int npose = c->out_format == MECH_DOCK_FORMAT_H5 ? 0 : pose_shape(p, &nr, &np);   /* pose.csv, a row per history row */
+    int npose = pose_shape(p, &nr, &np);   /* pose.csv or log.h5's /pose, a row per history row */
     int ncol = (c->nchannel ? c->nchannel + 1 : default_nch(c)) + npose;
     double hlo, hhi, rlo, rhi;
     table_rows(p, c->out_rate, &hlo, &hhi);

@@ -10,10 +10,12 @@
  * Long histories are decimated (view_decimate) so that every contact onset and peak stays. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
+#include "hyst/h5log.h"
 #include "hyst/util.h"
 #include "mech/beam.h"
 #include "mech/dock.h"
@@ -158,11 +160,17 @@ static void dock_geometry(FILE *fp, const mech_dock_params *p)
             p->limiter_movable != 0, p->process.enabled != 0);
 }
 
+/* A docking run as the page needs it, read from a `mech dock` output folder (history.csv, pose.csv, summary.json)
+ * or from its HDF5 log (log.h5: /history, /pose, the root's "summary" attribute) into the same tables: th/vh the
+ * history, tp/vp the poses, sum the summary, cfg the scenario. The page is written from these alone, so it is the
+ * same whichever the input (docs/view.md §1). */
 typedef struct dock_in {
     char dir[PATH_MAX_LEN];
-    char hist[PATH_MAX_LEN], pose[PATH_MAX_LEN], summary[PATH_MAX_LEN], scenario[PATH_MAX_LEN];
+    char log[PATH_MAX_LEN];   /* the HDF5 log read, "" for a CSV folder */
+    char hist[PATH_MAX_LEN + 16], pose[PATH_MAX_LEN + 16], summary[PATH_MAX_LEN + 16], scenario[PATH_MAX_LEN];
     view_table th, tp;
     double *vh, *vp;
+    hy_h5_table *hh, *hp;     /* the log's tables: th and tp name their columns from them */
     cJSON *sum;
     mech_dock_config *cfg;
 } dock_in;
@@ -173,11 +181,18 @@ static void dock_in_free(dock_in *d)
     view_table_free(&d->tp);
     free(d->vh);
     free(d->vp);
+    hy_h5_table_free(d->hh);
+    hy_h5_table_free(d->hp);
+    free(d->hh);
+    free(d->hp);
     cJSON_Delete(d->sum);
     if (d->cfg)
         mech_dock_config_free(d->cfg);
     free(d->cfg);
 }
+
+static int dock_scenario(const char *cmd, const char *dir, const char *scenario, dock_in *d);
+static int dock_check(const char *cmd, dock_in *d);
 
 // (cmd, run folder, --scenario or NULL, d) => the run's files read and checked against each other; exit status
 static int dock_read(const char *cmd, const char *dir, const char *scenario, dock_in *d)
@@ -192,6 +207,91 @@ static int dock_read(const char *cmd, const char *dir, const char *scenario, doc
                              "issue 48; rerun mech dock)", d->pose);
     if (!(d->sum = read_json(cmd, d->summary)))
         return MECH_EXIT_FAIL;
+    if (dock_scenario(cmd, dir, scenario, d) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    if (view_table_read(d->hist, 1, &d->th, &err) != HY_OK || view_table_numbers(&d->th, 0, &d->vh, &err) != HY_OK ||
+        view_table_read(d->pose, 1, &d->tp, &err) != HY_OK || view_table_numbers(&d->tp, 1, &d->vp, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    return dock_check(cmd, d);
+}
+
+/* (HDF5 table read, view table, its values, whether NaN is allowed (a pose point a run does not have)) => the
+ * view table naming the columns of h (which must outlive it), *v its values (taken from h); "FILE:DSET:ROW:COL:"
+ * on a value pose.csv or history.csv could not hold */
+static int table_from_h5(hy_h5_table *h, view_table *t, double **v, int allow_nan, hy_err *err)
+{
+    if (h->nrow > (size_t)INT32_MAX)
+        return hy_err_set(err, HY_EDATA, "%s: %zu rows, expected at most %d", h->source, h->nrow, INT32_MAX);
+    t->ncol = h->ncol, t->nrow = h->nrow;
+    t->name = malloc(2 * (size_t)h->ncol * sizeof *t->name);
+    t->line = malloc((h->nrow ? h->nrow : 1) * sizeof *t->line);
+    t->path = strdup(h->source);
+    if (!t->name || !t->line || !t->path)
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory", h->source);
+    t->unit = t->name + h->ncol;
+    for (int k = 0; k < h->ncol; k++)
+        t->name[k] = h->name[k], t->unit[k] = h->unit[k];
+    for (size_t i = 0; i < h->nrow; i++) {
+        t->line[i] = (int)i + 1; /* the row (1-based) stands for the CSV's line in messages */
+        for (int k = 0; k < h->ncol; k++) {
+            double x = h->v[i * (size_t)h->ncol + k];
+            if (!isfinite(x) && !(allow_nan && isnan(x)))
+                return hy_err_set(err, HY_EDATA, "%s:%zu:%d: column '%s': %g is not a finite number", h->source,
+                                  i + 1, k + 1, h->name[k], x);
+        }
+    }
+    *v = h->v;
+    h->v = NULL;
+    return HY_OK;
+}
+
+// (cmd, HDF5 log of mech dock --format h5, --scenario or NULL, d) => the run read and checked; exit status
+static int dock_read_h5(const char *cmd, const char *file, const char *scenario, dock_in *d)
+{
+    hy_err err;
+    snprintf(d->log, sizeof d->log, "%s", file);
+    snprintf(d->dir, sizeof d->dir, "%s", file);
+    char *slash = strrchr(d->dir, '/');
+    if (slash)
+        slash[slash == d->dir] = '\0'; /* the log's folder: RUN/scenario.json as for a CSV folder */
+    else
+        snprintf(d->dir, sizeof d->dir, ".");
+    snprintf(d->hist, sizeof d->hist, "%s:/history", file);
+    snprintf(d->pose, sizeof d->pose, "%s:/pose", file);
+    snprintf(d->summary, sizeof d->summary, "%s:/", file);
+    char *text = NULL;
+    size_t len = 0;
+    if (hy_h5_read_attr_text(file, "/", "summary", &text, &len, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    char what[PATH_MAX_LEN + 32];
+    snprintf(what, sizeof what, "%s summary", d->summary);
+    int rc = hy_json_parse_strict(text, len, what, "a summary (JSON)", &d->sum, &err);
+    free(text);
+    if (rc != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (dock_scenario(cmd, d->dir, scenario, d) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    if (!(d->hh = calloc(1, sizeof *d->hh)) || !(d->hp = calloc(1, sizeof *d->hp)))
+        return mech_cli_fail(cmd, "out of memory");
+    if (hy_h5_read_table(file, "/history", d->hh, &err) != HY_OK ||
+        table_from_h5(d->hh, &d->th, &d->vh, 0, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (hy_h5_read_table(file, "/pose", d->hp, &err) != HY_OK) {
+        if (strstr(err.msg, ": no dataset /pose"))
+            return mech_cli_fail(cmd, "%s: missing: the run's poses (written by mech dock --format h5 since issue "
+                                 "48's HDF5 viewer; rerun mech dock)", d->pose);
+        return mech_cli_fail(cmd, "%s", err.msg);
+    }
+    if (table_from_h5(d->hp, &d->tp, &d->vp, 1, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    return dock_check(cmd, d);
+}
+
+/* (cmd, run folder, --scenario or NULL, d with its summary) => d->scenario (--scenario, else RUN/scenario.json,
+ * else the path the summary names) and d->cfg read; exit status */
+static int dock_scenario(const char *cmd, const char *dir, const char *scenario, dock_in *d)
+{
+    hy_err err;
     if (scenario) {
         snprintf(d->scenario, sizeof d->scenario, "%s", scenario);
     } else {
@@ -215,9 +315,12 @@ static int dock_read(const char *cmd, const char *dir, const char *scenario, doc
         d->cfg = NULL;
         return mech_cli_fail(cmd, "%s", err.msg);
     }
-    if (view_table_read(d->hist, 1, &d->th, &err) != HY_OK || view_table_numbers(&d->th, 0, &d->vh, &err) != HY_OK ||
-        view_table_read(d->pose, 1, &d->tp, &err) != HY_OK || view_table_numbers(&d->tp, 1, &d->vp, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
+    return MECH_EXIT_OK;
+}
+
+// (cmd, d with its tables) => the history and the poses checked against each other (one run); exit status
+static int dock_check(const char *cmd, dock_in *d)
+{
     if (d->th.nrow == 0)
         return mech_cli_fail(cmd, "%s: no data rows", d->hist);
     if (d->th.ncol < 1 || strcmp(d->th.name[0], "t") != 0 || view_table_col(&d->tp, "head_x") != 7)
@@ -350,20 +453,24 @@ static int dock_fn(const char *cmd, FILE *fp, void *ctx)
     return dock_page(cmd, fp, c->d, c->budget, c->title);
 }
 
-// (cmd, run folder, --scenario, page path, budget) => the docking run's page; exit status
-static int view_dock(const char *cmd, const char *dir, const char *scenario, const char *out, size_t budget,
-                     int quiet)
+/* (cmd, run folder or NULL, its HDF5 log or NULL, --scenario, page path, budget) => the docking run's page; exit
+ * status */
+static int view_dock(const char *cmd, const char *dir, const char *log, const char *scenario, const char *out,
+                     size_t budget, int quiet)
 {
     dock_in d;
     memset(&d, 0, sizeof d);
-    int st = dock_read(cmd, dir, scenario, &d);
+    int st = log ? dock_read_h5(cmd, log, scenario, &d) : dock_read(cmd, dir, scenario, &d);
+    if (log)
+        dir = log;
     if (st == MECH_EXIT_OK) {
         dock_ctx c = {&d, budget, ""};
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(d.sum, "variant");
         snprintf(c.title, sizeof c.title, "mech dock %.200s (variant %.8s): %.200s", hy_display_name(d.scenario),
                  cJSON_IsString(v) ? v->valuestring : "?", dir);
         const char *inputs[] = {d.hist, d.pose, d.summary, d.scenario, NULL};
-        st = write_page(cmd, out, inputs, dock_fn, &c);
+        const char *h5inputs[] = {d.log, d.scenario, NULL};
+        st = write_page(cmd, out, log ? h5inputs : inputs, dock_fn, &c);
         if (st == MECH_EXIT_OK && !quiet) {
             printf("mech view: %s: docking run, %zu rows (poses %zu) -> %s\n", mech_cli_text(dir), d.th.nrow,
                    d.tp.nrow, mech_cli_text(out));
@@ -571,7 +678,7 @@ static int view_sweep(const char *cmd, const char *dir, const char *out, size_t 
         path_join(rout, sizeof rout, rd, "view.html");
         path_join(rh, sizeof rh, rd, "history.csv");
         if (st == MECH_EXIT_OK && is_file(rh)) {
-            st = view_dock(cmd, rd, NULL, rout, budget, 1);
+            st = view_dock(cmd, rd, NULL, NULL, rout, budget, 1);
             s.page[i] = st == MECH_EXIT_OK;
             npage += s.page[i];
         }
@@ -628,22 +735,24 @@ int mech_cmd_view(int argc, char **argv)
         if (is_file(probe)) {
             if (config)
                 return mech_cli_usage(cmd, "--config is for a beam response (a mech beam sim CSV)");
-            return view_dock(cmd, dir, scenario, out, (size_t)rows, quiet);
+            return view_dock(cmd, dir, NULL, scenario, out, (size_t)rows, quiet);
         }
-        path_join(probe, sizeof probe, dir, "log.h5");
-        if (is_file(probe))
-            return mech_cli_fail(cmd, "%s: an HDF5 log: mech view reads the CSV outputs (history.csv, pose.csv); "
-                                 "rerun mech dock with --format csv or csv+h5", probe);
-        return mech_cli_fail(cmd, "%s: neither a mech dock output folder (history.csv) nor a mech sweep folder "
-                             "(results.csv)", dir);
+        path_join(probe, sizeof probe, dir, "log.h5");   /* mech dock --format h5 */
+        if (is_file(probe)) {
+            if (config)
+                return mech_cli_usage(cmd, "--config is for a beam response (a mech beam sim CSV)");
+            return view_dock(cmd, NULL, probe, scenario, out, (size_t)rows, quiet);
+        }
+        return mech_cli_fail(cmd, "%s: neither a mech dock output folder (history.csv or log.h5) nor a mech sweep "
+                             "folder (results.csv)", dir);
     }
     if (!is_file(dir))
         return mech_cli_fail(cmd, "%s: %s", dir, errno == ENOENT ? "no such file or folder" : "cannot read");
-    if (len > 3 && strcmp(dir + len - 3, ".h5") == 0)
-        return mech_cli_fail(cmd, "%s: an HDF5 log: mech view reads the CSV outputs; rerun with --format csv",
-                             dir);
-    if (scenario)
-        return mech_cli_usage(cmd, "--scenario is for a docking run's folder");
+    int h5 = len > 3 && strcmp(dir + len - 3, ".h5") == 0;   /* a mech dock HDF5 log */
+    if (h5 && config)
+        return mech_cli_usage(cmd, "--config is for a beam response (a mech beam sim CSV)");
+    if (scenario && !h5)
+        return mech_cli_usage(cmd, "--scenario is for a docking run (its folder or HDF5 log)");
     if (!out) {
         snprintf(page, sizeof page, "%s", dir);
         char *dot = strrchr(page, '.'), *slash = strrchr(page, '/');
@@ -652,5 +761,7 @@ int mech_cmd_view(int argc, char **argv)
         strcat(page, ".html");
         out = page;
     }
+    if (h5)
+        return view_dock(cmd, NULL, dir, scenario, out, (size_t)rows, quiet);
     return view_beam(cmd, dir, config, out, (size_t)rows, quiet);
 }

@@ -69,6 +69,28 @@ void hy_h5log_abort(hy_h5log *lg);
  * child is stopped after 10 s without progress (docs/formats.md "Reading HDF5 tables"). */
 int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o, hy_series *out, hy_err *err);
 
+/* A whole table of an HDF5 file: every column as double, row-major (hy_h5_read_table). */
+typedef struct hy_h5_table {
+    int ncol;
+    size_t nrow;
+    char name[HY_H5_MAX_COLS][64];   /* printable, as hy_h5_read_series gives a column's name */
+    char unit[HY_H5_MAX_COLS][32];
+    double *v;                       /* nrow x ncol (NaN and infinities as stored: the caller checks) */
+    char source[600];                /* "FILE:DSET" */
+} hy_h5_table;
+
+/* (HDF5 file, dataset path) => every column of that table (the layouts hy_h5_read_series reads), through the same
+ * child process with the same checks and limits (the rows declared against the bytes the file holds, libhdf5's
+ * crash or stall an error naming what it was doing); memory grows with the rows actually read. Errors name
+ * "FILE:DSET" */
+int hy_h5_read_table(const char *file, const char *dpath, hy_h5_table *out, hy_err *err);
+void hy_h5_table_free(hy_h5_table *t);
+
+/* (HDF5 file, object path ("/" or a table's), attribute name) => *text (malloc'd, NUL-terminated; *len its length,
+ * len may be NULL): a scalar string attribute (as hy_h5log_attr_string and hy_h5log_attr_json's "summary" write),
+ * of at most 4 MiB, read in the child process as the tables are */
+int hy_h5_read_attr_text(const char *file, const char *obj, const char *name, char **text, size_t *len, hy_err *err);
+
 /* (a CSV-style path argument) => 1 when it has the form FILE:/DSET with FILE not itself an existing file of that
  * whole name, and file[flen] / *dset set; else 0 */
 int hy_h5_split_path(const char *arg, char *file, size_t flen, const char **dset);
