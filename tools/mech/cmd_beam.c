@@ -959,10 +959,37 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
 
 /* ---------- lqr ---------- */
 
-/* (model, configuration, gain, options) => the uncontrolled and the controlled run in lockstep: each CSV row of both
- * written as it is made (-o), the figure's samples kept (--plot), the tip RMS and the peak |U| summed as the runs
- * go; memory does not grow with the run. A run that fails names itself ("controlled run: t = ...") and writes
- * nothing. */
+/* What `mech beam lqr` makes of each pair of samples as the two runs go (lqr_sample) */
+typedef struct lqr_stream {
+    int nh;
+    FILE *fp;                       /* -o, or NULL                                                           */
+    figbuf fig[2];                  /* --plot's samples of each run                                          */
+    double ss[2], umax;             /* sums of w_tip^2; the controlled run's peak |U|                         */
+} lqr_stream;
+
+// (stream, sample i, uncontrolled and controlled observation) => the sums, the figures' samples, the CSV row
+static int lqr_sample(void *ctx, size_t i, const mech_beam_obs *o0, const mech_beam_obs *o1, hy_err *err)
+{
+    (void)err;
+    lqr_stream *ls = ctx;
+    const mech_beam_obs *ob[2] = {o0, o1};
+    for (int r = 0; r < 2; r++) {
+        ls->ss[r] += ob[r]->w_tip * ob[r]->w_tip;
+        fig_add(&ls->fig[r], i, ob[r]);
+    }
+    ls->umax = fmax(ls->umax, fabs(o1->U));
+    if (ls->fp) {
+        char line[2 * (6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, o0, ls->nh, 1, 0);
+        l = row_set(l, o1, ls->nh, 0, 1);
+        fwrite(line, 1, (size_t)(l - line), ls->fp);
+    }
+    return HY_OK;
+}
+
+/* (model, configuration, gain, options) => the uncontrolled and the controlled run in lockstep by the library's
+ * mech_beam_run_pair (beam_run.c, the per-sample code of mech_beam_run): each CSV row of both written as it is made
+ * (-o), the figure's samples kept (--plot), the tip RMS and the peak |U| summed as the runs go; memory does not grow
+ * with the run. A run that fails names itself ("controlled run: t = ...") and writes nothing. */
 static int lqr_runs(const char *cmd, const opts *o, const mech_beam_config *c, const mech_beam_model *m,
                     const mech_beam_control *ctl, FILE *fp)
 {
@@ -973,68 +1000,50 @@ static int lqr_runs(const char *cmd, const opts *o, const mech_beam_config *c, c
     if (mech_beam_samples(&c->solver, &n, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     hy_atomic a;
-    figbuf fig[2];
-    mech_beam_data *d[2] = {NULL, NULL};
-    memset(fig, 0, sizeof fig);
+    lqr_stream ls;
+    memset(&ls, 0, sizeof ls);
+    ls.nh = nh;
     if (csv && open_out(cmd, &a, o->out, o, c) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     if (csv) {
         if (!a.is_stdout)
             setvbuf(a.fp, iobuf, _IOFBF, sizeof iobuf);
         write_head(a.fp, nh, 2);
+        ls.fp = a.fp;
     }
-    for (int r = 0; r < 2 && status == MECH_EXIT_OK; r++) {
-        if (o->plot && fig_init(cmd, &fig[r], n, nh) != MECH_EXIT_OK)
+    for (int r = 0; r < 2 && status == MECH_EXIT_OK; r++)
+        if (o->plot && fig_init(cmd, &ls.fig[r], n, nh) != MECH_EXIT_OK)
             status = MECH_EXIT_FAIL;
-        else if (mech_beam_data_new(m, &c->solver, &c->load, r ? ctl : NULL, NULL, NULL, &d[r], &err) != HY_OK)
-            failed = r, status = MECH_EXIT_FAIL;
-    }
-    double ss[2] = {0, 0}, umax = 0;
     hy_progress pr;
-    hy_progress_start(&pr, "mech beam");
-    for (size_t i = 0; i < n && status == MECH_EXIT_OK; i++) {
-        hy_progress_update(&pr, (double)i / (double)n);
-        mech_beam_obs ob[2];
-        for (int r = 0; r < 2 && status == MECH_EXIT_OK; r++) {
-            if (i > 0 && mech_beam_step(d[r], &err) != HY_OK) {
-                failed = r, status = MECH_EXIT_FAIL;
-                break;
-            }
-            mech_beam_observe_energy(d[r], &ob[r]);
-            ss[r] += ob[r].w_tip * ob[r].w_tip;
-            fig_add(&fig[r], i, &ob[r]);
-        }
-        if (status != MECH_EXIT_OK)
-            break;
-        umax = fmax(umax, fabs(ob[1].U));
-        if (csv) {
-            char line[2 * (6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, &ob[0], nh, 1, 0);
-            l = row_set(l, &ob[1], nh, 0, 1);
-            fwrite(line, 1, (size_t)(l - line), a.fp);
-        }
-    }
-    hy_progress_end(&pr);
-    if (failed >= 0)
-        mech_cli_fail(cmd, "%s: %s", what[failed], err.msg);
     if (status == MECH_EXIT_OK) {
-        double rms0 = n ? sqrt(ss[0] / (double)n) : 0, rms1 = n ? sqrt(ss[1] / (double)n) : 0;
+        /* streaming histories (cap 0): nothing kept, the rows made by lqr_sample */
+        mech_beam_history h0 = {.progress = progress, .progress_ctx = &pr}, h1 = {0};
+        mech_beam_history *const hs[2] = {&h0, &h1};
+        const mech_beam_control *const ctls[2] = {NULL, ctl};
+        hy_progress_start(&pr, "mech beam");
+        int rc = mech_beam_run_pair(m, &c->solver, &c->load, ctls, hs, lqr_sample, &ls, &failed, &err);
+        hy_progress_end(&pr);
+        if (rc != HY_OK)
+            status = failed >= 0 ? mech_cli_fail(cmd, "%s: %s", what[failed], err.msg)
+                                 : mech_cli_fail(cmd, "%s", err.msg);
+    }
+    if (status == MECH_EXIT_OK) {
+        double rms0 = n ? sqrt(ls.ss[0] / (double)n) : 0, rms1 = n ? sqrt(ls.ss[1] / (double)n) : 0;
         fprintf(fp, "closed loop on the nonlinear model (%s update, %g s): tip RMS %.4g m -> %.4g m (%.1f %% lower), "
                 "peak |U| %.4g V%s\n", c->solver.update == MECH_BEAM_ITERATED ? "iterated" : "lagged",
-                c->solver.duration, rms0, rms1, 100 * (1 - rms1 / rms0), umax,
+                c->solver.duration, rms0, rms1, 100 * (1 - rms1 / rms0), ls.umax,
                 c->control_u_max > 0 ? " (saturated at u_max)" : "");
         if (csv)
             status = mech_out_commit(cmd, &a), csv = 0;
         if (status == MECH_EXIT_OK && o->plot) {
-            hist h0 = fig_view(&fig[0]), h1 = fig_view(&fig[1]);
+            hist h0 = fig_view(&ls.fig[0]), h1 = fig_view(&ls.fig[1]);
             status = plot_response(cmd, o->plot, &h0, &h1, "uncontrolled", "LQR");
         }
     }
     if (csv)
         hy_atomic_abort(&a);
-    for (int r = 0; r < 2; r++) {
-        mech_beam_data_free(d[r]);
-        free(fig[r].v);
-    }
+    for (int r = 0; r < 2; r++)
+        free(ls.fig[r].v);
     return status;
 }
 
