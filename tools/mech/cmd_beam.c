@@ -606,8 +606,8 @@ static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, 
     char need[32], have[32];
     const char *files[3] = {strcmp(o->out, "-") ? o->out : NULL, o->records, loops ? scratch_target(o) : NULL};
     double bytes[3] = {runs * n * (6.0 + 2.0 * nh) * 25, n * nh * 3.0 * 25, n * nh * 2.0 * sizeof(double)};
-    const char *what[3] = {"-o", "--hinge-records", "the summary's temporary hinge records (with hinges, --summary or "
-                           "--format h5)"};
+    static const char scratch_what[] = "the summary's temporary hinge records (with hinges, --summary or --format h5)";
+    const char *what[3] = {"-o", "--hinge-records", scratch_what};
     for (int k = 0; k < 3; k++) {
         if (!files[k])
             continue;
