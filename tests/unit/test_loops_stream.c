@@ -132,7 +132,7 @@ static void synthetic_records(void **state)
             switch (kind) {
             case 0: x = amp * sin(w) - 0.3; break;                                  /* starts below the centre  */
             case 1: x = amp * sin(w) + 0.002; break;                                /* starts within h above it */
-            case 2: x = amp * (1 - cos((24 * M_PI + 0.24) * t - 0.14)); break;      /* one-sided; minima inside the ends */
+            case 2: x = amp * (1 - cos((24 * M_PI + 0.24) * t - 0.14)); break;   /* one-sided, minima in the ends */
             case 3: x = -amp * (1 - cos(w)) - 0.001; break;                         /* one-sided negative       */
             case 4: x = amp * sin(w) + 0.3 * sin(17 * w); break;                    /* inner loops              */
             case 5: x = amp * sin(w) + 0.01 * urand(&seed); break;                  /* noise                    */

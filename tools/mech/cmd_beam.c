@@ -684,8 +684,8 @@ static char *row_set(char *l, const mech_beam_obs *o, int nh, int with_t, int la
 
 /* The outputs of one sim run, opened before it starts (every check made before running) and written a row at a
  * time from mech_beam_run's sample callback: memory does not grow with the run; the summary's loop analysis reads
- * the hinge records back from a temporary file (scr). Each file is a temporary registered with the signal clean-up (hy_atomic_open,
- * hy_h5log_open), renamed into place at the end. */
+ * the hinge records back from a temporary file (scr, never committed). Each file is a temporary registered with the
+ * signal clean-up (hy_atomic_open, hy_h5log_open), renamed into place at the end. */
 typedef struct stream {
     int nh;
     size_t n_plan;                  /* samples of the whole run (mech_beam_samples)                          */
