@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hyst/loops.h"
+#include "loops_internal.h"
 
 // (x) => IEEE-754 bits of (float)|x|; for non-negative floats the bit patterns order like the values
 static inline uint32_t abs_bits(double x)
@@ -21,30 +21,48 @@ static inline uint32_t abs_bits(double x)
  * the bucket that holds the median. Two streaming passes, O(n), no data movement. Rank m/2 of m values.
  * The differences are multiplied by `scale`, a power of 2 (exact) that brings the record's range near 1, so that
  * records in any unit fit the float range (1e-38 .. 3e38); differences below 1e-38 of the range count as 0. */
-// (q[n], lag L, scale 2^k, scratch counts[65536]) => median
-static double median_abs_d2(const double *q, size_t n, size_t L, double scale, size_t *cnt)
+// (second difference, scale 2^k) => its selection key: the bits of (float)|scale d2|
+uint32_t hy_loops_d2_key(double d2, double scale)
 {
-    size_t m = n - 2 * L, k = m / 2, cum = 0;
-    uint32_t hi = 0, lo = 0;
-    memset(cnt, 0, 65536 * sizeof *cnt);
-    for (size_t i = 0; i < m; i++)
-        cnt[abs_bits(scale * (q[i + 2 * L] - 2.0 * q[i + L] + q[i])) >> 16]++;
-    for (hi = 0; hi < 65535 && cum + cnt[hi] <= k; hi++)
-        cum += cnt[hi];
-    k -= cum;
-    cum = 0;
-    memset(cnt, 0, 65536 * sizeof *cnt);
-    for (size_t i = 0; i < m; i++) {
-        uint32_t u = abs_bits(scale * (q[i + 2 * L] - 2.0 * q[i + L] + q[i]));
-        if (u >> 16 == hi)
-            cnt[u & 0xffff]++;
-    }
-    for (lo = 0; lo < 65535 && cum + cnt[lo] <= k; lo++)
-        cum += cnt[lo];
+    return abs_bits(scale * d2);
+}
+
+// (histogram counts[65536], rank k) => the bucket holding rank k; k made the rank within that bucket
+uint32_t hy_loops_bucket(const size_t *cnt, size_t *k)
+{
+    size_t cum = 0;
+    uint32_t b;
+    for (b = 0; b < 65535 && cum + cnt[b] <= *k; b++)
+        cum += cnt[b];
+    *k -= cum;
+    return b;
+}
+
+// (high and low 16 bits of the key, scale) => the median's value
+double hy_loops_median_value(uint32_t hi, uint32_t lo, double scale)
+{
     uint32_t u = hi << 16 | lo;
     float f;
     memcpy(&f, &u, sizeof f);
     return f / scale;
+}
+
+// (q[n], lag L, scale 2^k, scratch counts[65536]) => median
+static double median_abs_d2(const double *q, size_t n, size_t L, double scale, size_t *cnt)
+{
+    size_t m = n - 2 * L, k = m / 2;
+    memset(cnt, 0, 65536 * sizeof *cnt);
+    for (size_t i = 0; i < m; i++)
+        cnt[hy_loops_d2_key(q[i + 2 * L] - 2.0 * q[i + L] + q[i], scale) >> 16]++;
+    uint32_t hi = hy_loops_bucket(cnt, &k);
+    memset(cnt, 0, 65536 * sizeof *cnt);
+    for (size_t i = 0; i < m; i++) {
+        uint32_t u = hy_loops_d2_key(q[i + 2 * L] - 2.0 * q[i + L] + q[i], scale);
+        if (u >> 16 == hi)
+            cnt[u & 0xffff]++;
+    }
+    uint32_t lo = hy_loops_bucket(cnt, &k);
+    return hy_loops_median_value(hi, lo, scale);
 }
 
 // (q[n]) => default threshold and the figures behind it
@@ -75,6 +93,13 @@ int hy_loops_default_threshold(const double *q, size_t n, hy_loops_thr *t, hy_er
     double med1 = median_abs_d2(q, n, 1, scale, cnt);
     double med2 = n >= 5 ? median_abs_d2(q, n, 2, scale, cnt) : 0.0;
     free(cnt);
+    hy_loops_thr_rule(med1, med2, r, n, t);
+    return HY_OK;
+}
+
+// (lag-1 and lag-2 median second differences, range, samples) => the threshold and the figures behind it
+void hy_loops_thr_rule(double med1, double med2, double r, size_t n, hy_loops_thr *t)
+{
     double sigma = 1.482602218505602 * med1 / sqrt(6.0);
     double rho = med1 > 0 ? med2 / med1 : 0.0;
     /* K: n white Gaussian samples span about 2 sqrt(2 ln n) sigma, so a back-move larger than that is not noise
@@ -97,7 +122,6 @@ int hy_loops_default_threshold(const double *q, size_t n, hy_loops_thr *t, hy_er
     t->noise_ratio = rho;
     t->range = r;
     t->rule = why;
-    return HY_OK;
 }
 
 // (rule) => its name
@@ -148,45 +172,15 @@ int hy_loops_reversals(const double *q, size_t n, double h, hy_reversal **rev_ou
     if (!(h > 0) || !isfinite(h))
         return hy_err_set(err, HY_EARG, "reversal threshold must be a positive finite number, got %g", h);
     hy_reversal *rev = NULL;
-    size_t nr = 0, cap = 0;
-    double hi = q[0], lo = q[0];
-    size_t ihi = 0, ilo = 0, i = 1;
-    int dir = 0;
-    /* Undecided start: the first move by more than h sets the direction. */
-    for (; i < n && dir == 0; i++) {
-        double x = q[i];
-        if (x > hi) { hi = x; ihi = i; }
-        if (x < lo) { lo = x; ilo = i; }
-        if (x - lo > h) {
-            dir = 1;               /* every sample since ilo is below lo + h < x */
-            hi = x; ihi = i;
-        } else if (hi - x > h) {
-            dir = -1;
-            lo = x; ilo = i;
-        }
+    size_t nr = 0, cap = 0, at = 0;
+    hy_loops_gate g;
+    hy_loops_gate_init(&g, h, q[0]);
+    for (size_t i = 1; i < n; i++) {
+        int kind = hy_loops_gate_push(&g, i, q[i], &at);
+        if (kind && push_rev(&rev, &nr, &cap, at, kind))
+            goto nomem;
     }
-    for (; i < n; i++) {
-        double x = q[i];
-        if (dir > 0) {
-            if (x > hi) {
-                hi = x; ihi = i;
-            } else if (hi - x > h) {
-                if (push_rev(&rev, &nr, &cap, ihi, +1))
-                    goto nomem;
-                dir = -1;
-                lo = x; ilo = i;
-            }
-        } else {
-            if (x < lo) {
-                lo = x; ilo = i;
-            } else if (x - lo > h) {
-                if (push_rev(&rev, &nr, &cap, ilo, -1))
-                    goto nomem;
-                dir = 1;
-                hi = x; ihi = i;
-            }
-        }
-    }
+    int dir = g.dir;
     *rev_out = rev;
     *n_out = nr;
     if (dir_end)

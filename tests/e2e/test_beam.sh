@@ -97,6 +97,16 @@ check "lqr design and closed loop" "$MECH" beam lqr "$B/paper-4.5.json" --durati
 grep -q 'positive definite: yes' "$WORK/.out" && ok "CARE solution positive definite" || not_ok "CARE solution positive definite"
 grep -q 'A - B K is Hurwitz: yes' "$WORK/.out" && ok "closed loop Hurwitz" || not_ok "closed loop Hurwitz"
 head -1 "$WORK/lqr.csv" | grep -q 'w_tip_open,.*w_tip_ctrl,' && ok "controlled and uncontrolled columns" || not_ok "controlled and uncontrolled columns"
+# one run function: lqr's uncontrolled columns (mech_beam_run_pair) are the rows of 'mech beam sim' on the same
+# configuration (mech_beam_run) byte for byte, the whole shipped example (both in this run: no stored hash, the
+# numbers are the processor's)
+check "lqr, the shipped example" "$MECH" beam lqr "$B/paper-4.5.json" -o "$WORK/lqr2.csv"
+check "sim, the shipped lqr example" "$MECH" beam sim "$B/paper-4.5.json" -o "$WORK/lqr2-sim.csv"
+nc=$(head -1 "$WORK/lqr2-sim.csv" | tr , '\n' | wc -l)
+tail -n +3 "$WORK/lqr2-sim.csv" >"$WORK/lqr2-sim.rows"
+cut -d, -f"1-$nc" "$WORK/lqr2.csv" | tail -n +3 | cmp -s - "$WORK/lqr2-sim.rows" && [ "$(wc -l <"$WORK/lqr2-sim.rows")" -eq 20001 ] \
+    && ok "lqr's uncontrolled columns are sim's rows (20001 rows, byte for byte)" \
+    || not_ok "lqr's uncontrolled columns differ from sim's rows"
 sed 's/"design": "flex"/"design": "theta"/' "$B/paper-4.5.json" >"$WORK/theta.json"
 check_fails "theta-state design refused" 'control.design = "theta": .*refused.*not stabilisable.*uncontrollable eigenvalue 0' "$MECH" beam lqr "$WORK/theta.json"
 check_fails "lqr needs the MFC" 'mfc.enabled' "$MECH" beam lqr "$B/baseline.json"

@@ -97,6 +97,117 @@ static void flexible_design(void **state)
     mech_beam_model_free(m);
 }
 
+/* mech_beam_run_pair (how `mech beam lqr` runs the uncontrolled and the controlled run side by side): each run's
+ * samples, counts and totals equal mech_beam_run's of that run alone bit for bit (the same per-sample code; a
+ * second loop that drifted, e.g. the observation without energies or the runs' order swapped, fails here); the pair
+ * callback sees sample i of both; the failing run is named (a refused control) and a callback
+ * error stops both runs with its status. */
+typedef struct pair_keep {
+    size_t n;
+    double *v;                      /* 2 runs x 8 numbers x cap                                              */
+    size_t cap;
+    int stop_at;                    /* the callback returns HY_EDATA at this sample (-1: never)              */
+} pair_keep;
+
+static int keep_pair(void *ctx, size_t i, const mech_beam_obs *o0, const mech_beam_obs *o1, hy_err *err)
+{
+    pair_keep *k = ctx;
+    if (i != k->n || i >= k->cap)
+        return hy_err_set(err, HY_EARG, "sample %zu out of order (expected %zu)", i, k->n);
+    if ((int)i == k->stop_at)
+        return hy_err_set(err, HY_EDATA, "stopped at %zu", i);
+    const mech_beam_obs *o[2] = {o0, o1};
+    for (int r = 0; r < 2; r++) {
+        double *v = k->v + ((size_t)r * 8) * k->cap + i;
+        double x[8] = {o[r]->t, o[r]->w_tip, o[r]->theta, o[r]->theta_dot, o[r]->U, o[r]->F, o[r]->dtheta[0],
+                       o[r]->M[0]};
+        for (int c = 0; c < 8; c++)
+            v[(size_t)c * k->cap] = x[c];
+    }
+    k->n++;
+    return HY_OK;
+}
+
+static void run_pair_equals_single_runs(void **state)
+{
+    (void)state;
+    mech_beam_model *m = paper_model();
+    mech_beam_lqr L;
+    hy_err err;
+    if (mech_beam_lqr_design(m, MECH_BEAM_DESIGN_FLEX, 600, 0.1, &L, &err) != HY_OK)
+        fail_msg("%s", err.msg);
+    mech_beam_solver s;
+    mech_beam_solver_default(&s);
+    s.duration = 0.3;
+    mech_beam_load l;
+    mech_beam_load_default(&l);
+    size_t n;
+    assert_int_equal(mech_beam_samples(&s, &n, &err), HY_OK);
+    mech_beam_control ctl = {.K = L.K, .u_max = 50};
+    /* the reference: each run alone through mech_beam_run, its arrays kept */
+    double *buf = calloc(2 * 8 * n, sizeof *buf);
+    assert_non_null(buf);
+    mech_beam_history ref[2];
+    for (int r = 0; r < 2; r++) {
+        double *p = buf + (size_t)r * 8 * n;
+        ref[r] = (mech_beam_history){.cap = n, .t = p, .w_tip = p + n, .theta = p + 2 * n, .theta_dot = p + 3 * n,
+                                     .U = p + 4 * n, .F = p + 5 * n, .dtheta = p + 6 * n, .M = p + 7 * n};
+        if (mech_beam_run(m, &s, &l, r ? &ctl : NULL, &ref[r], &err) != HY_OK)
+            fail_msg("%s", err.msg);
+    }
+    /* the pair, streamed (no arrays): the callback keeps the samples in the same layout */
+    pair_keep k = {.n = 0, .cap = n, .stop_at = -1};
+    k.v = calloc(2 * 8 * n, sizeof *k.v);
+    assert_non_null(k.v);
+    mech_beam_history h0, h1;
+    memset(&h0, 0, sizeof h0);
+    memset(&h1, 0, sizeof h1);
+    mech_beam_history *const hs[2] = {&h0, &h1};
+    const mech_beam_control *const ctls[2] = {NULL, &ctl};
+    int which = 7;
+    if (mech_beam_run_pair(m, &s, &l, ctls, hs, keep_pair, &k, &which, &err) != HY_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(which, -1);
+    assert_int_equal(k.n, n);
+    if (memcmp(k.v, buf, 2 * 8 * n * sizeof *buf) != 0)
+        fail_msg("the pair's samples differ from mech_beam_run's");
+    for (int r = 0; r < 2; r++) {
+        const mech_beam_history *a = hs[r], *b = &ref[r];
+        assert_int_equal(a->n, n);
+        assert_int_equal(a->failed, 0);
+        double ta[7] = {a->W_ext, a->W_hinge, a->T, a->V_beam, a->h, a->balance_max, a->W_j[0]};
+        double tb[7] = {b->W_ext, b->W_hinge, b->T, b->V_beam, b->h, b->balance_max, b->W_j[0]};
+        assert_memory_equal(ta, tb, sizeof ta);
+        assert_int_equal(a->contact[0], b->contact[0]);
+        assert_int_equal(a->contact_onsets[0], b->contact_onsets[0]);
+        assert_int_equal(a->turning_points[0], b->turning_points[0]);
+    }
+    /* the two runs differ (the control acts): a pair that ran one run twice would fail above, this says why */
+    assert_true(memcmp(buf, buf + 8 * n, 8 * n * sizeof *buf) != 0);
+
+    /* a callback error stops both runs with its status; no run is blamed */
+    k.n = 0, k.stop_at = 5;
+    assert_int_equal(mech_beam_run_pair(m, &s, &l, ctls, hs, keep_pair, &k, &which, &err), HY_EDATA);
+    assert_int_equal(which, -1);
+    assert_int_equal(k.n, 5);
+    assert_int_equal(h0.n, 6);
+    assert_int_equal(h1.n, 6);
+
+    /* a controlled run whose data is refused (feedback on physical coordinates): run 1 named */
+    mech_beam_solver sp = s;
+    sp.physical = 1;
+    k.n = 0, k.stop_at = -1;
+    assert_int_equal(mech_beam_run_pair(m, &sp, &l, ctls, hs, keep_pair, &k, &which, &err), HY_EARG);
+    assert_int_equal(which, 1);
+    assert_int_equal(k.n, 0);
+    assert_non_null(strstr(err.msg, "modal coordinates"));
+
+    free(k.v);
+    free(buf);
+    mech_beam_lqr_free(&L);
+    mech_beam_model_free(m);
+}
+
 /* the paper's Z = [theta; q; theta'; q'] design: (A, B) has an uncontrollable double eigenvalue at 0 */
 static void theta_design_refused(void **state)
 {
@@ -137,6 +248,7 @@ int main(void)
         cmocka_unit_test(mfc_moment_pair),
         cmocka_unit_test(flexible_design),
         cmocka_unit_test(theta_design_refused),
+        cmocka_unit_test(run_pair_equals_single_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

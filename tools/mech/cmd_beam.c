@@ -1,5 +1,6 @@
 /* mech beam freq|sim|lqr: the jointed-beam spacecraft of spec 004 (docs/beam.md). */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -494,8 +495,9 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
 /* ---------- sim ---------- */
 
 /* What the summary needs of a run, gathered as the run streams: the samples with the largest |value| (the first on
- * ties, as a scan of the whole history finds them), the totals of mech_beam_run, and each hinge's dtheta and M at
- * every step only for the loop analysis (hy_loops_analyze works on whole records) */
+ * ties, as a scan of the whole history finds them), the totals of mech_beam_run, and each hinge's loop analysis
+ * (hy_loops_stream on the hinge records the run wrote to a temporary file: hy_loops_analyze's numbers in memory that
+ * does not grow with the run) */
 typedef struct peak {
     double v, t;
 } peak;
@@ -505,8 +507,8 @@ typedef struct runsum {
     int nh;
     peak pk[4];                     /* w_tip, theta, theta_dot, U                                          */
     peak pq[MECH_BEAM_MAX_HINGES], pM[MECH_BEAM_MAX_HINGES];
-    const double *q, *Q;            /* nh x stride, hinge-major; NULL: no loop analysis                    */
-    size_t stride;
+    int loops[MECH_BEAM_MAX_HINGES];        /* 1: lp[j] holds hinge j's loop analysis                       */
+    hy_loops_sum lp[MECH_BEAM_MAX_HINGES];
     const mech_beam_history *r;     /* works, contact counts, final energies                               */
     int failed;
     char msg[HY_MSG_LEN];
@@ -553,17 +555,11 @@ static cJSON *summary(const runsum *h, const mech_beam_config *c, const mech_bea
         cJSON_AddNumberToObject(o, "turning_points", (double)h->r->turning_points[j]);
         cJSON_AddItemToObject(o, "work", hy_json_exact_number(h->r->W_j[j]));
         /* energy per cycle of the hinge's dtheta-M loop, counted by hyst's loop analysis (docs/loops.md) */
-        hy_loops_opts lo;
-        hy_loops L;
-        hy_err e;
-        hy_loops_opts_default(&lo);
         cJSON *cyc = cJSON_AddArrayToObject(o, "energy_per_cycle");
-        const double *q = h->q ? h->q + (size_t)j * h->stride : NULL, *Q = h->Q ? h->Q + (size_t)j * h->stride : NULL;
-        if (q && h->n >= 3 && hy_loops_analyze(q, Q, (size_t)h->n, &lo, &L, &e) == HY_OK) {
-            for (size_t k = 0; k < L.n_cyc; k++)
-                cJSON_AddItemToArray(cyc, hy_json_exact_number(L.cyc[k].energy));
-            cJSON_AddItemToObject(o, "loops_total_energy", hy_json_exact_number(L.total_energy));
-            hy_loops_free(&L);
+        if (h->loops[j]) {
+            for (size_t k = 0; k < h->lp[j].n_cyc; k++)
+                cJSON_AddItemToArray(cyc, hy_json_exact_number(h->lp[j].cyc_energy[k]));
+            cJSON_AddItemToObject(o, "loops_total_energy", hy_json_exact_number(h->lp[j].total_energy));
         }
         cJSON_AddItemToArray(hs, o);
     }
@@ -588,29 +584,31 @@ static int write_text(const char *cmd, const char *path, const char *text, const
     return mech_out_commit(cmd, &a);
 }
 
-/* (options, configuration, runs: 1 sim, 2 lqr (side by side)) => refused before running when what is held in memory
- * exceeds hy_mem_limit or the CSV files the free space of their folder (hy_output_limit; up to 25 bytes a number),
- * naming the keys and the numbers. Both stream their rows: sim holds only each hinge's dtheta and M for the
- * summary's loop analysis (--summary or --format h5, with hinges), and a figure at most 4000 samples a curve. */
+/* (options, configuration, runs: 1 sim, 2 lqr (side by side)) => refused before running when the CSV files or the
+ * summary's temporary hinge records exceed the free space of their folder (hy_output_limit; up to 25 bytes a CSV
+ * number, 8 a binary one), naming the keys and the numbers. Both stream their rows and hold a figure of at most
+ * 4000 samples a curve; sim writes each hinge's dtheta and M to a temporary file for the summary's loop analysis
+ * (--summary or --format h5, with hinges; scratch_target). */
+/* (options) => the path beside which the summary's temporary hinge records go (hy_atomic_open's temporary, never
+ * committed): the summary's file, else -o's, else the working folder */
+static const char *scratch_target(const opts *o)
+{
+    if (o->summary && strcmp(o->summary, "-") != 0)
+        return o->summary;
+    return strcmp(o->out, "-") != 0 ? o->out : "mech-beam-hinges";
+}
+
 static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, int runs)
 {
     double n = floor(c->solver.duration / c->solver.dt + 0.5) + 1;
     int nh = c->params.n_hinges;
     int loops = runs == 1 && (o->summary || o->h5) && nh > 0;
-    double mem = n * 2.0 * nh * loops * sizeof(double), mem_max = hy_mem_limit();
     char need[32], have[32];
-    if (mem > mem_max) {
-        hy_bytes_text(need, sizeof need, mem);
-        hy_bytes_text(have, sizeof have, mem_max);
-        return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g steps with %d hinges: the "
-                             "summary's loop analysis keeps every step of each hinge's dtheta and M: %s (%d numbers "
-                             "a step), more than the %s of memory (HYST_MEM_MAX); shorten solver.duration, raise "
-                             "solver.dt or leave out %s", hy_display_name(o->config), c->solver.duration,
-                             c->solver.dt, n, nh, need, 2 * nh, have, o->h5 ? "--format h5" : "--summary");
-    }
-    const char *files[2] = {strcmp(o->out, "-") ? o->out : NULL, o->records};
-    double bytes[2] = {runs * n * (6.0 + 2.0 * nh) * 25, n * nh * 3.0 * 25};
-    for (int k = 0; k < 2; k++) {
+    const char *files[3] = {strcmp(o->out, "-") ? o->out : NULL, o->records, loops ? scratch_target(o) : NULL};
+    double bytes[3] = {runs * n * (6.0 + 2.0 * nh) * 25, n * nh * 3.0 * 25, n * nh * 2.0 * sizeof(double)};
+    static const char scratch_what[] = "the summary's temporary hinge records (with hinges, --summary or --format h5)";
+    const char *what[3] = {"-o", "--hinge-records", scratch_what};
+    for (int k = 0; k < 3; k++) {
         if (!files[k])
             continue;
         char dir[4200];
@@ -622,7 +620,7 @@ static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, 
             return mech_cli_fail(cmd, "%s: solver.duration %g s / solver.dt %g s = %.4g rows: %s would take up to %s, "
                                  "more than the %s allowed in its folder (free space or HYST_OUTPUT_MAX)",
                                  hy_display_name(o->config), c->solver.duration, c->solver.dt, n,
-                                 k ? "--hinge-records" : "-o", need, have);
+                                 what[k], need, have);
         }
     }
     return MECH_EXIT_OK;
@@ -685,9 +683,9 @@ static char *row_set(char *l, const mech_beam_obs *o, int nh, int with_t, int la
 }
 
 /* The outputs of one sim run, opened before it starts (every check made before running) and written a row at a
- * time from mech_beam_run's sample callback: memory does not grow with the run except for what the summary's loop
- * analysis needs (runsum.q, Q). Each file is a temporary registered with the signal clean-up (hy_atomic_open,
- * hy_h5log_open), renamed into place at the end. */
+ * time from mech_beam_run's sample callback: memory does not grow with the run; the summary's loop analysis reads
+ * the hinge records back from a temporary file (scr, never committed). Each file is a temporary registered with the
+ * signal clean-up (hy_atomic_open, hy_h5log_open), renamed into place at the end. */
 typedef struct stream {
     int nh;
     size_t n_plan;                  /* samples of the whole run (mech_beam_samples)                          */
@@ -697,7 +695,8 @@ typedef struct stream {
     int n_rec;                      /* --hinge-records files open                                           */
     hy_h5log *lg;                   /* --format h5                                                           */
     hy_h5table *tab[1 + MECH_BEAM_MAX_HINGES];
-    double *q, *Q;                  /* nh x n_plan: each hinge's dtheta, M for the loop analysis, or NULL    */
+    hy_atomic scr;                  /* each step's dtheta_1..nh, M_1..nh (binary) for the loop analysis     */
+    int scr_on;
     size_t every;                   /* the time response's rows: every this many steps, and the last         */
     size_t rows;                    /* rows of the time response written                                     */
     int held_on;                    /* the last sample was not written: held for a turning point or a failure */
@@ -718,15 +717,18 @@ static void stream_abort(stream *st)
     for (int j = 0; j < st->n_rec; j++)
         hy_atomic_abort(&st->rec[j]);
     hy_h5log_abort(st->lg);
-    st->csv = st->n_rec = 0, st->lg = NULL;
+    if (st->scr_on)
+        hy_atomic_abort(&st->scr);
+    st->csv = st->n_rec = st->scr_on = 0, st->lg = NULL;
 }
 
 static void stream_free(stream *st)
 {
     stream_abort(st);
-    free(st->q);
+    for (int j = 0; j < st->nh; j++)
+        hy_loops_sum_free(&st->sum.lp[j]);
     free(st->fig.v);
-    st->q = st->fig.v = NULL;
+    st->fig.v = NULL;
 }
 
 // (options, configuration) => the outputs open, headers written, the kept arrays allocated
@@ -744,10 +746,9 @@ static int stream_open(const char *cmd, stream *st, const opts *o, const mech_be
     st->every = every < 1 ? 1 : every > (double)n ? (n > 0 ? n : 1) : (size_t)every;
     st->events = c->output_events;
     if ((o->summary || o->h5) && nh > 0) {
-        st->q = malloc(2 * (size_t)nh * n * sizeof *st->q);
-        if (!st->q)
-            return mech_cli_fail(cmd, "out of memory for the %zu samples of the hinges' loop analysis", n);
-        st->Q = st->q + (size_t)nh * n;
+        if (hy_atomic_open(&st->scr, scratch_target(o), NULL, &err) != HY_OK)
+            return mech_cli_fail(cmd, "the summary's temporary hinge records: %s", err.msg);
+        st->scr_on = 1;
     }
     if (o->plot && fig_init(cmd, &st->fig, n, nh) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
@@ -836,8 +837,14 @@ static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
     for (int j = 0; j < nh; j++) {
         peak_add(&sm->pq[j], i, ob->dtheta[j], t);
         peak_add(&sm->pM[j], i, ob->M[j], t);
-        if (st->q)
-            st->q[(size_t)j * st->n_plan + i] = ob->dtheta[j], st->Q[(size_t)j * st->n_plan + i] = ob->M[j];
+    }
+    if (st->scr_on) {   /* the summary's loop analysis reads these back (scratch_read) */
+        double row[2 * MECH_BEAM_MAX_HINGES];
+        memcpy(row, ob->dtheta, (size_t)nh * sizeof *row);
+        memcpy(row + nh, ob->M, (size_t)nh * sizeof *row);
+        if (fwrite(row, sizeof *row, 2 * (size_t)nh, st->scr.fp) != 2 * (size_t)nh)
+            return hy_err_set(err, HY_EIO, "%s: writing the summary's temporary hinge records: %s", st->scr.tmp,
+                              strerror(errno));
     }
     sm->n = (long)i + 1;
     fig_add(&st->fig, i, ob);
@@ -876,6 +883,67 @@ static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
     return rc;
 }
 
+/* The temporary hinge records read back for hy_loops_stream: rows of dtheta_1..nh, M_1..nh, hinge j's columns */
+typedef struct scratch {
+    int fd, nh, j;
+    const char *path;
+    double buf[4096 * 2 * MECH_BEAM_MAX_HINGES];
+} scratch;
+
+// (records, samples i0 .. i0 + m - 1) => hinge j's q = dtheta_j, Q = M_j
+static int scratch_read(void *ctx, size_t i0, size_t m, double *q, double *Q, hy_err *err)
+{
+    scratch *x = ctx;
+    size_t w = 2 * (size_t)x->nh, len = m * w * sizeof *x->buf, got = 0;
+    off_t at = (off_t)(i0 * w * sizeof *x->buf);
+    while (got < len) {
+        ssize_t k = pread(x->fd, (char *)x->buf + got, len - got, at + (off_t)got);
+        if (k <= 0)
+            return hy_err_set(err, HY_EIO, "%s: reading the summary's temporary hinge records: %s", x->path,
+                              k < 0 ? strerror(errno) : "shorter than written");
+        got += (size_t)k;
+    }
+    for (size_t k = 0; k < m; k++)
+        q[k] = x->buf[k * w + (size_t)x->j], Q[k] = x->buf[k * w + (size_t)(x->nh + x->j)];
+    return HY_OK;
+}
+
+/* (stream after the run) => each hinge's loop analysis of its n samples (hy_loops_stream: the numbers of
+ * hy_loops_analyze on the whole record) into the summary, the temporary records removed; a hinge whose records
+ * cannot be analysed (fewer than 3 samples, dtheta constant) has none, as before; an I/O error fails */
+static int stream_loops(const char *cmd, stream *st)
+{
+    runsum *sm = &st->sum;
+    hy_err err;
+    int status = MECH_EXIT_OK;
+    if (!st->scr_on)
+        return MECH_EXIT_OK;
+    scratch *x = malloc(sizeof *x);
+    if (!x)
+        return mech_cli_fail(cmd, "out of memory");
+    x->fd = -1, x->nh = st->nh, x->path = st->scr.tmp;
+    if (fflush(st->scr.fp) != 0 || ferror(st->scr.fp))
+        status = mech_cli_fail(cmd, "%s: writing the summary's temporary hinge records: %s", st->scr.tmp,
+                               strerror(errno));
+    else if ((x->fd = open(st->scr.tmp, O_RDONLY)) < 0)
+        status = mech_cli_fail(cmd, "%s: %s", st->scr.tmp, strerror(errno));
+    hy_loops_opts lo;
+    hy_loops_opts_default(&lo);
+    for (int j = 0; status == MECH_EXIT_OK && j < st->nh && sm->n >= 3; j++) {
+        x->j = j;
+        int rc = hy_loops_stream(scratch_read, x, (size_t)sm->n, &lo, &sm->lp[j], &err);
+        if (rc == HY_EIO || rc == HY_ENOMEM)
+            status = mech_cli_fail(cmd, "%s", err.msg);
+        sm->loops[j] = rc == HY_OK;
+    }
+    if (x->fd >= 0)
+        close(x->fd);
+    free(x);
+    hy_atomic_abort(&st->scr);
+    st->scr_on = 0;
+    return status;
+}
+
 static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const mech_beam_model *m)
 {
     hy_err err;
@@ -900,7 +968,7 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
         return mech_cli_fail(cmd, "%s", err.msg);
     }
     runsum *sm = &st.sum;
-    sm->r = &r, sm->q = st.q, sm->Q = st.Q, sm->stride = st.n_plan;
+    sm->r = &r;
     sm->n = (long)r.n;
     if (r.failed) {
         sm->failed = 1;
@@ -909,7 +977,11 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
         if (st.held_on && write_response(&st, &st.held, &werr) != HY_OK)
             mech_cli_warn(cmd, "%s", werr.msg);
     }
-    int status = MECH_EXIT_OK;
+    int status = stream_loops(cmd, &st);
+    if (status != MECH_EXIT_OK) {
+        stream_free(&st);
+        return status;
+    }
     if (st.lg) {   /* the summary as the log's attributes */
         cJSON *doc = summary(sm, c, m);
         rc = doc ? hy_h5log_attr_json(st.lg, "/", doc, &err) : hy_err_set(&err, HY_ENOMEM, "out of memory");
@@ -959,10 +1031,37 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
 
 /* ---------- lqr ---------- */
 
-/* (model, configuration, gain, options) => the uncontrolled and the controlled run in lockstep: each CSV row of both
- * written as it is made (-o), the figure's samples kept (--plot), the tip RMS and the peak |U| summed as the runs
- * go; memory does not grow with the run. A run that fails names itself ("controlled run: t = ...") and writes
- * nothing. */
+/* What `mech beam lqr` makes of each pair of samples as the two runs go (lqr_sample) */
+typedef struct lqr_stream {
+    int nh;
+    FILE *fp;                       /* -o, or NULL                                                           */
+    figbuf fig[2];                  /* --plot's samples of each run                                          */
+    double ss[2], umax;             /* sums of w_tip^2; the controlled run's peak |U|                         */
+} lqr_stream;
+
+// (stream, sample i, uncontrolled and controlled observation) => the sums, the figures' samples, the CSV row
+static int lqr_sample(void *ctx, size_t i, const mech_beam_obs *o0, const mech_beam_obs *o1, hy_err *err)
+{
+    (void)err;
+    lqr_stream *ls = ctx;
+    const mech_beam_obs *ob[2] = {o0, o1};
+    for (int r = 0; r < 2; r++) {
+        ls->ss[r] += ob[r]->w_tip * ob[r]->w_tip;
+        fig_add(&ls->fig[r], i, ob[r]);
+    }
+    ls->umax = fmax(ls->umax, fabs(o1->U));
+    if (ls->fp) {
+        char line[2 * (6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, o0, ls->nh, 1, 0);
+        l = row_set(l, o1, ls->nh, 0, 1);
+        fwrite(line, 1, (size_t)(l - line), ls->fp);
+    }
+    return HY_OK;
+}
+
+/* (model, configuration, gain, options) => the uncontrolled and the controlled run in lockstep by the library's
+ * mech_beam_run_pair (beam_run.c, the per-sample code of mech_beam_run): each CSV row of both written as it is made
+ * (-o), the figure's samples kept (--plot), the tip RMS and the peak |U| summed as the runs go; memory does not grow
+ * with the run. A run that fails names itself ("controlled run: t = ...") and writes nothing. */
 static int lqr_runs(const char *cmd, const opts *o, const mech_beam_config *c, const mech_beam_model *m,
                     const mech_beam_control *ctl, FILE *fp)
 {
@@ -973,68 +1072,50 @@ static int lqr_runs(const char *cmd, const opts *o, const mech_beam_config *c, c
     if (mech_beam_samples(&c->solver, &n, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     hy_atomic a;
-    figbuf fig[2];
-    mech_beam_data *d[2] = {NULL, NULL};
-    memset(fig, 0, sizeof fig);
+    lqr_stream ls;
+    memset(&ls, 0, sizeof ls);
+    ls.nh = nh;
     if (csv && open_out(cmd, &a, o->out, o, c) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     if (csv) {
         if (!a.is_stdout)
             setvbuf(a.fp, iobuf, _IOFBF, sizeof iobuf);
         write_head(a.fp, nh, 2);
+        ls.fp = a.fp;
     }
-    for (int r = 0; r < 2 && status == MECH_EXIT_OK; r++) {
-        if (o->plot && fig_init(cmd, &fig[r], n, nh) != MECH_EXIT_OK)
+    for (int r = 0; r < 2 && status == MECH_EXIT_OK; r++)
+        if (o->plot && fig_init(cmd, &ls.fig[r], n, nh) != MECH_EXIT_OK)
             status = MECH_EXIT_FAIL;
-        else if (mech_beam_data_new(m, &c->solver, &c->load, r ? ctl : NULL, NULL, NULL, &d[r], &err) != HY_OK)
-            failed = r, status = MECH_EXIT_FAIL;
-    }
-    double ss[2] = {0, 0}, umax = 0;
     hy_progress pr;
-    hy_progress_start(&pr, "mech beam");
-    for (size_t i = 0; i < n && status == MECH_EXIT_OK; i++) {
-        hy_progress_update(&pr, (double)i / (double)n);
-        mech_beam_obs ob[2];
-        for (int r = 0; r < 2 && status == MECH_EXIT_OK; r++) {
-            if (i > 0 && mech_beam_step(d[r], &err) != HY_OK) {
-                failed = r, status = MECH_EXIT_FAIL;
-                break;
-            }
-            mech_beam_observe_energy(d[r], &ob[r]);
-            ss[r] += ob[r].w_tip * ob[r].w_tip;
-            fig_add(&fig[r], i, &ob[r]);
-        }
-        if (status != MECH_EXIT_OK)
-            break;
-        umax = fmax(umax, fabs(ob[1].U));
-        if (csv) {
-            char line[2 * (6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, &ob[0], nh, 1, 0);
-            l = row_set(l, &ob[1], nh, 0, 1);
-            fwrite(line, 1, (size_t)(l - line), a.fp);
-        }
-    }
-    hy_progress_end(&pr);
-    if (failed >= 0)
-        mech_cli_fail(cmd, "%s: %s", what[failed], err.msg);
     if (status == MECH_EXIT_OK) {
-        double rms0 = n ? sqrt(ss[0] / (double)n) : 0, rms1 = n ? sqrt(ss[1] / (double)n) : 0;
+        /* streaming histories (cap 0): nothing kept, the rows made by lqr_sample */
+        mech_beam_history h0 = {.progress = progress, .progress_ctx = &pr}, h1 = {0};
+        mech_beam_history *const hs[2] = {&h0, &h1};
+        const mech_beam_control *const ctls[2] = {NULL, ctl};
+        hy_progress_start(&pr, "mech beam");
+        int rc = mech_beam_run_pair(m, &c->solver, &c->load, ctls, hs, lqr_sample, &ls, &failed, &err);
+        hy_progress_end(&pr);
+        if (rc != HY_OK)
+            status = failed >= 0 ? mech_cli_fail(cmd, "%s: %s", what[failed], err.msg)
+                                 : mech_cli_fail(cmd, "%s", err.msg);
+    }
+    if (status == MECH_EXIT_OK) {
+        double rms0 = n ? sqrt(ls.ss[0] / (double)n) : 0, rms1 = n ? sqrt(ls.ss[1] / (double)n) : 0;
         fprintf(fp, "closed loop on the nonlinear model (%s update, %g s): tip RMS %.4g m -> %.4g m (%.1f %% lower), "
                 "peak |U| %.4g V%s\n", c->solver.update == MECH_BEAM_ITERATED ? "iterated" : "lagged",
-                c->solver.duration, rms0, rms1, 100 * (1 - rms1 / rms0), umax,
+                c->solver.duration, rms0, rms1, 100 * (1 - rms1 / rms0), ls.umax,
                 c->control_u_max > 0 ? " (saturated at u_max)" : "");
         if (csv)
             status = mech_out_commit(cmd, &a), csv = 0;
         if (status == MECH_EXIT_OK && o->plot) {
-            hist h0 = fig_view(&fig[0]), h1 = fig_view(&fig[1]);
+            hist h0 = fig_view(&ls.fig[0]), h1 = fig_view(&ls.fig[1]);
             status = plot_response(cmd, o->plot, &h0, &h1, "uncontrolled", "LQR");
         }
     }
     if (csv)
         hy_atomic_abort(&a);
-    for (int r = 0; r < 2; r++) {
-        mech_beam_data_free(d[r]);
-        free(fig[r].v);
-    }
+    for (int r = 0; r < 2; r++)
+        free(ls.fig[r].v);
     return status;
 }
 

@@ -139,6 +139,24 @@ int hy_record_check(const double *q, const double *Q, size_t n, const hy_loops_o
 // (L) => memory released
 void hy_loops_free(hy_loops *L);
 
+/* The loop analysis's energies of a record read in passes (libhyst/src/loops_stream.c): hy_loops_analyze's
+ * threshold, total_energy and cycle energies, the same bits, in memory that does not grow with the record (only with
+ * its reversals). read(ctx, i0, m, q, Q, err) fills q[0..m-1], Q[0..m-1] with samples i0 .. i0 + m - 1 (m <= 4096;
+ * the record is read six times in order); a status other than HY_OK stops the analysis and is returned. The
+ * errors are hy_loops_analyze's (fewer than 3 samples, Q or q not finite, q constant). */
+typedef int (*hy_loops_read_fn)(void *ctx, size_t i0, size_t m, double *q, double *Q, hy_err *err);
+typedef struct hy_loops_sum {
+    double threshold;        /* threshold used                                                              */
+    int    threshold_rule;   /* enum hy_loops_rule                                                          */
+    double total_energy;     /* hy_loops.total_energy                                                       */
+    size_t n_cyc;            /* hy_loops.n_cyc                                                              */
+    double *cyc_energy;      /* hy_loops.cyc[k].energy (malloc'd; NULL without cycles)                      */
+} hy_loops_sum;
+int hy_loops_stream(hy_loops_read_fn read, void *ctx, size_t n, const hy_loops_opts *o, hy_loops_sum *S,
+                    hy_err *err);
+// (S) => memory released
+void hy_loops_sum_free(hy_loops_sum *S);
+
 // (rule) => its name: "given", "noise", "floor", "cap"
 const char *hy_loops_rule_name(int rule);
 

@@ -250,6 +250,17 @@ int mech_beam_samples(const mech_beam_solver *s, size_t *n, hy_err *err);
  * run. A failing step keeps the samples before it, sets failed and returns its status. */
 int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mech_beam_load *load,
                   const mech_beam_control *ctl, mech_beam_history *h, hy_err *err);
+/* Two whole runs in lockstep (`mech beam lqr`: the uncontrolled and the controlled run side by side): the same
+ * per-sample code as mech_beam_run; at each sample i run 0 then run 1 step and are observed into their histories
+ * (arrays, counts, their own callbacks as mech_beam_run), then pair(ctx, i, run 0's, run 1's observation) is called
+ * (NULL: none; a status other than HY_OK stops both runs and is returned); with pair, cap may be 0 and the arrays
+ * NULL. h[0]'s progress callback reports. The
+ * first failure stops both; *which = the run (0, 1) whose data could not be made or whose step failed (its history's
+ * failed set for a step), -1 otherwise. */
+typedef int (*mech_beam_pair_fn)(void *ctx, size_t i, const mech_beam_obs *o0, const mech_beam_obs *o1, hy_err *err);
+int mech_beam_run_pair(const mech_beam_model *m, const mech_beam_solver *s, const mech_beam_load *load,
+                       const mech_beam_control *const ctl[2], mech_beam_history *const h[2],
+                       mech_beam_pair_fn pair, void *ctx, int *which, hy_err *err);
 
 /* ---- linear model and LQR (spec §5) ---- */
 /* (model, design) => A (2n x 2n), B (2n x 1) of the state-space model in row-major. design 0: the reduced flexible
