@@ -234,7 +234,7 @@ int hy_h5_read_series(const char *file, const char *dpath, const hy_csv_opts *o,
     }
     for (;;) {
         unsigned char mh[5];
-        uint32_t len;
+        uint32_t len = 0;
         int why = recv_exact(&L, mh, 5);
         if (why == 0) {
             memcpy(&len, mh + 1, 4);
@@ -374,8 +374,8 @@ int hy_h5_read_table(const char *file, const char *dpath, hy_h5_table *out, hy_e
         rc = hy_err_set(err, HY_ENOMEM, "%s: out of memory", src);
     }
     while (rc == HY_OK) {
-        int type;
-        uint32_t len;
+        int type = 0;
+        uint32_t len = 0;
         if ((rc = recv_msg(&L, src, table_cap, &ncol, buf, &type, &len, err)) != HY_OK)
             break;
         if (type == HY_H5R_STAGE)
@@ -454,8 +454,8 @@ int hy_h5_read_attr_text(const char *file, const char *obj, const char *name, ch
         rc = hy_err_set(err, HY_ENOMEM, "%s: out of memory", src);
     }
     while (rc == HY_OK) {
-        int type;
-        uint32_t len;
+        int type = 0;
+        uint32_t len = 0;
         if ((rc = recv_msg(&L, src, text_cap, NULL, buf, &type, &len, err)) != HY_OK)
             break;
         if (type == HY_H5R_STAGE)
