@@ -105,6 +105,24 @@ static void small_blocks_read_like_large_ones(void **state)
     }
 }
 
+/* A compressed file is named as such whatever the block size: xz's 6-byte signature was missed with 4- and 5-byte
+ * blocks, which then said "found 1 column" (fuzz/corpus/csv/regress_xz_signature_tiny_block, found by fuzz_csv) */
+static void compressed_file_named_at_any_block_size(void **state)
+{
+    (void)state;
+    static const char text[] = "\xFD" "7zXZ" "\0" "rest of an xz stream,1,2\n";   /* FD 37 7A 58 5A 00 */
+    size_t saved = hy_csv_block;
+    for (size_t block = 1; block <= 12; block++) {
+        hy_series s;
+        hy_err err;
+        hy_csv_block = block;
+        int rc = hy_csv_read(csv_file(text, sizeof text - 1), NULL, &s, &err);
+        hy_csv_block = saved;
+        assert_int_equal(rc, HY_EPARSE);
+        assert_non_null(strstr(err.msg, "found a xz-compressed file"));
+    }
+}
+
 static void long_header_refused(void **state)
 {
     (void)state;
@@ -177,6 +195,7 @@ int main(void)
         cmocka_unit_test(cr_at_block_boundary),
         cmocka_unit_test(long_header_refused),
         cmocka_unit_test(small_blocks_read_like_large_ones),
+        cmocka_unit_test(compressed_file_named_at_any_block_size),
         cmocka_unit_test(long_rows_below_limit),
     };
     return cmocka_run_group_tests(tests, csv_setup, csv_teardown);
