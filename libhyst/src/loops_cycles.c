@@ -251,14 +251,9 @@ int hy_loops_analyze(const double *q, const double *Q, size_t n, const hy_loops_
         if (!isfinite(Q[i]))
             return hy_err_set(err, HY_EDATA, "sample %zu: Q is not a finite number", i + 1);
     hy_loops_opts def;
-    if (!o) {
-        hy_loops_opts_default(&def);
-        o = &def;
-    }
-    if (!isfinite(o->threshold))
-        return hy_err_set(err, HY_EARG, "reversal threshold must be finite, got %g", o->threshold);
-    if (!isfinite(o->center))
-        return hy_err_set(err, HY_EARG, "centre of the motion must be finite, got %g", o->center);
+    int orc = hy_loops_opts_resolve(&o, &def, err);
+    if (orc != HY_OK)
+        return orc;
     hy_loops_thr t;
     int rc = hy_loops_default_threshold(q, n, &t, err);
     if (rc)
@@ -308,4 +303,17 @@ int hy_loops_analyze(const double *q, const double *Q, size_t n, const hy_loops_
 fail:
     hy_loops_free(L);
     return rc;
+}
+
+int hy_loops_opts_resolve(const hy_loops_opts **o, hy_loops_opts *def, hy_err *err)
+{
+    if (!*o) {
+        hy_loops_opts_default(def);
+        *o = def;
+    }
+    if (!isfinite((*o)->threshold))
+        return hy_err_set(err, HY_EARG, "reversal threshold must be finite, got %g", (*o)->threshold);
+    if (!isfinite((*o)->center))
+        return hy_err_set(err, HY_EARG, "centre of the motion must be finite, got %g", (*o)->center);
+    return HY_OK;
 }

@@ -76,5 +76,8 @@ uint32_t hy_loops_d2_key(double d2, double scale);
 uint32_t hy_loops_bucket(const size_t *cnt, size_t *k);
 double hy_loops_median_value(uint32_t hi, uint32_t lo, double scale);
 void hy_loops_thr_rule(double med1, double med2, double r, size_t n, hy_loops_thr *t);
+/* (options or NULL, room for the defaults) => the options to use (*o set), or an error for a non-finite threshold
+ * or centre: shared by the whole-record and the streamed analysis, so both refuse the same options alike */
+int hy_loops_opts_resolve(const hy_loops_opts **o, hy_loops_opts *def, hy_err *err);
 
 #endif

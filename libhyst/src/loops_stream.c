@@ -67,14 +67,9 @@ int hy_loops_stream(hy_loops_read_fn fn, void *ctx, size_t n, const hy_loops_opt
     if (n < 3)
         return hy_err_set(err, HY_EDATA, "loop analysis needs at least 3 samples, got %zu", n);
     hy_loops_opts def;
-    if (!o) {
-        hy_loops_opts_default(&def);
-        o = &def;
-    }
-    if (!isfinite(o->threshold))
-        return hy_err_set(err, HY_EARG, "reversal threshold must be finite, got %g", o->threshold);
-    if (!isfinite(o->center))
-        return hy_err_set(err, HY_EARG, "centre of the motion must be finite, got %g", o->center);
+    int orc = hy_loops_opts_resolve(&o, &def, err);
+    if (orc != HY_OK)
+        return orc;
     rd *r = malloc(sizeof *r);
     size_t *cnt = malloc(2 * 65536 * sizeof *cnt);
     rev_v *rv = NULL;
