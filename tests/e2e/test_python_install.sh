@@ -22,12 +22,20 @@ unset HYSTKIT_LIBDIR HYSTKIT_BINDIR LD_LIBRARY_PATH PYTHONPATH
 export PYTHONDONTWRITEBYTECODE=1 PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 HOME="$WORK/home"
 mkdir -p "$HOME"
 cd "$TOP" || exit 1
+# The build this run tests (CI's Clang run is BUILD=build-clang): pip install and the in-place tests take it from
+# HYSTKIT_BUILD/HYSTKIT_BIN (setup.py) and HYSTKIT_LIBDIR/HYSTKIT_BINDIR (hystkit._lib); the default tree needs neither
+ABS_BUILD=$(cd "$BUILD" && pwd) ABS_BIN=$(cd "$BIN" && pwd)
+if [ "$ABS_BUILD" = "$TOP/build" ] && [ "$ABS_BIN" = "$TOP/bin" ]; then
+    TREE_ENV=""
+else
+    TREE_ENV="HYSTKIT_BUILD=$ABS_BUILD HYSTKIT_BIN=$ABS_BIN HYSTKIT_LIBDIR=$ABS_BUILD/lib HYSTKIT_BINDIR=$ABS_BIN"
+fi
 before=$(git status --porcelain --ignored python 2>/dev/null | sort)
 
 # 1. pip install ./python into a fresh venv
 $PY -m venv --system-site-packages "$WORK/venv" >"$WORK/venv.log" 2>&1 || { not_ok "python3 -m venv"; cat "$WORK/venv.log"; finish; }
 check "pip install --no-build-isolation ./python (offline)" \
-    "$WORK/venv/bin/pip" install -q --no-build-isolation --no-index ./python
+    env $TREE_ENV "$WORK/venv/bin/pip" install -q --no-build-isolation --no-index ./python
 site=$("$WORK/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 out=$(cd / && "$WORK/venv/bin/python" -c '
 import hystkit as hk, hystkit._lib as L
@@ -75,7 +83,7 @@ grep -q "does not look in $WORK/opt/lib/python" "$WORK/install2.log" && ok "inst
     not_ok "no note for a prefix off sys.path: $(cat "$WORK/install2.log")"
 
 # 4. python3 -m pytest python from the top
-if (cd "$TOP" && HOME="$WORK/home2" "$WORK/venv/bin/python" -m pytest -q -p no:cacheprovider python \
+if (cd "$TOP" && env $TREE_ENV HOME="$WORK/home2" "$WORK/venv/bin/python" -m pytest -q -p no:cacheprovider python \
       -k "test_abi or test_loops_equal" >"$WORK/pytest.log" 2>&1); then
     ok "python3 -m pytest python from the top: $(tail -n 1 "$WORK/pytest.log")"
 else
