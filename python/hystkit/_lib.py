@@ -370,9 +370,10 @@ class BeamHistory(C.Structure):
 
 
 class BeamObs(C.Structure):
-    _fields_ = [(k, C.c_double) for k in ("t", "w_tip", "theta", "theta_dot", "U", "F", "h", "T", "V_beam", "W_hinge",
-                                          "W_ext", "E_lin")] + [("dtheta", dbl_p), ("M", dbl_p), ("iterations", C.c_int),
-                                                                                 ("events", C.c_int)]
+    _fields_ = ([(k, C.c_double) for k in ("t", "w_tip", "theta", "theta_dot", "U", "F", "h", "T", "V_beam", "W_hinge",
+                                           "W_ext", "E_lin")] +
+                [("dtheta", dbl_p), ("M", dbl_p), ("iterations", C.c_int), ("events", C.c_int), ("q", dbl_p),
+                 ("nq", C.c_size_t)])
 
 
 def _proto(lib, name, restype, *argtypes):

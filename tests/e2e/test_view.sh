@@ -61,6 +61,12 @@ same_data "s1-B --format h5: the same page data as the CSV folder" "$WORK/s1-B/v
 # ---- a beam response (four clearance hinges, spec 004 §8) and a sweep (6 runs, the worst kept) ------------------
 check "mech beam sim hinges-4" "$MECH" beam sim "$FIX/mech/beam/hinges-4.json" --output-rate 2000 -o "$WORK/beam.csv"
 check "mech view beam.csv --config" "$MECH" view "$WORK/beam.csv" --config "$FIX/mech/beam/hinges-4.json" -q
+# the deformed beam from the modal coordinates (docs/view.md §4): the same run with --modal, the model's shapes
+check "mech beam sim hinges-4 --modal" "$MECH" beam sim "$FIX/mech/beam/hinges-4.json" --output-rate 2000 \
+    -o "$WORK/bm.csv" --modal "$WORK/bm-modal.csv"
+check_eq "--modal leaves the time response as it was" "$(cmp "$WORK/beam.csv" "$WORK/bm.csv" && echo same)" "same"
+check "mech beam shapes hinges-4" "$MECH" beam shapes "$FIX/mech/beam/hinges-4.json" -o "$WORK/bm-shapes.csv"
+check "mech view --modal" "$MECH" view "$WORK/bm.csv" --config "$FIX/mech/beam/hinges-4.json" --modal "$WORK/bm-modal.csv" -q
 check "mech sweep test-grid" "$MECH" sweep "$FIX/mech/sweep/test-grid.json" --out "$WORK/sw" --no-plots -q
 check "mech view of a sweep" "$MECH" view "$WORK/sw" -q
 check "the sweep's kept run got its page" test -s "$WORK/sw/runs/2/view.html"
@@ -69,6 +75,7 @@ if [ "$browser" = 1 ]; then
     "$PY" "$TOP/tests/e2e/view_check.py" --max-load-ms 2000 --max-bytes 4194304 \
         "dock:$WORK/s1-B/view.html:$WORK/s1-B" "dock:$WORK/s3x-400-B/view.html:$WORK/s3x-400-B" \
         "dock:$WORK/s3x-400-C/view.html:$WORK/s3x-400-C" "beam:$WORK/beam.html:$WORK/beam.csv" \
+        "beam:$WORK/bm.html:$WORK/bm.csv:$WORK/bm-modal.csv:$WORK/bm-shapes.csv" \
         "links:$WORK/sw/view.html" > "$WORK/vc.out" 2>&1
     rc=$?
     cat "$WORK/vc.out"
@@ -119,6 +126,38 @@ check_fails "a malformed summary: FILE:LINE:COLUMN" "summary.json:1:[0-9]+" "$ME
 check_fails "--rows below 10" "--rows" "$MECH" view "$B/run" --rows 3
 check_fails "--config for a dock run" "--config is for a beam response" "$MECH" view "$B/run" --config x.json
 check_fails "a CSV that is not a beam response" "expected a mech beam sim time response" "$MECH" view "$B/run/history.csv"
+# a modal file that is not the run's or the model's: each refused naming FILE:LINE:COLUMN, the earlier page kept
+H4="$FIX/mech/beam/hinges-4.json" M="$B/modal"
+mkdir -p "$M"; cp "$WORK/bm.csv" "$WORK/bm-modal.csv" "$M/"; cp "$WORK/bm.html" "$M/bm.html"
+bad_modal() {   # (name, pattern, modal file made from the good one): refused, exit 1, the page and inputs as they were
+    n=$1 pat=$2 f=$3; shift 3
+    sum0=$(cat "$M/bm.html" "$M/bm.csv" "$f" | md5sum)
+    check_fails "$n" "$pat" "$MECH" view "$M/bm.csv" --config "$H4" --modal "$f" -o "$M/bm.html"
+    check_eq "$n: exit status 1" "$("$MECH" view "$M/bm.csv" --config "$H4" --modal "$f" -o "$M/bm.html" 2>/dev/null; echo $?)" "1"
+    check_eq "$n: the earlier page and the inputs untouched" "$(cat "$M/bm.html" "$M/bm.csv" "$f" | md5sum)" "$sum0"
+}
+awk -F, -v OFS=, '{ $7 = $7 "," (NR == 1 ? "eta_6" : NR == 2 ? "kg^0.5 m" : 0) } 1' "$M/bm-modal.csv" > "$M/six.csv"
+bad_modal "a modal file with 6 modes for a 5-mode model" "six.csv:1:[0-9]+: column 'eta_6' where 'dtheta_1' is expected \(the model of .*hinges-4.json has 5 modal coordinates" "$M/six.csv"
+cut -d, -f1-6,8- "$M/bm-modal.csv" > "$M/four.csv"
+bad_modal "a modal file with 4 modes (eta_5 missing)" "four.csv:1:[0-9]+: column 'dtheta_1' where 'eta_5' is expected" "$M/four.csv"
+cut -d, -f1-9 "$M/bm-modal.csv" > "$M/nojoint.csv"
+bad_modal "a modal file without the last hinges' columns" "nojoint.csv:1:[0-9]+: missing column 'dtheta_3'" "$M/nojoint.csv"
+sed '1s/^t,theta,/t,/; 2s/^s,rad,/s,/; 3,$s/^\([^,]*\),[^,]*,/\1,/' "$M/bm-modal.csv" > "$M/notheta.csv"
+bad_modal "a modal file without theta" "notheta.csv:1:3: column 'eta_1' where 'theta' is expected" "$M/notheta.csv"
+sed '9s/^\([^,]*,[^,]*,[^,]*\),[^,]*/\1,oops/' "$M/bm-modal.csv" > "$M/word.csv"
+bad_modal "a word in the modal file: FILE:LINE:COLUMN" "word.csv:9:[0-9]+: column 'eta_2': 'oops' is not a finite number" "$M/word.csv"
+sed '$d' "$M/bm-modal.csv" > "$M/short.csv"
+bad_modal "a modal file of another run (rows)" "short.csv: 2000 rows, .*bm.csv 2001: not the outputs of one run" "$M/short.csv"
+sed '5s/^[^,]*,/0.5,/' "$M/bm-modal.csv" > "$M/shift.csv"
+bad_modal "a modal file of another run (times)" "shift.csv:5:1: t = 0.5 where .*bm.csv:5 has" "$M/shift.csv"
+check_fails "--modal without --config" "--modal needs --config" "$MECH" view "$M/bm.csv" --modal "$M/bm-modal.csv"
+check_fails "mech beam sim --modal with --physical" "--modal needs .*not --physical" "$MECH" beam sim "$H4" --physical \
+    --modal "$M/p.csv" -o "$M/p-sim.csv"
+printf '{"format": "mech-beam", "solver": {"coordinates": "physical", "duration": 0.01}}\n' > "$M/phys.json"
+check_fails "mech beam sim --modal, a physical-coordinates configuration" "phys.json: solver.coordinates = \"physical\": --modal needs the modal coordinates" \
+    "$MECH" beam sim "$M/phys.json" --modal "$M/p.csv" -o "$M/p-sim.csv"
+check_eq "and writes neither output" "$(ls "$M" | grep -c '^p.*csv$')" "0"
+check_fails "mech beam sim --modal -o the same file" "--modal" "$MECH" beam sim "$H4" --modal "$M/same.csv" -o "$M/same.csv"
 # bad HDF5 logs: each refused with one line naming FILE:/DSET, exit 1, no page left
 BF=$FIX/bad
 check_fails1() { check_fails "$@"; check_eq "$1: one line" "$(wc -l < "$WORK/.err")" "1"; }

@@ -3,7 +3,9 @@
 
   view_check.py [--shots DIR] [--max-load-ms MS] [--max-bytes N] TASK...
     dock:PAGE:RUN_DIR    a docking run's page against RUN_DIR/history.csv
-    beam:PAGE:SIM.csv    a beam response's page against the CSV
+    beam:PAGE:SIM.csv[:MODAL.csv:SHAPES.csv]   a beam response's page against the CSV; with the run's modal
+                         coordinates (mech beam sim --modal) and the model's shapes (mech beam shapes) the deformed
+                         beam the page draws against the library's w(x, t)
     links:PAGE           the page (as drawn) opens without errors and every link and image resolves
 
 One browser serves every task, driven through the DevTools protocol over --remote-debugging-pipe (cdp.py): a page
@@ -19,9 +21,15 @@ screenshots come from Page.captureScreenshot. Checks print "ok - ..." or "not ok
     the head drawn red at the first contact (at least half its drawn disc, near its drawn centre), the end's scene
     differs from t = 0 (and, when the head touches then, it is red);
   - dock: load time (body[data-load-ms]: navigation start to drawn) and the page's size;
-  - beam: a hinge is drawn red exactly while its moment is non-zero (at a time of each kind), values as for dock.
+  - beam: a hinge is drawn red exactly while its moment is non-zero (at a time of each kind), values as for dock;
+  - beam with --modal: the tip deflection from the modal coordinates, sum_i phi_i(l) eta_i(t), equals the simulator's
+    w_tip at every row (both files' numbers are exact: the bound is the summation's rounding, 4 nm eps sum |phi eta|);
+    at three times the drawn polyline, mapped back through the page's stated transform (origin, pixels per metre,
+    exaggeration k, the hub angle theta), lies at the FE nodes (x) and at w = sum_i phi_i(x) eta_i of the shown
+    row from the exact files, within the page's storage precision: eta to 7 and phi to 9 significant digits, so
+    |dw| <= sum_i |phi_i eta_i| (5e-7 + 5e-9) (+1e-12 m for the pixel arithmetic).
 Exit status 0 when every check passed."""
-import csv, json, os, re, sys, tempfile
+import csv, json, math, os, re, sys, tempfile
 from html.parser import HTMLParser
 from PIL import Image
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -190,7 +198,63 @@ def dock(b, page, run, shots, max_load, max_bytes):
         ok("%s: end: the head red while it touches (%d red pixels at it)" % (name, s2[1]), s2[1] >= 0.5 * s2[2])
 
 
-def beam(b, page, sim):
+def beam_modal(b, name, data, names, hist, modal, shapes):
+    """the deformed beam drawn from the modal coordinates against the library's w(x, t) (see the module's text)"""
+    mnames, mrows = read_csv(modal)
+    snames, srows = read_csv(shapes)
+    nm = len(snames) - 1
+    eps = 2.0 ** -52
+    ok("%s: modal file: t, theta, eta_1..eta_%d (%d columns)" % (name, nm, len(mnames)),
+       mnames[:2 + nm] == ["t", "theta"] + ["eta_%d" % (i + 1) for i in range(nm)])
+    tip, iw = srows[-1][1:], names.index("w_tip")
+    worst, bad = 0.0, []
+    for k, (m, h) in enumerate(zip(mrows, hist)):
+        w = 0.0
+        for i in range(nm):
+            w += tip[i] * m[2 + i]
+        bound = 4 * nm * eps * sum(abs(tip[i] * m[2 + i]) for i in range(nm))
+        worst = max(worst, abs(w - h[iw]))
+        if m[0] != h[0] or abs(w - h[iw]) > bound:
+            bad.append((k, m[0], w, h[iw]))
+    ok("%s: sum phi_i(l) eta_i = w_tip at all %d rows (largest difference %.3g m)" % (name, len(hist), worst),
+       not bad and len(mrows) == len(hist), "rows %s" % bad[:3])
+    kept_t = data["data"][0]
+    iw_page = data["channels"].index("w_tip")
+    peak = max(range(len(kept_t)), key=lambda i: abs(data["data"][iw_page][i]))
+    times = [kept_t[len(kept_t) // 3], kept_t[peak], 0.5 * (kept_t[-2] + kept_t[-1])]
+    row_of = {r[0]: r for r in mrows}
+    for treq in times:
+        set_time(b, treq)
+        got = json.loads(b.eval("(() => { const s = document.getElementById('scene-beam').dataset, "
+                                "l = document.getElementById('beam-shape'); return JSON.stringify({k: +s.k, s: +s.s, "
+                                "cx: +s.cx, cy: +s.cy, r0: +s.r0, th: +l.dataset.theta, row: +l.dataset.row, "
+                                "pts: l.getAttribute('points')}); })()"))
+        tshown = kept_t[got["row"]]
+        m = row_of.get(tshown)
+        if m is None:
+            ok("%s: t = %.6g: the shown row t = %.17g is a row of the modal file" % (name, treq, tshown), False)
+            continue
+        ct, st = math.cos(got["th"]), math.sin(got["th"])
+        pts = [tuple(map(float, p.split(","))) for p in got["pts"].split()]
+        errs, xerr, dw, dtol = [], 0.0, 0.0, 0.0
+        for (px, py), srow in zip(pts, srows):
+            X, Y = (px - got["cx"]) / got["s"], (got["cy"] - py) / got["s"]
+            xb, wk = X * ct + Y * st, -X * st + Y * ct
+            terms = [srow[1 + i] * m[2 + i] for i in range(nm)]
+            want = sum(terms)
+            tol = sum(abs(v) for v in terms) * (5e-7 + 5e-9) + 1e-12
+            xerr = max(xerr, abs(xb - got["r0"] - srow[0]))
+            if abs(wk / got["k"] - want) > dw:
+                dw, dtol = abs(wk / got["k"] - want), tol
+            if abs(wk / got["k"] - want) > tol:
+                errs.append((srow[0], wk / got["k"], want, tol))
+        ok("%s: t = %.6g (row t = %.6g): the drawn beam is w = sum phi_i eta_i at its %d stations (theta %.4g rad, "
+           "x within %.2g m, largest |dw| %.2g m where %.2g m allowed)" % (name, treq, tshown, len(pts), got["th"],
+                                                                      xerr, dw, dtol), len(pts) == len(srows) and not errs and
+           xerr < 2e-8 and abs(got["th"] - m[1]) <= 5e-7 * abs(m[1]) + 1e-300, "x error %g, %s" % (xerr, errs[:3]))
+
+
+def beam(b, page, sim, modal=None, shapes=None):
     name = os.path.basename(page)
     data, size = page_data(page)
     names, hist = read_csv(sim)
@@ -210,6 +274,9 @@ def beam(b, page, sim):
         ok("%s: t = %.6g: hinge 1 %s while M_1 = %.4g" % (name, t, "red" if kind else "not red", v),
            (fill == "rgb(224,16,16)") == kind, "fill %s" % fill)
     ok("%s: hinge 1 seen carrying a moment and free" % name, seen == {True, False})
+    if modal:
+        ok("%s: the page holds the modal coordinates (--modal)" % name, "modal" in data)
+        beam_modal(b, name, data, names, hist, modal, shapes)
 
 
 class Links(HTMLParser):
@@ -279,8 +346,7 @@ def main():
                     page, run = rest.split(":", 1)
                     dock(b, page, run, shots, float(opt["--max-load-ms"]), int(opt["--max-bytes"]))
                 elif kind == "beam":
-                    page, sim = rest.split(":", 1)
-                    beam(b, page, sim)
+                    beam(b, *rest.split(":"))
                 elif kind == "links":
                     links(b, rest)
         finally:

@@ -19,7 +19,7 @@
 
 static void usage(FILE *fp)
 {
-    fputs("usage: mech beam freq|sim|lqr CONFIG.json [OPTIONS]\n"
+    fputs("usage: mech beam freq|sim|lqr|shapes CONFIG.json [OPTIONS]\n"
           "\n"
           "The rigid-flexible spacecraft of spec 004: a hub (attitude theta) with a flexible appendage split by\n"
           "clearance or hysteretic hinges, reduced to n_m clamped modes, integrated by Newmark. CONFIG is a\n"
@@ -37,8 +37,13 @@ static void usage(FILE *fp)
           "         --hinge-records PREFIX  one t,q,Q record per hinge: PREFIX1.csv, PREFIX2.csv, ...\n"
           "         --format h5           -o FILE is one HDF5 file: /history (the CSV's columns), /records/hingeJ\n"
           "                               (t, q, Q) and the summary as attributes (docs/formats.md)\n"
+          "         --modal FILE.csv      the modal coordinates at the rows of the time response: t, theta,\n"
+          "                               eta_1..eta_nm (w(x, t) = sum phi_i(x) eta_i, 'mech beam shapes'),\n"
+          "                               dtheta_1.. (modal coordinates only: not with --physical)\n"
           "  lqr    LQR on the linear model (21)-(24): gain, closed-loop poles and damping ratios; with -o the\n"
           "         controlled and uncontrolled runs side by side (columns of sim with _open / _ctrl)\n"
+          "  shapes the deflection of each reduced coordinate at the FE nodes: x,phi_1,...,phi_nm (m, kg^-0.5;\n"
+          "         the simulator's shape functions on its mass-normalised modes)\n"
           "\n"
           "options:\n"
           "  -o, --output FILE      CSV output (atomically; default standard output)\n"
@@ -62,7 +67,7 @@ static void usage(FILE *fp)
 }
 
 typedef struct opts {
-    const char *config, *out, *plot, *summary, *records, *sweep, *values;
+    const char *config, *out, *plot, *summary, *records, *sweep, *values, *modal;
     double duration, dt, F0, clearance, output_rate;
     int set_duration, set_dt, set_F0, set_clearance, set_output_rate, physical, iterated;
     int events;                     /* --output-rate events                                                 */
@@ -298,9 +303,9 @@ static int records_distinct(const char *cmd, const opts *o, int nh)
     for (int j = 0; o->records && j < nh; j++) {
         char path[4200];
         snprintf(path, sizeof path, "%s%d.csv", o->records, j + 1);
-        const char *outs[4] = {path, o->out, o->summary, o->plot};
-        const char *names[4] = {"--hinge-records", "-o", "--summary", "--plot"};
-        if (mech_out_distinct(cmd, 4, outs, names) != MECH_EXIT_OK)
+        const char *outs[5] = {path, o->out, o->summary, o->plot, o->modal};
+        const char *names[5] = {"--hinge-records", "-o", "--summary", "--plot", "--modal"};
+        if (mech_out_distinct(cmd, 5, outs, names) != MECH_EXIT_OK)
             return MECH_EXIT_USAGE;
     }
     return MECH_EXIT_OK;
@@ -339,6 +344,40 @@ static int freq_table(const char *cmd, const mech_beam_model *m, FILE *fp)
     }
     free(f);
     return MECH_EXIT_OK;
+}
+
+/* (model) => `mech beam shapes`: x and the deflection phi_i(x) of each reduced coordinate at the FE nodes
+ * (mech_beam_shapes, the functions `mech view` draws the beam with), every number exact */
+static int shapes_table(const char *cmd, const mech_beam_model *m, FILE *fp)
+{
+    mech_beam_info in;
+    mech_beam_model_info(m, &in);
+    double *phi = malloc(in.n_node * in.nm * sizeof *phi);
+    char *line = malloc((1 + in.nm) * 33);
+    hy_err err;
+    int st = MECH_EXIT_OK;
+    if (!phi || !line)
+        st = mech_cli_fail(cmd, "out of memory");
+    else if (mech_beam_shapes(m, in.n_node, in.x_node, phi, &err) != HY_OK)
+        st = mech_cli_fail(cmd, "%s", err.msg);
+    if (st == MECH_EXIT_OK) {
+        fputs("x", fp);
+        for (size_t i = 0; i < in.nm; i++)
+            fprintf(fp, ",phi_%zu", i + 1);
+        fputs("\nm", fp);
+        for (size_t i = 0; i < in.nm; i++)
+            fputs(",kg^-0.5", fp);
+        fputc('\n', fp);
+        for (size_t s = 0; s < in.n_node; s++) {
+            char *l = num(line, in.x_node[s], in.nm == 0);
+            for (size_t i = 0; i < in.nm; i++)
+                l = num(l, phi[s * in.nm + i], i + 1 == in.nm);
+            fwrite(line, 1, (size_t)(l - line), fp);
+        }
+    }
+    free(phi);
+    free(line);
+    return st;
 }
 
 static int parse_list(const char *cmd, const char *text, double *v, int max)
@@ -598,17 +637,21 @@ static const char *scratch_target(const opts *o)
     return strcmp(o->out, "-") != 0 ? o->out : "mech-beam-hinges";
 }
 
-static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, int runs)
+static int check_run(const char *cmd, const opts *o, const mech_beam_config *c, const mech_beam_model *m, int runs)
 {
     double n = floor(c->solver.duration / c->solver.dt + 0.5) + 1;
     int nh = c->params.n_hinges;
     int loops = runs == 1 && (o->summary || o->h5) && nh > 0;
     char need[32], have[32];
-    const char *files[3] = {strcmp(o->out, "-") ? o->out : NULL, o->records, loops ? scratch_target(o) : NULL};
-    double bytes[3] = {runs * n * (6.0 + 2.0 * nh) * 25, n * nh * 3.0 * 25, n * nh * 2.0 * sizeof(double)};
+    mech_beam_info in;
+    mech_beam_model_info(m, &in);
+    const char *files[4] = {strcmp(o->out, "-") ? o->out : NULL, o->records, loops ? scratch_target(o) : NULL,
+                            o->modal};
+    double bytes[4] = {runs * n * (6.0 + 2.0 * nh) * 25, n * nh * 3.0 * 25, n * nh * 2.0 * sizeof(double),
+                       n * (2.0 + (double)in.nm + nh) * 25};
     static const char scratch_what[] = "the summary's temporary hinge records (with hinges, --summary or --format h5)";
-    const char *what[3] = {"-o", "--hinge-records", scratch_what};
-    for (int k = 0; k < 3; k++) {
+    const char *what[4] = {"-o", "--hinge-records", scratch_what, "--modal"};
+    for (int k = 0; k < 4; k++) {
         if (!files[k])
             continue;
         char dir[4200];
@@ -703,6 +746,11 @@ typedef struct stream {
     int events;                     /* outputs.events (MECH_BEAM_EVENTS_*)                                   */
     mech_beam_obs held;
     double held_dth[MECH_BEAM_MAX_HINGES], held_M[MECH_BEAM_MAX_HINGES];
+    hy_atomic modal;                /* --modal: t, theta, eta_1..nm, dtheta_1..nh at the time response's rows  */
+    int modal_on;
+    size_t nq;                      /* the run's coordinates (mech_beam_obs.nq: the model's nm)              */
+    double *held_q;                 /* nq: the held sample's modal coordinates                               */
+    char *mline;                    /* a row of the modal file                                               */
     figbuf fig;                     /* --plot's samples                                                      */
     runsum sum;
 } stream;
@@ -717,6 +765,9 @@ static void stream_abort(stream *st)
     for (int j = 0; j < st->n_rec; j++)
         hy_atomic_abort(&st->rec[j]);
     hy_h5log_abort(st->lg);
+    if (st->modal_on)
+        hy_atomic_abort(&st->modal);
+    st->modal_on = 0;
     if (st->scr_on)
         hy_atomic_abort(&st->scr);
     st->csv = st->n_rec = st->scr_on = 0, st->lg = NULL;
@@ -728,16 +779,51 @@ static void stream_free(stream *st)
     for (int j = 0; j < st->nh; j++)
         hy_loops_sum_free(&st->sum.lp[j]);
     free(st->fig.v);
-    st->fig.v = NULL;
+    free(st->held_q);
+    free(st->mline);
+    st->fig.v = NULL, st->held_q = NULL, st->mline = NULL;
 }
 
-// (options, configuration) => the outputs open, headers written, the kept arrays allocated
-static int stream_open(const char *cmd, stream *st, const opts *o, const mech_beam_config *c)
+/* (stream, options, configuration, model) => --modal's file open with its header: t, theta, eta_1..eta_nm (the
+ * reduced coordinates, mass-normalised: kg^0.5 m; w(x, t) = sum_i phi_i(x) eta_i(t), mech_beam_shapes) and the
+ * hinges' dtheta_j; exit status */
+static int modal_open(const char *cmd, stream *st, const opts *o, const mech_beam_config *c, const mech_beam_model *m)
+{
+    mech_beam_info in;
+    mech_beam_model_info(m, &in);
+    st->nq = in.nm;
+    st->held_q = malloc(in.nm * sizeof *st->held_q);
+    st->mline = malloc((2 + in.nm + (size_t)st->nh) * 33);
+    if (!st->held_q || !st->mline)
+        return mech_cli_fail(cmd, "out of memory");
+    if (open_out(cmd, &st->modal, o->modal, o, c) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    st->modal_on = 1;
+    FILE *fp = st->modal.fp;
+    fputs("t,theta", fp);
+    for (size_t i = 0; i < in.nm; i++)
+        fprintf(fp, ",eta_%zu", i + 1);
+    for (int j = 0; j < st->nh; j++)
+        fprintf(fp, ",dtheta_%d", j + 1);
+    fputs("\ns,rad", fp);
+    for (size_t i = 0; i < in.nm; i++)
+        fputs(",kg^0.5 m", fp);
+    for (int j = 0; j < st->nh; j++)
+        fputs(",rad", fp);
+    fputc('\n', fp);
+    return MECH_EXIT_OK;
+}
+
+// (options, configuration, model) => the outputs open, headers written, the kept arrays allocated
+static int stream_open(const char *cmd, stream *st, const opts *o, const mech_beam_config *c,
+                       const mech_beam_model *m)
 {
     int nh = c->params.n_hinges;
     hy_err err;
     memset(st, 0, sizeof *st);
     st->nh = st->sum.nh = nh;
+    if (o->modal && modal_open(cmd, st, o, c, m) != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
     if (mech_beam_samples(&c->solver, &st->n_plan, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     size_t n = st->n_plan;
@@ -811,6 +897,14 @@ static int write_response(stream *st, const mech_beam_obs *ob, hy_err *err)
         char line[(6 + 2 * MECH_BEAM_MAX_HINGES) * 33], *l = row_set(line, ob, nh, 1, 1);
         fwrite(line, 1, (size_t)(l - line), st->out.fp);
     }
+    if (st->modal_on) {   /* the same row's modal coordinates (the same time: the view checks it) */
+        char *l = num(num(st->mline, ob->t, 0), ob->theta, 0);
+        for (size_t i = 0; i < st->nq; i++)
+            l = num(l, ob->q[i], nh == 0 && i + 1 == st->nq);
+        for (int j = 0; j < nh; j++)
+            l = num(l, ob->dtheta[j], j + 1 == nh);
+        fwrite(st->mline, 1, (size_t)(l - st->mline), st->modal.fp);
+    }
     if (st->lg) {
         double row[6 + 2 * MECH_BEAM_MAX_HINGES];
         int k = 0;
@@ -869,6 +963,10 @@ static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
         memcpy(st->held_dth, ob->dtheta, (size_t)nh * sizeof *ob->dtheta);
         memcpy(st->held_M, ob->M, (size_t)nh * sizeof *ob->M);
         st->held.dtheta = st->held_dth, st->held.M = st->held_M;
+        if (st->held_q) {
+            memcpy(st->held_q, ob->q, st->nq * sizeof *ob->q);
+            st->held.q = st->held_q;
+        }
         st->held_on = 1;
     }
     for (int j = 0; j < st->n_rec; j++) {
@@ -948,9 +1046,9 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
 {
     hy_err err;
     stream st;
-    if (check_run(cmd, o, c, 1) != MECH_EXIT_OK)
+    if (check_run(cmd, o, c, m, 1) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
-    if (stream_open(cmd, &st, o, c) != MECH_EXIT_OK) {
+    if (stream_open(cmd, &st, o, c, m) != MECH_EXIT_OK) {
         stream_free(&st);
         return MECH_EXIT_FAIL;
     }
@@ -995,6 +1093,10 @@ static int cmd_sim(const char *cmd, const opts *o, mech_beam_config *c, const me
     } else {
         st.csv = 0;
         status = mech_out_commit(cmd, &st.out);
+    }
+    if (status == MECH_EXIT_OK && st.modal_on) {
+        st.modal_on = 0;
+        status = mech_out_commit(cmd, &st.modal);
     }
     if (r.balance_max > 0.01 * fabs(r.W_ext) && r.W_ext != 0)
         mech_cli_warn(cmd, "the energy balance is off by %.2g %% of the work put in%s", 100 * r.balance_max /
@@ -1170,7 +1272,7 @@ static int cmd_lqr(const char *cmd, const opts *o, mech_beam_config *c, const me
     fprintf(fp, "A - B K is Hurwitz: %s (largest real part %.4g 1/s)\n", worst < 0 ? "yes" : "NO", worst);
     free(Xc);
     int status = MECH_EXIT_OK;
-    if ((strcmp(o->out, "-") != 0 || o->plot) && check_run(cmd, o, c, 2) != MECH_EXIT_OK)
+    if ((strcmp(o->out, "-") != 0 || o->plot) && check_run(cmd, o, c, m, 2) != MECH_EXIT_OK)
         status = MECH_EXIT_FAIL;
     else if (strcmp(o->out, "-") != 0 || o->plot) {
         mech_beam_control ctl = {.K = L.K, .u_max = c->control_u_max};
@@ -1193,7 +1295,7 @@ static int opt_rate(void *dst, const char *v, hy_args *st, hy_err *err)
 int mech_cmd_beam(int argc, char **argv)
 {
     const char *cmd = "beam";
-    static const char *const subs[] = {"freq", "sim", "lqr", NULL}, *const formats[] = {"csv", "h5", NULL};
+    static const char *const subs[] = {"freq", "sim", "lqr", "shapes", NULL}, *const formats[] = {"csv", "h5", NULL};
     char name[32];
     int mode, go = mech_cli_sub(cmd, usage, argc, argv, subs, &mode, name, sizeof name);
     if (go != MECH_CLI_GO)
@@ -1205,6 +1307,7 @@ int mech_cmd_beam(int argc, char **argv)
         HY_OPT_STR("output", 'o', &o.out),        HY_OPT_STR("sweep", 0, &o.sweep),
         HY_OPT_STR("values", 0, &o.values),       HY_OPT_STR("plot", 0, &o.plot),
         HY_OPT_STR("summary", 0, &o.summary),     HY_OPT_STR("hinge-records", 0, &o.records),
+        HY_OPT_STR("modal", 0, &o.modal),
         HY_OPT_DOUBLE("duration", &o.duration, &o.set_duration), HY_OPT_DOUBLE("dt", &o.dt, &o.set_dt),
         HY_OPT_DOUBLE("F0", &o.F0, &o.set_F0),    HY_OPT_DOUBLE("clearance", &o.clearance, &o.set_clearance),
         HY_OPT_CALL("output-rate", &o, opt_rate),
@@ -1215,8 +1318,13 @@ int mech_cmd_beam(int argc, char **argv)
     o.h5 = format == 2;
     if ((o.sweep || o.values) && mode != 0)
         return mech_cli_usage(cmd, "--sweep and --values belong to 'mech beam freq'");
-    if ((o.summary || o.records) && mode != 1)
-        return mech_cli_usage(cmd, "--summary and --hinge-records belong to 'mech beam sim'");
+    if ((o.summary || o.records || o.modal) && mode != 1)
+        return mech_cli_usage(cmd, "--summary, --hinge-records and --modal belong to 'mech beam sim'");
+    if (o.modal && (strcmp(o.modal, "-") == 0 || o.physical))
+        return mech_cli_usage(cmd, "--modal needs a file name (not standard output) and the modal coordinates (not "
+                              "--physical)");
+    if (mode == 3 && (o.plot || o.physical))
+        return mech_cli_usage(cmd, "--plot and --physical are not for 'mech beam shapes'");
     if (o.h5 && (mode != 1 || strcmp(o.out, "-") == 0))
         return mech_cli_usage(cmd, "--format h5 belongs to 'mech beam sim' and needs -o FILE.h5 (not standard output)");
     if (o.values && !o.sweep)
@@ -1228,8 +1336,8 @@ int mech_cmd_beam(int argc, char **argv)
     if (o.plot && !terminal(o.plot))
         return mech_cli_usage(cmd, "--plot %s: expected a .svg, .png or .pdf file name", o.plot);
     /* the outputs are distinct files: -o and --summary on one path would clobber each other */
-    const char *outs[3] = {o.out, o.summary, o.plot}, *names[3] = {"-o", "--summary", "--plot"};
-    if (mech_out_distinct(cmd, 3, outs, names) != MECH_EXIT_OK)
+    const char *outs[4] = {o.out, o.summary, o.plot, o.modal}, *names[4] = {"-o", "--summary", "--plot", "--modal"};
+    if (mech_out_distinct(cmd, 4, outs, names) != MECH_EXIT_OK)
         return MECH_EXIT_USAGE;
     if (o.set_clearance && !(o.clearance >= 0))
         return mech_cli_usage(cmd, "--clearance must be >= 0 rad");
@@ -1238,15 +1346,22 @@ int mech_cmd_beam(int argc, char **argv)
     int status = load_config(cmd, &o, &c, &m);
     if (status != MECH_EXIT_OK)
         return status;
+    if (o.modal && c.solver.physical) {
+        mech_beam_model_free(m);
+        mech_beam_config_free(&c);
+        return mech_cli_fail(cmd, "%s: solver.coordinates = \"physical\": --modal needs the modal coordinates",
+                             hy_display_name(o.config));
+    }
     if (o.plot && is_input(o.plot, &o, &c)) {   /* checked before running, like every output */
         mech_beam_model_free(m);
         mech_beam_config_free(&c);
         return mech_cli_fail(cmd, "%s: refusing to overwrite an input file with the figure", o.plot);
     }
-    if (mode == 0) {
+    if (mode == 0 || mode == 3) {
         hy_atomic a;
         if ((status = open_out(cmd, &a, o.out, &o, &c)) == MECH_EXIT_OK) {
-            status = o.sweep ? freq_sweep(cmd, &o, &c, a.fp) : freq_table(cmd, m, a.fp);
+            status = mode == 3 ? shapes_table(cmd, m, a.fp)
+                     : o.sweep ? freq_sweep(cmd, &o, &c, a.fp) : freq_table(cmd, m, a.fp);
             if (status == MECH_EXIT_OK)
                 status = mech_out_commit(cmd, &a);
             else

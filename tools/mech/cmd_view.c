@@ -3,8 +3,9 @@
  *   - a `mech dock` output folder: the dynamic mnemonic scheme of spec 001 §4.1 (Fig. 11): the two projections from
  *     the run's geometry (the scenario) and pose history (pose.csv), contacts red while they act, the device states,
  *     the numbers of the relative motion and the base loads, and time plots of any history channel;
- *   - a `mech beam sim` time response (CSV): the appendage sketched from the tip deflection, the attitude and the
- *     hinge angles, hinges coloured by state, tip plots;
+ *   - a `mech beam sim` time response (CSV): the deformed appendage from the modal coordinates (--modal, with the
+ *     model's shapes: mech_beam_shapes at the FE nodes) or else sketched from the tip deflection, the attitude and
+ *     the hinge angles; hinges coloured by state, tip plots;
  *   - a `mech sweep` output folder: the envelope and the table, each kept run's row linking to its page (written
  *     beside its outputs, runs/ID/view.html).
  * Long histories are decimated (view_decimate) so that every contact onset and peak stays. */
@@ -27,7 +28,7 @@
 
 static void usage(FILE *fp)
 {
-    fputs("usage: mech view RUN [-o FILE.html] [--scenario FILE] [--config FILE] [--rows N]\n"
+    fputs("usage: mech view RUN [-o FILE.html] [--scenario FILE] [--config FILE [--modal FILE]] [--rows N]\n"
           "\n"
           "Writes one self-contained HTML page (no server, no network, no external scripts or fonts) to review a\n"
           "run in a browser (docs/view.md):\n"
@@ -44,6 +45,8 @@ static void usage(FILE *fp)
           "                      summary.json names)\n"
           "      --config FILE   beam: the mech-beam configuration (hinge positions, length); without it the\n"
           "                      hinges are drawn equally spaced on a unit-length appendage\n"
+          "      --modal FILE    beam: the run's modal coordinates (mech beam sim --modal): the page draws the\n"
+          "                      deformed beam w(x, t) = sum phi_i(x) eta_i(t) with the model's shapes at its nodes\n"
           "      --rows N        decimation budget: rows kept besides every contact onset and peak (default 3000)\n"
           "  -h, --help          this help\n"
           "\n"
@@ -488,7 +491,97 @@ typedef struct beam_ctx {
     mech_beam_config *cfg;
     size_t budget;
     char title[512];
+    /* --modal: the run's modal coordinates and the model's shapes at the display stations (the FE nodes) */
+    view_table mt;
+    double *mv;
+    mech_beam_model *model;
+    size_t nm, ns;
+    double *phi;                    /* ns x nm: mech_beam_shapes at the stations                              */
+    const double *x;                /* ns stations, m from the root                                           */
 } beam_ctx;
+
+/* (cmd, ctx with the response and the configuration, modal file, configuration's path) => the model compiled, its
+ * shapes sampled at the FE nodes (mech_beam_shapes: the simulator's functions) and the modal file read and checked
+ * against both: t, theta, eta_1..eta_nm (nm the model's reduced coordinates), dtheta_1..dtheta_nh, as many rows as
+ * the response and the same times. Every refusal names FILE:LINE:COLUMN. */
+static int beam_modal(const char *cmd, beam_ctx *b, const char *modal, const char *config)
+{
+    hy_err err;
+    view_table *t = &b->mt;
+    if (mech_beam_model_new(&b->cfg->params, &b->model, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s: %s", hy_display_name(config), err.msg);
+    mech_beam_info in;
+    mech_beam_model_info(b->model, &in);
+    b->nm = in.nm, b->ns = in.n_node, b->x = in.x_node;
+    b->phi = malloc(in.n_node * in.nm * sizeof *b->phi);
+    if (!b->phi)
+        return mech_cli_fail(cmd, "out of memory");
+    if (mech_beam_shapes(b->model, b->ns, b->x, b->phi, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (view_table_read(modal, 1, t, &err) != HY_OK || view_table_numbers(t, 0, &b->mv, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    int nh = b->cfg->params.n_hinges, want = 2 + (int)b->nm + nh;
+    for (int k = 0; k < want; k++) {
+        char name[32];
+        if (k < 2)
+            snprintf(name, sizeof name, "%s", k ? "theta" : "t");
+        else if (k < 2 + (int)b->nm)
+            snprintf(name, sizeof name, "eta_%d", k - 1);
+        else
+            snprintf(name, sizeof name, "dtheta_%d", k - 1 - (int)b->nm);
+        if (k >= t->ncol)
+            return mech_cli_fail(cmd, "%s:1:%d: missing column '%s' (expected t, theta, eta_1..eta_%zu, dtheta_1..%d: "
+                                 "the model of %s has %zu modal coordinates and %d hinges)", modal,
+                                 t->ncol ? (int)(t->name[t->ncol - 1] - t->name[0] + strlen(t->name[t->ncol - 1])) + 1
+                                         : 1, name, b->nm, nh, hy_display_name(config), b->nm, nh);
+        if (strcmp(t->name[k], name) != 0)
+            return mech_cli_fail(cmd, "%s:1:%d: column '%s' where '%s' is expected (the model of %s has %zu modal "
+                                 "coordinates and %d hinges: not this run's modal file, or another modes.count)",
+                                 modal, (int)(t->name[k] - t->name[0]) + 1, t->name[k], name, hy_display_name(config),
+                                 b->nm, nh);
+    }
+    if (t->ncol > want)
+        return mech_cli_fail(cmd, "%s:1:%d: column '%s' after dtheta_%d: the model of %s has %zu modal coordinates and "
+                             "%d hinges", modal, (int)(t->name[want] - t->name[0]) + 1, t->name[want], nh,
+                             hy_display_name(config), b->nm, nh);
+    if (t->nrow != b->t.nrow)
+        return mech_cli_fail(cmd, "%s: %zu rows, %s %zu: not the outputs of one run", modal, t->nrow, b->t.path,
+                             b->t.nrow);
+    for (size_t i = 0; i < t->nrow; i++) {
+        double a = b->v[i * (size_t)b->t.ncol], m = b->mv[i * (size_t)t->ncol];
+        if (a != m)
+            return mech_cli_fail(cmd, "%s:%d:1: t = %.17g where %s:%d has %.17g: not the outputs of one run", modal,
+                                 t->line[i], m, b->t.path, b->t.line[i], a);
+    }
+    return MECH_EXIT_OK;
+}
+
+// (fp, ctx, kept rows) => "modal":{stations, shapes, the kept rows' eta} (the page computes w = sum phi_i eta_i)
+static void beam_put_modal(FILE *fp, const beam_ctx *b, const unsigned char *keep)
+{
+    fputs(",\"modal\":{\"file\":", fp);
+    view_json_str(fp, hy_display_name(b->mt.path));
+    fprintf(fp, ",\"nm\":%zu,\"x\":[", b->nm);
+    for (size_t s = 0; s < b->ns; s++) {
+        fputs(s ? "," : "", fp);
+        view_json_num(fp, b->x[s], 9);
+    }
+    fputs("],\"phi\":[", fp);   /* per station, its nm values (9 digits) */
+    for (size_t s = 0; s < b->ns; s++) {
+        fputs(s ? ",[" : "[", fp);
+        for (size_t i = 0; i < b->nm; i++) {
+            fputs(i ? "," : "", fp);
+            view_json_num(fp, b->phi[s * b->nm + i], 9);
+        }
+        fputc(']', fp);
+    }
+    fputs("],\"eta\":[", fp);   /* per coordinate, its kept rows (7 digits, as every channel) */
+    for (size_t i = 0; i < b->nm; i++) {
+        fputs(i ? "," : "", fp);
+        view_json_column(fp, b->mv, b->mt.nrow, b->mt.ncol, 2 + (int)i, keep, 7);
+    }
+    fputs("]}", fp);
+}
 
 static int beam_fn(const char *cmd, FILE *fp, void *ctx)
 {
@@ -541,12 +634,15 @@ static int beam_fn(const char *cmd, FILE *fp, void *ctx)
         view_json_column(fp, b->v, n, t->ncol, k, keep, k == 0 ? 17 : 7);
     }
     fputs("]", fp);
+    if (b->model)
+        beam_put_modal(fp, b, keep);
     view_page_end(fp);
     free(keep);
     return MECH_EXIT_OK;
 }
 
-static int view_beam(const char *cmd, const char *csv, const char *config, const char *out, size_t budget, int quiet)
+static int view_beam(const char *cmd, const char *csv, const char *config, const char *modal, const char *out,
+                     size_t budget, int quiet)
 {
     beam_ctx b;
     memset(&b, 0, sizeof b);
@@ -577,9 +673,11 @@ static int view_beam(const char *cmd, const char *csv, const char *config, const
             st = mech_cli_fail(cmd, "%s: %d hinges, %s has %d: not this run's configuration", config,
                                b.cfg->params.n_hinges, csv, nh);
     }
+    if (st == MECH_EXIT_OK && modal)
+        st = beam_modal(cmd, &b, modal, config);
     if (st == MECH_EXIT_OK) {
         snprintf(b.title, sizeof b.title, "mech beam sim: %.400s", hy_display_name(csv));
-        const char *inputs[] = {csv, config, NULL};
+        const char *inputs[] = {csv, config, modal, NULL};
         st = write_page(cmd, out, inputs, beam_fn, &b);
         if (st == MECH_EXIT_OK && !quiet)
             printf("mech view: %s: beam response, %zu rows -> %s\n", mech_cli_text(csv), b.t.nrow,
@@ -589,6 +687,10 @@ static int view_beam(const char *cmd, const char *csv, const char *config, const
         mech_beam_config_free(b.cfg);
         free(b.cfg);
     }
+    mech_beam_model_free(b.model);
+    free(b.phi);
+    view_table_free(&b.mt);
+    free(b.mv);
     view_table_free(&b.t);
     free(b.v);
     return st;
@@ -700,12 +802,13 @@ static int view_sweep(const char *cmd, const char *dir, const char *out, size_t 
 int mech_cmd_view(int argc, char **argv)
 {
     const char *cmd = "view";
-    const char *run = NULL, *out = NULL, *scenario = NULL, *config = NULL;
+    const char *run = NULL, *out = NULL, *scenario = NULL, *config = NULL, *modal = NULL;
     int rows = ROWS_DEFAULT, quiet = 0;
     const hy_arg tab[] = {
         HY_OPT_STR("output", 'o', &out),
         HY_OPT_STR("scenario", 0, &scenario),
         HY_OPT_STR("config", 0, &config),
+        HY_OPT_STR("modal", 0, &modal),
         HY_OPT_INT("rows", 0, &rows, 10, NULL),
         HY_OPT_FLAG("quiet", 'q', &quiet),
         HY_OPT_END,
@@ -714,6 +817,8 @@ int mech_cmd_view(int argc, char **argv)
                             "mech beam sim CSV)", &run);
     if (go != MECH_CLI_GO)
         return go;
+    if (modal && !config)
+        return mech_cli_usage(cmd, "--modal needs --config (the model whose shapes draw the beam)");
     char dir[PATH_MAX_LEN], page[PATH_MAX_LEN + 16], probe[PATH_MAX_LEN + 32];
     size_t len = strlen(run);
     if (len >= sizeof dir - 64)
@@ -763,5 +868,5 @@ int mech_cmd_view(int argc, char **argv)
     }
     if (h5)
         return view_dock(cmd, NULL, dir, scenario, out, (size_t)rows, quiet);
-    return view_beam(cmd, dir, config, out, (size_t)rows, quiet);
+    return view_beam(cmd, dir, config, modal, out, (size_t)rows, quiet);
 }

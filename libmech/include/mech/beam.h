@@ -108,6 +108,13 @@ typedef struct mech_beam_info {
 void mech_beam_model_info(const mech_beam_model *m, mech_beam_info *info);
 const mech_beam_params *mech_beam_model_params(const mech_beam_model *m);
 
+/* (model, ns stations x[s] along the appendage from its root, 0 <= x <= length) => phi[s * nm + i], the deflection
+ * (body frame, m per unit of eta_i) of reduced coordinate i at x: the FE model's cubic Hermite shape functions on
+ * the element holding x applied to column i of Phi (beam_shape.c), so that w(x, t) = sum_i phi_i(x) eta_i(t) is the
+ * simulator's deflection (at x = length exactly mech_beam_info.tip; the hinges' kinks are in Phi). HY_EARG naming
+ * the station outside [0, length]. */
+int mech_beam_shapes(const mech_beam_model *m, size_t ns, const double *x, double *phi, hy_err *err);
+
 /* Frequency tables, Hz, ascending. */
 // (model) => the clamped (hub fixed) frequencies of the reduced model, nm values
 int mech_beam_freq_clamped(const mech_beam_model *m, double *f, hy_err *err);
@@ -188,6 +195,9 @@ typedef struct mech_beam_obs {
     const double *M;           /* n_hinges, total hinge moments, N m                                           */
     int iterations;            /* iterated update: passes of the last step                                    */
     int events;                /* set by mech_beam_run: MECH_BEAM_EV_* of this sample                          */
+    const double *q;           /* nq flexible coordinates (a pointer into the data): the modal coordinates eta of
+                                  the reduced model (w = Phi eta: mech_beam_shapes), or the FE DOFs (physical)     */
+    size_t nq;
 } mech_beam_obs;
 
 /* A hinge's events (mech_beam_obs.events, counted in mech_beam_history): its contact starting or ending (this sample

@@ -498,7 +498,7 @@ void mech_beam_observe(const mech_beam_data *d, mech_beam_obs *o)
 {
     *o = (mech_beam_obs){.t = d->t, .w_tip = dot(d->S->tip, d->x + 1, d->n), .theta = d->x[0], .theta_dot = d->v[0],
                          .U = d->U, .F = d->F, .W_hinge = d->W_hinge, .W_ext = d->W_ext, .dtheta = d->dth, .M = d->Mh,
-                         .iterations = d->iterations};
+                         .iterations = d->iterations, .q = d->x + 1, .nq = d->n};
 }
 
 void mech_beam_observe_energy(const mech_beam_data *d, mech_beam_obs *o)

@@ -2,7 +2,8 @@
 // no network. The data are the JSON block #run-data written by `mech view` (tools/mech/cmd_view.c):
 //   dock:  geometry (the scenario), the kept history rows (data[k] = column k, data[0] = t), the poses (cone frame),
 //          the events (contact flags and forces switching) and the summary (capture, the sequencer's phases)
-//   beam:  the time response of `mech beam sim` and, with --config, the appendage's geometry
+//   beam:  the time response of `mech beam sim` and, with --config, the appendage's geometry; with --modal the run's
+//          modal coordinates eta_i at the kept rows and the model's shapes phi_i at the FE nodes (mech_beam_shapes)
 //   sweep: the table (results.csv), the summary and the run pages that exist
 // The page shows the dynamic mnemonic scheme of spec 001 §4.1: the two projections with every contact red while it
 // acts, the device states, the numbers, and time plots with the cursor and the sequencer's phases shaded.
@@ -462,14 +463,16 @@
     plots(defaults.filter((c) => H.has(c)), phases, marks);
   }
 
-  // ---- beam: the appendage sketched from the outputs (tip deflection, attitude, hinge angles) ----------------
+  // ---- beam: the deformed appendage, w(x, t) = sum_i phi_i(x) eta_i(t) from the library's shapes and the run's
+  // modal coordinates (--modal), or else sketched from the outputs (tip deflection, attitude, hinge angles) --------
   function beamPage() {
-    const G = D.geom, T = H.t;
+    const G = D.geom, T = H.t, MD = D.modal;
     const hinges = [];
     H.names.forEach((n) => { const m = /^dtheta_(\d+)$/.exec(n); if (m) hinges.push(+m[1]); });
     const Lb = G.from_config ? G.length : 1, r0 = G.from_config ? G.r0 : 0.1;
     const pos = hinges.map((j, k) => G.from_config ? G.hinges[k].position : Lb * (k + 1) / (hinges.length + 1));
     header([['hinges', hinges.length + (G.from_config ? ' (positions from --config)' : ' (drawn equally spaced: no --config)')],
+      ['shape', MD ? MD.nm + ' modal coordinates (' + MD.file + ')' : 'sketched from the outputs (no --modal)'],
       ['T final', fmt(T[T.length - 1]) + ' s'], ['GraphStep', D.rows + ' of ' + D.rows_in + ' rows kept (every hinge contact onset and peak)']]);
     controls(D.events);
     const main = el('div', { class: 'main' }, app);
@@ -477,34 +480,56 @@
     const cap = el('figcaption', {}, fig);
     const W = 640, Hh = 300;
     const svg = sv('svg', { id: 'scene-beam', width: W, height: Hh, viewBox: `0 0 ${W} ${Hh}` }, fig);
-    let wMax = 1e-12;
-    for (const v of H.data[H.col.w_tip]) wMax = Math.max(wMax, Math.abs(v));
-    const k = 0.15 * Lb / wMax, s = (W - 60) / (r0 + Lb) / 1.05;
-    cap.textContent = 'appendage, deflection ×' + fmt(k, 3) + ': hub turned by θ, kinks Δθ_j at the hinges, the elastic ' +
-      'part a cantilever curve through w_tip (a sketch from the outputs, not the modal shape)';
-    const g = sv('g', {}, svg);
-    function shape(i, x) {   // transverse deflection at x along the appendage (from its root), m
-      let w = 0, kinks = 0;
-      hinges.forEach((j, q) => { const d = H.v('dtheta_' + j, i) || 0; kinks += d * (Lb - pos[q]); if (x > pos[q]) w += d * (x - pos[q]); });
-      const xi = x / Lb, c = (H.v('w_tip', i) || 0) - kinks;
-      return w + c * xi * xi * (3 - xi) / 2;
+    // the stations drawn (x from the root, m) and the deflection there at kept row i, m
+    let xs, deflection;
+    if (MD) {
+      xs = MD.x;
+      deflection = (i) => MD.phi.map((ph) => { let w = 0; for (let q = 0; q < MD.nm; q++) w += ph[q] * MD.eta[q][i]; return w; });
+    } else {
+      xs = pos.slice(); for (let q = 0; q <= 60; q++) xs.push(Lb * q / 60);
+      xs.sort((a, b) => a - b);
+      deflection = (i) => {   // hinge kinks plus the static cantilever curve through w_tip
+        let kinks = 0;
+        hinges.forEach((j, q) => { kinks += (H.v('dtheta_' + j, i) || 0) * (Lb - pos[q]); });
+        const c = (H.v('w_tip', i) || 0) - kinks;
+        return xs.map((x) => {
+          let w = 0;
+          hinges.forEach((j, q) => { if (x > pos[q]) w += (H.v('dtheta_' + j, i) || 0) * (x - pos[q]); });
+          const xi = x / Lb;
+          return w + c * xi * xi * (3 - xi) / 2;
+        });
+      };
     }
+    let wMax = 1e-12;
+    if (MD) for (let i = 0; i < T.length; i++) for (const w of deflection(i)) wMax = Math.max(wMax, Math.abs(w));
+    else for (const v of H.data[H.col.w_tip]) wMax = Math.max(wMax, Math.abs(v));
+    const k = 0.15 * Lb / wMax, s = (W - 60) / (r0 + Lb) / 1.05;
+    cap.textContent = MD
+      ? 'the deformed appendage w(x, t) = Σ φ_i(x) η_i(t): ' + MD.nm + ' modal coordinates η_i of the run (' + MD.file +
+        '), the model\'s mode shapes φ_i at its ' + xs.length + ' FE nodes (the hinges\' kinks are in the shapes); ' +
+        'deflection drawn ×' + fmt(k, 3) + ' (the largest |w| of the run shows as 15 % of the length), the hub turned by θ to scale'
+      : 'appendage, deflection ×' + fmt(k, 3) + ': hub turned by θ, kinks Δθ_j at the hinges, the elastic ' +
+        'part a cantilever curve through w_tip (a sketch from the outputs, not the modal shape: give mech view --modal)';
+    const cx = 40, cy = Hh / 2;
+    Object.assign(svg.dataset, { k: String(k), s: String(s), cx: String(cx), cy: String(cy), r0: String(r0) });
+    const g = sv('g', {}, svg);
+    const near = pos.map((p) => { let b = 0; xs.forEach((x, q) => { if (Math.abs(x - p) < Math.abs(xs[b] - p)) b = q; }); return b; });
     state.listeners.push((i) => {
       g.textContent = '';
-      const th = H.v('theta', i) || 0;
-      const cx = 40, cy = Hh / 2, ct = Math.cos(th), st = Math.sin(th);
-      const P = (x, w) => [cx + s * (x * ct - w * k * st), cy - s * (x * st + w * k * ct)];
+      const th = H.v('theta', i) || 0, w = deflection(i);
+      const ct = Math.cos(th), st = Math.sin(th);
+      const P = (x, v) => [cx + s * (x * ct - v * k * st), cy - s * (x * st + v * k * ct)];
       const hub = [[-r0, -r0], [r0, -r0], [r0, r0], [-r0, r0]].map((p) => [cx + s * (p[0] * ct - p[1] * st), cy - s * (p[0] * st + p[1] * ct)]);
       sv('polygon', { points: hub.map((p) => p.join(',')).join(' '), fill: '#dde4f0', stroke: '#1f5fbf' }, g);
-      const pts = [];
-      for (let q = 0; q <= 60; q++) { const x = Lb * q / 60; pts.push(P(r0 + x, shape(i, x))); }
-      sv('polyline', { points: pts.map((p) => p.join(',')).join(' '), fill: 'none', stroke: '#1f5fbf', 'stroke-width': 3 }, g);
+      const pts = xs.map((x, q) => P(r0 + x, w[q]));
+      const line = sv('polyline', { id: 'beam-shape', points: pts.map((p) => p.join(',')).join(' '), fill: 'none', stroke: '#1f5fbf', 'stroke-width': 3 }, g);
+      line.dataset.theta = String(th);
+      line.dataset.row = String(i);
       hinges.forEach((j, q) => {
-        const M = H.v('M_' + j, i), p = P(r0 + pos[q], shape(i, pos[q]));
+        const M = H.v('M_' + j, i), p = pts[near[q]];
         const loaded = M !== null && M !== 0;
         sv('circle', { class: 'hinge', 'data-hinge': j, cx: p[0], cy: p[1], r: 6, fill: loaded ? RED : '#aaa', stroke: '#333' }, g);
       });
-      svg.dataset.k = String(k);
     });
     el('div', { class: 'legend' }, main).innerHTML = '<span>hinge: <b style="color:' + RED + '">●</b> carries a moment (in contact)</span><span><b style="color:#aaa">●</b> free (inside its clearance)</span>';
     const panels = el('div', { class: 'panels' }, main);
