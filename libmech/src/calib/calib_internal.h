@@ -1,0 +1,15 @@
+/* What the calibration's files share inside libmech: not installed. */
+#ifndef MECH_CALIB_INTERNAL_H
+#define MECH_CALIB_INTERNAL_H
+
+#include "mech/calib.h"
+
+// (record, path, time column, channel names) => the columns read (calib_record.c)
+int mech_calib__record_read(mech_calib_record *r, const char *path, const char *tcol, int nch,
+                            const char *const *names, hy_err *err);
+void mech_calib__record_free(mech_calib_record *r);
+/* (problem, key values, run or -1) => the scenario tree with the keys (and the run's conditions) set: a copy of
+ * p->base (cJSON_Delete it); NULL with err */
+struct cJSON *mech_calib__tree(const mech_calib_problem *p, const double *x, int run, hy_err *err);
+
+#endif
