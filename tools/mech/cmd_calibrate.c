@@ -160,6 +160,16 @@ int mech_cmd_calibrate(int argc, char **argv)
     const char *inputs[MECH_CALIB_RUNS_MAX + 3] = {cfg, p.scenario};
     for (int r = 0; r < p.nrun; r++)
         inputs[2 + r] = p.run[r].rec.path;
+    const char *outs[] = {"calibrated.json", "calibration.json"};
+    for (int o = 0; o < 2; o++) {   /* before the fit: an output over an input is refused with nothing written */
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, outs[o]);
+        for (int i = 0; i < 2 + p.nrun; i++)
+            if (hy_same_file(path, inputs[i])) {
+                mech_calib_free(&p);
+                return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
+            }
+    }
     clock_t c0 = clock();
     double w0 = wall_now();
     mech_calib_result R;
