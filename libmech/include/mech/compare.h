@@ -38,6 +38,8 @@ typedef struct mech_compare_rec {
     char unit[MECH_COMPARE_MAX_CH][MECH_COMPARE_UNIT];
     size_t *line;                             /* source line (CSV) or row (HDF5) of each sample, or NULL       */
     char source[512];                         /* for messages                                                  */
+    int bad_ch;                               /* after a failed mech_compare_rec_read: the channel that failed
+                                                 (-1: the time or the table itself)                             */
 } mech_compare_rec;
 
 // (r, source name for messages) => an empty record
@@ -121,6 +123,18 @@ int mech_compare_xcorr_lag(const double *ta, const double *a, size_t na, const d
 int mech_compare_event_lag(const double *ta, const double *a, size_t na, const double *tb, const double *b, size_t nb,
                            double level, double *lag, hy_err *err);
 
+/* ---- impacts (compare_impact.c) ------------------------------------------------------------------------------ */
+typedef struct mech_compare_impact {
+    double t_start, t_end;   /* the first and last sample with |v| at or above the threshold's episode          */
+    double t_peak, peak;     /* the largest |v| of the episode (signed value)                                   */
+    double impulse;          /* trapezoid integral of v from t_start to t_end                                   */
+} mech_compare_impact;
+/* (t[n], v[n], threshold > 0) => the episodes of a contact force: one starts where |v| reaches the threshold and
+ * ends where |v| falls below half of it (the hysteresis keeps a noisy record from chattering); at most max kept in
+ * out, the number found returned */
+size_t mech_compare_impacts(const double *t, const double *v, size_t n, double threshold, mech_compare_impact *out,
+                            size_t max);
+
 /* ---- the comparison (compare_run.c) -------------------------------------------------------------------------- */
 typedef struct mech_compare_result {
     size_t n;                       /* grid samples                                                               */
@@ -129,8 +143,9 @@ typedef struct mech_compare_result {
     double nrmse;                   /* RMS(pred - meas) / norm (RMS from hy_replay_metrics_compute)               */
     double rms, bias;               /* RMS and mean of pred - meas                                                */
     double max_abs_err, t_max_abs_err;
-    double peak_meas, peak_pred;    /* largest |value| (signed: the value there) of each                          */
-    double t_peak_meas, t_peak_pred;
+    double peak_meas, peak_pred;    /* largest |value| (signed: the value there) of each record's own samples in
+                                       the overlap (not the grid's: a coarse grid would miss a spike)             */
+    double t_peak_meas, t_peak_pred;/* their times, in the measured record's time                                 */
     double peak_err;                /* |peak_pred| - |peak_meas|                                                  */
     double peak_rel;                /* peak_err / |peak_meas| (NaN when 0)                                        */
     double lag;                     /* this channel's own cross-correlation lag (s) (NaN: flat, or at the limit)  */

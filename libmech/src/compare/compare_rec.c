@@ -16,6 +16,7 @@ void mech_compare_rec_init(mech_compare_rec *r, const char *source)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->source, sizeof r->source, "%s", source ? source : "");
+    r->bad_ch = -1;
 }
 
 void mech_compare_rec_free(mech_compare_rec *r)
@@ -123,7 +124,7 @@ int mech_compare_rec_read(const char *table, const char *t_col, const char *t_un
     if (nch < 1 || nch > MECH_COMPARE_MAX_CH)
         return hy_err_set(err, HY_EARG, "%s: 1 to %d channels expected, got %d", table, MECH_COMPARE_MAX_CH, nch);
     const char *tc = t_col && t_col[0] ? t_col : "t";
-    int rc = HY_OK;
+    int rc = HY_OK, bad = -1;
     double tf = 1;
     for (int k = 0; k < nch && rc == HY_OK; k++) {
         hy_csv_opts o;
@@ -135,6 +136,8 @@ int mech_compare_rec_read(const char *table, const char *t_col, const char *t_un
         hy_series s;
         hy_series_init(&s);
         rc = read_series(table, &o, &s, err);
+        if (rc != HY_OK && err && strstr(err->msg, "found no column named"))
+            bad = k; /* the channel is missing (not the time, not the table) */
         if (rc == HY_OK && strlen(names[k]) >= MECH_COMPARE_NAME)
             rc = hy_err_set(err, HY_EARG, "%s: channel name '%.60s...' longer than %d bytes", table, names[k],
                             MECH_COMPARE_NAME - 1);
@@ -181,8 +184,10 @@ int mech_compare_rec_read(const char *table, const char *t_col, const char *t_un
         }
         hy_series_free(&s);
     }
-    if (rc != HY_OK)
+    if (rc != HY_OK) {
         mech_compare_rec_free(r);
+        r->bad_ch = bad;
+    }
     return rc;
 }
 

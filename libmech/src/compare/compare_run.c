@@ -218,15 +218,19 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
             pr = fmax(pr, fabs(c->pred[k][i]));
         R->norm = R->range > 0 ? R->range : pr > 0 ? 2 * pr : 1;
         R->nrmse = R->rms / R->norm;
-        size_t pm = 0, pp = 0;
-        for (size_t i = 1; i < c->n; i++) {
-            if (fabs(c->meas[k][i]) > fabs(c->meas[k][pm]))
-                pm = i;
-            if (fabs(c->pred[k][i]) > fabs(c->pred[k][pp]))
-                pp = i;
+        /* peaks from the records' own samples inside the overlap (a grid coarser than a record misses a spike) */
+        R->peak_meas = R->peak_pred = 0;
+        R->t_peak_meas = R->t_peak_pred = NAN;
+        for (size_t i = 0; i < meas->n; i++) {
+            double v = c->factor[k] * meas->v[im[k]][i];
+            if (meas->t[i] >= lo && meas->t[i] <= hi && (isnan(R->t_peak_meas) || fabs(v) > fabs(R->peak_meas)))
+                R->peak_meas = v, R->t_peak_meas = meas->t[i];
         }
-        R->peak_meas = c->meas[k][pm], R->t_peak_meas = c->t[pm];
-        R->peak_pred = c->pred[k][pp], R->t_peak_pred = c->t[pp];
+        for (size_t i = 0; i < run->n; i++) {
+            double v = run->v[ir[k]][i], tm = run->t[i] + c->lag;
+            if (tm >= lo && tm <= hi && (isnan(R->t_peak_pred) || fabs(v) > fabs(R->peak_pred)))
+                R->peak_pred = v, R->t_peak_pred = tm;
+        }
         R->peak_err = fabs(R->peak_pred) - fabs(R->peak_meas);
         R->peak_rel = R->peak_meas != 0 ? R->peak_err / fabs(R->peak_meas) : NAN;
         /* the channel's own lag, on the records as read (a flat channel or one at the limit has none) */
