@@ -96,15 +96,15 @@ cal no-channel 'd["runs"][0]["map"]["base_load"]["channel"] = "base_fq"'
 refused no-channel "[^ ]*/no-channel\\.cal\\.json: runs\\[0\\]\\.map\\.base_load: 'base_fq' is not a channel"
 cal no-column 'd["runs"][0]["map"]["base_lod"] = d["runs"][0]["map"].pop("base_load")'
 refused no-column '[^ ]*/s1-stand-B-meas\.csv.*base_lod'
-sed '2s/,N$/,kN/' "$C/s1-stand-B-meas.csv" >"$C/unit.csv"
+sed '2s/,N$/,m/' "$C/s1-stand-B-meas.csv" >"$C/unit.csv"
 cal unit 'd["runs"][0]["measured"] = "unit.csv"'
-refused unit "[^ ]*/unit\\.csv: channel base_load: unit 'kN', but the run's base_fx is in 'N'"
+refused unit "[^ ]*/unit\\.csv: channel base_load: unit 'm', but the run's channel is in 'N'"
 awk 'NR == 100 { held = $0; next } NR == 101 { print; print held; next } { print }' "$C/s1-stand-B-meas.csv" >"$C/backwards.csv"
 cal backwards 'd["runs"][0]["measured"] = "backwards.csv"'
 refused backwards '[^ ]*/backwards\.csv:101:'
 awk -F, 'NR <= 2 { print; next } { $1 = $1 + 100; print }' OFS=, "$C/s1-stand-B-meas.csv" >"$C/late.csv"
 cal late 'd["runs"][0]["measured"] = "late.csv"'
-refused late '[^ ]*/late\.csv: channel cover_disp: the record and the simulated run \(0 \.\. [0-9.]* s\) do not overlap in time'
+refused late '[^ ]*/late\.csv: channel cover_disp: the record \(100\.022 \.\. 104\.02 s\) and the simulated run \(0 \.\. 20 s\) do not overlap in time'
 cal bad-set 'd["validation"][0]["set"] = {"initial.closing_speed": "fast"}'
 refused bad-set '[^ ]*/bad-set\.cal\.json: validation\[0\]\.set: .*initial\.closing_speed'
 cal unknown-option 'd["offset_maxx"] = 1'

@@ -6,11 +6,11 @@
  * LAYERS
  *   calib_config.c    the "mech-calibrate" JSON reader: scenario, keys (start, bounds), measured runs and their
  *                     channel maps; every key checked against the scenario parser at its bounds before any run
- *   calib_record.c    a measured record (CSV: t and named channels, units row) read through libhyst's CSV reader;
- *                     its noise level from the record alone (a robust 4th-difference estimate)
- *   calib_residual.c  one simulated run held in memory (mech_dock_run, the one run function) and its residual
- *                     against a measured record: alignment by the least-squares lag, per-channel time offsets,
- *                     linear interpolation of the simulation at the measured times, never outside either record
+ *   calib_record.c    a measured record read by `mech compare`'s reader (mech/compare.h) in the run channels'
+ *                     units; its noise level from the record alone (a robust 4th-difference estimate)
+ *   calib_residual.c  one simulated run held in memory (mech_dock_run, the one run function); its alignment with a
+ *                     record by `mech compare`'s (mech_compare_xcorr_lag); the simulation read at the measured
+ *                     times shifted by each channel's offset, never outside either record
  *   calib_solve.c     GSL multifit_nlinear (trust-region Levenberg-Marquardt), bounds by the sine transform,
  *                     finite-difference Jacobian, standard errors and correlation, validation runs
  *
@@ -94,10 +94,11 @@ char *mech_calib_scenario_text(const mech_calib_problem *p, const double *x, con
 double mech_calib_noise(const mech_calib_record *r, int c);
 // (trace, channel, time) => the simulated value at t, linear between steps; NAN outside [t0, tn]
 double mech_calib_trace_at(const mech_calib_trace *tr, int c, double t);
-/* (record, trace, channel, offset_max) => the time offset tau (measured time = simulated time + tau) that minimises
- * the mean squared difference over the overlap, on a grid of a tenth of the sampling interval around the best
- * sample lag in [-offset_max, offset_max]; NAN when nothing overlaps */
-double mech_calib_align(const mech_calib_record *r, const mech_calib_trace *tr, int c, double offset_max);
+/* (record, trace, channel, offset_max) => the time offset tau (measured time = simulated time + tau) by
+ * `mech compare`'s alignment (mech_compare_xcorr_lag: the least mean squared difference over the overlap, sub-sample)
+ * within [-offset_max, offset_max]; NAN with err when it finds none (flat, no overlap, at the limit) */
+double mech_calib_align(const mech_calib_record *r, const mech_calib_trace *tr, int c, double offset_max,
+                        hy_err *err);
 
 /* ---- the fit ------------------------------------------------------------------------------------------- */
 typedef struct mech_calib_chstat {

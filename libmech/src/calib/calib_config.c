@@ -270,15 +270,11 @@ static int read_runs(mech_calib_problem *p, const char *section, int validation,
         if (join(path, sizeof path, cdir, m->valuestring) != 0)
             return BAD(HY_EPARSE, "%s: %s.measured: the path is too long", hy_display_name(p->path), where);
         p->nrun++;   /* freed with the problem from here on */
-        if ((rc = mech_calib__record_read(&r->rec, path, tc ? tc->valuestring : "t", nch, names, err)) != HY_OK)
+        const char *units[MECH_CALIB_CH_MAX];
+        for (int c = 0; c < nch; c++)
+            units[c] = mech_dock_channel_unit(r->ch[c]);
+        if ((rc = mech_calib__record_read(&r->rec, path, tc ? tc->valuestring : "t", nch, names, units, err)) != HY_OK)
             return rc;
-        for (int c = 0; c < nch; c++) {
-            const char *u = mech_dock_channel_unit(r->ch[c]);
-            if (r->rec.unit[c][0] && strcmp(r->rec.unit[c], u) != 0)
-                return BAD(HY_EDATA, "%s: channel %s: unit '%s', but the run's %s is in '%s' (%s.map)",
-                           hy_display_name(path), names[c], r->rec.unit[c], mech_dock_channel_name(r->ch[c]), u,
-                           where);
-        }
         double d = r->rec.t[r->rec.n - 1] + p->offset_max + 0.01;
         r->duration = d < p->scen_duration ? d : p->scen_duration;
         cJSON *t = mech_calib__tree(p, NULL, p->nrun - 1, err);

@@ -4,9 +4,9 @@
 
 #include "mech/calib.h"
 
-// (record, path, time column, channel names) => the columns read (calib_record.c)
+// (record, path, time column, channel names, the run channels' units) => the columns read (calib_record.c)
 int mech_calib__record_read(mech_calib_record *r, const char *path, const char *tcol, int nch,
-                            const char *const *names, hy_err *err);
+                            const char *const *names, const char *const *units, hy_err *err);
 void mech_calib__record_free(mech_calib_record *r);
 /* (problem, key values, run or -1) => the scenario tree with the keys (and the run's conditions) set: a copy of
  * p->base (cJSON_Delete it); NULL with err */

@@ -1,72 +1,54 @@
-/* A measured record for calibration (docs/calibrate.md §2): a CSV file with a time column and named channels, an
- * optional units row, read through libhyst's CSV reader one channel at a time (so every detection, located error
- * and limit of `hyst` applies), and the noise level of a channel estimated from the record alone. */
+/* A measured record for calibration (docs/calibrate.md §2): read by `mech compare`'s reader (a CSV file with a
+ * time column and named channels, an optional units row, or an HDF5 table), converted to the run channels' units,
+ * and the noise level of a channel estimated from the record alone. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hyst/csvread.h"
-#include "hyst/series.h"
 #include "hyst/util.h"
 #include "mech/calib.h"
+#include "mech/compare.h"
 #include "calib_internal.h"
 
-// (path, time column, channel names) => record; the time strictly increasing, the channels on the same rows
+/* (path, time column, channel names, the run channels' units) => the record in the run channels' units: read by
+ * mech_compare_rec_read (`mech compare`'s reader: CSV or FILE.h5:/DSET, strictly increasing time, FILE:LINE
+ * messages) and converted by mech_compare_unit_factor (a unit of another dimension is refused, naming the channel) */
 int mech_calib__record_read(mech_calib_record *r, const char *path, const char *tcol, int nch,
-                            const char *const *names, hy_err *err)
+                            const char *const *names, const char *const *units, hy_err *err)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->path, sizeof r->path, "%s", path);
     r->nch = nch;
-    for (int c = 0; c < nch; c++) {
-        hy_csv_opts o;
-        hy_csv_opts_default(&o);
-        o.t_col = tcol;
-        o.x_col = names[c];
-        o.no_force = 1;
-        o.header = 1;
-        hy_series s;
-        int rc = hy_csv_read(path, &o, &s, err);
-        if (rc != HY_OK)
-            return rc;
-        if (c == 0) {
-            r->n = s.n;
-            r->t = malloc((s.n ? s.n : 1) * sizeof *r->t);
-            r->y = malloc((s.n ? s.n : 1) * (size_t)nch * sizeof *r->y);
-            if (!r->t || !r->y) {
-                hy_series_free(&s);
-                return hy_err_set(err, HY_ENOMEM, "%s: out of memory", hy_display_name(path));
-            }
-            memcpy(r->t, s.t, s.n * sizeof *r->t);
-            r->line0 = s.n ? s.line[0] : 0;
-            for (size_t i = 1; i < s.n; i++)
-                if (!(s.t[i] > s.t[i - 1])) {
-                    rc = hy_err_set(err, HY_EDATA, "%s:%zu:1: time %.17g s is not after the previous row's %.17g s "
-                                    "(expected strictly increasing time)", hy_display_name(path), s.line[i], s.t[i],
-                                    s.t[i - 1]);
-                    hy_series_free(&s);
-                    return rc;
-                }
-        } else if (s.n != r->n) {
-            hy_series_free(&s);
-            return hy_err_set(err, HY_EDATA, "%s: column %s has %zu rows, %s %zu", hy_display_name(path), names[c],
-                              s.n, names[0], r->n);
-        }
-        for (size_t i = 0; i < s.n; i++)
-            r->y[i * (size_t)nch + (size_t)c] = s.q[i];
+    mech_compare_rec cr;
+    int rc = mech_compare_rec_read(path, tcol, NULL, names, nch, &cr, err);
+    if (rc != HY_OK)
+        return rc;
+    double f[MECH_CALIB_CH_MAX];
+    for (int c = 0; c < nch && rc == HY_OK; c++) {
         snprintf(r->name[c], sizeof r->name[c], "%s", names[c]);
-        snprintf(r->unit[c], sizeof r->unit[c], "%s", s.q_unit);
-        if (s.t_unit[0] && strcmp(s.t_unit, "s") != 0) {
-            rc = hy_err_set(err, HY_EDATA, "%s: column %s: unit '%s', expected s", hy_display_name(path),
-                            s.t_name, s.t_unit);
-            hy_series_free(&s);
-            return rc;
-        }
-        hy_series_free(&s);
+        snprintf(r->unit[c], sizeof r->unit[c], "%s", cr.unit[c]);
+        f[c] = 1;
+        if (cr.unit[c][0] && mech_compare_unit_factor(cr.unit[c], units[c], &f[c]) != 0)
+            rc = hy_err_set(err, HY_EDATA, "%s: channel %s: unit '%s', but the run's channel is in '%s'",
+                            hy_display_name(path), names[c], cr.unit[c], units[c]);
     }
-    if (r->n < 16)
-        return hy_err_set(err, HY_EDATA, "%s: %zu rows, expected at least 16", hy_display_name(path), r->n);
-    return HY_OK;
+    if (rc == HY_OK && cr.n < 16)
+        rc = hy_err_set(err, HY_EDATA, "%s: %zu rows, expected at least 16", hy_display_name(path), cr.n);
+    if (rc == HY_OK) {
+        r->n = cr.n;
+        r->line0 = cr.line ? cr.line[0] : 0;
+        r->t = malloc(cr.n * sizeof *r->t);
+        r->y = malloc(cr.n * (size_t)nch * sizeof *r->y);
+        if (!r->t || !r->y)
+            rc = hy_err_set(err, HY_ENOMEM, "%s: out of memory", hy_display_name(path));
+    }
+    for (size_t i = 0; rc == HY_OK && i < cr.n; i++) {
+        r->t[i] = cr.t[i];
+        for (int c = 0; c < nch; c++)
+            r->y[i * (size_t)nch + (size_t)c] = f[c] * cr.v[c][i];
+    }
+    mech_compare_rec_free(&cr);
+    return rc;
 }
 
 void mech_calib__record_free(mech_calib_record *r)

@@ -16,6 +16,7 @@
 #include "hyst/model.h"
 #include "hyst/util.h"
 #include "mech/calib.h"
+#include "mech/compare.h"
 #include "mech/dock.h"
 #include "calib_internal.h"
 
@@ -124,42 +125,24 @@ double mech_calib_trace_at(const mech_calib_trace *tr, int c, double t)
     return y0 + (y1 - y0) * (t - t0) / (t1 - t0);
 }
 
-// (record, trace, channel, offset) => mean squared difference over the rows that overlap; NAN when under half do
-static double msd(const mech_calib_record *r, const mech_calib_trace *tr, int c, double tau)
+double mech_calib_align(const mech_calib_record *r, const mech_calib_trace *tr, int c, double offset_max,
+                        hy_err *err)
 {
-    double s = 0;
-    size_t n = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        double v = mech_calib_trace_at(tr, c, r->t[i] - tau);
-        if (isnan(v))
-            continue;
-        double d = v - r->y[i * (size_t)r->nch + (size_t)c];
-        s += d * d;
-        n++;
-    }
-    return n * 2 >= r->n ? s / (double)n : NAN;
-}
-
-double mech_calib_align(const mech_calib_record *r, const mech_calib_trace *tr, int c, double offset_max)
-{
-    double dt = (r->t[r->n - 1] - r->t[0]) / (double)(r->n - 1);
-    long k = (long)floor(offset_max / dt);
-    double best = NAN, bt = NAN;
-    for (long j = -k; j <= k; j++) {
-        double e = msd(r, tr, c, (double)j * dt);
-        if (!isnan(e) && !(e >= best))
-            best = e, bt = (double)j * dt;
-    }
-    if (isnan(bt))
+    double *a = malloc(tr->n * sizeof *a), *b = malloc(r->n * sizeof *b);
+    if (!a || !b) {
+        free(a), free(b);
+        hy_err_set(err, HY_ENOMEM, "out of memory");
         return NAN;
-    double b2 = bt;
-    for (int j = -10; j <= 10; j++) {   /* a tenth of a sample around the best sample lag */
-        double tau = bt + 0.1 * j * dt;
-        double e = msd(r, tr, c, tau);
-        if (!isnan(e) && e < best)
-            best = e, b2 = tau;
     }
-    return b2;
+    for (size_t i = 0; i < tr->n; i++)
+        a[i] = tr->y[i * (size_t)tr->nch + (size_t)c];
+    for (size_t i = 0; i < r->n; i++)
+        b[i] = r->y[i * (size_t)r->nch + (size_t)c];
+    double dt = (r->t[r->n - 1] - r->t[0]) / (double)(r->n - 1), lag = NAN;
+    if (mech_compare_xcorr_lag(tr->t, a, tr->n, r->t, b, r->n, dt, offset_max, &lag, err) != HY_OK)
+        lag = NAN;
+    free(a), free(b);
+    return lag;
 }
 
 // (absolute or relative path, folder it is relative to) => an absolute path in out

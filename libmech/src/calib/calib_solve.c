@@ -241,11 +241,20 @@ int mech_calib_solve(const mech_calib_problem *p, mech_calib_result *R, hy_err *
         const mech_calib_record *Rc = &p->run[r].rec;
         for (int c = 0; c < Rc->nch && rc == HY_OK; c++) {
             rows *w = &S->rw[r][c];
-            w->tau0 = mech_calib_align(Rc, &S->tr[r], c, p->offset_max);
+            double te = S->tr[r].t[S->tr[r].n - 1];
+            if (Rc->t[0] - p->offset_max >= te || Rc->t[Rc->n - 1] + p->offset_max <= S->tr[r].t[0]) {
+                rc = hy_err_set(err, HY_EDATA, "%s: channel %s: the record (%.6g .. %.6g s) and the simulated run "
+                                "(0 .. %.6g s) do not overlap in time at any offset within offset_max = %g s",
+                                hy_display_name(Rc->path), Rc->name[c], Rc->t[0], Rc->t[Rc->n - 1], te,
+                                p->offset_max);
+                break;
+            }
+            hy_err e2;
+            w->tau0 = mech_calib_align(Rc, &S->tr[r], c, p->offset_max, &e2);
             if (isnan(w->tau0)) {
-                rc = hy_err_set(err, HY_EDATA, "%s: channel %s: the record and the simulated run (0 .. %g s) do not "
-                                "overlap in time for half the record at any offset within offset_max = %g s",
-                                hy_display_name(Rc->path), Rc->name[c], S->tr[r].t[S->tr[r].n - 1], p->offset_max);
+                rc = hy_err_set(err, HY_EDATA, "%s: channel %s: no time offset within offset_max = %g s aligns it "
+                                "with the run at the start values: %s", hy_display_name(Rc->path), Rc->name[c],
+                                p->offset_max, e2.msg);
                 break;
             }
             double sig = mech_calib_noise(Rc, c);
@@ -373,7 +382,8 @@ int mech_calib_solve(const mech_calib_problem *p, mech_calib_result *R, hy_err *
                                 if (strcmp(p->run[q].rec.name[d], Rc->name[c]) == 0 && S->rw[q][d].jg >= 0 &&
                                     g == 1)
                                     g = 1 + S->rw[q][d].gain_sd * th[S->rw[q][d].jg];
-                        double tau = mech_calib_align(Rc, &S->tr[r], c, p->offset_max);
+                        hy_err e2;
+                        double tau = mech_calib_align(Rc, &S->tr[r], c, p->offset_max, &e2);
                         chstat(Rc, &S->tr[r], c, tau, g, 0, Rc->n, S->rw[r][c].sigma, &R->ch[r][c]);
                         R->ch[r][c].offset_se = R->ch[r][c].gain_se = NAN;
                     }
