@@ -9,7 +9,7 @@ TOP=${TOP:-$(pwd)}
 MECH=${MECH:-$TOP/bin/mech}
 FIX=${FIXTURES:-$TOP/fixtures}
 PY=python3
-cp -r "$FIX/mech/calib" "$WORK/calib" && cp -r "$FIX/mech/dock" "$WORK/dock"
+cp -r "$FIX/mech/calib" "$WORK/calib" && cp -r "$FIX/mech/dock" "$WORK/dock" && cp -r "$FIX/mech/beam" "$WORK/beam"
 C=$WORK/calib
 
 # verdict CAL PROVENANCE VALIDATION-PROVENANCE: one line per check, from calibration.json and the provenances
@@ -55,6 +55,12 @@ exec(sys.argv[3])
 json.dump(d, open(sys.argv[2], "w"), indent=1)
 EOF
 }
+refused() {   # NAME PATTERN
+    check_fails "$1 is refused, naming the file and the key" "^mech calibrate: $2" \
+        "$MECH" calibrate "$C/$1.cal.json" -o "$WORK/o-$1" -q
+    [ ! -e "$WORK/o-$1/calibrated.json" ] && ok "$1: nothing written" || not_ok "$1: nothing written"
+}
+
 # ---- S1-B on the stand: the hatch cover's stiffness and damping ------------------------------------------------
 check "s1-stand-B: mech calibrate runs" "$MECH" calibrate "$C/s1-stand-B.cal.json" -o "$WORK/o1" -q
 verdict "$WORK/o1/calibration.json" "$C/s1-stand-B-meas.json" "$C/s1-stand-B-val.json"
@@ -76,12 +82,16 @@ grep -q '^not ok stand.k within 2 standard errors' "$WORK/no-gains.txt" && ok "n
 check "s2-B: mech calibrate runs" "$MECH" calibrate "$C/s2-B.cal.json" -o "$WORK/o2" -q
 verdict "$WORK/o2/calibration.json" "$C/s2-B-meas.json" "$C/s2-B-val.json"
 
+# ---- the jointed beam: the hinge's clearance from a shaker test ------------------------------------------------
+check "beam-shaker: mech calibrate runs" "$MECH" calibrate "$C/beam-shaker.cal.json" -o "$WORK/o4" -q
+verdict "$WORK/o4/calibration.json" "$C/beam-shaker-meas.json" "$C/beam-shaker-val.json"
+check "beam-shaker: the calibrated scenario runs" "$MECH" beam sim "$WORK/o4/calibrated.json" -o "$WORK/o4/sim.csv"
+cal beam-tolerance 'd["scenario"] = "beam-shaker.json"; d["tolerance"] = 1e-8; d["keys"] = {"hinges.0.clearance": {"start": 3e-4, "min": 0, "max": 1e-3}}; d["runs"] = [{"measured": "beam-shaker-meas.csv", "map": {"tip": "w_tip"}}]; d["validation"] = []'
+refused beam-tolerance '[^ ]*/beam-tolerance\.cal\.json: tolerance: the jointed beam.s Newmark steps are fixed'
+cal beam-channel 'd["scenario"] = "beam-shaker.json"; d.pop("tolerance"); d["keys"] = {"hinges.0.clearance": {"start": 3e-4, "min": 0, "max": 1e-3}}; d["runs"] = [{"measured": "beam-shaker-meas.csv", "map": {"hinge_rotation": "dtheta_2"}}]; d["validation"] = []'
+refused beam-channel '[^ ]*/beam-shaker\.json: channel dtheta_2: the scenario has 1 hinge\(s\)|[^ ]*/beam-channel\.cal\.json: channel dtheta_2: the scenario has 1 hinge'
+
 # ---- bad input -------------------------------------------------------------------------------------------------
-refused() {   # NAME PATTERN
-    check_fails "$1 is refused, naming the file and the key" "^mech calibrate: $2" \
-        "$MECH" calibrate "$C/$1.cal.json" -o "$WORK/o-$1" -q
-    [ ! -e "$WORK/o-$1/calibrated.json" ] && ok "$1: nothing written" || not_ok "$1: nothing written"
-}
 cal start-not-number 'd["keys"]["stand.k"]["start"] = "5e6"'
 refused start-not-number '[^ ]*/start-not-number\.cal\.json: keys\.stand\.k\.start: "5e6" is not a number'
 cal bounds-exclude 'd["keys"]["stand.c"]["min"] = 2500'

@@ -42,8 +42,8 @@ static cJSON *chstat_json(const mech_calib_run *r, int c, const mech_calib_chsta
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", r->rec.name[c]);
-    cJSON_AddStringToObject(o, "channel", mech_dock_channel_name(r->ch[c]));
-    cJSON_AddStringToObject(o, "unit", mech_dock_channel_unit(r->ch[c]));
+    cJSON_AddStringToObject(o, "channel", r->chname[c]);
+    cJSON_AddStringToObject(o, "unit", r->chunit[c]);
     cJSON_AddItemToObject(o, "offset", num(s->offset));
     cJSON_AddItemToObject(o, "offset_se", num(s->offset_se));
     cJSON_AddItemToObject(o, "gain", num(s->gain));
@@ -67,7 +67,7 @@ static cJSON *report(const mech_calib_problem *p, const mech_calib_result *R, do
     cJSON *keys = cJSON_AddArrayToObject(o, "keys");
     for (int k = 0; k < p->nkey; k++) {
         cJSON *e = cJSON_CreateObject();
-        const char *u = mech_dock_key_unit(p->key[k].path);
+        const char *u = p->kind == MECH_CALIB_DOCK ? mech_dock_key_unit(p->key[k].path) : NULL;
         cJSON_AddStringToObject(e, "key", p->key[k].path);
         cJSON_AddStringToObject(e, "unit", u ? u : "");
         cJSON_AddItemToObject(e, "start", num(p->key[k].start));

@@ -1,4 +1,4 @@
-/* Calibrating a docking scenario from measured dynamic runs (issue 45 item 2; docs/calibrate.md): named scenario
+/* Calibrating a docking (or jointed-beam) scenario from measured dynamic runs (issue 45 item 2; docs/calibrate.md): named scenario
  * keys identified by nonlinear least squares with the simulator in the loop, the way the paper "temporarily
  * introduced" the hatch-cover compliance "into the model to agree the results of modelling with the test data"
  * (spec 001 §2.7, §6).
@@ -11,6 +11,8 @@
  *   calib_residual.c  one simulated run held in memory (mech_dock_run, the one run function); its alignment with a
  *                     record by `mech compare`'s (mech_compare_xcorr_lag); the simulation read at the measured
  *                     times shifted by each channel's offset, never outside either record
+ *   calib_sim.c       the simulator in the loop: `mech dock`'s run (mech_dock_run) or `mech beam sim`'s
+ *                     (mech_beam_run), the mapped channels after every accepted step
  *   calib_solve.c     GSL multifit_nlinear (trust-region Levenberg-Marquardt), bounds by the sine transform,
  *                     finite-difference Jacobian, standard errors and correlation, validation runs
  *
@@ -47,13 +49,16 @@ typedef struct mech_calib_run {
     int    validation;                 /* 1: not used in the fit, predicted with the calibrated keys           */
     struct cJSON *set;                 /* the test's conditions: scenario keys set for this run (borrowed)     */
     mech_calib_record rec;
-    int    ch[MECH_CALIB_CH_MAX];      /* the run channel (enum mech_dock_channel) of each measured channel    */
+    int    ch[MECH_CALIB_CH_MAX];      /* the run channel of each measured channel (its simulator's index)      */
+    char   chname[MECH_CALIB_CH_MAX][64], chunit[MECH_CALIB_CH_MAX][32];   /* its name and unit              */
     double gain_sd[MECH_CALIB_CH_MAX]; /* the sensor's gain uncertainty (1 sigma; 0: the gain is taken as 1)     */
     double duration;                   /* simulated time: the record's end plus offset_max, within the scenario's */
 } mech_calib_run;
 
+enum { MECH_CALIB_DOCK = 0, MECH_CALIB_BEAM };   /* the scenario's simulator: "mech-dock" or "mech-beam" */
 typedef struct mech_calib_problem {
     char   path[4096];                 /* the configuration as given (messages)                                */
+    int    kind;                       /* MECH_CALIB_DOCK, MECH_CALIB_BEAM                                     */
     char   scenario[4096], scen_dir[4096];
     struct cJSON *doc;                 /* the configuration                                                     */
     struct cJSON *base;                /* the scenario as written                                               */

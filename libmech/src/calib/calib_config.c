@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include "hyst/model.h"
 #include "hyst/util.h"
+#include "mech/beam.h"
 #include "mech/calib.h"
 #include "mech/dock.h"
 #include "calib_internal.h"
@@ -92,11 +93,8 @@ static int parse_tree(const mech_calib_problem *p, cJSON *t, const char *what, h
     char *txt = cJSON_PrintUnformatted(t);
     if (!txt)
         return BAD(HY_ENOMEM, "out of memory");
-    mech_dock_config c;
-    mech_dock_config_default(&c);
-    int rc = mech_dock_config_parse(txt, strlen(txt), hy_display_name(p->scenario), p->scen_dir, &c, err);
+    int rc = mech_calib__parse(p, txt, err);
     free(txt);
-    mech_dock_config_free(&c);
     if (rc != HY_OK) {
         char m[HY_MSG_LEN];
         snprintf(m, sizeof m, "%s", err->msg);
@@ -174,9 +172,10 @@ static int read_keys(mech_calib_problem *p, const cJSON *full, hy_err *err)
                 return BAD(HY_EPARSE, "%s: %s: named twice", hy_display_name(p->path), where);
         const cJSON *v = find_path(full, K->path);
         if (!cJSON_IsNumber(v))
-            return BAD(HY_EDATA, "%s: %s: %s (expected a numeric key of the scenario %s, as `mech dock` reads it: "
-                       "docs/dock-scenarios.md)", hy_display_name(p->path), where,
-                       v ? "not a number in the scenario" : "unknown key", hy_display_name(p->scenario));
+            return BAD(HY_EDATA, "%s: %s: %s (expected a numeric key of the scenario %s, as %s)",
+                       hy_display_name(p->path), where, v ? "not a number in the scenario" : "unknown key",
+                       hy_display_name(p->scenario), p->kind == MECH_CALIB_DOCK ?
+                       "`mech dock` reads it: docs/dock-scenarios.md" : "the file writes it: docs/beam.md");
         p->nkey++;
         /* the scenario parser's own range checks, at both bounds */
         for (int b = 0; b < 2; b++) {
@@ -259,10 +258,15 @@ static int read_runs(mech_calib_problem *p, const char *section, int validation,
             if (!cJSON_IsString(cn))
                 return BAD(HY_EPARSE, "%s: %s: expected a run channel's name (a string) or {\"channel\": name, "
                            "\"gain_sd\": x}", hy_display_name(p->path), cw);
-            int ch = mech_dock_channel_find(cn->valuestring);
-            if (ch <= MECH_DOCK_CH_T)
-                return BAD(HY_EDATA, "%s: %s: '%s' is not a channel `mech dock` writes (history.csv's header, "
-                           "docs/dock-scenarios.md)", hy_display_name(p->path), cw, cn->valuestring);
+            const char *unit;
+            int ch = mech_calib__channel(p->kind, cn->valuestring, &unit);
+            if (ch < 0)
+                return BAD(HY_EDATA, "%s: %s: '%s' is not a channel `%s` writes (%s)", hy_display_name(p->path), cw,
+                           cn->valuestring, p->kind == MECH_CALIB_DOCK ? "mech dock" : "mech beam sim",
+                           p->kind == MECH_CALIB_DOCK ? "history.csv's header, docs/dock-scenarios.md"
+                                                      : "its CSV header, docs/beam.md");
+            snprintf(r->chname[nch], sizeof r->chname[nch], "%s", cn->valuestring);
+            snprintf(r->chunit[nch], sizeof r->chunit[nch], "%s", unit);
             r->ch[nch] = ch;
             names[nch++] = c->string;
         }
@@ -272,7 +276,7 @@ static int read_runs(mech_calib_problem *p, const char *section, int validation,
         p->nrun++;   /* freed with the problem from here on */
         const char *units[MECH_CALIB_CH_MAX];
         for (int c = 0; c < nch; c++)
-            units[c] = mech_dock_channel_unit(r->ch[c]);
+            units[c] = r->chunit[c];
         if ((rc = mech_calib__record_read(&r->rec, path, tc ? tc->valuestring : "t", nch, names, units, err)) != HY_OK)
             return rc;
         double d = r->rec.t[r->rec.n - 1] + p->offset_max + 0.01;
@@ -331,7 +335,7 @@ static int read_problem(mech_calib_problem *p, const char *text, size_t len, hy_
     p->max_iter = (int)mi;
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(p->doc, "scenario");
     if (!cJSON_IsString(s))
-        return BAD(HY_EPARSE, "%s: scenario: expected the mech-dock scenario's file name", name);
+        return BAD(HY_EPARSE, "%s: scenario: expected the scenario's file name (mech-dock or mech-beam)", name);
     char cdir[4096];
     hy_path_dir(p->path, cdir, sizeof cdir);
     if (join(p->scenario, sizeof p->scenario, cdir, s->valuestring) != 0)
@@ -341,20 +345,42 @@ static int read_problem(mech_calib_problem *p, const char *text, size_t len, hy_
     size_t slen;
     if ((rc = hy_read_text(p->scenario, "a scenario (mech-dock JSON)", 0, &stext, &slen, err)) != HY_OK)
         return rc;
-    rc = hy_json_parse_strict(stext, slen, hy_display_name(p->scenario), "a mech-dock object", &p->base, err);
-    /* the whole scenario as the parser reads it: the keys a calibration may name */
-    mech_dock_config c;
-    mech_dock_config_default(&c);
-    if (rc == HY_OK)
-        rc = mech_dock_config_parse(stext, slen, hy_display_name(p->scenario), p->scen_dir, &c, err);
+    rc = hy_json_parse_strict(stext, slen, hy_display_name(p->scenario), "a mech-dock or mech-beam object", &p->base,
+                              err);
+    const cJSON *sf = rc == HY_OK ? cJSON_GetObjectItemCaseSensitive(p->base, "format") : NULL;
+    p->kind = cJSON_IsString(sf) && strcmp(sf->valuestring, "mech-beam") == 0 ? MECH_CALIB_BEAM : MECH_CALIB_DOCK;
+    /* the whole scenario as the parser reads it: the keys a calibration may name (the beam's parser has no printer:
+       its keys are the ones the file holds) */
+    char *full_text = NULL;
+    if (p->kind == MECH_CALIB_DOCK) {
+        mech_dock_config c;
+        mech_dock_config_default(&c);
+        if (rc == HY_OK)
+            rc = mech_dock_config_parse(stext, slen, hy_display_name(p->scenario), p->scen_dir, &c, err);
+        if (rc == HY_OK)
+            rc = mech_dock_config_load(&c, hy_display_name(p->scenario), err);
+        full_text = rc == HY_OK ? mech_dock_config_print(&c, err) : NULL;
+        p->scen_duration = c.params.duration;
+        mech_dock_config_free(&c);
+    } else {
+        mech_beam_config c;
+        mech_beam_config_default(&c);
+        if (rc == HY_OK)
+            rc = mech_beam_config_parse(stext, slen, hy_display_name(p->scenario), p->scen_dir, &c, err);
+        if (rc == HY_OK)
+            rc = mech_beam_config_load(&c, hy_display_name(p->scenario), err);
+        full_text = rc == HY_OK ? cJSON_PrintUnformatted(p->base) : NULL;
+        p->scen_duration = c.solver.duration;
+        mech_beam_config_free(&c);
+    }
     free(stext);
-    if (rc == HY_OK)
-        rc = mech_dock_config_load(&c, hy_display_name(p->scenario), err);
-    char *full_text = rc == HY_OK ? mech_dock_config_print(&c, err) : NULL;
-    p->scen_duration = c.params.duration;
-    mech_dock_config_free(&c);
     if (rc != HY_OK)
         return rc;
+    if (p->kind == MECH_CALIB_BEAM && p->tolerance > 0) {
+        free(full_text);
+        return BAD(HY_EDATA, "%s: tolerance: the jointed beam's Newmark steps are fixed (solver.dt): a tolerance is for "
+                   "mech-dock scenarios", name);
+    }
     if (!full_text)
         return err->code ? err->code : BAD(HY_ENOMEM, "out of memory");
     cJSON *full = cJSON_Parse(full_text);

@@ -1,8 +1,4 @@
-/* One simulated run held in memory and its comparison with a measured record (docs/calibrate.md §4).
- *
- * The run is `mech dock`'s: the scenario with the keys and the run's conditions set, parsed, its laws loaded, the
- * model compiled and stepped by mech_dock_run (the one run function) to the record's end plus offset_max; the
- * mapped channels are kept at t = 0 and after every accepted step (so the error-controlled steps' events are in).
+/* A simulated run held in memory (calib_sim.c) against a measured record (docs/calibrate.md §4).
  *
  * Time: the measured record's clock is the simulation's plus an offset tau per channel (the trigger, the anti-alias
  * filter's delay, the acquisition's skew). The simulated value at a measured row is read at t_meas - tau, linear
@@ -19,92 +15,6 @@
 #include "mech/compare.h"
 #include "mech/dock.h"
 #include "calib_internal.h"
-
-void mech_calib_trace_free(mech_calib_trace *tr)
-{
-    free(tr->t);
-    free(tr->y);
-    memset(tr, 0, sizeof *tr);
-}
-
-typedef struct collect {
-    mech_calib_trace *tr;
-    const int *ch;
-    int failed;
-} collect;
-
-static int push(collect *c, const double *v)
-{
-    mech_calib_trace *tr = c->tr;
-    if (tr->n == tr->cap) {
-        size_t cap = tr->cap ? 2 * tr->cap : 4096;
-        double *t = realloc(tr->t, cap * sizeof *t);
-        if (t)
-            tr->t = t;
-        double *y = t ? realloc(tr->y, cap * (size_t)tr->nch * sizeof *y) : NULL;
-        if (!y) {
-            c->failed = 1;
-            return 1;
-        }
-        tr->y = y;
-        tr->cap = cap;
-    }
-    tr->t[tr->n] = v[MECH_DOCK_CH_T];
-    for (int k = 0; k < tr->nch; k++)
-        tr->y[tr->n * (size_t)tr->nch + (size_t)k] = v[c->ch[k]];
-    tr->n++;
-    return 0;
-}
-
-static int on_step(void *ctx, const mech_dock_sim *s)
-{
-    return push(ctx, mech_dock_sim_channels(s));
-}
-
-int mech_calib_simulate(const mech_calib_problem *p, int run, const double *x, mech_calib_trace *tr, hy_err *err)
-{
-    const mech_calib_run *r = &p->run[run];
-    tr->n = 0;
-    tr->nch = r->rec.nch;
-    cJSON *t = mech_calib__tree(p, x, run, err);
-    if (!t)
-        return err->code;
-    char *txt = cJSON_PrintUnformatted(t);
-    cJSON_Delete(t);
-    if (!txt)
-        return hy_err_set(err, HY_ENOMEM, "out of memory");
-    mech_dock_config c;
-    mech_dock_config_default(&c);
-    const char *name = hy_display_name(p->scenario);
-    int rc = mech_dock_config_parse(txt, strlen(txt), name, p->scen_dir, &c, err);
-    free(txt);
-    if (rc == HY_OK)
-        rc = mech_dock_config_load(&c, name, err);
-    if (rc == HY_OK)
-        rc = mech_dock_config_set_duration(&c, r->duration, err);
-    mech_dock_model *m = NULL;
-    mech_dock_sim *s = NULL;
-    if (rc == HY_OK)
-        rc = mech_dock_model_new(&c.params, &m, err);
-    if (rc == HY_OK)
-        rc = mech_dock_sim_new(m, &s, err);
-    collect col = {tr, r->ch, 0};
-    if (rc == HY_OK && push(&col, mech_dock_sim_channels(s)) != 0)
-        rc = hy_err_set(err, HY_ENOMEM, "out of memory");
-    if (rc == HY_OK) {
-        mech_dock_run_opts o = {0};
-        o.on_step = on_step;
-        o.ctx = &col;
-        int end = 0;
-        rc = mech_dock_run(m, s, &o, &end, NULL, err);
-        if (rc == HY_OK && col.failed)
-            rc = hy_err_set(err, HY_ENOMEM, "out of memory");
-    }
-    mech_dock_sim_free(s);
-    mech_dock_model_free(m);
-    mech_dock_config_free(&c);
-    return rc;
-}
 
 double mech_calib_trace_at(const mech_calib_trace *tr, int c, double t)
 {
@@ -188,6 +98,22 @@ char *mech_calib_scenario_text(const mech_calib_problem *p, const double *x, con
                 absolute(l->valuestring, p->scen_dir, abs, sizeof abs);
                 cJSON_SetValuestring(l, abs);
             }
+    /* the beam's files: hinges[j].model, load.history */
+    cJSON *hinges = cJSON_GetObjectItemCaseSensitive(t, "hinges");
+    cJSON *load = cJSON_GetObjectItemCaseSensitive(t, "load");
+    cJSON *files[MECH_CALIB_KEYS_MAX * 4 + 1];
+    int nf = 0;
+    for (cJSON *h = cJSON_IsArray(hinges) ? hinges->child : NULL; h && nf < MECH_CALIB_KEYS_MAX * 4; h = h->next)
+        if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(h, "model")))
+            files[nf++] = cJSON_GetObjectItemCaseSensitive(h, "model");
+    if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(load, "history")))
+        files[nf++] = cJSON_GetObjectItemCaseSensitive(load, "history");
+    for (int k = 0; k < nf && strcmp(a, b) != 0; k++)
+        if (files[k]->valuestring[0] != '/') {
+            char abs[4096];
+            absolute(files[k]->valuestring, p->scen_dir, abs, sizeof abs);
+            cJSON_SetValuestring(files[k], abs);
+        }
     cJSON *notes = cJSON_GetObjectItemCaseSensitive(t, "notes");
     char n[1024];
     snprintf(n, sizeof n, "calibrated by `mech calibrate %s`%s%s", hy_display_name(p->path),
