@@ -61,6 +61,10 @@ refused() {   # NAME PATTERN
     [ ! -e "$WORK/o-$1/calibrated.json" ] && ok "$1: nothing written" || not_ok "$1: nothing written"
 }
 
+check "mech calibrate --help exits 0" "$MECH" calibrate --help
+check_fails "mech calibrate without a file is a usage error" "no calibration file given" "$MECH" calibrate
+"$MECH" calibrate >/dev/null 2>&1; [ $? -eq 2 ] && ok "usage error: exit 2" || not_ok "usage error: exit 2"
+
 # ---- S1-B on the stand: the hatch cover's stiffness and damping ------------------------------------------------
 check "s1-stand-B: mech calibrate runs" "$MECH" calibrate "$C/s1-stand-B.cal.json" -o "$WORK/o1" -q
 verdict "$WORK/o1/calibration.json" "$C/s1-stand-B-meas.json" "$C/s1-stand-B-val.json"
