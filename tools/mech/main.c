@@ -18,7 +18,9 @@ static void usage(FILE *fp)
           "  beam freq|sim|lqr   jointed-beam spacecraft (spec 004): frequency tables, Newmark response, LQR\n"
           "  dock SCENARIO.json  probe-cone docking (spec 001, RP-1 scenarios S1-S7): capture, absorption, energy\n"
           "  sweep PLAN.json     capture envelopes and Monte Carlo over any scenario key (-j N workers, mpirun)\n"
+          "  calibrate CAL.json  scenario keys identified from measured runs (stand tests), with standard errors\n"
           "  view RUN            one self-contained HTML page to review a dock, beam or sweep run in a browser\n"
+          "  compare RUN MEAS    a run against a measured record: alignment, NRMSE, peaks, impacts, verdicts\n"
           "\n"
           "'mech MODEL --help' lists each model's options. Exit status: 0 success, 1 failure on the data or model,\n"
           "2 bad usage.\n",
@@ -42,7 +44,8 @@ int main(int argc, char **argv)
         int (*run)(int, char **);
     } cmds[] = {{"pendulum", mech_cmd_pendulum}, {"friction", mech_cmd_friction}, {"beam", mech_cmd_beam},
                 {"dock", mech_cmd_dock},         {"sweep", mech_cmd_sweep},
-                {"view", mech_cmd_view}};
+                {"view", mech_cmd_view},         {"compare", mech_cmd_compare},
+                {"calibrate", mech_cmd_calibrate}};
     for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
         if (strcmp(argv[1], cmds[k].name) == 0)   /* every command's report checked once it has been written */
             return mech_cli_stdout(cmds[k].name, cmds[k].run(argc - 1, argv + 1));

@@ -96,5 +96,9 @@ int mech_cmd_dock(int argc, char **argv);
 int mech_cmd_sweep(int argc, char **argv);
 // (argc, argv) of "mech view ..." => exit status (tools/mech/cmd_view.c, docs/view.md)
 int mech_cmd_view(int argc, char **argv);
+// (argc, argv) of "mech compare ..." => exit status (tools/mech/cmd_compare.c, docs/compare.md)
+int mech_cmd_compare(int argc, char **argv);
+// (argc, argv) of "mech calibrate ..." => exit status
+int mech_cmd_calibrate(int argc, char **argv);
 
 #endif

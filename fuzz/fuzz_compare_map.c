@@ -1,0 +1,66 @@
+/* Fuzz harness: the "mech-compare-map" channel map of mech compare (libmech/src/io/compare_json.c), parsed from
+ * memory with mech_compare_map_parse. Invariants: the status is a known code; an error has a one-line message
+ * starting with the file name and leaves no channel; a success gives 1..MECH_COMPARE_MAX_CH channels with
+ * non-empty, terminated measured and run names, distinct measured names, none the time column, a non-zero finite
+ * gain, a positive tolerance or NaN, an alignment channel among the measured ones, and options within range;
+ * then --tol and --align on the parsed map either succeed or fail with one line. */
+#include <math.h>
+#include "fuzz_util.h"
+#include "mech/compare.h"
+
+static int terminated(const char *s, size_t n)
+{
+    return memchr(s, '\0', n) != NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    mech_compare_map m;
+    hy_err err;
+    fuzz_err_poison(&err);
+    int rc = mech_compare_map_parse((const char *)data, size, "map.json", &m, &err);
+    FUZZ_CHECK(rc >= HY_OK && rc <= HY_ENOMEM, "unknown status %d", rc);
+    if (rc != HY_OK) {
+        fuzz_check_message(&err);
+        FUZZ_CHECK(strncmp(err.msg, "map.json", 8) == 0, "message does not start with the file name: %s", err.msg);
+        FUZZ_CHECK(m.n == 0, "error but %d channels", m.n);
+        return 0;
+    }
+    FUZZ_CHECK(m.n >= 1 && m.n <= MECH_COMPARE_MAX_CH, "%d channels", m.n);
+    FUZZ_CHECK(terminated(m.time, sizeof m.time) && m.time[0], "time column");
+    FUZZ_CHECK(terminated(m.time_unit, sizeof m.time_unit) && terminated(m.align_ch, sizeof m.align_ch), "texts");
+    FUZZ_CHECK(m.align >= MECH_COMPARE_ALIGN_XCORR && m.align <= MECH_COMPARE_ALIGN_NONE, "align %d", m.align);
+    FUZZ_CHECK(isnan(m.max_lag) || (isfinite(m.max_lag) && m.max_lag >= 0), "max_lag %g", m.max_lag);
+    FUZZ_CHECK(m.event_level > 0 && m.event_level < 1, "event_level %g", m.event_level);
+    FUZZ_CHECK(isnan(m.dt) || (isfinite(m.dt) && m.dt > 0), "dt %g", m.dt);
+    FUZZ_CHECK(isnan(m.tol) || (isfinite(m.tol) && m.tol > 0), "tol %g", m.tol);
+    FUZZ_CHECK(isfinite(m.lag), "lag %g", m.lag);
+    int align_found = m.align_ch[0] == '\0';
+    for (int k = 0; k < m.n; k++) {
+        const mech_compare_chan *c = &m.ch[k];
+        FUZZ_CHECK(terminated(c->meas, sizeof c->meas) && c->meas[0], "channel %d measured name", k);
+        FUZZ_CHECK(terminated(c->run, sizeof c->run) && c->run[0], "channel %d run name", k);
+        FUZZ_CHECK(terminated(c->unit, sizeof c->unit) && terminated(c->key, sizeof c->key), "channel %d texts", k);
+        FUZZ_CHECK(isfinite(c->scale) && c->scale != 0, "channel %d scale %g", k, c->scale);
+        FUZZ_CHECK(isnan(c->tol) || (isfinite(c->tol) && c->tol > 0), "channel %d tol %g", k, c->tol);
+        FUZZ_CHECK(strcmp(c->meas, m.time) != 0, "channel %d is the time column", k);
+        for (int j = 0; j < k; j++)
+            FUZZ_CHECK(strcmp(m.ch[j].meas, c->meas) != 0, "channels %d and %d both '%s'", j, k, c->meas);
+        align_found |= strcmp(c->meas, m.align_ch) == 0;
+    }
+    FUZZ_CHECK(align_found, "align channel '%s' not mapped", m.align_ch);
+    /* the options on a parsed map: the first channel's name with the input's first bytes as a tolerance */
+    char spec[160];
+    snprintf(spec, sizeof spec, "%s=%.*s", m.ch[0].run, (int)(size < 20 ? size : 20), (const char *)data);
+    if (memchr(spec, '\0', strlen(spec)) == spec + strlen(spec)) {
+        fuzz_err_poison(&err);
+        if (mech_compare_map_tol(&m, spec, &err) != HY_OK)
+            fuzz_check_message(&err);
+        else
+            FUZZ_CHECK(isfinite(m.ch[0].tol) && m.ch[0].tol > 0, "tol %g", m.ch[0].tol);
+    }
+    fuzz_err_poison(&err);
+    if (mech_compare_map_align(&m, m.ch[m.n - 1].meas, &err) != HY_OK)
+        fuzz_check_message(&err);
+    return 0;
+}

@@ -1,0 +1,286 @@
+/* The comparison of a run with a measured record (issue 45, docs/compare.md §3–§4): units, alignment, the common
+ * grid over the overlap, per-channel metrics and the residual vector a calibration minimises. The error metrics
+ * are libhyst's replay metrics (hy_replay_metrics_compute: the same NRMSE as `hyst replay`). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hyst/replay.h"
+#include "mech/compare.h"
+
+void mech_compare_free(mech_compare *c)
+{
+    if (!c)
+        return;
+    free(c->t);
+    for (int k = 0; k < MECH_COMPARE_MAX_CH; k++)
+        free(c->meas[k]), free(c->pred[k]);
+    free(c);
+}
+
+// (t[n], v, x inside [t0, t_{n-1}], hint) => v at x by linear interpolation
+static double interp(const double *t, const double *v, size_t n, double x, size_t *j)
+{
+    size_t i = *j;
+    if (i >= n - 1 || t[i] > x)
+        i = 0;
+    while (i + 2 < n && t[i + 1] <= x)
+        i++;
+    *j = i;
+    double w = (x - t[i]) / (t[i + 1] - t[i]);
+    if (w <= 0)
+        return v[i];
+    if (w >= 1)
+        return v[i + 1];
+    return v[i] + w * (v[i + 1] - v[i]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+// (record) => its median sampling step
+static double median_step(const mech_compare_rec *r, hy_err *err, double *h)
+{
+    double *d = malloc((r->n - 1) * sizeof *d);
+    if (!d)
+        return hy_err_set(err, HY_ENOMEM, "%s: out of memory", r->source);
+    for (size_t i = 0; i + 1 < r->n; i++)
+        d[i] = r->t[i + 1] - r->t[i];
+    qsort(d, r->n - 1, sizeof *d, cmp_double);
+    *h = d[(r->n - 1) / 2];
+    free(d);
+    return HY_OK;
+}
+
+static const char *mapname(const mech_compare_map *m)
+{
+    return m->source[0] ? m->source : "channel map";
+}
+
+// (map, run, measured) => the comparison
+int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, const mech_compare_rec *meas,
+                     mech_compare **out, hy_err *err)
+{
+    *out = NULL;
+    const char *mn = mapname(map);
+    if (map->n < 1 || map->n > MECH_COMPARE_MAX_CH)
+        return hy_err_set(err, HY_EDATA, "%s: no channel to compare (\"channels\" empty)", mn);
+    if (run->n < 2 || meas->n < 2)
+        return hy_err_set(err, HY_EDATA, "%s: fewer than 2 samples", run->n < 2 ? run->source : meas->source);
+    mech_compare *c = calloc(1, sizeof *c);
+    if (!c)
+        return hy_err_set(err, HY_ENOMEM, "out of memory");
+    c->map = *map;
+    int ir[MECH_COMPARE_MAX_CH], im[MECH_COMPARE_MAX_CH];
+    int rc = HY_OK;
+    double *scaled = NULL;
+    for (int k = 0; k < map->n; k++) {
+        mech_compare_chan *ch = &c->map.ch[k];
+        ir[k] = mech_compare_rec_find(run, ch->run);
+        im[k] = mech_compare_rec_find(meas, ch->meas);
+        if (ir[k] < 0) {
+            rc = hy_err_set(err, HY_EDATA, "%s: %s.run: '%s' is not a channel of %s", mn, ch->key, ch->run, run->source);
+            goto fail;
+        }
+        if (im[k] < 0) {
+            rc = hy_err_set(err, HY_EDATA, "%s: %s.measured: '%s' is not a channel of %s", mn, ch->key, ch->meas,
+                            meas->source);
+            goto fail;
+        }
+        const char *ru = run->unit[ir[k]], *fu = meas->unit[im[k]];
+        if (ch->unit[0] && fu[0] && strcmp(ch->unit, fu) != 0) {
+            rc = hy_err_set(err, HY_EDATA, "%s: %s: unit mismatch on channel '%s': the map says '%s', the units row "
+                            "of %s says '%s'", mn, ch->key, ch->meas, ch->unit, meas->source, fu);
+            goto fail;
+        }
+        if (!ch->unit[0]) {
+            if (!fu[0]) {
+                rc = hy_err_set(err, HY_EDATA, "%s: %s: channel '%s' has no unit (no units row in %s): give its "
+                                "\"unit\" in the map", mn, ch->key, ch->meas, meas->source);
+                goto fail;
+            }
+            snprintf(ch->unit, sizeof ch->unit, "%s", fu);
+        }
+        double f;
+        if (mech_compare_unit_factor(ch->unit, ru, &f) != 0) {
+            rc = hy_err_set(err, HY_EDATA, "%s: %s: unit mismatch on channel '%s': measured in '%s', the run's "
+                            "channel '%s' in '%s'", mn, ch->key, ch->meas, ch->unit, ch->run, ru[0] ? ru : "(none)");
+            goto fail;
+        }
+        c->factor[k] = f * ch->scale;
+        snprintf(c->run_unit[k], sizeof c->run_unit[k], "%s", ru);
+    }
+    c->span_run[0] = run->t[0], c->span_run[1] = run->t[run->n - 1];
+    c->span_meas[0] = meas->t[0], c->span_meas[1] = meas->t[meas->n - 1];
+    double shorter = fmin(c->span_run[1] - c->span_run[0], c->span_meas[1] - c->span_meas[0]);
+    double max_lag = isnan(map->max_lag) ? shorter / 4 : map->max_lag;
+    if (c->span_run[0] - max_lag > c->span_meas[1] || c->span_run[1] + max_lag < c->span_meas[0]) {
+        rc = hy_err_set(err, HY_EDATA, "%s and %s do not overlap in time: the run spans %.10g to %.10g s, the "
+                        "measured record %.10g to %.10g s (searched lags up to %g s)", run->source, meas->source,
+                        c->span_run[0], c->span_run[1], c->span_meas[0], c->span_meas[1], max_lag);
+        goto fail;
+    }
+    double h = map->dt;
+    if (isnan(h) && (rc = median_step(meas, err, &h)) != HY_OK)
+        goto fail;
+    if (!(h > 0) || !isfinite(h)) {
+        rc = hy_err_set(err, HY_EDATA, "%s: grid step %g s, expected a positive step", mn, h);
+        goto fail;
+    }
+    c->h = h;
+    if (!(scaled = malloc(meas->n * sizeof *scaled))) {
+        rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+        goto fail;
+    }
+    /* the alignment lag (spec: docs/compare.md §3) */
+    int ka = 0;
+    if (map->align_ch[0]) {
+        ka = -1;
+        for (int k = 0; k < map->n; k++)
+            if (strcmp(map->ch[k].meas, map->align_ch) == 0)
+                ka = k;
+        if (ka < 0) {
+            rc = hy_err_set(err, HY_EDATA, "%s: align: '%s' is not a measured channel of the map", mn, map->align_ch);
+            goto fail;
+        }
+    }
+    for (size_t i = 0; i < meas->n; i++)
+        scaled[i] = c->factor[ka] * meas->v[im[ka]][i];
+    if (map->align == MECH_COMPARE_ALIGN_NONE)
+        c->lag = isnan(map->lag) ? 0 : map->lag;
+    else {
+        if (map->align == MECH_COMPARE_ALIGN_EVENT)
+            rc = mech_compare_event_lag(run->t, run->v[ir[ka]], run->n, meas->t, scaled, meas->n, map->event_level,
+                                        &c->lag, err);
+        else
+            rc = mech_compare_xcorr_lag(run->t, run->v[ir[ka]], run->n, meas->t, scaled, meas->n, h, max_lag, &c->lag,
+                                        err);
+        if (rc != HY_OK) {
+            char m[HY_MSG_LEN];
+            snprintf(m, sizeof m, "%s", err ? err->msg : "");
+            hy_err_set(err, rc, "aligning '%s' of %s on '%s' of %s: %s", map->ch[ka].meas, meas->source,
+                       map->ch[ka].run, run->source, m);
+            goto fail;
+        }
+    }
+    /* the overlap, in the measured record's time */
+    double lo = fmax(c->span_run[0] + c->lag, c->span_meas[0]), hi = fmin(c->span_run[1] + c->lag, c->span_meas[1]);
+    if (!(hi - lo >= h)) {
+        rc = hy_err_set(err, HY_EDATA, "%s and %s do not overlap in time: the run spans %.10g to %.10g s (shifted "
+                        "by the lag %.6g s), the measured record %.10g to %.10g s", run->source, meas->source,
+                        c->span_run[0] + c->lag, c->span_run[1] + c->lag, c->lag, c->span_meas[0], c->span_meas[1]);
+        goto fail;
+    }
+    double cells = floor((hi - lo) / h * (1 + 1e-12)) + 1;
+    if (cells > (double)(1L << 26)) {
+        rc = hy_err_set(err, HY_EDATA, "%s: %.0f grid samples, expected at most 2^26 (give a larger \"dt\")", mn, cells);
+        goto fail;
+    }
+    c->n = (size_t)cells;
+    c->t0 = lo;
+    if (!(c->t = malloc(c->n * sizeof *c->t))) {
+        rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < c->n; i++)
+        c->t[i] = fmin(lo + (double)i * h, hi);
+    for (int k = 0; k < map->n; k++) {
+        c->meas[k] = malloc(c->n * sizeof(double));
+        c->pred[k] = malloc(c->n * sizeof(double));
+        if (!c->meas[k] || !c->pred[k]) {
+            rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+            goto fail;
+        }
+        size_t ja = 0, jb = 0;
+        for (size_t i = 0; i < c->n; i++) {
+            double tr = fmin(fmax(c->t[i] - c->lag, c->span_run[0]), c->span_run[1]);
+            c->meas[k][i] = c->factor[k] * interp(meas->t, meas->v[im[k]], meas->n, c->t[i], &jb);
+            c->pred[k][i] = interp(run->t, run->v[ir[k]], run->n, tr, &ja);
+        }
+        /* metrics */
+        mech_compare_result *R = &c->res[k];
+        hy_replay_metrics M;
+        rc = hy_replay_metrics_compute(c->t, c->meas[k], c->pred[k], c->n, NULL, 0, &M, err);
+        if (rc != HY_OK)
+            goto fail;
+        R->n = c->n;
+        R->range = M.Q_ptp;
+        R->rms = M.rms_error;
+        R->bias = M.mean_error;
+        R->max_abs_err = M.max_abs_error;
+        R->t_max_abs_err = c->t[M.max_abs_index];
+        hy_replay_metrics_free(&M);
+        double pr = 0;
+        for (size_t i = 0; i < c->n; i++)
+            pr = fmax(pr, fabs(c->pred[k][i]));
+        R->norm = R->range > 0 ? R->range : pr > 0 ? 2 * pr : 1;
+        R->nrmse = R->rms / R->norm;
+        /* peaks from the records' own samples inside the overlap (a grid coarser than a record misses a spike) */
+        R->peak_meas = R->peak_pred = 0;
+        R->t_peak_meas = R->t_peak_pred = NAN;
+        for (size_t i = 0; i < meas->n; i++) {
+            double v = c->factor[k] * meas->v[im[k]][i];
+            if (meas->t[i] >= lo && meas->t[i] <= hi && (isnan(R->t_peak_meas) || fabs(v) > fabs(R->peak_meas)))
+                R->peak_meas = v, R->t_peak_meas = meas->t[i];
+        }
+        for (size_t i = 0; i < run->n; i++) {
+            double v = run->v[ir[k]][i], tm = run->t[i] + c->lag;
+            if (tm >= lo && tm <= hi && (isnan(R->t_peak_pred) || fabs(v) > fabs(R->peak_pred)))
+                R->peak_pred = v, R->t_peak_pred = tm;
+        }
+        R->peak_err = fabs(R->peak_pred) - fabs(R->peak_meas);
+        R->peak_rel = R->peak_meas != 0 ? R->peak_err / fabs(R->peak_meas) : NAN;
+        /* the channel's own lag, on the records as read (a flat channel or one at the limit has none) */
+        for (size_t i = 0; i < meas->n; i++)
+            scaled[i] = c->factor[k] * meas->v[im[k]][i];
+        if (mech_compare_xcorr_lag(run->t, run->v[ir[k]], run->n, meas->t, scaled, meas->n, h, max_lag, &R->lag,
+                                   NULL) != HY_OK)
+            R->lag = NAN;
+        R->tol = !isnan(map->ch[k].tol) ? map->ch[k].tol : map->tol;
+        R->verdict = isnan(R->tol) ? -1 : R->nrmse <= R->tol;
+    }
+    free(scaled);
+    *out = c;
+    return HY_OK;
+fail:
+    free(scaled);
+    mech_compare_free(c);
+    return rc;
+}
+
+size_t mech_compare_nresid(const mech_compare *c)
+{
+    return c->n * (size_t)c->map.n;
+}
+
+// (c, run) => r[nresid]: per channel (run(t - lag) - meas) / (norm sqrt(n))
+int mech_compare_residual(const mech_compare *c, const mech_compare_rec *run, double *r, hy_err *err)
+{
+    if (run->n < 2)
+        return hy_err_set(err, HY_EDATA, "%s: fewer than 2 samples", run->source);
+    double a = c->t[0] - c->lag, b = c->t[c->n - 1] - c->lag;
+    double slack = 1e-9 * fmax(1, fabs(b));
+    if (run->t[0] > a + slack || run->t[run->n - 1] < b - slack)
+        return hy_err_set(err, HY_EDATA, "%s: the run spans %.10g to %.10g s, the comparison needs %.10g to %.10g s",
+                          run->source, run->t[0], run->t[run->n - 1], a, b);
+    double sq = sqrt((double)c->n);
+    for (int k = 0; k < c->map.n; k++) {
+        int j = mech_compare_rec_find(run, c->map.ch[k].run);
+        if (j < 0)
+            return hy_err_set(err, HY_EDATA, "%s: no channel '%s'", run->source, c->map.ch[k].run);
+        if (strcmp(run->unit[j], c->run_unit[k]) != 0)
+            return hy_err_set(err, HY_EDATA, "%s: channel '%s' in '%s', the comparison's in '%s'", run->source,
+                              c->map.ch[k].run, run->unit[j], c->run_unit[k]);
+        double norm = c->res[k].norm * sq;
+        size_t h = 0;
+        double *rk = r + (size_t)k * c->n;
+        for (size_t i = 0; i < c->n; i++) {
+            double x = fmin(fmax(c->t[i] - c->lag, run->t[0]), run->t[run->n - 1]);
+            rk[i] = (interp(run->t, run->v[j], run->n, x, &h) - c->meas[k][i]) / norm;
+        }
+    }
+    return HY_OK;
+}

@@ -1,0 +1,36 @@
+"""hk.calibrate (docs/calibrate.md): `mech calibrate`'s report as NumPy arrays and the calibrated scenario, on the
+shipped virtual stand test of the lateral brake (fixtures/mech/calib/s2-B*); bad input raises the program's message."""
+import json
+
+import numpy as np
+import pytest
+
+import hystkit as hk
+from conftest import FIX
+
+C = FIX / "mech" / "calib"
+
+
+def test_calibrate_recovers_the_hidden_brake(tmp_path):
+    cal = hk.calibrate(C / "s2-B.cal.json", tmp_path / "o")
+    hidden = json.load(open(C / "s2-B-meas.json"))["hidden"]
+    assert cal.keys == ["lateral.brake.moment.1"]
+    assert isinstance(cal.value, np.ndarray) and cal.value.shape == (1,) and cal.correlation.shape == (1, 1)
+    true = hidden["lateral.brake.moment.1"]
+    assert abs(cal.value[0] - true) <= 2 * cal.se[0] and abs(cal.value[0] / true - 1) < 0.05
+    assert cal.correlation[0, 0] == pytest.approx(1.0)
+    assert cal.scenario["lateral"]["brake"]["moment"][1] == cal.value[0]       # the calibrated scenario holds it
+    val = [r for r in cal.runs if r["validation"]]
+    assert len(val) == 1 and all(c["nrmse_over_floor"] < 1.5 for c in val[0]["channels"])
+    assert cal.fit["converged"] and cal.fit["simulated_runs"] > 3
+    assert repr(cal).startswith("Calibration(lateral.brake.moment.1=")
+
+
+def test_calibrate_from_a_dict_and_bad_input(tmp_path):
+    d = json.load(open(C / "s2-B.cal.json"))
+    d["keys"]["lateral.brake.moment.1"]["min"] = 1600            # excludes the start value 1500
+    with pytest.raises(hk.ProgramError) as e:
+        hk.calibrate(d, tmp_path / "bad", base_dir=C)
+    assert "keys.lateral.brake.moment.1: start = 1500 is not strictly inside [min, max] = [1600, 20000]" in str(e.value)
+    with pytest.raises(FileNotFoundError):
+        hk.calibrate(tmp_path / "nope.json")
