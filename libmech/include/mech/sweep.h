@@ -1,5 +1,6 @@
 /* Parameter sweeps over a simulator scenario (issue 20; docs/sweep.md): grids, Monte Carlo samples, an adaptive
- * capture envelope, the statistics of a sweep. A plan ("mech-sweep" JSON) names a base scenario ("mech-dock") and
+ * capture envelope, the statistics of a sweep. A plan ("mech-sweep" JSON) names a base scenario ("mech-dock",
+ * "mech-beam" or "mech-friction": its simulator, sweep_sim.c) and
  * the varied keys by their dotted path in it; run k of the plan is the base scenario with those keys set, and
  * everything about it (its values, its result) depends only on the plan and k, never on the order, the process
  * or the number of workers that ran it.
@@ -8,8 +9,10 @@
  *   sweep_sample.c    unit-cube points: plain random, Latin hypercube, Owen-scrambled Sobol (GSL's gsl_qrng_sobol
  *                     under a hash-driven nested uniform scramble); the distributions as inverse CDFs of u in (0,1)
  *   sweep_plan.c      the plan reader: keys checked against the scenario parser before any run; the run table
- *   sweep_run.c       one run: the scenario JSON edited by key path in a cJSON tree, printed, parsed by
- *                     mech_dock_config_parse, simulated; its summary as a row
+ *   sweep_sim.c       the simulators: each one's metric table, its scenario checked by its own parser
+ *   sweep_run.c       one run: the scenario JSON edited by key path in a cJSON tree, printed, handed to the
+ *                     simulator's run (the dock's here: mech_dock_config_parse, mech_dock_run); its summary as a row
+ *   sweep_run_beam.c, sweep_run_friction.c   the beam's (mech_beam_run) and the friction's (mech_friction_run)
  *   sweep_envelope.c  the adaptive capture envelope (quadtree refinement of a 2-D grid)
  *   sweep_stats.c     Wilson score interval, Spearman rank correlation */
 #ifndef MECH_SWEEP_H
