@@ -87,6 +87,55 @@ PY
 done
 [ "$nf" -ge 7 ] && ok "$nf friction scenarios compared" || not_ok "expected >= 7 friction scenarios, found $nf"
 
+np=0
+for f in "$F"/pendulum-*.json; do
+    grep -q '"run":' "$f" || continue
+    b=$(basename "$f" .json); mkdir -p "$WORK/$b"; np=$((np + 1))
+    plan1 "$f" "$WORK/$b/plan.json"
+    "$MECH" pendulum run "$f" -o "$WORK/$b/r.csv" --summary >"$WORK/$b/prog.out" 2>"$WORK/$b/prog.err"
+    if ! "$MECH" sweep "$WORK/$b/plan.json" --out "$WORK/$b/sweep" -q --no-plots >"$WORK/$b/sweep.out" 2>&1; then
+        not_ok "$b: the one-point sweep runs"; sed 's/^/    /' "$WORK/$b/sweep.out" | head -5; continue
+    fi
+    # the row against the program's summary (exact text), and the summary against the program's time series (the same
+    # definitions computed afterwards from the CSV's 10 digits: 1e-8 relative)
+    if python3 - "$WORK/$b/prog.err" "$WORK/$b/sweep/results.csv" "$WORK/$b/r.csv" "$f" >"$WORK/$b/cmp.out" 2>&1 <<'PY'
+import csv, json, math, re, sys
+err = open(sys.argv[1]).read()
+row = dict(zip(*list(csv.reader(open(sys.argv[2])))[:2]))
+m = re.search(r"summary: samples (\d+), phi3_max (\S+) rad, alpha_max (\S+) rad, moment_max (\S+) N m, unit_work (\S+) J, "
+              r"power (\S+) W, peaks (\d+), amplitude_decay (\S+), damping_ratio (\S+), energy_per_cycle (\S+) J", err)
+nan = lambda v: "" if v == "nan" else v
+names = ["phi3_max", "alpha_max", "moment_max", "unit_work", "power", "peaks", "amplitude_decay", "damping_ratio",
+         "energy_per_cycle"]
+want = dict(zip(names, [nan(m.group(k)) for k in range(2, 11)]))
+want["status"] = "ok"
+bad = ["%s: sweep %r, mech pendulum run %r" % (k, row.get(k), v) for k, v in want.items() if row.get(k) != v]
+t = list(csv.DictReader(open(sys.argv[3])))
+ph = [float(x["phi3"]) for x in t]
+pk = [i for i in range(1, len(ph) - 1) if ph[i] > 0 and ph[i] > ph[i - 1] and ph[i] >= ph[i + 1]]
+W = [float(x["W_unit"]) for x in t]
+ind = {"phi3_max": max(abs(v) for v in ph), "alpha_max": max(abs(float(x["alpha"])) for x in t),
+       "moment_max": max(abs(float(x["M"])) for x in t), "unit_work": W[-1], "peaks": len(pk)}
+mode = json.load(open(sys.argv[4]))["run"]["mode"]
+if mode == "decay":
+    dl = math.log(ph[pk[0]] / ph[pk[-1]]) / (len(pk) - 1)
+    ind.update(amplitude_decay=ph[pk[-1]] / ph[pk[0]], damping_ratio=dl / math.sqrt(4 * math.pi ** 2 + dl * dl),
+               energy_per_cycle=(W[pk[-1]] - W[pk[0]]) / (len(pk) - 1))
+else:
+    spp = json.load(open(sys.argv[4]))["run"]["samples"]
+    ind.update(energy_per_cycle=W[-1] - W[-1 - spp])
+for k, v in ind.items():
+    if abs(float(want[k]) - v) > 1e-8 * abs(v) + 1e-9:
+        bad.append("%s: summary %s, from the time series %r" % (k, want[k], v))
+print("; ".join(bad) if bad else "all %d fields equal; %d agree with the time series (%s, %d peaks)" %
+      (len(want), len(ind), mode, len(pk)))
+sys.exit(1 if bad else 0)
+PY
+    then ok "$b: one-point sweep row = mech pendulum run --summary, bit for bit ($(cat "$WORK/$b/cmp.out"))"
+    else not_ok "$b: one-point sweep row = mech pendulum run --summary"; sed 's/^/    /' "$WORK/$b/cmp.out"; fi
+done
+[ "$np" -ge 2 ] && ok "$np pendulum scenarios compared" || not_ok "expected >= 2 pendulum scenarios with a run, found $np"
+
 # ---- 2. Sobol indices over a beam scenario against the closed form of the linear case ----
 S=$F/sweep
 cat >"$WORK/lin.json" <<PLAN
@@ -188,6 +237,32 @@ for mu in (0.05, 0.1, 0.15):
     assert t[(mu, 250)] > t[(mu, 150)], t
 PY
 
+# ---- a pendulum grid: release angle x insert stiffness (2 s of free decay) ----
+cat >"$WORK/pg.json" <<PLAN
+{"format": "mech-sweep", "version": 1, "scenario": "$F/pendulum-two-decay.json", "set": {"run.duration": 2},
+ "vary": {"run.angle": {"grid": [0.1, 0.2, 0.3, 0.4]}, "k_torsion": {"grid": [200, 400]}}}
+PLAN
+check "a pendulum grid runs (-j 2)" "$MECH" sweep "$WORK/pg.json" -j 2 --out "$WORK/pg" -q
+[ -s "$WORK/pg/peaks.png" ] && [ -s "$WORK/pg/peak-map.png" ] && ok "the pendulum grid's figures are drawn" ||
+    not_ok "the pendulum grid's figures are drawn"
+# free decay puts no work in (W_in = 0), so the unit absorbs part of the energy stored at the release, E(0) = sum over
+# the pendulums of m g e (cos b - cos(angle + b)) (disks 2 and 3 released together: the insert is not strained); more
+# at a larger angle
+python3 - "$WORK/pg/results.csv" "$F/pendulum-two-decay.json" <<'PY' && ok "pendulum grid: 0 < unit_work < E(0) at every point, growing with the release angle" || not_ok "pendulum grid: unit_work against E(0)"
+import csv, json, math, sys
+sc = json.load(open(sys.argv[2]))
+r = list(csv.DictReader(open(sys.argv[1])))
+assert len(r) == 8 and all(x["status"] == "ok" for x in r)
+for x in r:
+    a = float(x["run.angle"])
+    E0 = sum(p["m"] * sc["g"] * p["e"] * (math.cos(math.radians(p["offset_deg"])) -
+                                          math.cos(a + math.radians(p["offset_deg"]))) for p in sc["pendulums"])
+    assert 0 < float(x["unit_work"]) < E0, (x, E0)
+for k in ("200", "400"):
+    w = [float(x["unit_work"]) for x in r if x["k_torsion"] == k]
+    assert all(w[i] < w[i + 1] for i in range(3)), w
+PY
+
 # ---- 4. bad plans: refused before any run, naming the key ----
 bad() {   # NAME PATTERN JSON
     printf '%s\n' "$3" >"$WORK/bad.json"
@@ -207,12 +282,17 @@ bad "beam: keep (full outputs are mech dock's)" "bad.json: keep: the full output
     "{\"format\": \"mech-sweep\", \"scenario\": \"$B\", \"vary\": {\"load.F0\": {\"grid\": [1, 2]}}, \"keep\": {\"worst\": 1, \"metric\": \"peak_tip\"}}"
 bad "a simulator that is not the scenario's" "bad.json: simulator: \"dock\", but .*baseline.json is a mech-beam scenario" \
     "{\"format\": \"mech-sweep\", \"scenario\": \"$B\", \"simulator\": \"dock\", \"vary\": {\"load.F0\": {\"grid\": [1, 2]}}}"
-bad "an unknown simulator" "bad.json: simulator: expected \"dock\", \"beam\" or \"friction\"" \
-    "{\"format\": \"mech-sweep\", \"scenario\": \"$B\", \"simulator\": \"pendulum\", \"vary\": {\"load.F0\": {\"grid\": [1, 2]}}}"
-bad "a scenario format no sweep runs" "pendulum-one.json: format: \"mech-pendulum\": not a scenario a sweep runs" \
-    "{\"format\": \"mech-sweep\", \"scenario\": \"$F/pendulum-one.json\", \"vary\": {\"I2\": {\"grid\": [0.004, 0.005]}}}"
-bad "friction: a value out of the parser's range" "bad.json: vary.contacts.0.mu = -0.1: .*screw-nut-backdrive.json: contacts\[0\].mu = -0.1: expected a friction coefficient" \
-    "{\"format\": \"mech-sweep\", \"scenario\": \"$SC\", \"vary\": {\"contacts.0.mu\": {\"grid\": [-0.1, 0.1]}}}"
+bad "an unknown simulator" "bad.json: simulator: expected \"dock\", \"beam\", \"friction\" or \"pendulum\"" \
+    "{\"format\": \"mech-sweep\", \"scenario\": \"$B\", \"simulator\": \"pend\", \"vary\": {\"load.F0\": {\"grid\": [1, 2]}}}"
+bad "a scenario format no sweep runs" "hinge-true.json: format: \"hyst-model\": not a scenario a sweep runs" \
+    "{\"format\": \"mech-sweep\", \"scenario\": \"$F/beam/hinge-true.json\", \"vary\": {\"k\": {\"grid\": [1, 2]}}}"
+P=$F/pendulum-two-decay.json
+bad "pendulum: a run key the scenario lacks" "bad.json: vary.run.frequency = 1: .*pendulum-two-decay.json: run: unknown key \"frequency\"" \
+    "{\"format\": \"mech-sweep\", \"scenario\": \"$P\", \"vary\": {\"run.frequency\": {\"grid\": [1, 2]}}}"
+bad "pendulum: a value the run refuses" "bad.json: vary.run.dt = 0: .*pendulum-two-decay.json: run.duration = 3 s, run.dt = 0 s: expected both > 0" \
+    "{\"format\": \"mech-sweep\", \"scenario\": \"$P\", \"vary\": {\"run.dt\": {\"grid\": [0, 0.001]}}}"
+bad "pendulum: a subset failure on a count" "bad.json: subset.failure.metric: \"peaks\" is a flag or a count" \
+    "{\"format\": \"mech-sweep\", \"scenario\": \"$P\", \"vary\": {\"k_torsion\": {\"dist\": \"normal\", \"mean\": 300, \"sd\": 10}}, \"subset\": {\"n\": 100, \"failure\": {\"metric\": \"peaks\", \"below\": 2}}}"
 check_fails "beam: --rerun (full outputs are mech dock's)" "--rerun 0: the full outputs of a run are written for mech-dock scenarios only" \
     "$MECH" sweep "$WORK/lin.json" --out "$WORK/rr" --rerun 0 -q
 finish

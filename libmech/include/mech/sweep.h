@@ -1,6 +1,6 @@
 /* Parameter sweeps over a simulator scenario (issue 20; docs/sweep.md): grids, Monte Carlo samples, an adaptive
  * capture envelope, the statistics of a sweep. A plan ("mech-sweep" JSON) names a base scenario ("mech-dock",
- * "mech-beam" or "mech-friction": its simulator, sweep_sim.c) and
+ * "mech-beam", "mech-friction" or "mech-pendulum": its simulator, sweep_sim.c) and
  * the varied keys by their dotted path in it; run k of the plan is the base scenario with those keys set, and
  * everything about it (its values, its result) depends only on the plan and k, never on the order, the process
  * or the number of workers that ran it.
@@ -12,7 +12,8 @@
  *   sweep_sim.c       the simulators: each one's metric table, its scenario checked by its own parser
  *   sweep_run.c       one run: the scenario JSON edited by key path in a cJSON tree, printed, handed to the
  *                     simulator's run (the dock's here: mech_dock_config_parse, mech_dock_run); its summary as a row
- *   sweep_run_beam.c, sweep_run_friction.c   the beam's (mech_beam_run) and the friction's (mech_friction_run)
+ *   sweep_run_beam.c, sweep_run_friction.c, sweep_run_pendulum.c   the beam's (mech_beam_run), the friction's
+ *                     (mech_friction_run) and the pendulum damper's (mech_pend_run)
  *   sweep_envelope.c  the adaptive capture envelope (quadtree refinement of a 2-D grid)
  *   sweep_stats.c     Wilson score interval, Spearman rank correlation */
 #ifndef MECH_SWEEP_H
@@ -101,8 +102,9 @@ typedef struct mech_sweep_key {
 
 /* ---- the simulators a plan varies (sweep_sim.c; docs/sweep.md "Simulators") ------------------------------ *
  * A plan's simulator is the one whose scenario format its base scenario has ("mech-dock", "mech-beam",
- * "mech-friction"); each has its metric table (the table's columns after "status", in this order) and its run
- * function, the one its own program calls (mech_dock_run, mech_beam_run, mech_friction_run). */
+ * "mech-friction", "mech-pendulum"); each has its metric table (the table's columns after "status", in this order)
+ * and its run function, the one its own program calls (mech_dock_run, mech_beam_run, mech_friction_run,
+ * mech_pend_run). */
 typedef struct mech_sweep_metric {
     const char *name;       /* column name ("peak_axial")                                                         */
     const char *unit;       /* SI unit ("N"; "" for a flag or a count)                                            */
@@ -145,15 +147,29 @@ typedef struct mech_sweep_metric {
     X(STICKS, "sticks", "", 1)                    \
     X(PARADOXES, "paradoxes", "", 1)              \
     X(STEPS, "steps", "", 1)
+/* The pendulum damper's metrics (`mech pendulum run --summary`, spec 002 §4; mech_pend_run) */
+#define MECH_SWEEP_PENDULUM_METRICS(X)               \
+    X(PHI3_MAX, "phi3_max", "rad", 0)                \
+    X(ALPHA_MAX, "alpha_max", "rad", 0)              \
+    X(M_MAX, "moment_max", "N m", 0)                 \
+    X(W_UNIT, "unit_work", "J", 0)                   \
+    X(POWER, "power", "W", 0)                        \
+    X(PEAKS, "peaks", "", 1)                         \
+    X(DECAY, "amplitude_decay", "", 0)               \
+    X(ZETA, "damping_ratio", "", 0)                  \
+    X(E_CYCLE, "energy_per_cycle", "J", 0)
 #define MECH_SWEEP_M_ENUM_(id, name, unit, integer) MECH_SWEEP_M_##id,
 #define MECH_SWEEP_B_ENUM_(id, name, unit, integer) MECH_SWEEP_B_##id,
 #define MECH_SWEEP_F_ENUM_(id, name, unit, integer) MECH_SWEEP_F_##id,
+#define MECH_SWEEP_P_ENUM_(id, name, unit, integer) MECH_SWEEP_P_##id,
 enum { MECH_SWEEP_DOCK_METRICS(MECH_SWEEP_M_ENUM_) MECH_SWEEP_NMETRIC };
 enum { MECH_SWEEP_BEAM_METRICS(MECH_SWEEP_B_ENUM_) MECH_SWEEP_NMETRIC_BEAM };
 enum { MECH_SWEEP_FRICTION_METRICS(MECH_SWEEP_F_ENUM_) MECH_SWEEP_NMETRIC_FRICTION };
+enum { MECH_SWEEP_PENDULUM_METRICS(MECH_SWEEP_P_ENUM_) MECH_SWEEP_NMETRIC_PENDULUM };
 #define MECH_SWEEP_METRIC_MAX 48      /* the metrics of a row at most, any simulator                             */
 
-enum mech_sweep_simulator { MECH_SWEEP_SIM_DOCK = 0, MECH_SWEEP_SIM_BEAM, MECH_SWEEP_SIM_FRICTION, MECH_SWEEP_NSIM };
+enum mech_sweep_simulator { MECH_SWEEP_SIM_DOCK = 0, MECH_SWEEP_SIM_BEAM, MECH_SWEEP_SIM_FRICTION, MECH_SWEEP_SIM_PENDULUM,
+                            MECH_SWEEP_NSIM };
 typedef struct mech_sweep_sim {
     int id;                           /* enum mech_sweep_simulator                                                */
     const char *name;                 /* "dock" (the plan's "simulator" key)                                       */
@@ -162,7 +178,7 @@ typedef struct mech_sweep_sim {
     const mech_sweep_metric *metric;
     int flag;                         /* the yes / no outcome (dock: captured): the envelope's boundary, the
                                          capture probability and the envelope figure; -1: none (no envelope plan)   */
-    int steps;                        /* the step count: bookkeeping, no sensitivity                               */
+    int steps;                        /* the step count: bookkeeping, no sensitivity (-1: none)                    */
     int peak;                         /* the peak map's metric and keep's default                                  */
     int hist[3];                      /* the histograms of peaks.png                                               */
     double fig_div;                   /* figures show the label metrics divided by this (dock: 1000, forces in kN)   */

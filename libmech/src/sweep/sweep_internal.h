@@ -42,6 +42,10 @@ void mech_sweep__run_friction(const mech_sweep_plan *p, const char *txt, const c
 /* (plan, plan display name, a scenario tree, its path) => p->sim from the tree's "format" (which the plan's
  * "simulator" key, when given, must name); the first scenario sets it, every later one (a variant) must agree */
 int mech_sweep__sim_of(mech_sweep_plan *p, const char *name, const cJSON *base, const char *scen, hy_err *err);
+void mech_sweep__run_pendulum(const mech_sweep_plan *p, const char *txt, const char *name, const char *dir,
+                              mech_sweep_result *r);
+/* (display name, folder) => the scenario's path as the pendulum parser wants it (its folder resolves unit_model) */
+void mech_sweep__pend_path(const char *name, const char *dir, char *path, size_t len);
 // (result, message) => a failed row
 void mech_sweep__fail(mech_sweep_result *r, const char *msg);
 

@@ -34,6 +34,8 @@ void mech_sweep_run(const mech_sweep_plan *p, long run, mech_sweep_result *r)
     const char *dir, *scen = mech_sweep_run_scenario(p, run, &dir);   /* a qualification plan: the variant's */
     if (p->sim->id == MECH_SWEEP_SIM_BEAM)
         mech_sweep__run_beam(p, txt, hy_display_name(scen), dir, r);
+    else if (p->sim->id == MECH_SWEEP_SIM_PENDULUM)
+        mech_sweep__run_pendulum(p, txt, hy_display_name(scen), dir, r);
     else if (p->sim->id == MECH_SWEEP_SIM_FRICTION)
         mech_sweep__run_friction(p, txt, hy_display_name(scen), dir, r);
     else

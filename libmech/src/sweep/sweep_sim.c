@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hyst/model.h"
 #include "hyst/util.h"
 #include "mech/beam.h"
 #include "mech/dock.h"
 #include "mech/friction.h"
+#include "mech/pendulum.h"
 #include "mech/sweep.h"
 #include "sweep_internal.h"
 
@@ -18,6 +20,7 @@
 static const mech_sweep_metric dock_metric[] = {MECH_SWEEP_DOCK_METRICS(ROW_)};
 static const mech_sweep_metric beam_metric[] = {MECH_SWEEP_BEAM_METRICS(ROW_)};
 static const mech_sweep_metric friction_metric[] = {MECH_SWEEP_FRICTION_METRICS(ROW_)};
+static const mech_sweep_metric pendulum_metric[] = {MECH_SWEEP_PENDULUM_METRICS(ROW_)};
 #undef ROW_
 
 static const mech_sweep_sim sims[MECH_SWEEP_NSIM] = {
@@ -43,6 +46,14 @@ static const mech_sweep_sim sims[MECH_SWEEP_NSIM] = {
                [MECH_SWEEP_F_PEAK_NORMAL] = "peak normal reaction"},
      .shown = {MECH_SWEEP_F_TRAVEL, MECH_SWEEP_F_STICK, MECH_SWEEP_F_W_FRICTION, MECH_SWEEP_F_W_APPLIED,
                MECH_SWEEP_F_PEAK_NORMAL, MECH_SWEEP_F_FLIPS}},
+    {.id = MECH_SWEEP_SIM_PENDULUM, .name = "pendulum", .format = "mech-pendulum",
+     .nmetric = MECH_SWEEP_NMETRIC_PENDULUM, .metric = pendulum_metric, .flag = -1, .steps = -1,
+     .peak = MECH_SWEEP_P_PHI3_MAX, .hist = {MECH_SWEEP_P_PHI3_MAX, MECH_SWEEP_P_ALPHA_MAX, MECH_SWEEP_P_E_CYCLE},
+     .fig_div = 1,
+     .label = {[MECH_SWEEP_P_PHI3_MAX] = "largest pendulum angle", [MECH_SWEEP_P_ALPHA_MAX] = "largest unit deflection",
+               [MECH_SWEEP_P_E_CYCLE] = "energy per cycle of the unit"},
+     .shown = {MECH_SWEEP_P_PHI3_MAX, MECH_SWEEP_P_ALPHA_MAX, MECH_SWEEP_P_M_MAX, MECH_SWEEP_P_POWER,
+               MECH_SWEEP_P_ZETA, MECH_SWEEP_P_E_CYCLE}},
 };
 
 const mech_sweep_sim *mech_sweep_sim_get(int id)
@@ -133,6 +144,29 @@ int mech_sweep__sim_check(const mech_sweep_plan *p, const char *txt, const char 
         mech_beam_config_free(&c);
         return rc;
     }
+    case MECH_SWEEP_SIM_PENDULUM: {
+        char path[8192], unit[4096];
+        mech_pend_params pp;
+        mech_pend_run_opts ro;
+        mech_sweep__pend_path(name, dir, path, sizeof path);
+        mech_pend_params_default(&pp, 0);
+        rc = mech_pend_params_parse(txt, strlen(txt), path, &pp, unit, sizeof unit, err);
+        if (rc == HY_OK)
+            rc = mech_pend_run_parse(txt, strlen(txt), path, &ro, err);
+        if (rc == HY_OK && load && unit[0]) {   /* the unit's law file: read, hashed (N16) */
+            const char *k = "unit_model", *u = unit;
+            hy_model md;
+            memset(&md, 0, sizeof md);
+            rc = hy_model_read(unit, &md, err);
+            if (rc == HY_OK && md.type != HY_MODEL_KIN)
+                rc = hy_err_set(err, HY_EDATA, "%s: unit_model: %s: the damping unit needs a kinematic model "
+                                "(\"model\": \"kin\")", name, unit);
+            hy_model_free(&md);
+            if (rc == HY_OK)
+                rc = mech_sweep_files_add((mech_sweep_plan *)p, 1, &k, &u, err);
+        }
+        return rc;
+    }
     default: {
         mech_friction_config c;
         mech_friction_mech *mc = NULL;
@@ -156,13 +190,15 @@ int mech_sweep__sim_of(mech_sweep_plan *p, const char *name, const cJSON *base, 
     const mech_sweep_sim *s = cJSON_IsString(f) ? mech_sweep_sim_find(f->valuestring) : NULL;
     if (!s || strcmp(f->valuestring, s->format) != 0)
         return hy_err_set(err, HY_EPARSE, "%s: format: %s%s%s: not a scenario a sweep runs (expected \"mech-dock\", "
-                          "\"mech-beam\" or \"mech-friction\")", hy_display_name(scen), cJSON_IsString(f) ? "\"" : "",
-                          cJSON_IsString(f) ? f->valuestring : "missing", cJSON_IsString(f) ? "\"" : "");
+                          "\"mech-beam\", \"mech-friction\" or \"mech-pendulum\")", hy_display_name(scen),
+                          cJSON_IsString(f) ? "\"" : "", cJSON_IsString(f) ? f->valuestring : "missing",
+                          cJSON_IsString(f) ? "\"" : "");
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(p->doc, "simulator");
     if (k) {
         const mech_sweep_sim *ks = cJSON_IsString(k) ? mech_sweep_sim_find(k->valuestring) : NULL;
         if (!ks || strcmp(k->valuestring, ks->name) != 0)
-            return hy_err_set(err, HY_EPARSE, "%s: simulator: expected \"dock\", \"beam\" or \"friction\"", name);
+            return hy_err_set(err, HY_EPARSE, "%s: simulator: expected \"dock\", \"beam\", \"friction\" or "
+                              "\"pendulum\"", name);
         if (ks != s)
             return hy_err_set(err, HY_EPARSE, "%s: simulator: \"%s\", but %s is a %s scenario", name, ks->name,
                               hy_display_name(scen), s->format);
@@ -172,4 +208,13 @@ int mech_sweep__sim_of(mech_sweep_plan *p, const char *name, const cJSON *base, 
                           "variant runs the same simulator", name, hy_display_name(scen), s->format, p->sim->format);
     p->sim = s;
     return HY_OK;
+}
+
+void mech_sweep__pend_path(const char *name, const char *dir, char *path, size_t len)
+{
+    const char *b = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    if (dir && dir[0])
+        snprintf(path, len, "%s/%s", dir, b);
+    else
+        snprintf(path, len, "%s", b);
 }
