@@ -217,6 +217,15 @@ for k in fg fm fo; do
     cmp -s "$WORK/$k-1/results.csv" "$WORK/$k-2/results.csv" && ok "friction plan $k: -j 1 and -j 2 tables byte-identical" ||
         not_ok "friction plan $k: -j 1 and -j 2 tables byte-identical"
 done
+# a sweep killed mid-way resumes to the same table: the journal of the finished -j 2 run cut after its 6th row with a
+# torn 7th (as a SIGKILL leaves it), then --resume
+mkdir -p "$WORK/fm-r"
+n=$(grep -c '^#' "$WORK/fm-2/journal.csv")
+head -n $((n + 7)) "$WORK/fm-2/journal.csv" >"$WORK/fm-r/journal.csv"
+sed -n "$((n + 8))p" "$WORK/fm-2/journal.csv" | cut -c1-20 | tr -d '\n' >>"$WORK/fm-r/journal.csv"
+check "the friction Monte Carlo resumes from a cut journal" "$MECH" sweep "$WORK/fm.json" -j 2 --out "$WORK/fm-r" --resume -q --no-plots
+cmp -s "$WORK/fm-1/results.csv" "$WORK/fm-r/results.csv" && ok "friction plan fm: killed + --resume = the uninterrupted table, byte for byte" ||
+    not_ok "friction plan fm: killed + --resume = the uninterrupted table"
 head -1 "$WORK/fg-1/results.csv" | grep -q ',status,travel,stick_fraction,friction_work,applied_work,peak_normal,flips,sticks,paradoxes,steps,message$' &&
     [ "$(wc -l <"$WORK/fg-1/results.csv")" -eq 7 ] && ok "the friction grid: 6 rows, the friction metric columns" ||
     not_ok "the friction grid: 6 rows, the friction metric columns"

@@ -97,8 +97,8 @@ static int on_obs(void *ctx, const mech_pend_obs *o, hy_err *err)
 // (summary) => one line on standard error, numbers as exact text ("nan": no value)
 static void print_summary(const mech_pend_summary *u)
 {
-    char v[9][40];
-    double x[9] = {u->phi3_max, u->alpha_max, u->M_max, u->W_unit, u->A, u->decay, u->zeta, u->E_cycle, 0};
+    char v[8][40];
+    double x[8] = {u->phi3_max, u->alpha_max, u->M_max, u->W_unit, u->A, u->decay, u->zeta, u->E_cycle};
     for (int k = 0; k < 8; k++)
         hy_fmt_exact(v[k], sizeof v[k], x[k]);
     fprintf(stderr, "mech pendulum: summary: samples %ld, phi3_max %s rad, alpha_max %s rad, moment_max %s N m, "

@@ -92,8 +92,9 @@ static int read_failure(mech_sweep_plan *p, const cJSON *f, const char *name, hy
                    cJSON_IsString(m) ? m->valuestring : "missing", m ? "\"" : "", list);
     if (p->sim->metric[p->fail_metric].integer)
         return bad(err, name, "subset.failure.metric", "\"%s\" is a flag or a count: subset simulation needs a "
-                   "continuous metric to set its intermediate failure levels (for a capture failure use "
-                   "capture_time above the allowed time: a run without a capture counts as failed)", m->valuestring);
+                   "continuous metric to set its intermediate failure levels%s", m->valuestring,
+                   p->sim->id == MECH_SWEEP_SIM_DOCK ? " (for a capture failure use capture_time above the allowed "
+                   "time: a run without a capture counts as failed)" : "");
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(f, "above"), *b = cJSON_GetObjectItemCaseSensitive(f, "below");
     if (!!a == !!b)
         return bad(err, name, "subset.failure", "give exactly one of \"above\" and \"below\" (the failure is the "
