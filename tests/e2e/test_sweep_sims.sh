@@ -251,7 +251,22 @@ cat >"$WORK/pg.json" <<PLAN
 {"format": "mech-sweep", "version": 1, "scenario": "$F/pendulum-two-decay.json", "set": {"run.duration": 2},
  "vary": {"run.angle": {"grid": [0.1, 0.2, 0.3, 0.4]}, "k_torsion": {"grid": [200, 400]}}}
 PLAN
-check "a pendulum grid runs (-j 2)" "$MECH" sweep "$WORK/pg.json" -j 2 --out "$WORK/pg" -q
+check "a pendulum grid runs (-j 2, --h5)" "$MECH" sweep "$WORK/pg.json" -j 2 --out "$WORK/pg" -q --h5
+# results.h5 holds the pendulum's columns, equal to results.csv bit for bit (Debian's h5py: scripts/install-deps)
+/usr/bin/python3 - "$WORK/pg" <<'PY' && ok "the pendulum grid's results.h5 = results.csv and summary.json (h5py)" || not_ok "the pendulum grid's results.h5"
+import csv, json, math, sys
+import h5py
+d = sys.argv[1]
+f = h5py.File(d + "/results.h5", "r")
+t = f["/results"][()]
+rows = list(csv.DictReader(open(d + "/results.csv")))
+assert len(rows) == len(t) == 8 and "energy_per_cycle" in t.dtype.names and "peak_axial" not in t.dtype.names
+for r, h in zip(rows, t):
+    for k, v in r.items():
+        if k not in ("status", "message"):
+            assert (math.isnan(h[k]) if v == "" else float(v) == h[k]), (k, v, h[k])
+assert json.loads(f["/"].attrs["summary"]) == json.load(open(d + "/summary.json"))
+PY
 [ -s "$WORK/pg/peaks.png" ] && [ -s "$WORK/pg/peak-map.png" ] && ok "the pendulum grid's figures are drawn" ||
     not_ok "the pendulum grid's figures are drawn"
 # free decay puts no work in (W_in = 0), so the unit absorbs part of the energy stored at the release, E(0) = sum over
