@@ -45,7 +45,8 @@ want = {"status": "failed" if "error" in s else "ok", "peak_tip": s["peaks"]["w_
         "peak_theta": s["peaks"]["theta"]["max_abs"], "peak_theta_dot": s["peaks"]["theta_dot"]["max_abs"],
         "peak_dtheta": top("dtheta_max_abs"), "peak_hinge_moment": top("M_max_abs"),
         "contact_fraction": top("contact_fraction"), "hinge_work": s["energy"]["work_hinges"],
-        "balance_max": s["energy"]["balance_max_abs"], "steps": s["steps"]}
+        "balance_max": s["energy"]["balance_max_abs"], "settling_time": s["peaks"]["w_tip"]["settling_time"] or "",
+        "steps": s["steps"]}
 bad = ["%s: sweep %r, mech beam sim %r" % (k, row.get(k), v) for k, v in want.items() if row.get(k) != v]
 print("; ".join(bad) if bad else "all %d metrics equal (steps %s, %d hinges)" % (len(want), s["steps"], len(hs)))
 sys.exit(1 if bad else 0)

@@ -528,6 +528,10 @@ static cJSON *summary(const runsum *h, const mech_beam_config *c, const mech_bea
         cJSON_AddItemToObject(o, "max_abs", hy_json_exact_number(fabs(h->pk.pk[k].v)));
         cJSON_AddItemToObject(o, "value", hy_json_exact_number(h->pk.pk[k].v));
         cJSON_AddItemToObject(o, "time", hy_json_exact_number(h->pk.pk[k].t));
+        if (k == 0) {   /* the time after which |w_tip| stays within 5 % of its peak (null: not within the run) */
+            double ts = mech_beam_peaks_settling(&h->pk);
+            cJSON_AddItemToObject(o, "settling_time", isfinite(ts) ? hy_json_exact_number(ts) : cJSON_CreateNull());
+        }
     }
     cJSON *hs = cJSON_AddArrayToObject(doc, "hinges");
     for (int j = 0; j < h->nh; j++) {

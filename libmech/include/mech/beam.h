@@ -254,14 +254,22 @@ int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mec
 typedef struct mech_beam_peak {
     double v, t;               /* the value with the largest |value| so far (the first on ties) and its time     */
 } mech_beam_peak;
+#define MECH_BEAM_SETTLE_BAND 0.05   /* the settling band: 5 % of the peak tip deflection                      */
 typedef struct mech_beam_peaks {
     int nh;                    /* hinges                                                                        */
     mech_beam_peak pk[4];      /* w_tip, theta, theta_dot, U                                                   */
     mech_beam_peak pq[MECH_BEAM_MAX_HINGES], pM[MECH_BEAM_MAX_HINGES];   /* each hinge's dtheta_j and M_j       */
+    double out_t;              /* time of the last sample with |w_tip| above the band of the peak so far       */
+    int out_last;              /* 1: the last sample added was above it                                        */
 } mech_beam_peaks;
 /* (peaks, sample index i, observation) => the sample added (i = 0 starts them; a NaN never replaces a value); one
  * function for every caller, so the program's summary and a sweep row are the same numbers */
 void mech_beam_peaks_add(mech_beam_peaks *p, size_t i, const mech_beam_obs *o);
+/* (peaks) => the tip deflection's settling time: the time of the last sample with |w_tip| above
+ * MECH_BEAM_SETTLE_BAND x its peak |w_tip| (the response stays inside the band after it), NAN when the last sample
+ * is outside the band (not settled within the run). Exact from the samples as they stream: a sample after the peak
+ * is compared with the final peak, and the peak sample itself is later than every sample before it. */
+double mech_beam_peaks_settling(const mech_beam_peaks *p);
 
 /* Two whole runs in lockstep (`mech beam lqr`: the uncontrolled and the controlled run side by side): the same
  * per-sample code as mech_beam_run; at each sample i run 0 then run 1 step and are observed into their histories

@@ -135,6 +135,7 @@ typedef struct mech_sweep_metric {
     X(HINGE_WORK, "hinge_work", "J", 0)           \
     X(CONTACT, "contact_fraction", "", 0)         \
     X(BALANCE, "balance_max", "J", 0)             \
+    X(SETTLE, "settling_time", "s", 0)            \
     X(STEPS, "steps", "", 1)
 /* The dry-friction metrics (`mech friction --summary`, spec 003; mech_friction_run) */
 #define MECH_SWEEP_FRICTION_METRICS(X)            \

@@ -64,6 +64,7 @@ void mech_sweep__run_beam(const mech_sweep_plan *p, const char *txt, const char 
         }
         r->m[MECH_SWEEP_B_HINGE_WORK] = h.W_hinge;
         r->m[MECH_SWEEP_B_BALANCE] = h.balance_max;
+        r->m[MECH_SWEEP_B_SETTLE] = mech_beam_peaks_settling(&pk);
         r->m[MECH_SWEEP_B_STEPS] = (double)(h.n - 1);
     }
     mech_beam_model_free(m);
