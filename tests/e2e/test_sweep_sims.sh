@@ -318,6 +318,18 @@ bad "pendulum: a value the run refuses" "bad.json: vary.run.dt = 0: .*pendulum-t
     "{\"format\": \"mech-sweep\", \"scenario\": \"$P\", \"vary\": {\"run.dt\": {\"grid\": [0, 0.001]}}}"
 bad "pendulum: a subset failure on a count" "bad.json: subset.failure.metric: \"peaks\" is a flag or a count" \
     "{\"format\": \"mech-sweep\", \"scenario\": \"$P\", \"vary\": {\"k_torsion\": {\"dist\": \"normal\", \"mean\": 300, \"sd\": 10}}, \"subset\": {\"n\": 100, \"failure\": {\"metric\": \"peaks\", \"below\": 2}}}"
+# `mech pendulum run` on bad run objects: one line naming the file and the key, exit 1, no output written
+for c in 'decay|freq_hz|2|run: unknown key "freq_hz"' 'decay|mode|"free"|run.mode: expected "decay" or "harmonic"' \
+         'harmonic|periods|2.5|run.periods = 2.5, run.samples = 400: expected integers' \
+         'harmonic|ramp|30|run.ramp = 30: expected 0..run.periods'; do
+    fx=${c%%|*}; r=${c#*|}; key=${r%%|*}; r=${r#*|}; val=${r%%|*}; want=${r#*|}
+    [ "$fx" = decay ] && src=$F/pendulum-two-decay.json || src=$F/pendulum-one-harmonic.json
+    python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['run'][sys.argv[2]] = json.loads(sys.argv[3]); json.dump(d, open(sys.argv[4], 'w'))" \
+        "$src" "$key" "$val" "$WORK/badrun.json"
+    check_fails "mech pendulum run refuses run.$key = $val naming the key" "^mech pendulum run: badrun.json: $want" \
+        "$MECH" pendulum run "$WORK/badrun.json" -o "$WORK/badrun.csv"
+    [ -e "$WORK/badrun.csv" ] && not_ok "run.$key = $val: no output written" || true
+done
 check_fails "beam: --rerun (full outputs are mech dock's)" "--rerun 0: the full outputs of a run are written for mech-dock scenarios only" \
     "$MECH" sweep "$WORK/lin.json" --out "$WORK/rr" --rerun 0 -q
 finish
