@@ -164,7 +164,6 @@ static void put_num(FILE *fp, double v, int integer)
     }
 }
 
-
 static void put_header(FILE *fp, const mech_sweep_plan *p)
 {
     fputs("run", fp);
@@ -920,7 +919,7 @@ static void axis_label(int sim, const mech_sweep_key *k, char *out, size_t len)
     for (char *c = name; *c; c++)
         if (*c == '_')
             *c = ' ';
-    const char *u = sim == MECH_SWEEP_SIM_DOCK ? mech_dock_key_unit(k->path) : NULL;   /* (the dock parser knows them) */
+    const char *u = sim == MECH_SWEEP_SIM_DOCK ? mech_dock_key_unit(k->path) : NULL;   /* (the dock's keys only) */
     if (u && *u)
         snprintf(out, len, "%s (%s)", name, u);
     else
@@ -1050,10 +1049,10 @@ static void histogram_blocks(const sweep *w, FILE *fp)
     histogram(w, fp, w->p->sim->hist[2], "$h3");
 }
 
-/* (sweep, figure stream, metric, block name) => "$NAME" with one row per bin of the metric (divided by the simulator's
- * fig_div: the dock's forces in kN) over the runs that
- * did not fail: centre, count, width. Every bin is listed, the empty ones with 0, and drawn at its own width, so an
- * empty bin is a gap (issue 43 D3); 20 bins over [min, max], the maximum in the last. */
+/* (sweep, figure stream, metric, block name) => "$NAME" with one row per bin of the metric (divided by the
+ * simulator's fig_div: the dock's forces in kN) over the runs that did not fail: centre, count, width. Every bin is
+ * listed, the empty ones with 0, and drawn at its own width, so an empty bin is a gap (issue 43 D3); 20 bins over
+ * [min, max], the maximum in the last. */
 static void histogram(const sweep *w, FILE *fp, int m, const char *name)
 {
     const mech_sweep_plan *p = w->p;
