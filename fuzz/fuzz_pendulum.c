@@ -4,7 +4,8 @@
  * success gives finite parameters with 1..MECH_PEND_MAX_PENDULUMS pendulums and a unit model path that is
  * NUL-terminated inside its buffer and empty or under dir/ when the file names a relative one; the parameters
  * then either compile into a model (with the built-in unit law) and a simulation state, or are refused with a
- * one-line message. */
+ * one-line message; its "run" object (mech_pend_run_parse) is read into options the run accepts, or refused with a
+ * one-line message naming the file. */
 #include <math.h>
 #include "fuzz_util.h"
 #include "mech/pendulum.h"
@@ -33,6 +34,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(isfinite(p.pend[i].m) && isfinite(p.pend[i].e) && isfinite(p.pend[i].offset),
                    "pendulum %d not finite", i);
     FUZZ_CHECK(unit[0] == '\0' || unit[0] == '/' || strncmp(unit, "dir/", 4) == 0, "unit path '%s'", unit);
+    /* the optional "run" object: read and checked, or refused with a one-line message naming the file */
+    mech_pend_run_opts ro;
+    fuzz_err_poison(&err);
+    rc = mech_pend_run_parse((const char *)data, size, "dir/pendulum.json", &ro, &err);
+    FUZZ_CHECK(rc >= HY_OK && rc <= HY_ENOMEM, "unknown status %d", rc);
+    if (rc != HY_OK) {
+        fuzz_check_message(&err);
+        FUZZ_CHECK(strncmp(err.msg, "pendulum.json", 13) == 0, "run: message does not start with the file name: %s",
+                   err.msg);
+    } else {
+        FUZZ_CHECK(ro.mode == MECH_PEND_RUN_DECAY || (ro.freq > 0 && ro.periods >= 1 && ro.samples >= 4),
+                   "run accepted with freq %g, periods %d, samples %d", ro.freq, ro.periods, ro.samples);
+        FUZZ_CHECK(ro.mode == MECH_PEND_RUN_HARMONIC || (ro.duration > 0 && ro.dt > 0), "run accepted with "
+                   "duration %g, dt %g", ro.duration, ro.dt);
+    }
 
     mech_pend_model *m = NULL;
     rc = mech_pend_model_new(&p, NULL, &m, &err);

@@ -11,9 +11,11 @@ __all__ = ["Sweep", "run_sweep", "read_sweep"]
 
 
 class Sweep:
-    """A sweep's outputs: ``results`` (results.csv as a Table: run, the varied and derived keys, status, captured,
-    capture_time, cone_contacts, peak_axial, ..., steps, message; numbers as float64 arrays), ``summary`` (the dict
-    of summary.json: counts, capture probability with its interval, sensitivities, worst runs) and ``folder``
+    """A sweep's outputs: ``results`` (results.csv as a Table: run, the varied and derived keys, status, the metrics
+    of the plan's simulator - a dock plan's captured, capture_time, cone_contacts, peak_axial, ..., steps; a beam,
+    friction or pendulum plan's own, docs/sweep.md "Simulators" - and message; numbers as float64 arrays),
+    ``summary`` (the dict of summary.json: counts, capture probability with its interval for a dock plan,
+    sensitivities, worst runs) and ``folder``
     (where the files are). ``to_pandas()`` gives the results as a DataFrame; in Jupyter they show as HTML."""
 
     def __init__(self, folder):

@@ -537,28 +537,16 @@ static int freq_sweep(const char *cmd, const opts *o, mech_beam_config *c, FILE 
  * ties, as a scan of the whole history finds them), the totals of mech_beam_run, and each hinge's loop analysis
  * (hy_loops_stream on the hinge records the run wrote to a temporary file: hy_loops_analyze's numbers in memory that
  * does not grow with the run) */
-typedef struct peak {
-    double v, t;
-} peak;
-
 typedef struct runsum {
     long n;                         /* samples                                                             */
     int nh;
-    peak pk[4];                     /* w_tip, theta, theta_dot, U                                          */
-    peak pq[MECH_BEAM_MAX_HINGES], pM[MECH_BEAM_MAX_HINGES];
+    mech_beam_peaks pk;             /* mech_beam_peaks_add (beam_peaks.c), the sweep's too                  */
     int loops[MECH_BEAM_MAX_HINGES];        /* 1: lp[j] holds hinge j's loop analysis                       */
     hy_loops_sum lp[MECH_BEAM_MAX_HINGES];
     const mech_beam_history *r;     /* works, contact counts, final energies                               */
     int failed;
     char msg[HY_MSG_LEN];
 } runsum;
-
-// (peak so far, sample i, value, time) => the larger |value| kept (the first on ties; a NaN never replaces)
-static void peak_add(peak *p, size_t i, double v, double t)
-{
-    if (i == 0 || fabs(v) > fabs(p->v))
-        p->v = v, p->t = t;
-}
 
 // (run) => summary JSON document
 static cJSON *summary(const runsum *h, const mech_beam_config *c, const mech_beam_model *m)
@@ -576,19 +564,23 @@ static cJSON *summary(const runsum *h, const mech_beam_config *c, const mech_bea
     cJSON *peaks = cJSON_AddObjectToObject(doc, "peaks");
     for (size_t k = 0; k < 4; k++) {
         cJSON *o = cJSON_AddObjectToObject(peaks, pname[k]);
-        cJSON_AddItemToObject(o, "max_abs", hy_json_exact_number(fabs(h->pk[k].v)));
-        cJSON_AddItemToObject(o, "value", hy_json_exact_number(h->pk[k].v));
-        cJSON_AddItemToObject(o, "time", hy_json_exact_number(h->pk[k].t));
+        cJSON_AddItemToObject(o, "max_abs", hy_json_exact_number(fabs(h->pk.pk[k].v)));
+        cJSON_AddItemToObject(o, "value", hy_json_exact_number(h->pk.pk[k].v));
+        cJSON_AddItemToObject(o, "time", hy_json_exact_number(h->pk.pk[k].t));
+        if (k == 0) {   /* the time after which |w_tip| stays within 5 % of its peak (null: not within the run) */
+            double ts = mech_beam_peaks_settling(&h->pk);
+            cJSON_AddItemToObject(o, "settling_time", isfinite(ts) ? hy_json_exact_number(ts) : cJSON_CreateNull());
+        }
     }
     cJSON *hs = cJSON_AddArrayToObject(doc, "hinges");
     for (int j = 0; j < h->nh; j++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddItemToObject(o, "position", hy_json_exact_number(c->params.hinge[j].position));
         cJSON_AddItemToObject(o, "clearance", hy_json_exact_number(c->params.hinge[j].clearance));
-        cJSON_AddItemToObject(o, "dtheta_max_abs", hy_json_exact_number(fabs(h->pq[j].v)));
-        cJSON_AddItemToObject(o, "dtheta_time", hy_json_exact_number(h->pq[j].t));
-        cJSON_AddItemToObject(o, "M_max_abs", hy_json_exact_number(fabs(h->pM[j].v)));
-        cJSON_AddItemToObject(o, "M_time", hy_json_exact_number(h->pM[j].t));
+        cJSON_AddItemToObject(o, "dtheta_max_abs", hy_json_exact_number(fabs(h->pk.pq[j].v)));
+        cJSON_AddItemToObject(o, "dtheta_time", hy_json_exact_number(h->pk.pq[j].t));
+        cJSON_AddItemToObject(o, "M_max_abs", hy_json_exact_number(fabs(h->pk.pM[j].v)));
+        cJSON_AddItemToObject(o, "M_time", hy_json_exact_number(h->pk.pM[j].t));
         cJSON_AddItemToObject(o, "contact_fraction", hy_json_exact_number((double)h->r->contact[j] / (double)h->n));
         cJSON_AddNumberToObject(o, "contact_onsets", (double)h->r->contact_onsets[j]);   /* MECH_BEAM_EV_*   */
         cJSON_AddNumberToObject(o, "turning_points", (double)h->r->turning_points[j]);
@@ -821,7 +813,7 @@ static int stream_open(const char *cmd, stream *st, const opts *o, const mech_be
     int nh = c->params.n_hinges;
     hy_err err;
     memset(st, 0, sizeof *st);
-    st->nh = st->sum.nh = nh;
+    st->nh = st->sum.nh = st->sum.pk.nh = nh;
     if (o->modal && modal_open(cmd, st, o, c, m) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     if (mech_beam_samples(&c->solver, &st->n_plan, &err) != HY_OK)
@@ -924,14 +916,7 @@ static int on_sample(void *ctx, size_t i, const mech_beam_obs *ob, hy_err *err)
     runsum *sm = &st->sum;
     int nh = st->nh;
     double t = ob->t;
-    peak_add(&sm->pk[0], i, ob->w_tip, t);
-    peak_add(&sm->pk[1], i, ob->theta, t);
-    peak_add(&sm->pk[2], i, ob->theta_dot, t);
-    peak_add(&sm->pk[3], i, ob->U, t);
-    for (int j = 0; j < nh; j++) {
-        peak_add(&sm->pq[j], i, ob->dtheta[j], t);
-        peak_add(&sm->pM[j], i, ob->M[j], t);
-    }
+    mech_beam_peaks_add(&sm->pk, i, ob);
     if (st->scr_on) {   /* the summary's loop analysis reads these back (scratch_read) */
         double row[2 * MECH_BEAM_MAX_HINGES];
         memcpy(row, ob->dtheta, (size_t)nh * sizeof *row);

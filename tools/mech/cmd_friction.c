@@ -89,6 +89,20 @@ static void row(FILE *fp, const mech_friction_mech *mc, const mech_friction_samp
     fprintf(fp, ",%.12g,%.12g,%.12g\n", o->W_friction, o->W_applied, o->ke);
 }
 
+typedef struct row_ctx {
+    FILE *fp;
+    const mech_friction_mech *mc;
+} row_ctx;
+
+// mech_friction_run's consumer: the sample as a CSV row
+static int on_row(void *ctx, const mech_friction_sample *o, hy_err *err)
+{
+    (void)err;
+    const row_ctx *c = ctx;
+    row(c->fp, c->mc, o);
+    return HY_OK;
+}
+
 // (mechanism, options) => verdict table on fp; exit status
 static int run_check(const char *cmd, const mech_friction_mech *mc, double mu_max, int steps, FILE *fp)
 {
@@ -239,22 +253,13 @@ int mech_cmd_friction(int argc, char **argv)
             failed = 1;
         } else {
             header(a.fp, mc);
-            mech_friction_sample o;
-            mech_friction_sim_sample(s, &o);
-            row(a.fp, mc, &o);
-            long n = lround(ceil(cfg.duration / cfg.sample - 1e-9));
-            for (long k = 1; k <= n; k++) {
-                double t1 = fmin(k * cfg.sample, cfg.duration);
-                if (mech_friction_sim_advance(s, t1, &err) != HY_OK) {
-                    /* keep the rows so far, with the state where it stopped */
-                    mech_friction_sim_sample(s, &o);
-                    row(a.fp, mc, &o);
-                    status = mech_cli_fail(cmd, "%s: %s", hy_display_name(path), err.msg);
-                    failed = 1;
-                    break;
-                }
-                mech_friction_sim_sample(s, &o);
-                row(a.fp, mc, &o);
+            /* the library's loop (mech_friction_run, friction_run.c: the one a sweep's run takes), each sample a
+               row; a failed advance gives the state it reached as the last row */
+            row_ctx rc = {a.fp, mc};
+            mech_friction_summary sm;
+            if (mech_friction_run(s, cfg.duration, cfg.sample, on_row, &rc, &sm, &err) != HY_OK) {
+                status = mech_cli_fail(cmd, "%s: %s", hy_display_name(path), err.msg);
+                failed = 1;
             }
             const mech_friction_stats *st = mech_friction_sim_stats(s);
             if (summary)
@@ -263,6 +268,15 @@ int mech_cmd_friction(int argc, char **argv)
                         st->steps, st->events, st->flips, st->sticks, st->releases, st->attempts_hist[0],
                         st->attempts_hist[1], st->attempts_hist[2], st->attempts_hist[3], st->lp_solves,
                         st->paradoxes);
+            if (summary) {   /* the run's summary (a sweep's metrics, docs/sweep.md), numbers as exact text */
+                char v[6][40];
+                double x[6] = {sm.travel, sm.stick_fraction, sm.W_friction, sm.W_applied, sm.peak_normal, sm.ke};
+                for (int k = 0; k < 6; k++)
+                    hy_fmt_exact(v[k], sizeof v[k], x[k]);
+                fprintf(stderr, "mech friction: summary: samples %ld, travel %s, stick_fraction %s, friction_work %s J, "
+                        "applied_work %s J, peak_normal %s N, ke_final %s J\n", sm.samples, v[0], v[1], v[2], v[3],
+                        v[4], v[5]);
+            }
             if (st->paradoxes && !failed)
                 mech_cli_warn(cmd, "%lu Painlevé paradox states continued on the LP's choice (run.on_paradox = "
                               "\"lp\")", st->paradoxes);

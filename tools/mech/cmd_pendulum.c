@@ -1,6 +1,7 @@
 /* mech pendulum harmonic|sweep|decay: the pendulum vibration damper of spec 002 §4 (docs/pendulum.md). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "hyst/model.h"
 #include "hyst/util.h"
@@ -10,6 +11,7 @@
 static void usage(FILE *fp)
 {
     fputs("usage: mech pendulum harmonic|sweep|decay [OPTIONS]\n"
+          "       mech pendulum run SCENARIO.json [-o FILE] [--summary] [--unit-model FILE]\n"
           "\n"
           "The pendulum vibration damper of spec 002 §4: driving disk 1 (phi1 = Phi sin(2 pi f t)), driven disk 2\n"
           "tied to it by the hysteretic damping unit (kinematic ODE model, M = M(alpha), alpha = phi2 - phi1),\n"
@@ -19,6 +21,9 @@ static void usage(FILE *fp)
           "  sweep      stepped frequency sweep: at each frequency start from rest, settle, then average the\n"
           "             unit's work over whole periods (steady dissipation power, eqs. 15-16)\n"
           "  decay      free decay: disk 1 fixed, pendulum and disk 2 released from --angle at rest\n"
+          "  run        the run a mech-pendulum file's \"run\" object describes (harmonic or decay; its keys as the\n"
+          "             options: mode, amplitude, freq, periods, samples, ramp, angle, duration, dt, rk4, tol), the\n"
+          "             run a `mech sweep` of that file makes (docs/pendulum.md \"A whole run\")\n"
           "\n"
           "common options:\n"
           "  --params FILE.json   damper parameters (format \"mech-pendulum\"; fixtures/mech/*.json);\n"
@@ -29,6 +34,8 @@ static void usage(FILE *fp)
           "  --rk4 H              classic RK4 with fixed step H seconds (default: adaptive Dormand-Prince RK5(4))\n"
           "  --tol TOL            tolerance of the adaptive integrator (default 1e-9)\n"
           "  -o, --output FILE    write the CSV to FILE atomically (default: standard output)\n"
+          "  --summary            harmonic, decay, run: the run's summary on standard error (swing, unit deflection,\n"
+          "                       moment and work, decay of the swing, equivalent damping ratio, energy per cycle)\n"
           "  -h, --help           this help\n"
           "\n"
           "harmonic:  --amplitude RAD (0.3)  --freq HZ (0.4)  --periods N (10)  --samples N per period (400)\n"
@@ -53,7 +60,7 @@ typedef struct opts {
     int two, periods, samples, settle, average;
     double amp, freq, ramp, fmin, fmax, fstep, angle, duration, dt;
     mech_pend_solver solver;
-    int ramp_set;
+    int ramp_set, summary;
 } opts;
 
 static void print_header(FILE *fp)
@@ -67,38 +74,54 @@ static void print_obs(FILE *fp, const mech_pend_obs *o)
             o->phi3, o->alpha, o->alpha_dot, o->M, o->W_unit, o->W_in, o->E, o->A);
 }
 
-// (model, options, output) => time series written; exit status
-static int run_series(const char *cmd, const mech_pend_model *m, const opts *o, int decay, FILE *fp)
+typedef struct series {
+    FILE *fp;
+    hy_progress *pr;
+    long n, k;   /* samples after the first, the sample about to be written */
+} series;
+
+// mech_pend_run's consumer: the header before the first sample, then one row per sample
+static int on_obs(void *ctx, const mech_pend_obs *o, hy_err *err)
+{
+    (void)err;
+    series *c = ctx;
+    if (c->k == 0)
+        print_header(c->fp);
+    else
+        hy_progress_update(c->pr, (double)c->k / (double)c->n);
+    c->k++;
+    print_obs(c->fp, o);
+    return HY_OK;
+}
+
+// (summary) => one line on standard error, numbers as exact text ("nan": no value)
+static void print_summary(const mech_pend_summary *u)
+{
+    char v[8][40];
+    double x[8] = {u->phi3_max, u->alpha_max, u->M_max, u->W_unit, u->A, u->decay, u->zeta, u->E_cycle};
+    for (int k = 0; k < 8; k++)
+        hy_fmt_exact(v[k], sizeof v[k], x[k]);
+    fprintf(stderr, "mech pendulum: summary: samples %ld, phi3_max %s rad, alpha_max %s rad, moment_max %s N m, "
+            "unit_work %s J, power %s W, peaks %d, amplitude_decay %s, damping_ratio %s, energy_per_cycle %s J\n",
+            u->samples, v[0], v[1], v[2], v[3], v[4], u->peaks, v[5], v[6], v[7]);
+}
+
+/* (model, run options, output, --summary) => time series written through the library's loop (mech_pend_run,
+ * pendulum_run.c: the one a sweep's pendulum run takes); exit status */
+static int run_series(const char *cmd, const mech_pend_model *m, const mech_pend_run_opts *ro, int summary, FILE *fp)
 {
     hy_err err;
-    mech_pend_data *d;
-    double omega = decay ? 0 : 2 * M_PI * o->freq;
-    int rc = mech_pend_data_new(m, decay ? 0 : o->amp, omega, &o->solver, &d, &err);
-    if (rc == HY_OK && decay && (rc = mech_pend_data_start(d, o->angle, 0, o->angle, 0, 0, &err)) != HY_OK) {
-        mech_pend_data_free(d);   /* the data was made: a refused start angle must not leak it */
-        return mech_cli_fail(cmd, "--angle %g: %s", o->angle, err.msg);
-    }
-    if (rc != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    double dt = decay ? o->dt : 1.0 / (o->freq * o->samples);
-    long n = decay ? lround(o->duration / o->dt) : (long)o->periods * o->samples;
-    if (!decay)
-        d->ramp = o->ramp / o->freq;
-    print_header(fp);
-    mech_pend_obs ob;
-    mech_pend_observe(d, &ob);
-    print_obs(fp, &ob);
     hy_progress pr;
+    series c = {fp, &pr, ro->mode == MECH_PEND_RUN_DECAY ? lround(ro->duration / ro->dt)
+                                                         : (long)ro->periods * ro->samples, 0};
+    mech_pend_summary sm;
     hy_progress_start(&pr, cmd);
-    for (long k = 1; k <= n; k++) {
-        hy_progress_update(&pr, (double)k / n);
-        if ((rc = mech_pend_advance(d, k * dt, &err)) != HY_OK)
-            break;
-        mech_pend_observe(d, &ob);
-        print_obs(fp, &ob);
-    }
+    int rc = mech_pend_run(m, ro, on_obs, &c, &sm, &err);
     hy_progress_end(&pr);
-    mech_pend_data_free(d);
+    if (summary && sm.samples > 0)
+        print_summary(&sm);
+    if (rc != HY_OK && ro->mode == MECH_PEND_RUN_DECAY && sm.samples == 0)   /* the release angle refused */
+        return mech_cli_fail(cmd, "--angle %g: %s", ro->angle, err.msg);
     if (rc != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     return MECH_EXIT_OK;
@@ -137,16 +160,75 @@ static int run_sweep(const char *cmd, const mech_pend_model *m, const opts *o, F
     return MECH_EXIT_OK;
 }
 
+/* `mech pendulum run SCENARIO.json`: the parameters, the unit law and the "run" object of one mech-pendulum file,
+ * run by mech_pend_run: the run a `mech sweep` of that file makes (docs/sweep.md "Simulators") */
+static int cmd_run(const char *cmd, int argc, char **argv)
+{
+    const char *out = "-", *unit_opt = NULL, *path;
+    int summary = 0;
+    const hy_arg tab[] = {HY_OPT_STR("output", 'o', &out), HY_OPT_FLAG("summary", 0, &summary),
+                          HY_OPT_STR("unit-model", 0, &unit_opt), HY_OPT_END};
+    int go = mech_cli_parse(cmd, usage, tab, argc - 1, argv + 1, "missing the scenario file (a mech-pendulum JSON "
+                            "with a \"run\" object)", &path);
+    if (go != MECH_CLI_GO)
+        return go;
+    hy_err err;
+    mech_pend_params p;
+    mech_pend_run_opts ro;
+    char unit_path[4096] = "", *text;
+    size_t n;
+    mech_pend_params_default(&p, 0);
+    if (hy_read_text(path, "a parameter file (mech-pendulum JSON)", 0, &text, &n, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    int rc = mech_pend_params_parse(text, n, path, &p, unit_path, sizeof unit_path, &err);
+    if (rc == HY_OK)
+        rc = mech_pend_run_parse(text, n, path, &ro, &err);
+    free(text);
+    if (rc != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (unit_opt)
+        snprintf(unit_path, sizeof unit_path, "%s", unit_opt);
+    hy_model unit;
+    memset(&unit, 0, sizeof unit);
+    if (unit_path[0] && hy_model_read(unit_path, &unit, &err) != HY_OK)
+        return mech_cli_fail(cmd, "%s", err.msg);
+    if (unit_path[0] && unit.type != HY_MODEL_KIN) {
+        hy_model_free(&unit);
+        return mech_cli_fail(cmd, "%s: the damping unit needs a kinematic model (\"model\": \"kin\")",
+                             hy_display_name(unit_path));
+    }
+    mech_pend_model *m;
+    if (mech_pend_model_new(&p, unit_path[0] ? unit.kin : NULL, &m, &err) != HY_OK) {
+        hy_model_free(&unit);
+        return mech_cli_fail(cmd, "%s: %s", hy_display_name(path), err.msg);
+    }
+    hy_atomic a;
+    const char *others[] = {unit_path, NULL};
+    int status = mech_out_open(cmd, &a, out, path, others);
+    if (status == MECH_EXIT_OK) {
+        status = run_series(cmd, m, &ro, summary, a.fp);
+        if (status == MECH_EXIT_OK)
+            status = mech_out_commit(cmd, &a);
+        else
+            hy_atomic_abort(&a);
+    }
+    mech_pend_model_free(m);
+    hy_model_free(&unit);
+    return status;
+}
+
 // (argc, argv) of "mech pendulum ..." => exit status
 int mech_cmd_pendulum(int argc, char **argv)
 {
     const char *cmd = "pendulum";
-    static const char *const subs[] = {"harmonic", "sweep", "decay", NULL};
+    static const char *const subs[] = {"harmonic", "sweep", "decay", "run", NULL};
     char name[32];
     int mode, go = mech_cli_sub(cmd, usage, argc, argv, subs, &mode, name, sizeof name);
     if (go != MECH_CLI_GO)
         return go;
     cmd = name;
+    if (mode == 3)
+        return cmd_run(cmd, argc, argv);
     opts o = {.out = "-", .periods = 10, .samples = 400, .settle = 15, .average = 5, .amp = 0.3, .freq = 0.4,
               .fmin = 0.1, .fmax = 3.0, .fstep = 0.1, .angle = 0.4, .duration = 3.0, .dt = 0.001};
     mech_pend_solver_default(&o.solver);
@@ -160,7 +242,8 @@ int mech_cmd_pendulum(int argc, char **argv)
         HY_OPT_DOUBLE("f-max", &o.fmax, NULL),        HY_OPT_DOUBLE("f-step", &o.fstep, NULL),
         HY_OPT_INT("settle", 0, &o.settle, 0, NULL),  HY_OPT_INT("average", 0, &o.average, 1, NULL),
         HY_OPT_DOUBLE("angle", &o.angle, NULL),       HY_OPT_DOUBLE("duration", &o.duration, NULL),
-        HY_OPT_DOUBLE("dt", &o.dt, NULL),             HY_OPT_END};
+        HY_OPT_DOUBLE("dt", &o.dt, NULL),             HY_OPT_FLAG("summary", 0, &o.summary),
+        HY_OPT_END};
     if ((go = mech_cli_parse(cmd, usage, tab, argc - 1, argv + 1, NULL, NULL)) != MECH_CLI_GO)
         return go;
     if (mode == 1 && !o.ramp_set)
@@ -218,7 +301,12 @@ int mech_cmd_pendulum(int argc, char **argv)
     const char *others[] = {unit_path, NULL};
     int status = mech_out_open(cmd, &a, o.out, o.params, others);
     if (status == MECH_EXIT_OK) {
-        status = mode == 1 ? run_sweep(cmd, m, &o, a.fp) : run_series(cmd, m, &o, mode == 2, a.fp);
+        mech_pend_run_opts ro;
+        mech_pend_run_default(&ro);
+        ro.mode = mode == 2 ? MECH_PEND_RUN_DECAY : MECH_PEND_RUN_HARMONIC;
+        ro.amplitude = o.amp, ro.freq = o.freq, ro.periods = o.periods, ro.samples = o.samples, ro.ramp = o.ramp;
+        ro.angle = o.angle, ro.duration = o.duration, ro.dt = o.dt, ro.solver = o.solver;
+        status = mode == 1 ? run_sweep(cmd, m, &o, a.fp) : run_series(cmd, m, &ro, o.summary, a.fp);
         if (status == MECH_EXIT_OK)
             status = mech_out_commit(cmd, &a);
         else

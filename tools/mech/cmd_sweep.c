@@ -121,7 +121,7 @@ static void clean_stale(const char *dir)
 
 typedef struct row {
     unsigned char have, failed;
-    double m[MECH_SWEEP_NMETRIC];
+    double m[MECH_SWEEP_METRIC_MAX];   /* the plan's simulator's metrics first */
     char *msg;
 } row;
 
@@ -164,19 +164,14 @@ static void put_num(FILE *fp, double v, int integer)
     }
 }
 
-static int metric_is_int(int m)
-{
-    return m == MECH_SWEEP_M_CAPTURED || m == MECH_SWEEP_M_CONE_CONTACTS || m == MECH_SWEEP_M_STEPS;
-}
-
 static void put_header(FILE *fp, const mech_sweep_plan *p)
 {
     fputs("run", fp);
     for (int k = 0; k < p->nkey + p->nderived; k++)
         fprintf(fp, ",%s", p->key[k].path);
     fputs(",status", fp);
-    for (int m = 0; m < MECH_SWEEP_NMETRIC; m++)
-        fprintf(fp, ",%s", mech_sweep_metric_name(m));
+    for (int m = 0; m < p->sim->nmetric; m++)
+        fprintf(fp, ",%s", p->sim->metric[m].name);
     fputs(",message\n", fp);
 }
 
@@ -206,9 +201,9 @@ static void put_row(FILE *fp, const mech_sweep_plan *p, long id, const row *r)
             put_num(fp, x, 0);
     }
     fputs(r->failed ? ",failed" : ",ok", fp);
-    for (int m = 0; m < MECH_SWEEP_NMETRIC; m++) {
+    for (int m = 0; m < p->sim->nmetric; m++) {
         fputc(',', fp);
-        put_num(fp, r->m[m], metric_is_int(m));
+        put_num(fp, r->m[m], p->sim->metric[m].integer);
     }
     fputc(',', fp);
     if (r->failed)
@@ -453,7 +448,7 @@ static int open_journal(sweep *w, int resume)
         size_t cap = 0;
         ssize_t n;
         long lineno = 0, nhead = 2 + p->nfile;
-        int ncol = p->nkey + p->nderived, nf = 2 + ncol + MECH_SWEEP_NMETRIC + 1;
+        int ncol = p->nkey + p->nderived, nf = 2 + ncol + p->sim->nmetric + 1;
         char **f = malloc((size_t)(nf + 1) * sizeof *f);
         off_t good = 0;
         unsigned seed = row_seed(p);
@@ -524,7 +519,9 @@ static int open_journal(sweep *w, int resume)
             memset(&r, 0, sizeof r);
             r.run = id;
             r.failed = strcmp(f[1 + ncol], "failed") == 0;
-            for (int m = 0; m < MECH_SWEEP_NMETRIC; m++) {
+            for (int m = 0; m < MECH_SWEEP_METRIC_MAX; m++)
+                r.m[m] = NAN;
+            for (int m = 0; m < p->sim->nmetric; m++) {
                 const char *t = f[2 + ncol + m];
                 r.m[m] = *t ? strtod(t, NULL) : NAN;
             }
@@ -641,16 +638,17 @@ static unsigned char *table_of(const sweep *w, sw_table *t, double **mv)
 {
     const mech_sweep_plan *p = w->p;
     unsigned char *hv = malloc((size_t)p->nrun * 2);
-    *mv = malloc((size_t)p->nrun * MECH_SWEEP_NMETRIC * sizeof **mv);
+    size_t nm = (size_t)p->sim->nmetric;
+    *mv = malloc((size_t)p->nrun * nm * sizeof **mv);
     if (!hv || !*mv) {
         free(hv), free(*mv);
         return NULL;
     }
     for (long id = 0; id < p->nrun; id++) {
         hv[id] = w->rows[id].have, hv[p->nrun + id] = w->rows[id].failed;
-        memcpy(*mv + (size_t)id * MECH_SWEEP_NMETRIC, w->rows[id].m, sizeof w->rows[id].m);
+        memcpy(*mv + (size_t)id * nm, w->rows[id].m, nm * sizeof **mv);
     }
-    *t = (sw_table){p->nrun, hv, hv + p->nrun, *mv};
+    *t = (sw_table){p->nrun, hv, hv + p->nrun, *mv, (int)nm};
     return hv;
 }
 
@@ -658,18 +656,21 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
 {
     const mech_sweep_plan *p = w->p;
     long ok = 0, cap = 0;
+    int fl = p->sim->flag;   /* the yes / no outcome (capture), -1 for a simulator without one */
     for (long id = 0; id < p->nrun; id++)
         if (w->rows[id].have) {
             ok += !w->rows[id].failed;
-            cap += w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1;
+            cap += fl >= 0 && w->rows[id].m[fl] == 1;
         }
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "plan", hy_display_name(p->path));
     cJSON_AddStringToObject(doc, "scenario", p->scenario);
+    cJSON_AddStringToObject(doc, "simulator", p->sim->name);
     cJSON_AddNumberToObject(doc, "runs", (double)w->done);
     cJSON_AddNumberToObject(doc, "ok", (double)ok);
     cJSON_AddNumberToObject(doc, "failed", (double)w->nfailed);
-    cJSON_AddNumberToObject(doc, "captured", (double)cap);
+    if (fl >= 0)
+        cJSON_AddNumberToObject(doc, "captured", (double)cap);
     /* the capture probability over every run (a failed run counts as its capture flag); a probability only when
        the runs are samples of distributions: over a grid it is the fraction of grid points. An envelope's runs are
        chosen near the boundary, not a sample (issue 43 D2): its fraction is over the whole grid as the envelope
@@ -687,12 +688,14 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         cap_s = nsamp = 0;
         for (long id = 0; id < p->design_n; id++)
             if (w->rows[id].have)
-                nsamp++, cap_s += w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1;
+                nsamp++, cap_s += fl >= 0 && w->rows[id].m[fl] == 1;
         frac = nsamp ? (double)cap_s / (double)nsamp : NAN;
     }
     int sample = p->kind != MECH_SWEEP_KIND_SUBSET && p->kind != MECH_SWEEP_KIND_QUAL;
-    cJSON *cp = cJSON_AddObjectToObject(doc, !sample ? "capture_count" : p->ndist > 0 && p->kind != MECH_SWEEP_KIND_MORRIS
-                                                                             ? "capture_probability" : "capture_fraction");
+    /* (a simulator without a yes / no outcome: no capture section; the object is made and dropped) */
+    const char *cpname = !sample ? "capture_count" : p->ndist > 0 && p->kind != MECH_SWEEP_KIND_MORRIS
+                                                     ? "capture_probability" : "capture_fraction";
+    cJSON *cp = cJSON_CreateObject();
     if (p->kind == MECH_SWEEP_KIND_SOBOL)
         cJSON_AddNumberToObject(cp, "runs", (double)nsamp);
     if (!sample) {
@@ -715,6 +718,10 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         cJSON_AddItemToArray(ci, hy_json_exact_number(hi));
         cJSON_AddStringToObject(cp, "method", "Wilson score interval, 95 %");
     }
+    if (fl >= 0)
+        cJSON_AddItemToObject(doc, cpname, cp);
+    else
+        cJSON_Delete(cp);
     if (p->envelope) {
         cJSON *e = cJSON_AddObjectToObject(doc, "envelope");
         cJSON_AddNumberToObject(e, "runs", (double)w->done);
@@ -745,11 +752,12 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         cJSON_ReplaceItemInObject(sabs, "method", cJSON_CreateString(
             "Spearman rank correlation of the capture flag with |value| over every grid point, as above"));
     }
-    for (int m = 0; m < 2 * MECH_SWEEP_NMETRIC && sample; m++) {   /* (a biased sample or named cases: none) */
-        int mag = m >= MECH_SWEEP_NMETRIC, mm = m % MECH_SWEEP_NMETRIC;
-        if (mm == MECH_SWEEP_M_STEPS || (p->envelope && mm != MECH_SWEEP_M_CAPTURED))
+    int nm = p->sim->nmetric;
+    for (int m = 0; m < 2 * nm && sample; m++) {   /* (a biased sample or named cases: none) */
+        int mag = m >= nm, mm = m % nm;
+        if (mm == p->sim->steps || (p->envelope && mm != fl))
             continue;
-        cJSON *mo = cJSON_AddObjectToObject(mag ? sabs : sens, mech_sweep_metric_name(mm));
+        cJSON *mo = cJSON_AddObjectToObject(mag ? sabs : sens, p->sim->metric[mm].name);
         for (int k = 0; k < p->nkey; k++) {
             size_t n = 0;
             for (long id = 0; id < p->nrun; id++) {
@@ -796,7 +804,7 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         char dir[64];
         snprintf(dir, sizeof dir, "runs/%ld", kept[k]);
         cJSON_AddNumberToObject(o, "run", (double)kept[k]);
-        cJSON_AddStringToObject(o, "metric", mech_sweep_metric_name(p->keep_metric));
+        cJSON_AddStringToObject(o, "metric", p->sim->metric[p->keep_metric].name);
         cJSON_AddItemToObject(o, "value", num_or_null(w->rows[kept[k]].m[p->keep_metric]));
         cJSON_AddStringToObject(o, "outputs", dir);
         cJSON_AddItemToArray(wk, o);
@@ -821,6 +829,8 @@ static int write_summary(const sweep *w, const long *kept, int nkept, long full_
         printf("mech sweep %s: %ld runs (%ld failed), captured %ld; the envelope classifies %ld of the grid's %ld "
                "points as captured (%.4g; a fraction of the grid, not a probability)\n", hy_display_name(p->path),
                w->done, w->nfailed, cap, grid_cap, p->nrun, frac);
+    } else if (!w->quiet && fl < 0) {
+        printf("mech sweep %s: %ld runs (%ld failed)\n", hy_display_name(p->path), w->done, w->nfailed);
     } else if (!w->quiet && p->ndist > 0 && sample && p->kind != MECH_SWEEP_KIND_MORRIS) {
         char of[64] = "";   /* a Sobol plan's probability is over its A matrix */
         if (p->kind == MECH_SWEEP_KIND_SOBOL)
@@ -885,7 +895,7 @@ static int string_key(const mech_sweep_key *k)
 /* (key) => its axis label: the last component of the path with '_' as spaces and the unit of the scenario key
  * (mech_dock_key_unit): "initial.closing_speed" -> "closing speed (m/s)", "initial.pitch_deg" -> "pitch (deg)",
  * "vehicles.active.inertia.1" -> "active inertia[1] (kg m^2)" */
-static void axis_label(const mech_sweep_key *k, char *out, size_t len)
+static void axis_label(int sim, const mech_sweep_key *k, char *out, size_t len)
 {
     char b[MECH_SWEEP_KEY_LEN], name[MECH_SWEEP_KEY_LEN + 8];
     snprintf(b, sizeof b, "%s", k->path);
@@ -909,7 +919,7 @@ static void axis_label(const mech_sweep_key *k, char *out, size_t len)
     for (char *c = name; *c; c++)
         if (*c == '_')
             *c = ' ';
-    const char *u = mech_dock_key_unit(k->path);
+    const char *u = sim == MECH_SWEEP_SIM_DOCK ? mech_dock_key_unit(k->path) : NULL;   /* (the dock's keys only) */
     if (u && *u)
         snprintf(out, len, "%s (%s)", name, u);
     else
@@ -945,7 +955,7 @@ static int boundary(const sweep *w, FILE *fp)
             const int di[4] = {0, 1, 1, 0}, dj[4] = {0, 0, 1, 1};
             for (int k = 0; k < 4; k++) {
                 long id = (long)(i + di[k]) * ny + j + dj[k];
-                c[k] = w->env_state ? w->env_state[id] == 1 : w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1;
+                c[k] = w->env_state ? w->env_state[id] == 1 : w->rows[id].m[p->sim->flag] == 1;
             }
             double px[4], py[4];
             int n = 0;
@@ -983,8 +993,8 @@ static int boundary(const sweep *w, FILE *fp)
 static double class_value(const sweep *w, int cls, long id)
 {
     const row *r = &w->rows[id];
-    return r->have && !r->failed && (r->m[MECH_SWEEP_M_CAPTURED] == 1) == cls ? r->m[MECH_SWEEP_M_PEAK_AXIAL] / 1000
-                                                                              : NAN;
+    const mech_sweep_sim *s = w->p->sim;
+    return r->have && !r->failed && (r->m[s->flag] == 1) == cls ? r->m[s->peak] / s->fig_div : NAN;
 }
 
 static int contour_grid(const sweep *w, FILE *fp, int cls)
@@ -1034,14 +1044,15 @@ static void envelope_blocks(const sweep *w, FILE *fp)
 static void histogram(const sweep *w, FILE *fp, int m, const char *name);
 static void histogram_blocks(const sweep *w, FILE *fp)
 {
-    histogram(w, fp, MECH_SWEEP_M_PEAK_AXIAL, "$h1");
-    histogram(w, fp, MECH_SWEEP_M_PEAK_LATERAL, "$h2");
-    histogram(w, fp, MECH_SWEEP_M_PEAK_LIMITER, "$h3");
+    histogram(w, fp, w->p->sim->hist[0], "$h1");
+    histogram(w, fp, w->p->sim->hist[1], "$h2");
+    histogram(w, fp, w->p->sim->hist[2], "$h3");
 }
 
-/* (sweep, figure stream, metric, block name) => "$NAME" with one row per bin of the metric in kN over the runs that
- * did not fail: centre, count, width. Every bin is listed, the empty ones with 0, and drawn at its own width, so an
- * empty bin is a gap (issue 43 D3); 20 bins over [min, max], the maximum in the last. */
+/* (sweep, figure stream, metric, block name) => "$NAME" with one row per bin of the metric (divided by the
+ * simulator's fig_div: the dock's forces in kN) over the runs that did not fail: centre, count, width. Every bin is
+ * listed, the empty ones with 0, and drawn at its own width, so an empty bin is a gap (issue 43 D3); 20 bins over
+ * [min, max], the maximum in the last. */
 static void histogram(const sweep *w, FILE *fp, int m, const char *name)
 {
     const mech_sweep_plan *p = w->p;
@@ -1050,13 +1061,13 @@ static void histogram(const sweep *w, FILE *fp, int m, const char *name)
     long cnt[NB] = {0};
     for (long id = 0; id < p->nrun; id++)
         if (w->rows[id].have && !w->rows[id].failed && isfinite(w->rows[id].m[m]))
-            lo = fmin(lo, w->rows[id].m[m] / 1000), hi = fmax(hi, w->rows[id].m[m] / 1000);
+            lo = fmin(lo, w->rows[id].m[m] / p->sim->fig_div), hi = fmax(hi, w->rows[id].m[m] / p->sim->fig_div);
     double width = hi > lo ? (hi - lo) / NB : 0.05;
     if (!(hi > lo))
         lo -= 0.5 * NB * width;   /* one value: it sits in the middle bin */
     for (long id = 0; id < p->nrun; id++)
         if (w->rows[id].have && !w->rows[id].failed && isfinite(w->rows[id].m[m])) {
-            long b = (long)floor((w->rows[id].m[m] / 1000 - lo) / width);
+            long b = (long)floor((w->rows[id].m[m] / p->sim->fig_div - lo) / width);
             cnt[b < 0 ? 0 : b >= NB ? NB - 1 : b]++;
         }
     fprintf(fp, "%s << EOD\n", name);
@@ -1067,6 +1078,13 @@ static void histogram(const sweep *w, FILE *fp, int m, const char *name)
         fprintf(fp, "%s,%ld,%s\n", c, cnt[b], d);
     }
     fputs("EOD\n", fp);
+}
+
+/* (simulator, metric) => its figure label with its unit: "peak axial head force (kN)", "peak tip deflection (m)" */
+static void metric_label(const mech_sweep_sim *s, int m, char *out, size_t len)
+{
+    const char *u = s->fig_unit ? s->fig_unit : s->metric[m].unit;
+    snprintf(out, len, "%s%s%s%s", s->label[m] ? s->label[m] : s->metric[m].name, u[0] ? " (" : "", u, u[0] ? ")" : "");
 }
 
 /* the figures (docs/sweep.md §Figures): axes named with their units, captured / not captured told apart by marker
@@ -1083,11 +1101,15 @@ static int plots(const sweep *w)
     char b[8192];
     int st = 2 + p->nkey + p->nderived, mc = st + 1;   /* gnuplot columns: 1 run, 2.. keys, status, metrics */
     static const char frame[] = "set offsets graph 0.04, graph 0.04, graph 0.04, graph 0.04\n";
-    if (p->fig_x >= 0 && !string_key(&p->key[p->fig_x]) && !string_key(&p->key[p->fig_y])) {
+    char pl[160], hl[3][160];   /* the peak map's and the histograms' metrics, labelled with their units */
+    metric_label(p->sim, p->sim->peak, pl, sizeof pl);
+    for (int k = 0; k < 3; k++)
+        metric_label(p->sim, p->sim->hist[k], hl[k], sizeof hl[k]);
+    if (p->fig_x >= 0 && !string_key(&p->key[p->fig_x]) && !string_key(&p->key[p->fig_y]) && p->sim->flag >= 0) {
         int cx = 2 + p->fig_x, cy = 2 + p->fig_y;
         char xl[300], yl[300];
-        axis_label(&p->key[p->fig_x], xl, sizeof xl);
-        axis_label(&p->key[p->fig_y], yl, sizeof yl);
+        axis_label(p->sim->id, &p->key[p->fig_x], xl, sizeof xl);
+        axis_label(p->sim->id, &p->key[p->fig_y], yl, sizeof yl);
         /* the envelope's filled grid first (small squares: filled = captured, open = not), the boundary, the
            measured runs over them; a failed run is a cross over its captured / not captured point */
         char grid[1024] = "", bline[160] = "";
@@ -1145,15 +1167,26 @@ static int plots(const sweep *w)
                    nseg > 0 || cset[0] ? envelope_blocks : NULL, b) !=
             MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
+    }
+    if (p->fig_x >= 0 && !string_key(&p->key[p->fig_x]) && !string_key(&p->key[p->fig_y])) {
+        int cx = 2 + p->fig_x, cy = 2 + p->fig_y;
+        char xl[300], yl[300];
+        axis_label(p->sim->id, &p->key[p->fig_x], xl, sizeof xl);
+        axis_label(p->sim->id, &p->key[p->fig_y], yl, sizeof yl);
+        char dv[40];
+        hy_fmt_exact(dv, sizeof dv, p->sim->fig_div);
         snprintf(b, sizeof b,
-                 "set title 'peak axial head force'\nset xlabel '%s'\nset ylabel '%s'\n%s"
-                 "set cblabel 'peak axial head force (kN)'\n"
+                 "set title '%s'\nset xlabel '%s'\nset ylabel '%s'\n%s"
+                 "set cblabel '%s'\n"
                  "set palette defined (0 '#440154', 1 '#3b528b', 2 '#21918c', 3 '#5ec962', 4 '#fde725')\n"
-                 "plot $d using (strcol(%d) eq 'ok' ? column(%d) : NaN):%d:(column(%d) / 1000) with points pt 5 "
-                 "ps 1.2 lc palette title 'run (colour: peak axial force)', "
+                 "plot $d using (strcol(%d) eq 'ok' ? column(%d) : NaN):%d:(column(%d) / %s) with points pt 5 "
+                 "ps 1.2 lc palette title 'run (colour: %s)', "
                  "$d using (strcol(%d) eq 'failed' ? column(%d) : NaN):%d with points pt 2 ps 1.4 lw 1.5 "
                  "lc rgb 'black' title 'run failed'\n",
-                 xl, yl, frame, st, cx, cy, mc + MECH_SWEEP_M_PEAK_AXIAL, st, cx, cy);
+                 p->sim->label[p->sim->peak] ? p->sim->label[p->sim->peak] : p->sim->metric[p->sim->peak].name, xl, yl,
+                 frame, pl, st, cx, cy, mc + p->sim->peak, dv,
+                 p->sim->label[p->sim->peak] ? p->sim->label[p->sim->peak] : p->sim->metric[p->sim->peak].name,
+                 st, cx, cy);
         if (figure(w, "peak-map.png", NULL, NULL, b) != MECH_EXIT_OK)
             return MECH_EXIT_FAIL;
     }
@@ -1161,14 +1194,14 @@ static int plots(const sweep *w)
         return MECH_EXIT_FAIL;
     /* the histograms: bins computed here (every bin, empty ones too), forces in kN so the tick labels stay short */
     snprintf(b, sizeof b,
-             "set multiplot layout 1,3 title 'peak loads over the %ld runs that did not fail'\nset key off\n"
+             "set multiplot layout 1,3 title '%s over the %ld runs that did not fail'\nset key off\n"
              "set ylabel 'runs'\nset style fill solid 0.6 border lc rgb 'black'\nset yrange [0:*]\n"
              "set xtics nomirror\nset offsets graph 0.02, graph 0.02, graph 0.05, 0\n"
-             "set xlabel 'peak axial head force (kN)'\nplot $h1 using 1:2:3 with boxes lc rgb '#0072b2'\n"
-             "set xlabel 'peak lateral head force (kN)'\nplot $h2 using 1:2:3 with boxes lc rgb '#0072b2'\n"
-             "set xlabel 'peak limiter force (kN)'\nplot $h3 using 1:2:3 with boxes lc rgb '#0072b2'\n"
+             "set xlabel '%s'\nplot $h1 using 1:2:3 with boxes lc rgb '#0072b2'\n"
+             "set xlabel '%s'\nplot $h2 using 1:2:3 with boxes lc rgb '#0072b2'\n"
+             "set xlabel '%s'\nplot $h3 using 1:2:3 with boxes lc rgb '#0072b2'\n"
              "unset multiplot\n",
-             ok);
+             p->sim->id == MECH_SWEEP_SIM_DOCK ? "peak loads" : "results", ok, hl[0], hl[1], hl[2]);
     return figure(w, "peaks.png", NULL, histogram_blocks, b);
 }
 
@@ -1325,7 +1358,7 @@ static int run_all(sweep *w, sw_pool *pool, long *full_grid)
             /* every planned point now has a row (from this batch or the journal) */
             for (long id = 0; id < p->nrun; id++)
                 if (e.measured[id] == 2)
-                    e.state[id] = (signed char)(w->rows[id].m[MECH_SWEEP_M_CAPTURED] == 1);
+                    e.state[id] = (signed char)(w->rows[id].m[p->sim->flag] == 1);
         }
         if (status == MECH_EXIT_OK)
             status = write_envelope(w, &e);
@@ -1395,6 +1428,9 @@ int mech_cmd_sweep(int argc, char **argv)
     if (status == MECH_EXIT_OK && rr >= 0) {
         if (rr >= p.nrun)
             status = mech_cli_usage(cmd, "--rerun %d: the plan's run ids are 0..%ld", rr, p.nrun - 1);
+        else if (p.sim->id != MECH_SWEEP_SIM_DOCK)   /* (docs/sweep.md "Simulators": not built for the others) */
+            status = mech_cli_usage(cmd, "--rerun %d: the full outputs of a run are written for mech-dock scenarios "
+                                    "only; run `mech %s` on the run's scenario", rr, p.sim->name);
         else if (p.live_u)   /* its values come from the levels before it, which --rerun does not replay */
             status = mech_cli_usage(cmd, "--rerun %d: a subset plan's run values come from the levels before it; "
                                     "name the runs wanted in the plan's keep (the worst N by a metric, or ids) before the sweep", rr);

@@ -347,7 +347,7 @@ int sw_pool_run(sw_pool *q, const long *ids, size_t n, sw_done_fn done, void *ct
             memset(&r, 0, sizeof r);
             r.run = q->w[k].run;
             r.failed = 1;
-            for (int m = 0; m < MECH_SWEEP_NMETRIC; m++)
+            for (int m = 0; m < MECH_SWEEP_METRIC_MAX; m++)
                 r.m[m] = 0.0 / 0.0;
             if (WIFSIGNALED(st))
                 snprintf(r.msg, sizeof r.msg, "the worker process died (signal %d: %s)", WTERMSIG(st),

@@ -33,10 +33,10 @@ static int open_out(const char *cmd, const mech_sweep_plan *p, const char *dir, 
     return mech_out_open(cmd, a, path, p->path, others);
 }
 
-/* the metrics a study reports on (steps is bookkeeping) */
-static int reported(int m)
+/* the metrics a study reports on (the step count is bookkeeping) */
+static int reported(const mech_sweep_plan *p, int m)
 {
-    return m != MECH_SWEEP_M_STEPS;
+    return m != p->sim->steps;
 }
 
 // (table, metric, run) => the value, NAN for a missing or failed run
@@ -44,7 +44,7 @@ static double val(const sw_table *t, int m, long id)
 {
     if (id >= t->n || !t->have[id] || t->failed[id])
         return NAN;
-    return t->m[(size_t)id * MECH_SWEEP_NMETRIC + (size_t)m];
+    return t->m[(size_t)id * (size_t)t->nm + (size_t)m];
 }
 
 static int sobol(const char *cmd, const mech_sweep_plan *p, const sw_table *t, const char *dir, cJSON *doc, int quiet)
@@ -74,8 +74,8 @@ static int sobol(const char *cmd, const mech_sweep_plan *p, const sw_table *t, c
         return st;
     }
     fputs("metric,key,S1,S1_lo,S1_hi,ST,ST_lo,ST_hi,rows\n", a.fp);
-    for (int m = 0; m < MECH_SWEEP_NMETRIC; m++) {
-        if (!reported(m))
+    for (int m = 0; m < p->sim->nmetric; m++) {
+        if (!reported(p, m))
             continue;
         for (long r = 0; r < runs; r++)
             f[r] = val(t, m, r);
@@ -85,7 +85,7 @@ static int sobol(const char *cmd, const mech_sweep_plan *p, const sw_table *t, c
             free(f), free(ix);
             return mech_cli_fail(cmd, "out of memory");
         }
-        cJSON *mo = cJSON_AddObjectToObject(ind, mech_sweep_metric_name(m));
+        cJSON *mo = cJSON_AddObjectToObject(ind, p->sim->metric[m].name);
         cJSON_AddNumberToObject(mo, "rows", (double)used);
         for (int k = 0; k < d; k++) {
             cJSON *ko = cJSON_AddObjectToObject(mo, p->key[k].path);
@@ -97,7 +97,7 @@ static int sobol(const char *cmd, const mech_sweep_plan *p, const sw_table *t, c
             cJSON *ct = cJSON_AddArrayToObject(ko, "ST_ci");
             cJSON_AddItemToArray(ct, num(ix[k].st_lo));
             cJSON_AddItemToArray(ct, num(ix[k].st_hi));
-            fprintf(a.fp, "%s,%s,", mech_sweep_metric_name(m), p->key[k].path);
+            fprintf(a.fp, "%s,%s,", p->sim->metric[m].name, p->key[k].path);
             double v[6] = {ix[k].s1, ix[k].s1_lo, ix[k].s1_hi, ix[k].st, ix[k].st_lo, ix[k].st_hi};
             for (int j = 0; j < 6; j++) {
                 put(a.fp, v[j]);
@@ -105,8 +105,8 @@ static int sobol(const char *cmd, const mech_sweep_plan *p, const sw_table *t, c
             }
             fprintf(a.fp, "%ld\n", used);
         }
-        if (!quiet && m == MECH_SWEEP_M_PEAK_AXIAL) {
-            printf("  Sobol indices of peak_axial (%ld rows; first order / total):", used);
+        if (!quiet && m == p->sim->peak) {
+            printf("  Sobol indices of %s (%ld rows; first order / total):", p->sim->metric[m].name, used);
             for (int k = 0; k < d; k++)
                 printf(" %s %.3f / %.3f%s", p->key[k].path, ix[k].s1, ix[k].st, k + 1 < d ? "," : "\n");
         }
@@ -142,20 +142,20 @@ static int morris(const char *cmd, const mech_sweep_plan *p, const sw_table *t, 
         return st;
     }
     fputs("metric,key,mu_star,mu,sigma,effects\n", a.fp);
-    for (int m = 0; m < MECH_SWEEP_NMETRIC; m++) {
-        if (!reported(m))
+    for (int m = 0; m < p->sim->nmetric; m++) {
+        if (!reported(p, m))
             continue;
         for (long k = 0; k < runs; k++)
             f[k] = val(t, m, k);
         mech_morris_effects(f, p->u, r, d, e);
-        cJSON *o = cJSON_AddObjectToObject(eff, mech_sweep_metric_name(m));
+        cJSON *o = cJSON_AddObjectToObject(eff, p->sim->metric[m].name);
         for (int k = 0; k < d; k++) {
             cJSON *ko = cJSON_AddObjectToObject(o, p->key[k].path);
             cJSON_AddItemToObject(ko, "mu_star", num(e[k].mu_star));
             cJSON_AddItemToObject(ko, "mu", num(e[k].mu));
             cJSON_AddItemToObject(ko, "sigma", num(e[k].sigma));
             cJSON_AddNumberToObject(ko, "effects", (double)e[k].n);
-            fprintf(a.fp, "%s,%s,", mech_sweep_metric_name(m), p->key[k].path);
+            fprintf(a.fp, "%s,%s,", p->sim->metric[m].name, p->key[k].path);
             put(a.fp, e[k].mu_star);
             fputc(',', a.fp);
             put(a.fp, e[k].mu);
@@ -163,8 +163,9 @@ static int morris(const char *cmd, const mech_sweep_plan *p, const sw_table *t, 
             put(a.fp, e[k].sigma);
             fprintf(a.fp, ",%ld\n", e[k].n);
         }
-        if (!quiet && m == MECH_SWEEP_M_PEAK_AXIAL) {
-            printf("  Morris mu* of peak_axial (N per unit of probability scale):");
+        if (!quiet && m == p->sim->peak) {
+            printf("  Morris mu* of %s (%s per unit of probability scale):", p->sim->metric[m].name,
+                   p->sim->metric[m].unit[0] ? p->sim->metric[m].unit : "its unit");
             for (int k = 0; k < d; k++)
                 printf(" %s %.4g%s", p->key[k].path, e[k].mu_star, k + 1 < d ? "," : "\n");
         }
@@ -178,7 +179,7 @@ static int subset(const mech_sweep_plan *p, const mech_subset *s, cJSON *doc, in
     cJSON *o = cJSON_AddObjectToObject(doc, "failure_probability");
     char def[160], lim[40];
     hy_fmt_exact(lim, sizeof lim, p->fail_limit);
-    snprintf(def, sizeof def, "%s %s %s", mech_sweep_metric_name(p->fail_metric), p->fail_above ? ">" : "<", lim);
+    snprintf(def, sizeof def, "%s %s %s", p->sim->metric[p->fail_metric].name, p->fail_above ? ">" : "<", lim);
     cJSON_AddStringToObject(o, "failure", def);
     cJSON_AddStringToObject(o, "method", "subset simulation, modified Metropolis (Au and Beck 2001); c.o.v. with "
                             "the chain correlation (Au and Beck eqs. 19-29), levels taken as uncorrelated; a run "
@@ -216,10 +217,10 @@ static int qual(const char *cmd, const mech_sweep_plan *p, const sw_table *t, co
             snprintf(name[k], sizeof name[k], "completed");
             cJSON_AddStringToObject(o, "requirement", "completed");
         } else {
-            snprintf(name[k], sizeof name[k], "%s %s", mech_sweep_metric_name(p->req[k].metric), p->req[k].max ? "max" : "min");
-            cJSON_AddStringToObject(o, "metric", mech_sweep_metric_name(p->req[k].metric));
+            snprintf(name[k], sizeof name[k], "%s %s", p->sim->metric[p->req[k].metric].name, p->req[k].max ? "max" : "min");
+            cJSON_AddStringToObject(o, "metric", p->sim->metric[p->req[k].metric].name);
             cJSON_AddItemToObject(o, p->req[k].max ? "max" : "min", num(p->req[k].limit));
-            cJSON_AddStringToObject(o, "unit", mech_sweep_metric_unit(p->req[k].metric));
+            cJSON_AddStringToObject(o, "unit", p->sim->metric[p->req[k].metric].unit);
         }
         cJSON_AddItemToArray(rq, o);
     }
@@ -235,8 +236,8 @@ static int qual(const char *cmd, const mech_sweep_plan *p, const sw_table *t, co
     fputs("case,variant,requirement,limit,value,margin,relative_margin,pass\n", a.fp);
     fprintf(md.fp, "| case | variant |");
     for (int k = 0; k < p->nreq; k++)
-        fprintf(md.fp, " %s%s%s |", name[k], p->req[k].metric >= 0 && mech_sweep_metric_unit(p->req[k].metric)[0] ? " " : "",
-                p->req[k].metric >= 0 ? mech_sweep_metric_unit(p->req[k].metric) : "");
+        fprintf(md.fp, " %s%s%s |", name[k], p->req[k].metric >= 0 && p->sim->metric[p->req[k].metric].unit[0] ? " " : "",
+                p->req[k].metric >= 0 ? p->sim->metric[p->req[k].metric].unit : "");
     fputs(" verdict |\n|---|---|", md.fp);
     for (int k = 0; k <= p->nreq; k++)
         fputs("---|", md.fp);
@@ -250,7 +251,7 @@ static int qual(const char *cmd, const mech_sweep_plan *p, const sw_table *t, co
         cJSON *ch = cJSON_AddObjectToObject(row, "checks");
         int all = 1;
         fprintf(md.fp, "| %s | %s |", cs, vs);
-        const double *m = t->have[id] ? t->m + (size_t)id * MECH_SWEEP_NMETRIC : NULL;
+        const double *m = t->have[id] ? t->m + (size_t)id * (size_t)t->nm : NULL;
         for (int k = 0; k < p->nreq; k++) {
             double margin = m ? mech_sweep_req_margin(p, k, m, t->failed[id]) : NAN;
             int pass = isfinite(margin) && margin >= 0;
@@ -349,7 +350,8 @@ static int fig_from(const char *cmd, const char *dir, const char *name, const ch
 }
 
 // (CSV of metric,key,... rows, shown metrics) => "$m0 << EOD" .. blocks of each metric's rows, and which have a value
-static int blocks(const char *dir, const char *csv, const int *shown, int n, char *out, size_t len, int *finite)
+static int blocks(const mech_sweep_plan *p, const char *dir, const char *csv, const int *shown, int n, char *out,
+                  size_t len, int *finite)
 {
     char path[4200], line[1024];
     snprintf(path, sizeof path, "%s/%s", dir, csv);
@@ -358,7 +360,7 @@ static int blocks(const char *dir, const char *csv, const int *shown, int n, cha
         return -1;
     size_t o = 0;
     for (int k = 0; k < n; k++) {
-        const char *m = mech_sweep_metric_name(shown[k]);
+        const char *m = p->sim->metric[shown[k]].name;
         size_t ml = strlen(m);
         finite[k] = 0;
         o += (size_t)snprintf(out + o, o < len ? len - o : 0, "$m%d << EOD\n", k);
@@ -380,14 +382,13 @@ static int blocks(const char *dir, const char *csv, const int *shown, int n, cha
 int sw_report_figures(const char *cmd, const mech_sweep_plan *p, const char *dir)
 {
     char b[32768];
-    static const int shown[] = {MECH_SWEEP_M_CAPTURED, MECH_SWEEP_M_CAPTURE_TIME, MECH_SWEEP_M_PEAK_AXIAL,
-                                MECH_SWEEP_M_PEAK_LATERAL, MECH_SWEEP_M_STROKE, MECH_SWEEP_M_SWING};
-    enum { NS = sizeof shown / sizeof *shown };
+    const int *shown = p->sim->shown;   /* the simulator's six metrics of the figures */
+    enum { NS = sizeof p->sim->shown / sizeof *p->sim->shown };
     int fin[NS];
     size_t n = 0;
     if (p->kind == MECH_SWEEP_KIND_SOBOL || p->kind == MECH_SWEEP_KIND_MORRIS) {
         int sob = p->kind == MECH_SWEEP_KIND_SOBOL;
-        if (blocks(dir, sob ? "sobol.csv" : "morris.csv", shown, NS, b, sizeof b / 2, fin) != 0)
+        if (blocks(p, dir, sob ? "sobol.csv" : "morris.csv", shown, NS, b, sizeof b / 2, fin) != 0)
             return mech_cli_fail(cmd, "%s/%s: cannot read it back for its figure", dir, sob ? "sobol.csv" : "morris.csv");
         n = strlen(b);
         if (sob)
@@ -404,7 +405,7 @@ int sw_report_figures(const char *cmd, const mech_sweep_plan *p, const char *dir
                                   "set key off\nset grid\nset xlabel 'mu*'\nset ylabel 'sigma'\n"
                                   "set offsets graph 0.05, graph 0.4, graph 0.1, graph 0.1\n");
         for (int k = 0; k < NS; k++) {
-            const char *m = mech_sweep_metric_name(shown[k]), *u = mech_sweep_metric_unit(shown[k]);
+            const char *m = p->sim->metric[shown[k]].name, *u = p->sim->metric[shown[k]].unit;
             n += (size_t)snprintf(b + n, sizeof b - n, "set title '%s%s%s%s'\n", m, u[0] ? " (" : "", u, u[0] ? ")" : "");
             if (!fin[k])
                 n += (size_t)snprintf(b + n, sizeof b - n, "set label 1 'no variance over these runs' at graph 0.5, "
@@ -433,7 +434,7 @@ int sw_report_figures(const char *cmd, const mech_sweep_plan *p, const char *dir
                               "set xtics rotate by 20 right (", p->nreq - 1, rows - 1);
         for (int k = 0; k < p->nreq; k++)
             n += (size_t)snprintf(b + n, sizeof b - n, "%s'%s%s' %d", k ? ", " : "",
-                                  p->req[k].metric >= 0 ? mech_sweep_metric_name(p->req[k].metric) : "completed",
+                                  p->req[k].metric >= 0 ? p->sim->metric[p->req[k].metric].name : "completed",
                                   p->req[k].metric >= 0 ? (p->req[k].max ? " max" : " min") : "", k);
         n += (size_t)snprintf(b + n, sizeof b - n, ")\nset ytics (");
         for (long id = 0; id < p->nrun; id++)
@@ -457,7 +458,7 @@ int sw_report_h5(const char *cmd, const mech_sweep_plan *p, const sw_table *t, c
        qualification plan's case and variant: the index into the attribute "<key>.names"), failed (0 / 1), the
        metrics; a metric without a value is NaN. The messages stay in results.csv. The summary is the attribute
        "summary" of the root (its JSON text) with its top-level numbers as scalar attributes. */
-    int nk = p->nkey + p->nderived, nc = 2 + nk + MECH_SWEEP_NMETRIC;
+    int nk = p->nkey + p->nderived, nm = p->sim->nmetric, nc = 2 + nk + nm;
     if (nc > HY_H5_MAX_COLS)
         return mech_cli_fail(cmd, "%s/results.h5: %d columns, more than %d", dir, nc, HY_H5_MAX_COLS);
     const char *names[HY_H5_MAX_COLS], *units[HY_H5_MAX_COLS];
@@ -467,8 +468,8 @@ int sw_report_h5(const char *cmd, const mech_sweep_plan *p, const sw_table *t, c
     for (int k = 0; k < nk; k++)
         names[1 + k] = p->key[k].path, units[1 + k] = "";
     names[1 + nk] = "failed", units[1 + nk] = "";
-    for (int m = 0; m < MECH_SWEEP_NMETRIC; m++)
-        names[2 + nk + m] = mech_sweep_metric_name(m), units[2 + nk + m] = mech_sweep_metric_unit(m);
+    for (int m = 0; m < nm; m++)
+        names[2 + nk + m] = p->sim->metric[m].name, units[2 + nk + m] = p->sim->metric[m].unit;
     hy_err err;
     hy_h5log *lg;
     hy_h5table *tb;
@@ -489,7 +490,7 @@ int sw_report_h5(const char *cmd, const mech_sweep_plan *p, const sw_table *t, c
                                                                         (size_t)p->key[k].col]);
         }
         row[1 + nk] = t->failed[id];
-        memcpy(row + 2 + nk, t->m + (size_t)id * MECH_SWEEP_NMETRIC, MECH_SWEEP_NMETRIC * sizeof *row);
+        memcpy(row + 2 + nk, t->m + (size_t)id * (size_t)t->nm, (size_t)nm * sizeof *row);
         rc = hy_h5log_append(tb, row, &err);
     }
     for (int k = 0; rc == HY_OK && k < nk; k++) {   /* the names behind the indices of a key of strings */

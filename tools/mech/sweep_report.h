@@ -13,7 +13,8 @@ typedef struct sw_table {
     long n;                        /* runs (the plan's nrun)                                                  */
     const unsigned char *have;     /* have[id]: the run has a row                                             */
     const unsigned char *failed;
-    const double *m;               /* m[id * MECH_SWEEP_NMETRIC + metric]                                      */
+    const double *m;               /* m[id * nm + metric]                                                     */
+    int nm;                        /* metrics a row (the plan's simulator's)                                  */
 } sw_table;
 
 /* (plan, finished table, subset result (subset plans), output folder, summary document) => the kind's sections

@@ -260,6 +260,27 @@ int mech_beam_samples(const mech_beam_solver *s, size_t *n, hy_err *err);
  * run. A failing step keeps the samples before it, sets failed and returns its status. */
 int mech_beam_run(const mech_beam_model *m, const mech_beam_solver *s, const mech_beam_load *load,
                   const mech_beam_control *ctl, mech_beam_history *h, hy_err *err);
+/* ---- the peaks of a run (beam_peaks.c): what `mech beam sim --summary` and a sweep's beam run report ---- */
+typedef struct mech_beam_peak {
+    double v, t;               /* the value with the largest |value| so far (the first on ties) and its time     */
+} mech_beam_peak;
+#define MECH_BEAM_SETTLE_BAND 0.05   /* the settling band: 5 % of the peak tip deflection                      */
+typedef struct mech_beam_peaks {
+    int nh;                    /* hinges                                                                        */
+    mech_beam_peak pk[4];      /* w_tip, theta, theta_dot, U                                                   */
+    mech_beam_peak pq[MECH_BEAM_MAX_HINGES], pM[MECH_BEAM_MAX_HINGES];   /* each hinge's dtheta_j and M_j       */
+    double out_t;              /* time of the last sample with |w_tip| above the band of the peak so far       */
+    int out_last;              /* 1: the last sample added was above it                                        */
+} mech_beam_peaks;
+/* (peaks, sample index i, observation) => the sample added (i = 0 starts them; a NaN never replaces a value); one
+ * function for every caller, so the program's summary and a sweep row are the same numbers */
+void mech_beam_peaks_add(mech_beam_peaks *p, size_t i, const mech_beam_obs *o);
+/* (peaks) => the tip deflection's settling time: the time of the last sample with |w_tip| above
+ * MECH_BEAM_SETTLE_BAND x its peak |w_tip| (the response stays inside the band after it), NAN when the last sample
+ * is outside the band (not settled within the run). Exact from the samples as they stream: a sample after the peak
+ * is compared with the final peak, and the peak sample itself is later than every sample before it. */
+double mech_beam_peaks_settling(const mech_beam_peaks *p);
+
 /* Two whole runs in lockstep (`mech beam lqr`: the uncontrolled and the controlled run side by side): the same
  * per-sample code as mech_beam_run; at each sample i run 0 then run 1 step and are observed into their histories
  * (arrays, counts, their own callbacks as mech_beam_run), then pair(ctx, i, run 0's, run 1's observation) is called

@@ -266,4 +266,23 @@ const mech_friction_stats *mech_friction_sim_stats(const mech_friction_sim *s);
 mech_friction_data *mech_friction_sim_data(mech_friction_sim *s);
 void mech_friction_sim_free(mech_friction_sim *s);
 
+/* ---- a whole run (friction_run.c): the one loop `mech friction` and `mech sweep` step (docs/friction.md) ---- */
+typedef struct mech_friction_summary {
+    long   samples;        /* samples observed: t = 0 and one per output interval reached                            */
+    int    failed;         /* 1: an advance failed (a paradox); the samples before it and the state reached are in   */
+    double travel;         /* path length of coordinate 0 over the samples, sum of |q0(t_k) - q0(t_k-1)| (m or rad) */
+    long   stuck;          /* samples after the first with every pair stuck (slip 0)                               */
+    double stick_fraction; /* stuck / (samples - 1); NAN for a run of one sample                                   */
+    double peak_normal;    /* max over the samples and pairs of the normal reaction N_j, N                          */
+    double W_friction, W_applied, ke;   /* of the last sample, J                                                   */
+} mech_friction_summary;
+// a sample's consumer (the program's CSV row); a status other than HY_OK stops the run and is returned
+typedef int (*mech_friction_sample_fn)(void *ctx, const mech_friction_sample *o, hy_err *err);
+/* (simulation at t = 0, duration, output interval, consumer or NULL) => the run of the configuration: samples at
+ * t = 0, sample, 2 sample, ... and the duration (the last one shorter), each given to fn and summed into *sum.
+ * An advance that fails gives the state it reached as a last sample, sets sum->failed and returns its status with
+ * its message (the paradox report). HY_EARG unless 0 <= duration and 0 < sample. */
+int mech_friction_run(mech_friction_sim *s, double duration, double sample, mech_friction_sample_fn fn, void *ctx,
+                      mech_friction_summary *sum, hy_err *err);
+
 #endif

@@ -128,4 +128,50 @@ typedef struct mech_pend_steady {
 int mech_pend_steady_run(const mech_pend_model *m, double Phi, double freq, double ramp, int settle, int average,
                        const mech_pend_solver *s, mech_pend_steady *r, hy_err *err);
 
+/* ---- a whole run (pendulum_run.c): the time series of `mech pendulum harmonic|decay|run` and a sweep's run ---- */
+enum { MECH_PEND_RUN_HARMONIC = 0, MECH_PEND_RUN_DECAY = 1 };
+typedef struct mech_pend_run_opts {
+    int    mode;                 /* MECH_PEND_RUN_HARMONIC or _DECAY                                           */
+    double amplitude, freq;      /* harmonic: drive amplitude rad, frequency Hz                                */
+    int    periods, samples;     /* harmonic: periods, samples per period                                      */
+    double ramp;                 /* harmonic: soft start over this many periods (0: the paper's abrupt start)  */
+    double angle, duration, dt;  /* decay: release angle rad, duration s, sample interval s                   */
+    mech_pend_solver solver;
+} mech_pend_run_opts;
+// (o) => the documented defaults of `mech pendulum harmonic` (decay's too): 0.3 rad at 0.4 Hz for 10 periods of 400
+// samples, no ramp; decay from 0.4 rad for 3 s at 1 ms; the adaptive solver
+void mech_pend_run_default(mech_pend_run_opts *o);
+/* (options, name for messages) => HY_OK, or HY_EARG naming the key (run.freq, ...) of a value the run refuses: a
+ * frequency or duration not > 0, a ramp outside 0..periods, more than 1e8 samples or 1e9 fixed RK4 steps */
+int mech_pend_run_check(const mech_pend_run_opts *o, const char *name, hy_err *err);
+/* ("mech-pendulum" JSON text[len], its name for messages) => the options of its optional "run" object (the defaults
+ * for keys not given; no "run": the defaults): {"mode": "decay"|"harmonic", "amplitude", "freq", "periods",
+ * "samples", "ramp", "angle", "duration", "dt", "rk4": step (0: adaptive), "tol"}; errors name the key, checked by
+ * mech_pend_run_check */
+int mech_pend_run_parse(const char *text, size_t len, const char *name, mech_pend_run_opts *o, hy_err *err);
+
+/* What a damper engineer reads off a run (the metrics of a sweep's pendulum run, docs/sweep.md "Simulators"),
+ * summed from the samples as they come */
+typedef struct mech_pend_summary {
+    long   samples;
+    double phi3_max, alpha_max, M_max;   /* largest |phi3| (the pendulum's swing), |alpha|, |M| over the samples  */
+    double W_unit, A;                    /* the unit's work and mean dissipation power W_unit / t at the end       */
+    int    peaks;                        /* positive peaks of phi3 (a sample above both neighbours)              */
+    double peak_first, peak_last;        /* phi3 at the first and the last peak                                  */
+    double W_first, W_last;              /* W_unit at them                                                       */
+    double W_period0;                    /* harmonic: W_unit one drive period before the end                      */
+    double decay;                        /* decay: peak_last / peak_first; NAN for fewer than 2 peaks, or harmonic  */
+    double zeta;                         /* decay: equivalent damping ratio from the mean logarithmic decrement
+                                            d = ln(peak_first / peak_last) / (peaks - 1): d / sqrt(4 pi^2 + d^2)    */
+    double E_cycle;                      /* decay: (W_last - W_first) / (peaks - 1), the unit's work per swing;
+                                            harmonic: its work over the last drive period, J                      */
+} mech_pend_summary;
+typedef int (*mech_pend_sample_fn)(void *ctx, const mech_pend_obs *o, hy_err *err);
+/* (model, options, consumer or NULL) => the run from rest (harmonic) or from the release angle (decay): samples at
+ * t = 0 and every 1 / (freq samples) s for the periods (harmonic), or every dt to the duration (decay), each given
+ * to fn and summed into *sum. A failing step (the unit leaving its valid range) returns its status with the
+ * samples before it in *sum. */
+int mech_pend_run(const mech_pend_model *m, const mech_pend_run_opts *o, mech_pend_sample_fn fn, void *ctx,
+                  mech_pend_summary *sum, hy_err *err);
+
 #endif

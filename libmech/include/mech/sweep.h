@@ -1,5 +1,6 @@
 /* Parameter sweeps over a simulator scenario (issue 20; docs/sweep.md): grids, Monte Carlo samples, an adaptive
- * capture envelope, the statistics of a sweep. A plan ("mech-sweep" JSON) names a base scenario ("mech-dock") and
+ * capture envelope, the statistics of a sweep. A plan ("mech-sweep" JSON) names a base scenario ("mech-dock",
+ * "mech-beam", "mech-friction" or "mech-pendulum": its simulator, sweep_sim.c) and
  * the varied keys by their dotted path in it; run k of the plan is the base scenario with those keys set, and
  * everything about it (its values, its result) depends only on the plan and k, never on the order, the process
  * or the number of workers that ran it.
@@ -8,8 +9,11 @@
  *   sweep_sample.c    unit-cube points: plain random, Latin hypercube, Owen-scrambled Sobol (GSL's gsl_qrng_sobol
  *                     under a hash-driven nested uniform scramble); the distributions as inverse CDFs of u in (0,1)
  *   sweep_plan.c      the plan reader: keys checked against the scenario parser before any run; the run table
- *   sweep_run.c       one run: the scenario JSON edited by key path in a cJSON tree, printed, parsed by
- *                     mech_dock_config_parse, simulated; its summary as a row
+ *   sweep_sim.c       the simulators: each one's metric table, its scenario checked by its own parser
+ *   sweep_run.c       one run: the scenario JSON edited by key path in a cJSON tree, printed, handed to the
+ *                     simulator's run (the dock's here: mech_dock_config_parse, mech_dock_run); its summary as a row
+ *   sweep_run_beam.c, sweep_run_friction.c, sweep_run_pendulum.c   the beam's (mech_beam_run), the friction's
+ *                     (mech_friction_run) and the pendulum damper's (mech_pend_run)
  *   sweep_envelope.c  the adaptive capture envelope (quadtree refinement of a 2-D grid)
  *   sweep_stats.c     Wilson score interval, Spearman rank correlation */
 #ifndef MECH_SWEEP_H
@@ -96,16 +100,105 @@ typedef struct mech_sweep_key {
     int    label;                     /* a qualification plan's "case" / "variant" column: a name, not a scenario key */
 } mech_sweep_key;
 
-enum { MECH_SWEEP_M_CAPTURED = 0, MECH_SWEEP_M_CAPTURE_TIME, MECH_SWEEP_M_CONE_CONTACTS, MECH_SWEEP_M_PEAK_AXIAL,
-       MECH_SWEEP_M_PEAK_LATERAL, MECH_SWEEP_M_PEAK_LIMITER, MECH_SWEEP_M_STROKE, MECH_SWEEP_M_SWING,
-       MECH_SWEEP_M_E_INITIAL, MECH_SWEEP_M_E_RESIDUAL, MECH_SWEEP_M_STEPS, MECH_SWEEP_NMETRIC };
-// (metric) => its column name ("peak_axial") and unit ("N"); NULL out of range
-const char *mech_sweep_metric_name(int m);
-const char *mech_sweep_metric_unit(int m);
-int mech_sweep_metric_find(const char *name);
+/* ---- the simulators a plan varies (sweep_sim.c; docs/sweep.md "Simulators") ------------------------------ *
+ * A plan's simulator is the one whose scenario format its base scenario has ("mech-dock", "mech-beam",
+ * "mech-friction", "mech-pendulum"); each has its metric table (the table's columns after "status", in this order)
+ * and its run function, the one its own program calls (mech_dock_run, mech_beam_run, mech_friction_run,
+ * mech_pend_run). */
+typedef struct mech_sweep_metric {
+    const char *name;       /* column name ("peak_axial")                                                         */
+    const char *unit;       /* SI unit ("N"; "" for a flag or a count)                                            */
+    int integer;            /* 1: a flag or a count, printed as an integer, no Sobol / Morris / subset limit state */
+} mech_sweep_metric;
+
+/* The docking metrics, one line each, in the table's order (appending a metric: one line at the end, and its value
+ * set in sweep_run.c) */
+#define MECH_SWEEP_DOCK_METRICS(X)                \
+    X(CAPTURED, "captured", "", 1)                \
+    X(CAPTURE_TIME, "capture_time", "s", 0)       \
+    X(CONE_CONTACTS, "cone_contacts", "", 1)      \
+    X(PEAK_AXIAL, "peak_axial", "N", 0)           \
+    X(PEAK_LATERAL, "peak_lateral", "N", 0)       \
+    X(PEAK_LIMITER, "peak_limiter", "N", 0)       \
+    X(STROKE, "stroke_max", "m", 0)               \
+    X(SWING, "swing_max", "rad", 0)               \
+    X(E_INITIAL, "e_initial", "J", 0)             \
+    X(E_RESIDUAL, "e_residual_max", "J", 0)       \
+    X(STEPS, "steps", "", 1)
+/* The jointed-beam metrics (`mech beam sim`'s summary, spec 004; sweep_run_beam.c) */
+#define MECH_SWEEP_BEAM_METRICS(X)                \
+    X(PEAK_TIP, "peak_tip", "m", 0)               \
+    X(PEAK_THETA, "peak_theta", "rad", 0)         \
+    X(PEAK_RATE, "peak_theta_dot", "rad/s", 0)    \
+    X(PEAK_DTHETA, "peak_dtheta", "rad", 0)       \
+    X(PEAK_MOMENT, "peak_hinge_moment", "N m", 0) \
+    X(HINGE_WORK, "hinge_work", "J", 0)           \
+    X(CONTACT, "contact_fraction", "", 0)         \
+    X(BALANCE, "balance_max", "J", 0)             \
+    X(SETTLE, "settling_time", "s", 0)            \
+    X(STEPS, "steps", "", 1)
+/* The dry-friction metrics (`mech friction --summary`, spec 003; mech_friction_run) */
+#define MECH_SWEEP_FRICTION_METRICS(X)            \
+    X(TRAVEL, "travel", "m or rad", 0)           \
+    X(STICK, "stick_fraction", "", 0)             \
+    X(W_FRICTION, "friction_work", "J", 0)        \
+    X(W_APPLIED, "applied_work", "J", 0)          \
+    X(PEAK_NORMAL, "peak_normal", "N", 0)         \
+    X(FLIPS, "flips", "", 1)                      \
+    X(STICKS, "sticks", "", 1)                    \
+    X(PARADOXES, "paradoxes", "", 1)              \
+    X(STEPS, "steps", "", 1)
+/* The pendulum damper's metrics (`mech pendulum run --summary`, spec 002 §4; mech_pend_run) */
+#define MECH_SWEEP_PENDULUM_METRICS(X)               \
+    X(PHI3_MAX, "phi3_max", "rad", 0)                \
+    X(ALPHA_MAX, "alpha_max", "rad", 0)              \
+    X(M_MAX, "moment_max", "N m", 0)                 \
+    X(W_UNIT, "unit_work", "J", 0)                   \
+    X(POWER, "power", "W", 0)                        \
+    X(PEAKS, "peaks", "", 1)                         \
+    X(DECAY, "amplitude_decay", "", 0)               \
+    X(ZETA, "damping_ratio", "", 0)                  \
+    X(E_CYCLE, "energy_per_cycle", "J", 0)
+#define MECH_SWEEP_M_ENUM_(id, name, unit, integer) MECH_SWEEP_M_##id,
+#define MECH_SWEEP_B_ENUM_(id, name, unit, integer) MECH_SWEEP_B_##id,
+#define MECH_SWEEP_F_ENUM_(id, name, unit, integer) MECH_SWEEP_F_##id,
+#define MECH_SWEEP_P_ENUM_(id, name, unit, integer) MECH_SWEEP_P_##id,
+enum { MECH_SWEEP_DOCK_METRICS(MECH_SWEEP_M_ENUM_) MECH_SWEEP_NMETRIC };
+enum { MECH_SWEEP_BEAM_METRICS(MECH_SWEEP_B_ENUM_) MECH_SWEEP_NMETRIC_BEAM };
+enum { MECH_SWEEP_FRICTION_METRICS(MECH_SWEEP_F_ENUM_) MECH_SWEEP_NMETRIC_FRICTION };
+enum { MECH_SWEEP_PENDULUM_METRICS(MECH_SWEEP_P_ENUM_) MECH_SWEEP_NMETRIC_PENDULUM };
+#define MECH_SWEEP_METRIC_MAX 48      /* the metrics of a row at most, any simulator                             */
+
+enum mech_sweep_simulator { MECH_SWEEP_SIM_DOCK = 0, MECH_SWEEP_SIM_BEAM, MECH_SWEEP_SIM_FRICTION, MECH_SWEEP_SIM_PENDULUM,
+                            MECH_SWEEP_NSIM };
+typedef struct mech_sweep_sim {
+    int id;                           /* enum mech_sweep_simulator                                                */
+    const char *name;                 /* "dock" (the plan's "simulator" key)                                       */
+    const char *format;               /* "mech-dock" (its scenario files' "format")                                */
+    int nmetric;
+    const mech_sweep_metric *metric;
+    int flag;                         /* the yes / no outcome (dock: captured): the envelope's boundary, the
+                                         capture probability and the envelope figure; -1: none (no envelope plan)   */
+    int steps;                        /* the step count: bookkeeping, no sensitivity (-1: none)                    */
+    int peak;                         /* the peak map's metric and keep's default                                  */
+    int hist[3];                      /* the histograms of peaks.png                                               */
+    double fig_div;                   /* figures show the label metrics divided by this (dock: 1000, forces in kN)   */
+    const char *fig_unit;             /* and in this unit ("kN"; NULL: the metric's own)                            */
+    const char *label[MECH_SWEEP_METRIC_MAX];   /* figure labels of the metrics ("peak axial head force")           */
+    int shown[6];                     /* the metrics of the Sobol / Morris / qualification figures                */
+} mech_sweep_sim;
+// (simulator id) => its table; NULL out of range
+const mech_sweep_sim *mech_sweep_sim_get(int id);
+// (scenario format "mech-beam", or a simulator name "beam") => its table; NULL when none has it
+const mech_sweep_sim *mech_sweep_sim_find(const char *format_or_name);
+// (simulator, metric name) => its index, -1 when the simulator has no such metric
+int mech_sweep_metric_find(const mech_sweep_sim *s, const char *name);
+/* (simulator, buffer) => "a, b, c" of its metric names (messages naming the known metrics) */
+void mech_sweep_metric_list(const mech_sweep_sim *s, char *buf, size_t len);
 
 typedef struct mech_sweep_plan {
     char   path[4096];                /* the plan file as given (messages)                                      */
+    const mech_sweep_sim *sim;        /* the simulator of its scenarios (every variant the same)                 */
     char   scenario[4096];            /* the base scenario, absolute                                            */
     struct cJSON *doc;                /* the plan                                                               */
     struct cJSON *base;               /* the base scenario with the plan's "set" keys applied                   */
@@ -158,12 +251,13 @@ typedef struct mech_sweep_file {
 } mech_sweep_file;
 // (path) => FNV-1a 64 of the file's content into *h; HY_OK or the read error (naming the file)
 int mech_sweep_file_hash(const char *path, uint64_t *h, hy_err *err);
-/* (plan, parsed run configuration) => HY_OK when every law file it names is one of the plan's files with the same
- * content now; else HY_EDATA naming the key and the file ("changed since the sweep started") */
-struct mech_dock_config;
-int mech_sweep_check_files(const mech_sweep_plan *p, const struct mech_dock_config *c, hy_err *err);
-// (plan, parsed configuration) => its law files added to p->files (once each, hashed now); HY_ENOMEM, read errors
-int mech_sweep_files_add(mech_sweep_plan *p, const struct mech_dock_config *c, hy_err *err);
+/* (plan, the n files a parsed run configuration reads: keys[k] the scenario key that names paths[k], "" paths
+ * skipped) => HY_OK when each is one of the plan's files with the same content now; else HY_EDATA naming the key and
+ * the file ("changed since the sweep started") */
+int mech_sweep_check_files(const mech_sweep_plan *p, int n, const char *const *keys, const char *const *paths,
+                           hy_err *err);
+// (plan, the same list) => the files added to p->files (once each, hashed now); HY_ENOMEM, read errors
+int mech_sweep_files_add(mech_sweep_plan *p, int n, const char *const *keys, const char *const *paths, hy_err *err);
 /* (plan path, force) => the plan read and every key checked against the scenario parser with its extreme values
  * (an unknown key path, a value of the wrong type or out of the key's range, a bad distribution, more runs than
  * max_runs without force: HY_EPARSE / HY_EDATA naming the plan file and the key) - before any run */
@@ -188,7 +282,7 @@ typedef struct mech_sweep_result {
     long   run;
     int    failed;                    /* 1: the run failed (message in msg); the metrics are what it reached   */
     int    fatal;                     /* 1: not a result but a reason to stop the sweep (a law file changed)    */
-    double m[MECH_SWEEP_NMETRIC];
+    double m[MECH_SWEEP_METRIC_MAX];  /* the first sim->nmetric hold the run's metrics               */
     char   msg[HY_MSG_LEN];
 } mech_sweep_result;
 // (plan, run) => the run simulated to its duration through the library (never fails: a failure is in r->msg)

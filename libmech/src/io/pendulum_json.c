@@ -11,7 +11,7 @@
 #include "mech/pendulum.h"
 
 static const char *const known[] = {"format", "version", "name", "notes", "source", "I2", "m2", "I3",
-                                    "k_torsion", "g", "pendulums", "unit_model", NULL};
+                                    "k_torsion", "g", "pendulums", "unit_model", "run", NULL};
 
 // (object, key, name) => *x set when present; error when not a finite number
 static int num(const cJSON *o, const char *key, double *x, const char *name, const char *where, hy_err *err)
@@ -65,7 +65,7 @@ int mech_pend_params_parse(const char *text, size_t len, const char *path, mech_
             ok |= strcmp(it->string, *k) == 0;
         if (!ok)
             rc = hy_err_set(err, HY_EPARSE, "%s: unknown key \"%s\" (known: I2, m2, I3, k_torsion, g, pendulums, "
-                            "unit_model, name, notes, source)", name, it->string);
+                            "unit_model, run, name, notes, source)", name, it->string);
     }
     if (rc == HY_OK)
         rc = num(doc, "I2", &p->I2, name, "", err);
@@ -116,5 +116,63 @@ int mech_pend_params_parse(const char *text, size_t len, const char *path, mech_
         }
     }
     cJSON_Delete(doc);
+    return rc;
+}
+
+/* The optional "run" object: what one run of the damper is (`mech pendulum run`, a sweep's pendulum run;
+ * docs/pendulum.md "A whole run") */
+int mech_pend_run_parse(const char *text, size_t len, const char *path, mech_pend_run_opts *o, hy_err *err)
+{
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    mech_pend_run_default(o);
+    cJSON *doc;
+    int rc = hy_json_parse_strict(text, len, name, "a mech-pendulum object", &doc, err);
+    if (rc != HY_OK)
+        return rc;
+    const cJSON *run = cJSON_IsObject(doc) ? cJSON_GetObjectItemCaseSensitive(doc, "run") : NULL;
+    static const char *const keys[] = {"mode", "amplitude", "freq", "periods", "samples", "ramp", "angle", "duration",
+                                       "dt", "rk4", "tol", NULL};
+    if (run && !cJSON_IsObject(run))
+        rc = hy_err_set(err, HY_EPARSE, "%s: run: expected an object {\"mode\": \"decay\"|\"harmonic\", ...}", name);
+    for (const cJSON *it = run && rc == HY_OK ? run->child : NULL; it && rc == HY_OK; it = it->next) {
+        int ok = 0;
+        for (const char *const *k = keys; *k; k++)
+            ok |= strcmp(it->string, *k) == 0;
+        if (!ok)
+            rc = hy_err_set(err, HY_EPARSE, "%s: run: unknown key \"%s\" (known: mode, amplitude, freq, periods, "
+                            "samples, ramp, angle, duration, dt, rk4, tol)", name, it->string);
+    }
+    if (rc == HY_OK && run) {
+        const cJSON *md = cJSON_GetObjectItemCaseSensitive(run, "mode");
+        if (md && !(cJSON_IsString(md) && (strcmp(md->valuestring, "decay") == 0 ||
+                                          strcmp(md->valuestring, "harmonic") == 0)))
+            rc = hy_err_set(err, HY_EPARSE, "%s: run.mode: expected \"decay\" or \"harmonic\"", name);
+        else if (md)
+            o->mode = strcmp(md->valuestring, "decay") == 0 ? MECH_PEND_RUN_DECAY : MECH_PEND_RUN_HARMONIC;
+        double per = o->periods, smp = o->samples, h = 0;
+        if (rc == HY_OK) rc = num(run, "amplitude", &o->amplitude, name, "run.", err);
+        if (rc == HY_OK) rc = num(run, "freq", &o->freq, name, "run.", err);
+        if (rc == HY_OK) rc = num(run, "periods", &per, name, "run.", err);
+        if (rc == HY_OK) rc = num(run, "samples", &smp, name, "run.", err);
+        if (rc == HY_OK) rc = num(run, "ramp", &o->ramp, name, "run.", err);
+        if (rc == HY_OK) rc = num(run, "angle", &o->angle, name, "run.", err);
+        if (rc == HY_OK) rc = num(run, "duration", &o->duration, name, "run.", err);
+        if (rc == HY_OK) rc = num(run, "dt", &o->dt, name, "run.", err);
+        if (rc == HY_OK) rc = num(run, "rk4", &h, name, "run.", err);
+        if (rc == HY_OK) rc = num(run, "tol", &o->solver.tol, name, "run.", err);
+        if (rc == HY_OK && (per != floor(per) || per < 1 || per > 1e8 || smp != floor(smp) || smp < 4 || smp > 1e8))
+            rc = hy_err_set(err, HY_EPARSE, "%s: run.periods = %g, run.samples = %g: expected integers >= 1 and >= 4",
+                            name, per, smp);
+        o->periods = (int)per, o->samples = (int)smp;
+        if (rc == HY_OK && h != 0) {
+            if (!(h > 0))
+                rc = hy_err_set(err, HY_EPARSE, "%s: run.rk4 = %g: expected a positive step (s), or 0 for the adaptive "
+                                "integrator", name, h);
+            o->solver.fixed = 1, o->solver.h = h;
+        }
+    }
+    cJSON_Delete(doc);
+    if (rc == HY_OK)
+        rc = mech_pend_run_check(o, name, err);
     return rc;
 }

@@ -30,10 +30,10 @@ static const mech_sweep_file *find(const mech_sweep_plan *p, const char *path)
     return NULL;
 }
 
-int mech_sweep_files_add(mech_sweep_plan *p, const mech_dock_config *c, hy_err *err)
+int mech_sweep_files_add(mech_sweep_plan *p, int n, const char *const *keys, const char *const *paths, hy_err *err)
 {
-    for (int s = 0; s < MECH_DOCK_NLAW; s++) {
-        const char *path = c->law_path[s];
+    for (int s = 0; s < n; s++) {
+        const char *path = paths[s];
         if (!path[0] || find(p, path))
             continue;
         if (p->nfile % 16 == 0) {
@@ -44,7 +44,7 @@ int mech_sweep_files_add(mech_sweep_plan *p, const mech_dock_config *c, hy_err *
         }
         mech_sweep_file *f = &p->files[p->nfile];
         snprintf(f->path, sizeof f->path, "%s", path);
-        snprintf(f->key, sizeof f->key, "laws.%s", mech_dock_law_key(s));
+        snprintf(f->key, sizeof f->key, "%s", keys[s]);
         if (mech_sweep_file_hash(path, &f->hash, err) != HY_OK)
             return err->code;
         p->nfile++;
@@ -52,22 +52,21 @@ int mech_sweep_files_add(mech_sweep_plan *p, const mech_dock_config *c, hy_err *
     return HY_OK;
 }
 
-int mech_sweep_check_files(const mech_sweep_plan *p, const mech_dock_config *c, hy_err *err)
+int mech_sweep_check_files(const mech_sweep_plan *p, int n, const char *const *keys, const char *const *paths,
+                           hy_err *err)
 {
-    for (int s = 0; s < MECH_DOCK_NLAW; s++) {
-        const char *path = c->law_path[s];
+    for (int s = 0; s < n; s++) {
+        const char *path = paths[s];
         if (!path[0])
             continue;
         const mech_sweep_file *f = find(p, path);
         uint64_t h = 0;
         if (!f)
-            return hy_err_set(err, HY_EDATA, "laws.%s: %s is not one of the files the plan was read with",
-                              mech_dock_law_key(s), path);
+            return hy_err_set(err, HY_EDATA, "%s: %s is not one of the files the plan was read with", keys[s], path);
         if (mech_sweep_file_hash(path, &h, err) != HY_OK || h != f->hash)
-            return hy_err_set(err, HY_EDATA, "laws.%s: %s changed since the sweep started (%s): the sweep stopped, "
+            return hy_err_set(err, HY_EDATA, "%s: %s changed since the sweep started (%s): the sweep stopped, "
                               "so that no table mixes two laws; restore the file and --resume, or start a new sweep "
-                              "in another --out", mech_dock_law_key(s), path,
-                              h ? "its content differs" : "it cannot be read");
+                              "in another --out", keys[s], path, h ? "its content differs" : "it cannot be read");
     }
     return HY_OK;
 }

@@ -68,11 +68,9 @@ static int int_key(const cJSON *o, const char *key, double lo, double hi, double
     return 0;
 }
 
-static void metric_list(char *buf, size_t len, int completed)
+static void metric_list(const mech_sweep_plan *p, char *buf, size_t len, int completed)
 {
-    buf[0] = '\0';
-    for (int m = 0; m < MECH_SWEEP_NMETRIC; m++)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", m ? ", " : "", mech_sweep_metric_name(m));
+    mech_sweep_metric_list(p->sim, buf, len);
     if (completed)
         snprintf(buf + strlen(buf), len - strlen(buf), ", completed");
 }
@@ -88,15 +86,15 @@ static int read_failure(mech_sweep_plan *p, const cJSON *f, const char *name, hy
         return err->code;
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(f, "metric");
     char list[512];
-    metric_list(list, sizeof list, 0);
-    if (!cJSON_IsString(m) || (p->fail_metric = mech_sweep_metric_find(m->valuestring)) < 0)
+    metric_list(p, list, sizeof list, 0);
+    if (!cJSON_IsString(m) || (p->fail_metric = mech_sweep_metric_find(p->sim, m->valuestring)) < 0)
         return bad(err, name, "subset.failure.metric", "%s%s%s: expected a metric (%s)", m ? "\"" : "",
                    cJSON_IsString(m) ? m->valuestring : "missing", m ? "\"" : "", list);
-    if (p->fail_metric == MECH_SWEEP_M_CAPTURED || p->fail_metric == MECH_SWEEP_M_CONE_CONTACTS ||
-        p->fail_metric == MECH_SWEEP_M_STEPS)
+    if (p->sim->metric[p->fail_metric].integer)
         return bad(err, name, "subset.failure.metric", "\"%s\" is a flag or a count: subset simulation needs a "
-                   "continuous metric to set its intermediate failure levels (for a capture failure use "
-                   "capture_time above the allowed time: a run without a capture counts as failed)", m->valuestring);
+                   "continuous metric to set its intermediate failure levels%s", m->valuestring,
+                   p->sim->id == MECH_SWEEP_SIM_DOCK ? " (for a capture failure use capture_time above the allowed "
+                   "time: a run without a capture counts as failed)" : "");
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(f, "above"), *b = cJSON_GetObjectItemCaseSensitive(f, "below");
     if (!!a == !!b)
         return bad(err, name, "subset.failure", "give exactly one of \"above\" and \"below\" (the failure is the "
@@ -310,19 +308,24 @@ static int read_variant(mech_sweep_plan *p, int v, const char *given, const char
     char *st;
     size_t sn;
     const char *stop = NULL;
-    if (hy_read_text(p->var_scenario[v], "a scenario file (mech-dock JSON)", 0, &st, &sn, err) != HY_OK)
+    if (hy_read_text(p->var_scenario[v], "a scenario file (JSON)", 0, &st, &sn, err) != HY_OK)
         return err->code;
     p->hash = mech_sweep__fnv(p->hash, st, sn);
     p->var_base[v] = cJSON_ParseWithLengthOpts(st, sn, &stop, 0);
     if (!p->var_base[v] || !cJSON_IsObject(p->var_base[v])) {
         int rc = hy_json_parse_error(err, hy_display_name(p->var_scenario[v]), st, sn, p->var_base[v] ? st : stop,
-                                     CJSON_NESTING_LIMIT, "a mech-dock object");
+                                     CJSON_NESTING_LIMIT, "a scenario object");
         free(st);
         cJSON_Delete(p->var_base[v]);   /* (not counted in nvar yet: mech_sweep_plan_free would not free it) */
         p->var_base[v] = NULL;
         return rc;
     }
     free(st);
+    if (mech_sweep__sim_of(p, name, p->var_base[v], p->var_scenario[v], err) != HY_OK) {
+        cJSON_Delete(p->var_base[v]);
+        p->var_base[v] = NULL;
+        return err->code;
+    }
     for (const cJSON *it = set ? set->child : NULL; it; it = it->next) {
         char why[256];
         if (mech_sweep__tree_set(p->var_base[v], it->string, cJSON_Duplicate(it, 1), why, sizeof why) != 0) {
@@ -334,28 +337,22 @@ static int read_variant(mech_sweep_plan *p, int v, const char *given, const char
     return HY_OK;
 }
 
-// (tree, variant) => parsed by the dock parser with its law files read
+// (tree, variant) => parsed by the plan's simulator's parser with its files read (issue 42 N16: hashed, checked by
+// each run)
 static int check_run(const mech_sweep_plan *p, int v, const cJSON *t, hy_err *err)
 {
     char *txt = cJSON_PrintUnformatted(t);
     if (!txt)
         return hy_err_set(err, HY_ENOMEM, "out of memory");
-    mech_dock_config c;
-    mech_dock_config_default(&c);
-    int rc = mech_dock_config_parse(txt, strlen(txt), hy_display_name(p->var_scenario[v]), p->var_dir[v], &c, err);
+    int rc = mech_sweep__sim_check(p, txt, hy_display_name(p->var_scenario[v]), p->var_dir[v], 1, err);
     free(txt);
-    if (rc == HY_OK)
-        rc = mech_dock_config_load(&c, hy_display_name(p->var_scenario[v]), err);
-    if (rc == HY_OK)   /* the law files every variant reads, hashed (issue 42 N16: checked by each run) */
-        rc = mech_sweep_files_add((mech_sweep_plan *)p, &c, err);
-    mech_dock_config_free(&c);
     return rc;
 }
 
 static int read_requirements(mech_sweep_plan *p, const cJSON *rq, const char *name, hy_err *err)
 {
     char list[512];
-    metric_list(list, sizeof list, 1);
+    metric_list(p, list, sizeof list, 1);
     if (!cJSON_IsObject(rq) || !rq->child)
         return bad(err, name, "requirements", "expected an object: metric -> {\"max\": LIMIT} or {\"min\": LIMIT}, "
                    "\"completed\": true");
@@ -372,7 +369,7 @@ static int read_requirements(mech_sweep_plan *p, const cJSON *rq, const char *na
             p->nreq++;
             continue;
         }
-        if ((q->metric = mech_sweep_metric_find(it->string)) < 0)
+        if ((q->metric = mech_sweep_metric_find(p->sim, it->string)) < 0)
             return bad(err, name, w, "unknown metric (known: %s)", list);
         static const char *const known[] = {"max", "min", NULL};
         if (!cJSON_IsObject(it))
@@ -385,7 +382,7 @@ static int read_requirements(mech_sweep_plan *p, const cJSON *rq, const char *na
         const cJSON *l = mx ? mx : mn;
         if (!cJSON_IsNumber(l) || !isfinite(l->valuedouble))
             return bad(err, name, w, "%s: expected a finite number in %s", mx ? "max" : "min",
-                       mech_sweep_metric_unit(q->metric)[0] ? mech_sweep_metric_unit(q->metric) : "the metric's unit");
+                       p->sim->metric[q->metric].unit[0] ? p->sim->metric[q->metric].unit : "the metric's unit");
         q->max = mx != NULL, q->limit = l->valuedouble;
         p->nreq++;
     }
@@ -414,7 +411,7 @@ int mech_sweep__qual_parse(mech_sweep_plan *p, const char *name, int force, cons
         return bad(err, name, "scenario", "give \"variants\" (name -> scenario file) or one \"scenario\", not both");
     if (vs) {
         if (!cJSON_IsObject(vs) || !vs->child)
-            return bad(err, name, "variants", "expected an object: variant name -> mech-dock scenario file");
+            return bad(err, name, "variants", "expected an object: variant name -> scenario file");
         for (const cJSON *it = vs->child; it; it = it->next) {
             char w[128];
             snprintf(w, sizeof w, "variants.%s", it->string);
@@ -423,7 +420,7 @@ int mech_sweep__qual_parse(mech_sweep_plan *p, const char *name, int force, cons
             if (!it->string[0] || strlen(it->string) >= sizeof p->var_name[0])
                 return bad(err, name, w, "a name of 1..%zu characters expected", sizeof p->var_name[0] - 1);
             if (!cJSON_IsString(it) || !it->valuestring[0])
-                return bad(err, name, w, "expected the path of a mech-dock scenario file");
+                return bad(err, name, w, "expected the path of a scenario file");
             snprintf(p->var_name[p->nvar], sizeof p->var_name[0], "%s", it->string);
             if (read_variant(p, p->nvar, it->valuestring, pdir, set, name, w, err) != HY_OK)
                 return err->code;
@@ -431,7 +428,7 @@ int mech_sweep__qual_parse(mech_sweep_plan *p, const char *name, int force, cons
         }
     } else {
         if (!cJSON_IsString(sc) || !sc->valuestring[0])
-            return bad(err, name, "scenario", "expected the path of a mech-dock scenario file (or \"variants\")");
+            return bad(err, name, "scenario", "expected the path of a scenario file (or \"variants\")");
         if (read_variant(p, 0, sc->valuestring, pdir, set, name, "scenario", err) != HY_OK)
             return err->code;
         const cJSON *vn = cJSON_GetObjectItemCaseSensitive(p->var_base[0], "variant");
@@ -486,7 +483,7 @@ int mech_sweep__qual_parse(mech_sweep_plan *p, const char *name, int force, cons
     p->key[0].n = p->ncase, p->key[1].n = p->nvar;
     p->ngrid = (long)p->ncase * p->nvar, p->nsample = 1, p->nrun = p->ngrid;
     p->fig_x = p->fig_y = -1;
-    p->keep_metric = MECH_SWEEP_M_PEAK_AXIAL;
+    p->keep_metric = p->sim->peak;
     if (p->nrun > p->max_runs && !force)
         return bad(err, name, "max_runs", "the plan makes %ld runs, more than max_runs = %ld: raise max_runs or pass "
                    "--force", p->nrun, p->max_runs);

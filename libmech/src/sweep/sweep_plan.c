@@ -1,6 +1,7 @@
 /* The "mech-sweep" plan reader (docs/sweep.md §Plan). Each varied key is checked before any run by the scenario
  * parser itself: the base scenario with the key set to each grid value, or to the extreme values of its
- * distribution, is printed and parsed by mech_dock_config_parse, so an unknown key path, a value of the wrong type
+ * distribution, is printed and parsed by the plan's simulator's own parser (sweep_sim.c: mech_dock_config_parse, mech_beam_config_parse,
+ * mech_friction_config_parse), so an unknown key path, a value of the wrong type
  * or out of the key's range is refused with the parser's message, prefixed by the plan file and the key. */
 #include <errno.h>
 #include <float.h>
@@ -15,29 +16,6 @@
 #include "mech/dock.h"
 #include "mech/sweep.h"
 #include "sweep_internal.h"
-
-static const char *const metric_name[MECH_SWEEP_NMETRIC] = {
-    "captured", "capture_time", "cone_contacts", "peak_axial", "peak_lateral", "peak_limiter", "stroke_max",
-    "swing_max", "e_initial", "e_residual_max", "steps"};
-static const char *const metric_unit[MECH_SWEEP_NMETRIC] = {"", "s", "", "N", "N", "N", "m", "rad", "J", "J", ""};
-
-const char *mech_sweep_metric_name(int m)
-{
-    return m >= 0 && m < MECH_SWEEP_NMETRIC ? metric_name[m] : NULL;
-}
-
-const char *mech_sweep_metric_unit(int m)
-{
-    return m >= 0 && m < MECH_SWEEP_NMETRIC ? metric_unit[m] : NULL;
-}
-
-int mech_sweep_metric_find(const char *name)
-{
-    for (int m = 0; m < MECH_SWEEP_NMETRIC; m++)
-        if (strcmp(name, metric_name[m]) == 0)
-            return m;
-    return -1;
-}
 
 uint64_t mech_sweep__fnv(uint64_t h, const char *s, size_t n)
 {
@@ -102,21 +80,14 @@ static cJSON *value_item(double x, const char *s)
 }
 
 /* (tree with the values set) => parsed (and, with load, its model files read and added to the plan's files with
- * their hashes: mech_sweep_files_add, issue 42 N16) by the dock scenario parser */
+ * their hashes: mech_sweep_files_add, issue 42 N16) by the plan's simulator's own scenario parser (sweep_sim.c) */
 static int check_tree(const mech_sweep_plan *p, const cJSON *t, int load, hy_err *err)
 {
     char *txt = cJSON_PrintUnformatted(t);
     if (!txt)
         return hy_err_set(err, HY_ENOMEM, "out of memory");
-    mech_dock_config c;
-    mech_dock_config_default(&c);
-    int rc = mech_dock_config_parse(txt, strlen(txt), hy_display_name(p->scenario), p->scen_dir, &c, err);
+    int rc = mech_sweep__sim_check(p, txt, hy_display_name(p->scenario), p->scen_dir, load, err);
     free(txt);
-    if (rc == HY_OK && load)
-        rc = mech_dock_config_load(&c, hy_display_name(p->scenario), err);
-    if (rc == HY_OK && load)   /* the plan is still being read: its file list grows here (the cast is that) */
-        rc = mech_sweep_files_add((mech_sweep_plan *)p, &c, err);
-    mech_dock_config_free(&c);
     return rc;
 }
 
@@ -540,6 +511,9 @@ static int read_keep(const mech_sweep_plan *pc, const rd *r, const cJSON *o)
         return bad(r, "keep", "expected {\"worst\": N, \"metric\": NAME, \"ids\": [...]}");
     if (check_keys(r, o, "keep", known))
         return r->err->code;
+    if (p->sim->id != MECH_SWEEP_SIM_DOCK)   /* the full outputs are `mech dock`'s (docs/sweep.md "Simulators") */
+        return bad(r, "keep", "the full outputs of chosen runs are written for mech-dock scenarios only; this plan's "
+                   "scenario is a %s one", p->sim->format);
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "worst"), *m = cJSON_GetObjectItemCaseSensitive(o, "metric");
     const cJSON *ids = cJSON_GetObjectItemCaseSensitive(o, "ids");
     if (w) {
@@ -547,12 +521,17 @@ static int read_keep(const mech_sweep_plan *pc, const rd *r, const cJSON *o)
             return bad(r, "keep.worst", "expected an integer 0..64");
         p->keep_worst = (int)w->valuedouble;
     }
-    p->keep_metric = MECH_SWEEP_M_PEAK_AXIAL;
+    p->keep_metric = p->sim->peak;
     if (m) {
-        if (!cJSON_IsString(m) || (p->keep_metric = mech_sweep_metric_find(m->valuestring)) < 0 ||
-            p->keep_metric == MECH_SWEEP_M_CAPTURED)
-            return bad(r, "keep.metric", "expected one of capture_time, cone_contacts, peak_axial, peak_lateral, "
-                       "peak_limiter, stroke_max, swing_max, e_initial, e_residual_max, steps");
+        if (!cJSON_IsString(m) || (p->keep_metric = mech_sweep_metric_find(p->sim, m->valuestring)) < 0 ||
+            p->keep_metric == p->sim->flag) {
+            char list[1024] = "";   /* every metric of the simulator but its yes / no flag */
+            for (int k = 0; k < p->sim->nmetric; k++)
+                if (k != p->sim->flag)
+                    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "",
+                             p->sim->metric[k].name);
+            return bad(r, "keep.metric", "expected one of the %s metrics %s", p->sim->name, list);
+        }
     }
     if (ids) {
         int n = cJSON_IsArray(ids) ? cJSON_GetArraySize(ids) : -1;
@@ -586,7 +565,7 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
     const cJSON *doc = p->doc;
     static const char *const known[] = {"format", "version", "name", "notes", "scenario", "set", "vary", "samples",
                                         "sampling", "seed", "max_runs", "envelope", "keep", "figure", "derive",
-                                        "sobol", "morris", "subset", "cases", "variants", "requirements", NULL};
+                                        "sobol", "morris", "subset", "cases", "variants", "requirements", "simulator", NULL};
     if (check_keys(r, doc, "(top level)", known))
         return err->code;
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(doc, "format");
@@ -601,7 +580,7 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
        chosen runs name their model files wherever they are written */
     const cJSON *sc = cJSON_GetObjectItemCaseSensitive(doc, "scenario");
     if (!cJSON_IsString(sc) || !sc->valuestring[0])
-        return bad(r, "scenario", "expected the path of a mech-dock scenario file");
+        return bad(r, "scenario", "expected the path of a scenario file (mech-dock, mech-beam or mech-friction)");
     char dir[4096], rel[8192];
     hy_path_dir(p->path, dir, sizeof dir);
     if (sc->valuestring[0] == '/' || !dir[0])
@@ -613,17 +592,19 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
     hy_path_dir(p->scenario, p->scen_dir, sizeof p->scen_dir);
     char *st;
     size_t sn;
-    if (hy_read_text(p->scenario, "a scenario file (mech-dock JSON)", 0, &st, &sn, err) != HY_OK)
+    if (hy_read_text(p->scenario, "a scenario file (JSON)", 0, &st, &sn, err) != HY_OK)
         return err->code;
     p->hash = mech_sweep__fnv(mech_sweep__fnv(0xcbf29ce484222325ULL, text, len), st, sn);
     p->base = cJSON_ParseWithLengthOpts(st, sn, &stop, 0);
     if (!p->base || !cJSON_IsObject(p->base)) {
         int rc = hy_json_parse_error(err, hy_display_name(p->scenario), st, sn, p->base ? st : stop,
-                                     CJSON_NESTING_LIMIT, "a mech-dock object");
+                                     CJSON_NESTING_LIMIT, "a scenario object");
         free(st);
         return rc;
     }
     free(st);
+    if (mech_sweep__sim_of(p, r->name, p->base, p->scenario, err) != HY_OK)
+        return err->code;
     /* fixed keys */
     const cJSON *set = cJSON_GetObjectItemCaseSensitive(doc, "set");
     if (set && !cJSON_IsObject(set))
@@ -736,6 +717,9 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
         const cJSON *l = cJSON_GetObjectItemCaseSensitive(ev, "levels");
         if (!cJSON_IsNumber(l) || l->valuedouble < 0 || l->valuedouble > 12 || l->valuedouble != floor(l->valuedouble))
             return bad(r, "envelope.levels", "expected an integer 0..12");
+        if (p->sim->flag < 0)
+            return bad(r, "envelope", "the adaptive envelope follows a yes / no outcome (capture): the %s simulator "
+                       "has none; use a grid", p->sim->name);
         if (p->nkey != 2 || !p->key[0].grid || !p->key[1].grid || p->key[0].choice || p->key[1].choice)
             return bad(r, "envelope", "the adaptive envelope needs exactly two varied keys, both grids of numbers");
         int s = 1 << (int)l->valuedouble;
@@ -748,7 +732,7 @@ static int parse_plan(mech_sweep_plan *p, const rd *r, int force, const char *te
     if (p->nrun > p->max_runs && !force)
         return bad(r, "max_runs", "the plan makes %ld runs, more than max_runs = %ld%s: raise max_runs or pass --force",
                    p->nrun, p->max_runs, p->envelope ? " (the full grid; the envelope runs fewer)" : "");
-    p->keep_metric = MECH_SWEEP_M_PEAK_AXIAL;
+    p->keep_metric = p->sim->peak;
     const cJSON *kp = cJSON_GetObjectItemCaseSensitive(doc, "keep");
     if (kp && read_keep(p, r, kp) != HY_OK)
         return err->code;
