@@ -2,7 +2,8 @@
  * memory with mech_compare_map_parse. Invariants: the status is a known code; an error has a one-line message
  * starting with the file name and leaves no channel; a success gives 1..MECH_COMPARE_MAX_CH channels with
  * non-empty, terminated measured and run names, distinct measured names, none the time column, a non-zero finite
- * gain, a positive tolerance or NaN, an alignment channel among the measured ones, and options within range;
+ * gain, a positive tolerance or NaN, an alignment channel among the measured ones, loops of two distinct mapped
+ * channels, and options within range;
  * then --tol and --align on the parsed map either succeed or fail with one line. */
 #include <math.h>
 #include "fuzz_util.h"
@@ -49,6 +50,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         align_found |= strcmp(c->meas, m.align_ch) == 0;
     }
     FUZZ_CHECK(align_found, "align channel '%s' not mapped", m.align_ch);
+    FUZZ_CHECK(m.nloop >= 0 && m.nloop <= MECH_COMPARE_MAX_LOOPS, "%d loops", m.nloop);
+    for (int l = 0; l < m.nloop; l++) {
+        FUZZ_CHECK(terminated(m.loop[l].name, sizeof m.loop[l].name) && m.loop[l].name[0], "loop %d name", l);
+        FUZZ_CHECK(m.loop[l].q >= 0 && m.loop[l].q < m.n && m.loop[l].Q >= 0 && m.loop[l].Q < m.n &&
+                   m.loop[l].q != m.loop[l].Q, "loop %d channels %d, %d", l, m.loop[l].q, m.loop[l].Q);
+    }
     /* the options on a parsed map: the first channel's name with the input's first bytes as a tolerance */
     char spec[160];
     snprintf(spec, sizeof spec, "%s=%.*s", m.ch[0].run, (int)(size < 20 ? size : 20), (const char *)data);

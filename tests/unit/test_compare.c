@@ -96,6 +96,7 @@ static void shifted_7_3ms(void **state)
     assert_int_equal(mech_compare_new(&m, &a, &b, &c, &err), HY_OK);
     double h = 4e-4;
     assert_true(fabs(c->h - h) < 1e-12);
+    printf("# lag %.12g s\n", c->lag);
     assert_true(fabs(c->lag - 0.0073) <= h);
     for (int k = 0; k < 2; k++)
         assert_true(fabs(c->res[k].lag - 0.0073) <= h);
@@ -328,12 +329,34 @@ static void residual_is_nrmse(void **state)
     mech_compare_rec_free(&q);
 }
 
+/* Impacts: the half-sine pulse of make() as one episode, its peak and its impulse against the closed form
+ * 2 A T / pi (A = 2000 N, T = 0.15 s: 190.99 N s), the trapezoid sum within its error bound T dt^2 max|f''| / 12 =
+ * 0.15 x 1e-6 x 8.8e5 / 12 = 0.011 N s; the decaying rebound after it as further episodes. */
+static void impacts(void **state)
+{
+    (void)state;
+    mech_compare_rec a;
+    make(&a, "run", 0, 2, 1e-3, 0, 1, "N");
+    mech_compare_impact e[8];
+    size_t n = mech_compare_impacts(a.t, a.v[0], a.n, 1e-9, e, 8);
+    assert_true(n >= 2);
+    assert_true(fabs(e[0].peak - 2000) < 1e-9 && fabs(e[0].t_peak - 0.275) < 1e-12);
+    assert_true(fabs(e[0].impulse - 2 * 2000 * 0.15 / M_PI) < 0.011);
+    assert_true(e[0].t_start > 0.2 && e[0].t_start <= 0.201 + 1e-12 && e[0].t_end < 0.35 && e[0].t_end >= 0.349 - 1e-12);
+    assert_true(e[1].t_start > 0.5 && e[1].t_start <= 0.501 + 1e-12);
+    /* a threshold of 5 % of the peak: the rebound's swings above 100 N, each one episode */
+    size_t m = mech_compare_impacts(a.t, a.v[0], a.n, 100, e, 8);
+    assert_true(m >= 3 && fabs(e[0].peak - 2000) < 1e-9 && e[0].t_start > 0.201);
+    assert_int_equal(mech_compare_impacts(a.t, a.v[1], a.n, 1e9, e, 8), 0);
+    mech_compare_rec_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(self_zero),   cmocka_unit_test(shifted_7_3ms), cmocka_unit_test(units),
         cmocka_unit_test(no_overlap),  cmocka_unit_test(map_file),      cmocka_unit_test(read_csv),
-        cmocka_unit_test(residual_is_nrmse),
+        cmocka_unit_test(residual_is_nrmse), cmocka_unit_test(impacts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

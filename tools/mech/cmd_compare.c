@@ -2,6 +2,7 @@
  * library does the work (mech/compare.h: records, map, alignment, grid, metrics, impacts); this file reads the
  * inputs, writes the report (compare.json, report.md, one overlay figure per channel) atomically into -o DIR and
  * prints the verdicts. */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
 #include "hyst/h5log.h"
+#include "hyst/loops.h"
 #include "hyst/model.h"
 #include "hyst/replay.h"
 #include "hyst/util.h"
@@ -33,10 +35,12 @@ static void usage(FILE *fp)
           "their overlap (cross-correlation, sub-sample) of one channel, or by its first impact (10 % of its peak),\n"
           "then resampled onto one grid over the overlap only. Per channel: NRMSE, RMS, bias, largest error, peak\n"
           "error, the channel's own lag, a verdict against its tolerance; per impact of a contact force: start,\n"
-          "peak and impulse measured against predicted.\n"
+          "peak and impulse measured against predicted; per element with a measured loop (the map's \"loops\"):\n"
+          "hyst loops' energy per cycle and secant stiffness side by side and the loops drawn over each other.\n"
           "\n"
           "options:\n"
-          "  -o, --output DIR       the report: compare.json, report.md, overlay-N-CHANNEL.png (made if missing)\n"
+          "  -o, --output DIR       the report: compare.json, report.md, overlay-N-CHANNEL.png, loop-N-ELEMENT.png\n"
+          "                         (the folder is made if missing)\n"
           "      --map FILE         the channel map (docs/compare.md §2)\n"
           "      --channels LIST    without a map: channels of the same name in both records (comma-separated)\n"
           "      --align CH|event|none  align on measured channel CH (cross-correlation), on the first impact of\n"
@@ -156,6 +160,8 @@ typedef struct ctx {
     mech_compare *c;
     impacts imp[MECH_COMPARE_MAX_CH];
     char fig[MECH_COMPARE_MAX_CH][128];
+    hy_loops lm[MECH_COMPARE_MAX_LOOPS], lp[MECH_COMPARE_MAX_LOOPS];  /* measured and predicted loop analyses */
+    char lfig[MECH_COMPARE_MAX_LOOPS][128];
 } ctx;
 
 // (x[n], y[n], name) => a gnuplot datablock, decimated for drawing (hy_replay_decimate: peaks kept)
@@ -235,6 +241,49 @@ static int figure(ctx *x, int k)
     return mech_fig_run(x->cmd, &f);
 }
 
+// (ctx, loop) => loop-L-NAME.png: the measured and the predicted Q(q) loops over each other (as hyst plot loops)
+static int loop_figure(ctx *x, int l)
+{
+    const mech_compare *c = x->c;
+    const mech_compare_loop *L = &c->map.loop[l];
+    char safe[48], path[4300];
+    safe_name(safe, sizeof safe, L->name);
+    snprintf(x->lfig[l], sizeof x->lfig[l], "loop-%d-%s.png", l + 1, safe);
+    snprintf(path, sizeof path, "%s/%s", x->dir, x->lfig[l]);
+    mech_fig f;
+    if (mech_fig_open(x->cmd, &f, path, x->inputs, "pngcairo size 800,650 noenhanced font 'sans,10'") != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    FILE *fp = f.fp;
+    if (block(fp, "meas", c->meas[L->q], c->meas[L->Q], c->n) || block(fp, "pred", c->pred[L->q], c->pred[L->Q], c->n)) {
+        mech_fig_abort(&f);
+        return mech_cli_fail(x->cmd, "out of memory");
+    }
+    char t[300];
+    snprintf(t, sizeof t, "%s: measured %s-%s against the run's %s-%s", L->name, c->map.ch[L->q].meas,
+             c->map.ch[L->Q].meas, c->map.ch[L->q].run, c->map.ch[L->Q].run);
+    fputs("set grid\nset key top left\nset title ", fp);
+    mech_cli_gp_quote(fp, t);
+    snprintf(t, sizeof t, "%s [%s]", c->map.ch[L->q].run, c->run_unit[L->q]);
+    fputs("\nset xlabel ", fp);
+    mech_cli_gp_quote(fp, t);
+    snprintf(t, sizeof t, "%s [%s]", c->map.ch[L->Q].run, c->run_unit[L->Q]);
+    fputs("\nset ylabel ", fp);
+    mech_cli_gp_quote(fp, t);
+    fputs("\nplot $meas using 1:2 with lines lw 1.5 lc rgb '#555555' title 'measured', "
+          "$pred using 1:2 with lines lw 1.5 lc rgb '#d62728' title 'predicted'\n", fp);
+    mech_out_note(path);
+    return mech_fig_run(x->cmd, &f);
+}
+
+// (loop analysis) => the sum of its cycles' dissipated energies
+static double cyc_energy(const hy_loops *L)
+{
+    double e = 0;
+    for (size_t i = 0; i < L->n_cyc; i++)
+        e += L->cyc[i].energy;
+    return e;
+}
+
 // (ctx) => compare.json
 static cJSON *report_json(ctx *x)
 {
@@ -305,6 +354,37 @@ static cJSON *report_json(ctx *x)
                 json_num(e, "impulse_predicted", p ? p->impulse : NAN);
             }
             cJSON_AddNumberToObject(o, "impacts_predicted", (double)I->np);
+        }
+    }
+    if (c->map.nloop > 0) {
+        cJSON *la = cJSON_AddArrayToObject(d, "loops");
+        for (int l = 0; l < c->map.nloop; l++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddItemToArray(la, o);
+            cJSON_AddStringToObject(o, "name", c->map.loop[l].name);
+            cJSON_AddStringToObject(o, "q", c->map.ch[c->map.loop[l].q].run);
+            cJSON_AddStringToObject(o, "Q", c->map.ch[c->map.loop[l].Q].run);
+            json_num(o, "threshold", x->lm[l].threshold);
+            json_num(o, "work_measured", x->lm[l].total_energy);
+            json_num(o, "work_predicted", x->lp[l].total_energy);
+            json_num(o, "cycle_energy_measured", cyc_energy(&x->lm[l]));
+            json_num(o, "cycle_energy_predicted", cyc_energy(&x->lp[l]));
+            const hy_loops *LS[2] = {&x->lm[l], &x->lp[l]};
+            const char *nm[2] = {"cycles_measured", "cycles_predicted"};
+            for (int w = 0; w < 2; w++) {
+                cJSON *cy = cJSON_AddArrayToObject(o, nm[w]);
+                for (size_t i = 0; i < LS[w]->n_cyc; i++) {
+                    cJSON *e = cJSON_CreateObject();
+                    cJSON_AddItemToArray(cy, e);
+                    json_num(e, "t_start", c->t[LS[w]->cyc[i].i0]);
+                    json_num(e, "t_end", c->t[LS[w]->cyc[i].i1]);
+                    json_num(e, "energy", LS[w]->cyc[i].energy);
+                    json_num(e, "k_sec", LS[w]->cyc[i].k_sec);
+                    json_num(e, "xi_eq", LS[w]->cyc[i].xi_eq);
+                }
+            }
+            if (x->lfig[l][0])
+                cJSON_AddStringToObject(o, "figure", x->lfig[l]);
         }
     }
     cJSON_AddNumberToObject(d, "pass", npass);
@@ -382,6 +462,37 @@ static void report_md(ctx *x, FILE *fp)
                 fprintf(fp, "| %s | | | %zu predicted impact%s with no measured one | | | | | | | |\n",
                         mech_cli_text(c->map.ch[k].run), I->np - paired, I->np - paired == 1 ? "" : "s");
         }
+    }
+    if (c->map.nloop > 0) {
+        fputs("\n## Loops\n\n`hyst loops`' analysis (docs/loops.md) of each element's measured and predicted loop on the "
+              "grid, with the measured record's reversal threshold for both; cycles paired in order.\n", fp);
+        for (int l = 0; l < c->map.nloop; l++) {
+            const mech_compare_loop *L = &c->map.loop[l];
+            const hy_loops *M = &x->lm[l], *P = &x->lp[l];
+            fprintf(fp, "\n**%s** (%s, %s): work along the record %.4g measured, %.4g predicted [%s·%s]; %zu measured "
+                    "and %zu predicted cycles, their energies %.4g and %.4g.\n\n",
+                    mech_cli_text(L->name), mech_cli_text(c->map.ch[L->q].run), mech_cli_text(c->map.ch[L->Q].run),
+                    M->total_energy, P->total_energy, mech_cli_text(c->run_unit[L->Q]),
+                    mech_cli_text(c->run_unit[L->q]), M->n_cyc, P->n_cyc, cyc_energy(M), cyc_energy(P));
+            size_t nc = M->n_cyc > P->n_cyc ? M->n_cyc : P->n_cyc;
+            if (nc == 0)
+                continue;
+            fputs("| cycle | measured from [s] | energy measured | energy predicted | ratio | k_sec measured | k_sec "
+                  "predicted | ratio |\n|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
+            for (size_t i = 0; i < nc && i < 50; i++) {
+                const hy_cycle *cm = i < M->n_cyc ? &M->cyc[i] : NULL, *cp = i < P->n_cyc ? &P->cyc[i] : NULL;
+                char v1[32], v2[32], v3[32], v4[32], v5[32], v6[32], v7[32];
+                fprintf(fp, "| %zu | %s | %s | %s | %s | %s | %s | %s |\n", i + 1,
+                        fmt(v1, sizeof v1, cm ? c->t[cm->i0] : NAN), fmt(v2, sizeof v2, cm ? cm->energy : NAN),
+                        fmt(v3, sizeof v3, cp ? cp->energy : NAN),
+                        fmt(v4, sizeof v4, cm && cp && cm->energy != 0 ? cp->energy / cm->energy : NAN),
+                        fmt(v5, sizeof v5, cm ? cm->k_sec : NAN), fmt(v6, sizeof v6, cp ? cp->k_sec : NAN),
+                        fmt(v7, sizeof v7, cm && cp && cm->k_sec != 0 ? cp->k_sec / cm->k_sec : NAN));
+            }
+        }
+        for (int l = 0; l < c->map.nloop; l++)
+            if (x->lfig[l][0])
+                fprintf(fp, "\n![%s](%s)\n", mech_cli_text(c->map.loop[l].name), x->lfig[l]);
     }
     int figs = 0;
     for (int k = 0; k < c->map.n; k++)
@@ -537,17 +648,45 @@ int mech_cmd_compare(int argc, char **argv)
     const char *rn[MECH_COMPARE_MAX_CH], *mn[MECH_COMPARE_MAX_CH];
     for (int k = 0; k < map.n; k++)
         rn[k] = map.ch[k].run, mn[k] = map.ch[k].meas;
+    /* outputs: never over an input (the run's table, the measured record, the map), checked before any is read */
+    char file[4200];
+    const char *dset;
+    static char tf[4200], mf[4200];
+    snprintf(tf, sizeof tf, "%s", hy_h5_split_path(x.table, file, sizeof file, &dset) ? file : x.table);
+    snprintf(mf, sizeof mf, "%s", hy_h5_split_path(x.meas, file, sizeof file, &dset) ? file : x.meas);
+    x.inputs[0] = tf, x.inputs[1] = mf, x.inputs[2] = x.mapfile, x.inputs[3] = NULL;
+    {
+        DIR *dp = opendir(x.dir);
+        struct dirent *de;
+        while (dp && (de = readdir(dp))) {
+            if (strcmp(de->d_name, "compare.json") != 0 && strcmp(de->d_name, "report.md") != 0 &&
+                strncmp(de->d_name, "overlay-", 8) != 0 && strncmp(de->d_name, "loop-", 5) != 0)
+                continue;
+            char p[4400];
+            snprintf(p, sizeof p, "%s/%s", x.dir, de->d_name);
+            for (int i = 0; i < 3; i++)
+                if (x.inputs[i] && hy_same_file(p, x.inputs[i])) {
+                    closedir(dp);
+                    return mech_cli_fail(cmd, "%s: refusing to overwrite an input file (give another -o)", p);
+                }
+        }
+        if (dp)
+            closedir(dp);
+    }
     mech_compare_rec run, meas;
-    const char *mapname = x.mapfile ? x.mapfile : "options";
     if (mech_compare_rec_read(x.table, "t", "s", rn, map.n, &run, &err) != HY_OK) {
+        if (run.bad_ch >= 0 && x.mapfile)
+            return mech_cli_fail(cmd, "%s: %s.run: %s", x.mapfile, map.ch[run.bad_ch].key, err.msg);
         if (run.bad_ch >= 0)
-            return mech_cli_fail(cmd, "%s: %s.run: %s", mapname, map.ch[run.bad_ch].key, err.msg);
+            return mech_cli_fail(cmd, "--channels %s: %s", map.ch[run.bad_ch].run, err.msg);
         return mech_cli_fail(cmd, "%s", err.msg);
     }
     if (mech_compare_rec_read(x.meas, map.time, map.time_unit, mn, map.n, &meas, &err) != HY_OK) {
         mech_compare_rec_free(&run);
+        if (meas.bad_ch >= 0 && x.mapfile)
+            return mech_cli_fail(cmd, "%s: %s.measured: %s", x.mapfile, map.ch[meas.bad_ch].key, err.msg);
         if (meas.bad_ch >= 0)
-            return mech_cli_fail(cmd, "%s: %s.measured: %s", mapname, map.ch[meas.bad_ch].key, err.msg);
+            return mech_cli_fail(cmd, "--channels %s: %s", map.ch[meas.bad_ch].meas, err.msg);
         return mech_cli_fail(cmd, "%s", err.msg);
     }
     int rc = mech_compare_new(&map, &run, &meas, &x.c, &err);
@@ -559,16 +698,18 @@ int mech_cmd_compare(int argc, char **argv)
     for (int k = 0; k < c->map.n; k++)
         if (c->map.ch[k].impact)
             find_impacts(c, k, &x.imp[k]);
-    /* outputs: never over an input (the run's table, the measured record, the map) */
-    char file[4200];
-    const char *dset;
-    static char tf[4200], mf[4200];
-    snprintf(tf, sizeof tf, "%s", hy_h5_split_path(x.table, file, sizeof file, &dset) ? file : x.table);
-    snprintf(mf, sizeof mf, "%s", hy_h5_split_path(x.meas, file, sizeof file, &dset) ? file : x.meas);
-    x.inputs[0] = tf, x.inputs[1] = mf, x.inputs[2] = x.mapfile, x.inputs[3] = NULL;
+    for (int l = 0; l < c->map.nloop; l++)
+        if (mech_compare_loops(c, l, &x.lm[l], &x.lp[l], &err) != HY_OK) {
+            for (int j = 0; j < l; j++)
+                hy_loops_free(&x.lm[j]), hy_loops_free(&x.lp[j]);
+            mech_compare_free(x.c);
+            return mech_cli_fail(cmd, "%s: %s", x.mapfile, err.msg);
+        }
     int status = mech_out_mkdir(cmd, x.dir);
     for (int k = 0; status == MECH_EXIT_OK && !no_plots && k < c->map.n; k++)
         status = figure(&x, k);
+    for (int l = 0; status == MECH_EXIT_OK && !no_plots && l < c->map.nloop; l++)
+        status = loop_figure(&x, l);
     cJSON *doc = status == MECH_EXIT_OK ? report_json(&x) : NULL;
     if (status == MECH_EXIT_OK && !doc)
         status = mech_cli_fail(cmd, "out of memory");
@@ -590,6 +731,8 @@ int mech_cmd_compare(int argc, char **argv)
         }
         printf("  report in %s: compare.json, report.md%s\n", mech_cli_text(x.dir), no_plots ? "" : ", overlays");
     }
+    for (int l = 0; l < c->map.nloop; l++)
+        hy_loops_free(&x.lm[l]), hy_loops_free(&x.lp[l]);
     mech_compare_free(x.c);
     return status;
 }

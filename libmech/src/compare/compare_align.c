@@ -12,6 +12,7 @@
  * Event: the first time each |channel| reaches a fraction of its own peak, interpolated between samples. */
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fft_complex.h>
+#include <gsl/gsl_min.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,68 @@ static double msd_direct(const double *a, long alo, long ahi, const double *b, l
         s += d * d;
     }
     return s / (double)*cnt;
+}
+
+typedef struct msd_ctx {
+    const double *ta, *a, *tb, *b;
+    size_t na, j0, j1;  /* the measured samples j0..j1 used for every L of the bracket */
+} msd_ctx;
+
+// (L, ctx) => the mean over the measured samples j0..j1 of (b_j - a(tb_j - L))^2, a linearly interpolated
+static double msd_at(double L, void *p)
+{
+    const msd_ctx *m = p;
+    size_t h = 0;
+    double s = 0;
+    for (size_t j = m->j0; j <= m->j1; j++) {
+        double x = m->tb[j] - L;
+        if (x < m->ta[0])
+            x = m->ta[0];
+        if (x > m->ta[m->na - 1])
+            x = m->ta[m->na - 1];
+        double d = m->b[j] - interp(m->ta, m->a, m->na, x, &h);
+        s += d * d;
+    }
+    return s / (double)(m->j1 - m->j0 + 1);
+}
+
+// (records, bracket [lo, hi], *lag inside it) => *lag refined by Brent's method when the bracket holds
+static void refine(const double *ta, const double *a, size_t na, const double *tb, const double *b, size_t nb,
+                   double lo, double hi, double *lag)
+{
+    msd_ctx m = {ta, a, tb, b, na, 0, 0};
+    /* the measured samples inside the run's span for every L in [lo, hi] */
+    double s0 = ta[0] + hi, s1 = ta[na - 1] + lo;
+    while (m.j0 < nb && tb[m.j0] < s0)
+        m.j0++;
+    m.j1 = nb;
+    while (m.j1 > 0 && tb[m.j1 - 1] > s1)
+        m.j1--;
+    if (m.j0 >= m.j1 || m.j1 - m.j0 < 3)
+        return;
+    m.j1--;
+    double x = *lag, fx = msd_at(x, &m), flo = msd_at(lo, &m), fhi = msd_at(hi, &m);
+    if (!(fx < flo && fx < fhi))
+        return;
+    gsl_function F = {msd_at, &m};
+    gsl_min_fminimizer *mz = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+    if (!mz)
+        return;
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    if (gsl_min_fminimizer_set_with_values(mz, &F, x, fx, lo, flo, hi, fhi) == GSL_SUCCESS) {
+        for (int it = 0; it < 100; it++) {
+            if (gsl_min_fminimizer_iterate(mz) != GSL_SUCCESS)
+                break;
+            double l = gsl_min_fminimizer_x_lower(mz), u = gsl_min_fminimizer_x_upper(mz);
+            if (gsl_min_test_interval(l, u, 1e-9 * (hi - lo), 0) == GSL_SUCCESS)
+                break;
+        }
+        double xb = gsl_min_fminimizer_x_minimum(mz);
+        if (msd_at(xb, &m) < fx) /* only a better lag replaces the parabola's (a run against itself: exactly 0) */
+            *lag = xb;
+    }
+    gsl_set_error_handler(old);
+    gsl_min_fminimizer_free(mz);
 }
 
 // (run channel, measured channel, h, max |lag|) => *lag with b(t) ~ a(t - lag)
@@ -171,6 +234,10 @@ int mech_compare_xcorr_lag(const double *ta, const double *a, size_t na, const d
     if (d < -0.5)
         d = -0.5;
     *lag = ((double)best + d) * h;
+    /* the continuous refinement: Brent's minimiser (GSL) of the mean squared difference between the measured
+       samples and the run interpolated at t - L, over L in [best - 1, best + 1] h; where the parabola's bracket
+       does not hold (D not below both ends) the parabola's estimate stays */
+    refine(ta, a, na, tb, b, nb, ((double)best - 1) * h, ((double)best + 1) * h, lag);
 done:
     free(ga), free(gb), free(fa), free(fb), free(ea), free(eb);
     return rc;

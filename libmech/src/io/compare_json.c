@@ -165,7 +165,7 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
     if (rc != HY_OK)
         return rc;
     static const char *const top[] = {"format", "notes", "time", "time_unit", "align", "align_channel", "lag",
-                                       "max_lag", "event_level", "dt", "tol", "channels", NULL};
+                                       "max_lag", "event_level", "dt", "tol", "channels", "loops", NULL};
     static const char *const chk[] = {"measured", "run", "unit", "scale", "tol", "impact", "notes", NULL};
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *chs = cJSON_GetObjectItemCaseSensitive(doc, "channels");
@@ -244,6 +244,42 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
             }
         m->n = k + 1;
     }
+    const cJSON *loops = rc == HY_OK ? cJSON_GetObjectItemCaseSensitive(doc, "loops") : NULL;
+    if (loops && !cJSON_IsArray(loops))
+        rc = hy_err_set(err, HY_EPARSE, "%s: loops: expected an array", name);
+    else if (loops && cJSON_GetArraySize(loops) > MECH_COMPARE_MAX_LOOPS)
+        rc = hy_err_set(err, HY_EDATA, "%s: loops: %d entries, expected at most %d", name, cJSON_GetArraySize(loops),
+                        MECH_COMPARE_MAX_LOOPS);
+    int l = 0;
+    for (const cJSON *it = loops && rc == HY_OK ? loops->child : NULL; it && rc == HY_OK; it = it->next, l++) {
+        static const char *const lk[] = {"name", "q", "Q", "notes", NULL};
+        char where[40], qn[MECH_COMPARE_NAME], Qn[MECH_COMPARE_NAME];
+        snprintf(where, sizeof where, "loops[%d].", l);
+        mech_compare_loop *L = &m->loop[l];
+        if (!cJSON_IsObject(it)) {
+            rc = hy_err_set(err, HY_EPARSE, "%s: loops[%d]: expected an object", name, l);
+            break;
+        }
+        if ((rc = known_keys(it, lk, where, name, err)) != HY_OK ||
+            (rc = str(it, "name", where, name, L->name, sizeof L->name, 1, err)) != HY_OK ||
+            (rc = str(it, "q", where, name, qn, sizeof qn, 1, err)) != HY_OK ||
+            (rc = str(it, "Q", where, name, Qn, sizeof Qn, 1, err)) != HY_OK)
+            break;
+        L->q = L->Q = -1;
+        for (int j = 0; j < m->n; j++) {
+            if (strcmp(m->ch[j].meas, qn) == 0)
+                L->q = j;
+            if (strcmp(m->ch[j].meas, Qn) == 0)
+                L->Q = j;
+        }
+        if (L->q < 0 || L->Q < 0)
+            rc = hy_err_set(err, HY_EDATA, "%s: %s%s: '%s' is not a measured channel of the map", name, where,
+                            L->q < 0 ? "q" : "Q", L->q < 0 ? qn : Qn);
+        else if (L->q == L->Q)
+            rc = hy_err_set(err, HY_EDATA, "%s: %sQ: the same channel as q", name, where);
+        else
+            m->nloop = l + 1;
+    }
     if (rc == HY_OK && strcmp(m->time, "") == 0)
         snprintf(m->time, sizeof m->time, "t");
     if (rc == HY_OK) {
@@ -272,7 +308,7 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
         }
     }
     if (rc != HY_OK)
-        m->n = 0;
+        m->n = 0, m->nloop = 0;
     cJSON_Delete(doc);
     return rc;
 }
