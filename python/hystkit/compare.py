@@ -170,6 +170,7 @@ class Comparison(L.Owner):
 
     @property
     def report(self) -> dict:
+        """The comparison as a dict (compare.json's alignment, grid and channels)."""
         return {"alignment": {"method": self.method, "lag": self.lag},
                 "grid": {"dt": self.dt, "t_start": float(self.t[0]), "t_end": float(self.t[-1]),
                          "samples": int(self.t.size)},
