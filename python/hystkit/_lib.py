@@ -387,7 +387,8 @@ class CompareRec(C.Structure):
 
 class CompareChan(C.Structure):
     _fields_ = [("meas", C.c_char * CMP_NAME), ("run", C.c_char * CMP_NAME), ("unit", C.c_char * CMP_UNIT),
-                ("scale", C.c_double), ("tol", C.c_double), ("impact", C.c_int), ("key", C.c_char * 32)]
+                ("scale", C.c_double), ("tol", C.c_double), ("impact", C.c_int), ("key", C.c_char * 32),
+                ("peak_tol", C.c_double)]
 
 
 class CompareLoop(C.Structure):
@@ -405,7 +406,8 @@ class CompareMap(C.Structure):
 class CompareResult(C.Structure):
     _fields_ = [("n", C.c_size_t)] + [(k, C.c_double) for k in (
         "range", "norm", "nrmse", "rms", "bias", "max_abs_err", "t_max_abs_err", "peak_meas", "peak_pred",
-        "t_peak_meas", "t_peak_pred", "peak_err", "peak_rel", "lag", "tol")] + [("verdict", C.c_int)]
+        "t_peak_meas", "t_peak_pred", "peak_err", "peak_rel", "lag", "tol")] + [("verdict", C.c_int),
+                                                                                 ("peak_tol", C.c_double)]
 
 
 class Compare(C.Structure):

@@ -150,7 +150,7 @@ class Comparison(L.Owner):
             R = c.res[k]
             d = {"measured": _text(m.ch[k].meas), "run": self._names[k], "unit": self.units[self._names[k]],
                  "measured_unit": _text(m.ch[k].unit), "factor": c.factor[k], "impact": bool(m.ch[k].impact)}
-            for f in ("nrmse", "norm", "rms", "bias", "peak_err", "peak_rel", "lag", "tol"):
+            for f in ("nrmse", "norm", "rms", "bias", "peak_err", "peak_rel", "lag", "tol", "peak_tol"):
                 d[f] = getattr(R, f)
             d.update({"max_abs_error": R.max_abs_err, "t_max_abs_error": R.t_max_abs_err, "peak_measured": R.peak_meas,
                       "t_peak_measured": R.t_peak_meas, "peak_predicted": R.peak_pred,

@@ -189,12 +189,13 @@ static void map_file(void **state)
     hy_err err;
     assert_int_equal(parse("{\"format\": \"mech-compare-map\", \"time\": \"time\", \"time_unit\": \"ms\", \"align\": "
                            "\"Fax\", \"tol\": 0.1, \"channels\": [{\"measured\": \"Fax\", \"run\": \"head_axial\", "
-                           "\"unit\": \"kN\", \"scale\": -1, \"tol\": 0.05, \"impact\": true}, {\"measured\": "
+                           "\"unit\": \"kN\", \"scale\": -1, \"tol\": 0.05, \"peak_tol\": 0.1, \"impact\": true}, {\"measured\": "
                            "\"stroke\"}]}", &m, &err), HY_OK);
     assert_int_equal(m.n, 2);
     assert_string_equal(m.ch[0].run, "head_axial");
     assert_string_equal(m.ch[1].run, "stroke");
     assert_true(m.ch[0].scale == -1 && m.ch[0].tol == 0.05 && m.ch[0].impact && isnan(m.ch[1].tol) && m.tol == 0.1);
+    assert_true(m.ch[0].peak_tol == 0.1 && isnan(m.ch[1].peak_tol));
     assert_string_equal(m.align_ch, "Fax");
     assert_string_equal(m.time_unit, "ms");
     struct { const char *text, *msg; } bad[] = {
@@ -315,6 +316,17 @@ static void residual_is_nrmse(void **state)
         assert_true(d->res[k].nrmse > 1e-4);
         assert_true(fabs(sqrt(s) - d->res[k].nrmse) < 1e-12 * (1 + d->res[k].nrmse));
     }
+    /* the verdict: the 10 % stiffer run's force peak is 10 % high; a peak tolerance of 5 % fails it, 20 % passes */
+    assert_true(fabs(d->res[0].peak_rel - 0.1) < 0.01 && d->res[0].verdict == -1);
+    m.ch[0].peak_tol = 0.05;
+    mech_compare *e;
+    assert_int_equal(mech_compare_new(&m, &p, &b, &e, &err), HY_OK);
+    assert_int_equal(e->res[0].verdict, 0);
+    mech_compare_free(e);
+    m.ch[0].peak_tol = 0.2;
+    assert_int_equal(mech_compare_new(&m, &p, &b, &e, &err), HY_OK);
+    assert_int_equal(e->res[0].verdict, 1);
+    mech_compare_free(e);
     /* a run too short for the grid */
     mech_compare_rec q;
     make(&q, "short", 0.5, 1, 1e-3, 0, 1, "N");

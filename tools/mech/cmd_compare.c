@@ -334,6 +334,7 @@ static cJSON *report_json(ctx *x)
         json_num(o, "peak_error_rel", R->peak_rel);
         json_num(o, "lag", R->lag);
         json_num(o, "tol", R->tol);
+        json_num(o, "peak_tol", R->peak_tol);
         cJSON_AddStringToObject(o, "verdict", R->verdict < 0 ? "none" : R->verdict ? "pass" : "fail");
         npass += R->verdict == 1, nfail += R->verdict == 0;
         if (x->fig[k][0])
@@ -414,15 +415,19 @@ static void report_md(ctx *x, FILE *fp)
     fprintf(fp, " Grid: %zu samples of %.4g ms over the overlap %.6g–%.6g s (measured time); nothing outside both "
             "records.\n\n", c->n, 1e3 * c->h, c->t[0], c->t[c->n - 1]);
     fputs("## Channels\n\n| measured → run | unit | NRMSE | tolerance | verdict | RMS | bias | largest error (at s) | "
-          "peak measured | peak predicted | peak error | own lag [ms] |\n|---|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|\n",
+          "peak measured | peak predicted | peak error (tolerance) | own lag [ms] |\n"
+          "|---|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|\n",
           fp);
     for (int k = 0; k < c->map.n; k++) {
         const mech_compare_result *R = &c->res[k];
-        fprintf(fp, "| %s → %s | %s | %.4g | %s | %s | %s | %s | %s (%.4g) | %s | %s | %s | %s |\n",
+        char pt[48] = "";
+        if (!isnan(R->peak_tol))
+            snprintf(pt, sizeof pt, " (±%.3g %%)", 100 * R->peak_tol);
+        fprintf(fp, "| %s → %s | %s | %.4g | %s | %s | %s | %s | %s (%.4g) | %s | %s | %s%s | %s |\n",
                 mech_cli_text(c->map.ch[k].meas), mech_cli_text(c->map.ch[k].run), mech_cli_text(c->run_unit[k]),
                 R->nrmse, fmt(a, sizeof a, R->tol), verdict_text(R->verdict), fmt(b, sizeof b, R->rms),
                 fmt(e, sizeof e, R->bias), fmt(f, sizeof f, R->max_abs_err), R->t_max_abs_err,
-                fmt(g, sizeof g, R->peak_meas), fmt(h, sizeof h, R->peak_pred), pct(pk, sizeof pk, R->peak_rel),
+                fmt(g, sizeof g, R->peak_meas), fmt(h, sizeof h, R->peak_pred), pct(pk, sizeof pk, R->peak_rel), pt,
                 isfinite(R->lag) ? mech_cli_text(fmt(a, sizeof a, 1e3 * R->lag)) : "—");
     }
     fputs("\nNRMSE = RMS(predicted − measured) / (measured max − min) on the grid; a channel's own lag is its best "
@@ -479,7 +484,7 @@ static void report_md(ctx *x, FILE *fp)
                 continue;
             fputs("| cycle | measured from [s] | energy measured | energy predicted | ratio | k_sec measured | k_sec "
                   "predicted | ratio |\n|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
-            for (size_t i = 0; i < nc && i < 50; i++) {
+            for (size_t i = 0; i < nc && i < 10; i++) {
                 const hy_cycle *cm = i < M->n_cyc ? &M->cyc[i] : NULL, *cp = i < P->n_cyc ? &P->cyc[i] : NULL;
                 char v1[32], v2[32], v3[32], v4[32], v5[32], v6[32], v7[32];
                 fprintf(fp, "| %zu | %s | %s | %s | %s | %s | %s | %s |\n", i + 1,
@@ -489,6 +494,8 @@ static void report_md(ctx *x, FILE *fp)
                         fmt(v5, sizeof v5, cm ? cm->k_sec : NAN), fmt(v6, sizeof v6, cp ? cp->k_sec : NAN),
                         fmt(v7, sizeof v7, cm && cp && cm->k_sec != 0 ? cp->k_sec / cm->k_sec : NAN));
             }
+            if (nc > 10)
+                fprintf(fp, "\n(%zu more cycles in compare.json)\n", nc - 10);
         }
         for (int l = 0; l < c->map.nloop; l++)
             if (x->lfig[l][0])

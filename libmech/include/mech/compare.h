@@ -75,6 +75,8 @@ typedef struct mech_compare_chan {
     double tol;                    /* NRMSE tolerance of the verdict (NaN: the map's default, else none)        */
     int impact;                    /* 1: a contact force; its impacts are tabulated (time, peak, impulse)        */
     char key[32];                  /* "channels[2]" (or "--tol", ...) for messages                               */
+    double peak_tol;               /* tolerance of |peak error| / |measured peak| (NaN: none): a transient's peak
+                                      can be wrong by far more than a whole-record NRMSE shows                     */
 } mech_compare_chan;
 
 #define MECH_COMPARE_MAX_LOOPS 8
@@ -162,7 +164,8 @@ typedef struct mech_compare_result {
     double peak_rel;                /* peak_err / |peak_meas| (NaN when 0)                                        */
     double lag;                     /* this channel's own cross-correlation lag (s) (NaN: flat, or at the limit)  */
     double tol;                     /* NRMSE tolerance (NaN: none)                                                */
-    int verdict;                    /* 1 pass, 0 fail, -1 no tolerance                                            */
+    int verdict;                    /* 1 pass (NRMSE and peak within their tolerances), 0 fail, -1 no tolerance  */
+    double peak_tol;                /* peak tolerance (NaN: none)                                                 */
 } mech_compare_result;
 
 typedef struct mech_compare {

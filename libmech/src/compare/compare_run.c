@@ -240,7 +240,13 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
                                    NULL) != HY_OK)
             R->lag = NAN;
         R->tol = !isnan(map->ch[k].tol) ? map->ch[k].tol : map->tol;
-        R->verdict = isnan(R->tol) ? -1 : R->nrmse <= R->tol;
+        R->peak_tol = map->ch[k].peak_tol;
+        if (isnan(R->tol) && isnan(R->peak_tol))
+            R->verdict = -1;
+        else
+            R->verdict = (isnan(R->tol) || R->nrmse <= R->tol) &&
+                         (isnan(R->peak_tol) || (isfinite(R->peak_rel) && fabs(R->peak_rel) <= R->peak_tol) ||
+                          (R->peak_meas == 0 && R->peak_pred == 0));
     }
     free(scaled);
     *out = c;

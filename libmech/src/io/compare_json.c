@@ -26,6 +26,7 @@ static void chan_default(mech_compare_chan *c, const char *key)
     memset(c, 0, sizeof *c);
     c->scale = 1;
     c->tol = NAN;
+    c->peak_tol = NAN;
     snprintf(c->key, sizeof c->key, "%s", key);
 }
 
@@ -166,7 +167,8 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
         return rc;
     static const char *const top[] = {"format", "notes", "time", "time_unit", "align", "align_channel", "lag",
                                        "max_lag", "event_level", "dt", "tol", "channels", "loops", NULL};
-    static const char *const chk[] = {"measured", "run", "unit", "scale", "tol", "impact", "notes", NULL};
+    static const char *const chk[] = {"measured", "run", "unit", "scale", "tol", "peak_tol", "impact", "notes",
+                                       NULL};
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *chs = cJSON_GetObjectItemCaseSensitive(doc, "channels");
     char align[MECH_COMPARE_NAME] = "";
@@ -213,7 +215,8 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
         if ((rc = known_keys(it, chk, where, name, err)) != HY_OK ||
             (rc = str(it, "measured", where, name, c->meas, sizeof c->meas, 1, err)) != HY_OK ||
             (rc = str(it, "unit", where, name, c->unit, sizeof c->unit, 0, err)) != HY_OK ||
-            (rc = num(it, "tol", where, name, 0, 1, &c->tol, err)) != HY_OK)
+            (rc = num(it, "tol", where, name, 0, 1, &c->tol, err)) != HY_OK ||
+            (rc = num(it, "peak_tol", where, name, 0, 1, &c->peak_tol, err)) != HY_OK)
             break;
         const cJSON *sc = cJSON_GetObjectItemCaseSensitive(it, "scale");
         if (sc && (!cJSON_IsNumber(sc) || !isfinite(sc->valuedouble))) {
