@@ -58,6 +58,10 @@ check_num "kN: NRMSE 0 after the conversion" "$(jget kN/compare.json 'd["channel
 check_num "kN: factor 1000" "$(jget kN/compare.json 'd["channels"][0]["factor"]')" 1000 1e-15
 if grep -q "^## Impacts" kN/report.md && [ "$(jget kN/compare.json 'len(d["channels"][0]["impacts"])')" -ge 1 ]; then
     ok "kN: the impact table"; else not_ok "kN: the impact table"; fi
+# the impacts labelled by the run's contact flags: the largest head force is the head on the socket's bottom
+check_eq "kN: the largest impact is the head on the bottom (the run's bottom_contact)" \
+    "$(jget kN/compare.json 'max(d["channels"][0]["impacts"], key=lambda e: abs(e["peak_measured"]))["contacts_predicted"]')" \
+    head-bottom
 sed 's/"tol": 0.01, /"unit": "mm", /' map.json > map-mm.json
 check_fails "unit mismatch refused, the channel named" \
     "^mech compare: map-mm.json: channels\[0\]: unit mismatch on channel 'Fax': the map says 'mm', the units row of kN.csv says 'kN'$" \

@@ -77,10 +77,42 @@ typedef struct impacts {
     mech_compare_impact m[MAX_IMPACTS], p[MAX_IMPACTS];
     int pair[MAX_IMPACTS];    /* the predicted impact paired with measured impact i, or -1 */
     double threshold;
+    char contact[MAX_IMPACTS][64];  /* the run's contact flags on during predicted impact j ("bottom, latch") */
 } impacts;
 
-// (comparison, channel) => its impacts: threshold 5 % of the measured peak |force|, pairs by overlapping time
-static void find_impacts(const mech_compare *c, int k, impacts *I)
+/* The contact flags of a mech dock history, and the names the impact table gives them (spec 001: the head on the
+ * cone, in the socket, on its bottom; the latches on their stops; the limiter). */
+static const char *const flag_ch[] = {"cone_contact", "socket_contact", "bottom_contact", "latch_contact",
+                                      "limiter_contact"};
+static const char *const flag_name[] = {"cone", "socket", "head-bottom", "latch-stop", "limiter"};
+#define NFLAG 5
+
+/* (run table, flags) => the run's contact flags it has (one record each; absent ones left with n = 0) */
+static void read_flags(const char *table, mech_compare_rec *fl)
+{
+    for (int f = 0; f < NFLAG; f++) {
+        hy_err err;
+        if (mech_compare_rec_read(table, "t", "s", &flag_ch[f], 1, &fl[f], &err) != HY_OK)
+            mech_compare_rec_init(&fl[f], table);
+    }
+}
+
+// (flags, run-time window) => "head-bottom, latch-stop": the flags on at a run sample inside it ("" for none)
+static void label(const mech_compare_rec *fl, double a, double b, char *out, size_t n)
+{
+    out[0] = 0;
+    for (int f = 0; f < NFLAG; f++) {
+        int on = 0;
+        for (size_t i = 0; i < fl[f].n && !on; i++)
+            on = fl[f].t[i] >= a && fl[f].t[i] <= b && fl[f].v[0][i] != 0;
+        if (on)
+            snprintf(out + strlen(out), n - strlen(out), "%s%s", out[0] ? ", " : "", flag_name[f]);
+    }
+}
+
+// (comparison, channel, the run's contact flags) => its impacts: threshold 5 % of the measured peak |force|, pairs
+// by overlapping time, each predicted one labelled with the run's contacts during it
+static void find_impacts(const mech_compare *c, int k, const mech_compare_rec *fl, impacts *I)
 {
     I->threshold = 0.05 * fabs(c->res[k].peak_meas);
     I->nm = mech_compare_impacts(c->t, c->meas[k], c->n, I->threshold, I->m, MAX_IMPACTS);
@@ -89,6 +121,8 @@ static void find_impacts(const mech_compare *c, int k, impacts *I)
         I->nm = MAX_IMPACTS;
     if (I->np > MAX_IMPACTS)
         I->np = MAX_IMPACTS;
+    for (size_t j = 0; j < I->np; j++) /* the grid is in measured time: the run's is t - lag */
+        label(fl, I->p[j].t_start - c->lag - c->h, I->p[j].t_end - c->lag + c->h, I->contact[j], sizeof I->contact[j]);
     int used[MAX_IMPACTS] = {0};
     for (size_t i = 0; i < I->nm; i++) {
         I->pair[i] = -1;
@@ -353,6 +387,8 @@ static cJSON *report_json(ctx *x)
                 json_num(e, "t_start_predicted", p ? p->t_start : NAN);
                 json_num(e, "peak_predicted", p ? p->peak : NAN);
                 json_num(e, "impulse_predicted", p ? p->impulse : NAN);
+                if (p)
+                    cJSON_AddStringToObject(e, "contacts_predicted", I->contact[I->pair[i]]);
             }
             cJSON_AddNumberToObject(o, "impacts_predicted", (double)I->np);
         }
@@ -437,9 +473,10 @@ static void report_md(ctx *x, FILE *fp)
         any |= c->map.ch[k].impact;
     if (any) {
         fputs("\n## Impacts\n\nEpisodes where a contact force exceeds 5 % of its measured peak (ending below half "
-              "of that), measured against the predicted episode at the same time.\n\n| channel | # | start "
-              "measured [s] | start predicted [s] | Δt [ms] | peak measured | peak predicted | Δpeak | impulse "
-              "measured | impulse predicted | Δimpulse |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
+              "of that), measured against the predicted episode at the same time; the run's contacts during it from its "
+              "contact flags (a mech dock history).\n\n| channel | # | run's contacts | start measured [s] | start "
+              "predicted [s] | Δt [ms] | peak measured | peak predicted | Δpeak | impulse measured | impulse "
+              "predicted | Δimpulse |\n|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
         for (int k = 0; k < c->map.n; k++) {
             if (!c->map.ch[k].impact)
                 continue;
@@ -449,22 +486,23 @@ static void report_md(ctx *x, FILE *fp)
                 if (p)
                 {
                     char d1[32], d2[32];
-                    fprintf(fp, "| %s | %zu | %.5g | %.5g | %+.3g | %.4g | %.4g | %s | %.4g | %.4g | %s |\n",
-                            mech_cli_text(c->map.ch[k].run), i + 1, m->t_start, p->t_start,
+                    fprintf(fp, "| %s | %zu | %s | %.5g | %.5g | %+.3g | %.4g | %.4g | %s | %.4g | %.4g | %s |\n",
+                            mech_cli_text(c->map.ch[k].run), i + 1,
+                            I->contact[I->pair[i]][0] ? I->contact[I->pair[i]] : "—", m->t_start, p->t_start,
                             1e3 * (p->t_start - m->t_start), m->peak, p->peak,
                             pct(d1, sizeof d1, (fabs(p->peak) - fabs(m->peak)) / fabs(m->peak)), m->impulse,
                             p->impulse, pct(d2, sizeof d2, m->impulse != 0 ? (p->impulse - m->impulse) /
                                                                              fabs(m->impulse) : NAN));
                 }
                 else
-                    fprintf(fp, "| %s | %zu | %.5g | (none) | | %.4g | | | %.4g | | |\n",
+                    fprintf(fp, "| %s | %zu | | %.5g | (none) | | %.4g | | | %.4g | | |\n",
                             mech_cli_text(c->map.ch[k].run), i + 1, m->t_start, m->peak, m->impulse);
             }
             size_t paired = 0;
             for (size_t i = 0; i < I->nm; i++)
                 paired += I->pair[i] >= 0;
             if (I->np > paired)
-                fprintf(fp, "| %s | | | %zu predicted impact%s with no measured one | | | | | | | |\n",
+                fprintf(fp, "| %s | | | | %zu predicted impact%s with no measured one | | | | | | | |\n",
                         mech_cli_text(c->map.ch[k].run), I->np - paired, I->np - paired == 1 ? "" : "s");
         }
     }
@@ -702,9 +740,19 @@ int mech_cmd_compare(int argc, char **argv)
     if (rc != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     const mech_compare *c = x.c;
+    mech_compare_rec fl[NFLAG];
+    int any_impact = 0;
+    for (int k = 0; k < c->map.n; k++)
+        any_impact |= c->map.ch[k].impact;
+    for (int f = 0; f < NFLAG; f++)
+        mech_compare_rec_init(&fl[f], x.table);
+    if (any_impact)
+        read_flags(x.table, fl);
     for (int k = 0; k < c->map.n; k++)
         if (c->map.ch[k].impact)
-            find_impacts(c, k, &x.imp[k]);
+            find_impacts(c, k, fl, &x.imp[k]);
+    for (int f = 0; f < NFLAG; f++)
+        mech_compare_rec_free(&fl[f]);
     for (int l = 0; l < c->map.nloop; l++)
         if (mech_compare_loops(c, l, &x.lm[l], &x.lp[l], &err) != HY_OK) {
             for (int j = 0; j < l; j++)
