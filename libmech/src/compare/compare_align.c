@@ -17,14 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mech/compare.h"
+#include "compare_internal.h"
 
 // (t[n] increasing, v, time) => v linearly interpolated at time (inside [t0, t_{n-1}]); *j a moving search hint
-static double interp(const double *t, const double *v, size_t n, double x, size_t *j)
+double compare_interp(const double *t, const double *v, size_t n, double x, size_t *j)
 {
     size_t i = *j;
-    if (i >= n - 1)
-        i = 0;
-    if (t[i] > x)
+    if (i >= n - 1 || t[i] > x)
         i = 0;
     while (i + 2 < n && t[i + 1] <= x)
         i++;
@@ -58,7 +57,7 @@ static void on_grid(const double *t, const double *v, size_t n, double T0, doubl
             x = t[0];
         if (x > t[n - 1])
             x = t[n - 1];
-        g[i] = interp(t, v, n, x, &j);
+        g[i] = compare_interp(t, v, n, x, &j);
     }
     *lo = a, *hi = b;
 }
@@ -95,7 +94,7 @@ static double msd_at(double L, void *p)
             x = m->ta[0];
         if (x > m->ta[m->na - 1])
             x = m->ta[m->na - 1];
-        double d = m->b[j] - interp(m->ta, m->a, m->na, x, &h);
+        double d = m->b[j] - compare_interp(m->ta, m->a, m->na, x, &h);
         s += d * d;
     }
     return s / (double)(m->j1 - m->j0 + 1);

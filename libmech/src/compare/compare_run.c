@@ -7,6 +7,7 @@
 #include <string.h>
 #include "hyst/replay.h"
 #include "mech/compare.h"
+#include "compare_internal.h"
 
 void mech_compare_free(mech_compare *c)
 {
@@ -18,23 +19,6 @@ void mech_compare_free(mech_compare *c)
     free(c);
 }
 
-// (t[n], v, x inside [t0, t_{n-1}], hint) => v at x by linear interpolation
-static double interp(const double *t, const double *v, size_t n, double x, size_t *j)
-{
-    size_t i = *j;
-    if (i >= n - 1 || t[i] > x)
-        i = 0;
-    while (i + 2 < n && t[i + 1] <= x)
-        i++;
-    *j = i;
-    double w = (x - t[i]) / (t[i + 1] - t[i]);
-    if (w <= 0)
-        return v[i];
-    if (w >= 1)
-        return v[i + 1];
-    return v[i] + w * (v[i + 1] - v[i]);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -42,7 +26,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 // (record) => its median sampling step
-static double median_step(const mech_compare_rec *r, hy_err *err, double *h)
+static int median_step(const mech_compare_rec *r, hy_err *err, double *h)
 {
     double *d = malloc((r->n - 1) * sizeof *d);
     if (!d)
@@ -197,8 +181,8 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
         size_t ja = 0, jb = 0;
         for (size_t i = 0; i < c->n; i++) {
             double tr = fmin(fmax(c->t[i] - c->lag, c->span_run[0]), c->span_run[1]);
-            c->meas[k][i] = c->factor[k] * interp(meas->t, meas->v[im[k]], meas->n, c->t[i], &jb);
-            c->pred[k][i] = interp(run->t, run->v[ir[k]], run->n, tr, &ja);
+            c->meas[k][i] = c->factor[k] * compare_interp(meas->t, meas->v[im[k]], meas->n, c->t[i], &jb);
+            c->pred[k][i] = compare_interp(run->t, run->v[ir[k]], run->n, tr, &ja);
         }
         /* metrics */
         mech_compare_result *R = &c->res[k];
@@ -285,7 +269,7 @@ int mech_compare_residual(const mech_compare *c, const mech_compare_rec *run, do
         double *rk = r + (size_t)k * c->n;
         for (size_t i = 0; i < c->n; i++) {
             double x = fmin(fmax(c->t[i] - c->lag, run->t[0]), run->t[run->n - 1]);
-            rk[i] = (interp(run->t, run->v[j], run->n, x, &h) - c->meas[k][i]) / norm;
+            rk[i] = (compare_interp(run->t, run->v[j], run->n, x, &h) - c->meas[k][i]) / norm;
         }
     }
     return HY_OK;
