@@ -45,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(isfinite(c->scale) && c->scale != 0, "channel %d scale %g", k, c->scale);
         FUZZ_CHECK(isnan(c->tol) || (isfinite(c->tol) && c->tol > 0), "channel %d tol %g", k, c->tol);
         FUZZ_CHECK(isnan(c->peak_tol) || (isfinite(c->peak_tol) && c->peak_tol > 0), "channel %d peak_tol", k);
+        FUZZ_CHECK(c->derivative >= 0 && c->derivative <= 2, "channel %d derivative %d", k, c->derivative);
         FUZZ_CHECK(strcmp(c->meas, m.time) != 0, "channel %d is the time column", k);
         for (int j = 0; j < k; j++)
             FUZZ_CHECK(strcmp(m.ch[j].meas, c->meas) != 0, "channels %d and %d both '%s'", j, k, c->meas);

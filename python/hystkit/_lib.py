@@ -388,7 +388,7 @@ class CompareRec(C.Structure):
 class CompareChan(C.Structure):
     _fields_ = [("meas", C.c_char * CMP_NAME), ("run", C.c_char * CMP_NAME), ("unit", C.c_char * CMP_UNIT),
                 ("scale", C.c_double), ("tol", C.c_double), ("impact", C.c_int), ("key", C.c_char * 32),
-                ("peak_tol", C.c_double)]
+                ("peak_tol", C.c_double), ("derivative", C.c_int)]
 
 
 class CompareLoop(C.Structure):
@@ -414,7 +414,8 @@ class Compare(C.Structure):
     _fields_ = [("map", CompareMap), ("lag", C.c_double), ("h", C.c_double), ("n", C.c_size_t), ("t0", C.c_double),
                 ("t", dbl_p), ("meas", dbl_p * CMP_MAX_CH), ("pred", dbl_p * CMP_MAX_CH),
                 ("factor", C.c_double * CMP_MAX_CH), ("run_unit", (C.c_char * CMP_UNIT) * CMP_MAX_CH),
-                ("res", CompareResult * CMP_MAX_CH), ("span_run", C.c_double * 2), ("span_meas", C.c_double * 2)]
+                ("res", CompareResult * CMP_MAX_CH), ("span_run", C.c_double * 2), ("span_meas", C.c_double * 2),
+                ("run_unit0", (C.c_char * CMP_UNIT) * CMP_MAX_CH)]
 
 
 class CompareImpact(C.Structure):

@@ -137,4 +137,16 @@ def at(v, x):
 ts = [g["t_start"] + i * g["dt"] for i in range(g["samples"])]; ts[-1] = min(ts[-1], g["t_end"])
 qs = [at(q, x) for x in ts]; Qs = [at(Q, x) for x in ts]
 print(sum(0.5 * (Qs[i] + Qs[i + 1]) * (qs[i + 1] - qs[i]) for i in range(len(ts) - 1)))')" 1e-9
+# a measured tip acceleration against the run's tip deflection differentiated twice (the unit test checks the
+# numbers against a closed form; here the command's path and the unit)
+awk -F, -v OFS=, 'NR == 1 { print "t,acc"; next } NR == 2 { print "s,m/s^2"; next }
+    { t[NR] = $1; w[NR] = $2 } END { for (i = 4; i < NR; i++) { h = t[i] - t[i-1]; k = t[i+1] - t[i]
+      print t[i], 2 * (h * w[i+1] - (h + k) * w[i] + k * w[i-1]) / (h * k * (h + k)) } }' beam-meas.csv > acc.csv
+cat > acc-map.json <<'M'
+{"format": "mech-compare-map", "align": "none", "channels": [{"measured": "acc", "run": "w_tip", "derivative": 2}]}
+M
+check "compare a measured tip acceleration with the run's w_tip, differentiated" "$MECH" compare beam-meas.csv acc.csv \
+    --map acc-map.json -o acc -q --no-plots
+check_eq "acceleration: compared in m/s^2" "$(jget acc/compare.json 'd["channels"][0]["unit"]')" "m/s^2"
+check_num "acceleration: the same run's, NRMSE 0 up to awk's 6 digits" "$(jget acc/compare.json 'd["channels"][0]["nrmse"]')" 0 1e-5
 finish

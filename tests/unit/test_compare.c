@@ -363,12 +363,62 @@ static void impacts(void **state)
     mech_compare_rec_free(&a);
 }
 
+/* A derivative of the run's channel: a measured acceleration 0.1 w^2 cos(w t) [m/s^2] against the run's
+ * displacement 0.1 (1 - cos(w t)) [m] differentiated twice (three-point formula: relative error (w h)^2 / 12 =
+ * 1.6e-6 at h = 1 ms, w = 2 pi 0.7; 1.1e-6 measured); the residual of the same run equals the NRMSE (the derivative computed on the
+ * fly there); mm/s^2 converted; a derivative of 3 refused by the map. */
+static void derivative(void **state)
+{
+    (void)state;
+    hy_err err;
+    mech_compare_rec a, b;
+    make(&a, "run", 0, 2, 1e-3, 0, 1, "N");
+    mech_compare_rec_init(&b, "accel");
+    assert_int_equal(mech_compare_rec_add(&b, "acc", "mm/s^2", NULL, &err), HY_OK);
+    double w = 2 * M_PI * 0.7;
+    for (int i = 0; i <= 4000; i++) {
+        double t = 0.0005 * i, v = 1e3 * 0.1 * w * w * cos(w * t);
+        assert_int_equal(mech_compare_rec_push(&b, t, &v, &err), HY_OK);
+    }
+    mech_compare_map m;
+    assert_int_equal(mech_compare_map_parse("{\"format\": \"mech-compare-map\", \"align\": \"none\", \"channels\": "
+                                            "[{\"measured\": \"acc\", \"run\": \"x\", \"derivative\": 2}]}",
+                                            strlen("{\"format\": \"mech-compare-map\", \"align\": \"none\", "
+                                                   "\"channels\": [{\"measured\": \"acc\", \"run\": \"x\", "
+                                                   "\"derivative\": 2}]}"), "m.json", &m, &err), HY_OK);
+    mech_compare *c;
+    assert_int_equal(mech_compare_new(&m, &a, &b, &c, &err), HY_OK);
+    assert_string_equal(c->run_unit[0], "m/s^2");
+    assert_true(fabs(c->factor[0] - 1e-3) < 1e-18);
+    assert_true(c->res[0].nrmse < 1e-5);
+    /* the peak is at t = 0, the record's end: there the derivative is the interior values extrapolated, whose error
+       is about h^2 times the fourth derivative = (w h)^2 of the peak (1.9e-5; 1.8e-5 measured) */
+    assert_true(fabs(c->res[0].peak_rel) < 1.1 * (w * 1e-3) * (w * 1e-3));
+    double *r = malloc(mech_compare_nresid(c) * sizeof *r);
+    assert_int_equal(mech_compare_residual(c, &a, r, &err), HY_OK);
+    double s = 0;
+    for (size_t i = 0; i < c->n; i++)
+        s += r[i] * r[i];
+    assert_true(fabs(sqrt(s) - c->res[0].nrmse) < 1e-9 * c->res[0].nrmse + 1e-15);
+    free(r);
+    mech_compare_free(c);
+    /* the same against the undifferentiated channel: a unit mismatch (m against m/s^2) */
+    m.ch[0].derivative = 0;
+    assert_int_equal(mech_compare_new(&m, &a, &b, &c, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "unit mismatch on channel 'acc'"));
+    const char *bad = "{\"format\": \"mech-compare-map\", \"channels\": [{\"measured\": \"acc\", \"derivative\": 3}]}";
+    assert_int_equal(mech_compare_map_parse(bad, strlen(bad), "m.json", &m, &err), HY_EPARSE);
+    assert_string_equal(err.msg, "m.json: channels[0].derivative: expected 0, 1 or 2");
+    mech_compare_rec_free(&a);
+    mech_compare_rec_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(self_zero),   cmocka_unit_test(shifted_7_3ms), cmocka_unit_test(units),
         cmocka_unit_test(no_overlap),  cmocka_unit_test(map_file),      cmocka_unit_test(read_csv),
-        cmocka_unit_test(residual_is_nrmse), cmocka_unit_test(impacts),
+        cmocka_unit_test(residual_is_nrmse), cmocka_unit_test(impacts),        cmocka_unit_test(derivative),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

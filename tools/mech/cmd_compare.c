@@ -354,6 +354,7 @@ static cJSON *report_json(ctx *x)
         cJSON_AddStringToObject(o, "unit", c->run_unit[k]);
         cJSON_AddStringToObject(o, "measured_unit", c->map.ch[k].unit);
         json_num(o, "factor", c->factor[k]);
+        cJSON_AddNumberToObject(o, "derivative", c->map.ch[k].derivative);
         json_num(o, "nrmse", R->nrmse);
         json_num(o, "norm", R->norm);
         json_num(o, "rms", R->rms);
@@ -459,8 +460,10 @@ static void report_md(ctx *x, FILE *fp)
         char pt[48] = "";
         if (!isnan(R->peak_tol))
             snprintf(pt, sizeof pt, " (±%.3g %%)", 100 * R->peak_tol);
-        fprintf(fp, "| %s → %s | %s | %.4g | %s | %s | %s | %s | %s (%.4g) | %s | %s | %s%s | %s |\n",
-                mech_cli_text(c->map.ch[k].meas), mech_cli_text(c->map.ch[k].run), mech_cli_text(c->run_unit[k]),
+        fprintf(fp, "| %s → %s%s | %s | %.4g | %s | %s | %s | %s | %s (%.4g) | %s | %s | %s%s | %s |\n",
+                mech_cli_text(c->map.ch[k].meas), mech_cli_text(c->map.ch[k].run),
+                c->map.ch[k].derivative == 1 ? " (d/dt)" : c->map.ch[k].derivative == 2 ? " (d²/dt²)" : "",
+                mech_cli_text(c->run_unit[k]),
                 R->nrmse, fmt(a, sizeof a, R->tol), verdict_text(R->verdict), fmt(b, sizeof b, R->rms),
                 fmt(e, sizeof e, R->bias), fmt(f, sizeof f, R->max_abs_err), R->t_max_abs_err,
                 fmt(g, sizeof g, R->peak_meas), fmt(h, sizeof h, R->peak_pred), pct(pk, sizeof pk, R->peak_rel), pt,

@@ -77,6 +77,9 @@ typedef struct mech_compare_chan {
     char key[32];                  /* "channels[2]" (or "--tol", ...) for messages                               */
     double peak_tol;               /* tolerance of |peak error| / |measured peak| (NaN: none): a transient's peak
                                       can be wrong by far more than a whole-record NRMSE shows                     */
+    int derivative;                /* 0, 1, 2: the run channel differentiated in time that many times (a measured
+                                      tip acceleration against the run's tip deflection): three-point formulas on
+                                      the run's own samples; its unit gets "/s" or "/s^2"                          */
 } mech_compare_chan;
 
 #define MECH_COMPARE_MAX_LOOPS 8
@@ -178,9 +181,10 @@ typedef struct mech_compare {
     double *meas[MECH_COMPARE_MAX_CH];  /* measured channel on the grid, in the run channel's unit, gain applied  */
     double *pred[MECH_COMPARE_MAX_CH];  /* run channel at t - lag                                                 */
     double factor[MECH_COMPARE_MAX_CH]; /* measured value -> run unit: unit factor x scale                        */
-    char run_unit[MECH_COMPARE_MAX_CH][MECH_COMPARE_UNIT];
+    char run_unit[MECH_COMPARE_MAX_CH][MECH_COMPARE_UNIT];  /* the compared unit (a derivative's: "m/s^2")       */
     mech_compare_result res[MECH_COMPARE_MAX_CH];
     double span_run[2], span_meas[2];   /* the records' time spans (s)                                            */
+    char run_unit0[MECH_COMPARE_MAX_CH][MECH_COMPARE_UNIT]; /* the run channel's own unit (a residual's run's)     */
 } mech_compare;
 
 /* (map, run record, measured record) => *out: units checked (a mismatch names the channel), the lag by the map's

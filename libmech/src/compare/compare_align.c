@@ -77,6 +77,35 @@ static double msd_direct(const double *a, long alo, long ahi, const double *b, l
     return s / (double)*cnt;
 }
 
+double compare_derive_at(const double *t, const double *v, size_t n, int d, size_t i)
+{
+    if (n >= 4 && (i == 0 || i == n - 1)) { /* an end: the two nearest interior values extrapolated linearly */
+        size_t a = i == 0 ? 1 : n - 2, b = i == 0 ? 2 : n - 3;
+        double da = compare_derive_at(t, v, n, d, a), db = compare_derive_at(t, v, n, d, b);
+        return da + (da - db) * (t[i] - t[a]) / (t[a] - t[b]);
+    }
+    if (i < 1)
+        i = 1;
+    if (i > n - 2)
+        i = n - 2;
+    double h1 = t[i] - t[i - 1], h2 = t[i + 1] - t[i];
+    if (d == 1)
+        return -h2 / (h1 * (h1 + h2)) * v[i - 1] + (h2 - h1) / (h1 * h2) * v[i] + h1 / (h2 * (h1 + h2)) * v[i + 1];
+    return 2 * (h1 * v[i + 1] - (h1 + h2) * v[i] + h2 * v[i - 1]) / (h1 * h2 * (h1 + h2));
+}
+
+double compare_interp_d(const double *t, const double *v, size_t n, int d, double x, size_t *j)
+{
+    if (d == 0)
+        return compare_interp(t, v, n, x, j);
+    compare_interp(t, v, n, x, j); /* the interval: t[*j] <= x < t[*j + 1] */
+    size_t i = *j;
+    double w = (x - t[i]) / (t[i + 1] - t[i]);
+    w = w < 0 ? 0 : w > 1 ? 1 : w;
+    double a = compare_derive_at(t, v, n, d, i), b = compare_derive_at(t, v, n, d, i + 1);
+    return a + w * (b - a);
+}
+
 typedef struct msd_ctx {
     const double *ta, *a, *tb, *b;
     size_t na, j0, j1;  /* the measured samples j0..j1 used for every L of the bracket */

@@ -167,8 +167,8 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
         return rc;
     static const char *const top[] = {"format", "notes", "time", "time_unit", "align", "align_channel", "lag",
                                        "max_lag", "event_level", "dt", "tol", "channels", "loops", NULL};
-    static const char *const chk[] = {"measured", "run", "unit", "scale", "tol", "peak_tol", "impact", "notes",
-                                       NULL};
+    static const char *const chk[] = {"measured", "run", "unit", "scale", "tol", "peak_tol", "impact",
+                                       "derivative", "notes", NULL};
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *chs = cJSON_GetObjectItemCaseSensitive(doc, "channels");
     char align[MECH_COMPARE_NAME] = "";
@@ -234,6 +234,13 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
             break;
         }
         c->impact = cJSON_IsTrue(imp);
+        const cJSON *dvj = cJSON_GetObjectItemCaseSensitive(it, "derivative");
+        if (dvj && (!cJSON_IsNumber(dvj) || !(dvj->valuedouble == 0 || dvj->valuedouble == 1 ||
+                                              dvj->valuedouble == 2))) {
+            rc = hy_err_set(err, HY_EPARSE, "%s: %sderivative: expected 0, 1 or 2", name, where);
+            break;
+        }
+        c->derivative = dvj ? (int)dvj->valuedouble : 0;
         if (cJSON_GetObjectItemCaseSensitive(it, "run")) {
             if ((rc = str(it, "run", where, name, c->run, sizeof c->run, 1, err)) != HY_OK)
                 break;
