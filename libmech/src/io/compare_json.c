@@ -245,7 +245,7 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
             if ((rc = str(it, "run", where, name, c->run, sizeof c->run, 1, err)) != HY_OK)
                 break;
         } else
-            snprintf(c->run, sizeof c->run, "%s", c->meas);
+            memcpy(c->run, c->meas, sizeof c->run); /* the same size: the name and its terminator */
         for (int j = 0; j < k; j++)
             if (strcmp(m->ch[j].meas, c->meas) == 0) {
                 rc = hy_err_set(err, HY_EDATA, "%s: %smeasured: '%s' is mapped twice (channels[%d])", name, where,
