@@ -261,7 +261,9 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
         /* the channel's own lag, on the records as read (a flat channel or one at the limit has none) */
         for (size_t i = 0; i < meas->n; i++)
             scaled[i] = c->factor[k] * meas->v[im[k]][i];
-        if (mech_compare_xcorr_lag(run->t, rv[k], run->n, meas->t, scaled, meas->n, h, max_lag, &R->lag,
+        if (k == ka && map->align == MECH_COMPARE_ALIGN_XCORR)
+            R->lag = c->lag; /* the alignment's own channel: that lag, not computed twice */
+        else if (mech_compare_xcorr_lag(run->t, rv[k], run->n, meas->t, scaled, meas->n, h, max_lag, &R->lag,
                                    NULL) != HY_OK)
             R->lag = NAN;
         R->tol = !isnan(map->ch[k].tol) ? map->ch[k].tol : map->tol;
