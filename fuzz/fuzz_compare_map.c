@@ -36,6 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(isnan(m.dt) || (isfinite(m.dt) && m.dt > 0), "dt %g", m.dt);
     FUZZ_CHECK(isnan(m.tol) || (isfinite(m.tol) && m.tol > 0), "tol %g", m.tol);
     FUZZ_CHECK(isfinite(m.lag), "lag %g", m.lag);
+    FUZZ_CHECK((isnan(m.window[0]) && isnan(m.window[1])) || (isfinite(m.window[0]) && m.window[0] < m.window[1]),
+               "window %g %g", m.window[0], m.window[1]);
     int align_found = m.align_ch[0] == '\0';
     for (int k = 0; k < m.n; k++) {
         const mech_compare_chan *c = &m.ch[k];

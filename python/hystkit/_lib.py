@@ -400,7 +400,7 @@ class CompareMap(C.Structure):
                 ("time_unit", C.c_char * CMP_UNIT), ("align", C.c_int), ("align_ch", C.c_char * CMP_NAME),
                 ("lag", C.c_double), ("max_lag", C.c_double), ("event_level", C.c_double), ("dt", C.c_double),
                 ("tol", C.c_double), ("nloop", C.c_int), ("loop", CompareLoop * CMP_MAX_LOOPS),
-                ("source", C.c_char * 256)]
+                ("source", C.c_char * 256), ("window", C.c_double * 2)]
 
 
 class CompareResult(C.Structure):
@@ -530,6 +530,7 @@ if mech is not None:
     _proto(mech, "mech_compare_map_read", C.c_int, C.c_char_p, CM, E)
     _proto(mech, "mech_compare_map_tol", C.c_int, CM, C.c_char_p, E)
     _proto(mech, "mech_compare_map_align", C.c_int, CM, C.c_char_p, E)
+    _proto(mech, "mech_compare_map_window", C.c_int, CM, C.c_char_p, E)
     _proto(mech, "mech_compare_map_same_names", C.c_int, CM, C.POINTER(C.c_char_p), C.c_int, C.POINTER(C.c_char_p),
            C.c_int, E)
     _proto(mech, "mech_compare_new", C.c_int, CM, CR, CR, C.POINTER(CP), E)

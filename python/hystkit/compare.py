@@ -86,7 +86,7 @@ def _runlike(x):
     return hasattr(x, "history") and hasattr(x, "units")
 
 
-def _map(map, channels, align, tol, dt, max_lag):
+def _map(map, channels, align, tol, dt, max_lag, window=None):
     m, err = L.CompareMap(), L.Err()
     if map is not None and channels is not None:
         raise ArgumentError("give map or channels, not both")
@@ -110,6 +110,9 @@ def _map(map, channels, align, tol, dt, max_lag):
         check(L.mech.mech_compare_map_align(C.byref(m), str(align).encode("utf-8"), C.byref(err)), err)
     for ch, x in (tol or {}).items():
         check(L.mech.mech_compare_map_tol(C.byref(m), ("%s=%r" % (ch, float(x))).encode("utf-8"), C.byref(err)), err)
+    if window is not None:
+        a, b = window
+        check(L.mech.mech_compare_map_window(C.byref(m), ("%r,%r" % (float(a), float(b))).encode(), C.byref(err)), err)
     if dt is not None:
         if not float(dt) > 0:
             raise ArgumentError("dt must be > 0")
@@ -247,16 +250,16 @@ def _record(x, names, t_col, t_unit, what, units=None):
     return fr, True
 
 
-def compare(run, measured, *, map=None, channels=None, align=None, tol=None, dt=None, max_lag=None,
+def compare(run, measured, *, map=None, channels=None, align=None, tol=None, dt=None, max_lag=None, window=None,
             run_units=None, measured_units=None) -> Comparison:
     """(run: a mech dock folder / HDF5 log / mech beam sim output path, a DockRun or BeamRun, or a dict of arrays
     with "t" (units in run_units); measured: a CSV or FILE.h5:/DSET path, or a dict of arrays with the map's time
     column (units in measured_units)) => Comparison, as `mech compare` computes it (the same library functions).
     map: a mech-compare-map file, dict or JSON text; channels: names both records have (instead of a map); align:
     a measured channel, "event" or "none"; tol: {channel: NRMSE tolerance}; dt, max_lag: the grid step and the
-    largest |lag| searched (s)."""
+    largest |lag| searched (s); window: (t0, t1), the part of the measured record compared (its time)."""
     _need_mech()
-    m = _map(map, channels, align, tol, dt, max_lag)
+    m = _map(map, channels, align, tol, dt, max_lag, window)
     rn = [_text(m.ch[k].run) for k in range(m.n)]
     mn = [_text(m.ch[k].meas) for k in range(m.n)]
     t_col, t_unit = _text(m.time) or "t", _text(m.time_unit) or None

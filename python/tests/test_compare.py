@@ -65,6 +65,9 @@ def test_shifted_7_3_ms():
     assert all(abs(ch["lag"] - 0.0073) <= c.dt for ch in c.channels)
     # the grid: the overlap only, in the measured record's time
     assert c.t[0] >= 0.0031 and c.t[-1] <= 2 + c.lag + 1e-12
+    w = hk.compare(a, b, channels=["F", "x"], window=(0.25, 0.3), run_units={"F": "N", "x": "m"},
+                   measured_units={"F": "N", "x": "m"})
+    assert w.t[0] >= 0.25 and w.t[-1] <= 0.3 and w.lag == c.lag
     e = hk.compare(a, b, channels=["F", "x"], align="event", run_units={"F": "N", "x": "m"},
                    measured_units={"F": "N", "x": "m"})
     assert abs(e.lag - 0.0073) <= c.dt

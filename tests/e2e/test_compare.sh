@@ -62,6 +62,14 @@ if grep -q "^## Impacts" kN/report.md && [ "$(jget kN/compare.json 'len(d["chann
 check_eq "kN: the largest impact is the head on the bottom (the run's bottom_contact)" \
     "$(jget kN/compare.json 'max(d["channels"][0]["impacts"], key=lambda e: abs(e["peak_measured"]))["contacts_predicted"]')" \
     head-bottom
+check "a window of the measured record" "$MECH" compare run kN.csv --map map.json --window 0.1,0.5 -o win -q --no-plots
+check_num "window: the grid starts at 0.1 s" "$(jget win/compare.json 'max(0.1, d["grid"]["t_start"])')" 0.1 0
+check_num "window: the grid ends by 0.5 s" "$(jget win/compare.json 'min(0.5, d["grid"]["t_end"])')" \
+    "$(jget win/compare.json 'd["grid"]["t_end"]')" 0
+check_fails "a window outside the records" "map.json: window 5 to 6 s: outside the records' overlap" \
+    "$MECH" compare run kN.csv --map map.json --window 5,6 -o bad -q
+check_fails "a window that is not T0,T1 (usage)" "--window 0.5: expected T0,T1" \
+    "$MECH" compare run kN.csv --map map.json --window 0.5 -o bad -q
 sed 's/"tol": 0.01, /"unit": "mm", /' map.json > map-mm.json
 check_fails "unit mismatch refused, the channel named" \
     "^mech compare: map-mm.json: channels\[0\]: unit mismatch on channel 'Fax': the map says 'mm', the units row of kN.csv says 'kN'$" \

@@ -211,6 +211,10 @@ static void map_file(void **state)
          "map.json: channels[0].measured: missing, expected a channel name"},
         {"{\"format\": \"mech-compare-map\", \"align\": \"G\", \"channels\": [{\"measured\": \"F\"}]}",
          "map.json: align: 'G' is not \"xcorr\", \"event\", \"none\" or a measured channel of the map"},
+        {"{\"format\": \"mech-compare-map\", \"window\": [1, \"2\"], \"channels\": [{\"measured\": \"F\"}]}",
+         "map.json: window: expected [T0, T1], two numbers"},
+        {"{\"format\": \"mech-compare-map\", \"window\": [2, 1], \"channels\": [{\"measured\": \"F\"}]}",
+         "map.json: window: [2, 1], expected T0 < T1"},
         {"{\"format\": \"mech-compare-map\", \"channels\": []}",
          "map.json: channels: expected an array of at least one channel"},
         {"{\"format\": \"mech-compare-map\", \"channels\": [{\"measured\": \"F\"}, {\"measured\": \"F\"}]}",
@@ -327,6 +331,19 @@ static void residual_is_nrmse(void **state)
     assert_int_equal(mech_compare_new(&m, &p, &b, &e, &err), HY_OK);
     assert_int_equal(e->res[0].verdict, 1);
     mech_compare_free(e);
+    /* a window: the grid inside it, the peaks too; one outside the overlap refused */
+    m.ch[0].peak_tol = NAN;
+    assert_int_equal(mech_compare_map_window(&m, "0.25,0.3", &err), HY_OK);
+    assert_int_equal(mech_compare_new(&m, &p, &b, &e, &err), HY_OK);
+    assert_true(e->t[0] >= 0.25 && e->t[e->n - 1] <= 0.3 && e->n >= 99 && e->n <= 101);
+    assert_true(e->res[0].t_peak_meas >= 0.25 && e->res[0].t_peak_meas <= 0.3);
+    mech_compare_free(e);
+    assert_int_equal(mech_compare_map_window(&m, "5,6", &err), HY_OK);
+    assert_int_equal(mech_compare_new(&m, &p, &b, &e, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "window 5 to 6 s: outside the records' overlap"));
+    assert_int_equal(mech_compare_map_window(&m, "0.3,0.25", &err), HY_EARG);
+    assert_string_equal(err.msg, "--window 0.3,0.25: expected T0,T1 with T0 < T1 (s, the measured record's time)");
+    assert_int_equal(mech_compare_map_window(&m, "0.1", &err), HY_EARG);
     /* a run too short for the grid */
     mech_compare_rec q;
     make(&q, "short", 0.5, 1, 1e-3, 0, 1, "N");

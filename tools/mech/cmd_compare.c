@@ -46,6 +46,8 @@ static void usage(FILE *fp)
           "      --align CH|event|none  align on measured channel CH (cross-correlation), on the first impact of\n"
           "                         the alignment channel (event), or not at all (the map's \"lag\", default 0)\n"
           "      --tol CH=X         the NRMSE tolerance of channel CH (measured or run name); repeatable\n"
+          "      --window T0,T1     compare only this part of the measured record (its time, s): a transient on\n"
+          "                         its own (the lag is still found on the whole records)\n"
           "      --dt S             the grid step (default: the measured record's median sampling step)\n"
           "      --max-lag S        the largest |lag| searched (default: a quarter of the shorter record)\n"
           "      --no-plots         no figures\n"
@@ -343,6 +345,11 @@ static cJSON *report_json(ctx *x)
     json_num(g, "t_start", c->t[0]);
     json_num(g, "t_end", c->t[c->n - 1]);
     cJSON_AddNumberToObject(g, "samples", (double)c->n);
+    if (!isnan(c->map.window[0])) {
+        cJSON *w = cJSON_AddArrayToObject(g, "window");
+        cJSON_AddItemToArray(w, cJSON_CreateNumber(c->map.window[0]));
+        cJSON_AddItemToArray(w, cJSON_CreateNumber(c->map.window[1]));
+    }
     int npass = 0, nfail = 0;
     cJSON *chs = cJSON_AddArrayToObject(d, "channels");
     for (int k = 0; k < c->map.n; k++) {
@@ -449,8 +456,11 @@ static void report_md(ctx *x, FILE *fp)
                 "run(t − lag)).", c->map.align == MECH_COMPARE_ALIGN_EVENT ? "first impact (10 % of the peak)" :
                 "least mean squared difference (cross-correlation, sub-sample)", mech_cli_text(c->map.ch[ka].meas),
                 mech_cli_text(c->map.ch[ka].run), 1e3 * c->lag);
-    fprintf(fp, " Grid: %zu samples of %.4g ms over the overlap %.6g–%.6g s (measured time); nothing outside both "
-            "records.\n\n", c->n, 1e3 * c->h, c->t[0], c->t[c->n - 1]);
+    fprintf(fp, " Grid: %zu samples of %.4g ms over the overlap %.6g–%.6g s (measured time)", c->n, 1e3 * c->h,
+            c->t[0], c->t[c->n - 1]);
+    if (!isnan(c->map.window[0]))
+        fprintf(fp, ", the window %.6g–%.6g s", c->map.window[0], c->map.window[1]);
+    fputs("; nothing outside both records.\n\n", fp);
     fputs("## Channels\n\n| measured → run | unit | NRMSE | tolerance | verdict | RMS | bias | largest error (at s) | "
           "peak measured | peak predicted | peak error (tolerance) | own lag [ms] |\n"
           "|---|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|\n",
@@ -610,7 +620,7 @@ int mech_cmd_compare(int argc, char **argv)
     ctx x;
     memset(&x, 0, sizeof x);
     x.cmd = cmd;
-    const char *channels = NULL, *align = NULL;
+    const char *channels = NULL, *align = NULL, *window = NULL;
     double dt = NAN, max_lag = NAN;
     int no_plots = 0, quiet = 0, set_dt = 0, set_lag = 0;
     tols tl = {0};
@@ -619,6 +629,7 @@ int mech_cmd_compare(int argc, char **argv)
         HY_OPT_STR("map", 0, &x.mapfile),
         HY_OPT_STR("channels", 0, &channels),
         HY_OPT_STR("align", 0, &align),
+        HY_OPT_STR("window", 0, &window),
         HY_OPT_CALL("tol", &tl, add_tol),
         HY_OPT_DOUBLE("dt", &dt, &set_dt),
         HY_OPT_DOUBLE("max-lag", &max_lag, &set_lag),
@@ -674,6 +685,8 @@ int mech_cmd_compare(int argc, char **argv)
         for (int k = 0; k < map.n; k++)
             snprintf(map.ch[k].key, sizeof map.ch[k].key, "--channels %d", k + 1);
     }
+    if (window && mech_compare_map_window(&map, window, &err) != HY_OK)
+        return mech_cli_usage(cmd, "%s", err.msg);
     if (align && mech_compare_map_align(&map, align, &err) != HY_OK)
         return mech_cli_usage(cmd, "%s", err.msg);
     for (int i = 0; i < tl.n; i++)

@@ -107,6 +107,8 @@ typedef struct mech_compare_map {
     int nloop;
     mech_compare_loop loop[MECH_COMPARE_MAX_LOOPS];
     char source[256];                    /* the map file for messages ("" when made from options)                 */
+    double window[2];                    /* the part of the measured record compared (s, measured time; NaN: all):
+                                            a transient judged on its own, not diluted by the quiet rest          */
 } mech_compare_map;
 
 // (m) => no channels, time "t" in s, cross-correlation on the first channel, defaults as above
@@ -118,6 +120,8 @@ int mech_compare_map_read(const char *path, mech_compare_map *m, hy_err *err);
 /* (m, "CH=X": a measured channel of m (or a run channel mapped) and its NRMSE tolerance) => that channel's tol;
  * errors name the option: a channel not in the map, a tolerance that is not a positive finite number */
 int mech_compare_map_tol(mech_compare_map *m, const char *spec, hy_err *err);
+/* (m, "T0,T1") => m->window (T0 < T1, finite; --window); errors name the option */
+int mech_compare_map_window(mech_compare_map *m, const char *spec, hy_err *err);
 /* (m, "event", "none" or a channel) => the alignment set; a channel must be a measured channel of the map */
 int mech_compare_map_align(mech_compare_map *m, const char *spec, hy_err *err);
 /* (m without channels, run channel names[nrun], measured names[nmeas]) => every measured channel but the time that

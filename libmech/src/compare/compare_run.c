@@ -193,6 +193,15 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
     }
     /* the overlap, in the measured record's time */
     double lo = fmax(c->span_run[0] + c->lag, c->span_meas[0]), hi = fmin(c->span_run[1] + c->lag, c->span_meas[1]);
+    if (!isnan(map->window[0])) { /* the window: a part of the overlap */
+        double a = fmax(lo, map->window[0]), b = fmin(hi, map->window[1]);
+        if (!(b - a >= h)) {
+            rc = hy_err_set(err, HY_EDATA, "%s: window %.10g to %.10g s: outside the records' overlap %.10g to %.10g s "
+                            "(measured time)", mn, map->window[0], map->window[1], lo, hi);
+            goto fail;
+        }
+        lo = a, hi = b;
+    }
     if (!(hi - lo >= h)) {
         rc = hy_err_set(err, HY_EDATA, "%s and %s do not overlap in time: the run spans %.10g to %.10g s (shifted "
                         "by the lag %.6g s), the measured record %.10g to %.10g s", run->source, meas->source,

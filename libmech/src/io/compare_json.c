@@ -19,6 +19,7 @@ void mech_compare_map_default(mech_compare_map *m)
     m->event_level = 0.1;
     m->dt = NAN;
     m->tol = NAN;
+    m->window[0] = m->window[1] = NAN;
 }
 
 static void chan_default(mech_compare_chan *c, const char *key)
@@ -106,6 +107,24 @@ int mech_compare_map_align(mech_compare_map *m, const char *spec, hy_err *err)
     return HY_OK;
 }
 
+int mech_compare_map_window(mech_compare_map *m, const char *spec, hy_err *err)
+{
+    char s[120];
+    hy_msg_text(s, sizeof s, spec ? spec : "", spec ? strlen(spec) : 0, 100);
+    char *end;
+    double a = spec ? strtod(spec, &end) : NAN, b = NAN;
+    if (spec && end != spec && *end == ',') {
+        const char *p = end + 1;
+        b = strtod(p, &end);
+        if (end == p || *end)
+            b = NAN;
+    }
+    if (!isfinite(a) || !isfinite(b) || !(a < b))
+        return hy_err_set(err, HY_EARG, "--window %s: expected T0,T1 with T0 < T1 (s, the measured record's time)", s);
+    m->window[0] = a, m->window[1] = b;
+    return HY_OK;
+}
+
 int mech_compare_map_tol(mech_compare_map *m, const char *spec, hy_err *err)
 {
     const char *eq = spec ? strrchr(spec, '=') : NULL;
@@ -166,7 +185,7 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
     if (rc != HY_OK)
         return rc;
     static const char *const top[] = {"format", "notes", "time", "time_unit", "align", "align_channel", "lag",
-                                       "max_lag", "event_level", "dt", "tol", "channels", "loops", NULL};
+                                       "max_lag", "event_level", "dt", "tol", "channels", "loops", "window", NULL};
     static const char *const chk[] = {"measured", "run", "unit", "scale", "tol", "peak_tol", "impact",
                                        "derivative", "notes", NULL};
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
@@ -198,6 +217,18 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
     else if (cJSON_GetArraySize(chs) > MECH_COMPARE_MAX_CH)
         rc = hy_err_set(err, HY_EDATA, "%s: channels: %d entries, expected at most %d", name, cJSON_GetArraySize(chs),
                         MECH_COMPARE_MAX_CH);
+    const cJSON *win = rc == HY_OK ? cJSON_GetObjectItemCaseSensitive(doc, "window") : NULL;
+    if (win) {
+        const cJSON *w0 = cJSON_GetArrayItem(win, 0), *w1 = cJSON_GetArrayItem(win, 1);
+        if (!cJSON_IsArray(win) || cJSON_GetArraySize(win) != 2 || !cJSON_IsNumber(w0) || !cJSON_IsNumber(w1) ||
+            !isfinite(w0->valuedouble) || !isfinite(w1->valuedouble))
+            rc = hy_err_set(err, HY_EPARSE, "%s: window: expected [T0, T1], two numbers", name);
+        else if (!(w0->valuedouble < w1->valuedouble))
+            rc = hy_err_set(err, HY_EDATA, "%s: window: [%.10g, %.10g], expected T0 < T1", name, w0->valuedouble,
+                            w1->valuedouble);
+        else
+            m->window[0] = w0->valuedouble, m->window[1] = w1->valuedouble;
+    }
     if (rc == HY_OK && cJSON_GetObjectItemCaseSensitive(doc, "lag"))
         m->lag = cJSON_GetObjectItemCaseSensitive(doc, "lag")->valuedouble;
     int k = 0;
