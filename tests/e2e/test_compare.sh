@@ -107,6 +107,8 @@ check_eq "--tol abc: exit 2" "$?" 2
 check_fails "a map that is not JSON" "^mech compare: map-broken.json:1:" sh -c \
     "printf '{\"format\": ' > map-broken.json; exec \"\$0\" compare run kN.csv --map map-broken.json -o bad -q" "$MECH"
 check_fails "no second operand" "missing MEASURED" "$MECH" compare run -o bad --channels $CH
+check_fails "standard input refused" "standard input cannot be RUN or MEASURED" sh -c \
+    "exec \"\$0\" compare run - --channels $CH -o bad < kN.csv" "$MECH"
 if [ -e bad ]; then not_ok "nothing written by the refused runs (bad/ exists)"; else ok "nothing written by the refused runs"; fi
 mkdir over && cp kN.csv over/report.md && cp kN.csv kN-keep.csv
 check_fails "an output over the measured record refused" "over/report.md: refusing to overwrite an input file" \

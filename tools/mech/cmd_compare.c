@@ -587,7 +587,7 @@ static int write_out(ctx *x, const char *name, cJSON *doc)
 }
 
 /* (argc, argv) => the second operand taken out of argv (GNU getopt sees one operand), *second it; -1 when there is
- * no second operand. The options that take a value are those of the table. */
+ * no second operand (NULL then). The options that take a value are those of the table. */
 static void take_second(int *argc, char **argv, const hy_arg *tab, const char **second)
 {
     int seen = 0;
@@ -614,19 +614,30 @@ static void take_second(int *argc, char **argv, const hy_arg *tab, const char **
     }
 }
 
+static int compare_main(const char *cmd, ctx *x, int argc, char **argv);
+
 int mech_cmd_compare(int argc, char **argv)
 {
     const char *cmd = "compare";
-    ctx x;
-    memset(&x, 0, sizeof x);
-    x.cmd = cmd;
+    ctx *xp = calloc(1, sizeof *xp); /* ~0.3 MB of impact and loop tables: not on the stack */
+    if (!xp)
+        return mech_cli_fail(cmd, "out of memory");
+    int status = compare_main(cmd, xp, argc, argv);
+    free(xp);
+    return status;
+}
+
+// (command, zeroed context, argc, argv) => exit status: the whole command
+static int compare_main(const char *cmd, ctx *x, int argc, char **argv)
+{
+    x->cmd = cmd;
     const char *channels = NULL, *align = NULL, *window = NULL;
     double dt = NAN, max_lag = NAN;
     int no_plots = 0, quiet = 0, set_dt = 0, set_lag = 0;
     tols tl = {0};
     const hy_arg tab[] = {
-        HY_OPT_STR("output", 'o', &x.dir),
-        HY_OPT_STR("map", 0, &x.mapfile),
+        HY_OPT_STR("output", 'o', &x->dir),
+        HY_OPT_STR("map", 0, &x->mapfile),
         HY_OPT_STR("channels", 0, &channels),
         HY_OPT_STR("align", 0, &align),
         HY_OPT_STR("window", 0, &window),
@@ -642,19 +653,22 @@ int mech_cmd_compare(int argc, char **argv)
         return mech_cli_fail(cmd, "out of memory");
     memcpy(av, argv, (size_t)(argc + 1) * sizeof *av);
     int ac = argc;
-    take_second(&ac, av, tab, &x.meas);
+    take_second(&ac, av, tab, &x->meas);
     int go = mech_cli_parse(cmd, usage, tab, ac, av, "missing RUN and MEASURED (a mech dock folder or log, or a mech "
-                            "beam sim output; a measured CSV or FILE.h5:/DSET)", &x.run);
+                            "beam sim output; a measured CSV or FILE.h5:/DSET)", &x->run);
     free(av);
     if (go != MECH_CLI_GO)
         return go;
-    if (!x.meas)
+    if (!x->meas)
         return mech_cli_usage(cmd, "missing MEASURED (a CSV file or FILE.h5:/DSET)");
-    if (!x.dir)
+    if (!x->dir)
         return mech_cli_usage(cmd, "missing -o DIR (the report's folder)");
-    if (x.mapfile && channels)
+    if (strcmp(x->meas, "-") == 0 || strcmp(x->run, "-") == 0)
+        return mech_cli_usage(cmd, "standard input cannot be RUN or MEASURED: their channels are read one at a time "
+                              "(give a file)");
+    if (x->mapfile && channels)
         return mech_cli_usage(cmd, "--map and --channels: give one");
-    if (!x.mapfile && !channels)
+    if (!x->mapfile && !channels)
         return mech_cli_usage(cmd, "give --map FILE or --channels A,B,... (the channels to compare)");
     if (set_dt && !(dt > 0))
         return mech_cli_usage(cmd, "--dt %g: expected a positive step in s", dt);
@@ -662,8 +676,8 @@ int mech_cmd_compare(int argc, char **argv)
         return mech_cli_usage(cmd, "--max-lag %g: expected a lag >= 0 in s", max_lag);
     hy_err err;
     mech_compare_map map;
-    if (x.mapfile) {
-        if (mech_compare_map_read(x.mapfile, &map, &err) != HY_OK)
+    if (x->mapfile) {
+        if (mech_compare_map_read(x->mapfile, &map, &err) != HY_OK)
             return mech_cli_fail(cmd, "%s", err.msg);
     } else {
         mech_compare_map_default(&map);
@@ -696,14 +710,14 @@ int mech_cmd_compare(int argc, char **argv)
         map.dt = dt;
     if (set_lag)
         map.max_lag = max_lag;
-    if (!x.mapfile) /* without a map: contact forces by their mech dock names */
+    if (!x->mapfile) /* without a map: contact forces by their mech dock names */
         for (int k = 0; k < map.n; k++) {
             static const char *const forces[] = {"head_axial", "head_lateral", "limiter_f", NULL};
             for (int j = 0; forces[j]; j++)
                 map.ch[k].impact |= strcmp(map.ch[k].run, forces[j]) == 0;
             map.ch[k].impact |= strncmp(map.ch[k].run, "roller", 6) == 0;
         }
-    if (mech_compare_run_table(x.run, x.table, sizeof x.table, &err) != HY_OK)
+    if (mech_compare_run_table(x->run, x->table, sizeof x->table, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     /* the records: the mapped channels only */
     const char *rn[MECH_COMPARE_MAX_CH], *mn[MECH_COMPARE_MAX_CH];
@@ -713,20 +727,20 @@ int mech_cmd_compare(int argc, char **argv)
     char file[4200];
     const char *dset;
     static char tf[4200], mf[4200];
-    snprintf(tf, sizeof tf, "%s", hy_h5_split_path(x.table, file, sizeof file, &dset) ? file : x.table);
-    snprintf(mf, sizeof mf, "%s", hy_h5_split_path(x.meas, file, sizeof file, &dset) ? file : x.meas);
-    x.inputs[0] = tf, x.inputs[1] = mf, x.inputs[2] = x.mapfile, x.inputs[3] = NULL;
+    snprintf(tf, sizeof tf, "%s", hy_h5_split_path(x->table, file, sizeof file, &dset) ? file : x->table);
+    snprintf(mf, sizeof mf, "%s", hy_h5_split_path(x->meas, file, sizeof file, &dset) ? file : x->meas);
+    x->inputs[0] = tf, x->inputs[1] = mf, x->inputs[2] = x->mapfile, x->inputs[3] = NULL;
     {
-        DIR *dp = opendir(x.dir);
+        DIR *dp = opendir(x->dir);
         struct dirent *de;
         while (dp && (de = readdir(dp))) {
             if (strcmp(de->d_name, "compare.json") != 0 && strcmp(de->d_name, "report.md") != 0 &&
                 strncmp(de->d_name, "overlay-", 8) != 0 && strncmp(de->d_name, "loop-", 5) != 0)
                 continue;
             char p[4400];
-            snprintf(p, sizeof p, "%s/%s", x.dir, de->d_name);
+            snprintf(p, sizeof p, "%s/%s", x->dir, de->d_name);
             for (int i = 0; i < 3; i++)
-                if (x.inputs[i] && hy_same_file(p, x.inputs[i])) {
+                if (x->inputs[i] && hy_same_file(p, x->inputs[i])) {
                     closedir(dp);
                     return mech_cli_fail(cmd, "%s: refusing to overwrite an input file (give another -o)", p);
                 }
@@ -735,59 +749,59 @@ int mech_cmd_compare(int argc, char **argv)
             closedir(dp);
     }
     mech_compare_rec run, meas;
-    if (mech_compare_rec_read(x.table, "t", "s", rn, map.n, &run, &err) != HY_OK) {
-        if (run.bad_ch >= 0 && x.mapfile)
-            return mech_cli_fail(cmd, "%s: %s.run: %s", x.mapfile, map.ch[run.bad_ch].key, err.msg);
+    if (mech_compare_rec_read(x->table, "t", "s", rn, map.n, &run, &err) != HY_OK) {
+        if (run.bad_ch >= 0 && x->mapfile)
+            return mech_cli_fail(cmd, "%s: %s.run: %s", x->mapfile, map.ch[run.bad_ch].key, err.msg);
         if (run.bad_ch >= 0)
             return mech_cli_fail(cmd, "--channels %s: %s", map.ch[run.bad_ch].run, err.msg);
         return mech_cli_fail(cmd, "%s", err.msg);
     }
-    if (mech_compare_rec_read(x.meas, map.time, map.time_unit, mn, map.n, &meas, &err) != HY_OK) {
+    if (mech_compare_rec_read(x->meas, map.time, map.time_unit, mn, map.n, &meas, &err) != HY_OK) {
         mech_compare_rec_free(&run);
-        if (meas.bad_ch >= 0 && x.mapfile)
-            return mech_cli_fail(cmd, "%s: %s.measured: %s", x.mapfile, map.ch[meas.bad_ch].key, err.msg);
+        if (meas.bad_ch >= 0 && x->mapfile)
+            return mech_cli_fail(cmd, "%s: %s.measured: %s", x->mapfile, map.ch[meas.bad_ch].key, err.msg);
         if (meas.bad_ch >= 0)
             return mech_cli_fail(cmd, "--channels %s: %s", map.ch[meas.bad_ch].meas, err.msg);
         return mech_cli_fail(cmd, "%s", err.msg);
     }
-    int rc = mech_compare_new(&map, &run, &meas, &x.c, &err);
+    int rc = mech_compare_new(&map, &run, &meas, &x->c, &err);
     mech_compare_rec_free(&run);
     mech_compare_rec_free(&meas);
     if (rc != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
-    const mech_compare *c = x.c;
+    const mech_compare *c = x->c;
     mech_compare_rec fl[NFLAG];
     int any_impact = 0;
     for (int k = 0; k < c->map.n; k++)
         any_impact |= c->map.ch[k].impact;
     for (int f = 0; f < NFLAG; f++)
-        mech_compare_rec_init(&fl[f], x.table);
+        mech_compare_rec_init(&fl[f], x->table);
     if (any_impact)
-        read_flags(x.table, fl);
+        read_flags(x->table, fl);
     for (int k = 0; k < c->map.n; k++)
         if (c->map.ch[k].impact)
-            find_impacts(c, k, fl, &x.imp[k]);
+            find_impacts(c, k, fl, &x->imp[k]);
     for (int f = 0; f < NFLAG; f++)
         mech_compare_rec_free(&fl[f]);
     for (int l = 0; l < c->map.nloop; l++)
-        if (mech_compare_loops(c, l, &x.lm[l], &x.lp[l], &err) != HY_OK) {
+        if (mech_compare_loops(c, l, &x->lm[l], &x->lp[l], &err) != HY_OK) {
             for (int j = 0; j < l; j++)
-                hy_loops_free(&x.lm[j]), hy_loops_free(&x.lp[j]);
-            mech_compare_free(x.c);
-            return mech_cli_fail(cmd, "%s: %s", x.mapfile, err.msg);
+                hy_loops_free(&x->lm[j]), hy_loops_free(&x->lp[j]);
+            mech_compare_free(x->c);
+            return mech_cli_fail(cmd, "%s: %s", x->mapfile, err.msg);
         }
-    int status = mech_out_mkdir(cmd, x.dir);
+    int status = mech_out_mkdir(cmd, x->dir);
     for (int k = 0; status == MECH_EXIT_OK && !no_plots && k < c->map.n; k++)
-        status = figure(&x, k);
+        status = figure(x, k);
     for (int l = 0; status == MECH_EXIT_OK && !no_plots && l < c->map.nloop; l++)
-        status = loop_figure(&x, l);
-    cJSON *doc = status == MECH_EXIT_OK ? report_json(&x) : NULL;
+        status = loop_figure(x, l);
+    cJSON *doc = status == MECH_EXIT_OK ? report_json(x) : NULL;
     if (status == MECH_EXIT_OK && !doc)
         status = mech_cli_fail(cmd, "out of memory");
     if (status == MECH_EXIT_OK)
-        status = write_out(&x, "compare.json", doc);
+        status = write_out(x, "compare.json", doc);
     if (status == MECH_EXIT_OK)
-        status = write_out(&x, "report.md", NULL);
+        status = write_out(x, "report.md", NULL);
     cJSON_Delete(doc);
     if (status == MECH_EXIT_OK && !quiet) {
         printf("mech compare: lag %.6g ms (%s), grid %zu x %.4g ms over %.6g-%.6g s\n", 1e3 * c->lag,
@@ -800,10 +814,10 @@ int mech_cmd_compare(int argc, char **argv)
                    pct(pk, sizeof pk, R->peak_rel),
                    isfinite(R->lag) ? fmt(l, sizeof l, 1e3 * R->lag) : "-", verdict_text(R->verdict));
         }
-        printf("  report in %s: compare.json, report.md%s\n", mech_cli_text(x.dir), no_plots ? "" : ", overlays");
+        printf("  report in %s: compare.json, report.md%s\n", mech_cli_text(x->dir), no_plots ? "" : ", overlays");
     }
     for (int l = 0; l < c->map.nloop; l++)
-        hy_loops_free(&x.lm[l]), hy_loops_free(&x.lp[l]);
-    mech_compare_free(x.c);
+        hy_loops_free(&x->lm[l]), hy_loops_free(&x->lp[l]);
+    mech_compare_free(x->c);
     return status;
 }
