@@ -32,6 +32,10 @@ check_eq "self: a flat channel (limiter_f) has no lag" "$(jget self/compare.json
 check "compare the run's HDF5 log with its CSV history" "$MECH" compare run/log.h5 run/history.csv --channels $CH \
     -o selfh5 -q --no-plots
 check_num "log.h5 against history.csv: NRMSE 0" "$(jget selfh5/compare.json 'max(c["nrmse"] for c in d["channels"])')" 0 0
+check "a measured record in HDF5 (FILE.h5:/DSET)" "$MECH" compare run/history.csv run/log.h5:/history --channels $CH \
+    -o meash5 -q --no-plots
+check_num "history.csv against log.h5:/history: NRMSE 0" \
+    "$(jget meash5/compare.json 'max(c["nrmse"] for c in d["channels"])')" 0 0
 
 # ---- shifted by 7.3 ms: the lag within one sample of the measured record ----
 awk -F, -v OFS=, 'NR <= 2 { print; next } { $1 = sprintf("%.9f", $1 + 0.0073); print }' run/history.csv > late.csv
