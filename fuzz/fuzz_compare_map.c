@@ -2,7 +2,8 @@
  * memory with mech_compare_map_parse. Invariants: the status is a known code; an error has a one-line message
  * starting with the file name and leaves no channel; a success gives 1..MECH_COMPARE_MAX_CH channels with
  * non-empty, terminated measured and run names, distinct measured names, none the time column, a non-zero finite
- * gain, a positive tolerance or NaN, an alignment channel among the measured ones, and options within range;
+ * gain, a positive tolerance or NaN, an alignment channel among the measured ones, loops of two distinct mapped
+ * channels, and options within range;
  * then --tol and --align on the parsed map either succeed or fail with one line. */
 #include <math.h>
 #include "fuzz_util.h"
@@ -35,6 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(isnan(m.dt) || (isfinite(m.dt) && m.dt > 0), "dt %g", m.dt);
     FUZZ_CHECK(isnan(m.tol) || (isfinite(m.tol) && m.tol > 0), "tol %g", m.tol);
     FUZZ_CHECK(isfinite(m.lag), "lag %g", m.lag);
+    FUZZ_CHECK((isnan(m.window[0]) && isnan(m.window[1])) || (isfinite(m.window[0]) && m.window[0] < m.window[1]),
+               "window %g %g", m.window[0], m.window[1]);
     int align_found = m.align_ch[0] == '\0';
     for (int k = 0; k < m.n; k++) {
         const mech_compare_chan *c = &m.ch[k];
@@ -43,12 +46,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(terminated(c->unit, sizeof c->unit) && terminated(c->key, sizeof c->key), "channel %d texts", k);
         FUZZ_CHECK(isfinite(c->scale) && c->scale != 0, "channel %d scale %g", k, c->scale);
         FUZZ_CHECK(isnan(c->tol) || (isfinite(c->tol) && c->tol > 0), "channel %d tol %g", k, c->tol);
+        FUZZ_CHECK(isnan(c->peak_tol) || (isfinite(c->peak_tol) && c->peak_tol > 0), "channel %d peak_tol", k);
+        FUZZ_CHECK(c->derivative >= 0 && c->derivative <= 2, "channel %d derivative %d", k, c->derivative);
         FUZZ_CHECK(strcmp(c->meas, m.time) != 0, "channel %d is the time column", k);
         for (int j = 0; j < k; j++)
             FUZZ_CHECK(strcmp(m.ch[j].meas, c->meas) != 0, "channels %d and %d both '%s'", j, k, c->meas);
         align_found |= strcmp(c->meas, m.align_ch) == 0;
     }
     FUZZ_CHECK(align_found, "align channel '%s' not mapped", m.align_ch);
+    FUZZ_CHECK(m.nloop >= 0 && m.nloop <= MECH_COMPARE_MAX_LOOPS, "%d loops", m.nloop);
+    for (int l = 0; l < m.nloop; l++) {
+        FUZZ_CHECK(terminated(m.loop[l].name, sizeof m.loop[l].name) && m.loop[l].name[0], "loop %d name", l);
+        FUZZ_CHECK(m.loop[l].q >= 0 && m.loop[l].q < m.n && m.loop[l].Q >= 0 && m.loop[l].Q < m.n &&
+                   m.loop[l].q != m.loop[l].Q, "loop %d channels %d, %d", l, m.loop[l].q, m.loop[l].Q);
+    }
     /* the options on a parsed map: the first channel's name with the input's first bytes as a tolerance */
     char spec[160];
     snprintf(spec, sizeof spec, "%s=%.*s", m.ch[0].run, (int)(size < 20 ? size : 20), (const char *)data);

@@ -22,6 +22,7 @@ from .beam import BeamRun, BeamSim, run_beam
 from .table import Table, read_table
 from .programs import ProgramError, find_program
 from .sweep import Sweep, read_sweep, run_sweep
+from .compare import Comparison, compare
 from .calibrate import Calibration, calibrate
 from . import plot
 
@@ -32,5 +33,5 @@ __all__ = ["ArgumentError", "ClosedError", "DataError", "HystError", "HystFileNo
            "ParseError", "RangeError", "StateError", "ProgramError", "Record", "read_csv", "read_record", "Loops",
            "loops", "Model", "load_model", "parse_model", "Fit", "FitAll", "fit_pwl", "fit_kin", "fit_bw", "fit_bwbn", "fit_iwan",
            "fit_all", "replay", "DockRun", "DockScenario", "DockSim", "run_dock", "BeamRun", "BeamSim", "run_beam",
-           "Table", "read_table", "Sweep", "run_sweep", "read_sweep", "find_program", "plot"]
-__all__ += ["Calibration", "calibrate"]
+           "Table", "read_table", "Sweep", "run_sweep", "read_sweep", "find_program", "plot", "Comparison",
+           "compare", "Calibration", "calibrate"]

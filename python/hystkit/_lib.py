@@ -376,6 +376,53 @@ class BeamObs(C.Structure):
                  ("nq", C.c_size_t)])
 
 
+# mech/compare.h (issue 45, docs/compare.md)
+CMP_MAX_CH, CMP_NAME, CMP_UNIT, CMP_MAX_LOOPS = 32, 64, 32, 8
+
+
+class CompareRec(C.Structure):
+    _fields_ = [("n", C.c_size_t), ("cap", C.c_size_t), ("t", dbl_p), ("nch", C.c_int), ("v", dbl_p * CMP_MAX_CH),
+                ("name", (C.c_char * CMP_NAME) * CMP_MAX_CH), ("unit", (C.c_char * CMP_UNIT) * CMP_MAX_CH),
+                ("line", size_p), ("source", C.c_char * 512), ("bad_ch", C.c_int)]
+
+
+class CompareChan(C.Structure):
+    _fields_ = [("meas", C.c_char * CMP_NAME), ("run", C.c_char * CMP_NAME), ("unit", C.c_char * CMP_UNIT),
+                ("scale", C.c_double), ("tol", C.c_double), ("impact", C.c_int), ("key", C.c_char * 32),
+                ("peak_tol", C.c_double), ("derivative", C.c_int)]
+
+
+class CompareLoop(C.Structure):
+    _fields_ = [("name", C.c_char * CMP_NAME), ("q", C.c_int), ("Q", C.c_int)]
+
+
+class CompareMap(C.Structure):
+    _fields_ = [("n", C.c_int), ("ch", CompareChan * CMP_MAX_CH), ("time", C.c_char * CMP_NAME),
+                ("time_unit", C.c_char * CMP_UNIT), ("align", C.c_int), ("align_ch", C.c_char * CMP_NAME),
+                ("lag", C.c_double), ("max_lag", C.c_double), ("event_level", C.c_double), ("dt", C.c_double),
+                ("tol", C.c_double), ("nloop", C.c_int), ("loop", CompareLoop * CMP_MAX_LOOPS),
+                ("source", C.c_char * 256), ("window", C.c_double * 2)]
+
+
+class CompareResult(C.Structure):
+    _fields_ = [("n", C.c_size_t)] + [(k, C.c_double) for k in (
+        "range", "norm", "nrmse", "rms", "bias", "max_abs_err", "t_max_abs_err", "peak_meas", "peak_pred",
+        "t_peak_meas", "t_peak_pred", "peak_err", "peak_rel", "lag", "tol")] + [("verdict", C.c_int),
+                                                                                 ("peak_tol", C.c_double)]
+
+
+class Compare(C.Structure):
+    _fields_ = [("map", CompareMap), ("lag", C.c_double), ("h", C.c_double), ("n", C.c_size_t), ("t0", C.c_double),
+                ("t", dbl_p), ("meas", dbl_p * CMP_MAX_CH), ("pred", dbl_p * CMP_MAX_CH),
+                ("factor", C.c_double * CMP_MAX_CH), ("run_unit", (C.c_char * CMP_UNIT) * CMP_MAX_CH),
+                ("res", CompareResult * CMP_MAX_CH), ("span_run", C.c_double * 2), ("span_meas", C.c_double * 2),
+                ("run_unit0", (C.c_char * CMP_UNIT) * CMP_MAX_CH)]
+
+
+class CompareImpact(C.Structure):
+    _fields_ = [(k, C.c_double) for k in ("t_start", "t_end", "t_peak", "peak", "impulse")]
+
+
 def _proto(lib, name, restype, *argtypes):
     f = getattr(lib, name)
     f.restype = restype
@@ -474,6 +521,26 @@ if mech is not None:
     _proto(mech, "mech_beam_observe_energy", None, P, C.POINTER(BeamObs))
     _proto(mech, "mech_beam_steps", C.c_long, P)
     _proto(mech, "mech_beam_state", dbl_p, P, C.POINTER(dbl_p), size_p)
+    CR, CM, CP = C.POINTER(CompareRec), C.POINTER(CompareMap), C.POINTER(Compare)
+    _proto(mech, "mech_compare_rec_read", C.c_int, C.c_char_p, C.c_char_p, C.c_char_p, C.POINTER(C.c_char_p),
+           C.c_int, CR, E)
+    _proto(mech, "mech_compare_rec_free", None, CR)
+    _proto(mech, "mech_compare_run_table", C.c_int, C.c_char_p, C.c_char_p, C.c_size_t, E)
+    _proto(mech, "mech_compare_map_default", None, CM)
+    _proto(mech, "mech_compare_map_parse", C.c_int, C.c_char_p, C.c_size_t, C.c_char_p, CM, E)
+    _proto(mech, "mech_compare_map_read", C.c_int, C.c_char_p, CM, E)
+    _proto(mech, "mech_compare_map_tol", C.c_int, CM, C.c_char_p, E)
+    _proto(mech, "mech_compare_map_align", C.c_int, CM, C.c_char_p, E)
+    _proto(mech, "mech_compare_map_window", C.c_int, CM, C.c_char_p, E)
+    _proto(mech, "mech_compare_map_same_names", C.c_int, CM, C.POINTER(C.c_char_p), C.c_int, C.POINTER(C.c_char_p),
+           C.c_int, E)
+    _proto(mech, "mech_compare_new", C.c_int, CM, CR, CR, C.POINTER(CP), E)
+    _proto(mech, "mech_compare_free", None, CP)
+    _proto(mech, "mech_compare_nresid", C.c_size_t, CP)
+    _proto(mech, "mech_compare_residual", C.c_int, CP, CR, dbl_p, E)
+    _proto(mech, "mech_compare_impacts", C.c_size_t, dbl_p, dbl_p, C.c_size_t, C.c_double, C.POINTER(CompareImpact),
+           C.c_size_t)
+    _proto(mech, "mech_compare_loops", C.c_int, CP, C.c_int, C.POINTER(Loops), C.POINTER(Loops), E)
 
 
 def take_string(ptr):

@@ -27,7 +27,9 @@ STRUCTS = {"hy_err": L.Err, "hy_diag": L.Diag, "hy_series": L.Series, "hy_csv_op
            "mech_beam_solver": L.BeamSolver, "mech_beam_load": L.BeamLoad, "mech_beam_config": L.BeamConfig,
            "mech_beam_info": L.BeamInfo, "mech_beam_history": L.BeamHistory, "mech_beam_obs": L.BeamObs,
            "mech_dock_seq_event": L.SeqEvent, "mech_dock_process_summary": L.DockProcess,
-           "mech_dock_limiter_summary": L.DockLimiter}
+           "mech_dock_limiter_summary": L.DockLimiter, "mech_compare_rec": L.CompareRec,
+           "mech_compare_chan": L.CompareChan, "mech_compare_loop": L.CompareLoop, "mech_compare_map": L.CompareMap,
+           "mech_compare_result": L.CompareResult, "mech_compare": L.Compare, "mech_compare_impact": L.CompareImpact}
 
 
 @pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler to compare the struct layouts with")
@@ -38,7 +40,7 @@ def test_struct_layouts_match_the_headers(tmp_path):
         lines.append('printf("%s %%zu %%zu\\n", sizeof(%s), offsetof(%s, %s));' % (cname, cname, cname, last))
     src = tmp_path / "abi.c"
     src.write_text("#include <stddef.h>\n#include <stdio.h>\n#include <hyst/fitmodel.h>\n#include <hyst/loops.h>\n"
-                   "#include <hyst/replay.h>\n#include <hyst/csvread.h>\n#include <mech/dock.h>\n#include <mech/dock_process.h>\n#include <mech/beam.h>\n"
+                   "#include <hyst/replay.h>\n#include <hyst/csvread.h>\n#include <mech/dock.h>\n#include <mech/dock_process.h>\n#include <mech/beam.h>\n#include <mech/compare.h>\n"
                    "int main(void) {\n" + "\n".join(lines) + "\nreturn 0;\n}\n")
     exe = tmp_path / "abi"
     subprocess.run(["cc", "-std=c11", "-I", str(TOP / "libhyst/include"), "-I", str(TOP / "libmech/include"),
@@ -58,7 +60,7 @@ def test_every_field_offset_matches(tmp_path):
              for cname, py in STRUCTS.items() for f in py._fields_]
     src = tmp_path / "off.c"
     src.write_text("#include <stddef.h>\n#include <stdio.h>\n#include <hyst/fitmodel.h>\n#include <hyst/loops.h>\n"
-                   "#include <hyst/replay.h>\n#include <hyst/csvread.h>\n#include <mech/dock.h>\n#include <mech/dock_process.h>\n#include <mech/beam.h>\n"
+                   "#include <hyst/replay.h>\n#include <hyst/csvread.h>\n#include <mech/dock.h>\n#include <mech/dock_process.h>\n#include <mech/beam.h>\n#include <mech/compare.h>\n"
                    "int main(void) {\n" + "\n".join(lines) + "\nreturn 0;\n}\n")
     exe = tmp_path / "off"
     subprocess.run(["cc", "-std=c11", "-I", str(TOP / "libhyst/include"), "-I", str(TOP / "libmech/include"),

@@ -96,6 +96,7 @@ static void shifted_7_3ms(void **state)
     assert_int_equal(mech_compare_new(&m, &a, &b, &c, &err), HY_OK);
     double h = 4e-4;
     assert_true(fabs(c->h - h) < 1e-12);
+    printf("# lag %.12g s\n", c->lag);
     assert_true(fabs(c->lag - 0.0073) <= h);
     for (int k = 0; k < 2; k++)
         assert_true(fabs(c->res[k].lag - 0.0073) <= h);
@@ -188,12 +189,13 @@ static void map_file(void **state)
     hy_err err;
     assert_int_equal(parse("{\"format\": \"mech-compare-map\", \"time\": \"time\", \"time_unit\": \"ms\", \"align\": "
                            "\"Fax\", \"tol\": 0.1, \"channels\": [{\"measured\": \"Fax\", \"run\": \"head_axial\", "
-                           "\"unit\": \"kN\", \"scale\": -1, \"tol\": 0.05, \"impact\": true}, {\"measured\": "
+                           "\"unit\": \"kN\", \"scale\": -1, \"tol\": 0.05, \"peak_tol\": 0.1, \"impact\": true}, {\"measured\": "
                            "\"stroke\"}]}", &m, &err), HY_OK);
     assert_int_equal(m.n, 2);
     assert_string_equal(m.ch[0].run, "head_axial");
     assert_string_equal(m.ch[1].run, "stroke");
     assert_true(m.ch[0].scale == -1 && m.ch[0].tol == 0.05 && m.ch[0].impact && isnan(m.ch[1].tol) && m.tol == 0.1);
+    assert_true(m.ch[0].peak_tol == 0.1 && isnan(m.ch[1].peak_tol));
     assert_string_equal(m.align_ch, "Fax");
     assert_string_equal(m.time_unit, "ms");
     struct { const char *text, *msg; } bad[] = {
@@ -209,6 +211,10 @@ static void map_file(void **state)
          "map.json: channels[0].measured: missing, expected a channel name"},
         {"{\"format\": \"mech-compare-map\", \"align\": \"G\", \"channels\": [{\"measured\": \"F\"}]}",
          "map.json: align: 'G' is not \"xcorr\", \"event\", \"none\" or a measured channel of the map"},
+        {"{\"format\": \"mech-compare-map\", \"window\": [1, \"2\"], \"channels\": [{\"measured\": \"F\"}]}",
+         "map.json: window: expected [T0, T1], two numbers"},
+        {"{\"format\": \"mech-compare-map\", \"window\": [2, 1], \"channels\": [{\"measured\": \"F\"}]}",
+         "map.json: window: [2, 1], expected T0 < T1"},
         {"{\"format\": \"mech-compare-map\", \"channels\": []}",
          "map.json: channels: expected an array of at least one channel"},
         {"{\"format\": \"mech-compare-map\", \"channels\": [{\"measured\": \"F\"}, {\"measured\": \"F\"}]}",
@@ -314,6 +320,30 @@ static void residual_is_nrmse(void **state)
         assert_true(d->res[k].nrmse > 1e-4);
         assert_true(fabs(sqrt(s) - d->res[k].nrmse) < 1e-12 * (1 + d->res[k].nrmse));
     }
+    /* the verdict: the 10 % stiffer run's force peak is 10 % high; a peak tolerance of 5 % fails it, 20 % passes */
+    assert_true(fabs(d->res[0].peak_rel - 0.1) < 0.01 && d->res[0].verdict == -1);
+    m.ch[0].peak_tol = 0.05;
+    mech_compare *e;
+    assert_int_equal(mech_compare_new(&m, &p, &b, &e, &err), HY_OK);
+    assert_int_equal(e->res[0].verdict, 0);
+    mech_compare_free(e);
+    m.ch[0].peak_tol = 0.2;
+    assert_int_equal(mech_compare_new(&m, &p, &b, &e, &err), HY_OK);
+    assert_int_equal(e->res[0].verdict, 1);
+    mech_compare_free(e);
+    /* a window: the grid inside it, the peaks too; one outside the overlap refused */
+    m.ch[0].peak_tol = NAN;
+    assert_int_equal(mech_compare_map_window(&m, "0.25,0.3", &err), HY_OK);
+    assert_int_equal(mech_compare_new(&m, &p, &b, &e, &err), HY_OK);
+    assert_true(e->t[0] >= 0.25 && e->t[e->n - 1] <= 0.3 && e->n >= 99 && e->n <= 101);
+    assert_true(e->res[0].t_peak_meas >= 0.25 && e->res[0].t_peak_meas <= 0.3);
+    mech_compare_free(e);
+    assert_int_equal(mech_compare_map_window(&m, "5,6", &err), HY_OK);
+    assert_int_equal(mech_compare_new(&m, &p, &b, &e, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "window 5 to 6 s: outside the records' overlap"));
+    assert_int_equal(mech_compare_map_window(&m, "0.3,0.25", &err), HY_EARG);
+    assert_string_equal(err.msg, "--window 0.3,0.25: expected T0,T1 with T0 < T1 (s, the measured record's time)");
+    assert_int_equal(mech_compare_map_window(&m, "0.1", &err), HY_EARG);
     /* a run too short for the grid */
     mech_compare_rec q;
     make(&q, "short", 0.5, 1, 1e-3, 0, 1, "N");
@@ -328,12 +358,84 @@ static void residual_is_nrmse(void **state)
     mech_compare_rec_free(&q);
 }
 
+/* Impacts: the half-sine pulse of make() as one episode, its peak and its impulse against the closed form
+ * 2 A T / pi (A = 2000 N, T = 0.15 s: 190.99 N s), the trapezoid sum within its error bound T dt^2 max|f''| / 12 =
+ * 0.15 x 1e-6 x 8.8e5 / 12 = 0.011 N s; the decaying rebound after it as further episodes. */
+static void impacts(void **state)
+{
+    (void)state;
+    mech_compare_rec a;
+    make(&a, "run", 0, 2, 1e-3, 0, 1, "N");
+    mech_compare_impact e[8];
+    size_t n = mech_compare_impacts(a.t, a.v[0], a.n, 1e-9, e, 8);
+    assert_true(n >= 2);
+    assert_true(fabs(e[0].peak - 2000) < 1e-9 && fabs(e[0].t_peak - 0.275) < 1e-12);
+    assert_true(fabs(e[0].impulse - 2 * 2000 * 0.15 / M_PI) < 0.011);
+    assert_true(e[0].t_start > 0.2 && e[0].t_start <= 0.201 + 1e-12 && e[0].t_end < 0.35 && e[0].t_end >= 0.349 - 1e-12);
+    assert_true(e[1].t_start > 0.5 && e[1].t_start <= 0.501 + 1e-12);
+    /* a threshold of 5 % of the peak: the rebound's swings above 100 N, each one episode */
+    size_t m = mech_compare_impacts(a.t, a.v[0], a.n, 100, e, 8);
+    assert_true(m >= 3 && fabs(e[0].peak - 2000) < 1e-9 && e[0].t_start > 0.201);
+    assert_int_equal(mech_compare_impacts(a.t, a.v[1], a.n, 1e9, e, 8), 0);
+    mech_compare_rec_free(&a);
+}
+
+/* A derivative of the run's channel: a measured acceleration 0.1 w^2 cos(w t) [m/s^2] against the run's
+ * displacement 0.1 (1 - cos(w t)) [m] differentiated twice (three-point formula: relative error (w h)^2 / 12 =
+ * 1.6e-6 at h = 1 ms, w = 2 pi 0.7; 1.1e-6 measured); the residual of the same run equals the NRMSE (the derivative computed on the
+ * fly there); mm/s^2 converted; a derivative of 3 refused by the map. */
+static void derivative(void **state)
+{
+    (void)state;
+    hy_err err;
+    mech_compare_rec a, b;
+    make(&a, "run", 0, 2, 1e-3, 0, 1, "N");
+    mech_compare_rec_init(&b, "accel");
+    assert_int_equal(mech_compare_rec_add(&b, "acc", "mm/s^2", NULL, &err), HY_OK);
+    double w = 2 * M_PI * 0.7;
+    for (int i = 0; i <= 4000; i++) {
+        double t = 0.0005 * i, v = 1e3 * 0.1 * w * w * cos(w * t);
+        assert_int_equal(mech_compare_rec_push(&b, t, &v, &err), HY_OK);
+    }
+    mech_compare_map m;
+    assert_int_equal(mech_compare_map_parse("{\"format\": \"mech-compare-map\", \"align\": \"none\", \"channels\": "
+                                            "[{\"measured\": \"acc\", \"run\": \"x\", \"derivative\": 2}]}",
+                                            strlen("{\"format\": \"mech-compare-map\", \"align\": \"none\", "
+                                                   "\"channels\": [{\"measured\": \"acc\", \"run\": \"x\", "
+                                                   "\"derivative\": 2}]}"), "m.json", &m, &err), HY_OK);
+    mech_compare *c;
+    assert_int_equal(mech_compare_new(&m, &a, &b, &c, &err), HY_OK);
+    assert_string_equal(c->run_unit[0], "m/s^2");
+    assert_true(fabs(c->factor[0] - 1e-3) < 1e-18);
+    assert_true(c->res[0].nrmse < 1e-5);
+    /* the peak is at t = 0, the record's end: there the derivative is the interior values extrapolated, whose error
+       is about h^2 times the fourth derivative = (w h)^2 of the peak (1.9e-5; 1.8e-5 measured) */
+    assert_true(fabs(c->res[0].peak_rel) < 1.1 * (w * 1e-3) * (w * 1e-3));
+    double *r = malloc(mech_compare_nresid(c) * sizeof *r);
+    assert_int_equal(mech_compare_residual(c, &a, r, &err), HY_OK);
+    double s = 0;
+    for (size_t i = 0; i < c->n; i++)
+        s += r[i] * r[i];
+    assert_true(fabs(sqrt(s) - c->res[0].nrmse) < 1e-9 * c->res[0].nrmse + 1e-15);
+    free(r);
+    mech_compare_free(c);
+    /* the same against the undifferentiated channel: a unit mismatch (m against m/s^2) */
+    m.ch[0].derivative = 0;
+    assert_int_equal(mech_compare_new(&m, &a, &b, &c, &err), HY_EDATA);
+    assert_non_null(strstr(err.msg, "unit mismatch on channel 'acc'"));
+    const char *bad = "{\"format\": \"mech-compare-map\", \"channels\": [{\"measured\": \"acc\", \"derivative\": 3}]}";
+    assert_int_equal(mech_compare_map_parse(bad, strlen(bad), "m.json", &m, &err), HY_EPARSE);
+    assert_string_equal(err.msg, "m.json: channels[0].derivative: expected 0, 1 or 2");
+    mech_compare_rec_free(&a);
+    mech_compare_rec_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(self_zero),   cmocka_unit_test(shifted_7_3ms), cmocka_unit_test(units),
         cmocka_unit_test(no_overlap),  cmocka_unit_test(map_file),      cmocka_unit_test(read_csv),
-        cmocka_unit_test(residual_is_nrmse),
+        cmocka_unit_test(residual_is_nrmse), cmocka_unit_test(impacts),        cmocka_unit_test(derivative),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

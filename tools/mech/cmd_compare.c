@@ -2,6 +2,7 @@
  * library does the work (mech/compare.h: records, map, alignment, grid, metrics, impacts); this file reads the
  * inputs, writes the report (compare.json, report.md, one overlay figure per channel) atomically into -o DIR and
  * prints the verdicts. */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
 #include "hyst/h5log.h"
+#include "hyst/loops.h"
 #include "hyst/model.h"
 #include "hyst/replay.h"
 #include "hyst/util.h"
@@ -33,15 +35,19 @@ static void usage(FILE *fp)
           "their overlap (cross-correlation, sub-sample) of one channel, or by its first impact (10 % of its peak),\n"
           "then resampled onto one grid over the overlap only. Per channel: NRMSE, RMS, bias, largest error, peak\n"
           "error, the channel's own lag, a verdict against its tolerance; per impact of a contact force: start,\n"
-          "peak and impulse measured against predicted.\n"
+          "peak and impulse measured against predicted; per element with a measured loop (the map's \"loops\"):\n"
+          "hyst loops' energy per cycle and secant stiffness side by side and the loops drawn over each other.\n"
           "\n"
           "options:\n"
-          "  -o, --output DIR       the report: compare.json, report.md, overlay-N-CHANNEL.png (made if missing)\n"
+          "  -o, --output DIR       the report: compare.json, report.md, overlay-N-CHANNEL.png, loop-N-ELEMENT.png\n"
+          "                         (the folder is made if missing)\n"
           "      --map FILE         the channel map (docs/compare.md §2)\n"
           "      --channels LIST    without a map: channels of the same name in both records (comma-separated)\n"
           "      --align CH|event|none  align on measured channel CH (cross-correlation), on the first impact of\n"
           "                         the alignment channel (event), or not at all (the map's \"lag\", default 0)\n"
           "      --tol CH=X         the NRMSE tolerance of channel CH (measured or run name); repeatable\n"
+          "      --window T0,T1     compare only this part of the measured record (its time, s): a transient on\n"
+          "                         its own (the lag is still found on the whole records)\n"
           "      --dt S             the grid step (default: the measured record's median sampling step)\n"
           "      --max-lag S        the largest |lag| searched (default: a quarter of the shorter record)\n"
           "      --no-plots         no figures\n"
@@ -73,10 +79,42 @@ typedef struct impacts {
     mech_compare_impact m[MAX_IMPACTS], p[MAX_IMPACTS];
     int pair[MAX_IMPACTS];    /* the predicted impact paired with measured impact i, or -1 */
     double threshold;
+    char contact[MAX_IMPACTS][64];  /* the run's contact flags on during predicted impact j ("bottom, latch") */
 } impacts;
 
-// (comparison, channel) => its impacts: threshold 5 % of the measured peak |force|, pairs by overlapping time
-static void find_impacts(const mech_compare *c, int k, impacts *I)
+/* The contact flags of a mech dock history, and the names the impact table gives them (spec 001: the head on the
+ * cone, in the socket, on its bottom; the latches on their stops; the limiter). */
+static const char *const flag_ch[] = {"cone_contact", "socket_contact", "bottom_contact", "latch_contact",
+                                      "limiter_contact"};
+static const char *const flag_name[] = {"cone", "socket", "head-bottom", "latch-stop", "limiter"};
+#define NFLAG 5
+
+/* (run table, flags) => the run's contact flags it has (one record each; absent ones left with n = 0) */
+static void read_flags(const char *table, mech_compare_rec *fl)
+{
+    for (int f = 0; f < NFLAG; f++) {
+        hy_err err;
+        if (mech_compare_rec_read(table, "t", "s", &flag_ch[f], 1, &fl[f], &err) != HY_OK)
+            mech_compare_rec_init(&fl[f], table);
+    }
+}
+
+// (flags, run-time window) => "head-bottom, latch-stop": the flags on at a run sample inside it ("" for none)
+static void label(const mech_compare_rec *fl, double a, double b, char *out, size_t n)
+{
+    out[0] = 0;
+    for (int f = 0; f < NFLAG; f++) {
+        int on = 0;
+        for (size_t i = 0; i < fl[f].n && !on; i++)
+            on = fl[f].t[i] >= a && fl[f].t[i] <= b && fl[f].v[0][i] != 0;
+        if (on)
+            snprintf(out + strlen(out), n - strlen(out), "%s%s", out[0] ? ", " : "", flag_name[f]);
+    }
+}
+
+// (comparison, channel, the run's contact flags) => its impacts: threshold 5 % of the measured peak |force|, pairs
+// by overlapping time, each predicted one labelled with the run's contacts during it
+static void find_impacts(const mech_compare *c, int k, const mech_compare_rec *fl, impacts *I)
 {
     I->threshold = 0.05 * fabs(c->res[k].peak_meas);
     I->nm = mech_compare_impacts(c->t, c->meas[k], c->n, I->threshold, I->m, MAX_IMPACTS);
@@ -85,6 +123,8 @@ static void find_impacts(const mech_compare *c, int k, impacts *I)
         I->nm = MAX_IMPACTS;
     if (I->np > MAX_IMPACTS)
         I->np = MAX_IMPACTS;
+    for (size_t j = 0; j < I->np; j++) /* the grid is in measured time: the run's is t - lag */
+        label(fl, I->p[j].t_start - c->lag - c->h, I->p[j].t_end - c->lag + c->h, I->contact[j], sizeof I->contact[j]);
     int used[MAX_IMPACTS] = {0};
     for (size_t i = 0; i < I->nm; i++) {
         I->pair[i] = -1;
@@ -156,6 +196,8 @@ typedef struct ctx {
     mech_compare *c;
     impacts imp[MECH_COMPARE_MAX_CH];
     char fig[MECH_COMPARE_MAX_CH][128];
+    hy_loops lm[MECH_COMPARE_MAX_LOOPS], lp[MECH_COMPARE_MAX_LOOPS];  /* measured and predicted loop analyses */
+    char lfig[MECH_COMPARE_MAX_LOOPS][128];
 } ctx;
 
 // (x[n], y[n], name) => a gnuplot datablock, decimated for drawing (hy_replay_decimate: peaks kept)
@@ -235,6 +277,49 @@ static int figure(ctx *x, int k)
     return mech_fig_run(x->cmd, &f);
 }
 
+// (ctx, loop) => loop-L-NAME.png: the measured and the predicted Q(q) loops over each other (as hyst plot loops)
+static int loop_figure(ctx *x, int l)
+{
+    const mech_compare *c = x->c;
+    const mech_compare_loop *L = &c->map.loop[l];
+    char safe[48], path[4300];
+    safe_name(safe, sizeof safe, L->name);
+    snprintf(x->lfig[l], sizeof x->lfig[l], "loop-%d-%s.png", l + 1, safe);
+    snprintf(path, sizeof path, "%s/%s", x->dir, x->lfig[l]);
+    mech_fig f;
+    if (mech_fig_open(x->cmd, &f, path, x->inputs, "pngcairo size 800,650 noenhanced font 'sans,10'") != MECH_EXIT_OK)
+        return MECH_EXIT_FAIL;
+    FILE *fp = f.fp;
+    if (block(fp, "meas", c->meas[L->q], c->meas[L->Q], c->n) || block(fp, "pred", c->pred[L->q], c->pred[L->Q], c->n)) {
+        mech_fig_abort(&f);
+        return mech_cli_fail(x->cmd, "out of memory");
+    }
+    char t[300];
+    snprintf(t, sizeof t, "%s: measured %s-%s against the run's %s-%s", L->name, c->map.ch[L->q].meas,
+             c->map.ch[L->Q].meas, c->map.ch[L->q].run, c->map.ch[L->Q].run);
+    fputs("set grid\nset key top left\nset title ", fp);
+    mech_cli_gp_quote(fp, t);
+    snprintf(t, sizeof t, "%s [%s]", c->map.ch[L->q].run, c->run_unit[L->q]);
+    fputs("\nset xlabel ", fp);
+    mech_cli_gp_quote(fp, t);
+    snprintf(t, sizeof t, "%s [%s]", c->map.ch[L->Q].run, c->run_unit[L->Q]);
+    fputs("\nset ylabel ", fp);
+    mech_cli_gp_quote(fp, t);
+    fputs("\nplot $meas using 1:2 with lines lw 1.5 lc rgb '#555555' title 'measured', "
+          "$pred using 1:2 with lines lw 1.5 lc rgb '#d62728' title 'predicted'\n", fp);
+    mech_out_note(path);
+    return mech_fig_run(x->cmd, &f);
+}
+
+// (loop analysis) => the sum of its cycles' dissipated energies
+static double cyc_energy(const hy_loops *L)
+{
+    double e = 0;
+    for (size_t i = 0; i < L->n_cyc; i++)
+        e += L->cyc[i].energy;
+    return e;
+}
+
 // (ctx) => compare.json
 static cJSON *report_json(ctx *x)
 {
@@ -260,6 +345,11 @@ static cJSON *report_json(ctx *x)
     json_num(g, "t_start", c->t[0]);
     json_num(g, "t_end", c->t[c->n - 1]);
     cJSON_AddNumberToObject(g, "samples", (double)c->n);
+    if (!isnan(c->map.window[0])) {
+        cJSON *w = cJSON_AddArrayToObject(g, "window");
+        cJSON_AddItemToArray(w, cJSON_CreateNumber(c->map.window[0]));
+        cJSON_AddItemToArray(w, cJSON_CreateNumber(c->map.window[1]));
+    }
     int npass = 0, nfail = 0;
     cJSON *chs = cJSON_AddArrayToObject(d, "channels");
     for (int k = 0; k < c->map.n; k++) {
@@ -271,6 +361,7 @@ static cJSON *report_json(ctx *x)
         cJSON_AddStringToObject(o, "unit", c->run_unit[k]);
         cJSON_AddStringToObject(o, "measured_unit", c->map.ch[k].unit);
         json_num(o, "factor", c->factor[k]);
+        cJSON_AddNumberToObject(o, "derivative", c->map.ch[k].derivative);
         json_num(o, "nrmse", R->nrmse);
         json_num(o, "norm", R->norm);
         json_num(o, "rms", R->rms);
@@ -285,6 +376,7 @@ static cJSON *report_json(ctx *x)
         json_num(o, "peak_error_rel", R->peak_rel);
         json_num(o, "lag", R->lag);
         json_num(o, "tol", R->tol);
+        json_num(o, "peak_tol", R->peak_tol);
         cJSON_AddStringToObject(o, "verdict", R->verdict < 0 ? "none" : R->verdict ? "pass" : "fail");
         npass += R->verdict == 1, nfail += R->verdict == 0;
         if (x->fig[k][0])
@@ -303,8 +395,41 @@ static cJSON *report_json(ctx *x)
                 json_num(e, "t_start_predicted", p ? p->t_start : NAN);
                 json_num(e, "peak_predicted", p ? p->peak : NAN);
                 json_num(e, "impulse_predicted", p ? p->impulse : NAN);
+                if (p)
+                    cJSON_AddStringToObject(e, "contacts_predicted", I->contact[I->pair[i]]);
             }
             cJSON_AddNumberToObject(o, "impacts_predicted", (double)I->np);
+        }
+    }
+    if (c->map.nloop > 0) {
+        cJSON *la = cJSON_AddArrayToObject(d, "loops");
+        for (int l = 0; l < c->map.nloop; l++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddItemToArray(la, o);
+            cJSON_AddStringToObject(o, "name", c->map.loop[l].name);
+            cJSON_AddStringToObject(o, "q", c->map.ch[c->map.loop[l].q].run);
+            cJSON_AddStringToObject(o, "Q", c->map.ch[c->map.loop[l].Q].run);
+            json_num(o, "threshold", x->lm[l].threshold);
+            json_num(o, "work_measured", x->lm[l].total_energy);
+            json_num(o, "work_predicted", x->lp[l].total_energy);
+            json_num(o, "cycle_energy_measured", cyc_energy(&x->lm[l]));
+            json_num(o, "cycle_energy_predicted", cyc_energy(&x->lp[l]));
+            const hy_loops *LS[2] = {&x->lm[l], &x->lp[l]};
+            const char *nm[2] = {"cycles_measured", "cycles_predicted"};
+            for (int w = 0; w < 2; w++) {
+                cJSON *cy = cJSON_AddArrayToObject(o, nm[w]);
+                for (size_t i = 0; i < LS[w]->n_cyc; i++) {
+                    cJSON *e = cJSON_CreateObject();
+                    cJSON_AddItemToArray(cy, e);
+                    json_num(e, "t_start", c->t[LS[w]->cyc[i].i0]);
+                    json_num(e, "t_end", c->t[LS[w]->cyc[i].i1]);
+                    json_num(e, "energy", LS[w]->cyc[i].energy);
+                    json_num(e, "k_sec", LS[w]->cyc[i].k_sec);
+                    json_num(e, "xi_eq", LS[w]->cyc[i].xi_eq);
+                }
+            }
+            if (x->lfig[l][0])
+                cJSON_AddStringToObject(o, "figure", x->lfig[l]);
         }
     }
     cJSON_AddNumberToObject(d, "pass", npass);
@@ -331,18 +456,27 @@ static void report_md(ctx *x, FILE *fp)
                 "run(t − lag)).", c->map.align == MECH_COMPARE_ALIGN_EVENT ? "first impact (10 % of the peak)" :
                 "least mean squared difference (cross-correlation, sub-sample)", mech_cli_text(c->map.ch[ka].meas),
                 mech_cli_text(c->map.ch[ka].run), 1e3 * c->lag);
-    fprintf(fp, " Grid: %zu samples of %.4g ms over the overlap %.6g–%.6g s (measured time); nothing outside both "
-            "records.\n\n", c->n, 1e3 * c->h, c->t[0], c->t[c->n - 1]);
+    fprintf(fp, " Grid: %zu samples of %.4g ms over the overlap %.6g–%.6g s (measured time)", c->n, 1e3 * c->h,
+            c->t[0], c->t[c->n - 1]);
+    if (!isnan(c->map.window[0]))
+        fprintf(fp, ", the window %.6g–%.6g s", c->map.window[0], c->map.window[1]);
+    fputs("; nothing outside both records.\n\n", fp);
     fputs("## Channels\n\n| measured → run | unit | NRMSE | tolerance | verdict | RMS | bias | largest error (at s) | "
-          "peak measured | peak predicted | peak error | own lag [ms] |\n|---|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|\n",
+          "peak measured | peak predicted | peak error (tolerance) | own lag [ms] |\n"
+          "|---|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|\n",
           fp);
     for (int k = 0; k < c->map.n; k++) {
         const mech_compare_result *R = &c->res[k];
-        fprintf(fp, "| %s → %s | %s | %.4g | %s | %s | %s | %s | %s (%.4g) | %s | %s | %s | %s |\n",
-                mech_cli_text(c->map.ch[k].meas), mech_cli_text(c->map.ch[k].run), mech_cli_text(c->run_unit[k]),
+        char pt[48] = "";
+        if (!isnan(R->peak_tol))
+            snprintf(pt, sizeof pt, " (±%.3g %%)", 100 * R->peak_tol);
+        fprintf(fp, "| %s → %s%s | %s | %.4g | %s | %s | %s | %s | %s (%.4g) | %s | %s | %s%s | %s |\n",
+                mech_cli_text(c->map.ch[k].meas), mech_cli_text(c->map.ch[k].run),
+                c->map.ch[k].derivative == 1 ? " (d/dt)" : c->map.ch[k].derivative == 2 ? " (d²/dt²)" : "",
+                mech_cli_text(c->run_unit[k]),
                 R->nrmse, fmt(a, sizeof a, R->tol), verdict_text(R->verdict), fmt(b, sizeof b, R->rms),
                 fmt(e, sizeof e, R->bias), fmt(f, sizeof f, R->max_abs_err), R->t_max_abs_err,
-                fmt(g, sizeof g, R->peak_meas), fmt(h, sizeof h, R->peak_pred), pct(pk, sizeof pk, R->peak_rel),
+                fmt(g, sizeof g, R->peak_meas), fmt(h, sizeof h, R->peak_pred), pct(pk, sizeof pk, R->peak_rel), pt,
                 isfinite(R->lag) ? mech_cli_text(fmt(a, sizeof a, 1e3 * R->lag)) : "—");
     }
     fputs("\nNRMSE = RMS(predicted − measured) / (measured max − min) on the grid; a channel's own lag is its best "
@@ -352,9 +486,10 @@ static void report_md(ctx *x, FILE *fp)
         any |= c->map.ch[k].impact;
     if (any) {
         fputs("\n## Impacts\n\nEpisodes where a contact force exceeds 5 % of its measured peak (ending below half "
-              "of that), measured against the predicted episode at the same time.\n\n| channel | # | start "
-              "measured [s] | start predicted [s] | Δt [ms] | peak measured | peak predicted | Δpeak | impulse "
-              "measured | impulse predicted | Δimpulse |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
+              "of that), measured against the predicted episode at the same time; the run's contacts during it from its "
+              "contact flags (a mech dock history).\n\n| channel | # | run's contacts | start measured [s] | start "
+              "predicted [s] | Δt [ms] | peak measured | peak predicted | Δpeak | impulse measured | impulse "
+              "predicted | Δimpulse |\n|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
         for (int k = 0; k < c->map.n; k++) {
             if (!c->map.ch[k].impact)
                 continue;
@@ -364,24 +499,58 @@ static void report_md(ctx *x, FILE *fp)
                 if (p)
                 {
                     char d1[32], d2[32];
-                    fprintf(fp, "| %s | %zu | %.5g | %.5g | %+.3g | %.4g | %.4g | %s | %.4g | %.4g | %s |\n",
-                            mech_cli_text(c->map.ch[k].run), i + 1, m->t_start, p->t_start,
+                    fprintf(fp, "| %s | %zu | %s | %.5g | %.5g | %+.3g | %.4g | %.4g | %s | %.4g | %.4g | %s |\n",
+                            mech_cli_text(c->map.ch[k].run), i + 1,
+                            I->contact[I->pair[i]][0] ? I->contact[I->pair[i]] : "—", m->t_start, p->t_start,
                             1e3 * (p->t_start - m->t_start), m->peak, p->peak,
                             pct(d1, sizeof d1, (fabs(p->peak) - fabs(m->peak)) / fabs(m->peak)), m->impulse,
                             p->impulse, pct(d2, sizeof d2, m->impulse != 0 ? (p->impulse - m->impulse) /
                                                                              fabs(m->impulse) : NAN));
                 }
                 else
-                    fprintf(fp, "| %s | %zu | %.5g | (none) | | %.4g | | | %.4g | | |\n",
+                    fprintf(fp, "| %s | %zu | | %.5g | (none) | | %.4g | | | %.4g | | |\n",
                             mech_cli_text(c->map.ch[k].run), i + 1, m->t_start, m->peak, m->impulse);
             }
             size_t paired = 0;
             for (size_t i = 0; i < I->nm; i++)
                 paired += I->pair[i] >= 0;
             if (I->np > paired)
-                fprintf(fp, "| %s | | | %zu predicted impact%s with no measured one | | | | | | | |\n",
+                fprintf(fp, "| %s | | | | %zu predicted impact%s with no measured one | | | | | | | |\n",
                         mech_cli_text(c->map.ch[k].run), I->np - paired, I->np - paired == 1 ? "" : "s");
         }
+    }
+    if (c->map.nloop > 0) {
+        fputs("\n## Loops\n\n`hyst loops`' analysis (docs/loops.md) of each element's measured and predicted loop on the "
+              "grid, with the measured record's reversal threshold for both; cycles paired in order.\n", fp);
+        for (int l = 0; l < c->map.nloop; l++) {
+            const mech_compare_loop *L = &c->map.loop[l];
+            const hy_loops *M = &x->lm[l], *P = &x->lp[l];
+            fprintf(fp, "\n**%s** (%s, %s): work along the record %.4g measured, %.4g predicted [%s·%s]; %zu measured "
+                    "and %zu predicted cycles, their energies %.4g and %.4g.\n\n",
+                    mech_cli_text(L->name), mech_cli_text(c->map.ch[L->q].run), mech_cli_text(c->map.ch[L->Q].run),
+                    M->total_energy, P->total_energy, mech_cli_text(c->run_unit[L->Q]),
+                    mech_cli_text(c->run_unit[L->q]), M->n_cyc, P->n_cyc, cyc_energy(M), cyc_energy(P));
+            size_t nc = M->n_cyc > P->n_cyc ? M->n_cyc : P->n_cyc;
+            if (nc == 0)
+                continue;
+            fputs("| cycle | measured from [s] | energy measured | energy predicted | ratio | k_sec measured | k_sec "
+                  "predicted | ratio |\n|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
+            for (size_t i = 0; i < nc && i < 10; i++) {
+                const hy_cycle *cm = i < M->n_cyc ? &M->cyc[i] : NULL, *cp = i < P->n_cyc ? &P->cyc[i] : NULL;
+                char v1[32], v2[32], v3[32], v4[32], v5[32], v6[32], v7[32];
+                fprintf(fp, "| %zu | %s | %s | %s | %s | %s | %s | %s |\n", i + 1,
+                        fmt(v1, sizeof v1, cm ? c->t[cm->i0] : NAN), fmt(v2, sizeof v2, cm ? cm->energy : NAN),
+                        fmt(v3, sizeof v3, cp ? cp->energy : NAN),
+                        fmt(v4, sizeof v4, cm && cp && cm->energy != 0 ? cp->energy / cm->energy : NAN),
+                        fmt(v5, sizeof v5, cm ? cm->k_sec : NAN), fmt(v6, sizeof v6, cp ? cp->k_sec : NAN),
+                        fmt(v7, sizeof v7, cm && cp && cm->k_sec != 0 ? cp->k_sec / cm->k_sec : NAN));
+            }
+            if (nc > 10)
+                fprintf(fp, "\n(%zu more cycles in compare.json)\n", nc - 10);
+        }
+        for (int l = 0; l < c->map.nloop; l++)
+            if (x->lfig[l][0])
+                fprintf(fp, "\n![%s](%s)\n", mech_cli_text(c->map.loop[l].name), x->lfig[l]);
     }
     int figs = 0;
     for (int k = 0; k < c->map.n; k++)
@@ -418,7 +587,7 @@ static int write_out(ctx *x, const char *name, cJSON *doc)
 }
 
 /* (argc, argv) => the second operand taken out of argv (GNU getopt sees one operand), *second it; -1 when there is
- * no second operand. The options that take a value are those of the table. */
+ * no second operand (NULL then). The options that take a value are those of the table. */
 static void take_second(int *argc, char **argv, const hy_arg *tab, const char **second)
 {
     int seen = 0;
@@ -445,21 +614,33 @@ static void take_second(int *argc, char **argv, const hy_arg *tab, const char **
     }
 }
 
+static int compare_main(const char *cmd, ctx *x, int argc, char **argv);
+
 int mech_cmd_compare(int argc, char **argv)
 {
     const char *cmd = "compare";
-    ctx x;
-    memset(&x, 0, sizeof x);
-    x.cmd = cmd;
-    const char *channels = NULL, *align = NULL;
+    ctx *xp = calloc(1, sizeof *xp); /* ~0.3 MB of impact and loop tables: not on the stack */
+    if (!xp)
+        return mech_cli_fail(cmd, "out of memory");
+    int status = compare_main(cmd, xp, argc, argv);
+    free(xp);
+    return status;
+}
+
+// (command, zeroed context, argc, argv) => exit status: the whole command
+static int compare_main(const char *cmd, ctx *x, int argc, char **argv)
+{
+    x->cmd = cmd;
+    const char *channels = NULL, *align = NULL, *window = NULL;
     double dt = NAN, max_lag = NAN;
     int no_plots = 0, quiet = 0, set_dt = 0, set_lag = 0;
     tols tl = {0};
     const hy_arg tab[] = {
-        HY_OPT_STR("output", 'o', &x.dir),
-        HY_OPT_STR("map", 0, &x.mapfile),
+        HY_OPT_STR("output", 'o', &x->dir),
+        HY_OPT_STR("map", 0, &x->mapfile),
         HY_OPT_STR("channels", 0, &channels),
         HY_OPT_STR("align", 0, &align),
+        HY_OPT_STR("window", 0, &window),
         HY_OPT_CALL("tol", &tl, add_tol),
         HY_OPT_DOUBLE("dt", &dt, &set_dt),
         HY_OPT_DOUBLE("max-lag", &max_lag, &set_lag),
@@ -472,19 +653,22 @@ int mech_cmd_compare(int argc, char **argv)
         return mech_cli_fail(cmd, "out of memory");
     memcpy(av, argv, (size_t)(argc + 1) * sizeof *av);
     int ac = argc;
-    take_second(&ac, av, tab, &x.meas);
+    take_second(&ac, av, tab, &x->meas);
     int go = mech_cli_parse(cmd, usage, tab, ac, av, "missing RUN and MEASURED (a mech dock folder or log, or a mech "
-                            "beam sim output; a measured CSV or FILE.h5:/DSET)", &x.run);
+                            "beam sim output; a measured CSV or FILE.h5:/DSET)", &x->run);
     free(av);
     if (go != MECH_CLI_GO)
         return go;
-    if (!x.meas)
+    if (!x->meas)
         return mech_cli_usage(cmd, "missing MEASURED (a CSV file or FILE.h5:/DSET)");
-    if (!x.dir)
+    if (!x->dir)
         return mech_cli_usage(cmd, "missing -o DIR (the report's folder)");
-    if (x.mapfile && channels)
+    if (strcmp(x->meas, "-") == 0 || strcmp(x->run, "-") == 0)
+        return mech_cli_usage(cmd, "standard input cannot be RUN or MEASURED: their channels are read one at a time "
+                              "(give a file)");
+    if (x->mapfile && channels)
         return mech_cli_usage(cmd, "--map and --channels: give one");
-    if (!x.mapfile && !channels)
+    if (!x->mapfile && !channels)
         return mech_cli_usage(cmd, "give --map FILE or --channels A,B,... (the channels to compare)");
     if (set_dt && !(dt > 0))
         return mech_cli_usage(cmd, "--dt %g: expected a positive step in s", dt);
@@ -492,8 +676,8 @@ int mech_cmd_compare(int argc, char **argv)
         return mech_cli_usage(cmd, "--max-lag %g: expected a lag >= 0 in s", max_lag);
     hy_err err;
     mech_compare_map map;
-    if (x.mapfile) {
-        if (mech_compare_map_read(x.mapfile, &map, &err) != HY_OK)
+    if (x->mapfile) {
+        if (mech_compare_map_read(x->mapfile, &map, &err) != HY_OK)
             return mech_cli_fail(cmd, "%s", err.msg);
     } else {
         mech_compare_map_default(&map);
@@ -515,6 +699,8 @@ int mech_cmd_compare(int argc, char **argv)
         for (int k = 0; k < map.n; k++)
             snprintf(map.ch[k].key, sizeof map.ch[k].key, "--channels %d", k + 1);
     }
+    if (window && mech_compare_map_window(&map, window, &err) != HY_OK)
+        return mech_cli_usage(cmd, "%s", err.msg);
     if (align && mech_compare_map_align(&map, align, &err) != HY_OK)
         return mech_cli_usage(cmd, "%s", err.msg);
     for (int i = 0; i < tl.n; i++)
@@ -524,58 +710,98 @@ int mech_cmd_compare(int argc, char **argv)
         map.dt = dt;
     if (set_lag)
         map.max_lag = max_lag;
-    if (!x.mapfile) /* without a map: contact forces by their mech dock names */
+    if (!x->mapfile) /* without a map: contact forces by their mech dock names */
         for (int k = 0; k < map.n; k++) {
             static const char *const forces[] = {"head_axial", "head_lateral", "limiter_f", NULL};
             for (int j = 0; forces[j]; j++)
                 map.ch[k].impact |= strcmp(map.ch[k].run, forces[j]) == 0;
             map.ch[k].impact |= strncmp(map.ch[k].run, "roller", 6) == 0;
         }
-    if (mech_compare_run_table(x.run, x.table, sizeof x.table, &err) != HY_OK)
+    if (mech_compare_run_table(x->run, x->table, sizeof x->table, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
     /* the records: the mapped channels only */
     const char *rn[MECH_COMPARE_MAX_CH], *mn[MECH_COMPARE_MAX_CH];
     for (int k = 0; k < map.n; k++)
         rn[k] = map.ch[k].run, mn[k] = map.ch[k].meas;
+    /* outputs: never over an input (the run's table, the measured record, the map), checked before any is read */
+    char file[4200];
+    const char *dset;
+    static char tf[4200], mf[4200];
+    snprintf(tf, sizeof tf, "%s", hy_h5_split_path(x->table, file, sizeof file, &dset) ? file : x->table);
+    snprintf(mf, sizeof mf, "%s", hy_h5_split_path(x->meas, file, sizeof file, &dset) ? file : x->meas);
+    x->inputs[0] = tf, x->inputs[1] = mf, x->inputs[2] = x->mapfile, x->inputs[3] = NULL;
+    {
+        DIR *dp = opendir(x->dir);
+        struct dirent *de;
+        while (dp && (de = readdir(dp))) {
+            if (strcmp(de->d_name, "compare.json") != 0 && strcmp(de->d_name, "report.md") != 0 &&
+                strncmp(de->d_name, "overlay-", 8) != 0 && strncmp(de->d_name, "loop-", 5) != 0)
+                continue;
+            char p[4400];
+            snprintf(p, sizeof p, "%s/%s", x->dir, de->d_name);
+            for (int i = 0; i < 3; i++)
+                if (x->inputs[i] && hy_same_file(p, x->inputs[i])) {
+                    closedir(dp);
+                    return mech_cli_fail(cmd, "%s: refusing to overwrite an input file (give another -o)", p);
+                }
+        }
+        if (dp)
+            closedir(dp);
+    }
     mech_compare_rec run, meas;
-    const char *mapname = x.mapfile ? x.mapfile : "options";
-    if (mech_compare_rec_read(x.table, "t", "s", rn, map.n, &run, &err) != HY_OK) {
+    if (mech_compare_rec_read(x->table, "t", "s", rn, map.n, &run, &err) != HY_OK) {
+        if (run.bad_ch >= 0 && x->mapfile)
+            return mech_cli_fail(cmd, "%s: %s.run: %s", x->mapfile, map.ch[run.bad_ch].key, err.msg);
         if (run.bad_ch >= 0)
-            return mech_cli_fail(cmd, "%s: %s.run: %s", mapname, map.ch[run.bad_ch].key, err.msg);
+            return mech_cli_fail(cmd, "--channels %s: %s", map.ch[run.bad_ch].run, err.msg);
         return mech_cli_fail(cmd, "%s", err.msg);
     }
-    if (mech_compare_rec_read(x.meas, map.time, map.time_unit, mn, map.n, &meas, &err) != HY_OK) {
+    if (mech_compare_rec_read(x->meas, map.time, map.time_unit, mn, map.n, &meas, &err) != HY_OK) {
         mech_compare_rec_free(&run);
+        if (meas.bad_ch >= 0 && x->mapfile)
+            return mech_cli_fail(cmd, "%s: %s.measured: %s", x->mapfile, map.ch[meas.bad_ch].key, err.msg);
         if (meas.bad_ch >= 0)
-            return mech_cli_fail(cmd, "%s: %s.measured: %s", mapname, map.ch[meas.bad_ch].key, err.msg);
+            return mech_cli_fail(cmd, "--channels %s: %s", map.ch[meas.bad_ch].meas, err.msg);
         return mech_cli_fail(cmd, "%s", err.msg);
     }
-    int rc = mech_compare_new(&map, &run, &meas, &x.c, &err);
+    int rc = mech_compare_new(&map, &run, &meas, &x->c, &err);
     mech_compare_rec_free(&run);
     mech_compare_rec_free(&meas);
     if (rc != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
-    const mech_compare *c = x.c;
+    const mech_compare *c = x->c;
+    mech_compare_rec fl[NFLAG];
+    int any_impact = 0;
+    for (int k = 0; k < c->map.n; k++)
+        any_impact |= c->map.ch[k].impact;
+    for (int f = 0; f < NFLAG; f++)
+        mech_compare_rec_init(&fl[f], x->table);
+    if (any_impact)
+        read_flags(x->table, fl);
     for (int k = 0; k < c->map.n; k++)
         if (c->map.ch[k].impact)
-            find_impacts(c, k, &x.imp[k]);
-    /* outputs: never over an input (the run's table, the measured record, the map) */
-    char file[4200];
-    const char *dset;
-    static char tf[4200], mf[4200];
-    snprintf(tf, sizeof tf, "%s", hy_h5_split_path(x.table, file, sizeof file, &dset) ? file : x.table);
-    snprintf(mf, sizeof mf, "%s", hy_h5_split_path(x.meas, file, sizeof file, &dset) ? file : x.meas);
-    x.inputs[0] = tf, x.inputs[1] = mf, x.inputs[2] = x.mapfile, x.inputs[3] = NULL;
-    int status = mech_out_mkdir(cmd, x.dir);
+            find_impacts(c, k, fl, &x->imp[k]);
+    for (int f = 0; f < NFLAG; f++)
+        mech_compare_rec_free(&fl[f]);
+    for (int l = 0; l < c->map.nloop; l++)
+        if (mech_compare_loops(c, l, &x->lm[l], &x->lp[l], &err) != HY_OK) {
+            for (int j = 0; j < l; j++)
+                hy_loops_free(&x->lm[j]), hy_loops_free(&x->lp[j]);
+            mech_compare_free(x->c);
+            return mech_cli_fail(cmd, "%s: %s", x->mapfile, err.msg);
+        }
+    int status = mech_out_mkdir(cmd, x->dir);
     for (int k = 0; status == MECH_EXIT_OK && !no_plots && k < c->map.n; k++)
-        status = figure(&x, k);
-    cJSON *doc = status == MECH_EXIT_OK ? report_json(&x) : NULL;
+        status = figure(x, k);
+    for (int l = 0; status == MECH_EXIT_OK && !no_plots && l < c->map.nloop; l++)
+        status = loop_figure(x, l);
+    cJSON *doc = status == MECH_EXIT_OK ? report_json(x) : NULL;
     if (status == MECH_EXIT_OK && !doc)
         status = mech_cli_fail(cmd, "out of memory");
     if (status == MECH_EXIT_OK)
-        status = write_out(&x, "compare.json", doc);
+        status = write_out(x, "compare.json", doc);
     if (status == MECH_EXIT_OK)
-        status = write_out(&x, "report.md", NULL);
+        status = write_out(x, "report.md", NULL);
     cJSON_Delete(doc);
     if (status == MECH_EXIT_OK && !quiet) {
         printf("mech compare: lag %.6g ms (%s), grid %zu x %.4g ms over %.6g-%.6g s\n", 1e3 * c->lag,
@@ -588,8 +814,10 @@ int mech_cmd_compare(int argc, char **argv)
                    pct(pk, sizeof pk, R->peak_rel),
                    isfinite(R->lag) ? fmt(l, sizeof l, 1e3 * R->lag) : "-", verdict_text(R->verdict));
         }
-        printf("  report in %s: compare.json, report.md%s\n", mech_cli_text(x.dir), no_plots ? "" : ", overlays");
+        printf("  report in %s: compare.json, report.md%s\n", mech_cli_text(x->dir), no_plots ? "" : ", overlays");
     }
-    mech_compare_free(x.c);
+    for (int l = 0; l < c->map.nloop; l++)
+        hy_loops_free(&x->lm[l]), hy_loops_free(&x->lp[l]);
+    mech_compare_free(x->c);
     return status;
 }

@@ -75,7 +75,20 @@ typedef struct mech_compare_chan {
     double tol;                    /* NRMSE tolerance of the verdict (NaN: the map's default, else none)        */
     int impact;                    /* 1: a contact force; its impacts are tabulated (time, peak, impulse)        */
     char key[32];                  /* "channels[2]" (or "--tol", ...) for messages                               */
+    double peak_tol;               /* tolerance of |peak error| / |measured peak| (NaN: none): a transient's peak
+                                      can be wrong by far more than a whole-record NRMSE shows                     */
+    int derivative;                /* 0, 1, 2: the run channel differentiated in time that many times (a measured
+                                      tip acceleration against the run's tip deflection): three-point formulas on
+                                      the run's own samples; its unit gets "/s" or "/s^2"                          */
 } mech_compare_chan;
+
+#define MECH_COMPARE_MAX_LOOPS 8
+/* A hysteretic element with a measured loop: two mapped channels, its displacement q and force Q (indices into
+ * the map's channels), compared as loops (hyst loops' metrics: energy per cycle, secant stiffness). */
+typedef struct mech_compare_loop {
+    char name[MECH_COMPARE_NAME];  /* the element ("axial", "hinge1")                                            */
+    int q, Q;                      /* channel indices                                                            */
+} mech_compare_loop;
 
 enum mech_compare_align { MECH_COMPARE_ALIGN_XCORR = 0, MECH_COMPARE_ALIGN_EVENT, MECH_COMPARE_ALIGN_NONE };
 
@@ -91,7 +104,11 @@ typedef struct mech_compare_map {
     double event_level;                  /* ALIGN_EVENT: the fraction of the channel's peak |value| (0.1)         */
     double dt;                           /* the grid step (s; NaN: the measured record's median sampling step)    */
     double tol;                          /* the default NRMSE tolerance (NaN: none)                               */
+    int nloop;
+    mech_compare_loop loop[MECH_COMPARE_MAX_LOOPS];
     char source[256];                    /* the map file for messages ("" when made from options)                 */
+    double window[2];                    /* the part of the measured record compared (s, measured time; NaN: all):
+                                            a transient judged on its own, not diluted by the quiet rest          */
 } mech_compare_map;
 
 // (m) => no channels, time "t" in s, cross-correlation on the first channel, defaults as above
@@ -103,6 +120,8 @@ int mech_compare_map_read(const char *path, mech_compare_map *m, hy_err *err);
 /* (m, "CH=X": a measured channel of m (or a run channel mapped) and its NRMSE tolerance) => that channel's tol;
  * errors name the option: a channel not in the map, a tolerance that is not a positive finite number */
 int mech_compare_map_tol(mech_compare_map *m, const char *spec, hy_err *err);
+/* (m, "T0,T1") => m->window (T0 < T1, finite; --window); errors name the option */
+int mech_compare_map_window(mech_compare_map *m, const char *spec, hy_err *err);
 /* (m, "event", "none" or a channel) => the alignment set; a channel must be a measured channel of the map */
 int mech_compare_map_align(mech_compare_map *m, const char *spec, hy_err *err);
 /* (m without channels, run channel names[nrun], measured names[nmeas]) => every measured channel but the time that
@@ -115,7 +134,9 @@ int mech_compare_map_same_names(mech_compare_map *m, const char *const *run, int
  * b(t) ~ a(t - lag): both resampled onto one uniform grid of step h (linear interpolation inside each record), the
  * mean squared difference over the overlap at every whole-sample shift (its cross term by FFT, GSL radix-2;
  * the energies by prefix sums), the smallest refined by a parabola through it and its two neighbours computed
- * directly (sub-sample). HY_EDATA when the best shift is at the search limit or the channel is flat there. */
+ * directly, then by Brent's method (GSL) on the continuous mean squared difference between b's own samples and a
+ * interpolated at t - L, L within one grid step of the best shift (sub-sample). HY_EDATA when the best shift is
+ * at the search limit or the channel is flat there. */
 int mech_compare_xcorr_lag(const double *ta, const double *a, size_t na, const double *tb, const double *b, size_t nb,
                            double h, double max_lag, double *lag, hy_err *err);
 /* (run channel, measured channel, level in (0, 1)) => *lag = t_b - t_a between the first times each |value|
@@ -127,7 +148,7 @@ int mech_compare_event_lag(const double *ta, const double *a, size_t na, const d
 typedef struct mech_compare_impact {
     double t_start, t_end;   /* the first and last sample with |v| at or above the threshold's episode          */
     double t_peak, peak;     /* the largest |v| of the episode (signed value)                                   */
-    double impulse;          /* trapezoid integral of v from t_start to t_end                                   */
+    double impulse;          /* trapezoid integral of v from the sample before t_start to the one after t_end   */
 } mech_compare_impact;
 /* (t[n], v[n], threshold > 0) => the episodes of a contact force: one starts where |v| reaches the threshold and
  * ends where |v| falls below half of it (the hysteresis keeps a noisy record from chattering); at most max kept in
@@ -150,7 +171,8 @@ typedef struct mech_compare_result {
     double peak_rel;                /* peak_err / |peak_meas| (NaN when 0)                                        */
     double lag;                     /* this channel's own cross-correlation lag (s) (NaN: flat, or at the limit)  */
     double tol;                     /* NRMSE tolerance (NaN: none)                                                */
-    int verdict;                    /* 1 pass, 0 fail, -1 no tolerance                                            */
+    int verdict;                    /* 1 pass (NRMSE and peak within their tolerances), 0 fail, -1 no tolerance  */
+    double peak_tol;                /* peak tolerance (NaN: none)                                                 */
 } mech_compare_result;
 
 typedef struct mech_compare {
@@ -163,9 +185,10 @@ typedef struct mech_compare {
     double *meas[MECH_COMPARE_MAX_CH];  /* measured channel on the grid, in the run channel's unit, gain applied  */
     double *pred[MECH_COMPARE_MAX_CH];  /* run channel at t - lag                                                 */
     double factor[MECH_COMPARE_MAX_CH]; /* measured value -> run unit: unit factor x scale                        */
-    char run_unit[MECH_COMPARE_MAX_CH][MECH_COMPARE_UNIT];
+    char run_unit[MECH_COMPARE_MAX_CH][MECH_COMPARE_UNIT];  /* the compared unit (a derivative's: "m/s^2")       */
     mech_compare_result res[MECH_COMPARE_MAX_CH];
     double span_run[2], span_meas[2];   /* the records' time spans (s)                                            */
+    char run_unit0[MECH_COMPARE_MAX_CH][MECH_COMPARE_UNIT]; /* the run channel's own unit (a residual's run's)     */
 } mech_compare;
 
 /* (map, run record, measured record) => *out: units checked (a mismatch names the channel), the lag by the map's
@@ -182,5 +205,11 @@ size_t mech_compare_nresid(const mech_compare *c);
  * flat measured channel: by res.norm). The grid and lag are c's (fixed: a calibration moves the model,
  * not the sensor's clock). HY_EDATA when the run does not cover the grid or lacks a channel. Allocates nothing. */
 int mech_compare_residual(const mech_compare *c, const mech_compare_rec *run, double *r, hy_err *err);
+
+struct hy_loops;
+/* (c, loop index of c->map) => the loop analysis (hy_loops_analyze) of the measured (q, Q) and of the predicted one
+ * on the common grid, with the same reversal threshold (the measured record's default: its noise sets it), so their
+ * cycles, energies per cycle and secant stiffnesses compare like with like. Free both with hy_loops_free. */
+int mech_compare_loops(const mech_compare *c, int l, struct hy_loops *meas, struct hy_loops *pred, hy_err *err);
 
 #endif

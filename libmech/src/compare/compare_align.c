@@ -12,18 +12,18 @@
  * Event: the first time each |channel| reaches a fraction of its own peak, interpolated between samples. */
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fft_complex.h>
+#include <gsl/gsl_min.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mech/compare.h"
+#include "compare_internal.h"
 
 // (t[n] increasing, v, time) => v linearly interpolated at time (inside [t0, t_{n-1}]); *j a moving search hint
-static double interp(const double *t, const double *v, size_t n, double x, size_t *j)
+double compare_interp(const double *t, const double *v, size_t n, double x, size_t *j)
 {
     size_t i = *j;
-    if (i >= n - 1)
-        i = 0;
-    if (t[i] > x)
+    if (i >= n - 1 || t[i] > x)
         i = 0;
     while (i + 2 < n && t[i + 1] <= x)
         i++;
@@ -57,7 +57,7 @@ static void on_grid(const double *t, const double *v, size_t n, double T0, doubl
             x = t[0];
         if (x > t[n - 1])
             x = t[n - 1];
-        g[i] = interp(t, v, n, x, &j);
+        g[i] = compare_interp(t, v, n, x, &j);
     }
     *lo = a, *hi = b;
 }
@@ -75,6 +75,97 @@ static double msd_direct(const double *a, long alo, long ahi, const double *b, l
         s += d * d;
     }
     return s / (double)*cnt;
+}
+
+double compare_derive_at(const double *t, const double *v, size_t n, int d, size_t i)
+{
+    if (n >= 4 && (i == 0 || i == n - 1)) { /* an end: the two nearest interior values extrapolated linearly */
+        size_t a = i == 0 ? 1 : n - 2, b = i == 0 ? 2 : n - 3;
+        double da = compare_derive_at(t, v, n, d, a), db = compare_derive_at(t, v, n, d, b);
+        return da + (da - db) * (t[i] - t[a]) / (t[a] - t[b]);
+    }
+    if (i < 1)
+        i = 1;
+    if (i > n - 2)
+        i = n - 2;
+    double h1 = t[i] - t[i - 1], h2 = t[i + 1] - t[i];
+    if (d == 1)
+        return -h2 / (h1 * (h1 + h2)) * v[i - 1] + (h2 - h1) / (h1 * h2) * v[i] + h1 / (h2 * (h1 + h2)) * v[i + 1];
+    return 2 * (h1 * v[i + 1] - (h1 + h2) * v[i] + h2 * v[i - 1]) / (h1 * h2 * (h1 + h2));
+}
+
+double compare_interp_d(const double *t, const double *v, size_t n, int d, double x, size_t *j)
+{
+    if (d == 0)
+        return compare_interp(t, v, n, x, j);
+    compare_interp(t, v, n, x, j); /* the interval: t[*j] <= x < t[*j + 1] */
+    size_t i = *j;
+    double w = (x - t[i]) / (t[i + 1] - t[i]);
+    w = w < 0 ? 0 : w > 1 ? 1 : w;
+    double a = compare_derive_at(t, v, n, d, i), b = compare_derive_at(t, v, n, d, i + 1);
+    return a + w * (b - a);
+}
+
+typedef struct msd_ctx {
+    const double *ta, *a, *tb, *b;
+    size_t na, j0, j1;  /* the measured samples j0..j1 used for every L of the bracket */
+} msd_ctx;
+
+// (L, ctx) => the mean over the measured samples j0..j1 of (b_j - a(tb_j - L))^2, a linearly interpolated
+static double msd_at(double L, void *p)
+{
+    const msd_ctx *m = p;
+    size_t h = 0;
+    double s = 0;
+    for (size_t j = m->j0; j <= m->j1; j++) {
+        double x = m->tb[j] - L;
+        if (x < m->ta[0])
+            x = m->ta[0];
+        if (x > m->ta[m->na - 1])
+            x = m->ta[m->na - 1];
+        double d = m->b[j] - compare_interp(m->ta, m->a, m->na, x, &h);
+        s += d * d;
+    }
+    return s / (double)(m->j1 - m->j0 + 1);
+}
+
+// (records, bracket [lo, hi], *lag inside it) => *lag refined by Brent's method when the bracket holds
+static void refine(const double *ta, const double *a, size_t na, const double *tb, const double *b, size_t nb,
+                   double lo, double hi, double *lag)
+{
+    msd_ctx m = {ta, a, tb, b, na, 0, 0};
+    /* the measured samples inside the run's span for every L in [lo, hi] */
+    double s0 = ta[0] + hi, s1 = ta[na - 1] + lo;
+    while (m.j0 < nb && tb[m.j0] < s0)
+        m.j0++;
+    m.j1 = nb;
+    while (m.j1 > 0 && tb[m.j1 - 1] > s1)
+        m.j1--;
+    if (m.j0 >= m.j1 || m.j1 - m.j0 < 3)
+        return;
+    m.j1--;
+    double x = *lag, fx = msd_at(x, &m), flo = msd_at(lo, &m), fhi = msd_at(hi, &m);
+    if (!(fx < flo && fx < fhi))
+        return;
+    gsl_function F = {msd_at, &m};
+    gsl_min_fminimizer *mz = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+    if (!mz)
+        return;
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    if (gsl_min_fminimizer_set_with_values(mz, &F, x, fx, lo, flo, hi, fhi) == GSL_SUCCESS) {
+        for (int it = 0; it < 100; it++) {
+            if (gsl_min_fminimizer_iterate(mz) != GSL_SUCCESS)
+                break;
+            double l = gsl_min_fminimizer_x_lower(mz), u = gsl_min_fminimizer_x_upper(mz);
+            if (gsl_min_test_interval(l, u, 1e-9 * (hi - lo), 0) == GSL_SUCCESS)
+                break;
+        }
+        double xb = gsl_min_fminimizer_x_minimum(mz);
+        if (msd_at(xb, &m) < fx) /* only a better lag replaces the parabola's (a run against itself: exactly 0) */
+            *lag = xb;
+    }
+    gsl_set_error_handler(old);
+    gsl_min_fminimizer_free(mz);
 }
 
 // (run channel, measured channel, h, max |lag|) => *lag with b(t) ~ a(t - lag)
@@ -171,6 +262,10 @@ int mech_compare_xcorr_lag(const double *ta, const double *a, size_t na, const d
     if (d < -0.5)
         d = -0.5;
     *lag = ((double)best + d) * h;
+    /* the continuous refinement: Brent's minimiser (GSL) of the mean squared difference between the measured
+       samples and the run interpolated at t - L, over L in [best - 1, best + 1] h; where the parabola's bracket
+       does not hold (D not below both ends) the parabola's estimate stays */
+    refine(ta, a, na, tb, b, nb, ((double)best - 1) * h, ((double)best + 1) * h, lag);
 done:
     free(ga), free(gb), free(fa), free(fb), free(ea), free(eb);
     return rc;

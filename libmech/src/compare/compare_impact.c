@@ -17,13 +17,17 @@ size_t mech_compare_impacts(const double *t, const double *v, size_t n, double t
         if (i >= n)
             break;
         size_t a = i, p = i;
-        double imp = 0;
+        /* the impulse includes the segments from the sample before the start and to the sample after the end: the
+           whole contact of a force that rises from and falls back to below the threshold */
+        double imp = a > 0 ? 0.5 * (v[a - 1] + v[a]) * (t[a] - t[a - 1]) : 0;
         while (i + 1 < n && fabs(v[i + 1]) >= 0.5 * threshold) {
             imp += 0.5 * (v[i] + v[i + 1]) * (t[i + 1] - t[i]);
             i++;
             if (fabs(v[i]) > fabs(v[p]))
                 p = i;
         }
+        if (i + 1 < n)
+            imp += 0.5 * (v[i] + v[i + 1]) * (t[i + 1] - t[i]);
         if (count < max)
             out[count] = (mech_compare_impact){t[a], t[i], t[p], v[p], imp};
         count++;

@@ -144,8 +144,7 @@ int mech_compare_rec_read(const char *table, const char *t_col, const char *t_un
         if (rc == HY_OK) {
             snprintf(r->name[k], sizeof r->name[k], "%s", names[k]);
             snprintf(r->unit[k], sizeof r->unit[k], "%s", s.q_unit);
-            r->nch = k + 1;
-            if (k == 0) {
+            if (k == 0) { /* the time and the sample count (grow allocates no channel yet: nch is 0) */
                 if (s.n < 2) {
                     rc = hy_err_set(err, HY_EDATA, "%s: %zu sample%s, expected at least 2", table, s.n,
                                     s.n == 1 ? "" : "s");
@@ -175,6 +174,7 @@ int mech_compare_rec_read(const char *table, const char *t_col, const char *t_un
                                 s.n, names[0], r->n);
             }
             if (rc == HY_OK) {
+                r->nch = k + 1;
                 r->v[k] = malloc((r->cap ? r->cap : 1) * sizeof(double));
                 if (!r->v[k])
                     rc = hy_err_set(err, HY_ENOMEM, "%s: out of memory", table);

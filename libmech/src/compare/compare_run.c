@@ -7,6 +7,7 @@
 #include <string.h>
 #include "hyst/replay.h"
 #include "mech/compare.h"
+#include "compare_internal.h"
 
 void mech_compare_free(mech_compare *c)
 {
@@ -18,23 +19,6 @@ void mech_compare_free(mech_compare *c)
     free(c);
 }
 
-// (t[n], v, x inside [t0, t_{n-1}], hint) => v at x by linear interpolation
-static double interp(const double *t, const double *v, size_t n, double x, size_t *j)
-{
-    size_t i = *j;
-    if (i >= n - 1 || t[i] > x)
-        i = 0;
-    while (i + 2 < n && t[i + 1] <= x)
-        i++;
-    *j = i;
-    double w = (x - t[i]) / (t[i + 1] - t[i]);
-    if (w <= 0)
-        return v[i];
-    if (w >= 1)
-        return v[i + 1];
-    return v[i] + w * (v[i + 1] - v[i]);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -42,7 +26,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 // (record) => its median sampling step
-static double median_step(const mech_compare_rec *r, hy_err *err, double *h)
+static int median_step(const mech_compare_rec *r, hy_err *err, double *h)
 {
     double *d = malloc((r->n - 1) * sizeof *d);
     if (!d)
@@ -75,6 +59,8 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
         return hy_err_set(err, HY_ENOMEM, "out of memory");
     c->map = *map;
     int ir[MECH_COMPARE_MAX_CH], im[MECH_COMPARE_MAX_CH];
+    const double *rv[MECH_COMPARE_MAX_CH] = {0};  /* the run's channel, or its derivative (in dv)             */
+    double *dv[MECH_COMPARE_MAX_CH] = {0};
     int rc = HY_OK;
     double *scaled = NULL;
     for (int k = 0; k < map->n; k++) {
@@ -90,7 +76,45 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
                             meas->source);
             goto fail;
         }
-        const char *ru = run->unit[ir[k]], *fu = meas->unit[im[k]];
+        /* a derivative of the run's channel: its values at the run's samples, its unit with "/s" or "/s^2" */
+        char ru[MECH_COMPARE_UNIT];
+        int ulen;
+        const char *u0 = run->unit[ir[k]];
+        size_t ul = strlen(u0);
+        if (ch->derivative < 0 || ch->derivative > 2) {
+            rc = hy_err_set(err, HY_EARG, "%s: %s.derivative: %d, expected 0, 1 or 2", mn, ch->key, ch->derivative);
+            goto fail;
+        }
+        if (ch->derivative == 0)
+            ulen = snprintf(ru, sizeof ru, "%s", u0);
+        else if (ch->derivative == 1 && ul > 2 && strcmp(u0 + ul - 2, "/s") == 0)
+            ulen = snprintf(ru, sizeof ru, "%.*s^2", (int)ul, u0);
+        else
+        {
+            const char *base = u0[0] ? u0 : "1";
+            ulen = snprintf(ru, sizeof ru, "%.*s%s", (int)strlen(base), base, ch->derivative == 1 ? "/s" : "/s^2");
+        }
+        if (ulen < 0 || (size_t)ulen >= sizeof ru) {
+            rc = hy_err_set(err, HY_EDATA, "%s: %s.derivative: the unit '%s' differentiated is too long", mn, ch->key,
+                            u0);
+            goto fail;
+        }
+        rv[k] = run->v[ir[k]];
+        if (ch->derivative > 0) {
+            if (run->n < 3) {
+                rc = hy_err_set(err, HY_EDATA, "%s: %s.derivative: %s has %zu samples, expected at least 3", mn,
+                                ch->key, run->source, run->n);
+                goto fail;
+            }
+            if (!(dv[k] = malloc(run->n * sizeof *dv[k]))) {
+                rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+                goto fail;
+            }
+            for (size_t i = 0; i < run->n; i++)
+                dv[k][i] = compare_derive_at(run->t, run->v[ir[k]], run->n, ch->derivative, i);
+            rv[k] = dv[k];
+        }
+        const char *fu = meas->unit[im[k]];
         if (ch->unit[0] && fu[0] && strcmp(ch->unit, fu) != 0) {
             rc = hy_err_set(err, HY_EDATA, "%s: %s: unit mismatch on channel '%s': the map says '%s', the units row "
                             "of %s says '%s'", mn, ch->key, ch->meas, ch->unit, meas->source, fu);
@@ -112,6 +136,7 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
         }
         c->factor[k] = f * ch->scale;
         snprintf(c->run_unit[k], sizeof c->run_unit[k], "%s", ru);
+        snprintf(c->run_unit0[k], sizeof c->run_unit0[k], "%s", u0);
     }
     c->span_run[0] = run->t[0], c->span_run[1] = run->t[run->n - 1];
     c->span_meas[0] = meas->t[0], c->span_meas[1] = meas->t[meas->n - 1];
@@ -153,10 +178,10 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
         c->lag = isnan(map->lag) ? 0 : map->lag;
     else {
         if (map->align == MECH_COMPARE_ALIGN_EVENT)
-            rc = mech_compare_event_lag(run->t, run->v[ir[ka]], run->n, meas->t, scaled, meas->n, map->event_level,
+            rc = mech_compare_event_lag(run->t, rv[ka], run->n, meas->t, scaled, meas->n, map->event_level,
                                         &c->lag, err);
         else
-            rc = mech_compare_xcorr_lag(run->t, run->v[ir[ka]], run->n, meas->t, scaled, meas->n, h, max_lag, &c->lag,
+            rc = mech_compare_xcorr_lag(run->t, rv[ka], run->n, meas->t, scaled, meas->n, h, max_lag, &c->lag,
                                         err);
         if (rc != HY_OK) {
             char m[HY_MSG_LEN];
@@ -168,6 +193,15 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
     }
     /* the overlap, in the measured record's time */
     double lo = fmax(c->span_run[0] + c->lag, c->span_meas[0]), hi = fmin(c->span_run[1] + c->lag, c->span_meas[1]);
+    if (!isnan(map->window[0])) { /* the window: a part of the overlap */
+        double a = fmax(lo, map->window[0]), b = fmin(hi, map->window[1]);
+        if (!(b - a >= h)) {
+            rc = hy_err_set(err, HY_EDATA, "%s: window %.10g to %.10g s: outside the records' overlap %.10g to %.10g s "
+                            "(measured time)", mn, map->window[0], map->window[1], lo, hi);
+            goto fail;
+        }
+        lo = a, hi = b;
+    }
     if (!(hi - lo >= h)) {
         rc = hy_err_set(err, HY_EDATA, "%s and %s do not overlap in time: the run spans %.10g to %.10g s (shifted "
                         "by the lag %.6g s), the measured record %.10g to %.10g s", run->source, meas->source,
@@ -197,8 +231,8 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
         size_t ja = 0, jb = 0;
         for (size_t i = 0; i < c->n; i++) {
             double tr = fmin(fmax(c->t[i] - c->lag, c->span_run[0]), c->span_run[1]);
-            c->meas[k][i] = c->factor[k] * interp(meas->t, meas->v[im[k]], meas->n, c->t[i], &jb);
-            c->pred[k][i] = interp(run->t, run->v[ir[k]], run->n, tr, &ja);
+            c->meas[k][i] = c->factor[k] * compare_interp(meas->t, meas->v[im[k]], meas->n, c->t[i], &jb);
+            c->pred[k][i] = compare_interp(run->t, rv[k], run->n, tr, &ja);
         }
         /* metrics */
         mech_compare_result *R = &c->res[k];
@@ -227,7 +261,7 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
                 R->peak_meas = v, R->t_peak_meas = meas->t[i];
         }
         for (size_t i = 0; i < run->n; i++) {
-            double v = run->v[ir[k]][i], tm = run->t[i] + c->lag;
+            double v = rv[k][i], tm = run->t[i] + c->lag;
             if (tm >= lo && tm <= hi && (isnan(R->t_peak_pred) || fabs(v) > fabs(R->peak_pred)))
                 R->peak_pred = v, R->t_peak_pred = tm;
         }
@@ -236,17 +270,29 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
         /* the channel's own lag, on the records as read (a flat channel or one at the limit has none) */
         for (size_t i = 0; i < meas->n; i++)
             scaled[i] = c->factor[k] * meas->v[im[k]][i];
-        if (mech_compare_xcorr_lag(run->t, run->v[ir[k]], run->n, meas->t, scaled, meas->n, h, max_lag, &R->lag,
+        if (k == ka && map->align == MECH_COMPARE_ALIGN_XCORR)
+            R->lag = c->lag; /* the alignment's own channel: that lag, not computed twice */
+        else if (mech_compare_xcorr_lag(run->t, rv[k], run->n, meas->t, scaled, meas->n, h, max_lag, &R->lag,
                                    NULL) != HY_OK)
             R->lag = NAN;
         R->tol = !isnan(map->ch[k].tol) ? map->ch[k].tol : map->tol;
-        R->verdict = isnan(R->tol) ? -1 : R->nrmse <= R->tol;
+        R->peak_tol = map->ch[k].peak_tol;
+        if (isnan(R->tol) && isnan(R->peak_tol))
+            R->verdict = -1;
+        else
+            R->verdict = (isnan(R->tol) || R->nrmse <= R->tol) &&
+                         (isnan(R->peak_tol) || (isfinite(R->peak_rel) && fabs(R->peak_rel) <= R->peak_tol) ||
+                          (R->peak_meas == 0 && R->peak_pred == 0));
     }
     free(scaled);
+    for (int k = 0; k < MECH_COMPARE_MAX_CH; k++)
+        free(dv[k]);
     *out = c;
     return HY_OK;
 fail:
     free(scaled);
+    for (int k = 0; k < MECH_COMPARE_MAX_CH; k++)
+        free(dv[k]);
     mech_compare_free(c);
     return rc;
 }
@@ -271,15 +317,18 @@ int mech_compare_residual(const mech_compare *c, const mech_compare_rec *run, do
         int j = mech_compare_rec_find(run, c->map.ch[k].run);
         if (j < 0)
             return hy_err_set(err, HY_EDATA, "%s: no channel '%s'", run->source, c->map.ch[k].run);
-        if (strcmp(run->unit[j], c->run_unit[k]) != 0)
+        if (strcmp(run->unit[j], c->run_unit0[k]) != 0)
             return hy_err_set(err, HY_EDATA, "%s: channel '%s' in '%s', the comparison's in '%s'", run->source,
-                              c->map.ch[k].run, run->unit[j], c->run_unit[k]);
+                              c->map.ch[k].run, run->unit[j], c->run_unit0[k]);
+        if (c->map.ch[k].derivative > 0 && run->n < 3)
+            return hy_err_set(err, HY_EDATA, "%s: %zu samples, a derivative needs at least 3", run->source, run->n);
         double norm = c->res[k].norm * sq;
         size_t h = 0;
         double *rk = r + (size_t)k * c->n;
         for (size_t i = 0; i < c->n; i++) {
             double x = fmin(fmax(c->t[i] - c->lag, run->t[0]), run->t[run->n - 1]);
-            rk[i] = (interp(run->t, run->v[j], run->n, x, &h) - c->meas[k][i]) / norm;
+            rk[i] = (compare_interp_d(run->t, run->v[j], run->n, c->map.ch[k].derivative, x, &h) - c->meas[k][i]) /
+                    norm;
         }
     }
     return HY_OK;

@@ -19,6 +19,7 @@ void mech_compare_map_default(mech_compare_map *m)
     m->event_level = 0.1;
     m->dt = NAN;
     m->tol = NAN;
+    m->window[0] = m->window[1] = NAN;
 }
 
 static void chan_default(mech_compare_chan *c, const char *key)
@@ -26,6 +27,7 @@ static void chan_default(mech_compare_chan *c, const char *key)
     memset(c, 0, sizeof *c);
     c->scale = 1;
     c->tol = NAN;
+    c->peak_tol = NAN;
     snprintf(c->key, sizeof c->key, "%s", key);
 }
 
@@ -105,6 +107,24 @@ int mech_compare_map_align(mech_compare_map *m, const char *spec, hy_err *err)
     return HY_OK;
 }
 
+int mech_compare_map_window(mech_compare_map *m, const char *spec, hy_err *err)
+{
+    char s[120];
+    hy_msg_text(s, sizeof s, spec ? spec : "", spec ? strlen(spec) : 0, 100);
+    char *end;
+    double a = spec ? strtod(spec, &end) : NAN, b = NAN;
+    if (spec && end != spec && *end == ',') {
+        const char *p = end + 1;
+        b = strtod(p, &end);
+        if (end == p || *end)
+            b = NAN;
+    }
+    if (!isfinite(a) || !isfinite(b) || !(a < b))
+        return hy_err_set(err, HY_EARG, "--window %s: expected T0,T1 with T0 < T1 (s, the measured record's time)", s);
+    m->window[0] = a, m->window[1] = b;
+    return HY_OK;
+}
+
 int mech_compare_map_tol(mech_compare_map *m, const char *spec, hy_err *err)
 {
     const char *eq = spec ? strrchr(spec, '=') : NULL;
@@ -165,8 +185,9 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
     if (rc != HY_OK)
         return rc;
     static const char *const top[] = {"format", "notes", "time", "time_unit", "align", "align_channel", "lag",
-                                       "max_lag", "event_level", "dt", "tol", "channels", NULL};
-    static const char *const chk[] = {"measured", "run", "unit", "scale", "tol", "impact", "notes", NULL};
+                                       "max_lag", "event_level", "dt", "tol", "channels", "loops", "window", NULL};
+    static const char *const chk[] = {"measured", "run", "unit", "scale", "tol", "peak_tol", "impact",
+                                       "derivative", "notes", NULL};
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *chs = cJSON_GetObjectItemCaseSensitive(doc, "channels");
     char align[MECH_COMPARE_NAME] = "";
@@ -196,6 +217,18 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
     else if (cJSON_GetArraySize(chs) > MECH_COMPARE_MAX_CH)
         rc = hy_err_set(err, HY_EDATA, "%s: channels: %d entries, expected at most %d", name, cJSON_GetArraySize(chs),
                         MECH_COMPARE_MAX_CH);
+    const cJSON *win = rc == HY_OK ? cJSON_GetObjectItemCaseSensitive(doc, "window") : NULL;
+    if (win) {
+        const cJSON *w0 = cJSON_GetArrayItem(win, 0), *w1 = cJSON_GetArrayItem(win, 1);
+        if (!cJSON_IsArray(win) || cJSON_GetArraySize(win) != 2 || !cJSON_IsNumber(w0) || !cJSON_IsNumber(w1) ||
+            !isfinite(w0->valuedouble) || !isfinite(w1->valuedouble))
+            rc = hy_err_set(err, HY_EPARSE, "%s: window: expected [T0, T1], two numbers", name);
+        else if (!(w0->valuedouble < w1->valuedouble))
+            rc = hy_err_set(err, HY_EDATA, "%s: window: [%.10g, %.10g], expected T0 < T1", name, w0->valuedouble,
+                            w1->valuedouble);
+        else
+            m->window[0] = w0->valuedouble, m->window[1] = w1->valuedouble;
+    }
     if (rc == HY_OK && cJSON_GetObjectItemCaseSensitive(doc, "lag"))
         m->lag = cJSON_GetObjectItemCaseSensitive(doc, "lag")->valuedouble;
     int k = 0;
@@ -213,7 +246,8 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
         if ((rc = known_keys(it, chk, where, name, err)) != HY_OK ||
             (rc = str(it, "measured", where, name, c->meas, sizeof c->meas, 1, err)) != HY_OK ||
             (rc = str(it, "unit", where, name, c->unit, sizeof c->unit, 0, err)) != HY_OK ||
-            (rc = num(it, "tol", where, name, 0, 1, &c->tol, err)) != HY_OK)
+            (rc = num(it, "tol", where, name, 0, 1, &c->tol, err)) != HY_OK ||
+            (rc = num(it, "peak_tol", where, name, 0, 1, &c->peak_tol, err)) != HY_OK)
             break;
         const cJSON *sc = cJSON_GetObjectItemCaseSensitive(it, "scale");
         if (sc && (!cJSON_IsNumber(sc) || !isfinite(sc->valuedouble))) {
@@ -231,11 +265,18 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
             break;
         }
         c->impact = cJSON_IsTrue(imp);
+        const cJSON *dvj = cJSON_GetObjectItemCaseSensitive(it, "derivative");
+        if (dvj && (!cJSON_IsNumber(dvj) || !(dvj->valuedouble == 0 || dvj->valuedouble == 1 ||
+                                              dvj->valuedouble == 2))) {
+            rc = hy_err_set(err, HY_EPARSE, "%s: %sderivative: expected 0, 1 or 2", name, where);
+            break;
+        }
+        c->derivative = dvj ? (int)dvj->valuedouble : 0;
         if (cJSON_GetObjectItemCaseSensitive(it, "run")) {
             if ((rc = str(it, "run", where, name, c->run, sizeof c->run, 1, err)) != HY_OK)
                 break;
         } else
-            snprintf(c->run, sizeof c->run, "%s", c->meas);
+            memcpy(c->run, c->meas, sizeof c->run); /* the same size: the name and its terminator */
         for (int j = 0; j < k; j++)
             if (strcmp(m->ch[j].meas, c->meas) == 0) {
                 rc = hy_err_set(err, HY_EDATA, "%s: %smeasured: '%s' is mapped twice (channels[%d])", name, where,
@@ -243,6 +284,42 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
                 break;
             }
         m->n = k + 1;
+    }
+    const cJSON *loops = rc == HY_OK ? cJSON_GetObjectItemCaseSensitive(doc, "loops") : NULL;
+    if (loops && !cJSON_IsArray(loops))
+        rc = hy_err_set(err, HY_EPARSE, "%s: loops: expected an array", name);
+    else if (loops && cJSON_GetArraySize(loops) > MECH_COMPARE_MAX_LOOPS)
+        rc = hy_err_set(err, HY_EDATA, "%s: loops: %d entries, expected at most %d", name, cJSON_GetArraySize(loops),
+                        MECH_COMPARE_MAX_LOOPS);
+    int l = 0;
+    for (const cJSON *it = loops && rc == HY_OK ? loops->child : NULL; it && rc == HY_OK; it = it->next, l++) {
+        static const char *const lk[] = {"name", "q", "Q", "notes", NULL};
+        char where[40], qn[MECH_COMPARE_NAME], Qn[MECH_COMPARE_NAME];
+        snprintf(where, sizeof where, "loops[%d].", l);
+        mech_compare_loop *L = &m->loop[l];
+        if (!cJSON_IsObject(it)) {
+            rc = hy_err_set(err, HY_EPARSE, "%s: loops[%d]: expected an object", name, l);
+            break;
+        }
+        if ((rc = known_keys(it, lk, where, name, err)) != HY_OK ||
+            (rc = str(it, "name", where, name, L->name, sizeof L->name, 1, err)) != HY_OK ||
+            (rc = str(it, "q", where, name, qn, sizeof qn, 1, err)) != HY_OK ||
+            (rc = str(it, "Q", where, name, Qn, sizeof Qn, 1, err)) != HY_OK)
+            break;
+        L->q = L->Q = -1;
+        for (int j = 0; j < m->n; j++) {
+            if (strcmp(m->ch[j].meas, qn) == 0)
+                L->q = j;
+            if (strcmp(m->ch[j].meas, Qn) == 0)
+                L->Q = j;
+        }
+        if (L->q < 0 || L->Q < 0)
+            rc = hy_err_set(err, HY_EDATA, "%s: %s%s: '%s' is not a measured channel of the map", name, where,
+                            L->q < 0 ? "q" : "Q", L->q < 0 ? qn : Qn);
+        else if (L->q == L->Q)
+            rc = hy_err_set(err, HY_EDATA, "%s: %sQ: the same channel as q", name, where);
+        else
+            m->nloop = l + 1;
     }
     if (rc == HY_OK && strcmp(m->time, "") == 0)
         snprintf(m->time, sizeof m->time, "t");
@@ -272,7 +349,7 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
         }
     }
     if (rc != HY_OK)
-        m->n = 0;
+        m->n = 0, m->nloop = 0;
     cJSON_Delete(doc);
     return rc;
 }
