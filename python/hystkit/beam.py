@@ -89,6 +89,12 @@ def _summary(h, cfg, nm, hist, dth, M):
     for k in ("w_tip", "theta", "theta_dot", "U"):
         _, a, v, tm = _peak(hist[k], t)
         s["peaks"][k] = {"max_abs": a, "value": v, "time": tm}
+    # the tip's settling time (libmech's mech_beam_peaks_settling, beam_peaks.c): the time of the last sample with
+    # |w_tip| above 5 % of its peak, None when the last sample is above it (not settled within the run)
+    aw = np.abs(np.asarray(hist["w_tip"], dtype=float))
+    above = np.nonzero(aw > 0.05 * aw.max())[0] if len(aw) else np.array([], dtype=int)
+    s["peaks"]["w_tip"]["settling_time"] = (float(t[0]) if above.size == 0 else
+                                            None if above[-1] == len(aw) - 1 else float(t[above[-1]]))
     for j in range(cfg.params.n_hinges):
         hp = cfg.params.hinge[j]
         _, aq, _, tq = _peak(dth[j], t)
