@@ -36,7 +36,7 @@ for c in "loops" "fit pwl" "fit kin" "replay $M" "plot loops $M"; do
         ok "hyst $c: --threshold -1 is a usage error"; else not_ok "hyst $c: --threshold -1 is a usage error (exit $rc)"; fi
     # shellcheck disable=SC2086
     "$HYST" $c "$D" --center abc -o "$WORK/x.png" > /dev/null 2>"$WORK/e"; rc=$?
-    if [ $rc -eq 2 ] && grep -q -- "--center: expected a finite number" "$WORK/e"; then
+    if [ $rc -eq 2 ] && grep -q -- "--center: 'abc' is not a finite number" "$WORK/e"; then
         ok "hyst $c: --center abc is a usage error"; else not_ok "hyst $c: --center abc is a usage error (exit $rc)"; fi
     # shellcheck disable=SC2086
     "$HYST" $c --help 2>/dev/null | grep -q -- "--center C" && ok "hyst $c --help lists --center" || not_ok "hyst $c --help lists --center"

@@ -78,6 +78,7 @@ static int is_group(const char *word)
 
 int main(int argc, char **argv)
 {
+    tool_cli_init("hyst");
     if (argc < 2) {
         usage(stderr);
         return HY_EXIT_USAGE;
@@ -116,7 +117,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "hyst: unknown command '%s' (see 'hyst --help')\n", argv[1]);
         return HY_EXIT_USAGE;
     }
-    /* The command sees argv[0] = its full name, then its own arguments. */
+    /* The command sees argv[0] = its full name, then its own arguments; its report checked once written */
     argv[words] = (char *)c->name;
-    return c->fn(argc - words, argv + words);
+    return tool_stdout(c->name, c->fn(argc - words, argv + words));
 }
