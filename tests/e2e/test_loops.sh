@@ -211,7 +211,7 @@ check "... and writes nothing" test ! -e "$WORK/tiny-br.csv"
 # ---- outputs are atomic and never overwrite the input -------------------------------------------------------------
 cp "$HYS1" "$WORK/in.csv"
 sum0=$(cksum <"$WORK/in.csv")
-check_fails "refuses to write the report over the input" "overwrite the input" \
+check_fails "refuses to write the report over the input" "in.csv: refusing to overwrite an input file" \
     "$HYST" loops "$WORK/in.csv" --json "$WORK/in.csv"
 check "input unchanged" test "$(cksum <"$WORK/in.csv")" = "$sum0"
 echo "previous" >"$WORK/keep.json"

@@ -42,9 +42,11 @@ enum { HY_EXIT_OK = TOOL_EXIT_OK, HY_EXIT_FAIL = TOOL_EXIT_FAIL, HY_EXIT_USAGE =
 #define hy_cli_warn   tool_warn
 #define hy_cli_double tool_double
 
-// (command, --report path or NULL, model output path) => HY_EXIT_OK, or HY_EXIT_USAGE after the message when both
-// go to standard output or name the same file (tool_out_one_stdout, tool_out_distinct)
-int hy_cli_report_and_model(const char *cmd, const char *report, const char *out);
+/* The outputs of a fit (fit pwl, kin, bw, bwbn, iwan): (command, data path, model output, --report or NULL) =>
+ * HY_EXIT_OK; HY_EXIT_USAGE after the message when both go to standard output or name the same file
+ * (tool_out_one_stdout, tool_out_distinct); HY_EXIT_FAIL "PATH: refusing to overwrite an input file" when one is
+ * the data (FILE.h5:/DATASET: the file), said before the record is read and fitted, not after the fit */
+int hy_cli_fit_outputs(const char *cmd, const char *data, const char *out, const char *report);
 
 // (command, path or "-", JSON document, input to protect or NULL) => the document and a newline written atomically
 // (tool_out_open: never over the input); exit status, the failure reported

@@ -26,10 +26,13 @@ int hy_cli_write_json(const char *cmd, const char *path, struct cJSON *doc, cons
     return rc;
 }
 
-int hy_cli_report_and_model(const char *cmd, const char *report, const char *out)
+int hy_cli_fit_outputs(const char *cmd, const char *data, const char *out, const char *report)
 {
     const char *paths[2] = {out, report}, *names[2] = {"-o", "--report"};
     if (tool_out_one_stdout(cmd, 2, paths, names) != HY_EXIT_OK || tool_out_distinct(cmd, 2, paths, names) != HY_EXIT_OK)
         return HY_EXIT_USAGE;
+    for (int k = 0; k < 2 && strcmp(data, "-") != 0; k++)
+        if (paths[k] && strcmp(paths[k], "-") != 0 && hy_same_file(paths[k], data))
+            return hy_cli_fail(cmd, "%s: refusing to overwrite an input file", paths[k]);
     return HY_EXIT_OK;
 }

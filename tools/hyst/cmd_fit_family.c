@@ -219,8 +219,8 @@ int hy_cmd_fit_family(int argc, char **argv)
     }
     if (bdir && !n_boot)
         return hy_cli_usage(CMD, "--bootstrap-dir needs --bootstrap N");
-    if (hy_cli_report_and_model(CMD, report_path, out) != HY_EXIT_OK)
-        return HY_EXIT_USAGE;
+    if ((go = hy_cli_fit_outputs(CMD, data, out, report_path)) != HY_EXIT_OK)
+        return go;
 
     hy_series s;
     hy_series_init(&s);

@@ -138,8 +138,8 @@ int hy_cmd_fit_kin(int argc, char **argv)
         return hy_cli_usage(CMD, "--min-branch: expected a fraction below 1, got '%g'", o.min_branch);
     if (no_prune)
         o.prune = 0;
-    if (hy_cli_report_and_model(CMD, report_path, out) != HY_EXIT_OK)
-        return HY_EXIT_USAGE;
+    if ((go = hy_cli_fit_outputs(CMD, data, out, report_path)) != HY_EXIT_OK)
+        return go;
 
     hy_series s;
     hy_series_init(&s);

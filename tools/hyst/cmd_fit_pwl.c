@@ -105,7 +105,7 @@ static int parse_args(int argc, char **argv, fit_args *a)
     }
     if (a->fit.segments_F && a->have_tol)
         return hy_cli_usage(CMD, "give --segments or --tol, not both");
-    return hy_cli_report_and_model(CMD, a->report, a->out) != HY_EXIT_OK ? HY_EXIT_USAGE : -1;
+    return (go = hy_cli_fit_outputs(CMD, a->data, a->out, a->report)) != HY_EXIT_OK ? go : -1;
 }
 
 /* (report, record) => the file lines of every limit-loop row added next to the rows (start_line, peak_line,
@@ -231,13 +231,6 @@ int hy_cmd_fit_pwl(int argc, char **argv)
     if ((rc = hy_cli_condition(CMD, &s)) != HY_EXIT_OK ||
         (rc = hy_cli_check_record(CMD, &s, &a.fit.loops, 1)) != HY_EXIT_OK)
         goto done;
-    for (int k = 0; k < 2 && strcmp(a.data, "-") != 0; k++) {   /* refused before the fit, not after it */
-        const char *p = k ? a.report : a.out;
-        if (p && strcmp(p, "-") != 0 && hy_same_file(p, a.data)) {
-            rc = hy_cli_fail(CMD, "%s: refusing to overwrite an input file", p);
-            goto done;
-        }
-    }
     hy_stage st; /* the estimate before a long fit, the time after (issue 42, N24) */
     if ((rc = hy_cli_fit_begin(CMD, s.source, hy_cli_fit_seconds("pwl", s.n, 0), s.n, 0, &st)) != HY_EXIT_OK)
         goto done;

@@ -410,8 +410,6 @@ int hy_cmd_loops(int argc, char **argv)
     }
     if (!a.quiet)
         print_table(&s, &L);
-    if (fflush(stdout) != 0)
-        rc = hy_cli_fail(CMD, "cannot write to standard output");
 done:
     for (int k = 0; k < N_OUT; k++)
         if (open[k])

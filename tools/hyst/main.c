@@ -85,18 +85,18 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);
-        return HY_EXIT_OK;
+        return tool_stdout(NULL, HY_EXIT_OK);
     }
     hy_cleanup_signals();   /* an interrupted run removes its temporary files and ends by the signal */
     hy_blas_single_thread();
     if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
         printf("hyst %s\n", HYST_VERSION);
-        return HY_EXIT_OK;
+        return tool_stdout(NULL, HY_EXIT_OK);
     }
     if (strcmp(argv[1], "help") == 0) {
         if (argc < 3) {
             usage(stdout);
-            return HY_EXIT_OK;
+            return tool_stdout(NULL, HY_EXIT_OK);
         }
         int words = 0;
         const struct command *c = find(argc - 1, argv + 1, &words);
@@ -107,7 +107,7 @@ int main(int argc, char **argv)
             return HY_EXIT_USAGE;
         }
         char *hargv[] = {(char *)c->name, "--help", NULL};
-        return c->fn(2, hargv);
+        return tool_stdout(c->name, c->fn(2, hargv));
     }
     int words = 0;
     const struct command *c = find(argc, argv, &words);
