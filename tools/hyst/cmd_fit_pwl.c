@@ -57,12 +57,13 @@ static const char *const kinds[] = {"constant", "friction", NULL};
 static int parse_args(int argc, char **argv, fit_args *a)
 {
     int kind = 0;
+    const char *max_segments = NULL;
     double amp_tol = 0;
     int have_amp_tol = 0;
     const hy_arg tab[] = {
         HY_OPT_STR("output", 'o', &a->out),          HY_OPT_STR("report", 0, &a->report),
         HY_OPT_STR("segments", 0, &a->segments),     HY_OPT_DOUBLE("tol", &a->fit.tol, &a->have_tol),
-        HY_OPT_INT("max-segments", 0, &a->fit.max_segments, 3, NULL),
+        HY_OPT_STR("max-segments", 0, &max_segments),
         HY_OPT_STR("backlash", 0, &a->backlash),     HY_OPT_FLAG("symmetric", 0, &a->fit.symmetric),
         HY_OPT_CHOICE("kind", &kind, kinds),         HY_OPT_DOUBLE("amp-tol", &amp_tol, &have_amp_tol),
         HY_CLI_DATA_OPTS(&a->csv, NULL),             HY_CLI_LOOPS_OPTS(&a->fit.loops),
@@ -71,9 +72,9 @@ static int parse_args(int argc, char **argv, fit_args *a)
                         &a->data);
     if (go != TOOL_CLI_GO)
         return go;
-    if (a->fit.max_segments > HY_PWLFIT_MAX_SEGMENTS)
-        return hy_cli_usage(CMD, "--max-segments: '%d' is not an integer from 3 to %d", a->fit.max_segments,
-                            HY_PWLFIT_MAX_SEGMENTS);
+    if (max_segments &&
+        tool_int_range(CMD, "max-segments", max_segments, 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.max_segments) != 0)
+        return HY_EXIT_USAGE;
     if (a->segments) {   /* N (both branches) or NF,NB */
         char buf[64];
         snprintf(buf, sizeof buf, "%s", a->segments);

@@ -95,20 +95,6 @@ typedef struct run {
 
 /* ---- option parsing ------------------------------------------------------------------------------------------ */
 
-// (text) => integer >= lo, whole string; -1 with a usage message
-static int parse_long(const char *opt, const char *text, long lo, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE || v < lo || v > 1000000000L) {
-        hy_cli_usage(CMD, "--%s: '%s' is not an integer from %ld to 1000000000", opt, text, lo);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 // (text "LEVEL" or "P%") => value >= 0 and whether it is a percentage; -1 with a usage message
 static int parse_level(const char *opt, const char *text, double *v, int *pct)
 {
@@ -281,19 +267,13 @@ static int parse_args(int argc, char **argv, sim_opts *o)
                         "missing MODEL.json (hyst sim MODEL.json (--protocol NAME | --drive FILE))", &o->model);
     if (go != TOOL_CLI_GO)
         return go;
-    long v;
     if ((noise && parse_level("noise", noise, &o->noise, &o->noise_pct) != 0) ||
         (q_noise && parse_level("q-noise", q_noise, &o->q_noise, &o->q_noise_pct) != 0) ||
         (seed && parse_seed(seed, &o->seed) != 0))
         return HY_EXIT_USAGE;
     o->have_noise = noise != NULL, o->have_q_noise = q_noise != NULL;
-    if (digits) {
-        if (parse_long("digits", digits, 1, &v) != 0)
-            return HY_EXIT_USAGE;
-        if (v > 17)
-            return hy_cli_usage(CMD, "--digits: at most 17 significant digits, got %ld", v);
-        o->digits = (int)v;
-    }
+    if (digits && tool_int_range(CMD, "digits", digits, 1, 17, &o->digits) != 0)   /* significant digits */
+        return HY_EXIT_USAGE;
     if (!o->drive == !o->protocol)
         return hy_cli_usage(CMD, "give exactly one of --protocol NAME and --drive FILE");
     if (o->data_opts && !o->drive)
