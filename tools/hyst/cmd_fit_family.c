@@ -215,7 +215,7 @@ int hy_cmd_fit_family(int argc, char **argv)
         errno = 0;
         seed = strtoull(seed_text, &end, 10);
         if (end == seed_text || *end || seed_text[0] == '-' || errno)
-            return hy_cli_usage(CMD, "--seed: '%s' is not an integer >= 0", seed_text);
+            return hy_cli_usage(CMD, "--seed: '%s' is not an integer from 0 to 18446744073709551615", seed_text);
     }
     if (bdir && !n_boot)
         return hy_cli_usage(CMD, "--bootstrap-dir needs --bootstrap N");

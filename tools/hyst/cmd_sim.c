@@ -115,12 +115,12 @@ static int parse_seed(const char *text, uint64_t *seed)
     char *end;
     errno = 0;
     if (text[0] == '-' || text[0] == '+') {
-        hy_cli_usage(CMD, "--seed: expected a whole number 0..18446744073709551615, got '%s'", text);
+        hy_cli_usage(CMD, "--seed: '%s' is not an integer from 0 to 18446744073709551615", text);
         return -1;
     }
     unsigned long long v = strtoull(text, &end, 10);
     if (end == text || *end != '\0' || errno == ERANGE) {
-        hy_cli_usage(CMD, "--seed: expected a whole number 0..18446744073709551615, got '%s'", text);
+        hy_cli_usage(CMD, "--seed: '%s' is not an integer from 0 to 18446744073709551615", text);
         return -1;
     }
     *seed = (uint64_t)v;
