@@ -1,11 +1,14 @@
 #!/bin/sh
 # One command-line layer for both programs (tools/common/tool_cli.h, docs/limits-and-outputs.md "One command-line
 # layer"; issue 42, item 4): the same classes of bad input run against every command of `hyst` and `mech`, each
-# answered the same way. Usage mistakes: exit 2, one line on stderr "PROGRAM COMMAND: MESSAGE (see 'PROGRAM COMMAND
-# --help')", nothing on stdout; --help: exit 0, the usage on stdout, nothing on stderr, and exit 1 with "PROGRAM
-# COMMAND: standard output: REASON" when that usage cannot be written (REASON "write error" when stdio wrote the text
-# in pieces and the failed piece's errno is gone by the end); an output naming an input:
-# exit 1, "PROGRAM COMMAND: PATH: refusing to overwrite an input file", the input unchanged.
+# answered the same way:
+# - a usage mistake: exit 2, nothing on stdout, one line on stderr "PROGRAM COMMAND: MESSAGE (see 'PROGRAM COMMAND
+#   --help')";
+# - --help: exit 0, the usage on stdout, nothing on stderr; into a full disk: exit 1, one line "PROGRAM COMMAND:
+#   standard output: REASON" (REASON "write error" when stdio wrote the text in pieces and the failed piece's errno
+#   is gone by the end);
+# - an output folder where a file is: exit 1, one line "PROGRAM COMMAND: PATH: not a folder", the file kept;
+# - an output naming an input: exit 1, "PROGRAM COMMAND: PATH: refusing to overwrite an input file", the input kept.
 . "$TOP/tests/e2e/lib.sh"
 FIX=$FIXTURES
 D=$FIX/synthetic/pwl_double_loop_fit.csv
@@ -106,6 +109,20 @@ usage_error "two outputs on standard output" hyst "loops" \
     "--json and --backbone both write to standard output \('-'\)" "$D" --json - --backbone -
 usage_error "two outputs on standard output" hyst "replay" \
     "--json and --markdown both write to standard output \('-'\)" "$M" "$D" --json - --markdown -
+
+# An output folder where a file is: the commands that write a folder of files refuse it with one line, exit 1
+echo "not a folder" >"$WORK/file"
+for c in "hyst|fit all|$D -d" "mech|dock|$S --duration 0.01 --no-plots --out" "mech|sweep|$P --no-plots --out"; do
+    prog=${c%%|*}; rest=${c#*|}; cmd=${rest%%|*}; line=${rest#*|}
+    # shellcheck disable=SC2086
+    "$BIN/$prog" $cmd $line "$WORK/file" </dev/null >/dev/null 2>"$WORK/e"; rc=$?
+    if [ "$rc" -eq 1 ] && [ "$(wc -l <"$WORK/e")" -eq 1 ] && grep -q "^$prog $cmd: $WORK/file: not a folder\$" "$WORK/e" &&
+        [ "$(cat "$WORK/file")" = "not a folder" ]; then
+        ok "$prog $cmd: an output folder where a file is"
+    else
+        not_ok "$prog $cmd: an output folder where a file is (exit $rc: $(head -c 300 "$WORK/e"))"
+    fi
+done
 
 # An output naming an input: program | command words | the input's file name | the command line, IN the input
 # (a copy in $WORK/od/, checked unchanged after the refusal). mech sweep writes only into its --out folder, whose
