@@ -24,7 +24,7 @@ else
 endif
 
 CC      ?= cc
-CPPFLAGS += -Ilibhyst/include -Ilibmech/include -Ilibmech/src -D_GNU_SOURCE -MMD -MP
+CPPFLAGS += -Ilibhyst/include -Ilibmech/include -Ilibmech/src -Itools/common -D_GNU_SOURCE -MMD -MP
 CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
@@ -62,8 +62,10 @@ endif
 HYST_SRC  := $(sort $(wildcard libhyst/src/*.c))
 HYST_CXX  := $(sort $(wildcard libhyst/src/*.cc))
 MECH_SRC  := $(sort $(wildcard libmech/src/*/*.c))
-TOOL_SRC  := $(sort $(wildcard tools/hyst/*.c))
-MTOOL_SRC := $(sort $(wildcard tools/mech/*.c))
+# tools/common/: the command-line layer of both programs (tool_cli.h: messages, options, output rules)
+CTOOL_SRC := $(sort $(wildcard tools/common/*.c))
+TOOL_SRC  := $(sort $(wildcard tools/hyst/*.c)) $(CTOOL_SRC)
+MTOOL_SRC := $(sort $(wildcard tools/mech/*.c)) $(CTOOL_SRC)
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
 

@@ -35,6 +35,17 @@ int hy_args_int(const char *name, const char *text, int min, int *out, hy_err *e
     return HY_OK;
 }
 
+int hy_args_int_range(const char *name, const char *text, int lo, int hi, int *out, hy_err *err)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || errno || v < lo || v > hi)
+        return hy_err_set(err, HY_EARG, "--%s: '%s' is not an integer from %d to %d", name, text, lo, hi);
+    *out = (int)v;
+    return HY_OK;
+}
+
 // (option, value) => the value stored by the option's kind
 static int store(const hy_arg *a, const char *value, hy_args *st, hy_err *err)
 {
@@ -43,7 +54,8 @@ static int store(const hy_arg *a, const char *value, hy_args *st, hy_err *err)
     case HY_ARG_STR: *(const char **)a->dst = value; return HY_OK;
     case HY_ARG_DOUBLE: return hy_args_double(a->name, value, a->dst, err);
     case HY_ARG_INT: return hy_args_int(a->name, value, a->min, a->dst, err);
-    case HY_ARG_CALL: return a->call(a->dst, value, st, err);
+    case HY_ARG_CALL:
+    case HY_ARG_FLAG_CALL: return a->call(a->dst, value, st, err);
     case HY_ARG_CHOICE: {
         char list[256] = "";
         int n = 0;
@@ -64,6 +76,18 @@ static int store(const hy_arg *a, const char *value, hy_args *st, hy_err *err)
 int hy_args_parse(const hy_arg *tab, int argc, char **argv, const char *missing, const char **operand, int *help,
                   hy_err *err)
 {
+    int first = 0, count = 0, n = missing ? 1 : 0;
+    if (operand)
+        *operand = NULL;
+    int rc = hy_args_parse_n(tab, argc, argv, n, n, missing, &first, &count, help, err);
+    if (rc == HY_OK && operand && count)
+        *operand = argv[first];
+    return rc;
+}
+
+int hy_args_parse_n(const hy_arg *tab, int argc, char **argv, int min, int max, const char *missing, int *first,
+                    int *count, int *help, hy_err *err)
+{
     struct option lo[ARGS_MAX + 2];
     char sopt[2 * ARGS_MAX + 4];
     int n = 0, k = 0;
@@ -71,7 +95,7 @@ int hy_args_parse(const hy_arg *tab, int argc, char **argv, const char *missing,
     for (; tab[n].kind != HY_ARG_END; n++) {
         if (n >= ARGS_MAX)
             return hy_err_set(err, HY_EARG, "more than %d options in one table", ARGS_MAX);
-        int has = tab[n].kind != HY_ARG_FLAG;
+        int has = tab[n].kind != HY_ARG_FLAG && tab[n].kind != HY_ARG_FLAG_CALL;
         lo[n] = (struct option){tab[n].name, has ? required_argument : no_argument, 0, LONG_BASE + n};
         if (tab[n].letter) {
             sopt[k++] = (char)tab[n].letter;
@@ -84,8 +108,7 @@ int hy_args_parse(const hy_arg *tab, int argc, char **argv, const char *missing,
     sopt[k++] = 'h';
     sopt[k] = '\0';
     *help = 0;
-    if (operand)
-        *operand = NULL;
+    *first = argc, *count = 0;
     optind = 0;   /* 0, not 1: glibc's getopt then forgets the state of an earlier parse in this process (mech
                      sweep parses its own options, then runs mech dock's parse for a chosen run) */
     opterr = 0;
@@ -103,7 +126,7 @@ int hy_args_parse(const hy_arg *tab, int argc, char **argv, const char *missing,
                 i = j;
         if (i < 0)
             return hy_err_set(err, HY_EARG, "unknown option '%s'", argv[optind - 1]);
-        hy_args st = {argc, argv, optind};
+        hy_args st = {argc, argv, optind, &tab[i]};
         int rc = store(&tab[i], optarg, &st, err);
         optind = st.next;   /* a call may have read the next word */
         if (rc != HY_OK)
@@ -111,15 +134,12 @@ int hy_args_parse(const hy_arg *tab, int argc, char **argv, const char *missing,
         if (tab[i].given)
             *tab[i].given = 1;
     }
-    if (missing) {
-        if (optind >= argc)
-            return hy_err_set(err, HY_EARG, "%s", missing);
-        if (operand)
-            *operand = argv[optind];
-        optind++;
-    }
-    if (optind < argc)
-        return hy_err_set(err, HY_EARG, "unexpected argument '%s'", argv[optind]);
+    /* GNU getopt has moved the operands after the options: argv[optind .. argc - 1] */
+    if (argc - optind < min)
+        return hy_err_set(err, HY_EARG, "%s", missing ? missing : "missing operand");
+    if (argc - optind > max)
+        return hy_err_set(err, HY_EARG, "unexpected argument '%s'", argv[optind + max]);
+    *first = optind, *count = argc - optind;
     return HY_OK;
 }
 

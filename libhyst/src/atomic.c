@@ -89,7 +89,7 @@ int hy_atomic_open(hy_atomic *a, const char *path, const char *protect, hy_err *
         return HY_OK;
     }
     if (protect && hy_same_file(path, protect))
-        return hy_err_set(err, HY_EARG, "%s: refusing to overwrite the input file with an output", path);
+        return hy_err_set(err, HY_EARG, "%s: refusing to overwrite an input file", path);
     if (strlen(path) + 16 >= sizeof a->path)
         return hy_err_set(err, HY_EARG, "%s: output path too long", path);
     snprintf(a->path, sizeof a->path, "%s", path);

@@ -14,7 +14,7 @@ def test_save_refuses_the_log_of_a_dataset_path(tmp_path):
     before = log.read_bytes()
     rec = hk.read_record("%s:/records/brake" % log)
     model = hk.load_model(FIX / "models" / "pwl-friction.json")
-    with pytest.raises(hk.ArgumentError, match="refusing to overwrite the input"):
+    with pytest.raises(hk.ArgumentError, match="log.h5: refusing to overwrite an input file"):
         model.save(log, protect="%s:/records/brake" % log)
     assert log.read_bytes() == before and len(rec) == 3077
     # another path is written as before, with the same protect argument

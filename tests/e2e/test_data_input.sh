@@ -147,7 +147,7 @@ done
 # ---- bad option values: usage errors, exit 2 ---------------------------------------------------------------
 check_exit "--delimiter must be , ; or tab" 2 "--delimiter: expected ',', ';' or 'tab', got '\|'" "$HYST" loops --delimiter '|' "$HYS1"
 check_exit "--x-scale 0" 2 "--x-scale: expected a finite non-zero factor" "$HYST" loops --x-scale 0 "$HYS1"
-check_exit "--y-scale nan" 2 "--y-scale: expected a finite number" "$HYST" loops --y-scale nan "$HYS1"
+check_exit "--y-scale nan" 2 "--y-scale: 'nan' is not a finite number" "$HYST" loops --y-scale nan "$HYS1"
 check_exit "--x 0" 2 "--x: expected a 1-based column index, got '0'" "$HYST" loops --x 0 "$HYS1"
 check_exit "--x and --y the same column" 1 "are both column 2, expected different columns" "$HYST" loops --x 2 --y 2 "$HYS1"
 "$HYST" loops --help >"$WORK/help.txt" 2>&1

@@ -103,7 +103,7 @@ check_fails "fit on a record without loops" "the displacement is monotonic" "$HY
 check_fails "non-convergence is an error with the last state" "did not converge .*last state: k = .*sum of squares" \
     "$HYST" fit bw "$WORK/bw_fit.csv" --max-iter 1 --starts 1 --n 1 -o "$WORK/x.json"
 [ ! -e "$WORK/x.json" ] && ok "no model written on failure" || not_ok "no model written on failure"
-check_fails "bad --n" "--n: expected" "$HYST" fit bw --n 0 "$WORK/bw_fit.csv"
+check_fails "bad --n" "--n '0': expected an integer from 1 to 20 or free" "$HYST" fit bw --n 0 "$WORK/bw_fit.csv"
 # ---- bootstrap: intervals that cover the truth; too few cycles is an error ------------------------------------------
 check "bw: fit with --bootstrap" "$HYST" fit bw --n 2 "$WORK/bw_fit.csv" -o "$WORK/bw_boot.json" --bootstrap 40 --seed 9
 $PY - "$WORK/bw_boot.json" >"$WORK/.w" <<'PYEOF'

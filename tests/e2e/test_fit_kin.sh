@@ -75,11 +75,11 @@ check "Hys1" "$HYST" fit kin -q --no-header "$HYS1" -o "$WORK/hys1.json" --repor
 check_lt "Hys1 integrated NRMSE < 12 %" "$(sec_val final nrmse <"$WORK/hys1r.json")" 0.12
 
 # ---- errors -----------------------------------------------------------------------------------------------
-check_exit "no data file" 2 "expected one DATA.csv" "$HYST" fit kin
+check_exit "no data file" 2 "hyst fit kin: missing DATA.csv" "$HYST" fit kin
 check_exit "missing file" 1 "nope.csv" "$HYST" fit kin "$WORK/nope.csv"
-check_exit "--k out of range" 2 "--k: expected an integer 1..8" "$HYST" fit kin --k 9 "$WORK/paper.csv"
-check_exit "--rule unknown" 2 "--rule: expected symmetric or two-set" "$HYST" fit kin --rule odd "$WORK/paper.csv"
-check_exit "--smooth bad" 2 "--smooth: expected a degree" "$HYST" fit kin --smooth 0 "$WORK/paper.csv"
+check_exit "--k out of range" 2 "--k: '9' is not an integer from 1 to 8" "$HYST" fit kin --k 9 "$WORK/paper.csv"
+check_exit "--rule unknown" 2 "--rule 'odd': expected symmetric or two-set" "$HYST" fit kin --rule odd "$WORK/paper.csv"
+check_exit "--smooth bad" 2 "--smooth '0': expected a degree" "$HYST" fit kin --smooth 0 "$WORK/paper.csv"
 check_exit "--max-m bad" 2 "--max-m" "$HYST" fit kin --max-m x "$WORK/paper.csv"
 check_exit "unknown option" 2 "" "$HYST" fit kin --frobnicate "$WORK/paper.csv"
 printf 'q,Q\n0,1\n1,1\n2,1\n1,1\n0,1\n' >"$WORK/flat.csv"

@@ -95,11 +95,11 @@ check_exit "too sparse even widened: a clear message, nothing written" 1 "too fe
 expect "no model left after it" test ! -e "$WORK/sparse.json"
 
 # ---- usage errors (exit 2) ----
-check_exit "no data file" 2 "expected a data file" "$HYST" fit pwl -o "$WORK/x.json"
-check_exit "two data files" 2 "expected one data file" "$HYST" fit pwl "$FX/pwl_double_loop_fit.csv" "$FX/pwl_asymmetric_fit.csv"
+check_exit "no data file" 2 "hyst fit pwl: missing DATA.csv" "$HYST" fit pwl -o "$WORK/x.json"
+check_exit "two data files" 2 "unexpected argument '.*pwl_asymmetric_fit.csv'" "$HYST" fit pwl "$FX/pwl_double_loop_fit.csv" "$FX/pwl_asymmetric_fit.csv"
 check_exit "unknown option" 2 "unknown option" "$HYST" fit pwl "$FX/pwl_double_loop_fit.csv" --bogus
 check_exit "--segments and --tol together" 2 "not both" "$HYST" fit pwl "$FX/pwl_double_loop_fit.csv" --segments 4 --tol 30
-check_exit "--segments 2" 2 "segments: expected a whole number 3..32" "$HYST" fit pwl "$FX/pwl_double_loop_fit.csv" --segments 2
+check_exit "--segments 2" 2 "--segments: '2' is not an integer from 3 to 32" "$HYST" fit pwl "$FX/pwl_double_loop_fit.csv" --segments 2
 check_exit "--segments abc" 2 "segments" "$HYST" fit pwl "$FX/pwl_double_loop_fit.csv" --segments abc
 check_exit "--backlash -1" 2 "backlash" "$HYST" fit pwl "$FX/pwl_double_loop_fit.csv" --backlash -1
 check_exit "--kind bogus" 2 "constant or friction" "$HYST" fit pwl "$FX/pwl_double_loop_fit.csv" --kind bogus

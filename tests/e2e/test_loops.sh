@@ -175,8 +175,8 @@ check "hyst help loops" "$HYST" help loops
 
 # ---- bad input and bad usage -------------------------------------------------------------------------------------
 check_fails "missing file" "nope\.csv" "$HYST" loops "$WORK/nope.csv"
-check_fails "no input" "no input file" "$HYST" loops
-check_fails "two inputs" "one input file" "$HYST" loops "$SPC1" "$HYS1"
+check_fails "no input" "hyst loops: missing FILE" "$HYST" loops
+check_fails "two inputs" "unexpected argument '.*Hys1.csv'" "$HYST" loops "$SPC1" "$HYS1"
 check_fails "threshold 0" "--threshold: expected a positive" "$HYST" loops "$SPC1" --threshold 0
 check_fails "threshold negative" "--threshold" "$HYST" loops "$SPC1" --threshold -1
 check_fails "threshold not a number" "--threshold" "$HYST" loops "$SPC1" --threshold abc
@@ -185,7 +185,7 @@ check_fails "center not a number" "--center" "$HYST" loops "$SPC1" --center abc
 check_fails "center not finite" "--center" "$HYST" loops "$SPC1" --center inf
 check_fails "unknown option" "unknown option" "$HYST" loops "$SPC1" --frobnicate
 check_fails "option without value" "needs a value" "$HYST" loops "$SPC1" --json
-check_fails "two outputs on standard output" "only one output" "$HYST" loops "$SPC1" --json - --cycles-csv -
+check_fails "two outputs on standard output" "--json and --cycles-csv both write to standard output" "$HYST" loops "$SPC1" --json - --cycles-csv -
 "$HYST" loops "$SPC1" --threshold 0 >/dev/null 2>&1
 check_num "bad usage exits 2" $? 2 0
 
@@ -211,7 +211,7 @@ check "... and writes nothing" test ! -e "$WORK/tiny-br.csv"
 # ---- outputs are atomic and never overwrite the input -------------------------------------------------------------
 cp "$HYS1" "$WORK/in.csv"
 sum0=$(cksum <"$WORK/in.csv")
-check_fails "refuses to write the report over the input" "overwrite the input" \
+check_fails "refuses to write the report over the input" "in.csv: refusing to overwrite an input file" \
     "$HYST" loops "$WORK/in.csv" --json "$WORK/in.csv"
 check "input unchanged" test "$(cksum <"$WORK/in.csv")" = "$sum0"
 echo "previous" >"$WORK/keep.json"

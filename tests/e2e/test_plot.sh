@@ -132,8 +132,8 @@ check_fails "no output and no display" "no output" env -u DISPLAY "$HYST" plot l
 check_fails "bad size" "--size" $HYST plot loops $D --size 10x "$KIN" "$WORK/rec.csv" -o "$WORK/z.png"
 check_fails "never overwrites the data" "refusing" $HYST plot loops $D "$KIN" "$WORK/rec.csv" --script "$WORK/rec.csv"
 cp "$KIN" "$WORK/model-copy.json"
-check_fails "the script never overwrites a model" "refusing to overwrite an input \(model file\)" $HYST plot loops $D "$WORK/model-copy.json" "$WORK/rec.csv" --script "$WORK/model-copy.json"
+check_fails "the script never overwrites a model" "model-copy.json: refusing to overwrite an input file" $HYST plot loops $D "$WORK/model-copy.json" "$WORK/rec.csv" --script "$WORK/model-copy.json"
 cp "$KIN" "$WORK/m.png"   # a model file is read by its content, whatever its name
-check_fails "the image never overwrites a model" "refusing to overwrite an input \(model file\)" $HYST plot loops $D "$WORK/m.png" "$WORK/rec.csv" -o "$WORK/m.png"
+check_fails "the image never overwrites a model" "m.png: refusing to overwrite an input file" $HYST plot loops $D "$WORK/m.png" "$WORK/rec.csv" -o "$WORK/m.png"
 cmp -s "$KIN" "$WORK/model-copy.json" && cmp -s "$KIN" "$WORK/m.png" && ok "the model files are unchanged" || not_ok "the model files are unchanged"
 finish

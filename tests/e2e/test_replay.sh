@@ -89,7 +89,7 @@ printf '{"format": "hyst-model", "version": 1, "model": "kin",\n  "C": [[1, 2], 
 check_fails "malformed model names line" "bad.json:2:[0-9]+" $HYST replay "$WORK/bad.json" "$WORK/clean.csv" $D
 printf 't,q,Q\n0,0,0\n1,0.1,abc\n' > "$WORK/badrow.csv"
 check_fails "bad data row names line" "badrow.csv:3" $HYST replay $D "$KIN" "$WORK/badrow.csv"
-check_fails "one argument is a usage error" "expected MODEL" $HYST replay "$KIN"
+check_fails "one argument is a usage error" "hyst replay: missing MODEL.json" $HYST replay "$KIN"
 $HYST replay --bogus "$KIN" "$WORK/clean.csv" 2>/dev/null; rc=$?
 check_num "unknown option exits 2" "$rc" 2 0
 cp "$WORK/clean.csv" "$WORK/keep.csv"

@@ -91,7 +91,7 @@ cp "$WORK/tri.csv" "$WORK/in.csv"
 check_exit "refuses to overwrite the drive file" 1 "refusing to overwrite" "$HYST" sim "$DL" --drive "$WORK/in.csv" --x q --y Q -o "$WORK/in.csv"
 expect "drive file untouched" cmp -s "$WORK/tri.csv" "$WORK/in.csv"
 cp "$DL" "$WORK/m.json"
-check_exit "refuses to overwrite the model file" 1 "refusing to overwrite the model" "$HYST" sim "$WORK/m.json" --protocol sine --amplitudes 1 -o "$WORK/m.json"
+check_exit "refuses to overwrite the model file" 1 "m.json: refusing to overwrite an input file" "$HYST" sim "$WORK/m.json" --protocol sine --amplitudes 1 -o "$WORK/m.json"
 expect "model file untouched" cmp -s "$DL" "$WORK/m.json"
 
 # ---- bad usage: exit 2 ----
@@ -113,7 +113,7 @@ check_exit "bad noise level" 2 "percentage" "$HYST" sim "$DL" --protocol sine --
 check_exit "negative seed" 2 "--seed" "$HYST" sim "$DL" --protocol sine --amplitudes 1 --seed -3
 check_exit "period and rate together" 2 "not both" "$HYST" sim "$DL" --protocol sine --amplitudes 1 --period 2 --rate 1
 check_exit "unknown option" 2 "unknown option '--bogus'" "$HYST" sim "$DL" --bogus
-check_exit "no model" 2 "expected a model file" "$HYST" sim --protocol sine --amplitudes 1
+check_exit "no model" 2 "hyst sim: missing MODEL.json" "$HYST" sim --protocol sine --amplitudes 1
 check_exit "--strict on a kinematic model" 2 "piecewise-linear" "$HYST" sim "$KIN" --protocol sine --amplitudes 0.1 --strict
 
 # ---- invalid model or drive file: exit 1 naming the file ----

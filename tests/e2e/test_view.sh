@@ -196,7 +196,7 @@ check_fails1 "a NaN in a log's history: FILE:/DSET:ROW:COLUMN" "nan/log.h5:/hist
     "$MECH" view "$B/nan/log.h5" --scenario "$B/dockc/s1-B.json"
 check_fails "--config for a log" "--config is for a beam response" "$MECH" view "$WORK/s1-B/log.h5" --config x.json
 h=$(cksum < "$B/run/history.csv")
-check_fails "-o onto an input" "refusing to overwrite the input file" "$MECH" view "$B/run" -o "$B/run/history.csv"
+check_fails "-o onto an input" "history.csv: refusing to overwrite an input file" "$MECH" view "$B/run" -o "$B/run/history.csv"
 check_eq "the input is unchanged" "$(cksum < "$B/run/history.csv")" "$h"
 echo "earlier page" > "$B/word/view.html"
 "$MECH" view "$B/word" >/dev/null 2>&1

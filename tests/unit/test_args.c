@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 #include "hyst/args.h"
 
@@ -114,12 +115,80 @@ static void messages(void **state)
     }
 }
 
+// a flag with its own rule: the option's table entry comes with the call (one call serving several options)
+static int flag(void *dst, const char *v, hy_args *st, hy_err *err)
+{
+    (void)err;
+    int *set = dst;
+    if (v != NULL)
+        return hy_err_set(err, HY_EARG, "a flag got a value");
+    *set = strcmp(st->arg->name, "on") == 0 ? 1 : 0;
+    return HY_OK;
+}
+
+// hy_args_parse_n: a command of min..max operands (`hyst replay MODEL... DATA`, `hyst plot KIND ... DATA`)
+static void operands(void **state)
+{
+    (void)state;
+    static char w[8][16];
+    const char *words[] = {"cmd", "m1.json", "--on", "m2.json", "--off", "--on", "d.csv"};
+    char *argv[8];
+    for (int k = 0; k < 7; k++)
+        argv[k] = strcpy(w[k], words[k]);
+    argv[7] = NULL;
+    int set = -1, first, count, help;
+    hy_err err;
+    const hy_arg tab[] = {HY_OPT_FLAG_CALL("on", &set, flag), HY_OPT_FLAG_CALL("off", &set, flag), HY_OPT_END};
+    assert_int_equal(hy_args_parse_n(tab, 7, argv, 2, 1000, "missing MODEL DATA", &first, &count, &help, &err), HY_OK);
+    assert_int_equal(set, 1);   /* the last flag given wins: --on */
+    assert_int_equal(count, 3);
+    assert_string_equal(argv[first], "m1.json");   /* the operands in their order, after the options */
+    assert_string_equal(argv[first + 1], "m2.json");
+    assert_string_equal(argv[first + 2], "d.csv");
+    /* fewer than min: the command's message; more than max: the first one too many */
+    argv[1] = strcpy(w[1], "m1.json");
+    char *one[] = {w[0], w[1], NULL};
+    strcpy(w[0], "cmd");
+    assert_int_equal(hy_args_parse_n(tab, 2, one, 2, 1000, "missing MODEL DATA", &first, &count, &help, &err),
+                     HY_EARG);
+    assert_string_equal(err.msg, "missing MODEL DATA");
+    char *three[] = {w[0], w[1], w[2], w[3], NULL};
+    strcpy(w[1], "a"), strcpy(w[2], "b"), strcpy(w[3], "c");
+    assert_int_equal(hy_args_parse_n(tab, 4, three, 1, 2, "missing A", &first, &count, &help, &err), HY_EARG);
+    assert_string_equal(err.msg, "unexpected argument 'c'");
+    /* a flag with its own rule takes no value: "--on=x" is refused by getopt as an option with a value */
+    char *val[] = {w[0], w[4], NULL};
+    strcpy(w[4], "--on=x");
+    assert_int_equal(hy_args_parse_n(tab, 2, val, 0, 0, NULL, &first, &count, &help, &err), HY_EARG);
+}
+
+static void int_range(void **state)
+{
+    (void)state;
+    int v = 0;
+    hy_err err;
+    assert_int_equal(hy_args_int_range("k", "8", 1, 8, &v, &err), HY_OK);
+    assert_int_equal(v, 8);
+    assert_int_equal(hy_args_int_range("k", "1", 1, 8, &v, &err), HY_OK);
+    assert_int_equal(v, 1);
+    const char *bad[] = {"9", "0", "x", "", "2.5", "99999999999999999999"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        assert_int_equal(hy_args_int_range("k", bad[k], 1, 8, &v, &err), HY_EARG);
+        char want[128];
+        snprintf(want, sizeof want, "--k: '%s' is not an integer from 1 to 8", bad[k]);
+        assert_string_equal(err.msg, want);
+    }
+    assert_int_equal(v, 1);   /* untouched by a refused value */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(values_and_operand),
         cmocka_unit_test(help_stops),
         cmocka_unit_test(messages),
+        cmocka_unit_test(operands),
+        cmocka_unit_test(int_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,12 +3,13 @@
 #ifndef HYST_CLI_H
 #define HYST_CLI_H
 
-#include <getopt.h>
+#include "hyst/args.h"
 #include "hyst/common.h"
 #include "hyst/csvread.h"
 #include "hyst/loops.h"
 #include "hyst/series.h"
 #include "hyst/util.h"
+#include "tool_cli.h"
 
 struct cJSON;
 
@@ -32,24 +33,23 @@ void hy_cli_energy_warning(const char *cmd, const char *source, const struct hy_
 struct hy_model;
 void hy_cli_energy_check(const char *cmd, const hy_series *s, const struct hy_model *m, const hy_loops_opts *lo);
 
-/* Exit statuses: 0 success, 1 failure on the data or model, 2 bad usage. */
-enum { HY_EXIT_OK = 0, HY_EXIT_FAIL = 1, HY_EXIT_USAGE = 2 };
+/* The command-line layer is both programs' (tools/common/tool_cli.h: messages "hyst COMMAND: ...", the usage hint
+ * "(see 'hyst COMMAND --help')", exit statuses 0 / 1 / 2, the option tables, the output rules); these are its
+ * functions under the names the hyst commands call them by (one implementation: each name is the tool_ function) */
+enum { HY_EXIT_OK = TOOL_EXIT_OK, HY_EXIT_FAIL = TOOL_EXIT_FAIL, HY_EXIT_USAGE = TOOL_EXIT_USAGE };
+#define hy_cli_fail   tool_fail
+#define hy_cli_usage  tool_usage
+#define hy_cli_warn   tool_warn
+#define hy_cli_double tool_double
 
-// (command, printf format) => "hyst COMMAND: message" on stderr; returns HY_EXIT_FAIL
-int hy_cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-// (command, printf format) => "hyst COMMAND: message (see 'hyst help COMMAND')" on stderr; returns HY_EXIT_USAGE
-int hy_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-// (command, printf format) => "hyst COMMAND: warning: message" on stderr
-void hy_cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-// (command, --report path or NULL, model output path) => HY_EXIT_OK, or HY_EXIT_USAGE after the message when both
-// go to standard output or name the same file
-int hy_cli_report_and_model(const char *cmd, const char *report, const char *out);
+/* The outputs of a fit (fit pwl, kin, bw, bwbn, iwan): (command, data path, model output, --report or NULL) =>
+ * HY_EXIT_OK; HY_EXIT_USAGE after the message when both go to standard output or name the same file
+ * (tool_out_one_stdout, tool_out_distinct); HY_EXIT_FAIL "PATH: refusing to overwrite an input file" when one is
+ * the data (FILE.h5:/DATASET: the file), said before the record is read and fitted, not after the fit */
+int hy_cli_fit_outputs(const char *cmd, const char *data, const char *out, const char *report);
 
 // (command, path or "-", JSON document, input to protect or NULL) => the document and a newline written atomically
-// (never over the input); exit status, the failure reported
+// (tool_out_open: never over the input); exit status, the failure reported
 int hy_cli_write_json(const char *cmd, const char *path, struct cJSON *doc, const char *protect);
 
 /* Long fits (cli_fitcost.c): (family "pwl", "kin", "bw" or "iwan", rows, bootstrap refits) => the estimated CPU
@@ -69,45 +69,48 @@ void hy_cli_boot_begin(hy_cli_boot_progress *bp, const char *cmd, double est, in
 void hy_cli_boot_step(void *bp, int done, int refits); /* hy_famfit_bootstrap_progress's callback */
 void hy_cli_boot_end(hy_cli_boot_progress *bp);
 
-// (text, name of the option) => value parsed as a finite double; 0 on success, usage message and -1 otherwise
-int hy_cli_double(const char *cmd, const char *opt, const char *text, double *out);
-
-/* Data-reading options shared by loops, fit, replay, sim --drive and plot (implemented in cli_data.c).
- * Put HY_CLI_DATA_LONGOPTS inside a command's struct option array; pass every option value getopt_long
- * returns to hy_cli_data_option first. */
-enum {
-    HY_OPT_X = 0x1000, HY_OPT_Y, HY_OPT_T, HY_OPT_X_SCALE, HY_OPT_Y_SCALE, HY_OPT_SKIP_BAD_ROWS,
-    HY_OPT_DELIMITER, HY_OPT_NO_HEADER, HY_OPT_UNITS_ROW, HY_OPT_NO_UNITS_ROW
-};
-#define HY_CLI_DATA_LONGOPTS                                                                                     \
-    {"x", required_argument, 0, HY_OPT_X}, {"y", required_argument, 0, HY_OPT_Y},                              \
-    {"t", required_argument, 0, HY_OPT_T}, {"x-scale", required_argument, 0, HY_OPT_X_SCALE},                  \
-    {"y-scale", required_argument, 0, HY_OPT_Y_SCALE}, {"skip-bad-rows", no_argument, 0, HY_OPT_SKIP_BAD_ROWS}, \
-    {"delimiter", required_argument, 0, HY_OPT_DELIMITER}, {"no-header", no_argument, 0, HY_OPT_NO_HEADER},    \
-    {"units-row", no_argument, 0, HY_OPT_UNITS_ROW}, {"no-units-row", no_argument, 0, HY_OPT_NO_UNITS_ROW}
+/* Data-reading options shared by loops, fit, replay, sim --drive and plot (cli_data.c), and the loop-analysis
+ * options shared by every command that finds reversals and cycles (loops, fit, replay, plot; cli_loops.c): entries
+ * of the command's option table (hyst/args.h), HY_CLI_DATA_OPTS(&csv_opts, &given) and HY_CLI_LOOPS_OPTS(&loop_opts)
+ * among its own; given (may be NULL) is set to 1 when a data option comes. Each option checks its value and says
+ * what is wrong as every option does ("--x-scale: 'abc' is not a finite number"). */
+int hy_cli_opt_col(void *dst, const char *v, hy_args *st, hy_err *err);     /* --x, --y, --t                    */
+int hy_cli_opt_scale(void *dst, const char *v, hy_args *st, hy_err *err);   /* --x-scale, --y-scale             */
+int hy_cli_opt_delim(void *dst, const char *v, hy_args *st, hy_err *err);   /* --delimiter                      */
+int hy_cli_opt_flag(void *dst, const char *v, hy_args *st, hy_err *err);    /* --skip-bad-rows, --no-header ... */
+#define HY_CLI_DATA_OPTS(csv, given)                                                                             \
+    HY_OPT("x", 0, HY_ARG_CALL, csv, given, 0, NULL, hy_cli_opt_col),                                           \
+    HY_OPT("y", 0, HY_ARG_CALL, csv, given, 0, NULL, hy_cli_opt_col),                                           \
+    HY_OPT("t", 0, HY_ARG_CALL, csv, given, 0, NULL, hy_cli_opt_col),                                           \
+    HY_OPT("x-scale", 0, HY_ARG_CALL, csv, given, 0, NULL, hy_cli_opt_scale),                                   \
+    HY_OPT("y-scale", 0, HY_ARG_CALL, csv, given, 0, NULL, hy_cli_opt_scale),                                   \
+    HY_OPT("delimiter", 0, HY_ARG_CALL, csv, given, 0, NULL, hy_cli_opt_delim),                                 \
+    HY_OPT("skip-bad-rows", 0, HY_ARG_FLAG_CALL, csv, given, 0, NULL, hy_cli_opt_flag),                         \
+    HY_OPT("no-header", 0, HY_ARG_FLAG_CALL, csv, given, 0, NULL, hy_cli_opt_flag),                             \
+    HY_OPT("units-row", 0, HY_ARG_FLAG_CALL, csv, given, 0, NULL, hy_cli_opt_flag),                             \
+    HY_OPT("no-units-row", 0, HY_ARG_FLAG_CALL, csv, given, 0, NULL, hy_cli_opt_flag)
 
 /* Help text for the options above, to print inside a command's --help. */
 extern const char hy_cli_data_help[];
 
-// (getopt value, its argument) => options updated; returns 1 when consumed, 0 when not a data option, -1 on a bad value (message printed)
-int hy_cli_data_option(const char *cmd, int opt, const char *arg, hy_csv_opts *o);
-
-/* Loop-analysis options shared by every command that finds reversals and cycles (loops, fit pwl, fit kin,
- * replay, plot; implemented in cli_loops.c). Same use as the data options. */
-enum { HY_OPT_THRESHOLD = 0x1100, HY_OPT_CENTER, HY_OPT_TRIM_REST, HY_OPT_REMOVE_OFFSET, HY_OPT_REST_TOL };
-#define HY_CLI_LOOPS_LONGOPTS                                                                                    \
-    {"threshold", required_argument, 0, HY_OPT_THRESHOLD}, {"center", required_argument, 0, HY_OPT_CENTER},    \
-    {"trim-rest", no_argument, 0, HY_OPT_TRIM_REST}, {"remove-offset", required_argument, 0, HY_OPT_REMOVE_OFFSET}, \
-    {"rest-tol", required_argument, 0, HY_OPT_REST_TOL}
+int hy_cli_opt_loops(void *dst, const char *v, hy_args *st, hy_err *err);   /* --threshold, --center, --rest-tol,
+                                                                               --remove-offset, --trim-rest        */
+#define HY_CLI_LOOPS_OPTS(lo)                                                                                    \
+    HY_OPT_CALL("threshold", lo, hy_cli_opt_loops), HY_OPT_CALL("center", lo, hy_cli_opt_loops),               \
+    HY_OPT_FLAG_CALL("trim-rest", lo, hy_cli_opt_loops), HY_OPT_CALL("remove-offset", lo, hy_cli_opt_loops),   \
+    HY_OPT_CALL("rest-tol", lo, hy_cli_opt_loops)
 
 /* Help text for the options above. */
 extern const char hy_cli_loops_help[];
 
-// (getopt value, its argument) => loop options updated; returns 1 when consumed, 0 when not a loop option, -1 on a bad value (message printed)
-int hy_cli_loops_option(const char *cmd, int opt, const char *arg, hy_loops_opts *o);
+/* (words, room) => from now on every data and loop option parsed is also copied there as the words that give it
+ * ("--x-scale", "2"), *n counting them (`hyst fit all` hands them on to every fit it runs); (NULL, ...) stops */
+void hy_cli_opts_record(char **words, int *n, int room);
+// (the option being stored, its value or NULL) => its words given to the recorder, when one is set (cli_data.c)
+void hy_cli_opt_note(const hy_args *st, const char *v);
 
 /* (command, record) => the record conditioned as --trim-rest, --remove-offset, --rest-tol asked (hy_condition; the
- * options parsed by hy_cli_loops_option are this process's command's), what was done reported on stderr; 0 or
+ * options parsed by hy_cli_opt_loops are this process's command's), what was done reported on stderr; 0 or
  * HY_EXIT_FAIL with the reason printed. Called by every command that reads a record to analyse (loops, fit,
  * replay, plot) right after hy_cli_read_series. */
 int hy_cli_condition(const char *cmd, hy_series *s);

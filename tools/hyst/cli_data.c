@@ -24,77 +24,92 @@ const char hy_cli_data_help[] =
     "FILE may be '-' for standard input. Lines starting with '#' and blank lines are ignored.\n"
     "FILE.h5:/DATASET reads a table of an HDF5 file (mech dock / beam sim --format h5: /records/ELEMENT).\n";
 
-// (getopt value, argument) => options updated; 1 consumed, 0 not a data option, -1 bad value (message printed)
-int hy_cli_data_option(const char *cmd, int opt, const char *arg, hy_csv_opts *o)
+/* the words of the data and loop options parsed while a recorder is set (hy_cli_opts_record, `hyst fit all`) */
+static struct {
+    char **words;
+    int   *n, room;
+} rec;
+
+void hy_cli_opts_record(char **words, int *n, int room)
 {
-    switch (opt) {
-    case HY_OPT_X:
-    case HY_OPT_Y:
-    case HY_OPT_T: {
-        const char *name = opt == HY_OPT_X ? "x" : opt == HY_OPT_Y ? "y" : "t";
-        const char *p = arg;
-        while (*p == ' ')
-            p++;
-        if (!*p) {
-            hy_cli_usage(cmd, "--%s: expected a column name or a 1-based index, got an empty value", name);
-            return -1;
-        }
-        if (strspn(p, "0123456789 ") == strlen(p) && strspn(p, "0 ") == strlen(p)) {
-            hy_cli_usage(cmd, "--%s: expected a 1-based column index, got '%s' (columns are numbered from 1)", name,
-                         arg);
-            return -1;
-        }
-        if (opt == HY_OPT_X)
-            o->x_col = arg;
-        else if (opt == HY_OPT_Y)
-            o->y_col = arg;
-        else
-            o->t_col = arg;
-        return 1;
-    }
-    case HY_OPT_X_SCALE:
-    case HY_OPT_Y_SCALE: {
-        const char *name = opt == HY_OPT_X_SCALE ? "x-scale" : "y-scale";
-        double v;
-        if (hy_cli_double(cmd, name, arg, &v) != 0)
-            return -1;
-        if (v == 0.0) {
-            hy_cli_usage(cmd, "--%s: expected a finite non-zero factor, got '%s'", name, arg);
-            return -1;
-        }
-        if (opt == HY_OPT_X_SCALE)
-            o->x_scale = v;
-        else
-            o->y_scale = v;
-        return 1;
-    }
-    case HY_OPT_SKIP_BAD_ROWS:
+    rec.words = words, rec.n = n, rec.room = room;
+}
+
+// (option, its value or NULL) => "--NAME" [VALUE] appended to the recorder when one is set
+void hy_cli_opt_note(const hy_args *st, const char *v)
+{
+    static char names[64][40];
+    static int nn;
+    if (!rec.words || *rec.n + 2 > rec.room || nn >= 64)
+        return;
+    snprintf(names[nn], sizeof names[0], "--%s", st->arg->name);
+    rec.words[(*rec.n)++] = names[nn++];
+    if (v)
+        rec.words[(*rec.n)++] = (char *)v;
+}
+
+// --x, --y, --t COL: a column name or a 1-based index
+int hy_cli_opt_col(void *dst, const char *v, hy_args *st, hy_err *err)
+{
+    hy_csv_opts *o = dst;
+    const char *name = st->arg->name, *p = v;
+    while (*p == ' ')
+        p++;
+    if (!*p)
+        return hy_err_set(err, HY_EARG, "--%s: expected a column name or a 1-based index, got an empty value", name);
+    if (strspn(p, "0123456789 ") == strlen(p) && strspn(p, "0 ") == strlen(p))
+        return hy_err_set(err, HY_EARG, "--%s: expected a 1-based column index, got '%s' (columns are numbered from "
+                          "1)", name, v);
+    *(name[0] == 'x' ? &o->x_col : name[0] == 'y' ? &o->y_col : &o->t_col) = v;
+    hy_cli_opt_note(st, v);
+    return HY_OK;
+}
+
+// --x-scale, --y-scale F: a finite non-zero factor
+int hy_cli_opt_scale(void *dst, const char *v, hy_args *st, hy_err *err)
+{
+    hy_csv_opts *o = dst;
+    const char *name = st->arg->name;
+    double f;
+    if (hy_args_double(name, v, &f, err) != HY_OK)
+        return HY_EARG;
+    if (f == 0.0)
+        return hy_err_set(err, HY_EARG, "--%s: expected a finite non-zero factor, got '%s'", name, v);
+    *(name[0] == 'x' ? &o->x_scale : &o->y_scale) = f;
+    hy_cli_opt_note(st, v);
+    return HY_OK;
+}
+
+// --delimiter C: ',', ';' or tab
+int hy_cli_opt_delim(void *dst, const char *v, hy_args *st, hy_err *err)
+{
+    hy_csv_opts *o = dst;
+    if (strcmp(v, ",") == 0 || strcmp(v, "comma") == 0)
+        o->delimiter = ',';
+    else if (strcmp(v, ";") == 0 || strcmp(v, "semicolon") == 0)
+        o->delimiter = ';';
+    else if (strcmp(v, "tab") == 0 || strcmp(v, "\\t") == 0 || strcmp(v, "\t") == 0)
+        o->delimiter = '\t';
+    else
+        return hy_err_set(err, HY_EARG, "--delimiter: expected ',', ';' or 'tab', got '%s'", v);
+    hy_cli_opt_note(st, v);
+    return HY_OK;
+}
+
+// --skip-bad-rows, --no-header, --units-row, --no-units-row
+int hy_cli_opt_flag(void *dst, const char *v, hy_args *st, hy_err *err)
+{
+    (void)v, (void)err;
+    hy_csv_opts *o = dst;
+    const char *name = st->arg->name;
+    if (strcmp(name, "skip-bad-rows") == 0)
         o->skip_bad_rows = 1;
-        return 1;
-    case HY_OPT_DELIMITER:
-        if (strcmp(arg, ",") == 0 || strcmp(arg, "comma") == 0)
-            o->delimiter = ',';
-        else if (strcmp(arg, ";") == 0 || strcmp(arg, "semicolon") == 0)
-            o->delimiter = ';';
-        else if (strcmp(arg, "tab") == 0 || strcmp(arg, "\\t") == 0 || strcmp(arg, "\t") == 0)
-            o->delimiter = '\t';
-        else {
-            hy_cli_usage(cmd, "--delimiter: expected ',', ';' or 'tab', got '%s'", arg);
-            return -1;
-        }
-        return 1;
-    case HY_OPT_NO_HEADER:
+    else if (strcmp(name, "no-header") == 0)
         o->header = 0;
-        return 1;
-    case HY_OPT_UNITS_ROW:
-        o->units_row = 1;
-        return 1;
-    case HY_OPT_NO_UNITS_ROW:
-        o->units_row = 0;
-        return 1;
-    default:
-        return 0;
-    }
+    else
+        o->units_row = strcmp(name, "units-row") == 0;
+    hy_cli_opt_note(st, NULL);
+    return HY_OK;
 }
 
 typedef struct warn_ctx {

@@ -1,5 +1,4 @@
 // Loop-analysis options shared by the commands that find reversals and cycles (see cli.h).
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "hyst/args.h"
@@ -22,42 +21,34 @@ const char hy_cli_loops_help[] =
     "      --rest-tol TOL     a row is at rest within TOL of the first (last) row (q units; default 0.5 %% of the\n"
     "                         q range)\n\n";
 
-// (getopt value, argument) => loop options updated; 1 consumed, 0 not ours, -1 bad value
-int hy_cli_loops_option(const char *cmd, int opt, const char *arg, hy_loops_opts *o)
+// --threshold H, --center C, --trim-rest, --remove-offset W, --rest-tol TOL => loop or conditioning options
+int hy_cli_opt_loops(void *dst, const char *v, hy_args *st, hy_err *err)
 {
-    switch (opt) {
-    case HY_OPT_THRESHOLD:
-        if (hy_cli_double(cmd, "threshold", arg, &o->threshold) != 0)
-            return -1;
-        if (!(o->threshold > 0)) {
-            hy_cli_usage(cmd, "--threshold: expected a positive number (q units), got '%s'", arg);
-            return -1;
-        }
-        return 1;
-    case HY_OPT_CENTER:
-        return hy_cli_double(cmd, "center", arg, &o->center) != 0 ? -1 : 1;
-    case HY_OPT_TRIM_REST:
+    hy_loops_opts *o = dst;
+    const char *name = st->arg->name;
+    if (strcmp(name, "threshold") == 0) {
+        if (hy_args_double(name, v, &o->threshold, err) != HY_OK)
+            return HY_EARG;
+        if (!(o->threshold > 0))
+            return hy_err_set(err, HY_EARG, "--threshold: expected a positive number (q units), got '%s'", v);
+    } else if (strcmp(name, "center") == 0) {
+        if (hy_args_double(name, v, &o->center, err) != HY_OK)
+            return HY_EARG;
+    } else if (strcmp(name, "trim-rest") == 0) {
         cond.trim_rest = 1;
-        return 1;
-    case HY_OPT_REMOVE_OFFSET:
-        if (strcmp(arg, "q") == 0 || strcmp(arg, "Q") == 0 || strcmp(arg, "q,Q") == 0 || strcmp(arg, "Q,q") == 0) {
-            cond.offset_q = strchr(arg, 'q') != NULL;
-            cond.offset_Q = strchr(arg, 'Q') != NULL;
-            return 1;
-        }
-        hy_cli_usage(cmd, "--remove-offset: expected q, Q or q,Q, got '%s'", arg);
-        return -1;
-    case HY_OPT_REST_TOL:
-        if (hy_cli_double(cmd, "rest-tol", arg, &cond.rest_tol) != 0)
-            return -1;
-        if (!(cond.rest_tol > 0)) {
-            hy_cli_usage(cmd, "--rest-tol: expected a positive number (q units), got '%s'", arg);
-            return -1;
-        }
-        return 1;
-    default:
-        return 0;
+    } else if (strcmp(name, "remove-offset") == 0) {
+        if (strcmp(v, "q") != 0 && strcmp(v, "Q") != 0 && strcmp(v, "q,Q") != 0 && strcmp(v, "Q,q") != 0)
+            return hy_err_set(err, HY_EARG, "--remove-offset: expected q, Q or q,Q, got '%s'", v);
+        cond.offset_q = strchr(v, 'q') != NULL;
+        cond.offset_Q = strchr(v, 'Q') != NULL;
+    } else {
+        if (hy_args_double(name, v, &cond.rest_tol, err) != HY_OK)
+            return HY_EARG;
+        if (!(cond.rest_tol > 0))
+            return hy_err_set(err, HY_EARG, "--rest-tol: expected a positive number (q units), got '%s'", v);
     }
+    hy_cli_opt_note(st, v);
+    return HY_OK;
 }
 
 // (command, record, loop options, need_loop) => 0, or the refusal printed (hy_record_check) and HY_EXIT_FAIL
@@ -67,16 +58,6 @@ int hy_cli_check_record(const char *cmd, const hy_series *s, const hy_loops_opts
     if (hy_record_check(s->q, s->Q, s->n, o, need_loop, &err) != HY_OK)
         return hy_cli_fail(cmd, "%s: %s", s->source, err.msg);
     return HY_EXIT_OK;
-}
-
-// (command, format, ...) => one line on stderr, "hyst CMD: message" (printable, as warnings)
-static void note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    hy_args_vreport("hyst", cmd, "", "", fmt, ap);
-    va_end(ap);
 }
 
 // (command, record) => conditioned in place as the options asked, and reported
@@ -96,7 +77,7 @@ int hy_cli_condition(const char *cmd, hy_series *s)
         snprintf(off, sizeof off, "; offset at rest removed: q %.6g", r.q_offset);
     else if (cond.offset_Q)
         snprintf(off, sizeof off, "; offset at rest removed: Q %.6g", r.Q_offset);
-    note(cmd, "%s: conditioned: %zu of %zu rows kept (%zu at rest trimmed at the start, %zu at the end; rest "
+    tool_note(cmd, "%s: conditioned: %zu of %zu rows kept (%zu at rest trimmed at the start, %zu at the end; rest "
          "tolerance %.4g)%s", s->source, r.n_out, r.n_in, r.trimmed_start, r.trimmed_end, r.rest_tol, off);
     return HY_EXIT_OK;
 }

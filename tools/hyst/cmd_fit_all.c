@@ -1,7 +1,6 @@
 // hyst fit all: fit every model family to one record, replay each on it (and on a validation record), rank them
 // by NRMSE over the cycles and the energy-weighted cycle-energy error together, ties shown as ties, AIC / BIC
 // in-sample for information (docs/fit-families.md "hyst fit all").
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,126 +93,66 @@ static int replay(const hy_model *m, const hy_series *s, const hy_loops *L, hy_r
     return rc;
 }
 
-/* () => getopt's internal state reset, so that the next command's getopt_long (which sets optind = 1, enough in
- * a fresh process) does not continue inside a stale argument of the previous parse (glibc reinitialises only
- * when optind is 0) */
-static void reset_getopt(void)
-{
-    char *argv0[] = {"hyst", NULL};
-    optind = 0;
-    opterr = 0;
-    getopt_long(1, argv0, "", NULL, NULL);
-    opterr = 1;
-}
-
-
 int hy_cmd_fit_all(int argc, char **argv)
 {
-    enum { OPT_VALIDATE = 1, OPT_FAMILIES, OPT_PWLOPTS, OPT_JSON, OPT_MD, OPT_PLOT, OPT_ETOL };
-    static const struct option longopts[] = {
-        {"dir", required_argument, 0, 'd'}, {"validate", required_argument, 0, OPT_VALIDATE},
-        {"families", required_argument, 0, OPT_FAMILIES}, {"pwl-opts", required_argument, 0, OPT_PWLOPTS},
-        {"json", required_argument, 0, OPT_JSON}, {"markdown", required_argument, 0, OPT_MD},
-        {"plot", required_argument, 0, OPT_PLOT}, {"energy-tol", required_argument, 0, OPT_ETOL},
-        {"help", no_argument, 0, 'h'}, HY_CLI_DATA_LONGOPTS, HY_CLI_LOOPS_LONGOPTS, {0, 0, 0, 0},
-    };
     hy_csv_opts copts;
     hy_csv_opts_default(&copts);
     hy_loops_opts lopts;
     hy_loops_opts_default(&lopts);
-    const char *dir = NULL, *val = NULL, *json = NULL, *md = NULL, *plot = NULL, *pwlopts = "";
-    int use[NFAM] = {1, 1, 1, 1, 1};
+    const char *dir = NULL, *val = NULL, *json = NULL, *md = NULL, *plot = NULL, *pwlopts = "", *families = NULL;
+    const char *data = NULL;
+    int use[NFAM] = {1, 1, 1, 1, 1}, have_etol = 0;
     double etol = 0.1;
-    char *pass[64]; /* data and loop options, handed on to every sub-command */
-    static char names[32][40];
-    int npass = 0, nnames = 0, opt, li = -1;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "hd:", longopts, &li)) != -1) {
-        int used = hy_cli_data_option(CMD, opt, optarg, &copts);
-        if (!used)
-            used = hy_cli_loops_option(CMD, opt, optarg, &lopts);
-        if (used < 0)
-            return HY_EXIT_USAGE;
-        if (used) {
-            for (int k = 0; longopts[k].name; k++)
-                if (longopts[k].val == opt && npass < 62 && nnames < 32) {
-                    snprintf(names[nnames], sizeof names[0], "--%s", longopts[k].name);
-                    pass[npass++] = names[nnames++];
-                    if (longopts[k].has_arg)
-                        pass[npass++] = optarg;
-                    break;
-                }
-            continue;
+    char *pass[64]; /* data and loop options, handed on to every sub-command as they were given */
+    int npass = 0;
+    const hy_arg tab[] = {
+        HY_OPT_STR("dir", 'd', &dir),             HY_OPT_STR("validate", 0, &val),
+        HY_OPT_STR("families", 0, &families),     HY_OPT_STR("pwl-opts", 0, &pwlopts),
+        HY_OPT_STR("json", 0, &json),             HY_OPT_STR("markdown", 0, &md),
+        HY_OPT_STR("plot", 0, &plot),             HY_OPT_DOUBLE("energy-tol", &etol, &have_etol),
+        HY_CLI_DATA_OPTS(&copts, NULL),           HY_CLI_LOOPS_OPTS(&lopts),
+        HY_OPT_END};
+    hy_cli_opts_record(pass, &npass, 62);
+    int go = tool_parse(CMD, usage, tab, argc, argv, "missing DATA.csv (the record to fit)", &data);
+    hy_cli_opts_record(NULL, NULL, 0);
+    if (go != TOOL_CLI_GO)
+        return go;
+    if (families) {
+        for (int k = 0; k < NFAM; k++)
+            use[k] = 0;
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", families);
+        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+            int k = 0;
+            while (k < NFAM && strcmp(t, fam_name[k]) != 0)
+                k++;
+            if (k == NFAM)
+                return hy_cli_usage(CMD, "--families: unknown family '%s' (expected pwl, kin, bw, bwbn, iwan)", t);
+            use[k] = 1;
         }
-        switch (opt) {
-        case 'h':
-            usage(stdout);
-            return HY_EXIT_OK;
-        case 'd':
-            dir = optarg;
-            break;
-        case OPT_VALIDATE:
-            val = optarg;
-            break;
-        case OPT_FAMILIES: {
-            for (int k = 0; k < NFAM; k++)
-                use[k] = 0;
-            char buf[256];
-            snprintf(buf, sizeof buf, "%s", optarg);
-            for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-                int k = 0;
-                while (k < NFAM && strcmp(t, fam_name[k]) != 0)
-                    k++;
-                if (k == NFAM)
-                    return hy_cli_usage(CMD, "--families: unknown family '%s' (expected pwl, kin, bw, bwbn, iwan)", t);
-                use[k] = 1;
-            }
-            int any = 0;
-            for (int k = 0; k < NFAM; k++)
-                any |= use[k];
-            if (!any) /* issue 42 N27: a usage error (exit 2), not a failed fit */
-                return hy_cli_usage(CMD, "--families: expected a comma-separated subset of pwl,kin,bw,iwan, got '%s'",
-                                    optarg);
-            break;
-        }
-        case OPT_PWLOPTS:
-            pwlopts = optarg;
-            break;
-        case OPT_JSON:
-            json = optarg;
-            break;
-        case OPT_MD:
-            md = optarg;
-            break;
-        case OPT_PLOT:
-            plot = optarg;
-            break;
-        case OPT_ETOL:
-            if (hy_cli_double(CMD, "energy-tol", optarg, &etol) != 0)
-                return HY_EXIT_USAGE;
-            if (!(etol > 0))
-                return hy_cli_usage(CMD, "--energy-tol: expected a fraction > 0, got '%s'", optarg);
-            break;
-        default:
-            return hy_cli_usage(CMD, "unknown option");
-        }
+        int any = 0;
+        for (int k = 0; k < NFAM; k++)
+            any |= use[k];
+        if (!any) /* issue 42 N27: a usage error (exit 2), not a failed fit */
+            return hy_cli_usage(CMD, "--families: expected a comma-separated subset of pwl,kin,bw,iwan, got '%s'",
+                                families);
     }
-    if (argc - optind != 1)
-        return hy_cli_usage(CMD, "expected one DATA.csv (got %d file arguments)", argc - optind);
+    if (have_etol && !(etol > 0))
+        return hy_cli_usage(CMD, "--energy-tol: expected a fraction > 0, got '%g'", etol);
+    int rc;
     if (!dir)
         return hy_cli_usage(CMD, "-d DIR is required (the fitted models are written there)");
-    const char *data = argv[optind];
     /* an output onto an input is refused before the fits, not after minutes of them (issue 42, N14) */
     const char *outs[3] = {json, md, plot}, *ins[2] = {data, val};
+    const char *onames[3] = {"--json", "--markdown", "--plot"};
+    if (tool_out_one_stdout(CMD, 3, outs, onames) != HY_EXIT_OK || tool_out_distinct(CMD, 3, outs, onames) != HY_EXIT_OK)
+        return HY_EXIT_USAGE;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 2; j++)
-            if (outs[i] && hy_same_file(outs[i], ins[j]))
-                return hy_cli_fail(CMD, "%s: refusing to overwrite the input file with an output", outs[i]);
-    if (mkdir(dir, 0777) != 0) {
-        struct stat st;
-        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-            return hy_cli_fail(CMD, "%s: cannot create the folder", dir);
-    }
+            if (outs[i] && ins[j] && strcmp(outs[i], "-") != 0 && hy_same_file(outs[i], ins[j]))
+                return hy_cli_fail(CMD, "%s: refusing to overwrite an input file", outs[i]);
+    if ((rc = tool_out_mkdir(CMD, dir)) != HY_EXIT_OK)
+        return rc;
 
     hy_series s, v;
     hy_series_init(&s);
@@ -222,7 +161,7 @@ int hy_cmd_fit_all(int argc, char **argv)
     memset(&L, 0, sizeof L);
     memset(&LV, 0, sizeof LV);
     hy_err err;
-    int rc = hy_cli_read_series(CMD, data, &copts, &s);
+    rc = hy_cli_read_series(CMD, data, &copts, &s);
     if (rc != HY_EXIT_OK)
         return rc;
     /* a record no family can be scored on is refused, instead of naming a best (constant force, no loop) */
@@ -275,7 +214,6 @@ int hy_cmd_fit_all(int argc, char **argv)
             av[ac++] = "-q";
         av[ac++] = (char *)data;
         av[ac] = NULL;
-        reset_getopt();
         int frc = k == 0 ? hy_cmd_fit_pwl(ac, av) : k == 1 ? hy_cmd_fit_kin(ac, av) : hy_cmd_fit_family(ac, av);
         if (frc != HY_EXIT_OK) {
             hy_cli_warn(CMD, "%s: the %s fit failed (above); the other families are compared", s.source,
@@ -403,10 +341,8 @@ int hy_cmd_fit_all(int argc, char **argv)
 
     if (md) {
         hy_atomic a;
-        if (hy_atomic_open(&a, md, data, &err) != HY_OK) {
-            rc = hy_cli_fail(CMD, "%s", err.msg);
+        if ((rc = tool_out_open(CMD, &a, md, data, NULL)) != HY_EXIT_OK)
             goto out;
-        }
         fprintf(a.fp, "| family | rank | parameters | NRMSE [%%] | cycle NRMSE [%%] | energy ratio | cycle energy error "
                 "(energy-weighted) | AIC | BIC%s |\n",
                 val ? " | validation NRMSE [%] | validation cycle NRMSE [%] | validation energy ratio | validation cycle "
@@ -428,8 +364,7 @@ int hy_cmd_fit_all(int argc, char **argv)
                         r->v_eerr);
             fprintf(a.fp, " |\n");
         }
-        if (hy_atomic_commit(&a, &err) != HY_OK)
-            rc = hy_cli_fail(CMD, "%s", err.msg);
+        rc = tool_out_commit(CMD, &a);
     }
     if (json) {
         cJSON *doc = cJSON_CreateObject(), *arr = doc ? cJSON_AddArrayToObject(doc, "families") : NULL;
@@ -483,13 +418,10 @@ int hy_cmd_fit_all(int argc, char **argv)
         hy_atomic a;
         if (!text) {
             rc = hy_cli_fail(CMD, "out of memory");
-        } else if (hy_atomic_open(&a, json, data, &err) != HY_OK) {
-            rc = hy_cli_fail(CMD, "%s", err.msg);
-        } else {
+        } else if ((rc = tool_out_open(CMD, &a, json, data, NULL)) == HY_EXIT_OK) {
             fputs(text, a.fp);
             fputc('\n', a.fp);
-            if (hy_atomic_commit(&a, &err) != HY_OK)
-                rc = hy_cli_fail(CMD, "%s", err.msg);
+            rc = tool_out_commit(CMD, &a);
         }
         free(text);
     }
@@ -507,7 +439,6 @@ int hy_cmd_fit_all(int argc, char **argv)
         av[ac++] = "-o";
         av[ac++] = (char *)plot;
         av[ac] = NULL;
-        reset_getopt();
         if (hy_cmd_plot(ac, av) != HY_EXIT_OK)
             rc = HY_EXIT_FAIL;
     }

@@ -1,6 +1,6 @@
 // hyst fit bw, hyst fit bwbn, hyst fit iwan: identify a Bouc-Wen, Bouc-Wen-Baber-Noori or Iwan model by nonlinear least squares on the replayed force
 // (docs/fit-families.md).
-#include <getopt.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,113 +157,70 @@ void hy_cli_energy_check(const char *cmd, const hy_series *s, const hy_model *m,
     hy_loops_free(&L);
 }
 
+static const char *usage_cmd;   /* the family's command word, for family_usage */
+
+// (fp) => usage(fp, the family of this run), the prologue's usage callback
+static void family_usage(FILE *fp)
+{
+    usage(fp, usage_cmd);
+}
+
 // (argc, argv) => exit status
 int hy_cmd_fit_family(int argc, char **argv)
 {
     const char *CMD = argv[0];
-    enum { OPT_REPORT = 1, OPT_N, OPT_ELEMENTS, OPT_STARTS, OPT_MAXITER, OPT_ETOL, OPT_BOOT, OPT_SEED, OPT_BDIR };
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'},   {"report", required_argument, 0, OPT_REPORT},
-        {"n", required_argument, 0, OPT_N},      {"elements", required_argument, 0, OPT_ELEMENTS},
-        {"starts", required_argument, 0, OPT_STARTS}, {"max-iter", required_argument, 0, OPT_MAXITER},
-        {"energy-tol", required_argument, 0, OPT_ETOL}, {"quiet", no_argument, 0, 'q'},
-        {"bootstrap", required_argument, 0, OPT_BOOT}, {"seed", required_argument, 0, OPT_SEED},
-        {"bootstrap-dir", required_argument, 0, OPT_BDIR},
-        {"help", no_argument, 0, 'h'},           HY_CLI_DATA_LONGOPTS, HY_CLI_LOOPS_LONGOPTS, {0, 0, 0, 0},
-    };
+    usage_cmd = CMD;
     hy_csv_opts copts;
     hy_csv_opts_default(&copts);
     hy_famfit_opts o;
     hy_famfit_opts_default(&o);
     o.family = hy_famfit_family_parse(CMD + 4);
-    const char *out = "-", *report_path = NULL, *bdir = NULL;
-    int quiet = 0, opt, n_boot = 0;
+    const char *out = "-", *report_path = NULL, *bdir = NULL, *data = NULL, *n_text = NULL, *seed_text = NULL;
+    const char *elements = NULL, *starts = NULL, *max_iter = NULL, *boot = NULL;
+    int quiet = 0, n_boot = 0, have_etol = 0;
+    double etol = 0;
     unsigned long long seed = 1;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "ho:q", longopts, NULL)) != -1) {
-        int used = hy_cli_data_option(CMD, opt, optarg, &copts);
-        if (!used)
-            used = hy_cli_loops_option(CMD, opt, optarg, &o.loops);
-        if (used < 0)
-            return HY_EXIT_USAGE;
-        if (used)
-            continue;
+    const hy_arg tab[] = {
+        HY_OPT_STR("output", 'o', &out),          HY_OPT_STR("report", 0, &report_path),
+        HY_OPT_STR("n", 0, &n_text),              HY_OPT_STR("elements", 0, &elements),
+        HY_OPT_STR("starts", 0, &starts),         HY_OPT_STR("max-iter", 0, &max_iter),
+        HY_OPT_DOUBLE("energy-tol", &etol, &have_etol), HY_OPT_FLAG("quiet", 'q', &quiet),
+        HY_OPT_STR("bootstrap", 0, &boot),        HY_OPT_STR("seed", 0, &seed_text),
+        HY_OPT_STR("bootstrap-dir", 0, &bdir),
+        HY_CLI_DATA_OPTS(&copts, NULL),           HY_CLI_LOOPS_OPTS(&o.loops),
+        HY_OPT_END};
+    int go = tool_parse(CMD, family_usage, tab, argc, argv, "missing DATA.csv (the record to fit)", &data);
+    if (go != TOOL_CLI_GO)
+        return go;
+    if (n_text && strcmp(n_text, "free") == 0)
+        o.bw_n = 0;
+    else if (n_text) {
         char *end = NULL;
-        long v;
-        double d;
-        switch (opt) {
-        case 'h':
-            usage(stdout, CMD);
-            return HY_EXIT_OK;
-        case 'o':
-            out = optarg;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case OPT_REPORT:
-            report_path = optarg;
-            break;
-        case OPT_N:
-            if (strcmp(optarg, "free") == 0) {
-                o.bw_n = 0;
-                break;
-            }
-            v = strtol(optarg, &end, 10);
-            if (end == optarg || *end || v < 1 || v > 20)
-                return hy_cli_usage(CMD, "--n: expected an integer 1..20 or free, got '%s'", optarg);
-            o.bw_n = (int)v;
-            break;
-        case OPT_ELEMENTS:
-            v = strtol(optarg, &end, 10);
-            if (end == optarg || *end || v < 2 || v > HY_IWAN_MAX)
-                return hy_cli_usage(CMD, "--elements: expected an integer 2..%d, got '%s'", HY_IWAN_MAX, optarg);
-            o.iwan_N = (int)v;
-            break;
-        case OPT_STARTS:
-            v = strtol(optarg, &end, 10);
-            if (end == optarg || *end || v < 1 || v > 4)
-                return hy_cli_usage(CMD, "--starts: expected an integer 1..4, got '%s'", optarg);
-            o.starts = (int)v;
-            break;
-        case OPT_MAXITER:
-            v = strtol(optarg, &end, 10);
-            if (end == optarg || *end || v < 1 || v > 100000)
-                return hy_cli_usage(CMD, "--max-iter: expected an integer 1..100000, got '%s'", optarg);
-            o.max_iter = (int)v;
-            break;
-        case OPT_ETOL:
-            if (hy_cli_double(CMD, "energy-tol", optarg, &d) != 0)
-                return HY_EXIT_USAGE;
-            if (!(d > 0))
-                return hy_cli_usage(CMD, "--energy-tol: expected a fraction > 0, got '%s'", optarg);
-            o.energy_tol = d;
-            break;
-        case OPT_BOOT:
-            v = strtol(optarg, &end, 10);
-            if (end == optarg || *end || v < 2 || v > 100000)
-                return hy_cli_usage(CMD, "--bootstrap: expected a number of refits 2..100000, got '%s'", optarg);
-            n_boot = (int)v;
-            break;
-        case OPT_BDIR:
-            bdir = optarg;
-            break;
-        case OPT_SEED:
-            seed = strtoull(optarg, &end, 10);
-            if (end == optarg || *end || optarg[0] == '-')
-                return hy_cli_usage(CMD, "--seed: expected a non-negative integer, got '%s'", optarg);
-            break;
-        default:
-            return hy_cli_usage(CMD, "unknown option");
-        }
+        long v = strtol(n_text, &end, 10);
+        if (end == n_text || *end || v < 1 || v > 20)
+            return hy_cli_usage(CMD, "--n '%s': expected an integer from 1 to 20 or free", n_text);
+        o.bw_n = (int)v;
     }
-    if (argc - optind != 1)
-        return hy_cli_usage(CMD, "expected one DATA.csv (got %d file arguments)", argc - optind);
+    if ((elements && tool_int_range(CMD, "elements", elements, 2, HY_IWAN_MAX, &o.iwan_N) != 0) ||
+        (starts && tool_int_range(CMD, "starts", starts, 1, 4, &o.starts) != 0) ||
+        (max_iter && tool_int_range(CMD, "max-iter", max_iter, 1, 100000, &o.max_iter) != 0) ||
+        (boot && tool_int_range(CMD, "bootstrap", boot, 2, 100000, &n_boot) != 0))
+        return HY_EXIT_USAGE;
+    if (have_etol && !(etol > 0))
+        return hy_cli_usage(CMD, "--energy-tol: expected a fraction > 0, got '%g'", etol);
+    if (have_etol)
+        o.energy_tol = etol;
+    if (seed_text) {
+        char *end = NULL;
+        errno = 0;
+        seed = strtoull(seed_text, &end, 10);
+        if (end == seed_text || *end || seed_text[0] == '-' || errno)
+            return hy_cli_usage(CMD, "--seed: '%s' is not an integer from 0 to 18446744073709551615", seed_text);
+    }
     if (bdir && !n_boot)
         return hy_cli_usage(CMD, "--bootstrap-dir needs --bootstrap N");
-    const char *data = argv[optind];
-    if (hy_cli_report_and_model(CMD, report_path, out) != HY_EXIT_OK)
-        return HY_EXIT_USAGE;
+    if ((go = hy_cli_fit_outputs(CMD, data, out, report_path)) != HY_EXIT_OK)
+        return go;
 
     hy_series s;
     hy_series_init(&s);

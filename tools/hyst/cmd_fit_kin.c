@@ -1,5 +1,4 @@
 // hyst fit kin: identify the kinematic hysteresis ODE df/dq = R(q, f) of spec 002 from a bench record.
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,31 +55,7 @@ static void usage(FILE *fp)
             hy_cli_loops_help, hy_cli_data_help);
 }
 
-// (text, name, range) => integer in [lo, hi], or a usage message and -1
-static int int_opt(const char *opt, const char *text, int lo, int hi, int *out)
-{
-    char *end = NULL;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || v < lo || v > hi) {
-        hy_cli_usage(CMD, "--%s: expected an integer %d..%d, got '%s'", opt, lo, hi, text);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-// (text, name) => non-negative finite double
-static int nonneg_opt(const char *opt, const char *text, double *out)
-{
-    if (hy_cli_double(CMD, opt, text, out) != 0)
-        return -1;
-    if (*out < 0) {
-        hy_cli_usage(CMD, "--%s: expected a non-negative number, got '%s'", opt, text);
-        return -1;
-    }
-    return 0;
-}
-
+// (fp, record, result) => the fit's summary
 static void summary(FILE *fp, const hy_series *s, const hy_kinfit_result *r)
 {
     const char *qu = s->q_unit[0] ? s->q_unit : "q units", *fu = s->Q_unit[0] ? s->Q_unit : "force units";
@@ -103,141 +78,68 @@ static void summary(FILE *fp, const hy_series *s, const hy_kinfit_result *r)
 // (argc, argv) => exit status
 int hy_cmd_fit_kin(int argc, char **argv)
 {
-    enum {
-        OPT_REPORT = 1, OPT_K, OPT_M, OPT_MAXK, OPT_MAXM, OPT_RULE, OPT_SMOOTH, OPT_MAXDEG, OPT_BRANCHES,
-        OPT_MINBR, OPT_RCOND, OPT_SELTOL, OPT_PRUNETOL, OPT_NOPRUNE, OPT_REFINE, OPT_REFITER
-    };
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'},
-        {"report", required_argument, 0, OPT_REPORT},
-        {"k", required_argument, 0, OPT_K},
-        {"m", required_argument, 0, OPT_M},
-        {"max-k", required_argument, 0, OPT_MAXK},
-        {"max-m", required_argument, 0, OPT_MAXM},
-        {"rule", required_argument, 0, OPT_RULE},
-        {"smooth", required_argument, 0, OPT_SMOOTH},
-        {"max-degree", required_argument, 0, OPT_MAXDEG},
-        {"branches", required_argument, 0, OPT_BRANCHES},
-        {"min-branch", required_argument, 0, OPT_MINBR},
-        {"rcond", required_argument, 0, OPT_RCOND},
-        {"select-tol", required_argument, 0, OPT_SELTOL},
-        {"prune-tol", required_argument, 0, OPT_PRUNETOL},
-        {"no-prune", no_argument, 0, OPT_NOPRUNE},
-        {"refine", no_argument, 0, OPT_REFINE},
-        {"refine-iter", required_argument, 0, OPT_REFITER},
-        {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},
-        HY_CLI_DATA_LONGOPTS,
-        HY_CLI_LOOPS_LONGOPTS,
-        {0, 0, 0, 0},
-    };
+    static const char *const rules[] = {"symmetric", "two-set", NULL}, *const branch_sets[] = {"all", "limit", NULL};
     hy_csv_opts copts;
     hy_csv_opts_default(&copts);
     hy_kinfit_opts o;
     hy_kinfit_opts_default(&o);
-    const char *out = "-", *report_path = NULL;
-    int quiet = 0, opt, bad = 0;
-    optind = 1;
-    while (!bad && (opt = getopt_long(argc, argv, "ho:q", longopts, NULL)) != -1) {
-        int used = hy_cli_data_option(CMD, opt, optarg, &copts);
-        if (!used)
-            used = hy_cli_loops_option(CMD, opt, optarg, &o.loops);
-        if (used < 0)
+    const char *out = "-", *report_path = NULL, *data = NULL, *smooth = NULL;
+    const char *ints[6] = {NULL};   /* --k, --m, --max-k, --max-m, --max-degree, --refine-iter */
+    double nonneg[4];               /* --min-branch, --rcond, --select-tol, --prune-tol */
+    int given[4] = {0}, quiet = 0, rule = 0, branches = 0, no_prune = 0;
+    const hy_arg tab[] = {
+        HY_OPT_STR("output", 'o', &out),            HY_OPT_STR("report", 0, &report_path),
+        HY_OPT_STR("k", 0, &ints[0]),               HY_OPT_STR("m", 0, &ints[1]),
+        HY_OPT_STR("max-k", 0, &ints[2]),           HY_OPT_STR("max-m", 0, &ints[3]),
+        HY_OPT_STR("max-degree", 0, &ints[4]),      HY_OPT_STR("refine-iter", 0, &ints[5]),
+        HY_OPT_CHOICE("rule", &rule, rules),        HY_OPT_STR("smooth", 0, &smooth),
+        HY_OPT_CHOICE("branches", &branches, branch_sets),
+        HY_OPT_DOUBLE("min-branch", &nonneg[0], &given[0]), HY_OPT_DOUBLE("rcond", &nonneg[1], &given[1]),
+        HY_OPT_DOUBLE("select-tol", &nonneg[2], &given[2]), HY_OPT_DOUBLE("prune-tol", &nonneg[3], &given[3]),
+        HY_OPT_FLAG("no-prune", 0, &no_prune),      HY_OPT_FLAG("refine", 0, &o.refine),
+        HY_OPT_FLAG("quiet", 'q', &quiet),
+        HY_CLI_DATA_OPTS(&copts, NULL),             HY_CLI_LOOPS_OPTS(&o.loops),
+        HY_OPT_END};
+    int go = tool_parse(CMD, usage, tab, argc, argv, "missing DATA.csv (hyst fit kin DATA.csv -o MODEL.json)", &data);
+    if (go != TOOL_CLI_GO)
+        return go;
+    static const char *const int_names[6] = {"k", "m", "max-k", "max-m", "max-degree", "refine-iter"};
+    int *int_dst[6] = {&o.k, &o.m, &o.max_k, &o.max_m, &o.max_degree, &o.refine_iter};
+    const int int_hi[6] = {HY_KIN_MAX, HY_KIN_MAX, HY_KIN_MAX, HY_KIN_MAX, HY_KINFIT_MAX_DEGREE, 1000};
+    for (int k = 0; k < 6; k++)
+        if (ints[k] && tool_int_range(CMD, int_names[k], ints[k], 1, int_hi[k], int_dst[k]) != 0)
             return HY_EXIT_USAGE;
-        if (used)
-            continue;
-        switch (opt) {
-        case 'h':
-            usage(stdout);
-            return HY_EXIT_OK;
-        case 'o':
-            out = optarg;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case OPT_REPORT:
-            report_path = optarg;
-            break;
-        case OPT_K:
-            bad = int_opt("k", optarg, 1, HY_KIN_MAX, &o.k);
-            break;
-        case OPT_M:
-            bad = int_opt("m", optarg, 1, HY_KIN_MAX, &o.m);
-            break;
-        case OPT_MAXK:
-            bad = int_opt("max-k", optarg, 1, HY_KIN_MAX, &o.max_k);
-            break;
-        case OPT_MAXM:
-            bad = int_opt("max-m", optarg, 1, HY_KIN_MAX, &o.max_m);
-            break;
-        case OPT_RULE:
-            if (strcmp(optarg, "symmetric") == 0)
-                o.rule = HY_KIN_SYMMETRIC;
-            else if (strcmp(optarg, "two-set") == 0)
-                o.rule = HY_KIN_TWO_SET;
-            else
-                return hy_cli_usage(CMD, "--rule: expected symmetric or two-set, got '%s'", optarg);
-            break;
-        case OPT_SMOOTH:
-            if (strcmp(optarg, "auto") == 0)
-                o.smooth = HY_KINFIT_SMOOTH_AUTO;
-            else if (strcmp(optarg, "fd") == 0)
-                o.smooth = HY_KINFIT_SMOOTH_FD;
-            else {
-                char *end = NULL;
-                long d = strtol(optarg, &end, 10);
-                if (end == optarg || *end != '\0' || d < 1 || d > HY_KINFIT_MAX_DEGREE)
-                    return hy_cli_usage(CMD, "--smooth: expected a degree 1..%d, auto or fd, got '%s'",
-                                        HY_KINFIT_MAX_DEGREE, optarg);
-                o.smooth = (int)d;
-            }
-            break;
-        case OPT_MAXDEG:
-            bad = int_opt("max-degree", optarg, 1, HY_KINFIT_MAX_DEGREE, &o.max_degree);
-            break;
-        case OPT_BRANCHES:
-            if (strcmp(optarg, "all") == 0)
-                o.branches = HY_KINFIT_BRANCHES_ALL;
-            else if (strcmp(optarg, "limit") == 0)
-                o.branches = HY_KINFIT_BRANCHES_LIMIT;
-            else
-                return hy_cli_usage(CMD, "--branches: expected all or limit, got '%s'", optarg);
-            break;
-        case OPT_MINBR:
-            bad = nonneg_opt("min-branch", optarg, &o.min_branch);
-            if (!bad && o.min_branch >= 1)
-                return hy_cli_usage(CMD, "--min-branch: expected a fraction below 1, got '%s'", optarg);
-            break;
-        case OPT_RCOND:
-            bad = nonneg_opt("rcond", optarg, &o.rcond);
-            break;
-        case OPT_SELTOL:
-            bad = nonneg_opt("select-tol", optarg, &o.select_tol);
-            break;
-        case OPT_PRUNETOL:
-            bad = nonneg_opt("prune-tol", optarg, &o.prune_tol);
-            break;
-        case OPT_NOPRUNE:
-            o.prune = 0;
-            break;
-        case OPT_REFINE:
-            o.refine = 1;
-            break;
-        case OPT_REFITER:
-            bad = int_opt("refine-iter", optarg, 1, 1000, &o.refine_iter);
-            break;
-        default:
-            return hy_cli_usage(CMD, "unknown option");
-        }
+    if (smooth && strcmp(smooth, "auto") == 0)
+        o.smooth = HY_KINFIT_SMOOTH_AUTO;
+    else if (smooth && strcmp(smooth, "fd") == 0)
+        o.smooth = HY_KINFIT_SMOOTH_FD;
+    else if (smooth) {
+        char *end = NULL;
+        long d = strtol(smooth, &end, 10);
+        if (end == smooth || *end != '\0' || d < 1 || d > HY_KINFIT_MAX_DEGREE)
+            return hy_cli_usage(CMD, "--smooth '%s': expected a degree from 1 to %d, auto or fd", smooth,
+                                HY_KINFIT_MAX_DEGREE);
+        o.smooth = (int)d;
     }
-    if (bad)
-        return HY_EXIT_USAGE;
-    if (argc - optind != 1)
-        return hy_cli_usage(CMD, "expected one DATA.csv (got %d file arguments)", argc - optind);
-    const char *data = argv[optind];
-    if (hy_cli_report_and_model(CMD, report_path, out) != HY_EXIT_OK)
-        return HY_EXIT_USAGE;
+    if (rule)
+        o.rule = rule == 1 ? HY_KIN_SYMMETRIC : HY_KIN_TWO_SET;
+    if (branches)
+        o.branches = branches == 1 ? HY_KINFIT_BRANCHES_ALL : HY_KINFIT_BRANCHES_LIMIT;
+    static const char *const nn_names[4] = {"min-branch", "rcond", "select-tol", "prune-tol"};
+    double *nn_dst[4] = {&o.min_branch, &o.rcond, &o.select_tol, &o.prune_tol};
+    for (int k = 0; k < 4; k++) {
+        if (!given[k])
+            continue;
+        if (nonneg[k] < 0)
+            return hy_cli_usage(CMD, "--%s: expected a non-negative number, got '%g'", nn_names[k], nonneg[k]);
+        *nn_dst[k] = nonneg[k];
+    }
+    if (given[0] && o.min_branch >= 1)
+        return hy_cli_usage(CMD, "--min-branch: expected a fraction below 1, got '%g'", o.min_branch);
+    if (no_prune)
+        o.prune = 0;
+    if ((go = hy_cli_fit_outputs(CMD, data, out, report_path)) != HY_EXIT_OK)
+        return go;
 
     hy_series s;
     hy_series_init(&s);

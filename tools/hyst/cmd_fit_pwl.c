@@ -1,5 +1,4 @@
 // hyst fit pwl: identify a piecewise-linear branch table (spec 000) from a static test record.
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,131 +37,76 @@ static const char usage_text[] =
     "  -h, --help             this help\n"
     "\n";
 
-enum {
-    OPT_SEGMENTS = 0x2000, OPT_TOL, OPT_MAX_SEGMENTS, OPT_BACKLASH, OPT_SYMMETRIC, OPT_KIND, OPT_REPORT, OPT_AMP_TOL
-};
-
 typedef struct fit_args {
-    const char *data, *out, *report;
+    const char *data, *out, *report, *segments, *backlash;
+    int have_tol;
     hy_csv_opts csv;
     hy_pwlfit_opts fit;
 } fit_args;
 
-static int parse_int(const char *opt, const char *text, int lo, int hi, int *out)
+static void usage(FILE *fp)
 {
-    char *end = NULL;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || v < lo || v > hi) {
-        hy_cli_usage(CMD, "--%s: expected a whole number %d..%d, got '%s'", opt, lo, hi, text);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
+    fputs(usage_text, fp);
+    fputs(hy_cli_loops_help, fp);
+    fputs(hy_cli_data_help, fp);
 }
+
+static const char *const kinds[] = {"constant", "friction", NULL};
 
 // (argv) => options; -1 to go on, else an exit status
 static int parse_args(int argc, char **argv, fit_args *a)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'},          {"help", no_argument, 0, 'h'},
-        {"segments", required_argument, 0, OPT_SEGMENTS}, {"tol", required_argument, 0, OPT_TOL},
-        {"max-segments", required_argument, 0, OPT_MAX_SEGMENTS},
-        {"backlash", required_argument, 0, OPT_BACKLASH}, {"symmetric", no_argument, 0, OPT_SYMMETRIC},
-        {"kind", required_argument, 0, OPT_KIND},         {"report", required_argument, 0, OPT_REPORT},
-        {"amp-tol", required_argument, 0, OPT_AMP_TOL},
-        HY_CLI_DATA_LONGOPTS,
-        HY_CLI_LOOPS_LONGOPTS,
-        {0, 0, 0, 0}};
-    opterr = 0;
-    int opt, have_tol = 0;
-    while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-        int used = hy_cli_data_option(CMD, opt, optarg, &a->csv);
-        if (!used)
-            used = hy_cli_loops_option(CMD, opt, optarg, &a->fit.loops);
-        if (used < 0)
+    int kind = 0;
+    const char *max_segments = NULL;
+    double amp_tol = 0;
+    int have_amp_tol = 0;
+    const hy_arg tab[] = {
+        HY_OPT_STR("output", 'o', &a->out),          HY_OPT_STR("report", 0, &a->report),
+        HY_OPT_STR("segments", 0, &a->segments),     HY_OPT_DOUBLE("tol", &a->fit.tol, &a->have_tol),
+        HY_OPT_STR("max-segments", 0, &max_segments),
+        HY_OPT_STR("backlash", 0, &a->backlash),     HY_OPT_FLAG("symmetric", 0, &a->fit.symmetric),
+        HY_OPT_CHOICE("kind", &kind, kinds),         HY_OPT_DOUBLE("amp-tol", &amp_tol, &have_amp_tol),
+        HY_CLI_DATA_OPTS(&a->csv, NULL),             HY_CLI_LOOPS_OPTS(&a->fit.loops),
+        HY_OPT_END};
+    int go = tool_parse(CMD, usage, tab, argc, argv, "missing DATA.csv (hyst fit pwl DATA.csv -o MODEL.json)",
+                        &a->data);
+    if (go != TOOL_CLI_GO)
+        return go;
+    if (max_segments &&
+        tool_int_range(CMD, "max-segments", max_segments, 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.max_segments) != 0)
+        return HY_EXIT_USAGE;
+    if (a->segments) {   /* N (both branches) or NF,NB */
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", a->segments);
+        char *comma = strchr(buf, ',');
+        if (comma)
+            *comma = '\0';
+        if (tool_int_range(CMD, "segments", buf, comma ? 2 : 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.segments_F) ||
+            tool_int_range(CMD, "segments", comma ? comma + 1 : buf, 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.segments_B))
             return HY_EXIT_USAGE;
-        if (used > 0)
-            continue;
-        double v;
-        switch (opt) {
-        case 'h':
-            fputs(usage_text, stdout);
-            fputs(hy_cli_loops_help, stdout);
-            fputs(hy_cli_data_help, stdout);
-            return HY_EXIT_OK;
-        case 'o': a->out = optarg; break;
-        case OPT_REPORT: a->report = optarg; break;
-        case OPT_SEGMENTS: {
-            /* N (both branches) or NF,NB */
-            char buf[64];
-            snprintf(buf, sizeof buf, "%s", optarg);
-            char *comma = strchr(buf, ',');
-            if (comma)
-                *comma = '\0';
-            if (parse_int("segments", buf, comma ? 2 : 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.segments_F) ||
-                parse_int("segments", comma ? comma + 1 : buf, 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.segments_B))
-                return HY_EXIT_USAGE;
-            break;
-        }
-        case OPT_MAX_SEGMENTS:
-            if (parse_int("max-segments", optarg, 3, HY_PWLFIT_MAX_SEGMENTS, &a->fit.max_segments))
-                return HY_EXIT_USAGE;
-            break;
-        case OPT_TOL:
-            if (hy_cli_double(CMD, "tol", optarg, &v))
-                return HY_EXIT_USAGE;
-            if (!(v > 0))
-                return hy_cli_usage(CMD, "--tol: expected a force tolerance > 0, got '%s'", optarg);
-            a->fit.tol = v;
-            have_tol = 1;
-            break;
-        case OPT_BACKLASH:
-            if (strcmp(optarg, "auto") == 0) {
-                a->fit.backlash_mode = HY_PWLFIT_BACKLASH_AUTO;
-                break;
-            }
-            if (hy_cli_double(CMD, "backlash", optarg, &v))
-                return HY_EXIT_USAGE;
-            if (v < 0)
-                return hy_cli_usage(CMD, "--backlash: expected 'auto' or a width >= 0, got '%s'", optarg);
-            a->fit.backlash_mode = HY_PWLFIT_BACKLASH_GIVEN;
-            a->fit.backlash = v;
-            break;
-        case OPT_SYMMETRIC: a->fit.symmetric = 1; break;
-        case OPT_KIND:
-            if (strcmp(optarg, "constant") == 0)
-                a->fit.kind = HY_PWL_CONSTANT;
-            else if (strcmp(optarg, "friction") == 0)
-                a->fit.kind = HY_PWL_FRICTION;
-            else
-                return hy_cli_usage(CMD, "--kind: expected constant or friction, got '%s'", optarg);
-            break;
-        case OPT_AMP_TOL:
-            if (hy_cli_double(CMD, "amp-tol", optarg, &v))
-                return HY_EXIT_USAGE;
-            if (!(v >= 0 && v < 1))
-                return hy_cli_usage(CMD, "--amp-tol: expected a fraction in [0, 1), got '%s'", optarg);
-            a->fit.loops.amp_tol = v;
-            a->fit.amp_tol_auto = 0;
-            break;
-        case ':':
-            return hy_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            return hy_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
-        }
     }
-    if (optind >= argc)
-        return hy_cli_usage(CMD, "expected a data file: hyst fit pwl DATA.csv -o MODEL.json");
-    if (optind + 1 < argc)
-        return hy_cli_usage(CMD, "expected one data file, got '%s' and '%s'", argv[optind], argv[optind + 1]);
-    a->data = argv[optind];
-    if (a->fit.segments_F && have_tol)
+    if (a->have_tol && !(a->fit.tol > 0))
+        return hy_cli_usage(CMD, "--tol: expected a force tolerance > 0, got '%g'", a->fit.tol);
+    if (a->backlash && strcmp(a->backlash, "auto") == 0) {
+        a->fit.backlash_mode = HY_PWLFIT_BACKLASH_AUTO;
+    } else if (a->backlash) {
+        if (hy_cli_double(CMD, "backlash", a->backlash, &a->fit.backlash))
+            return HY_EXIT_USAGE;
+        if (a->fit.backlash < 0)
+            return hy_cli_usage(CMD, "--backlash: expected 'auto' or a width >= 0, got '%s'", a->backlash);
+        a->fit.backlash_mode = HY_PWLFIT_BACKLASH_GIVEN;
+    }
+    if (kind)
+        a->fit.kind = kind == 1 ? HY_PWL_CONSTANT : HY_PWL_FRICTION;
+    if (have_amp_tol) {
+        if (!(amp_tol >= 0 && amp_tol < 1))
+            return hy_cli_usage(CMD, "--amp-tol: expected a fraction in [0, 1), got '%g'", amp_tol);
+        a->fit.loops.amp_tol = amp_tol;
+        a->fit.amp_tol_auto = 0;
+    }
+    if (a->fit.segments_F && a->have_tol)
         return hy_cli_usage(CMD, "give --segments or --tol, not both");
-    if (a->report && strcmp(a->report, "-") != 0 && strcmp(a->out, "-") != 0 && strcmp(a->report, a->out) == 0)
-        return hy_cli_usage(CMD, "--report and --output name the same file '%s'", a->out);
-    if (a->report && strcmp(a->report, "-") == 0 && strcmp(a->out, "-") == 0)
-        return hy_cli_usage(CMD, "the model and the report cannot both go to standard output");
-    return -1;
+    return (go = hy_cli_fit_outputs(CMD, a->data, a->out, a->report)) != HY_EXIT_OK ? go : -1;
 }
 
 /* (report, record) => the file lines of every limit-loop row added next to the rows (start_line, peak_line,
@@ -288,14 +232,6 @@ int hy_cmd_fit_pwl(int argc, char **argv)
     if ((rc = hy_cli_condition(CMD, &s)) != HY_EXIT_OK ||
         (rc = hy_cli_check_record(CMD, &s, &a.fit.loops, 1)) != HY_EXIT_OK)
         goto done;
-    if (strcmp(a.out, "-") != 0 && hy_same_file(a.out, a.data)) {
-        rc = hy_cli_fail(CMD, "%s: refusing to overwrite the data file with the model", a.out);
-        goto done;
-    }
-    if (a.report && strcmp(a.report, "-") != 0 && hy_same_file(a.report, a.data)) {
-        rc = hy_cli_fail(CMD, "%s: refusing to overwrite the data file with the report", a.report);
-        goto done;
-    }
     hy_stage st; /* the estimate before a long fit, the time after (issue 42, N24) */
     if ((rc = hy_cli_fit_begin(CMD, s.source, hy_cli_fit_seconds("pwl", s.n, 0), s.n, 0, &st)) != HY_EXIT_OK)
         goto done;
@@ -321,18 +257,15 @@ int hy_cmd_fit_pwl(int argc, char **argv)
             rc = hy_cli_fail(CMD, "out of memory");
             goto done;
         }
-        if (hy_atomic_open(&at, a.report, a.data, &err) != HY_OK) {
+        if ((rc = tool_out_open(CMD, &at, a.report, a.data, NULL)) != HY_EXIT_OK) {
             free(text);
-            rc = hy_cli_fail(CMD, "%s", err.msg);
             goto done;
         }
         fputs(text, at.fp);
         fputc('\n', at.fp);
         free(text);
-        if (hy_atomic_commit(&at, &err) != HY_OK) {
-            rc = hy_cli_fail(CMD, "%s", err.msg);
+        if ((rc = tool_out_commit(CMD, &at)) != HY_EXIT_OK)
             goto done;
-        }
     }
     summary(strcmp(a.out, "-") == 0 || (a.report && strcmp(a.report, "-") == 0) ? stderr : stdout, &a, &s, &r);
     rc = HY_EXIT_OK;

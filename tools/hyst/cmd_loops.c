@@ -1,6 +1,5 @@
 // hyst loops: analyse the hysteresis loops of a bench-test record (hyst/loops.h): reversals, cycles, dissipated
 // energy, equivalent damping, backbones and the branches of the limit loop. Report formats: docs/formats.md.
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +35,6 @@ static const char usage_text[] =
     "\n";
 
 
-enum { OPT_JSON = 0x2000, OPT_CYCLES_CSV, OPT_BRANCHES, OPT_BACKBONE, OPT_AMP_TOL };
-
 typedef struct loops_args {
     const char *input, *json, *cycles_csv, *branches, *backbone;
     int         quiet;
@@ -52,65 +49,43 @@ static const char *num(double x, char buf[32])
     return buf;
 }
 
+static void usage(FILE *fp)
+{
+    fputs(usage_text, fp);
+    fputs(hy_cli_loops_help, fp);
+    fputs(hy_cli_data_help, fp);
+}
+
+// --amp-tol F: a fraction 0 <= F < 1
+static int opt_amp_tol(void *dst, const char *v, hy_args *st, hy_err *err)
+{
+    hy_loops_opts *lo = dst;
+    if (hy_args_double(st->arg->name, v, &lo->amp_tol, err) != HY_OK)
+        return HY_EARG;
+    if (lo->amp_tol < 0 || lo->amp_tol >= 1)
+        return hy_err_set(err, HY_EARG, "--amp-tol: expected a fraction 0 <= F < 1, got '%s'", v);
+    return HY_OK;
+}
+
 // (argv) => arguments; -1 to go on, else an exit status
 static int parse_args(int argc, char **argv, loops_args *a)
 {
-    static const struct option longopts[] = {
-        {"json", required_argument, 0, OPT_JSON},
-        {"cycles-csv", required_argument, 0, OPT_CYCLES_CSV}, {"branches", required_argument, 0, OPT_BRANCHES},
-        {"backbone", required_argument, 0, OPT_BACKBONE},   {"amp-tol", required_argument, 0, OPT_AMP_TOL},
-        {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},
-        HY_CLI_DATA_LONGOPTS,
-        HY_CLI_LOOPS_LONGOPTS,
-        {0, 0, 0, 0}};
-    opterr = 0;
-    optind = 1;
-    int opt;
-    while ((opt = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
-        int used = hy_cli_data_option(CMD, opt, optarg, &a->csv);
-        if (!used)
-            used = hy_cli_loops_option(CMD, opt, optarg, &a->lo);
-        if (used < 0)
-            return HY_EXIT_USAGE;
-        if (used > 0)
-            continue;
-        switch (opt) {
-        case 'h':
-            fputs(usage_text, stdout);
-            fputs(hy_cli_loops_help, stdout);
-            fputs(hy_cli_data_help, stdout);
-            return HY_EXIT_OK;
-        case 'q': a->quiet = 1; break;
-        case OPT_JSON: a->json = optarg; break;
-        case OPT_CYCLES_CSV: a->cycles_csv = optarg; break;
-        case OPT_BRANCHES: a->branches = optarg; break;
-        case OPT_BACKBONE: a->backbone = optarg; break;
-        case OPT_AMP_TOL:
-            if (hy_cli_double(CMD, "amp-tol", optarg, &a->lo.amp_tol) != 0)
-                return HY_EXIT_USAGE;
-            if (a->lo.amp_tol < 0 || a->lo.amp_tol >= 1)
-                return hy_cli_usage(CMD, "--amp-tol: expected a fraction 0 <= F < 1, got '%s'", optarg);
-            break;
-        case ':':
-            return hy_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            return hy_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
-        return hy_cli_usage(CMD, "no input file given");
-    if (argc - optind > 1)
-        return hy_cli_usage(CMD, "one input file expected, got %d ('%s' ...)", argc - optind, argv[optind + 1]);
-    a->input = argv[optind];
+    const hy_arg tab[] = {
+        HY_OPT_STR("json", 0, &a->json),           HY_OPT_STR("cycles-csv", 0, &a->cycles_csv),
+        HY_OPT_STR("branches", 0, &a->branches),   HY_OPT_STR("backbone", 0, &a->backbone),
+        HY_OPT_CALL("amp-tol", &a->lo, opt_amp_tol), HY_OPT_FLAG("quiet", 'q', &a->quiet),
+        HY_CLI_DATA_OPTS(&a->csv, NULL),           HY_CLI_LOOPS_OPTS(&a->lo),
+        HY_OPT_END};
+    int go = tool_parse(CMD, usage, tab, argc, argv, "missing FILE (the record to analyse)", &a->input);
+    if (go != TOOL_CLI_GO)
+        return go;
     const char *outs[] = {a->json, a->cycles_csv, a->branches, a->backbone};
-    int to_stdout = 0;
+    const char *names[] = {"--json", "--cycles-csv", "--branches", "--backbone"};
+    if (tool_out_one_stdout(CMD, 4, outs, names) != HY_EXIT_OK || tool_out_distinct(CMD, 4, outs, names) != HY_EXIT_OK)
+        return HY_EXIT_USAGE;
     for (size_t k = 0; k < 4; k++)
-        to_stdout += outs[k] && strcmp(outs[k], "-") == 0;
-    if (to_stdout > 1)
-        return hy_cli_usage(CMD, "only one output can go to standard output ('-')");
-    if (to_stdout)
-        a->quiet = 1;
+        if (outs[k] && strcmp(outs[k], "-") == 0)
+            a->quiet = 1;
     return -1;
 }
 
@@ -392,10 +367,8 @@ int hy_cmd_loops(int argc, char **argv)
     for (int k = 0; k < N_OUT; k++) {
         if (!path[k])
             continue;
-        if (hy_atomic_open(&out[k], path[k], a.input, &err) != HY_OK) {
-            rc = hy_cli_fail(CMD, "%s", err.msg);
+        if ((rc = tool_out_open(CMD, &out[k], path[k], a.input, NULL)) != HY_EXIT_OK)
             goto done;
-        }
         open[k] = 1;
         FILE *fp = out[k].fp;
         switch (k) {
@@ -432,15 +405,11 @@ int hy_cmd_loops(int argc, char **argv)
         if (!open[k])
             continue;
         open[k] = 0;
-        if (hy_atomic_commit(&out[k], &err) != HY_OK) {
-            rc = hy_cli_fail(CMD, "%s", err.msg);
+        if ((rc = tool_out_commit(CMD, &out[k])) != HY_EXIT_OK)
             goto done;
-        }
     }
     if (!a.quiet)
         print_table(&s, &L);
-    if (fflush(stdout) != 0)
-        rc = hy_cli_fail(CMD, "cannot write to standard output");
 done:
     for (int k = 0; k < N_OUT; k++)
         if (open[k])

@@ -1,5 +1,5 @@
 // hyst plot: measured and predicted loops, residuals and per-cycle energies, drawn by gnuplot through a pipe.
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -418,15 +418,12 @@ static void make_labels(plot *P)
 // (path, text, set) => file written atomically, never over an input
 static int write_script(const char *path, const char *text, size_t len, const hy_replay_set *R)
 {
-    hy_err err;
     hy_atomic a;
     int rc_open = hy_replay_set_open_output(CMD, path, R, &a);
     if (rc_open != 0)
         return rc_open;
     fwrite(text, 1, len, a.fp);
-    if (hy_atomic_commit(&a, &err) != HY_OK)
-        return hy_cli_fail(CMD, "%s", err.msg);
-    return 0;
+    return tool_out_commit(CMD, &a);
 }
 
 /* Renders into a temporary file beside the output (hy_atomic), which replaces the output only when gnuplot
@@ -503,9 +500,7 @@ static int render_file(const char *exe, const plot *P, int term, const char *out
         hy_atomic_abort(&a);
         return hy_cli_fail(CMD, "%s: gnuplot wrote nothing", out);
     }
-    if (hy_atomic_commit(&a, &err) != HY_OK)
-        return hy_cli_fail(CMD, "%s", err.msg);
-    return 0;
+    return tool_out_commit(CMD, &a);
 }
 
 // (text "W,H") => width, height in 16..20000
@@ -527,81 +522,47 @@ static int parse_size(const char *text, int *w, int *h)
 // (argc, argv) => exit status
 int hy_cmd_plot(int argc, char **argv)
 {
-    enum { OPT_SCRIPT = 1, OPT_SIZE, OPT_TITLE, OPT_MAXPTS, OPT_NOTABLE };
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'},
-        {"script", required_argument, 0, OPT_SCRIPT},
-        {"size", required_argument, 0, OPT_SIZE},
-        {"title", required_argument, 0, OPT_TITLE},
-        {"max-points", required_argument, 0, OPT_MAXPTS},
-        {"no-table", no_argument, 0, OPT_NOTABLE},
-        {"help", no_argument, 0, 'h'},
-        HY_CLI_DATA_LONGOPTS,
-        HY_CLI_LOOPS_LONGOPTS,
-        {0, 0, 0, 0},
-    };
     hy_csv_opts copts;
     hy_csv_opts_default(&copts);
     hy_loops_opts lopts;
     hy_loops_opts_default(&lopts);
     plot P = {.width = 900, .height = 650, .table = 1, .max_points = 20000};
-    const char *out = NULL, *script = NULL;
-    int opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        int used = hy_cli_data_option(CMD, opt, optarg, &copts);
-        if (!used)
-            used = hy_cli_loops_option(CMD, opt, optarg, &lopts);
-        if (used < 0)
-            return HY_EXIT_USAGE;
-        if (used)
-            continue;
-        switch (opt) {
-        case 'h':
-            usage(stdout);
-            return HY_EXIT_OK;
-        case 'o':
-            out = optarg;
-            break;
-        case OPT_SCRIPT:
-            script = optarg;
-            break;
-        case OPT_SIZE:
-            if (parse_size(optarg, &P.width, &P.height))
-                return hy_cli_usage(CMD, "--size: expected W,H in pixels (16..20000), got '%s'", optarg);
-            break;
-        case OPT_TITLE:
-            P.title = optarg;
-            break;
-        case OPT_MAXPTS: {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (end == optarg || *end || v < 0 || (v > 0 && v < 10))
-                return hy_cli_usage(CMD, "--max-points: expected 0 (all) or a count >= 10, got '%s'", optarg);
-            P.max_points = (size_t)v;
-            break;
-        }
-        case OPT_NOTABLE:
-            P.table = 0;
-            break;
-        default:
-            return hy_cli_usage(CMD, "unknown option");
-        }
+    const char *out = NULL, *script = NULL, *size = NULL, *max_points = NULL;
+    int no_table = 0, first = 0, npos = 0;
+    const hy_arg tab[] = {
+        HY_OPT_STR("output", 'o', &out),          HY_OPT_STR("script", 0, &script),
+        HY_OPT_STR("size", 0, &size),             HY_OPT_STR("title", 0, &P.title),
+        HY_OPT_STR("max-points", 0, &max_points), HY_OPT_FLAG("no-table", 0, &no_table),
+        HY_CLI_DATA_OPTS(&copts, NULL),           HY_CLI_LOOPS_OPTS(&lopts),
+        HY_OPT_END};
+    int go = tool_parse_n(CMD, usage, tab, argc, argv, 1, INT_MAX,
+                          "missing KIND (loops, residual, energy, all) [MODEL.json ...] DATA.csv", &first, &npos);
+    if (go != TOOL_CLI_GO)
+        return go;
+    if (size && parse_size(size, &P.width, &P.height))
+        return hy_cli_usage(CMD, "--size: expected W,H in pixels (16..20000), got '%s'", size);
+    if (max_points) {
+        char *end;
+        long v = strtol(max_points, &end, 10);
+        if (end == max_points || *end || v < 0 || (v > 0 && v < 10))
+            return hy_cli_usage(CMD, "--max-points: expected 0 (all) or a count >= 10, got '%s'", max_points);
+        P.max_points = (size_t)v;
     }
-    if (optind >= argc)
-        return hy_cli_usage(CMD, "expected KIND (loops, residual, energy, all) [MODEL.json ...] DATA.csv");
+    P.table = !no_table;
     P.kind = -1;
     for (int k = 0; k < 4; k++)
-        if (strcmp(argv[optind], kind_names[k]) == 0)
+        if (strcmp(argv[first], kind_names[k]) == 0)
             P.kind = k;
     if (P.kind < 0)
-        return hy_cli_usage(CMD, "unknown plot kind '%s' (expected loops, residual, energy or all)", argv[optind]);
-    optind++;
-    int npos = argc - optind;
+        return hy_cli_usage(CMD, "unknown plot kind '%s' (expected loops, residual, energy or all)", argv[first]);
+    first++, npos--;
     if (npos < 1)
-        return hy_cli_usage(CMD, "expected [MODEL.json ...] DATA.csv after '%s'", kind_names[P.kind]);
+        return hy_cli_usage(CMD, "missing [MODEL.json ...] DATA.csv after '%s'", kind_names[P.kind]);
     if (npos < 2 && (P.kind == KIND_RESIDUAL || P.kind == KIND_ALL))
         return hy_cli_usage(CMD, "'%s' needs at least one model: MODEL.json [...] DATA.csv", kind_names[P.kind]);
+    const char *outs[] = {out, script}, *names[] = {"-o", "--script"};
+    if (tool_out_distinct(CMD, 2, outs, names) != HY_EXIT_OK)
+        return HY_EXIT_USAGE;
     if (out && strcmp(out, "-") == 0)
         return hy_cli_usage(CMD, "-o -: plots are written to files (.png, .svg, .pdf)");
     int term = hy_gp_term_for(out);
@@ -627,7 +588,7 @@ int hy_cmd_plot(int argc, char **argv)
 
     int want_states = P.table && (P.kind == KIND_LOOPS || P.kind == KIND_ALL);
     hy_replay_set R;
-    int rc = hy_replay_set_load(CMD, argv + optind, (size_t)npos - 1, argv[argc - 1], &copts, &lopts, want_states,
+    int rc = hy_replay_set_load(CMD, argv + first, (size_t)npos - 1, argv[first + npos - 1], &copts, &lopts, want_states,
                                 &R);
     if (rc != 0) {
         hy_replay_set_free(&R);

@@ -1,5 +1,5 @@
 // hyst replay: re-simulate a measured test with one or more models and compare predicted with measured force.
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,15 +141,12 @@ static cJSON *report(const hy_replay_set *R)
 // (path, text, protect) => file written atomically
 static int write_text(const char *path, const char *text, const hy_replay_set *R)
 {
-    hy_err err;
     hy_atomic a;
     int rc_open = hy_replay_set_open_output(CMD, path, R, &a);
     if (rc_open != 0)
         return rc_open;
     fputs(text, a.fp);
-    if (hy_atomic_commit(&a, &err) != HY_OK)
-        return hy_cli_fail(CMD, "%s", err.msg);
-    return 0;
+    return tool_out_commit(CMD, &a);
 }
 
 // (fp, v) => text that reads back to exactly v
@@ -163,7 +160,6 @@ static void put_num(FILE *fp, double v)
 // (path, set) => t,q,Q_measured,Q_model CSV written atomically
 static int write_csv(const char *path, const hy_replay_set *R)
 {
-    hy_err err;
     hy_atomic a;
     int rc_open = hy_replay_set_open_output(CMD, path, R, &a);
     if (rc_open != 0)
@@ -199,9 +195,7 @@ static int write_csv(const char *path, const hy_replay_set *R)
         }
         fputc('\n', fp);
     }
-    if (hy_atomic_commit(&a, &err) != HY_OK)
-        return hy_cli_fail(CMD, "%s", err.msg);
-    return 0;
+    return tool_out_commit(CMD, &a);
 }
 
 // (fp, v, format) => number or "n/a"
@@ -336,62 +330,29 @@ static void markdown(FILE *fp, const hy_replay_set *R)
 // (argc, argv) => exit status
 int hy_cmd_replay(int argc, char **argv)
 {
-    enum { OPT_JSON = 1, OPT_BRIEF, OPT_MARKDOWN };
-    static const struct option longopts[] = {
-        {"json", required_argument, 0, OPT_JSON},
-        {"output", required_argument, 0, 'o'},
-        {"brief", no_argument, 0, OPT_BRIEF},
-        {"markdown", required_argument, 0, OPT_MARKDOWN},
-        {"help", no_argument, 0, 'h'},
-        HY_CLI_DATA_LONGOPTS,
-        HY_CLI_LOOPS_LONGOPTS,
-        {0, 0, 0, 0},
-    };
     hy_csv_opts copts;
     hy_csv_opts_default(&copts);
     hy_loops_opts lopts;
     hy_loops_opts_default(&lopts);
     const char *json_path = NULL, *csv_path = NULL, *md_path = NULL;
-    int brief = 0, opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        int used = hy_cli_data_option(CMD, opt, optarg, &copts);
-        if (!used)
-            used = hy_cli_loops_option(CMD, opt, optarg, &lopts);
-        if (used < 0)
-            return HY_EXIT_USAGE;
-        if (used)
-            continue;
-        switch (opt) {
-        case 'h':
-            usage(stdout);
-            return HY_EXIT_OK;
-        case OPT_JSON:
-            json_path = optarg;
-            break;
-        case 'o':
-            csv_path = optarg;
-            break;
-        case OPT_BRIEF:
-            brief = 1;
-            break;
-        case OPT_MARKDOWN:
-            md_path = optarg;
-            break;
-        default:
-            return hy_cli_usage(CMD, "unknown option");
-        }
-    }
-    int npos = argc - optind;
-    if (npos < 2)
-        return hy_cli_usage(CMD, "expected MODEL.json [MODEL2.json ...] DATA.csv");
+    int brief = 0, first = 0, npos = 0;
+    const hy_arg tab[] = {
+        HY_OPT_STR("json", 0, &json_path),        HY_OPT_STR("output", 'o', &csv_path),
+        HY_OPT_FLAG("brief", 0, &brief),          HY_OPT_STR("markdown", 0, &md_path),
+        HY_CLI_DATA_OPTS(&copts, NULL),           HY_CLI_LOOPS_OPTS(&lopts),
+        HY_OPT_END};
+    int go = tool_parse_n(CMD, usage, tab, argc, argv, 2, INT_MAX,
+                          "missing MODEL.json [MODEL2.json ...] DATA.csv", &first, &npos);
+    if (go != TOOL_CLI_GO)
+        return go;
+    const char *outs[] = {json_path, csv_path, md_path}, *names[] = {"--json", "-o", "--markdown"};
+    if (tool_out_one_stdout(CMD, 3, outs, names) != HY_EXIT_OK || tool_out_distinct(CMD, 3, outs, names) != HY_EXIT_OK)
+        return HY_EXIT_USAGE;
     int to_stdout = (json_path && strcmp(json_path, "-") == 0) + (csv_path && strcmp(csv_path, "-") == 0) +
                     (md_path && strcmp(md_path, "-") == 0);
-    if (to_stdout > 1)
-        return hy_cli_usage(CMD, "only one of --json, --output and --markdown can write to standard output");
 
     hy_replay_set R;
-    int rc = hy_replay_set_load(CMD, argv + optind, (size_t)npos - 1, argv[argc - 1], &copts, &lopts, 0, &R);
+    int rc = hy_replay_set_load(CMD, argv + first, (size_t)npos - 1, argv[first + npos - 1], &copts, &lopts, 0, &R);
     if (rc == 0) /* a constant force: nothing to compare a model with (the energy ratio would be noise / 0) */
         rc = hy_cli_check_record(CMD, &R.s, &lopts, 0);
     if (rc == 0 && json_path) {

@@ -1,7 +1,6 @@
 // hyst sim: drive a model (any family, through hyst/model.h and hy_element_drive) with a displacement history
 // read from a CSV file or generated from a protocol (hyst/drive.h); optional seeded noise (hyst/noise.h).
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -71,12 +70,6 @@ static const char usage_text[] =
     "before it are written and kept, the diagnostic and the time go to standard error, and the exit status is 1.\n"
     "\n";
 
-enum {
-    OPT_DRIVE = 0x2000, OPT_PROTOCOL, OPT_AMPLITUDES, OPT_CYCLES, OPT_MAX, OPT_STEPS, OPT_YIELD, OPT_WAVE,
-    OPT_POINTS, OPT_OFFSET, OPT_PERIOD, OPT_RATE, OPT_INNER, OPT_INNER_CYCLES, OPT_NOISE, OPT_Q_NOISE, OPT_SEED,
-    OPT_DIGITS, OPT_STRICT
-};
-
 typedef struct sim_opts {
     const char *model, *out, *drive, *protocol, *amplitudes, *cycles, *inner, *inner_cycles, *wave;
     const char *max, *steps, *yield, *points, *offset, *period, *rate;
@@ -102,20 +95,6 @@ typedef struct run {
 
 /* ---- option parsing ------------------------------------------------------------------------------------------ */
 
-// (text) => integer >= lo, whole string; -1 with a usage message
-static int parse_long(const char *opt, const char *text, long lo, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE || v < lo || v > 1000000000L) {
-        hy_cli_usage(CMD, "--%s: expected a whole number >= %ld, got '%s'", opt, lo, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 // (text "LEVEL" or "P%") => value >= 0 and whether it is a percentage; -1 with a usage message
 static int parse_level(const char *opt, const char *text, double *v, int *pct)
 {
@@ -136,12 +115,12 @@ static int parse_seed(const char *text, uint64_t *seed)
     char *end;
     errno = 0;
     if (text[0] == '-' || text[0] == '+') {
-        hy_cli_usage(CMD, "--seed: expected a whole number 0..18446744073709551615, got '%s'", text);
+        hy_cli_usage(CMD, "--seed: '%s' is not an integer from 0 to 18446744073709551615", text);
         return -1;
     }
     unsigned long long v = strtoull(text, &end, 10);
     if (end == text || *end != '\0' || errno == ERANGE) {
-        hy_cli_usage(CMD, "--seed: expected a whole number 0..18446744073709551615, got '%s'", text);
+        hy_cli_usage(CMD, "--seed: '%s' is not an integer from 0 to 18446744073709551615", text);
         return -1;
     }
     *seed = (uint64_t)v;
@@ -260,88 +239,41 @@ static double peak_abs(const double *x, size_t n)
 
 /* ---- the command --------------------------------------------------------------------------------------------- */
 
+static void usage(FILE *fp)
+{
+    fputs(usage_text, fp);
+    fputs("Data options (with --drive):\n", fp);
+    fputs(hy_cli_data_help, fp);
+}
+
 // (argv) => options; returns -1 to go on, else an exit status
 static int parse_args(int argc, char **argv, sim_opts *o)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'},        {"help", no_argument, 0, 'h'},
-        {"drive", required_argument, 0, OPT_DRIVE},   {"protocol", required_argument, 0, OPT_PROTOCOL},
-        {"amplitudes", required_argument, 0, OPT_AMPLITUDES}, {"cycles", required_argument, 0, OPT_CYCLES},
-        {"max", required_argument, 0, OPT_MAX},       {"steps", required_argument, 0, OPT_STEPS},
-        {"yield", required_argument, 0, OPT_YIELD},   {"wave", required_argument, 0, OPT_WAVE},
-        {"points", required_argument, 0, OPT_POINTS}, {"offset", required_argument, 0, OPT_OFFSET},
-        {"period", required_argument, 0, OPT_PERIOD}, {"rate", required_argument, 0, OPT_RATE},
-        {"inner", required_argument, 0, OPT_INNER},   {"inner-cycles", required_argument, 0, OPT_INNER_CYCLES},
-        {"noise", required_argument, 0, OPT_NOISE},   {"q-noise", required_argument, 0, OPT_Q_NOISE},
-        {"seed", required_argument, 0, OPT_SEED},     {"digits", required_argument, 0, OPT_DIGITS},
-        {"strict", no_argument, 0, OPT_STRICT},
-        HY_CLI_DATA_LONGOPTS,
-        {0, 0, 0, 0}};
-    opterr = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-        int used = hy_cli_data_option(CMD, opt, optarg, &o->csv);
-        if (used < 0)
-            return HY_EXIT_USAGE;
-        if (used > 0) {
-            o->data_opts = 1;
-            continue;
-        }
-        long v;
-        switch (opt) {
-        case 'h':
-            fputs(usage_text, stdout);
-            fputs("Data options (with --drive):\n", stdout);
-            fputs(hy_cli_data_help, stdout);
-            return HY_EXIT_OK;
-        case 'o': o->out = optarg; break;
-        case OPT_DRIVE: o->drive = optarg; break;
-        case OPT_PROTOCOL: o->protocol = optarg; break;
-        case OPT_AMPLITUDES: o->amplitudes = optarg; break;
-        case OPT_CYCLES: o->cycles = optarg; break;
-        case OPT_MAX: o->max = optarg; break;
-        case OPT_STEPS: o->steps = optarg; break;
-        case OPT_YIELD: o->yield = optarg; break;
-        case OPT_WAVE: o->wave = optarg; break;
-        case OPT_POINTS: o->points = optarg; break;
-        case OPT_OFFSET: o->offset = optarg; break;
-        case OPT_PERIOD: o->period = optarg; break;
-        case OPT_RATE: o->rate = optarg; break;
-        case OPT_INNER: o->inner = optarg; break;
-        case OPT_INNER_CYCLES: o->inner_cycles = optarg; break;
-        case OPT_NOISE:
-            if (parse_level("noise", optarg, &o->noise, &o->noise_pct) != 0)
-                return HY_EXIT_USAGE;
-            o->have_noise = 1;
-            break;
-        case OPT_Q_NOISE:
-            if (parse_level("q-noise", optarg, &o->q_noise, &o->q_noise_pct) != 0)
-                return HY_EXIT_USAGE;
-            o->have_q_noise = 1;
-            break;
-        case OPT_SEED:
-            if (parse_seed(optarg, &o->seed) != 0)
-                return HY_EXIT_USAGE;
-            break;
-        case OPT_DIGITS:
-            if (parse_long("digits", optarg, 1, &v) != 0)
-                return HY_EXIT_USAGE;
-            if (v > 17)
-                return hy_cli_usage(CMD, "--digits: at most 17 significant digits, got %ld", v);
-            o->digits = (int)v;
-            break;
-        case OPT_STRICT: o->strict = 1; break;
-        case ':':
-            return hy_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            return hy_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
-        return hy_cli_usage(CMD, "expected a model file: hyst sim MODEL.json (--protocol NAME | --drive FILE)");
-    if (optind + 1 < argc)
-        return hy_cli_usage(CMD, "expected one model file, got '%s' and '%s'", argv[optind], argv[optind + 1]);
-    o->model = argv[optind];
+    const char *noise = NULL, *q_noise = NULL, *seed = NULL, *digits = NULL;
+    const hy_arg tab[] = {
+        HY_OPT_STR("output", 'o', &o->out),           HY_OPT_STR("drive", 0, &o->drive),
+        HY_OPT_STR("protocol", 0, &o->protocol),      HY_OPT_STR("amplitudes", 0, &o->amplitudes),
+        HY_OPT_STR("cycles", 0, &o->cycles),          HY_OPT_STR("max", 0, &o->max),
+        HY_OPT_STR("steps", 0, &o->steps),            HY_OPT_STR("yield", 0, &o->yield),
+        HY_OPT_STR("wave", 0, &o->wave),              HY_OPT_STR("points", 0, &o->points),
+        HY_OPT_STR("offset", 0, &o->offset),          HY_OPT_STR("period", 0, &o->period),
+        HY_OPT_STR("rate", 0, &o->rate),              HY_OPT_STR("inner", 0, &o->inner),
+        HY_OPT_STR("inner-cycles", 0, &o->inner_cycles), HY_OPT_STR("noise", 0, &noise),
+        HY_OPT_STR("q-noise", 0, &q_noise),           HY_OPT_STR("seed", 0, &seed),
+        HY_OPT_STR("digits", 0, &digits),             HY_OPT_FLAG("strict", 0, &o->strict),
+        HY_CLI_DATA_OPTS(&o->csv, &o->data_opts),
+        HY_OPT_END};
+    int go = tool_parse(CMD, usage, tab, argc, argv,
+                        "missing MODEL.json (hyst sim MODEL.json (--protocol NAME | --drive FILE))", &o->model);
+    if (go != TOOL_CLI_GO)
+        return go;
+    if ((noise && parse_level("noise", noise, &o->noise, &o->noise_pct) != 0) ||
+        (q_noise && parse_level("q-noise", q_noise, &o->q_noise, &o->q_noise_pct) != 0) ||
+        (seed && parse_seed(seed, &o->seed) != 0))
+        return HY_EXIT_USAGE;
+    o->have_noise = noise != NULL, o->have_q_noise = q_noise != NULL;
+    if (digits && tool_int_range(CMD, "digits", digits, 1, 17, &o->digits) != 0)   /* significant digits */
+        return HY_EXIT_USAGE;
     if (!o->drive == !o->protocol)
         return hy_cli_usage(CMD, "give exactly one of --protocol NAME and --drive FILE");
     if (o->data_opts && !o->drive)
@@ -382,8 +314,8 @@ int hy_cmd_sim(int argc, char **argv)
     rc = o.drive ? build_drive(&o, &r) : build_protocol(&o, &r);
     if (rc != HY_EXIT_OK)
         goto done;
-    if (hy_same_file(o.out, o.model)) {
-        rc = hy_cli_fail(CMD, "%s: refusing to overwrite the model file with the output", o.out);
+    if (strcmp(o.out, "-") != 0 && strcmp(o.model, "-") != 0 && hy_same_file(o.out, o.model)) {
+        rc = hy_cli_fail(CMD, "%s: refusing to overwrite an input file", o.out);
         goto done;
     }
     r.Q = malloc(r.n * sizeof *r.Q);
@@ -434,20 +366,17 @@ int hy_cmd_sim(int argc, char **argv)
     }
 
     /* Whatever happened, the rows computed are written and committed: complete rows only. */
-    if (hy_atomic_open(&out, o.out, o.drive, &err) != HY_OK) {
-        rc = hy_cli_fail(CMD, "%s", err.msg);
+    const char *models[] = {o.model, NULL};
+    if ((rc = tool_out_open(CMD, &out, o.out, o.drive, models)) != HY_EXIT_OK)
         goto done;
-    }
     out_open = 1;
     static char buf[1 << 20];
     if (!out.is_stdout)
         setvbuf(out.fp, buf, _IOFBF, sizeof buf);
     write_rows(out.fp, &r, q_out, r.Q, done, o.digits);
     out_open = 0;
-    if (hy_atomic_commit(&out, &err) != HY_OK) {
-        rc = hy_cli_fail(CMD, "%s", err.msg);
+    if ((rc = tool_out_commit(CMD, &out)) != HY_EXIT_OK)
         goto done;
-    }
 
     if (sim_rc != HY_OK) {
         char what[400], where[160] = "";

@@ -56,15 +56,40 @@ static const struct command *find(int argc, char **argv, int *words)
     return NULL;
 }
 
-static int group_usage(const char *group)
+static const char *group_word;   /* the group of group_usage: "fit" */
+
+// (fp) => the usage of a group of commands ("hyst fit pwl|kin|...") and one line for each, as mech beam has its own
+static void group_usage(FILE *fp)
 {
-    fprintf(stderr, "hyst %s: expected one of:", group);
-    size_t len = strlen(group);
+    size_t len = strlen(group_word);
+    fprintf(fp, "usage: hyst %s ", group_word);
+    int k = 0;
     for (size_t i = 0; i < N_COMMANDS; i++)
-        if (strncmp(commands[i].name, group, len) == 0 && commands[i].name[len] == ' ')
-            fprintf(stderr, " '%s'", commands[i].name);
-    fputc('\n', stderr);
-    return HY_EXIT_USAGE;
+        if (strncmp(commands[i].name, group_word, len) == 0 && commands[i].name[len] == ' ')
+            fprintf(fp, "%s%s", k++ ? "|" : "", commands[i].name + len + 1);
+    fprintf(fp, " [OPTIONS] [FILES]\n\ncommands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strncmp(commands[i].name, group_word, len) == 0 && commands[i].name[len] == ' ')
+            fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp, "\n'hyst %s COMMAND --help' lists a command's options.\n", group_word);
+}
+
+/* (argc, argv: argv[0] a group word such as "fit") => the group's usage (no word: on stderr, exit 2; -h / --help:
+ * on stdout, exit 0) or "hyst fit: unknown command 'x' (expected pwl, kin, ... or all)", exit 2 (tool_sub, as the
+ * words of mech beam and mech pendulum) */
+static int group(int argc, char **argv)
+{
+    const char *subs[N_COMMANDS + 1];
+    size_t len = strlen(argv[0]), n = 0;
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strncmp(commands[i].name, argv[0], len) == 0 && commands[i].name[len] == ' ')
+            subs[n++] = commands[i].name + len + 1;
+    subs[n] = NULL;
+    group_word = argv[0];
+    int mode;
+    char name[64];
+    int go = tool_sub(argv[0], group_usage, argc, argv, subs, &mode, name, sizeof name);
+    return go == TOOL_CLI_GO ? HY_EXIT_USAGE : go;   /* a known word is found by find() before this is called */
 }
 
 static int is_group(const char *word)
@@ -78,45 +103,48 @@ static int is_group(const char *word)
 
 int main(int argc, char **argv)
 {
+    tool_cli_init("hyst");
     if (argc < 2) {
         usage(stderr);
         return HY_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);
-        return HY_EXIT_OK;
+        return tool_stdout(NULL, HY_EXIT_OK);
     }
     hy_cleanup_signals();   /* an interrupted run removes its temporary files and ends by the signal */
     hy_blas_single_thread();
     if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
         printf("hyst %s\n", HYST_VERSION);
-        return HY_EXIT_OK;
+        return tool_stdout(NULL, HY_EXIT_OK);
     }
     if (strcmp(argv[1], "help") == 0) {
         if (argc < 3) {
             usage(stdout);
-            return HY_EXIT_OK;
+            return tool_stdout(NULL, HY_EXIT_OK);
         }
         int words = 0;
         const struct command *c = find(argc - 1, argv + 1, &words);
         if (!c) {
-            if (is_group(argv[2]))
-                return group_usage(argv[2]);
-            fprintf(stderr, "hyst help: unknown command '%s'\n", argv[2]);
+            if (is_group(argv[2])) {   /* hyst help fit: the group's usage */
+                char *gargv[] = {argv[2], "--help", NULL};
+                return tool_stdout(argv[2], group(2, gargv));
+            }
+            fprintf(stderr, "hyst help: unknown command '%s' (see 'hyst --help')\n", argv[2]);
             return HY_EXIT_USAGE;
         }
         char *hargv[] = {(char *)c->name, "--help", NULL};
-        return c->fn(2, hargv);
+        return tool_stdout(c->name, c->fn(2, hargv));
     }
     int words = 0;
     const struct command *c = find(argc, argv, &words);
     if (!c) {
         if (is_group(argv[1]))
-            return group_usage(argv[1]);
+            return tool_stdout(argv[1], group(argc - 1, argv + 1));
         fprintf(stderr, "hyst: unknown command '%s' (see 'hyst --help')\n", argv[1]);
         return HY_EXIT_USAGE;
     }
-    /* The command sees argv[0] = its full name, then its own arguments. */
+    /* The command sees argv[0] = its full name, then its own arguments; its report checked once written */
     argv[words] = (char *)c->name;
-    return c->fn(argc - words, argv + words);
+    return tool_stdout(c->name, c->fn(argc - words, argv + words));
 }

@@ -146,11 +146,13 @@ void hy_replay_set_free(hy_replay_set *R)
 // (command, output path, set) => atomic output that never replaces an input
 int hy_replay_set_open_output(const char *cmd, const char *path, const hy_replay_set *R, hy_atomic *a)
 {
-    hy_err err;
-    for (size_t k = 0; k < R->n_models; k++)
-        if (hy_same_file(path, R->m[k].path))
-            return hy_cli_fail(cmd, "%s: refusing to overwrite an input (model file)", path);
-    if (hy_atomic_open(a, path, R->data_path, &err) != HY_OK)
-        return hy_cli_fail(cmd, "%s", err.msg);
-    return 0;
+    const char *models[65];   /* the set's model files, then NULL: inputs the output may not be */
+    size_t n = R->n_models < 64 ? R->n_models : 64;
+    for (size_t k = 0; k < n; k++)
+        models[k] = strcmp(R->m[k].path, "-") ? R->m[k].path : "";
+    models[n] = NULL;
+    for (size_t k = n; k < R->n_models; k++)   /* more models than the list holds */
+        if (strcmp(path, "-") != 0 && hy_same_file(path, R->m[k].path))
+            return hy_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
+    return tool_out_open(cmd, a, path, R->data_path, models);
 }

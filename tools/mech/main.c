@@ -29,6 +29,7 @@ static void usage(FILE *fp)
 
 int main(int argc, char **argv)
 {
+    tool_cli_init("mech");
     if (argc < 2) {
         usage(stderr);
         return MECH_EXIT_USAGE;

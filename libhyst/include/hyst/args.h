@@ -2,8 +2,8 @@
  * lists its options (name, letter, kind, where the value goes); the parser builds getopt_long's tables from it, adds
  * -h / --help, converts and checks the values, counts the operands, and reports every mistake with the same
  * words in every command ("option '--dt' needs a value", "--dt: 'x' is not a finite number", "unknown option
- * '--bogus'", "unexpected argument 'b.json'"). The programs print the message as a usage error (exit 2):
- * tools/mech/mech_cli.c (mech_cli_parse). docs/limits-and-outputs.md, "One command-line layer". */
+ * '--bogus'", "unexpected argument 'b.json'"). Both programs print the message as a usage error (exit 2):
+ * tools/common/tool_cli.c (tool_parse). docs/limits-and-outputs.md, "One command-line layer". */
 #ifndef HYST_ARGS_H
 #define HYST_ARGS_H
 
@@ -17,14 +17,17 @@ enum hy_arg_kind {
     HY_ARG_DOUBLE,  /* *(double *)dst = a finite number                                                     */
     HY_ARG_INT,     /* *(int *)dst = an integer >= min                                                      */
     HY_ARG_CHOICE,  /* *(int *)dst = 1 + the index of the value in choices ("--format 'x': expected csv or h5") */
-    HY_ARG_CALL     /* call(dst, value, state, err): the option's own rule (a value that may be a word or a
+    HY_ARG_CALL,    /* call(dst, value, state, err): the option's own rule (a value that may be a word or a
                        number, an option that reads the next word too)                                      */
+    HY_ARG_FLAG_CALL /* no value: call(dst, NULL, state, err) (a flag with its own rule: --no-header)        */
 };
 
+struct hy_arg;
 typedef struct hy_args {        /* the parse's state, for HY_ARG_CALL                                            */
     int    argc;
     char **argv;
     int    next;                /* the next word not yet read (getopt's optind): a call may take argv[next++]   */
+    const struct hy_arg *arg;   /* the table entry being stored (its name: one call may serve several options) */
 } hy_args;
 
 typedef struct hy_arg {
@@ -47,6 +50,7 @@ typedef struct hy_arg {
 #define HY_OPT_INT(name, letter, dst, min, given) HY_OPT(name, letter, HY_ARG_INT, dst, given, min, NULL, NULL)
 #define HY_OPT_CHOICE(name, dst, choices)         HY_OPT(name, 0, HY_ARG_CHOICE, dst, NULL, 0, choices, NULL)
 #define HY_OPT_CALL(name, dst, call)              HY_OPT(name, 0, HY_ARG_CALL, dst, NULL, 0, NULL, call)
+#define HY_OPT_FLAG_CALL(name, dst, call)         HY_OPT(name, 0, HY_ARG_FLAG_CALL, dst, NULL, 0, NULL, call)
 #define HY_OPT_END                                HY_OPT(NULL, 0, HY_ARG_END, NULL, NULL, 0, NULL, NULL)
 
 /* (table ending in HY_OPT_END, argc, argv: argv[0] is the command word; missing: the message when the one operand is
@@ -55,10 +59,18 @@ typedef struct hy_arg {
 int hy_args_parse(const hy_arg *tab, int argc, char **argv, const char *missing, const char **operand, int *help,
                   hy_err *err);
 
+/* The same for a command of min..max operands (`hyst replay MODEL... DATA`): fewer is the error `missing` (or
+ * "missing operand"), more "unexpected argument 'x'"; the operands are argv[*first .. *first + *count - 1] (GNU
+ * getopt moves them after the options). hy_args_parse is this with min = max = (missing != NULL). */
+int hy_args_parse_n(const hy_arg *tab, int argc, char **argv, int min, int max, const char *missing, int *first,
+                    int *count, int *help, hy_err *err);
+
 // (option name, text) => *out a finite number; HY_EARG "--NAME: 'TEXT' is not a finite number"
 int hy_args_double(const char *name, const char *text, double *out, hy_err *err);
 // (option name, text, minimum) => *out an integer >= min; HY_EARG "--NAME: 'TEXT' is not an integer >= MIN"
 int hy_args_int(const char *name, const char *text, int min, int *out, hy_err *err);
+// (option name, text, lo, hi) => *out an integer in lo..hi; HY_EARG "--NAME: 'TEXT' is not an integer from LO to HI"
+int hy_args_int_range(const char *name, const char *text, int lo, int hi, int *out, hy_err *err);
 
 /* (program "mech" or "hyst", command or NULL, prefix ("" or "warning: "), suffix (" (see 'mech dock --help')" or ""),
  * printf format and list) => one line on standard error, "PROGRAM COMMAND: PREFIXmessageSUFFIX", the message made

@@ -1,11 +1,11 @@
-/* The output rules of the `mech` commands (any new command gets them by calling these): an output file is never an
- * input and is written atomically (a temporary registered with the signal clean-up, renamed at the end); two
+/* The output rules of the commands of both programs (any new command gets them by calling these): an output file is
+ * never an input and is written atomically (a temporary registered with the signal clean-up, renamed at the end); two
  * outputs of one run are never one file; and for the commands that write a folder of files (dock, sweep): the
  * folder made, one run at a time per folder (a lock), and a rerun that leaves nothing of an earlier run beside its
  * new summary (the files this command owns by name and did not write this time are removed once the run has
  * committed its own, so an interrupted or failed rerun still leaves the earlier outputs), and no earlier figure
  * beside new data: a rerun that has simulated removes the earlier run's figures before its first commit
- * (mech_out_clear), so an interruption between its summary and its figures leaves none (issue 42, N22). */
+ * (tool_out_clear), so an interruption between its summary and its figures leaves none (issue 42, N22). */
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -13,54 +13,63 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "mech_cli.h"
+#include "tool_cli.h"
 
 #define NOTED_MAX 256
 
 static char noted[NOTED_MAX][128];
 static int nnoted;
 
-int mech_out_open(const char *cmd, hy_atomic *a, const char *path, const char *protect, const char *const *others)
+int tool_out_open(const char *cmd, hy_atomic *a, const char *path, const char *protect, const char *const *others)
 {
     hy_err err;
     for (int k = 0; others && others[k] && strcmp(path, "-") != 0; k++)
         if (others[k][0] && hy_same_file(path, others[k]))
-            return mech_cli_fail(cmd, "%s: refusing to overwrite an input file", path);
+            return tool_fail(cmd, "%s: refusing to overwrite an input file", path);
     if (hy_atomic_open(a, path, protect, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
+        return tool_fail(cmd, "%s", err.msg);
+    return TOOL_EXIT_OK;
 }
 
-int mech_out_commit(const char *cmd, hy_atomic *a)
+int tool_out_commit(const char *cmd, hy_atomic *a)
 {
     hy_err err;
     if (hy_atomic_commit(a, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
+        return tool_fail(cmd, "%s", err.msg);
+    return TOOL_EXIT_OK;
 }
 
-int mech_out_distinct(const char *cmd, int n, const char *const *paths, const char *const *names)
+int tool_out_distinct(const char *cmd, int n, const char *const *paths, const char *const *names)
 {
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
             const char *a = paths[i], *b = paths[j];
             if (a && b && strcmp(a, "-") && strcmp(b, "-") && (strcmp(a, b) == 0 || hy_same_file(a, b)))
-                return mech_cli_usage(cmd, "%s and %s name the same file '%s'", names[i], names[j], b);
+                return tool_usage(cmd, "%s and %s name the same file '%s'", names[i], names[j], b);
         }
-    return MECH_EXIT_OK;
+    return TOOL_EXIT_OK;
 }
 
-int mech_out_mkdir(const char *cmd, const char *dir)
+int tool_out_one_stdout(const char *cmd, int n, const char *const *paths, const char *const *names)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (paths[i] && paths[j] && strcmp(paths[i], "-") == 0 && strcmp(paths[j], "-") == 0)
+                return tool_usage(cmd, "%s and %s both write to standard output ('-')", names[i], names[j]);
+    return TOOL_EXIT_OK;
+}
+
+int tool_out_mkdir(const char *cmd, const char *dir)
 {
     char buf[4200];
     if (!dir[0] || snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
-        return mech_cli_fail(cmd, "'%s': not a usable output folder name", dir);
+        return tool_fail(cmd, "'%s': not a usable output folder name", dir);
     for (char *p = buf + 1;; p++) {
         if (*p == '/' || !*p) {
             char c = *p;
             *p = '\0';
             if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return mech_cli_fail(cmd, "%s: cannot create the output folder: %s", buf, strerror(errno));
+                return tool_fail(cmd, "%s: cannot create the output folder: %s", buf, strerror(errno));
             *p = c;
             if (!c)
                 break;
@@ -68,19 +77,19 @@ int mech_out_mkdir(const char *cmd, const char *dir)
     }
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return mech_cli_fail(cmd, "%s: not a folder", dir);
-    return MECH_EXIT_OK;
+        return tool_fail(cmd, "%s: not a folder", dir);
+    return TOOL_EXIT_OK;
 }
 
-int mech_out_lock(const char *cmd, hy_dir_lock *l, const char *dir)
+int tool_out_lock(const char *cmd, hy_dir_lock *l, const char *dir)
 {
     hy_err err;
     if (hy_dir_lock_take(l, dir, &err) != HY_OK)
-        return mech_cli_fail(cmd, "%s", err.msg);
-    return MECH_EXIT_OK;
+        return tool_fail(cmd, "%s", err.msg);
+    return TOOL_EXIT_OK;
 }
 
-void mech_out_note(const char *path)
+void tool_out_note(const char *path)
 {
     const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     if (nnoted < NOTED_MAX && strlen(b) < sizeof noted[0])
@@ -109,7 +118,7 @@ static int sweep(const char *cmd, const char *dir, const char *const *patterns, 
 {
     DIR *d = opendir(dir);
     if (!d)
-        return MECH_EXIT_OK;
+        return TOOL_EXIT_OK;
     int removed = 0;
     for (struct dirent *e; (e = readdir(d));) {
         int own = owned(e->d_name, patterns);
@@ -130,19 +139,19 @@ static int sweep(const char *cmd, const char *dir, const char *const *patterns, 
     }
     closedir(d);
     if (removed && report)
-        mech_cli_warn(cmd, "%s: removed %d file(s) of an earlier run that this run did not write", dir, removed);
-    return MECH_EXIT_OK;
+        tool_warn(cmd, "%s: removed %d file(s) of an earlier run that this run did not write", dir, removed);
+    return TOOL_EXIT_OK;
 }
 
-int mech_out_clear(const char *cmd, const char *dir, const char *const *patterns)
+int tool_out_clear(const char *cmd, const char *dir, const char *const *patterns)
 {
     return sweep(cmd, dir, patterns, 0, 1, 0);
 }
 
-int mech_out_sweep(const char *cmd, const char *dir, const char *summary, const char *const *patterns)
+int tool_out_sweep(const char *cmd, const char *dir, const char *summary, const char *const *patterns)
 {
     int done = 0;   /* only a run that wrote its summary replaces the earlier run's files */
     for (int k = 0; k < nnoted && !done; k++)
         done = strcmp(noted[k], summary) == 0;
-    return done ? sweep(cmd, dir, patterns, 1, 0, 1) : MECH_EXIT_OK;
+    return done ? sweep(cmd, dir, patterns, 1, 0, 1) : TOOL_EXIT_OK;
 }
