@@ -62,7 +62,7 @@ refused() {   # NAME PATTERN
 }
 
 check "mech calibrate --help exits 0" "$MECH" calibrate --help
-check_fails "mech calibrate without a file is a usage error" "no calibration file given" "$MECH" calibrate
+check_fails "mech calibrate without a file is a usage error" "missing CAL.json" "$MECH" calibrate
 "$MECH" calibrate >/dev/null 2>&1; [ $? -eq 2 ] && ok "usage error: exit 2" || not_ok "usage error: exit 2"
 
 # ---- the virtual stand tests: the shipped record is what scripts/make-virtual-test makes (to the CSV's 5 digits: the

@@ -42,6 +42,10 @@ mech|beam lqr|--F0|$C|
 mech|dock|--step|$S|
 mech|sweep|--jobs|$P|
 mech|view|--rows|$WORK/run|
+mech|beam shapes||$C|
+mech|pendulum run||$FIX/mech/pendulum-two-decay.json|
+mech|compare|--dt|$WORK/run $FIX/mech/calib/s1-stand-B-meas.csv|--channels stroke
+mech|calibrate||$FIX/mech/calib/beam-shaker.cal.json|
 EOF
 
 # usage_error NAME PROGRAM "COMMAND" PATTERN ARGS...: exit 2, nothing on stdout, exactly one line on stderr, which is
@@ -65,6 +69,7 @@ while IFS='|' read -r prog cmd num operands opts; do
     usage_error "unknown option" "$prog" "$cmd" "unknown option '--bogus'" $ops --bogus
     # shellcheck disable=SC2086
     usage_error "unknown short option" "$prog" "$cmd" "unknown option '-Z'" $ops -Z
+    if [ -n "$num" ]; then   # (no numeric option: mech beam shapes, pendulum run, calibrate)
     # shellcheck disable=SC2086
     usage_error "option without its value" "$prog" "$cmd" "option '$num' needs a value" $ops "$num"
     # shellcheck disable=SC2086
@@ -73,6 +78,7 @@ while IFS='|' read -r prog cmd num operands opts; do
     # shellcheck disable=SC2086
     usage_error "a number with trailing text" "$prog" "$cmd" \
         "$num: '3x' is not (a finite number|an integer (>= -?[0-9]+|from -?[0-9]+ to [0-9]+))" $ops "$num" 3x
+    fi
     # shellcheck disable=SC2086
     [ -n "$operands" ] && usage_error "no operand" "$prog" "$cmd" "missing [A-Za-z].*" $opts
     case "$cmd" in

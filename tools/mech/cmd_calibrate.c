@@ -134,7 +134,7 @@ int mech_cmd_calibrate(int argc, char **argv)
     const char *out = NULL, *cfg = NULL;
     int quiet = 0;
     const hy_arg tab[] = {HY_OPT_STR("out", 'o', &out), HY_OPT_FLAG("quiet", 'q', &quiet), HY_OPT_END};
-    int go = mech_cli_parse(cmd, usage, tab, argc, argv, "no calibration file given", &cfg);
+    int go = mech_cli_parse(cmd, usage, tab, argc, argv, "missing CAL.json", &cfg);
     if (go != MECH_CLI_GO)
         return go;
     mech_calib_problem p;
