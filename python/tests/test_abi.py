@@ -27,7 +27,7 @@ STRUCTS = {"hy_err": L.Err, "hy_diag": L.Diag, "hy_series": L.Series, "hy_csv_op
            "mech_beam_solver": L.BeamSolver, "mech_beam_load": L.BeamLoad, "mech_beam_config": L.BeamConfig,
            "mech_beam_info": L.BeamInfo, "mech_beam_history": L.BeamHistory, "mech_beam_obs": L.BeamObs,
            "mech_dock_seq_event": L.SeqEvent, "mech_dock_process_summary": L.DockProcess,
-           "mech_dock_limiter_summary": L.DockLimiter}
+           "mech_dock_limiter_summary": L.DockLimiter, "mech_dock_fault_state": L.FaultState}
 
 
 @pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler to compare the struct layouts with")

@@ -593,11 +593,31 @@ static double drift(mech_vec3 a, mech_vec3 b)
 
 /* the whole process in summary.json: the sequencer's log (time, from -> to, cause), the phase times, the drive,
  * the pushers, planes and rollers (docs/dock-process.md §8) */
-static cJSON *process_json(const mech_dock_process_summary *ps)
+/* the fault monitor's trip (docs/dock-process.md §2a): its name, time, reason and the values that tripped it; null
+ * when none tripped */
+static cJSON *fault_json(const mech_dock_fault_state *f, int variant)
+{
+    if (f->kind == MECH_DOCK_FAULT_NONE)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    char reason[300];
+    mech_dock_fault_reason(f, variant, reason, sizeof reason);
+    cJSON_AddStringToObject(o, "name", mech_dock_fault_name(f->kind));
+    cJSON_AddStringToObject(o, "state", mech_dock_seq_state_name(mech_dock_fault_seq_state(f->kind)));
+    cJSON_AddItemToObject(o, "t", hy_json_exact_number(f->t));
+    cJSON_AddStringToObject(o, "reason", reason);
+    cJSON *v = cJSON_AddObjectToObject(o, "values");
+    for (int k = 0; v && k < MECH_DOCK_FAULT_NV && mech_dock_fault_value_name(f->kind, k); k++)
+        cJSON_AddItemToObject(v, mech_dock_fault_value_name(f->kind, k), num_or_null(f->v[k]));
+    return o;
+}
+
+static cJSON *process_json(const mech_dock_process_summary *ps, int variant)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "final_state", mech_dock_seq_state_name(ps->state));
     cJSON_AddBoolToObject(o, "completed", ps->state == MECH_DOCK_SEQ_END || ps->state == MECH_DOCK_SEQ_CLOSED);
+    cJSON_AddItemToObject(o, "fault", fault_json(&ps->fault, variant));
     cJSON *lg = cJSON_AddArrayToObject(o, "sequence");
     for (int k = 0; lg && k < ps->n_log; k++) {
         cJSON *e = cJSON_CreateObject();
@@ -710,7 +730,7 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddItemToObject(mo, "angular_final", vec(u->ang_momentum));
     cJSON_AddItemToObject(mo, "angular_drift", hy_json_exact_number(drift(u->ang_momentum0, u->ang_momentum)));
     if (p->process.enabled)
-        cJSON_AddItemToObject(doc, "process", process_json(&r->ps));
+        cJSON_AddItemToObject(doc, "process", process_json(&r->ps, r->p->variant));
     if (p->limiter_movable)
         cJSON_AddItemToObject(doc, "movable_limiter", limiter_json(&r->ls));
     cJSON *els = cJSON_AddArrayToObject(doc, "elements");
@@ -1269,6 +1289,11 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
             for (int k = 0; k < ps->n_log; k++)
                 if (ps->log[k].from != ps->log[k].to)   /* the first bottom contact is logged without a transition */
                     printf(" %.4g s %s", ps->log[k].t, mech_dock_seq_state_name(ps->log[k].to));
+            if (ps->fault.kind != MECH_DOCK_FAULT_NONE) {
+                char reason[300];
+                mech_dock_fault_reason(&ps->fault, p->variant, reason, sizeof reason);
+                printf("\n  FAULT at %.6g s: %s", ps->fault.t, reason);
+            }
             printf("\n  drive work %.5g J, retraction force max %.5g N, pushers max %.5g N; limiter pads on the cone "
                    "wall %lu impacts, max %.5g N", ps->drive_work, ps->retract_force_max, ps->pusher_force_max,
                    ps->pad_impacts, ps->pad_force_max);

@@ -32,6 +32,27 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
     int from = s->seq.committed.state;
     int to = mech_dock_seq_trial(&s->seq, s->t, &in);
     mech_dock_seq_commit(&s->seq);
+    /* the fault monitor (dock_fault.c) on the same accepted state: a fault ends the run in its failure state */
+    mech_dock_fault_in fin = {.retracting = s->drive.committed.cmd == MECH_DOCK_DRIVE_RETRACT,
+                              .at_limit = s->drive.committed.at_limit,
+                              .slip = p->variant == MECH_DOCK_A ? e->ax.slip1 : e->ax.slip2,
+                              .drive_f = pr->drv.F, .u = pr->u, .stroke = e->s, .gap_min = INFINITY,
+                              .gap_max = -INFINITY,
+                              .gap_closed = p->process.seq.gap_closed};
+    for (int i = 0; i < p->process.pushers.n && i < MECH_DOCK_PUSHER_MAX; i++) {
+        double g = isfinite(pr->rod_gap[i]) ? pr->rod_gap[i] : NAN;
+        fin.gap_min = isnan(g) || isnan(fin.gap_min) ? NAN : fmin(fin.gap_min, g);
+        fin.gap_max = isnan(g) || isnan(fin.gap_max) ? NAN : fmax(fin.gap_max, g);
+    }
+    double pitch, yaw;
+    dock_rel_attitude(s, &fin.roll, &pitch, &yaw, &fin.tilt);
+    int fk = mech_dock_fault_trial(&s->fault, s->t, &fin);
+    mech_dock_fault_commit(&s->fault);
+    if (fk != MECH_DOCK_FAULT_NONE && !mech_dock_seq_final(to)) {
+        mech_dock_seq_fail(&s->seq, s->t, mech_dock_fault_seq_state(fk), MECH_DOCK_SEQ_BY_FAULT);
+        to = s->seq.committed.state;
+    }
+    ps->fault = s->fault.committed;
     if (to != from || first) {
         mech_dock_drive_command(&s->drive, mech_dock_seq_drive_cmd(to), 2);
         if (to == MECH_DOCK_SEQ_RETRACT && isnan(ps->t_retract))

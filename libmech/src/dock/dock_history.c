@@ -4,6 +4,32 @@
 #include <math.h>
 #include "dock/dock_sim_internal.h"
 
+void dock_rel_attitude(const mech_dock_sim *s, double *roll, double *pitch, double *yaw, double *tilt)
+{
+    const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE];
+    mech_mat3 Rrel = mech_mat3_mul(mech_mat3_tmul(P->rot, s->d->xmat[DOCK_B_BASE]), dock_flip_x());
+    *roll = atan2(Rrel.m[2][1], Rrel.m[2][2]);
+    *pitch = asin(fmax(-1.0, fmin(1.0, -Rrel.m[2][0])));
+    *yaw = atan2(Rrel.m[1][0], Rrel.m[0][0]);
+    *tilt = atan2(hypot(Rrel.m[1][0], Rrel.m[2][0]), Rrel.m[0][0]);
+}
+
+/* (sim at an accepted state) => g[i], the gap at each pusher rod (MECH_DOCK_CH_ROD_GAP1 of mech/dock.h), the
+ * formula of dock_proc_loads (which takes the axis gap for them all while the planes are far apart) */
+static void rod_gaps(const mech_dock_sim *s, double *g)
+{
+    const mech_dock_model *m = s->m;
+    const mech_body_data *d = s->d;
+    const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE];
+    mech_mat3 R0 = d->xmat[DOCK_B_BASE];
+    mech_vec3 x0 = mech_mat3_col(R0, 0);
+    mech_vec3 port = mech_vec3_axpy(d->pos[DOCK_B_BASE], m->p.geom.uj_behind_plane, x0);
+    mech_vec3 Ow = mech_vec3_add(P->pos, mech_mat3_apply(P->rot, m->g.cone_origin));
+    mech_vec3 o = mech_mat3_tapply(R0, mech_vec3_sub(Ow, port)), n = mech_mat3_tapply(R0, mech_mat3_col(P->rot, 0));
+    for (int i = 0; i < m->p.process.pushers.n && i < MECH_DOCK_PUSHER_MAX; i++)
+        g[i] = n.x < 0 ? mech_vec3_dot(n, mech_vec3_sub(o, m->rod_base[i])) / n.x : NAN;
+}
+
 void dock_history_fill(mech_dock_sim *s, const dock_energy *eb)
 {
     const mech_dock_params *p = &s->m->p;
@@ -62,13 +88,11 @@ void dock_history_fill(mech_dock_sim *s, const dock_energy *eb)
     const mech_dock_geometry *gm = &p->geom;
     mech_vec3 port = mech_vec3_axpy(d->pos[DOCK_B_BASE], gm->uj_behind_plane, x0);
     mech_vec3 rel = dock_to_cone(s, port);
-    mech_mat3 Rrel = mech_mat3_mul(mech_mat3_tmul(P->rot, d->xmat[DOCK_B_BASE]), dock_flip_x());
     c[MECH_DOCK_CH_REL_X] = rel.x;
     c[MECH_DOCK_CH_REL_Y] = rel.y;
     c[MECH_DOCK_CH_REL_Z] = rel.z;
-    c[MECH_DOCK_CH_REL_ROLL] = atan2(Rrel.m[2][1], Rrel.m[2][2]);
-    c[MECH_DOCK_CH_REL_PITCH] = asin(fmax(-1.0, fmin(1.0, -Rrel.m[2][0])));
-    c[MECH_DOCK_CH_REL_YAW] = atan2(Rrel.m[1][0], Rrel.m[0][0]);
+    dock_rel_attitude(s, &c[MECH_DOCK_CH_REL_ROLL], &c[MECH_DOCK_CH_REL_PITCH], &c[MECH_DOCK_CH_REL_YAW],
+                      &c[MECH_DOCK_CH_REL_TILT]);
     mech_vec3 vport = mech_body_point_velocity(s->bm, d, DOCK_B_BASE, (mech_vec3){gm->uj_behind_plane, 0, 0});
     c[MECH_DOCK_CH_REL_VX] = -mech_vec3_dot(exp_, mech_vec3_sub(vport, dock_passive_point_vel(s, port)));
     c[MECH_DOCK_CH_HEAD_X] = e->x_c;
@@ -106,4 +130,21 @@ void dock_history_fill(mech_dock_sim *s, const dock_energy *eb)
     c[MECH_DOCK_CH_COVER_X] = e->x_cover;
     c[MECH_DOCK_CH_E_DRIVE] = Q[DOCK_Q_DRIVE];
     c[MECH_DOCK_CH_E_DRIVE_STORED] = eb->e_drive;
+    /* the docked state: rod gaps (every run with a process; NAN past the rods), the drive's state, the fault */
+    double g[MECH_DOCK_PUSHER_MAX];
+    int nrod = s->proc ? p->process.pushers.n : 0;
+    if (nrod > 0)
+        rod_gaps(s, g);
+    double gmax = nrod > 0 ? -INFINITY : NAN;
+    for (int i = 0; i < nrod && i < MECH_DOCK_PUSHER_MAX; i++)
+        gmax = isnan(g[i]) || isnan(gmax) ? NAN : fmax(gmax, g[i]);
+    for (int i = 0; i < 4; i++)
+        c[MECH_DOCK_CH_ROD_GAP1 + i] = i < nrod ? g[i] : NAN;
+    c[MECH_DOCK_CH_ROD_GAP_MAX] = gmax;
+    c[MECH_DOCK_CH_DRIVE_X] = s->proc ? s->drive.committed.x : 0.0;
+    c[MECH_DOCK_CH_DRIVE_V] = s->proc ? s->drive.committed.v_m : 0.0;
+    int on = s->proc && s->drive.committed.cmd != MECH_DOCK_DRIVE_OFF;
+    c[MECH_DOCK_CH_DRIVE_MOTORS] = on ? s->drive.committed.n_on : 0;
+    c[MECH_DOCK_CH_DRIVE_LIMIT] = s->proc ? s->drive.committed.at_limit : 0;
+    c[MECH_DOCK_CH_FAULT] = s->proc ? s->fault.committed.kind : 0;
 }

@@ -134,11 +134,13 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
     if (s->proc) {
         const mech_dock_process_params *pp = &p->process;
         if ((rc = mech_dock_drive_init(&s->drive, &pp->drive, 0.0, err)) ||
-            (rc = mech_dock_seq_init(&s->seq, &pp->seq, pp->start, 0.0, err)))
+            (rc = mech_dock_seq_init(&s->seq, &pp->seq, pp->start, 0.0, err)) ||
+            (rc = mech_dock_fault_init(&s->fault, &pp->faults, p->geom.slot_narrow, err)))
             goto fail;
         s->ps.t_retract = s->ps.t_align = s->ps.t_closed = s->ps.t_end = NAN;
         s->ps.pad_arm_mean = s->ps.pad_arm_min = s->ps.pad_arm_max = NAN;
         s->ps.gap_min = INFINITY;
+        s->ps.fault = s->fault.committed;
     }
     s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
     for (int k = 0; k < 4; k++)

@@ -127,6 +127,7 @@ struct mech_dock_sim {
     int                    proc;
     mech_dock_drive        drive;
     mech_dock_seq          seq;
+    mech_dock_fault        fault;        /* the fault monitor (dock_fault.c), stepped with the sequencer         */
     mech_dock_process_summary ps;
     double                 drive_work_max;   /* max |motor work| so far, J (the scale of the energy check)     */
     int                    roller_prev, pad_prev;   /* rollers and pad points touching at the last accepted step */
@@ -203,6 +204,9 @@ typedef struct dock_energy {
 void dock_energy_account(mech_dock_sim *s, int first, dock_energy *eb);
 
 /* ---- dock_history.c ---- */
+/* (sim at an accepted state) => the active vehicle's attitude relative to the passive one, rad: roll, pitch, yaw
+   and tilt as mech/dock.h defines MECH_DOCK_CH_REL_ROLL ... _REL_TILT */
+void dock_rel_attitude(const mech_dock_sim *s, double *roll, double *pitch, double *yaw, double *tilt);
 // (sim at an accepted step of h, its energy budget) => s->ch
 void dock_history_fill(mech_dock_sim *s, const dock_energy *eb);
 
