@@ -303,7 +303,8 @@ class DockProcess(C.Structure):
          ("roller_steps", C.c_ulong), ("roller_all", C.c_ulong)] + \
         [(k, C.c_double) for k in ("frt1_slip_max", "frt1_slip_end", "e_residual_rel", "pad_arm_mean", "pad_arm_min",
                                    "pad_arm_max", "pad_m_int", "pad_f_int", "pad_m_prev", "pad_f_prev",
-                                   "pad_t_prev")] + [("fault", FaultState)]
+                                   "pad_t_prev")] + [("fault", FaultState)] + \
+        [(k, C.c_double) for k in ("roll_closed", "tilt_closed", "gap_closed_max")]
 
 
 class DockLimiter(C.Structure):   # mech_dock_limiter_summary (variant C)

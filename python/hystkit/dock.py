@@ -314,7 +314,9 @@ class DockSim(L.Owner):
                   "limiter_pad_arm_mean": nn(ps.pad_arm_mean), "limiter_pad_arm_min": nn(ps.pad_arm_min),
                   "limiter_pad_arm_max": nn(ps.pad_arm_max),
                   "roller_all_touch_steps": ps.roller_all, "frt1_slip_max": ps.frt1_slip_max,
-                  "frt1_slip_end": ps.frt1_slip_end, "energy_residual_relative": ps.e_residual_rel})
+                  "frt1_slip_end": ps.frt1_slip_end, "energy_residual_relative": ps.e_residual_rel,
+                  "at_closed": {"roll": nn(ps.roll_closed), "tilt": nn(ps.tilt_closed),
+                                "rod_gap_max": nn(ps.gap_closed_max)}})
         return d
 
     def _fault(self, f):

@@ -456,6 +456,8 @@ typedef struct mech_dock_process_summary {
     double pad_m_int, pad_f_int;  /* (bookkeeping: the two integrals, N m s and N s, and the last accepted step's  */
     double pad_m_prev, pad_f_prev, pad_t_prev;   /*  moment, force and time, for the trapezoids)                   */
     mech_dock_fault_state fault;  /* the fault monitor at the end: kind NONE, or the fault that ended the run     */
+    double roll_closed, tilt_closed;   /* relative roll and tilt when the sequencer closed the planes, rad (NAN)  */
+    double gap_closed_max;        /* the largest rod gap then, m (NAN: not closed)                                */
 } mech_dock_process_summary;
 // (sim) => the process summary (all zero / NAN when the run has no process)
 const mech_dock_process_summary *mech_dock_sim_process(const mech_dock_sim *s);

@@ -46,6 +46,7 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
     }
     double pitch, yaw;
     dock_rel_attitude(s, &fin.roll, &pitch, &yaw, &fin.tilt);
+    int to_seq = to;   /* the sequencer's own state this step (a fault may follow it within the step) */
     int fk = mech_dock_fault_trial(&s->fault, s->t, &fin);
     mech_dock_fault_commit(&s->fault);
     if (fk != MECH_DOCK_FAULT_NONE && !mech_dock_seq_final(to)) {
@@ -59,8 +60,10 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
             ps->t_retract = s->t;
         if (to == MECH_DOCK_SEQ_ALIGN && isnan(ps->t_align))
             ps->t_align = s->t;
-        if (to == MECH_DOCK_SEQ_CLOSED && isnan(ps->t_closed))
+        if ((to == MECH_DOCK_SEQ_CLOSED || to_seq == MECH_DOCK_SEQ_CLOSED) && isnan(ps->t_closed)) {
             ps->t_closed = s->t;
+            ps->roll_closed = fin.roll, ps->tilt_closed = fin.tilt, ps->gap_closed_max = fin.gap_max;
+        }
         if (to == MECH_DOCK_SEQ_END && isnan(ps->t_end))
             ps->t_end = s->t;
     }

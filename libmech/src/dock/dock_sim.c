@@ -141,6 +141,7 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
         s->ps.pad_arm_mean = s->ps.pad_arm_min = s->ps.pad_arm_max = NAN;
         s->ps.gap_min = INFINITY;
         s->ps.fault = s->fault.committed;
+        s->ps.roll_closed = s->ps.tilt_closed = s->ps.gap_closed_max = NAN;
     }
     s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
     for (int k = 0; k < 4; k++)
