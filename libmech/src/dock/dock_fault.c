@@ -148,7 +148,7 @@ void mech_dock_fault_reason(const mech_dock_fault_state *s, int variant, char *b
                      v[2]);
         break;
     case MECH_DOCK_FAULT_TRAVEL:
-        snprintf(buf, len, "end of travel: drive output %.4g m reached the sensor at %.4g m before the planes closed "
+        snprintf(buf, len, "end of travel: drive output %.5g m reached the sensor at %.5g m before the planes closed "
                  "(largest rod gap %.4g m, stroke %.4g m)", v[0], v[1], v[2], v[3]);
         break;
     case MECH_DOCK_FAULT_MISALIGNED:
