@@ -390,6 +390,8 @@ class DockSim(L.Owner):
         if i0 is not None:
             i1 = CHANNELS.index("e_residual")
             en.update({CHANNELS[k]: float(ch[k]) for k in range(i0, i1 + 1)})
+        if "process" in c:   # the drive: its motors' work (an input) and what it holds (docs/dock-process.md §8)
+            en.update({k: float(ch[CHANNELS.index(k)]) for k in ("e_drive", "e_drive_stored")})
         en["residual_max"] = u.e_residual_max
         en["residual_max_percent"] = nn(100 * u.e_residual_max / u.e_initial if u.e_initial > 0 else math.nan)
         d["energy"] = en

@@ -271,7 +271,8 @@ static void s3x_400(void **state)
     const run_out *o[3] = {&a, &b, &c};
     for (int k = 0; k < 3; k++) {
         const mech_dock_process_summary *ps = &o[k]->ps;
-        assert_true(ps->state < MECH_DOCK_SEQ_FAIL_NO_CAPTURE || (k == 1 && ps->state == MECH_DOCK_SEQ_FAIL_REOPEN));
+        assert_true(ps->state < MECH_DOCK_SEQ_FAIL_NO_CAPTURE ||
+                    (k == 1 && ps->state == MECH_DOCK_SEQ_FAIL_REOPEN));
         assert_true(ps->t_align > 240);   /* retraction, then the alignment phase */
         assert_true(ps->e_residual_rel < 1e-3);
         assert_int_equal(ps->roller_all, 0);

@@ -346,7 +346,8 @@ enum mech_dock_channel {
     MECH_DOCK_CH_ROD_GAP1, MECH_DOCK_CH_ROD_GAP2, MECH_DOCK_CH_ROD_GAP3, MECH_DOCK_CH_ROD_GAP4,
                                    /* gap at pusher rod i (1..4, pushers.n of them; NAN past n): from the rod's
                                       base on the active plane along the active docking axis to the passive plane,
-                                      m (< 0: the planes overlap there; NAN: the planes do not face each other)   */
+                                      m (< 0: the planes overlap there; NAN: the planes do not face each other;
+                                      0 without a process)                                                         */
     MECH_DOCK_CH_ROD_GAP_MAX,      /* the largest of the n rods' gaps: the sequencer's "closed" test, m           */
     MECH_DOCK_CH_DRIVE_X,          /* drive: motor side at the probe (retraction positive), m                     */
     MECH_DOCK_CH_DRIVE_V,          /* motor-side speed, m/s                                                       */

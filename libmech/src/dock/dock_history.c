@@ -130,16 +130,17 @@ void dock_history_fill(mech_dock_sim *s, const dock_energy *eb)
     c[MECH_DOCK_CH_COVER_X] = e->x_cover;
     c[MECH_DOCK_CH_E_DRIVE] = Q[DOCK_Q_DRIVE];
     c[MECH_DOCK_CH_E_DRIVE_STORED] = eb->e_drive;
-    /* the docked state: rod gaps (every run with a process; NAN past the rods), the drive's state, the fault */
+    /* the docked state: rod gaps (process runs; NAN past the rods and where the planes do not face each other, 0
+       without a process, as every process channel), the drive's state, the fault */
     double g[MECH_DOCK_PUSHER_MAX];
     int nrod = s->proc ? p->process.pushers.n : 0;
     if (nrod > 0)
         rod_gaps(s, g);
-    double gmax = nrod > 0 ? -INFINITY : NAN;
+    double gmax = nrod > 0 ? -INFINITY : 0.0;
     for (int i = 0; i < nrod && i < MECH_DOCK_PUSHER_MAX; i++)
         gmax = isnan(g[i]) || isnan(gmax) ? NAN : fmax(gmax, g[i]);
     for (int i = 0; i < 4; i++)
-        c[MECH_DOCK_CH_ROD_GAP1 + i] = i < nrod ? g[i] : NAN;
+        c[MECH_DOCK_CH_ROD_GAP1 + i] = i < nrod ? g[i] : s->proc ? NAN : 0.0;
     c[MECH_DOCK_CH_ROD_GAP_MAX] = gmax;
     c[MECH_DOCK_CH_DRIVE_X] = s->proc ? s->drive.committed.x : 0.0;
     c[MECH_DOCK_CH_DRIVE_V] = s->proc ? s->drive.committed.v_m : 0.0;
