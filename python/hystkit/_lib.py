@@ -288,6 +288,12 @@ class SeqEvent(C.Structure):
     _fields_ = [("t", C.c_double), ("from", C.c_int), ("to", C.c_int), ("cause", C.c_int)]
 
 
+class FaultState(C.Structure):   # mech_dock_fault_state (the fault monitor, docs/dock-process.md §2a)
+    _fields_ = [("kind", C.c_int), ("t", C.c_double), ("v", C.c_double * 4)] + \
+        [(k, C.c_double) for k in ("t_jam", "t_open")] + [("met", C.c_int), ("shut", C.c_int)] + \
+        [(k, C.c_double) for k in ("slip_prev", "t_prev", "limit_time")]
+
+
 class DockProcess(C.Structure):
     _fields_ = [("state", C.c_int), ("n_log", C.c_int), ("n_lost", C.c_int), ("log", SeqEvent * SEQ_LOG)] + \
         [(k, C.c_double) for k in ("t_retract", "t_align", "t_closed", "t_end", "drive_work", "drive_limit_time",
@@ -297,7 +303,8 @@ class DockProcess(C.Structure):
          ("roller_steps", C.c_ulong), ("roller_all", C.c_ulong)] + \
         [(k, C.c_double) for k in ("frt1_slip_max", "frt1_slip_end", "e_residual_rel", "pad_arm_mean", "pad_arm_min",
                                    "pad_arm_max", "pad_m_int", "pad_f_int", "pad_m_prev", "pad_f_prev",
-                                   "pad_t_prev")]
+                                   "pad_t_prev")] + [("fault", FaultState)] + \
+        [(k, C.c_double) for k in ("roll_closed", "tilt_closed", "gap_closed_max")]
 
 
 class DockLimiter(C.Structure):   # mech_dock_limiter_summary (variant C)
@@ -491,6 +498,10 @@ if mech is not None:
     _proto(mech, "mech_dock_sim_element", None, P, C.c_int, dbl_p, dbl_p, int_p, dbl_p)
     _proto(mech, "mech_dock_sim_summary", C.POINTER(DockSummary), P)
     _proto(mech, "mech_dock_sim_process", C.POINTER(DockProcess), P)
+    _proto(mech, "mech_dock_fault_name", C.c_char_p, C.c_int)
+    _proto(mech, "mech_dock_fault_seq_state", C.c_int, C.c_int)
+    _proto(mech, "mech_dock_fault_value_name", C.c_char_p, C.c_int, C.c_int)
+    _proto(mech, "mech_dock_fault_reason", None, C.POINTER(FaultState), C.c_int, C.c_char_p, C.c_size_t)
     _proto(mech, "mech_dock_sim_limiter", C.POINTER(DockLimiter), P)
     _proto(mech, "mech_dock_sim_done", C.c_int, P)
     _proto(mech, "mech_dock_seq_state_name", C.c_char_p, C.c_int)

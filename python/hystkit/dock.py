@@ -299,7 +299,9 @@ class DockSim(L.Owner):
         nn = lambda v: v if math.isfinite(v) else None
         seq = [{"t": e.t, "from": name(getattr(e, "from")), "to": name(e.to),
                 "cause": L.mech.mech_dock_seq_cause_name(e.cause).decode()} for e in ps.log[:ps.n_log]]
-        d = {"final_state": name(ps.state), "completed": name(ps.state) in ("end", "closed"), "sequence": seq}
+        d = {"final_state": name(ps.state), "completed": name(ps.state) in ("end", "closed"),
+             "fault": self._fault(ps.fault)}
+        d["sequence"] = seq
         if ps.n_lost:
             d["sequence_events_not_logged"] = ps.n_lost
         d.update({"t_retract": nn(ps.t_retract), "t_align": nn(ps.t_align), "t_closed": nn(ps.t_closed),
@@ -312,8 +314,26 @@ class DockSim(L.Owner):
                   "limiter_pad_arm_mean": nn(ps.pad_arm_mean), "limiter_pad_arm_min": nn(ps.pad_arm_min),
                   "limiter_pad_arm_max": nn(ps.pad_arm_max),
                   "roller_all_touch_steps": ps.roller_all, "frt1_slip_max": ps.frt1_slip_max,
-                  "frt1_slip_end": ps.frt1_slip_end, "energy_residual_relative": ps.e_residual_rel})
+                  "frt1_slip_end": ps.frt1_slip_end, "energy_residual_relative": ps.e_residual_rel,
+                  "at_closed": {"roll": nn(ps.roll_closed), "tilt": nn(ps.tilt_closed),
+                                "rod_gap_max": nn(ps.gap_closed_max)}})
         return d
+
+    def _fault(self, f):
+        """The fault monitor's trip as summary.json's "process" "fault" (None: no fault)."""
+        if f.kind == 0:
+            return None
+        buf = C.create_string_buffer(300)
+        variant = {"A": 0, "B": 1, "C": 1}.get(self.scenario.config.get("variant"), 0)
+        L.mech.mech_dock_fault_reason(C.byref(f), variant, buf, 300)
+        vals = {}
+        for k in range(4):
+            nm = L.mech.mech_dock_fault_value_name(f.kind, k)
+            if nm:
+                vals[nm.decode()] = f.v[k] if math.isfinite(f.v[k]) else None
+        return {"name": L.mech.mech_dock_fault_name(f.kind).decode(),
+                "state": L.mech.mech_dock_seq_state_name(L.mech.mech_dock_fault_seq_state(f.kind)).decode(),
+                "t": f.t, "reason": buf.value.decode(), "values": vals}
 
     @property
     def movable_limiter(self):
@@ -370,6 +390,8 @@ class DockSim(L.Owner):
         if i0 is not None:
             i1 = CHANNELS.index("e_residual")
             en.update({CHANNELS[k]: float(ch[k]) for k in range(i0, i1 + 1)})
+        if "process" in c:   # the drive: its motors' work (an input) and what it holds (docs/dock-process.md §8)
+            en.update({k: float(ch[CHANNELS.index(k)]) for k in ("e_drive", "e_drive_stored")})
         en["residual_max"] = u.e_residual_max
         en["residual_max_percent"] = nn(100 * u.e_residual_max / u.e_initial if u.e_initial > 0 else math.nan)
         d["energy"] = en

@@ -28,6 +28,13 @@ r=$(jnum energy_residual_relative "$S")
 awk -v r="$r" 'BEGIN { exit !(r < 0.01) }' && ok "energy residual $r of initial + drive work < 1 %" || not_ok "energy residual $r"
 head -n 1 "$WORK/b/history.csv" | grep -q 'seq_state' && ok "history has the process channels" ||
     not_ok "history has the process channels"
+# a run that docks reports no fault (docs/dock-process.md §2a), and its docked state checks from pose.csv
+tr -d '\n\t ' <"$S" | grep -q '"fault":null' && ok "S1-B docks with no fault" || not_ok "S1-B reports a fault"
+if ${PY:-python3} "$TOP/tests/e2e/dock_docked_check.py" "$D/s1-400-B.json" "$WORK/b" >"$WORK/chk" 2>&1; then
+    ok "S1-B docked state: roll, tilt, rod gaps from pose.csv = history and summary ($(grep -c '^ok' "$WORK/chk") checks)"
+else
+    not_ok "S1-B docked state from pose.csv"; grep -v '^ok' "$WORK/chk" | sed 's/^/    /'
+fi
 
 # a capture-phase run keeps today's columns (no process channels)
 check "S1-B capture phase" "$MECH" dock "$D/s1-B.json" --out "$WORK/c" --no-plots --no-records -q

@@ -156,6 +156,21 @@ static void run(const char *name, run_out *o)
     run_config(&c, name, o);
 }
 
+/* (scenario) => its run with the fault monitor's alignment check relaxed (roll 30 deg, tilt 20 deg): the shipped
+ * S3x-400 runs meet the planes misaligned (roll -3.9 / -14.8 / -11.2 deg at the meeting, docs/dock-process.md §2a)
+ * and end there; relaxed, they run on as before the monitor, for the checks of the capture and retraction below */
+static void run_relaxed(const char *name, run_out *o)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/mech/dock/%s", fixtures(), name);
+    mech_dock_config c;
+    hy_err e;
+    assert_int_equal(mech_dock_config_read(path, &c, &e), HY_OK);
+    c.params.process.faults.roll_tol = 30 * M_PI / 180;
+    c.params.process.faults.tilt_tol = 20 * M_PI / 180;
+    run_config(&c, name, o);
+}
+
 // (run, the limiter pushed back by x) => the line of the cone wall's normal at the limiter's larger base, its distance
 // from the UJ with the housing on the cone's axis: the normal is (-sin a, -cos a) in the meridian plane, m
 static double limiter_arm_closed(const run_out *o, double x)
@@ -240,7 +255,8 @@ static void s1_400_A(void **state)
     common_checks(&o, &prm);
 }
 
-/* S3x, the expert case, through the whole process (docs/dock-process.md §8.1): no failure state by 400 s, the energy
+/* S3x, the expert case, through the whole process (docs/dock-process.md §8.1), the alignment check relaxed
+ * (run_relaxed): no failure state by 400 s but B's reopening planes (the fault monitor, §2a), the energy
  * budget with the drive closes, the rollers never all touch at once (the design's requirement, spec 001 §1.4), the
  * fixed limiter bears on the cone wall during retraction, more often in A than in B (the paper's ordering: "A a
  * high-frequency series of limiter impacts, B a single limiter impulse"), and B's FrT1 is restored; C in the same
@@ -249,13 +265,14 @@ static void s3x_400(void **state)
 {
     (void)state;
     run_out a, b, c;
-    run("s3x-400-A.json", &a);
-    run("s3x-400-B.json", &b);
-    run("s3x-400-C.json", &c);
+    run_relaxed("s3x-400-A.json", &a);
+    run_relaxed("s3x-400-B.json", &b);
+    run_relaxed("s3x-400-C.json", &c);
     const run_out *o[3] = {&a, &b, &c};
     for (int k = 0; k < 3; k++) {
         const mech_dock_process_summary *ps = &o[k]->ps;
-        assert_true(ps->state < MECH_DOCK_SEQ_FAIL_NO_CAPTURE);
+        assert_true(ps->state < MECH_DOCK_SEQ_FAIL_NO_CAPTURE ||
+                    (k == 1 && ps->state == MECH_DOCK_SEQ_FAIL_REOPEN));
         assert_true(ps->t_align > 240);   /* retraction, then the alignment phase */
         assert_true(ps->e_residual_rel < 1e-3);
         assert_int_equal(ps->roller_all, 0);
@@ -306,11 +323,13 @@ static void s3x_400(void **state)
                   c.ls.impacts, c.ls.friction_max, c.ls.friction_work, c.ls.stick_events, c.ls.stuck_steps,
                   c.stuck_dx);
     assert_int_equal(c.ps.state, MECH_DOCK_SEQ_END);
-    /* A still aligns at 400 s. B closes the planes at 378.3 s as shipped (rk43, 2.5e-7) and at 378.6 s with
-       Dormand-Prince at 1e-6, but still aligned at 400 s with Dormand-Prince at 2.5e-7: its rocking at the end is
-       not converged in the tolerance, so either state passes here */
-    assert_true(a.ps.state == MECH_DOCK_SEQ_ALIGN);
-    assert_true(b.ps.state == MECH_DOCK_SEQ_ALIGN || b.ps.state == MECH_DOCK_SEQ_END);
+    /* A still aligns at 400 s. B closes the planes (377.7 s as shipped, rk43 at 2.5e-7; still aligning at 400 s
+       with Dormand-Prince at 2.5e-7: its rocking at the end is not converged in the tolerance) and, closed, FrT2
+       slips at 6 kN and they reopen: the fault monitor ends it there (issue 44's review: 16-33 mm at the worst rod).
+       Either is accepted here; the reopening itself is test_mech_dock_faults.sh's fault-reopen-B */
+    assert_true(a.ps.state == MECH_DOCK_SEQ_ALIGN && a.ps.fault.kind == MECH_DOCK_FAULT_NONE);
+    assert_true(b.ps.state == MECH_DOCK_SEQ_ALIGN ||
+                (b.ps.state == MECH_DOCK_SEQ_FAIL_REOPEN && b.ps.fault.kind == MECH_DOCK_FAULT_REOPEN));
     assert_true(c.ps.frt1_slip_end < 1e-4);
     assert_true(c.ls.friction_work > 0 && c.ls.stick_events > 0 && c.ls.stuck_steps > 100);
     /* only contacts start the impact ceiling: every impact and every stick event is a located event of its own (a
@@ -557,12 +576,16 @@ static void c_short_cone_stick_slip(void **state)
  * capture and the capture phase's contact oscillations over before 13 s (measured: one episode, 4.20-4.75 s; the
  * next contact, from 20.9 s, is the vehicles settling on the head); interval 2 (177-180 s), no high-frequency
  * oscillation at the limiter contact (measured: 1208 N with a 2 Hz ripple of +-9 N about a cubic trend);
- * fragment 3 (363-367 s), full pad contact on the cone wall, the rim off the limiter, FrT1's stroke restored. */
+ * fragment 3 (363-367 s), full pad contact on the cone wall, the rim off the limiter, FrT1's stroke restored. The
+ * fault monitor's alignment check relaxed (as run_relaxed): the planes meet at 372.0 s with a roll of -0.76 deg,
+ * beyond the slots' 0.5 deg (docs/dock-process.md §2a), which ends the shipped run there. */
 static void c_short_cone_fig15(void **state)
 {
     (void)state;
     mech_dock_config c;
     s3x_c_short_cone(400, &c);
+    c.params.process.faults.roll_tol = 30 * M_PI / 180;
+    c.params.process.faults.tilt_tol = 20 * M_PI / 180;
     run_out *o = calloc(1, sizeof *o);
     assert_non_null(o);
     run_config(&c, "s3x-C-short (400 s)", o);

@@ -139,6 +139,7 @@ typedef struct run {
     double next_rec;                 /* time of the next element-record row (outputs.records_rate)               */
     long k_rec;
     double ev_flag[6];               /* contact flags and capture at the step before (outputs.events)            */
+    double seq_prev;                 /* the sequencer's state at the step before (process runs)                  */
     int ev_state[MECH_DOCK_NEL], ev_primed;
     hy_h5log *h5;                    /* log.h5 (outputs.format h5): the history and the records as tables        */
     hy_h5table *h5hist, *h5pose, *h5rec[MECH_DOCK_NEL];
@@ -469,6 +470,12 @@ static void observe(run *r, const mech_dock_sim *s)
     int ev = c->out_events != MECH_DOCK_EVENTS_NONE && is_event(r, ch, state);
     int only = c->out_events == MECH_DOCK_EVENTS_ONLY;
     int hist_due = only ? ev : ev || c->out_rate <= 0 || t >= r->next_row - 0.5 * h;
+    /* a process run's history has a row at every transition of the sequencer (a fault's trip, the final state), the
+       states the summary's times name, whatever the rate */
+    if (r->p->process.enabled) {
+        hist_due |= step > 0 && ch[MECH_DOCK_CH_SEQ_STATE] != r->seq_prev;
+        r->seq_prev = ch[MECH_DOCK_CH_SEQ_STATE];
+    }
     int rec_due = only ? ev : ev || c->out_records_rate <= 0 || t >= r->next_rec - 0.5 * h;
     if (!only && c->out_rate > 0 && t >= r->next_row - 0.5 * h)
         r->next_row = (double)++r->k_row / c->out_rate;
@@ -593,11 +600,31 @@ static double drift(mech_vec3 a, mech_vec3 b)
 
 /* the whole process in summary.json: the sequencer's log (time, from -> to, cause), the phase times, the drive,
  * the pushers, planes and rollers (docs/dock-process.md §8) */
-static cJSON *process_json(const mech_dock_process_summary *ps)
+/* the fault monitor's trip (docs/dock-process.md §2a): its name, time, reason and the values that tripped it; null
+ * when none tripped */
+static cJSON *fault_json(const mech_dock_fault_state *f, int variant)
+{
+    if (f->kind == MECH_DOCK_FAULT_NONE)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    char reason[300];
+    mech_dock_fault_reason(f, variant, reason, sizeof reason);
+    cJSON_AddStringToObject(o, "name", mech_dock_fault_name(f->kind));
+    cJSON_AddStringToObject(o, "state", mech_dock_seq_state_name(mech_dock_fault_seq_state(f->kind)));
+    cJSON_AddItemToObject(o, "t", hy_json_exact_number(f->t));
+    cJSON_AddStringToObject(o, "reason", reason);
+    cJSON *v = cJSON_AddObjectToObject(o, "values");
+    for (int k = 0; v && k < MECH_DOCK_FAULT_NV && mech_dock_fault_value_name(f->kind, k); k++)
+        cJSON_AddItemToObject(v, mech_dock_fault_value_name(f->kind, k), num_or_null(f->v[k]));
+    return o;
+}
+
+static cJSON *process_json(const mech_dock_process_summary *ps, int variant)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "final_state", mech_dock_seq_state_name(ps->state));
     cJSON_AddBoolToObject(o, "completed", ps->state == MECH_DOCK_SEQ_END || ps->state == MECH_DOCK_SEQ_CLOSED);
+    cJSON_AddItemToObject(o, "fault", fault_json(&ps->fault, variant));
     cJSON *lg = cJSON_AddArrayToObject(o, "sequence");
     for (int k = 0; lg && k < ps->n_log; k++) {
         cJSON *e = cJSON_CreateObject();
@@ -632,6 +659,11 @@ static cJSON *process_json(const mech_dock_process_summary *ps)
     cJSON_AddItemToObject(o, "frt1_slip_max", hy_json_exact_number(ps->frt1_slip_max));
     cJSON_AddItemToObject(o, "frt1_slip_end", hy_json_exact_number(ps->frt1_slip_end));
     cJSON_AddItemToObject(o, "energy_residual_relative", hy_json_exact_number(ps->e_residual_rel));
+    /* the docked state when the sequencer closed the planes (docs/dock-process.md §2a; the history's row there) */
+    cJSON *cl = cJSON_AddObjectToObject(o, "at_closed");
+    cJSON_AddItemToObject(cl, "roll", num_or_null(ps->roll_closed));
+    cJSON_AddItemToObject(cl, "tilt", num_or_null(ps->tilt_closed));
+    cJSON_AddItemToObject(cl, "rod_gap_max", num_or_null(ps->gap_closed_max));
     return o;
 }
 
@@ -697,6 +729,12 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddItemToObject(en, "initial", hy_json_exact_number(u->e_initial));
     for (int ch = MECH_DOCK_CH_E_KIN_VEHICLES; ch <= MECH_DOCK_CH_E_RESIDUAL; ch++)
         cJSON_AddItemToObject(en, mech_dock_channel_name(ch), hy_json_exact_number(r->ch_end[ch]));
+    if (p->process.enabled) {   /* the drive: its motors' work is an input, what it holds is a term of the budget */
+        cJSON_AddItemToObject(en, mech_dock_channel_name(MECH_DOCK_CH_E_DRIVE),
+                              hy_json_exact_number(r->ch_end[MECH_DOCK_CH_E_DRIVE]));
+        cJSON_AddItemToObject(en, mech_dock_channel_name(MECH_DOCK_CH_E_DRIVE_STORED),
+                              hy_json_exact_number(r->ch_end[MECH_DOCK_CH_E_DRIVE_STORED]));
+    }
     cJSON_AddItemToObject(en, "residual_max", hy_json_exact_number(u->e_residual_max));
     cJSON_AddItemToObject(en, "residual_max_percent",
                           num_or_null(u->e_initial > 0 ? 100 * u->e_residual_max / u->e_initial : NAN));
@@ -710,7 +748,7 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddItemToObject(mo, "angular_final", vec(u->ang_momentum));
     cJSON_AddItemToObject(mo, "angular_drift", hy_json_exact_number(drift(u->ang_momentum0, u->ang_momentum)));
     if (p->process.enabled)
-        cJSON_AddItemToObject(doc, "process", process_json(&r->ps));
+        cJSON_AddItemToObject(doc, "process", process_json(&r->ps, r->p->variant));
     if (p->limiter_movable)
         cJSON_AddItemToObject(doc, "movable_limiter", limiter_json(&r->ls));
     cJSON *els = cJSON_AddArrayToObject(doc, "elements");
@@ -794,6 +832,38 @@ static void capture_line(FILE *fp, const run *r)
     }
 }
 
+/* the sequencer's phases as bands behind a panel, each named inside at its start (horizontal where it is wide
+ * enough, else turned), and the fault that ended the run as a red line with its name */
+static void phase_bands(FILE *fp, const run *r)
+{
+    double t_end = r->pn > 0 ? r->pb[(size_t)(r->pn - 1) * PB_WIDTH + MECH_DOCK_CH_T] : r->p->duration;
+    double t0 = 0;
+    int st = r->p->process.start, n = 0;
+    fputs("unset object\n", fp);
+    for (int k = 0; k <= r->ps.n_log; k++) {
+        const mech_dock_seq_event *ev = k < r->ps.n_log ? &r->ps.log[k] : NULL;
+        if (ev && ev->from == ev->to)
+            continue;
+        double t1 = ev ? ev->t : t_end;
+        if (t1 > t0 || !ev) {
+            int fail = st >= MECH_DOCK_SEQ_FAIL_NO_CAPTURE;
+            n++;
+            fprintf(fp, "set object %d rect from %.9g, graph 0 to %.9g, graph 1 behind fc rgb '%s' fs solid 0.35 "
+                    "noborder\n", n, t0, fmax(t1, t0 + 1e-3 * t_end), fail ? "#f4a6a6" : n % 2 ? "#dde8f5" : "#f2f2f2");
+            int wide = t1 - t0 > 0.08 * t_end;
+            fprintf(fp, "set label '%s' at %.9g, graph 0.96 %s font ',10' tc rgb 'gray20' front\n",
+                    mech_dock_seq_state_name(st), t0 + 0.005 * t_end, wide ? "left" : "rotate by 90 right");
+        }
+        if (ev)
+            st = ev->to, t0 = t1;
+    }
+    const mech_dock_fault_state *f = &r->ps.fault;
+    if (f->kind != MECH_DOCK_FAULT_NONE)
+        fprintf(fp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead lw 2 lc rgb 'red' front\n"
+                "set label 'FAULT: %s' at %.9g, graph 0.3 right offset -0.5,0 font ',10' tc rgb 'red' front\n", f->t, f->t,
+                mech_dock_fault_name(f->kind), f->t);
+}
+
 // the whole process (docs/dock-process.md): drive, pushers, planes, pads and rollers against time
 static int plot_process(const run *r)
 {
@@ -806,12 +876,26 @@ static int plot_process(const run *r)
     int sc[3] = {MECH_DOCK_CH_STROKE, MECH_DOCK_CH_DRIVE_U, MECH_DOCK_CH_PLANE_GAP};
     int rc[5] = {MECH_DOCK_CH_ROLLER_F1, MECH_DOCK_CH_ROLLER_F2, MECH_DOCK_CH_ROLLER_F3, MECH_DOCK_CH_LIMITER_F,
                  MECH_DOCK_CH_PAD_F};
+    int gc[5] = {MECH_DOCK_CH_ROD_GAP1, MECH_DOCK_CH_ROD_GAP2, MECH_DOCK_CH_ROD_GAP3, MECH_DOCK_CH_ROD_GAP4,
+                 MECH_DOCK_CH_ROD_GAP_MAX};
+    int ac[2] = {MECH_DOCK_CH_REL_ROLL, MECH_DOCK_CH_REL_TILT};
     block(fp, r, "F", fc, 5, 1);
     block(fp, r, "S", sc, 3, 1);
     block(fp, r, "R", rc, 5, 1);
-    fprintf(fp, "set multiplot layout 3,1 title 'mech dock: the whole process, variant %s; final state %s; dotted: "
-            "the sequencer'\n", mech_dock_variant_name(r->p), mech_dock_seq_state_name(r->ps.state));
+    block(fp, r, "G", gc, 5, 1e3);
+    block(fp, r, "A", ac, 2, 1 / DEG);
+    fprintf(fp, "set multiplot layout 4,1 title 'mech dock: the whole process, variant %s; final state %s; bands: "
+            "the phases of the sequencer'\n", mech_dock_variant_name(r->p), mech_dock_seq_state_name(r->ps.state));
     fputs("set xlabel 't (s)'\nset key top left\n", fp);
+    /* the docked state: the rod gaps the sequencer tests and the relative roll and tilt, with the phases named */
+    phase_bands(fp, r);
+    fprintf(fp, "set ylabel 'rod gap (mm)'\nset yrange [-5:%.9g]\nset y2label 'roll, tilt (deg)'\nset y2tics\n"
+            "set ytics nomirror\nset key bottom left\n", 1e3 * 4 * r->p->process.pushers.stroke);
+    fputs("plot $G using 1:2 with lines lw 1 title 'rod 1', $G using 1:3 with lines lw 1 title 'rod 2', "
+          "$G using 1:4 with lines lw 1 title 'rod 3', $G using 1:5 with lines lw 1 title 'rod 4', "
+          "$A using 1:2 axes x1y2 with lines lw 1.5 dt 2 lc rgb 'black' title 'roll', "
+          "$A using 1:3 axes x1y2 with lines lw 1.5 lc rgb 'black' title 'tilt'\n", fp);
+    fputs("unset object\nset autoscale y\nunset y2label\nunset y2tics\nset ytics mirror\nset key top left\n", fp);
     capture_line(fp, r);
     fputs("set ylabel 'force (N)'\nplot $F using 1:2 with lines lw 1.2 title 'drive', $F using 1:3 with lines lw 1 "
           "title 'head axial (push-in +)', $F using 1:4 with lines lw 1 title 'pushers', $F using 1:5 with lines lw 1 "
@@ -896,6 +980,10 @@ static int plot_energy(const run *r)
     FILE *fp = f.fp;
     enum { NE = MECH_DOCK_CH_E_CONTACT_DISS - MECH_DOCK_CH_E_KIN_VEHICLES + 1 };
     _Static_assert(NE == 9, "one colour per energy term");
+    /* a process run adds the drive's stored energy (its stiffness, its output's kinetic energy, its damping) as a
+       tenth band; the dashed line is the initial kinetic energy plus the inputs' work (the drive's motors, the
+       thrust) at each sample, the bands' sum plus the residual, so that the gap is the residual */
+    const int proc = r->p->process.enabled, nb = NE + proc;
     fputs("$E << EOD\n", fp);
     for (long i = 0; i < r->pn; i++) {
         const double *row = r->pb + (size_t)i * PB_WIDTH;
@@ -905,14 +993,26 @@ static int plot_energy(const run *r)
             acc += row[MECH_DOCK_CH_E_KIN_VEHICLES + k];
             fprintf(fp, " %.9g", acc);
         }
-        fprintf(fp, " %.9g\n", row[MECH_DOCK_CH_E_RESIDUAL]);
+        if (proc) {
+            acc += row[MECH_DOCK_CH_E_DRIVE_STORED];
+            fprintf(fp, " %.9g", acc);
+        }
+        fprintf(fp, " %.9g\n", acc + row[MECH_DOCK_CH_E_RESIDUAL]);
     }
     fputs("EOD\n", fp);
-    fprintf(fp, "set title 'energy budget (stacked; dashed: initial kinetic energy %.4g J, the gap is the residual, "
-            "max %.3g J)'\nset xlabel 't (s)'\nset ylabel 'J'\nset key outside right\nset style fill solid 0.6 "
-            "noborder\n", r->sum.e_initial, r->sum.e_residual_max);
+    if (proc)
+        fprintf(fp, "set title 'energy budget (stacked); dashed: initial KE %.4g J + drive motor work (%.4g J at the "
+                "end); the gap is the residual, max %.3g J'\n", r->sum.e_initial,
+                r->ch_end[MECH_DOCK_CH_E_DRIVE], r->sum.e_residual_max);
+    else
+        fprintf(fp, "set title 'energy budget (stacked); dashed: initial KE %.4g J + thrust work; the gap is the "
+                "residual, max %.3g J'\n", r->sum.e_initial, r->sum.e_residual_max);
+    fputs("set xlabel 't (s)'\nset ylabel 'J'\nset key outside right\nset style fill solid 0.6 noborder\n", fp);
     capture_line(fp, r);
     fputs("plot ", fp);
+    if (proc)
+        fprintf(fp, "$E using 1:%d:%d with filledcurves lc rgb '#1f1f7a' title '%s', ", NE + 1, NE + 2,
+                mech_dock_channel_name(MECH_DOCK_CH_E_DRIVE_STORED));
     /* band k between the sums of the first k and k + 1 terms (columns k + 1 and k + 2; the first from zero) */
     static const char *const colour[NE] = {"#9400d3", "#404040", "#e41a1c", "#377eb8", "#ffd700", "#ff7f00",
                                            "#56b4e9", "#009e73", "#a65628"};
@@ -922,7 +1022,8 @@ static int plot_energy(const run *r)
         fprintf(fp, "$E using 1:%s:%d with filledcurves lc rgb '%s' title '%s', ", lower, k + 2, colour[k],
                 mech_dock_channel_name(MECH_DOCK_CH_E_KIN_VEHICLES + k));
     }
-    fprintf(fp, "%.12g with lines dt 2 lw 1.5 lc rgb 'black' title 'initial KE'\n", r->sum.e_initial);
+    fprintf(fp, "$E using 1:%d with lines dt 2 lw 1.5 lc rgb 'black' title '%s'\n", nb + 2,
+            proc ? "initial KE + drive work" : "initial KE + thrust work");
     return fig_run(r, &f);
 }
 
@@ -1269,6 +1370,11 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
             for (int k = 0; k < ps->n_log; k++)
                 if (ps->log[k].from != ps->log[k].to)   /* the first bottom contact is logged without a transition */
                     printf(" %.4g s %s", ps->log[k].t, mech_dock_seq_state_name(ps->log[k].to));
+            if (ps->fault.kind != MECH_DOCK_FAULT_NONE) {
+                char reason[300];
+                mech_dock_fault_reason(&ps->fault, p->variant, reason, sizeof reason);
+                printf("\n  FAULT at %.6g s: %s", ps->fault.t, reason);
+            }
             printf("\n  drive work %.5g J, retraction force max %.5g N, pushers max %.5g N; limiter pads on the cone "
                    "wall %lu impacts, max %.5g N", ps->drive_work, ps->retract_force_max, ps->pusher_force_max,
                    ps->pad_impacts, ps->pad_force_max);

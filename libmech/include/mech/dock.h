@@ -298,7 +298,12 @@ enum mech_dock_channel {
     MECH_DOCK_CH_CHAIN3_S, MECH_DOCK_CH_CHAIN4_S,   /* brake-chain input-link angles, rad                       */
     MECH_DOCK_CH_CHAIN1_F, MECH_DOCK_CH_CHAIN2_F,   /* spring-chain rod forces, N                               */
     MECH_DOCK_CH_CHAIN3_F, MECH_DOCK_CH_CHAIN4_F,   /* brake moments, N m                                       */
-    /* relative motion of the active port w.r.t. the cone frame */
+    /* relative motion of the active port w.r.t. the cone frame (moving with the passive vehicle): its position;
+       the active vehicle's attitude relative to the passive one as the angles of initial.roll/pitch/yaw_deg: with
+       R_rel = R_cone^T R_active Ry(pi) (the active body frame turned by pi about y, so aligned vehicles give the
+       identity), R_rel = Rz(yaw) Ry(pitch) Rx(roll), i.e. roll = atan2(R_rel[2][1], R_rel[2][2]) about the cone
+       axis x, pitch = asin(-R_rel[2][0]), yaw = atan2(R_rel[1][0], R_rel[0][0]); the tilt (the angle between the
+       two docking axes, whatever its direction) is MECH_DOCK_CH_REL_TILT below */
     MECH_DOCK_CH_REL_X, MECH_DOCK_CH_REL_Y, MECH_DOCK_CH_REL_Z,            /* m                           */
     MECH_DOCK_CH_REL_ROLL, MECH_DOCK_CH_REL_PITCH, MECH_DOCK_CH_REL_YAW,   /* rad                         */
     MECH_DOCK_CH_REL_VX,           /* closing velocity along x, m/s                                            */
@@ -335,6 +340,22 @@ enum mech_dock_channel {
     MECH_DOCK_CH_E_DRIVE_STORED,   /* drive stiffness energy + output kinetic energy + its damping, J          */
     MECH_DOCK_CH_LIMITER_X,        /* variant C: limiter stroke XLimD from its forward position (pushed back +), m */
     MECH_DOCK_CH_LIMITER_GUIDE_F,  /* variant C: guide friction on the limiter along its travel (pushed back +), N */
+    /* the docked state (issue 44): what the sequencer and the fault monitor test, checkable from the history */
+    MECH_DOCK_CH_REL_TILT,         /* angle between the docking axes, atan2(hypot(R_rel[1][0], R_rel[2][0]),
+                                      R_rel[0][0]) (R_rel above), rad                                            */
+    MECH_DOCK_CH_ROD_GAP1, MECH_DOCK_CH_ROD_GAP2, MECH_DOCK_CH_ROD_GAP3, MECH_DOCK_CH_ROD_GAP4,
+                                   /* gap at pusher rod i (1..4, pushers.n of them; NAN past n): from the rod's
+                                      base on the active plane along the active docking axis to the passive plane,
+                                      m (< 0: the planes overlap there; NAN: the planes do not face each other;
+                                      0 without a process)                                                         */
+    MECH_DOCK_CH_ROD_GAP_MAX,      /* the largest of the n rods' gaps: the sequencer's "closed" test, m           */
+    MECH_DOCK_CH_DRIVE_X,          /* drive: motor side at the probe (retraction positive), m                     */
+    MECH_DOCK_CH_DRIVE_V,          /* motor-side speed, m/s                                                       */
+    MECH_DOCK_CH_DRIVE_MOTORS,     /* motors running (0 off: stop clutches locked, 1, 2)                         */
+    MECH_DOCK_CH_DRIVE_LIMIT,      /* 1 while the motors stand at their torque limit                              */
+    MECH_DOCK_CH_FAULT,            /* the fault monitor: 0 none, else the fault that tripped
+                                      (enum mech_dock_fault_kind)                                                  */
+    /* (the structural hooks' channels follow here) */
     MECH_DOCK_NCH
 };
 #define MECH_DOCK_CH_PROCESS_FIRST MECH_DOCK_CH_DRIVE_U
@@ -587,7 +608,7 @@ const mech_dock_model *mech_dock_sim_model(const mech_dock_sim *s);
  * Every front end steps a docking run through mech_dock_run: `mech dock` (its per-step outputs in on_step, progress
  * and interruption through its return value), `mech sweep` (no hooks: a row is by construction `mech dock`'s run)
  * and the Python bindings (mech_dock_sim_run above, and DockSim.step as a run of at most one step). It is the only
- * caller of mech_dock_sim_step outside dock_sim.c. */
+ * caller of mech_dock_sim_step outside the simulation's own files (dock_capture_speed.c's bisection). */
 typedef struct mech_dock_run_opts {
     unsigned long max_steps;  /* 0: no limit; else stop after this many accepted steps of this call              */
     int stop_at_capture;      /* 1: stop at the first step that captures, or at params.capture_timeout           */

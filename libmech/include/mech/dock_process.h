@@ -106,6 +106,10 @@ enum mech_dock_seq_state {
     MECH_DOCK_SEQ_FAIL_NO_CAPTURE, /* no capture within capture_timeout of the first contact                    */
     MECH_DOCK_SEQ_FAIL_JAM,    /* retraction jammed: the nut stood still for jam_time while retracting          */
     MECH_DOCK_SEQ_FAIL_ALIGN,  /* alignment not reached: planes not closed within align_timeout                 */
+    /* the fault monitor's failures (mech_dock_fault below; a retraction jam it finds ends in FAIL_JAM) */
+    MECH_DOCK_SEQ_FAIL_TRAVEL, /* the end-of-travel sensor: the drive output past faults.travel                 */
+    MECH_DOCK_SEQ_FAIL_MISALIGNED, /* roll or tilt beyond tolerance when the planes meet                        */
+    MECH_DOCK_SEQ_FAIL_REOPEN, /* the planes reopened after they met                                            */
     MECH_DOCK_SEQ_NSTATE
 };
 
@@ -113,7 +117,9 @@ enum mech_dock_seq_cause {     /* why a transition happened (logged)            
     MECH_DOCK_SEQ_BY_SENSOR_READY = 0, MECH_DOCK_SEQ_BY_CONTACT, MECH_DOCK_SEQ_BY_BOTTOM, MECH_DOCK_SEQ_BY_CAPTURE,
     MECH_DOCK_SEQ_BY_SETTLED, MECH_DOCK_SEQ_BY_ABSORB_TIMEOUT, MECH_DOCK_SEQ_BY_ALIGN_STROKE,
     MECH_DOCK_SEQ_BY_PLANES, MECH_DOCK_SEQ_BY_END_DELAY, MECH_DOCK_SEQ_BY_CAPTURE_TIMEOUT, MECH_DOCK_SEQ_BY_JAM,
-    MECH_DOCK_SEQ_BY_ALIGN_TIMEOUT, MECH_DOCK_SEQ_NCAUSE
+    MECH_DOCK_SEQ_BY_ALIGN_TIMEOUT,
+    MECH_DOCK_SEQ_BY_FAULT,    /* the fault monitor tripped (mech_dock_fault: its report says which and why)     */
+    MECH_DOCK_SEQ_NCAUSE
 };
 
 
@@ -162,6 +168,73 @@ int mech_dock_seq_drive_cmd(int state);
 int mech_dock_seq_final(int state);
 const char *mech_dock_seq_state_name(int state);
 const char *mech_dock_seq_cause_name(int cause);
+/* (sequencer at an accepted step, already committed; time, failure state, cause) => the committed state moves to
+ * the failure state, logged (the fault monitor's trips; a final state stays as it is) */
+void mech_dock_seq_fail(mech_dock_seq *s, double t, int state, int cause);
+
+/* ==== the fault monitor: a flight sequencer's failure paths (docs/dock-process.md §2a) =======================
+ * Watched at every accepted step of a process run, beside the sequencer (which keeps its own: no capture in time,
+ * the nut stalled, alignment timeout); the first fault that trips ends the run in the failure state it names,
+ * with its time, a reason and the values that tripped it:
+ *   JAM         retraction jam: the drive commanded to retract while the brake in the drive line slips (B, C:
+ *               FrT2; A: the friction brake; |slip rate| > slip_speed) or the motors stand at their torque limit,
+ *               without a break for jam_time;
+ *   TRAVEL      the end-of-travel sensor: the drive output u at or past `travel` before the planes closed;
+ *   MISALIGNED  alignment not reached before the planes meet: when the smallest rod gap first reaches meet_gap,
+ *               |relative roll| > roll_tol or relative tilt > tilt_tol (mech/dock.h MECH_DOCK_CH_REL_ROLL, _TILT);
+ *   REOPEN      the planes reopen: after they met and the largest rod gap came within the sequencer's gap_closed,
+ *               it exceeds reopen_gap without a break for reopen_time.
+ * Plain value, committed and trial state; nothing allocates. */
+enum mech_dock_fault_kind {
+    MECH_DOCK_FAULT_NONE = 0, MECH_DOCK_FAULT_JAM, MECH_DOCK_FAULT_TRAVEL, MECH_DOCK_FAULT_MISALIGNED,
+    MECH_DOCK_FAULT_REOPEN, MECH_DOCK_NFAULT
+};
+#define MECH_DOCK_FAULT_NV 4
+/* the inputs of one accepted step */
+typedef struct mech_dock_fault_in {
+    int    retracting;          /* the drive is commanded to retract (motors on)                                */
+    int    at_limit;            /* the motors stand at their torque limit                                       */
+    double slip;                /* the watched brake's slip (B, C: FrT2; A: the friction brake), m              */
+    double drive_f;             /* the drive's force on its output, N                                           */
+    double u;                   /* drive output, m (retraction positive)                                        */
+    double stroke;              /* probe stroke s, m                                                            */
+    double gap_min, gap_max;    /* smallest and largest rod gap, m (NAN: the planes do not face each other)    */
+    double roll, tilt;          /* relative roll and tilt of the vehicles, rad                                  */
+    double gap_closed;          /* the sequencer's closed-planes gap, m                                         */
+} mech_dock_fault_in;
+typedef struct mech_dock_fault_state {
+    int    kind;                /* enum mech_dock_fault_kind: the fault that tripped (NONE: none yet)            */
+    double t;                   /* when, s                                                                      */
+    double v[MECH_DOCK_FAULT_NV];   /* the values that tripped it (mech_dock_fault_value_name)                  */
+    double t_jam;               /* start of the present jam interval, s (-1: none)                              */
+    double t_open;              /* start of the present reopened interval, s (-1: none)                         */
+    int    met;                 /* the planes have met (the alignment was checked)                              */
+    int    shut;                /* ... and the largest rod gap came within gap_closed                           */
+    double slip_prev, t_prev;   /* the last accepted step's slip and time (-1: none yet)                        */
+    double limit_time;          /* time the motors stood at their torque limit while retracting, s              */
+} mech_dock_fault_state;
+typedef struct mech_dock_fault {
+    mech_dock_fault_params p;   /* roll_tol resolved (0 in the scenario: geometry.slot_narrow)                  */
+    mech_dock_fault_state  committed, trial;
+} mech_dock_fault;
+// (params) => the defaults (docs/dock-process.md §2a)
+void mech_dock_fault_params_default(mech_dock_fault_params *p);
+// (params) => HY_OK or HY_EMODEL naming "faults.<key>"
+int mech_dock_fault_check(const mech_dock_fault_params *p, hy_err *err);
+// (params, the slots' narrow half-width for roll_tol = 0) => monitor, nothing tripped
+int mech_dock_fault_init(mech_dock_fault *f, const mech_dock_fault_params *p, double slot_narrow, hy_err *err);
+/* (committed state, time of an accepted step, inputs) => the trial state's fault kind (NONE while none has tripped;
+ * once tripped it stays). Never changes the committed state. */
+int mech_dock_fault_trial(mech_dock_fault *f, double t, const mech_dock_fault_in *in);
+void mech_dock_fault_commit(mech_dock_fault *f);
+// (kind) => its name ("retraction jam", ...), the failure state it ends the run in; "?" / -1 out of range
+const char *mech_dock_fault_name(int kind);
+int mech_dock_fault_seq_state(int kind);
+// (kind, k) => the name and unit of the value v[k] that tripped it (NULL past its values)
+const char *mech_dock_fault_value_name(int kind, int k);
+const char *mech_dock_fault_value_unit(int kind, int k);
+// (state) => a one-line reason with the values ("FrT2 slipped at 1.2 mm/s for 5 s while retracting, F = 6000 N")
+void mech_dock_fault_reason(const mech_dock_fault_state *s, int variant, char *buf, size_t len);
 
 /* ==== alignment cam and levers (spec 001 §1.4, §2.2; RP-1 §2.3) =============================================
  * The cam is given as samples (cam angle theta_k ascending, follower radius r_k), linear between samples. The cam
@@ -315,7 +388,7 @@ int mech_dock_limiter_trial(mech_dock_limiter *l, double x, double xd, double P_
  * friction; docs/dock-process.md §8.5). For F_lat, M_lat of mech_dock_limiter_trial_coupled. */
 void mech_dock_limiter_rod_load(const mech_dock_limiter_params *p, double Fy, double Fz, double My, double Mz,
                                 double *f, double *m);
-/* The limiter in a body tree (dock_sim.c): its acceleration along +x is affine in the friction force,
+/* The limiter in a body tree (dock_eval.c): its acceleration along +x is affine in the friction force,
  * xdd = (f_eff + sum F) / m_eff, with m_eff and f_eff measured on the tree (every other load, the springs and stops
  * included, in f_eff); F_lat and M_lat are the lateral load and the moment (about the guides' centre, in the plane
  * of the load) the guides react. => the guide reactions and friction as mech_dock_limiter_trial (o->f_spring,
@@ -358,7 +431,8 @@ typedef struct mech_dock_process_summary {
     mech_dock_seq_event log[MECH_DOCK_SEQ_LOG];
     double t_retract, t_align, t_closed, t_end;   /* when those states were entered, s (NAN: not reached)       */
     double drive_work;            /* work of the drive's motors, J                                                */
-    double drive_limit_time;      /* time the motors stood at their torque limit, s                               */
+    double drive_limit_time;      /* time the motors stood at their torque limit (stalled), s: with the drive
+                                     retracting it counts towards a retraction jam (mech_dock_fault)               */
     double retract_force_max;     /* max pull on the head (the negative head axial force), N                      */
     double stroke_end;            /* stroke at the end, m                                                         */
     double gap_min;               /* smallest docking-plane gap, m                                                */
@@ -381,6 +455,9 @@ typedef struct mech_dock_process_summary {
     double pad_arm_min, pad_arm_max;   /* over accepted steps whose resultant is >= 10 N, m (NAN: none)           */
     double pad_m_int, pad_f_int;  /* (bookkeeping: the two integrals, N m s and N s, and the last accepted step's  */
     double pad_m_prev, pad_f_prev, pad_t_prev;   /*  moment, force and time, for the trapezoids)                   */
+    mech_dock_fault_state fault;  /* the fault monitor at the end: kind NONE, or the fault that ended the run     */
+    double roll_closed, tilt_closed;   /* relative roll and tilt when the sequencer closed the planes, rad (NAN)  */
+    double gap_closed_max;        /* the largest rod gap then, m (NAN: not closed)                                */
 } mech_dock_process_summary;
 // (sim) => the process summary (all zero / NAN when the run has no process)
 const mech_dock_process_summary *mech_dock_sim_process(const mech_dock_sim *s);

@@ -30,6 +30,18 @@ typedef struct mech_dock_seq_params {
     double end_delay;       /* CLOSED -> END after this long (hooks closing), s                       5        */
 } mech_dock_seq_params;
 
+/* the fault monitor's thresholds (mech_dock_fault of mech/dock_process.h; docs/dock-process.md §2a) */
+typedef struct mech_dock_fault_params {
+    double slip_speed;   /* the watched brake slips: |its slip rate| above this, m/s                    3e-4     */
+    double jam_time;     /* retracting with the brake slipping or the motors at their limit this long, s  5      */
+    double travel;       /* end-of-travel sensor on the drive output u, m                               0.45     */
+    double meet_gap;     /* the planes meet: the smallest rod gap at or below this, m                   5e-3     */
+    double roll_tol;     /* |relative roll| allowed when they meet, rad (0: geometry.slot_narrow)       0        */
+    double tilt_tol;     /* relative tilt allowed when they meet, rad                                   1 deg    */
+    double reopen_gap;   /* reopened: the largest rod gap above this after closure, m                   0.010    */
+    double reopen_time;  /* ... without a break for this long, s                                        0.5      */
+} mech_dock_fault_params;
+
 #define MECH_DOCK_CAM_MAX 64      /* cam samples                                                              */
 #define MECH_DOCK_CAM_SUB 8       /* table points per cam segment                                             */
 #define MECH_DOCK_CAM_TABLE ((MECH_DOCK_CAM_MAX - 1) * MECH_DOCK_CAM_SUB + 1)
@@ -91,6 +103,7 @@ typedef struct mech_dock_process_params {
     int    start;              /* sequencer start state: MECH_DOCK_SEQ_READY (default) or _EXTEND                 */
     mech_dock_drive_params drive;
     mech_dock_seq_params   seq;
+    mech_dock_fault_params faults;
     int    pushers_on;         /* 1: the separation pushers act between the docking planes                       */
     mech_dock_pusher_params pushers;
     int    cam_on;             /* 1: alignment levers with rollers (variants A, B)                                */

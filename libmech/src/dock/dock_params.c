@@ -154,6 +154,7 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
     pp->start = 1;   /* MECH_DOCK_SEQ_READY: the probe extended, waiting for contact */
     mech_dock_drive_params_rp1(&pp->drive);
     mech_dock_seq_params_default(&pp->seq);
+    mech_dock_fault_params_default(&pp->faults);
     pp->pushers_on = 1;
     mech_dock_pusher_params_rp1(&pp->pushers);
     pp->cam_on = 0;   /* RP-1 gives no cam contour: a scenario supplies one (fixtures/mech/dock/s1-400-*.json) */
@@ -413,7 +414,8 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
     if (pp->enabled) {
         if (pp->start != MECH_DOCK_SEQ_READY && pp->start != MECH_DOCK_SEQ_EXTEND)
             FAIL("process.start", "must be \"ready\" or \"extend\" (got %d)", pp->start);
-        if ((rc = mech_dock_drive_check(&pp->drive, err)) || (rc = mech_dock_seq_check(&pp->seq, err)))
+        if ((rc = mech_dock_drive_check(&pp->drive, err)) || (rc = mech_dock_seq_check(&pp->seq, err)) ||
+            (rc = mech_dock_fault_check(&pp->faults, err)))
             return rc;
         if (pp->pushers_on && (rc = mech_dock_pusher_check(&pp->pushers, err)))
             return rc;
@@ -523,6 +525,17 @@ static const struct { const char *name, *unit; } channels[MECH_DOCK_NCH] = {
     [MECH_DOCK_CH_E_DRIVE_STORED] = {"e_drive_stored", "J"},
     [MECH_DOCK_CH_LIMITER_X] = {"limiter_x", "m"},
     [MECH_DOCK_CH_LIMITER_GUIDE_F] = {"limiter_guide_f", "N"},
+    [MECH_DOCK_CH_REL_TILT] = {"rel_tilt", "rad"},
+    [MECH_DOCK_CH_ROD_GAP1] = {"rod_gap1", "m"},
+    [MECH_DOCK_CH_ROD_GAP2] = {"rod_gap2", "m"},
+    [MECH_DOCK_CH_ROD_GAP3] = {"rod_gap3", "m"},
+    [MECH_DOCK_CH_ROD_GAP4] = {"rod_gap4", "m"},
+    [MECH_DOCK_CH_ROD_GAP_MAX] = {"rod_gap_max", "m"},
+    [MECH_DOCK_CH_DRIVE_X] = {"drive_x", "m"},
+    [MECH_DOCK_CH_DRIVE_V] = {"drive_v", "m/s"},
+    [MECH_DOCK_CH_DRIVE_MOTORS] = {"drive_motors", ""},
+    [MECH_DOCK_CH_DRIVE_LIMIT] = {"drive_limit", ""},
+    [MECH_DOCK_CH_FAULT] = {"fault", ""},
 };
 
 const char *mech_dock_channel_name(int ch)

@@ -4,7 +4,8 @@
  *   -(settled for settle_time | absorb_timeout)-> RETRACT -(stroke >= align_stroke)-> ALIGN
  *   -(gap <= gap_closed)-> CLOSED -(end_delay)-> END
  * failures: CONTACT -(capture_timeout)-> FAIL_NO_CAPTURE; RETRACT/ALIGN -(|s'| < jam_speed for jam_time)->
- * FAIL_JAM; ALIGN -(align_timeout)-> FAIL_ALIGN. The paper does not give the logic (spec 001 §7.1 item 12): this
+ * FAIL_JAM; ALIGN -(align_timeout)-> FAIL_ALIGN; the fault monitor's trips (dock_fault.c) -> FAIL_JAM, FAIL_TRAVEL,
+ * FAIL_MISALIGNED, FAIL_REOPEN (mech_dock_seq_fail). The paper does not give the logic (spec 001 §7.1 item 12): this
  * is the sequence §1.1 describes, with the thresholds as parameters. Every transition (and the first bottom
  * contact) is logged with its time in a fixed-size log; events past its size are counted, not stored. */
 #include <math.h>
@@ -13,11 +14,11 @@
 
 static const char *const state_name[MECH_DOCK_SEQ_NSTATE] = {
     "extend", "ready", "contact", "absorb", "retract", "align", "closed", "end",
-    "fail-no-capture", "fail-jam", "fail-align"};
+    "fail-no-capture", "fail-jam", "fail-align", "fail-travel", "fail-misaligned", "fail-reopen"};
 static const char *const cause_name[MECH_DOCK_SEQ_NCAUSE] = {
     "initial-position sensor", "contact sensor", "bottom sensor", "capture sensor", "motion settled",
     "absorption timeout", "alignment stroke", "docking planes closed", "end delay", "no capture in time",
-    "retraction jammed", "alignment not reached"};
+    "retraction jammed", "alignment not reached", "fault monitor"};
 
 const char *mech_dock_seq_state_name(int s) { return s >= 0 && s < MECH_DOCK_SEQ_NSTATE ? state_name[s] : "?"; }
 const char *mech_dock_seq_cause_name(int c) { return c >= 0 && c < MECH_DOCK_SEQ_NCAUSE ? cause_name[c] : "?"; }
@@ -159,6 +160,15 @@ int mech_dock_seq_trial(mech_dock_seq *sq, double t, const mech_dock_seq_in *in)
     }
     sq->trial = s;
     return s.state;
+}
+
+void mech_dock_seq_fail(mech_dock_seq *sq, double t, int state, int cause)
+{
+    if (mech_dock_seq_final(sq->committed.state) || state < MECH_DOCK_SEQ_FAIL_NO_CAPTURE ||
+        state >= MECH_DOCK_SEQ_NSTATE)
+        return;
+    go(&sq->committed, t, state, cause);
+    sq->trial = sq->committed;
 }
 
 void mech_dock_seq_commit(mech_dock_seq *s) { s->committed = s->trial; }

@@ -173,6 +173,15 @@ static const field fields[] = {
     P("sequencer", "align_timeout", process.seq.align_timeout, K_POS, "s"),
     P("sequencer", "gap_closed", process.seq.gap_closed, K_NONNEG, "m"),
     P("sequencer", "end_delay", process.seq.end_delay, K_NONNEG, "s"),
+    /* the fault monitor (docs/dock-process.md §2a) */
+    P("faults", "slip_speed", process.faults.slip_speed, K_POS, "m/s"),
+    P("faults", "jam_time", process.faults.jam_time, K_POS, "s"),
+    P("faults", "travel", process.faults.travel, K_POS, "m"),
+    P("faults", "meet_gap", process.faults.meet_gap, K_NONNEG, "m"),
+    P("faults", "roll_tol_deg", process.faults.roll_tol, K_DEG, "deg"),
+    P("faults", "tilt_tol_deg", process.faults.tilt_tol, K_DEGPOS, "deg"),
+    P("faults", "reopen_gap", process.faults.reopen_gap, K_POS, "m"),
+    P("faults", "reopen_time", process.faults.reopen_time, K_NONNEG, "s"),
     P("pushers", "n", process.pushers.n, K_PUSHERS, ""),
     P("pushers", "force", process.pushers.force, K_POS, "N"),
     P("pushers", "stroke", process.pushers.stroke, K_POS, "m"),
@@ -210,20 +219,20 @@ static const field fields[] = {
 static int process_section(const char *sec)
 {
     return !strcmp(sec, "process") || !strcmp(sec, "drive") || !strcmp(sec, "sequencer") || !strcmp(sec, "pushers") ||
-           !strcmp(sec, "cam");
+           !strcmp(sec, "cam") || !strcmp(sec, "faults");
 }
 #define NFIELD (sizeof fields / sizeof fields[0])
 
 /* sections and the keys they hold besides their table rows */
 typedef struct section {
     const char *path;
-    const char *extra[28];
+    const char *extra[32];
 } section;
 
 static const section sections[] = {
     {"", {"format", "version", "name", "notes", "source", "variant", "cone", "vehicles", "initial", "contact",
           "geometry", "mass", "axial", "lateral", "probe", "thrust", "laws", "outputs", "integration", "process",
-          "drive", "sequencer", "pushers", "cam", "stand", "limiter", NULL}},
+          "drive", "sequencer", "pushers", "cam", "stand", "limiter", "faults", NULL}},
     {"vehicles", {"active", "passive", NULL}},
     {"vehicles.active", {"name", NULL}},
     {"vehicles.passive", {"name", NULL}},
@@ -246,6 +255,7 @@ static const section sections[] = {
     {"process", {"start", NULL}},
     {"drive", {NULL}},
     {"sequencer", {NULL}},
+    {"faults", {NULL}},
     {"pushers", {"enabled", NULL}},
     {"cam", {"theta_deg", "radius", NULL}},
     {"stand", {NULL}},
@@ -633,8 +643,8 @@ static int parse_process(const ctx *x, const cJSON *doc, mech_dock_config *c)
     if ((rc = find_section(x, doc, "process", &o)) != HY_OK)
         return rc;
     pp->enabled = o != NULL;
-    static const char *const subs[] = {"drive", "sequencer", "pushers", "cam"};
-    for (int k = 0; k < 4; k++) {
+    static const char *const subs[] = {"drive", "sequencer", "pushers", "cam", "faults"};
+    for (int k = 0; k < 5; k++) {
         const cJSON *so;
         if ((rc = find_section(x, doc, subs[k], &so)) != HY_OK)
             return rc;
