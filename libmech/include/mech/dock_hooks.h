@@ -1,0 +1,99 @@
+/* The structural hooks of the docking collars and the rigid joint (issue 44; RP-1 §1.2: 8 hooks, in pairs, one
+ * fixed and one movable per side; docs/dock-process.md §9). The probe only brings the docking planes together; the
+ * hooks make the joint: once every hook is within its capture range the hook drive closes them (engagement),
+ * pulls the planes flush (pull-in) and stretches the links to their preload at the lock (preload). The planes then
+ * bear on each other, and the relative motion of the two vehicles is bounded by the link and collar stiffness.
+ *
+ * Model (active-plane frame as the pushers': x along the active axis towards the passive vehicle, origin at the
+ * active docking plane's centre). Link j sits at radius r, azimuth psi_j = psi0 + 2 pi j / n. Its gap g_j is the
+ * distance along +x from its base b_j = (0, r cos psi_j, r sin psi_j) to the passive plane (the rods' gap of
+ * dock_proc.c: g = n . (o - b) / n_x). Each link is a tension-only spring between its jaw and the catch:
+ *   jaw a_j (the gap at which the link is slack-taut): starts at capture_range, driven down at `speed` to the
+ *   lock a_end = -preload / stiffness (a link at zero gap then holds the preload);
+ *   tension T_j = max(0, k (g_j - a_j) + c g_j')  while g_j > a_j (engaged), else 0;
+ *   drive pull limit: while closing, k (g_j - a_j) <= force_max: the jaw stalls (a_j = g_j - force_max / k,
+ *   never moving back: the hook drive is self-locking);
+ *   lock: a_j reaches a_end; from then on the jaw is fixed and the link is a plain spring.
+ * The force of a link acts on the passive vehicle at the link's point on the passive plane, along the plane's
+ * normal towards the active vehicle (the active vehicle takes the opposite). The hook drive's work is an input
+ * of the energy budget: power T_s (-a_j') with T_s = k (g_j - a_j) the spring part.
+ *
+ * Closed forms the unit tests check (tests/unit/test_dock_hooks.c): with n links and the planes' contact
+ * stiffness K_p, the locked joint holds the planes at g = -n P / (n k + K_p) (P = preload) with a contact force
+ * K_p n P / (n k + K_p); a static separating load F moves them by F / (n k + K_p) until F = n P opens them; the
+ * pull-in under a resisting load F_r < n force_max reaches flush contact at t = (capture_range + F_r / (n k)) /
+ * speed and locks at (capture_range - a_end) / speed (quasi-static).
+ *
+ * Plain values (params + committed and trial state): nothing allocates, the trial never changes the committed
+ * state (OpenSees trial / commit / revert). */
+#ifndef MECH_DOCK_HOOKS_H
+#define MECH_DOCK_HOOKS_H
+
+#include "hyst/common.h"
+#include "mech/math3.h"
+#include "mech/dock_process_params.h"
+
+enum mech_dock_hook_state {
+    MECH_DOCK_HOOK_OPEN = 0,   /* the hook drive has not started                                              */
+    MECH_DOCK_HOOK_CLOSING,    /* engaged, the jaw closing (pull-in, then preload)                            */
+    MECH_DOCK_HOOK_LOCKED,     /* the jaw at its lock: preloaded link                                         */
+    MECH_DOCK_HOOK_MISSED,     /* the gap was beyond the capture range when the drive started: no engagement  */
+    MECH_DOCK_HOOK_NSTATE
+};
+
+typedef struct mech_dock_hooks_state {
+    double a[MECH_DOCK_HOOK_MAX];     /* jaw positions, m                                                      */
+    int    st[MECH_DOCK_HOOK_MAX];    /* enum mech_dock_hook_state                                             */
+    double ts[MECH_DOCK_HOOK_MAX];    /* spring tension of the step (the commit's trapezoid), N                */
+    double T[MECH_DOCK_HOOK_MAX];     /* link tension (spring + damping, clipped at 0), N                      */
+    double work;                      /* hook drive work booked over accepted steps, J                         */
+    double dt;                        /* trial: time since the committed step, s                               */
+} mech_dock_hooks_state;
+
+typedef struct mech_dock_hooks {
+    mech_dock_hooks_params p;
+    double a_end;                     /* the lock: -preload / stiffness, m                                     */
+    mech_vec3 base[MECH_DOCK_HOOK_MAX];   /* link bases on the active plane (active-plane frame)               */
+    mech_dock_hooks_state committed, trial;
+} mech_dock_hooks;
+
+typedef struct mech_dock_hooks_out {
+    mech_vec3 force;      /* total force on the passive vehicle (active-plane frame), N; the active gets -force */
+    mech_vec3 moment;     /* its moment about the active plane centre, N m                                     */
+    double    g[MECH_DOCK_HOOK_MAX];   /* gaps at the links, m (+INFINITY: the planes do not face each other)  */
+    double    T[MECH_DOCK_HOOK_MAX];   /* tensions, N                                                          */
+    double    gap_max;    /* the largest link gap, m                                                           */
+    double    energy;     /* elastic energy of the taut links, J                                               */
+    double    p_drive;    /* power of the hook drive (an input, >= 0), W                                       */
+    int       n_taut;     /* links under tension                                                               */
+} mech_dock_hooks_out;
+
+// (params) => our estimates (docs/dock-process.md §9: basis and confidence of each)
+void mech_dock_hooks_params_rp1(mech_dock_hooks_params *p);
+// (params) => HY_OK or HY_EMODEL naming the key "hooks.<name>", its value and the valid range
+int mech_dock_hooks_check(const mech_dock_hooks_params *p, hy_err *err);
+// (params) => hooks open (not started)
+int mech_dock_hooks_init(mech_dock_hooks *h, const mech_dock_hooks_params *p, hy_err *err);
+/* the hook drive starts (at a step boundary; changes the committed state): a link whose gap g[j] is within the
+ * capture range engages (jaw at capture_range), the others miss. Returns the number of links engaged. */
+int mech_dock_hooks_start(mech_dock_hooks *h, const double *g);
+/* (committed state, time dt >= 0 since the committed step, passive plane: centre o and unit normal n (towards the
+ * active vehicle), velocity field (v_o, omega) of the passive body relative to the active one, all in the
+ * active-plane frame) => the links' gaps, tensions and loads; the trial state. Never changes the committed state. */
+void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_vec3 n, mech_vec3 v_o, mech_vec3 omega,
+                           mech_dock_hooks_out *out);
+/* the last trial becomes the committed state; the drive's work of the step is booked as the trapezoid of the
+ * spring tension over the jaw travel; a jaw at its lock locks the link */
+void mech_dock_hooks_commit(mech_dock_hooks *h);
+void mech_dock_hooks_revert(mech_dock_hooks *h);
+// (committed state) => links locked
+int mech_dock_hooks_n_locked(const mech_dock_hooks *h);
+// (committed state) => links missed
+int mech_dock_hooks_n_missed(const mech_dock_hooks *h);
+// (committed state) => 1 when every link is locked with at least preload_min of tension
+int mech_dock_hooks_closed(const mech_dock_hooks *h);
+// (committed state) => the smallest tension over the links (0 with a link not under tension), N
+double mech_dock_hooks_tension_min(const mech_dock_hooks *h);
+const char *mech_dock_hook_state_name(int st);
+
+#endif
