@@ -18,6 +18,7 @@
 #include "hyst/util.h"
 #include "mech/dock.h"
 #include "mech/dock_process.h"
+#include "mech/dock_hooks.h"
 #include "mech_cli.h"
 
 #define DEG (M_PI / 180)
@@ -162,6 +163,7 @@ typedef struct run {
     mech_dock_summary sum;
     mech_dock_process_summary ps;   /* the whole process (params.process.enabled)                                 */
     mech_dock_limiter_summary ls;   /* variant C's movable limiter (params.limiter_movable)                        */
+    mech_dock_hooks_summary hs;     /* the structural hooks and the docked state (params.process.enabled)          */
 } run;
 
 #define PB_WIDTH (MECH_DOCK_NCH + 2 * MECH_DOCK_NEL)
@@ -554,6 +556,7 @@ static int simulate(const mech_dock_model *m, run *r)
     r->sum = *mech_dock_sim_summary(s);
     r->ps = *mech_dock_sim_process(s);
     r->ls = *mech_dock_sim_limiter(s);
+    r->hs = *mech_dock_sim_hooks(s);
     r->steps = mech_dock_sim_steps(s);
     r->t_end = mech_dock_sim_time(s);
     memcpy(r->ch_end, mech_dock_sim_channels(s), sizeof r->ch_end);
@@ -597,7 +600,9 @@ static cJSON *process_json(const mech_dock_process_summary *ps)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "final_state", mech_dock_seq_state_name(ps->state));
-    cJSON_AddBoolToObject(o, "completed", ps->state == MECH_DOCK_SEQ_END || ps->state == MECH_DOCK_SEQ_CLOSED);
+    /* the end of the process is a state (issue 44): END is entered only when the docked state has held
+       (mech/dock_hooks.h, docs/dock-process.md §9) */
+    cJSON_AddBoolToObject(o, "completed", ps->state == MECH_DOCK_SEQ_END);
     cJSON *lg = cJSON_AddArrayToObject(o, "sequence");
     for (int k = 0; lg && k < ps->n_log; k++) {
         cJSON *e = cJSON_CreateObject();
@@ -632,6 +637,52 @@ static cJSON *process_json(const mech_dock_process_summary *ps)
     cJSON_AddItemToObject(o, "frt1_slip_max", hy_json_exact_number(ps->frt1_slip_max));
     cJSON_AddItemToObject(o, "frt1_slip_end", hy_json_exact_number(ps->frt1_slip_end));
     cJSON_AddItemToObject(o, "energy_residual_relative", hy_json_exact_number(ps->e_residual_rel));
+    return o;
+}
+
+static cJSON *deg_or_null(double rad)
+{
+    return num_or_null(rad * 180 / M_PI);
+}
+
+/* the structural hooks and the docked state (docs/dock-process.md §9); with "hooks not closed in time" its
+ * failure record: time, reason (the first docked condition unmet at the timeout) and the values */
+static cJSON *hooks_json(const mech_dock_hooks_summary *hs, const mech_dock_hooks_params *hp, int state)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "t_start", num_or_null(hs->t_start));
+    cJSON_AddNumberToObject(o, "links", hp->n);
+    cJSON_AddNumberToObject(o, "engaged", hs->engaged);
+    cJSON_AddNumberToObject(o, "missed", hs->missed);
+    cJSON_AddNumberToObject(o, "locked", hs->locked);
+    cJSON_AddItemToObject(o, "t_locked", num_or_null(hs->t_locked));
+    cJSON_AddItemToObject(o, "t_docked", num_or_null(hs->t_docked));
+    cJSON_AddItemToObject(o, "tension_min", num_or_null(hs->tension_min));
+    cJSON_AddItemToObject(o, "tension_max", num_or_null(hs->tension_max));
+    cJSON_AddItemToObject(o, "tension_peak", hy_json_exact_number(hs->tension_peak));
+    cJSON_AddItemToObject(o, "drive_work", hy_json_exact_number(hs->work));
+    cJSON_AddItemToObject(o, "rod_gap_max_end", num_or_null(hs->gap_rods));
+    cJSON_AddItemToObject(o, "roll_end_deg", deg_or_null(hs->roll));
+    cJSON_AddItemToObject(o, "tilt_end_deg", deg_or_null(hs->tilt));
+    cJSON_AddBoolToObject(o, "docked_end", hs->unmet == 0);
+    cJSON_AddStringToObject(o, "docked_end_reason", mech_dock_docked_reason(hs->unmet));
+    if (state == MECH_DOCK_SEQ_FAIL_HOOKS) {
+        cJSON *f = cJSON_AddObjectToObject(o, "failure");
+        cJSON_AddStringToObject(f, "name", mech_dock_seq_cause_name(MECH_DOCK_SEQ_BY_HOOKS_TIMEOUT));
+        cJSON_AddItemToObject(f, "t", num_or_null(hs->t_fail));
+        cJSON_AddStringToObject(f, "reason", mech_dock_docked_reason(hs->unmet));
+        cJSON *v = cJSON_AddObjectToObject(f, "values");
+        cJSON_AddNumberToObject(v, "locked", hs->locked);
+        cJSON_AddNumberToObject(v, "missed", hs->missed);
+        cJSON_AddItemToObject(v, "tension_min", num_or_null(hs->tension_min));
+        cJSON_AddItemToObject(v, "preload_min", hy_json_exact_number(hp->preload_min));
+        cJSON_AddItemToObject(v, "rod_gap_max", num_or_null(hs->gap_rods));
+        cJSON_AddItemToObject(v, "contact_gap", hy_json_exact_number(hp->contact_gap));
+        cJSON_AddItemToObject(v, "roll_deg", deg_or_null(hs->roll));
+        cJSON_AddItemToObject(v, "roll_tol_deg", deg_or_null(hp->roll_tol));
+        cJSON_AddItemToObject(v, "tilt_deg", deg_or_null(hs->tilt));
+        cJSON_AddItemToObject(v, "tilt_tol_deg", deg_or_null(hp->tilt_tol));
+    }
     return o;
 }
 
@@ -709,8 +760,11 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddItemToObject(mo, "angular_initial", vec(u->ang_momentum0));
     cJSON_AddItemToObject(mo, "angular_final", vec(u->ang_momentum));
     cJSON_AddItemToObject(mo, "angular_drift", hy_json_exact_number(drift(u->ang_momentum0, u->ang_momentum)));
-    if (p->process.enabled)
-        cJSON_AddItemToObject(doc, "process", process_json(&r->ps));
+    if (p->process.enabled) {
+        cJSON *pj = process_json(&r->ps);
+        cJSON_AddItemToObject(pj, "hooks", hooks_json(&r->hs, &p->process.hooks, r->ps.state));
+        cJSON_AddItemToObject(doc, "process", pj);
+    }
     if (p->limiter_movable)
         cJSON_AddItemToObject(doc, "movable_limiter", limiter_json(&r->ls));
     cJSON *els = cJSON_AddArrayToObject(doc, "elements");
@@ -1278,6 +1332,21 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
                 printf(" (%.3g .. %.3g)", ps->pad_arm_min, ps->pad_arm_max);
             printf("; rollers %lu impacts, max %.5g N (all touching in %lu steps); energy residual %.2g of initial + "
                    "drive\n", ps->roller_impacts, ps->roller_force_max, ps->roller_all, ps->e_residual_rel);
+            const mech_dock_hooks_summary *hs = &r->hs;
+            if (!isnan(hs->t_start)) {
+                printf("  hooks: started %.4g s, %d engaged, %d missed; %d of %d locked", hs->t_start, hs->engaged,
+                       hs->missed, hs->locked, p->process.hooks.n);
+                if (!isnan(hs->t_locked))
+                    printf(" at %.4g s", hs->t_locked);
+                printf("; tension %.5g .. %.5g N; at the end rod gap max %.3g mm, roll %.3g deg, tilt %.3g deg: %s\n",
+                       hs->tension_min, hs->tension_max, 1e3 * hs->gap_rods, hs->roll / DEG, hs->tilt / DEG,
+                       mech_dock_docked_reason(hs->unmet));
+            }
+            if (ps->state == MECH_DOCK_SEQ_FAIL_HOOKS)
+                printf("  FAILED: hooks not closed in time at %.4g s (%.4g s after the planes closed): %s (%d of %d "
+                       "locked, tension min %.5g N, rod gap max %.3g mm, roll %.3g deg, tilt %.3g deg)\n", hs->t_fail,
+                       hs->t_fail - hs->t_start, mech_dock_docked_reason(hs->unmet), hs->locked, p->process.hooks.n,
+                       hs->tension_min, 1e3 * hs->gap_rods, hs->roll / DEG, hs->tilt / DEG);
         }
         if (p->limiter_movable) {
             const mech_dock_limiter_summary *ls = &r->ls;

@@ -335,6 +335,12 @@ enum mech_dock_channel {
     MECH_DOCK_CH_E_DRIVE_STORED,   /* drive stiffness energy + output kinetic energy + its damping, J          */
     MECH_DOCK_CH_LIMITER_X,        /* variant C: limiter stroke XLimD from its forward position (pushed back +), m */
     MECH_DOCK_CH_LIMITER_GUIDE_F,  /* variant C: guide friction on the limiter along its travel (pushed back +), N */
+    /* the structural hooks and the docked state (issue 44; docs/dock-process.md §9) */
+    MECH_DOCK_CH_HOOK_F1, MECH_DOCK_CH_HOOK_F2,    /* tension of the hook pairs (links 2j, 2j + 1), N              */
+    MECH_DOCK_CH_HOOK_F3, MECH_DOCK_CH_HOOK_F4,
+    MECH_DOCK_CH_HOOKS_LOCKED,     /* links locked                                                             */
+    MECH_DOCK_CH_HOOK_JAW,         /* mean jaw position of the engaged links (capture_range before the start), m */
+    MECH_DOCK_CH_DOCKED_UNMET,     /* the docked state's unmet conditions (MECH_DOCK_DOCKED_* bits; 0: docked)  */
     MECH_DOCK_NCH
 };
 #define MECH_DOCK_CH_PROCESS_FIRST MECH_DOCK_CH_DRIVE_U

@@ -32,6 +32,7 @@
 #include "hyst/common.h"
 #include "mech/math3.h"
 #include "mech/dock_process_params.h"
+#include "mech/dock.h"
 
 enum mech_dock_hook_state {
     MECH_DOCK_HOOK_OPEN = 0,   /* the hook drive has not started                                              */
@@ -95,5 +96,41 @@ int mech_dock_hooks_closed(const mech_dock_hooks *h);
 // (committed state) => the smallest tension over the links (0 with a link not under tension), N
 double mech_dock_hooks_tension_min(const mech_dock_hooks *h);
 const char *mech_dock_hook_state_name(int st);
+
+/* The docked state (issue 44: the end of the process is a state, not a timer): every link locked with at least
+ * preload_min of tension, the planes in contact at every rod (the largest rod gap <= contact_gap), and the relative
+ * roll and tilt of the docking planes within roll_tol, tilt_tol. The sequencer ends the process once this has
+ * held for sequencer.docked_hold (mech/dock_process.h). */
+enum {
+    MECH_DOCK_DOCKED_HOOKS = 1,   /* a link not locked, or locked below preload_min                              */
+    MECH_DOCK_DOCKED_GAP = 2,     /* a rod's gap beyond contact_gap                                             */
+    MECH_DOCK_DOCKED_ROLL = 4,    /* |roll| > roll_tol                                                          */
+    MECH_DOCK_DOCKED_TILT = 8     /* tilt > tilt_tol                                                            */
+};
+/* (committed hooks, largest rod gap (m), relative roll about the docking axis and tilt between the planes' normals
+ * (rad)) => 0 when the docked state holds, else the MECH_DOCK_DOCKED_* bits of what does not */
+int mech_dock_hooks_docked(const mech_dock_hooks *h, double gap_rods, double roll, double tilt);
+// (bits) => the first unmet condition, as words ("docked" for 0)
+const char *mech_dock_docked_reason(int bits);
+
+/* What a process run reports about its hooks and the docked state (mech_dock_sim_hooks; updated at accepted
+ * steps). Roll is the relative rotation of the docking planes about the docking axis (the twist of the active
+ * port's frame, x flipped, in the cone frame: atan2(R21 - R12, R11 + R22) of that rotation R), tilt the angle
+ * between the planes' normals (acos R00); both rad. */
+typedef struct mech_dock_hooks_summary {
+    double t_start;             /* the hook drive started (CLOSED entered), s (NAN: never)                        */
+    int    engaged, missed;     /* links that caught / missed at the start                                       */
+    int    locked;              /* links locked at the end                                                       */
+    double t_locked;            /* every link locked, s (NAN: never)                                             */
+    double t_docked;            /* the docked state last began to hold, s (NAN: never held)                      */
+    double tension_min, tension_max;   /* over the links at the end, N                                            */
+    double tension_peak;        /* largest link tension over the run, N                                          */
+    double work;                /* the hook drive's work, J                                                      */
+    double gap_rods, roll, tilt;/* at the end: the largest rod gap (m), roll and tilt (rad)                      */
+    int    unmet;               /* MECH_DOCK_DOCKED_* bits at the end (0: docked)                                */
+    double t_fail;              /* "hooks not closed in time": when, s (NAN: no such failure)                     */
+} mech_dock_hooks_summary;
+// (sim) => the hooks' summary (t_start NAN when the run has no process or never reached CLOSED)
+const mech_dock_hooks_summary *mech_dock_sim_hooks(const mech_dock_sim *s);
 
 #endif

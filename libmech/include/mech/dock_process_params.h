@@ -26,8 +26,10 @@ typedef struct mech_dock_seq_params {
     double jam_time;        /* ... for this long => FAIL_JAM, s                                       10       */
     double align_stroke;    /* stroke where the final alignment phase begins, m                       0.30     */
     double align_timeout;   /* planes must close within this long of align_stroke, s                  300      */
-    double gap_closed;      /* planes closed: the largest gap at the rods below this, m (hooks)       5e-3     */
-    double end_delay;       /* CLOSED -> END after this long (hooks closing), s                       5        */
+    double gap_closed;      /* planes closed: the largest gap at the rods and hooks below this, m: the hook drive
+                               starts (<= hooks.capture_range)                                          5e-3     */
+    double docked_hold;     /* CLOSED -> END once the docked state (mech/dock_hooks.h) has held this long, s  5 */
+    double hooks_timeout;   /* CLOSED -> FAIL_HOOKS when it has not, this long after CLOSED, s        30       */
 } mech_dock_seq_params;
 
 #define MECH_DOCK_CAM_MAX 64      /* cam samples                                                              */
@@ -101,6 +103,7 @@ typedef struct mech_dock_hooks_params {
     double preload_min;   /* closed with preload: every locked link at least this tension, N (> 0)     5e3  */
     double roll_tol;      /* the hooks' capture tolerance in roll (catch half-width / radius), rad    1 deg */
     double tilt_tol;      /* ... in tilt of the docking planes, rad                                 0.5 deg */
+    double contact_gap;   /* planes in contact at a rod: its gap at most this, m (>= 0)                    1e-4 */
 } mech_dock_hooks_params;
 
 /* The process switches of a scenario (the "process" section, docs/dock-process.md §8): off in the capture-phase

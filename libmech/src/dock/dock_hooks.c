@@ -28,7 +28,8 @@ void mech_dock_hooks_params_rp1(mech_dock_hooks_params *p)
     p->force_max = 1.5e4;        /* 1.5 x the preload: reaches the lock with the collars' compression           */
     p->preload_min = 5e3;        /* half the preload                                                             */
     p->roll_tol = M_PI / 180;    /* a 10 mm catch half-width at 0.55 m                                          */
-    p->tilt_tol = 0.5 * M_PI / 180;
+    p->tilt_tol = 0.5 * M_PI / 180; /* the capture range over the collar's diameter: 5 mm / 1.1 m = 0.26 deg, x 2  */
+    p->contact_gap = 1e-4;       /* a gap sensor's resolution; the preloaded planes press 0.8 mm into each other */
 }
 
 static int bad(hy_err *err, const char *key, const char *range, double v)
@@ -45,7 +46,8 @@ int mech_dock_hooks_check(const mech_dock_hooks_params *p, hy_err *err)
         {"speed", "m/s", p->speed, 0},          {"stiffness", "N/m", p->stiffness, 0},
         {"damping", "N s/m", p->damping, 1},    {"preload", "N", p->preload, 0},
         {"force_max", "N", p->force_max, 0},    {"preload_min", "N", p->preload_min, 0},
-        {"roll_tol", "rad", p->roll_tol, 0},    {"tilt_tol", "rad", p->tilt_tol, 0}};
+        {"roll_tol", "rad", p->roll_tol, 0},    {"tilt_tol", "rad", p->tilt_tol, 0},
+        {"contact_gap", "m", p->contact_gap, 1}};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
         if (!isfinite(k[i].v) || k[i].v < 0 || (!k[i].zero_ok && k[i].v == 0))
             return hy_err_set(err, HY_EMODEL, "hooks.%s: must be a finite number %s %s (got %.17g)", k[i].key,
@@ -182,4 +184,31 @@ double mech_dock_hooks_tension_min(const mech_dock_hooks *h)
 int mech_dock_hooks_closed(const mech_dock_hooks *h)
 {
     return mech_dock_hooks_n_locked(h) == h->p.n && mech_dock_hooks_tension_min(h) >= h->p.preload_min;
+}
+
+int mech_dock_hooks_docked(const mech_dock_hooks *h, double gap_rods, double roll, double tilt)
+{
+    int bits = 0;
+    if (!mech_dock_hooks_closed(h))
+        bits |= MECH_DOCK_DOCKED_HOOKS;
+    if (!(gap_rods <= h->p.contact_gap))
+        bits |= MECH_DOCK_DOCKED_GAP;
+    if (!(fabs(roll) <= h->p.roll_tol))
+        bits |= MECH_DOCK_DOCKED_ROLL;
+    if (!(fabs(tilt) <= h->p.tilt_tol))
+        bits |= MECH_DOCK_DOCKED_TILT;
+    return bits;
+}
+
+const char *mech_dock_docked_reason(int bits)
+{
+    if (bits & MECH_DOCK_DOCKED_HOOKS)
+        return "hooks not locked with preload";
+    if (bits & MECH_DOCK_DOCKED_GAP)
+        return "planes not in contact at every rod";
+    if (bits & MECH_DOCK_DOCKED_ROLL)
+        return "roll beyond the hooks' tolerance";
+    if (bits & MECH_DOCK_DOCKED_TILT)
+        return "tilt beyond the hooks' tolerance";
+    return "docked";
 }

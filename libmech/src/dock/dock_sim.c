@@ -144,6 +144,8 @@ struct mech_dock_sim {
     mech_dock_drive        drive;
     mech_dock_seq          seq;
     mech_dock_process_summary ps;
+    mech_dock_hooks        hooks;       /* the structural hooks (issue 44; dock_hooks.c)                        */
+    mech_dock_hooks_summary hs;
     double                 drive_work_max;   /* max |motor work| so far, J (the scale of the energy check)     */
     int                    roller_prev, pad_prev;   /* rollers and pad points touching at the last accepted step */
     /* variant C (params.limiter_movable): the limiter's guides (friction/ solver, committed variant and slip) */
@@ -509,7 +511,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     aerr.code = 0, aerr.msg[0] = 0;
     if (s->proc) {
         /* the process: pushers, docking planes and rollers on the tree; the drive output u in the nut equation */
-        dock_proc_loads(m, bm, d, s->cb, y[nb], y[nb + 1], s->pad_c, &e->pr);
+        dock_proc_loads(m, bm, d, s->cb, y[nb], y[nb + 1], s->pad_c, &s->hooks, t - s->t, &e->pr);
         Pc += e->pr.p_contact;
         e->e_contact += e->pr.e_contact;
         e->pr.u = y[s->iu], e->pr.w = y[s->iu + 1];
@@ -663,7 +665,7 @@ static int evaluate(mech_dock_sim *s, double t, const double *y, double *dy, doc
     e->p[Q_MAGNETIC] = e->ax.p_magnetic + e->lat.p_magnetic;
     e->p[Q_DAMPING] = e->ax.p_damping + e->ax.p_screw + e->p_cover;
     e->p[Q_THRUST] = Pth;
-    e->p[Q_DRIVE] = s->proc ? e->pr.drv.power : 0.0;
+    e->p[Q_DRIVE] = s->proc ? e->pr.drv.power + e->pr.hk.p_drive : 0.0;   /* the probe's and the hooks' drives */
     e->p[Q_DRIVE_DAMP] = s->proc ? e->pr.drv.p_damping : 0.0;
     for (int k = 0; k < NQ; k++)
         dy[s->iq + k] = e->p[k];
@@ -691,8 +693,10 @@ static void revert_all(mech_dock_sim *s)
         hy_element_revert(&s->el_cover);
     mech_dock_axial_revert(s->ax);
     mech_dock_lateral_revert(s->lat);
-    if (s->proc)
+    if (s->proc) {
         mech_dock_drive_revert(&s->drive);
+        mech_dock_hooks_revert(&s->hooks);
+    }
     if (s->lim_on)
         mech_dock_limiter_revert(&s->lim);
 }
@@ -713,8 +717,10 @@ static void commit_all(mech_dock_sim *s, const dock_eval *e)
         hy_element_commit(&s->el_cover);
     mech_dock_axial_commit(s->ax);
     mech_dock_lateral_commit(s->lat);
-    if (s->proc)
+    if (s->proc) {
         mech_dock_drive_commit(&s->drive, e->s);
+        mech_dock_hooks_commit(&s->hooks);
+    }
     if (s->lim_on)
         mech_dock_limiter_commit(&s->lim);
     if (s->proc && s->lim_on)   /* the movable limiter's pads on the wall (dock_proc_loads): their anchors */
@@ -738,13 +744,47 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
     const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE];
     mech_vec3 ax = mech_mat3_col(P->rot, 0), vr = mech_vec3_sub(e->head_vel, passive_point_vel(s, e->head));
     double vlat = mech_vec3_norm(mech_vec3_axpy(vr, -mech_vec3_dot(vr, ax), ax));
+    /* the docked state (mech/dock_hooks.h): hooks locked with preload, every rod's gap within contact_gap, roll
+       and tilt of the docking planes within the hooks' tolerance. The planes' relative rotation: the active port's
+       frame (x flipped) in the cone frame; roll its twist about the docking axis, tilt the angle between the normals */
+    mech_mat3 Rr = mech_mat3_mul(mech_mat3_tmul(P->rot, s->d->xmat[DOCK_B_BASE]), flip_x());
+    double roll = atan2(Rr.m[2][1] - Rr.m[1][2], Rr.m[1][1] + Rr.m[2][2]);
+    double tilt = acos(fmax(-1.0, fmin(1.0, Rr.m[0][0])));
+    double gap_rods = isfinite(pr->gap_rods) ? pr->gap_rods : pr->gap;
+    int unmet = mech_dock_hooks_docked(&s->hooks, gap_rods, roll, tilt);
+    /* the planes are "closed" (the hook drive starts) when every rod and every hook link is within gap_closed */
     mech_dock_seq_in in = {.contact = e->cone || e->socket || e->bottom || e->latch, .bottom = e->bottom,
                            .capture = s->captured, .ready = mech_dock_drive_at_ready(&p->process.drive, e->s),
                            .stroke = e->s, .stroke_rate = pr->w, .motion = fmax(fabs(e->sdot), vlat),
-                           .gap = isfinite(pr->gap_rods) ? pr->gap_rods : pr->gap};
+                           .gap = fmax(gap_rods, pr->hk.gap_max), .docked = unmet == 0};
     int from = s->seq.committed.state;
     int to = mech_dock_seq_trial(&s->seq, s->t, &in);
     mech_dock_seq_commit(&s->seq);
+    mech_dock_hooks_summary *hs = &s->hs;
+    if (to == MECH_DOCK_SEQ_CLOSED && from != MECH_DOCK_SEQ_CLOSED) {   /* the hook drive starts */
+        hs->engaged = mech_dock_hooks_start(&s->hooks, pr->hk.g);
+        hs->missed = mech_dock_hooks_n_missed(&s->hooks);
+        hs->t_start = s->t;
+    }
+    if (to == MECH_DOCK_SEQ_FAIL_HOOKS && from != to)
+        hs->t_fail = s->t;
+    hs->locked = mech_dock_hooks_n_locked(&s->hooks);
+    if (hs->locked == s->hooks.p.n && isnan(hs->t_locked))
+        hs->t_locked = s->t;
+    if (unmet == 0 && (hs->unmet != 0 || first))
+        hs->t_docked = s->t;
+    else if (unmet != 0)
+        hs->t_docked = NAN;
+    hs->unmet = unmet;
+    hs->tension_min = INFINITY, hs->tension_max = 0;
+    for (int j = 0; j < s->hooks.p.n; j++) {
+        double T = s->hooks.committed.T[j];
+        hs->tension_min = fmin(hs->tension_min, T);
+        hs->tension_max = fmax(hs->tension_max, T);
+    }
+    hs->tension_peak = fmax(hs->tension_peak, hs->tension_max);
+    hs->work = s->hooks.committed.work;
+    hs->gap_rods = gap_rods, hs->roll = roll, hs->tilt = tilt;
     if (to != from || first) {
         mech_dock_drive_command(&s->drive, mech_dock_seq_drive_cmd(to), 2);
         if (to == MECH_DOCK_SEQ_RETRACT && isnan(ps->t_retract))
@@ -1101,6 +1141,21 @@ static void account(mech_dock_sim *s, int first, int full)
     c[MECH_DOCK_CH_LIMITER_CONTACT] = e->limiter;
     c[MECH_DOCK_CH_LIMITER_X] = s->lim_on ? e->lim_x : 0.0;
     c[MECH_DOCK_CH_LIMITER_GUIDE_F] = s->lim_on ? e->lim_friction : 0.0;
+    /* the structural hooks (issue 44): tension per pair of links (2j, 2j + 1), links locked, the mean jaw of the
+       engaged links, the docked state's unmet conditions (0: docked) */
+    const mech_dock_hooks *hk = &s->hooks;
+    double jaw = 0;
+    int nj = 0;
+    for (int j = 0; j < 4; j++)
+        c[MECH_DOCK_CH_HOOK_F1 + j] = 0.0;
+    for (int j = 0; s->proc && j < hk->p.n; j++) {
+        c[MECH_DOCK_CH_HOOK_F1 + j / 2] += hk->committed.T[j];
+        if (hk->committed.st[j] == MECH_DOCK_HOOK_CLOSING || hk->committed.st[j] == MECH_DOCK_HOOK_LOCKED)
+            jaw += hk->committed.a[j], nj++;
+    }
+    c[MECH_DOCK_CH_HOOKS_LOCKED] = s->proc ? mech_dock_hooks_n_locked(hk) : 0.0;
+    c[MECH_DOCK_CH_HOOK_JAW] = s->proc ? (nj ? jaw / nj : hk->p.capture_range) : 0.0;
+    c[MECH_DOCK_CH_DOCKED_UNMET] = s->proc ? s->hs.unmet : 0.0;
     c[MECH_DOCK_CH_CAPTURE] = s->captured;
     c[MECH_DOCK_CH_E_KIN_VEHICLES] = ke_veh;
     c[MECH_DOCK_CH_E_KIN_MECH] = ke_mech;
@@ -1680,8 +1735,11 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
     if (s->proc) {
         const mech_dock_process_params *pp = &p->process;
         if ((rc = mech_dock_drive_init(&s->drive, &pp->drive, 0.0, err)) ||
-            (rc = mech_dock_seq_init(&s->seq, &pp->seq, pp->start, 0.0, err)))
+            (rc = mech_dock_seq_init(&s->seq, &pp->seq, pp->start, 0.0, err)) ||
+            (rc = mech_dock_hooks_init(&s->hooks, &pp->hooks, err)))
             goto fail;
+        s->hs.t_start = s->hs.t_locked = s->hs.t_docked = s->hs.t_fail = NAN;
+        s->hs.unmet = -1;
         s->ps.t_retract = s->ps.t_align = s->ps.t_closed = s->ps.t_end = NAN;
         s->ps.pad_arm_mean = s->ps.pad_arm_min = s->ps.pad_arm_max = NAN;
         s->ps.gap_min = INFINITY;
@@ -1856,6 +1914,7 @@ const mech_dock_model *mech_dock_sim_model(const mech_dock_sim *s) { return s->m
 const double *mech_dock_sim_channels(const mech_dock_sim *s) { return s->ch; }
 const mech_dock_process_summary *mech_dock_sim_process(const mech_dock_sim *s) { return &s->ps; }
 const mech_dock_limiter_summary *mech_dock_sim_limiter(const mech_dock_sim *s) { return &s->ls; }
+const mech_dock_hooks_summary *mech_dock_sim_hooks(const mech_dock_sim *s) { return &s->hs; }
 const mech_dock_summary *mech_dock_sim_summary(const mech_dock_sim *s) { return &s->sum; }
 
 void mech_dock_sim_element(const mech_dock_sim *s, int el, double *q, double *Q, int *state, double *work)
