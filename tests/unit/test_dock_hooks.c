@@ -9,6 +9,8 @@
  *   - the hook drive's work = the elastic energies + the dissipation + the kinetic energy (the energy budget);
  *   - a load beyond the drive's pull limit stalls the jaws (no lock, the links then hold the load); a hook out of
  *     range misses;
+ *   - engagement: a link within the capture range and its catch within roll_tol r across the plane;
+ *   - the closed joint in torsion and shear: -n k_s r^2 sin(th) about the axis, -n k_s d across;
  *   - trial never changes the committed state; bad parameters name their key. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,7 +22,9 @@
 #include "mech/dock_hooks.h"
 
 static const mech_vec3 Z = {0, 0, 0};
-static const mech_vec3 NX = {-1, 0, 0};   /* passive plane normal, facing the active plane */
+/* the passive plane in the docked pose (its normal -x, facing the active plane), and turned by th about the axis */
+static mech_mat3 docked(void) { return mech_mat3_diag(-1, 1, -1); }
+static mech_mat3 rolled(double th) { return mech_mat3_mul(mech_mat3_rot(0, th), docked()); }
 
 #define DT 1e-4
 
@@ -33,7 +37,7 @@ typedef struct plate {
 /* one step: the hooks' trial at the step's end with the present state, symplectic Euler, commit */
 static void step(mech_dock_hooks *h, plate *pl, mech_dock_hooks_out *o)
 {
-    mech_dock_hooks_trial(h, DT, mech_vec3_make(pl->g, 0, 0), NX, mech_vec3_make(pl->v, 0, 0), Z, o);
+    mech_dock_hooks_trial(h, DT, mech_vec3_make(pl->g, 0, 0), docked(), mech_vec3_make(pl->v, 0, 0), Z, o);
     double pen = fmax(0.0, -pl->g);
     double f = o->force.x + pl->Kp * pen - pl->cp * pl->v + pl->Fr + pl->Fext;
     double hd = 0;   /* hook damping force on the plate's rate */
@@ -48,14 +52,14 @@ static void step(mech_dock_hooks *h, plate *pl, mech_dock_hooks_out *o)
     pl->e_kin = 0.5 * pl->m * pl->v * pl->v;
 }
 
+/* the hook drive started with the plate at gap g0 (the start takes an evaluated geometry) */
 static void start(mech_dock_hooks *h, const mech_dock_hooks_params *p, double g0)
 {
     hy_err e;
     assert_int_equal(mech_dock_hooks_init(h, p, &e), HY_OK);
-    double g[MECH_DOCK_HOOK_MAX];
-    for (int j = 0; j < MECH_DOCK_HOOK_MAX; j++)
-        g[j] = g0;
-    assert_int_equal(mech_dock_hooks_start(h, g), p->n);
+    mech_dock_hooks_out o;
+    mech_dock_hooks_trial(h, 0, mech_vec3_make(g0, 0, 0), docked(), Z, Z, &o);
+    assert_int_equal(mech_dock_hooks_start(h, &o), p->n);
 }
 
 /* pull-in against F_r, flush contact and lock times */
@@ -175,15 +179,19 @@ static void miss_and_trial(void **state)
     static mech_dock_hooks h;
     hy_err e;
     assert_int_equal(mech_dock_hooks_init(&h, &p, &e), HY_OK);
+    mech_dock_hooks_out at;
+    mech_dock_hooks_trial(&h, 0, Z, docked(), Z, Z, &at);
     double g[MECH_DOCK_HOOK_MAX] = {1e-3, 2e-3, 6e-3, 4e-3, NAN, 5e-3, 0, -1e-3};
-    assert_int_equal(mech_dock_hooks_start(&h, g), 6);
+    for (int j = 0; j < p.n; j++)
+        at.g[j] = g[j];
+    assert_int_equal(mech_dock_hooks_start(&h, &at), 6);
     assert_int_equal(mech_dock_hooks_n_missed(&h), 2);
     assert_int_equal(h.committed.st[2], MECH_DOCK_HOOK_MISSED);
     assert_int_equal(h.committed.st[4], MECH_DOCK_HOOK_MISSED);
     mech_dock_hooks_state c = h.committed;
     mech_dock_hooks_out o;
-    mech_dock_hooks_trial(&h, 3.0, mech_vec3_make(4e-3, 0, 0), NX, Z, Z, &o);
-    mech_dock_hooks_trial(&h, 7.0, mech_vec3_make(1e-3, 0, 0), NX, Z, Z, &o);
+    mech_dock_hooks_trial(&h, 3.0, mech_vec3_make(4e-3, 0, 0), docked(), Z, Z, &o);
+    mech_dock_hooks_trial(&h, 7.0, mech_vec3_make(1e-3, 0, 0), docked(), Z, Z, &o);
     assert_memory_equal(&c, &h.committed, sizeof c);
     /* at 7 s the jaws are at 5 - 7 = -2 mm: the engaged links hold k (1 + 2) mm, the missed none */
     assert_true(fabs(o.T[0] - 3e-3 * p.stiffness) < 1e-6);
@@ -191,10 +199,70 @@ static void miss_and_trial(void **state)
     assert_int_equal(o.n_taut, 6);
     mech_dock_hooks_revert(&h);
     assert_memory_equal(&c, &h.trial, sizeof c);
-    /* a plane tilted away (not facing): no force */
-    mech_dock_hooks_trial(&h, 1.0, Z, mech_vec3_make(1, 0, 0), Z, Z, &o);
+    /* a plane turned away (not facing): no force */
+    mech_dock_hooks_trial(&h, 1.0, Z, mech_mat3_identity(), Z, Z, &o);
     assert_int_equal(o.n_taut, 0);
     assert_true(o.force.x == 0);
+}
+
+/* engagement across the plane: the catches lie r sin(roll)-ish from the jaws; within roll_tol r they engage, beyond
+   they all miss; a lateral offset of the passive plane counts the same way */
+static void roll_engagement(void **state)
+{
+    (void)state;
+    mech_dock_hooks_params p;
+    mech_dock_hooks_params_rp1(&p);
+    static mech_dock_hooks h;
+    hy_err e;
+    mech_dock_hooks_out o;
+    const double in = 0.9 * p.roll_tol, out = 1.1 * p.roll_tol;
+    assert_int_equal(mech_dock_hooks_init(&h, &p, &e), HY_OK);
+    mech_dock_hooks_trial(&h, 0, mech_vec3_make(2e-3, 0, 0), rolled(in), Z, Z, &o);
+    /* the catch moved along the chord 2 r sin(th / 2) */
+    assert_true(fabs(o.miss[0] - 2 * p.radius * sin(in / 2)) < 1e-12);
+    assert_int_equal(mech_dock_hooks_start(&h, &o), p.n);
+    assert_int_equal(mech_dock_hooks_init(&h, &p, &e), HY_OK);
+    mech_dock_hooks_trial(&h, 0, mech_vec3_make(2e-3, 0, 0), rolled(out), Z, Z, &o);
+    assert_int_equal(mech_dock_hooks_start(&h, &o), 0);
+    assert_int_equal(mech_dock_hooks_n_missed(&h), p.n);
+    assert_int_equal(mech_dock_hooks_init(&h, &p, &e), HY_OK);
+    mech_dock_hooks_trial(&h, 0, mech_vec3_make(2e-3, 1.1 * p.roll_tol * p.radius, 0), docked(), Z, Z, &o);
+    assert_int_equal(mech_dock_hooks_start(&h, &o), 0);
+}
+
+/* the closed joint in shear and torsion: engaged in the docked pose, the passive plane turned by th about the
+   docking axis takes the moment -n k_s r^2 sin(th) about it and no net force (exactly, the catches on their
+   circle); moved across by d it takes -n k_s d; a static torque M therefore turns the joint by asin(M / (n k_s r^2)) */
+static void shear_and_torsion(void **state)
+{
+    (void)state;
+    mech_dock_hooks_params p;
+    mech_dock_hooks_params_rp1(&p);
+    static mech_dock_hooks h;
+    start(&h, &p, 0.0);
+    mech_dock_hooks_out o;
+    double kr = p.n * p.shear_stiffness * p.radius * p.radius;
+    for (double th = -0.02; th <= 0.02; th += 0.005) {
+        mech_dock_hooks_trial(&h, 0, Z, rolled(th), Z, Z, &o);
+        assert_true(fabs(o.moment.x + kr * sin(th)) <= 1e-9 * kr * fabs(sin(th)) + 1e-9);
+        assert_true(mech_vec3_norm(o.force) < 1e-6);
+    }
+    double M = 1e5, th = asin(M / kr);
+    mech_dock_hooks_trial(&h, 0, Z, rolled(th), Z, Z, &o);
+    printf("torsion: %.0f N m turns the joint by %.6g deg (n k_s r^2 = %.4g N m/rad); moment %.6f N m\n", M,
+           th * 180 / M_PI, kr, -o.moment.x);
+    assert_true(fabs(-o.moment.x - M) < 1e-6 * M);
+    /* the energy of the shear springs: n k_s / 2 |u|^2 with |u| the chord */
+    double chord = 2 * p.radius * sin(th / 2);
+    assert_true(fabs(o.energy - 0.5 * p.n * p.shear_stiffness * chord * chord) < 1e-9 * o.energy + 1e-12);
+    for (double d = -3e-3; d <= 3e-3; d += 1e-3) {
+        mech_dock_hooks_trial(&h, 0, mech_vec3_make(0, d, 0), docked(), Z, Z, &o);
+        assert_true(fabs(o.force.y + p.n * p.shear_stiffness * d) < 1e-6);
+        assert_true(fabs(o.force.x) < 1e-6 && fabs(o.force.z) < 1e-6);
+    }
+    /* a sliding velocity across the plane is damped: -n c_s v */
+    mech_dock_hooks_trial(&h, 0, Z, docked(), mech_vec3_make(0, 0, 1e-3), Z, &o);
+    assert_true(fabs(o.force.z + p.n * p.shear_damping * 1e-3) < 1e-9);
 }
 
 static void bad_params(void **state)
@@ -226,7 +294,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pull_in_time), cmocka_unit_test(preload_and_stiffness), cmocka_unit_test(stall),
-        cmocka_unit_test(miss_and_trial), cmocka_unit_test(bad_params),
+        cmocka_unit_test(miss_and_trial), cmocka_unit_test(roll_engagement), cmocka_unit_test(shear_and_torsion),
+        cmocka_unit_test(bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

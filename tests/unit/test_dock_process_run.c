@@ -274,11 +274,12 @@ static void s1_400_A(void **state)
     common_checks(&o, &prm);
 }
 
-/* S3x, the expert case, through the whole process (docs/dock-process.md §8.1): no failure state by 400 s, the energy
+/* S3x, the expert case, through the whole process (docs/dock-process.md §8.1): no failure state by 400 s in A and B,
+ * C's hooks not closed in time (§9), the energy
  * budget with the drive closes, the rollers never all touch at once (the design's requirement, spec 001 §1.4), the
  * fixed limiter bears on the cone wall during retraction, more often in A than in B (the paper's ordering: "A a
  * high-frequency series of limiter impacts, B a single limiter impulse"), and B's FrT1 is restored; C in the same
- * cone closes the planes (below) */
+ * cone closes the planes (below), with a roll its hooks cannot catch */
 static void s3x_400(void **state)
 {
     (void)state;
@@ -289,7 +290,8 @@ static void s3x_400(void **state)
     const run_out *o[3] = {&a, &b, &c};
     for (int k = 0; k < 3; k++) {
         const mech_dock_process_summary *ps = &o[k]->ps;
-        assert_true(ps->state < MECH_DOCK_SEQ_FAIL_NO_CAPTURE);
+        /* C alone ends in "hooks not closed in time" (issue 44: its hooks miss, below) */
+        assert_true(ps->state < MECH_DOCK_SEQ_FAIL_NO_CAPTURE || (k == 2 && ps->state == MECH_DOCK_SEQ_FAIL_HOOKS));
         assert_true(ps->t_align > 240);   /* retraction, then the alignment phase */
         assert_true(ps->e_residual_rel < 1e-3);
         assert_int_equal(ps->roller_all, 0);
@@ -339,17 +341,21 @@ static void s3x_400(void **state)
                   mech_dock_seq_state_name(c.ps.state), c.ps.t_end, c.ls.first_contact, c.sum.capture_time,
                   c.ls.impacts, c.ls.friction_max, c.ls.friction_work, c.ls.stick_events, c.ls.stuck_steps,
                   c.stuck_dx);
-    assert_int_equal(c.ps.state, MECH_DOCK_SEQ_END);
-    assert_true(c.hs.unmet == 0 && c.hs.locked == 8);
+    /* C (issue 44): the planes close at 369.9 s with 9.6 deg of roll, beyond the catches' half-width (1 deg at
+       the links' radius): every hook misses, and 30 s later the run ends "hooks not closed in time" (it docked under
+       the old 5 s timer) */
+    assert_int_equal(c.ps.state, MECH_DOCK_SEQ_FAIL_HOOKS);
+    assert_true(c.hs.missed == 8 && c.hs.locked == 0 && fabs(c.hs.roll_start) > M_PI / 180);
+    assert_true(fabs(c.hs.t_fail - c.hs.t_start - 30.0) < 1e-9);
     /* A still aligns at 400 s. B closes the planes at 378 s (rk43, 2.5e-7; still aligning at 400 s with
-       Dormand-Prince at 2.5e-7: its rocking at the end is not converged in the tolerance), and its hooks lock 10 s
-       later, but the roll the slots left (2.4 deg) is beyond the hooks' 1 deg: never docked, so never completed
-       (issue 44: the end is a state; RP-2 is to fix the geometry) */
+       Dormand-Prince at 2.5e-7: its rocking at the end is not converged in the tolerance), but with the roll the
+       slots left beyond the catches' half-width: its hooks miss, it is never docked, so never completed (issue 44:
+       the end is a state; RP-2 is to fix the geometry) */
     assert_true(a.ps.state == MECH_DOCK_SEQ_ALIGN);
     assert_true(b.ps.state == MECH_DOCK_SEQ_ALIGN || b.ps.state == MECH_DOCK_SEQ_CLOSED);
     assert_true(b.hs.unmet != 0);
-    if (b.ps.state == MECH_DOCK_SEQ_CLOSED)
-        assert_true((b.hs.unmet & MECH_DOCK_DOCKED_ROLL) && fabs(b.hs.roll) > M_PI / 180);
+    if (b.ps.state == MECH_DOCK_SEQ_CLOSED)   /* roll beyond the catches when the hooks start: all missed */
+        assert_true(b.hs.missed == 8 && fabs(b.hs.roll_start) > M_PI / 180);
     assert_true(c.ps.frt1_slip_end < 1e-4);
     assert_true(c.ls.friction_work > 0 && c.ls.stick_events > 0 && c.ls.stuck_steps > 100);
     /* only contacts start the impact ceiling: every impact and every stick event is a located event of its own (a

@@ -645,6 +645,13 @@ static cJSON *deg_or_null(double rad)
     return num_or_null(rad * 180 / M_PI);
 }
 
+// (hooks' summary) => why they did not close: a missed catch first (it can never lock), else the unmet condition
+static const char *hooks_fail_reason(const mech_dock_hooks_summary *hs)
+{
+    return hs->missed > 0 ? "hooks missed their catches (roll or offset beyond the catch's half-width at the start)"
+                          : mech_dock_docked_reason(hs->unmet);
+}
+
 /* the structural hooks and the docked state (docs/dock-process.md §9); with "hooks not closed in time" its
  * failure record: time, reason (the first docked condition unmet at the timeout) and the values */
 static cJSON *hooks_json(const mech_dock_hooks_summary *hs, const mech_dock_hooks_params *hp, int state)
@@ -654,6 +661,8 @@ static cJSON *hooks_json(const mech_dock_hooks_summary *hs, const mech_dock_hook
     cJSON_AddNumberToObject(o, "links", hp->n);
     cJSON_AddNumberToObject(o, "engaged", hs->engaged);
     cJSON_AddNumberToObject(o, "missed", hs->missed);
+    cJSON_AddItemToObject(o, "roll_start_deg", deg_or_null(hs->roll_start));
+    cJSON_AddItemToObject(o, "catch_offset_max_start", num_or_null(hs->miss_max));
     cJSON_AddNumberToObject(o, "locked", hs->locked);
     cJSON_AddItemToObject(o, "t_locked", num_or_null(hs->t_locked));
     cJSON_AddItemToObject(o, "t_docked", num_or_null(hs->t_docked));
@@ -670,10 +679,13 @@ static cJSON *hooks_json(const mech_dock_hooks_summary *hs, const mech_dock_hook
         cJSON *f = cJSON_AddObjectToObject(o, "failure");
         cJSON_AddStringToObject(f, "name", mech_dock_seq_cause_name(MECH_DOCK_SEQ_BY_HOOKS_TIMEOUT));
         cJSON_AddItemToObject(f, "t", num_or_null(hs->t_fail));
-        cJSON_AddStringToObject(f, "reason", mech_dock_docked_reason(hs->unmet));
+        cJSON_AddStringToObject(f, "reason", hooks_fail_reason(hs));
         cJSON *v = cJSON_AddObjectToObject(f, "values");
         cJSON_AddNumberToObject(v, "locked", hs->locked);
         cJSON_AddNumberToObject(v, "missed", hs->missed);
+        cJSON_AddItemToObject(v, "roll_start_deg", deg_or_null(hs->roll_start));
+        cJSON_AddItemToObject(v, "catch_offset_max_start", num_or_null(hs->miss_max));
+        cJSON_AddItemToObject(v, "catch_half_width", hy_json_exact_number(hp->roll_tol * hp->radius));
         cJSON_AddItemToObject(v, "tension_min", num_or_null(hs->tension_min));
         cJSON_AddItemToObject(v, "preload_min", hy_json_exact_number(hp->preload_min));
         cJSON_AddItemToObject(v, "rod_gap_max", num_or_null(hs->gap_rods));
@@ -982,6 +994,21 @@ static int plot_energy(const run *r)
 
 /* One frame of the two-projection view (spec 001 §4.1): the plane "Ld" through the cone axis and the
  * bending-joint centre, and the view along the cone axis from the active vehicle. */
+/* the hooks in the view: 0 open (the drive not started), 1 engaged (closing or locked), 2 missed */
+static int hook_class(int st)
+{
+    return st == MECH_DOCK_HOOK_CLOSING || st == MECH_DOCK_HOOK_LOCKED ? 1 : st == MECH_DOCK_HOOK_MISSED ? 2 : 0;
+}
+
+// (hooks per class) => the plot's terms for the hook blocks $hkopen, $hkon, $hkmiss (empty classes left out)
+static void hook_plot(char *buf, size_t len, const int n[3])
+{
+    snprintf(buf, len, "%s%s%s",
+             n[0] ? ", $hkopen with linespoints lw 2 pt 6 ps 0.8 lc rgb 'gray60' title 'hooks (open)'" : "",
+             n[1] ? ", $hkon with linespoints lw 3 pt 7 ps 0.8 lc rgb 'dark-red' title 'hooks (engaged)'" : "",
+             n[2] ? ", $hkmiss with linespoints lw 2 dt 2 pt 2 ps 0.8 lc rgb 'black' title 'hooks (missed)'" : "");
+}
+
 static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose_view *v, double t, int captured)
 {
     const mech_dock_geometry *g = &p->geom;
@@ -1036,11 +1063,27 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
         fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->lever_pivot[j].x, RAD(v->lever_pivot[j]), v->roller[j].x,
                 RAD(v->roller[j]));
     fputs("EOD\n", fp);
+    /* the structural hooks (docs/dock-process.md §9): link point on the active plane -> its catch on the passive
+       plane; engaged links (closing, locked) red, open ones grey, missed ones black */
+    int nhk[3] = {0, 0, 0};
+    static const char *const hk_block[3] = {"hkopen", "hkon", "hkmiss"};
+    for (int c = 0; c < 3; c++) {
+        fprintf(fp, "$%s << EOD\n", hk_block[c]);
+        for (int j = 0; j < v->n_hook; j++)
+            if (hook_class(v->hook_state[j]) == c) {
+                fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->hook_base[j].x, RAD(v->hook_base[j]), v->hook_catch[j].x,
+                        RAD(v->hook_catch[j]));
+                nhk[c]++;
+            }
+        fputs("EOD\n", fp);
+    }
+    char hk_plot[400];
+    hook_plot(hk_plot, sizeof hk_plot, nhk);
     fprintf(fp, "plot $cone with lines lw 2 lc rgb 'gray30' title 'cone, socket, stop plane', $mech with lines lw 2 "
             "lc rgb 'blue' title 'housing, probe, limiter, active plane', $pts with points pt 7 ps 0.8 lc rgb 'blue' "
-            "notitle%s%s\n", v->n_pusher ? ", $push with lines lw 3 lc rgb 'dark-green' title 'pushers'" : "",
+            "notitle%s%s%s\n", v->n_pusher ? ", $push with lines lw 3 lc rgb 'dark-green' title 'pushers'" : "",
             v->n_roller ? ", $arms with lines lw 3 lc rgb 'dark-orange' title 'levers', $roll with circles lc rgb "
-                          "'orange' fs solid 0.5 title 'lever rollers'" : "");
+                          "'orange' fs solid 0.5 title 'lever rollers'" : "", hk_plot);
     fputs("unset object 1\n", fp);
     /* along the axis: y to the right, z up */
     fprintf(fp, "set title 'along the cone axis'\nset xlabel 'y (m)'\nset ylabel 'z (m)'\nset xrange [-0.6:0.6]\n"
@@ -1066,11 +1109,20 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
     for (int i = 0; i < v->n_pusher; i++)
         fprintf(fp, "%.6g %.6g\n", v->pusher_tip[i].y, v->pusher_tip[i].z);
     fputs("EOD\n", fp);
+    /* the hooks seen along the axis: the link's point and its catch (apart by the roll and the offset) */
+    for (int c = 0; c < 3; c++) {
+        fprintf(fp, "$%s << EOD\n", hk_block[c]);
+        for (int j = 0; j < v->n_hook; j++)
+            if (hook_class(v->hook_state[j]) == c)
+                fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->hook_base[j].y, v->hook_base[j].z, v->hook_catch[j].y,
+                        v->hook_catch[j].z);
+        fputs("EOD\n", fp);
+    }
     fprintf(fp, "plot $ring with lines lw 2 lc rgb 'gray30' title 'rim, throat', $top with linespoints lw 2 pt 7 "
-            "lc rgb 'blue' title 'UJ, bending joint, head'%s%s\nunset object 2\n",
+            "lc rgb 'blue' title 'UJ, bending joint, head'%s%s%s\nunset object 2\n",
             v->n_pusher ? ", $pushtop with points pt 5 ps 1 lc rgb 'dark-green' title 'pushers'" : "",
             v->n_roller ? ", $armtop with lines lw 3 lc rgb 'dark-orange' title 'levers', $rolltop with circles lc "
-                          "rgb 'orange' fs solid 0.5 title 'lever rollers'" : "");
+                          "rgb 'orange' fs solid 0.5 title 'lever rollers'" : "", hk_plot);
     fputs("unset multiplot\n", fp);
 #undef RAD
 }
@@ -1344,9 +1396,10 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
             }
             if (ps->state == MECH_DOCK_SEQ_FAIL_HOOKS)
                 printf("  FAILED: hooks not closed in time at %.4g s (%.4g s after the planes closed): %s (%d of %d "
-                       "locked, tension min %.5g N, rod gap max %.3g mm, roll %.3g deg, tilt %.3g deg)\n", hs->t_fail,
-                       hs->t_fail - hs->t_start, mech_dock_docked_reason(hs->unmet), hs->locked, p->process.hooks.n,
-                       hs->tension_min, 1e3 * hs->gap_rods, hs->roll / DEG, hs->tilt / DEG);
+                       "locked, %d missed with roll %.3g deg at the start; tension min %.5g N, rod gap max %.3g mm, "
+                       "roll %.3g deg, tilt %.3g deg)\n", hs->t_fail, hs->t_fail - hs->t_start, hooks_fail_reason(hs),
+                       hs->locked, p->process.hooks.n, hs->missed, hs->roll_start / DEG, hs->tension_min,
+                       1e3 * hs->gap_rods, hs->roll / DEG, hs->tilt / DEG);
         }
         if (p->limiter_movable) {
             const mech_dock_limiter_summary *ls = &r->ls;

@@ -385,6 +385,12 @@ typedef struct mech_dock_pose_view {
     double    roller_radius;
     mech_vec3 roller[4], lever_pivot[4];
     mech_vec3 pusher_base[8], pusher_tip[8];
+    /* the structural hooks (issue 44; mech/dock_hooks.h): each link's point on the active plane and its catch on
+       the passive plane (where the jaw holds it once engaged, else its place in the docked pose), the link's state
+       (enum mech_dock_hook_state) */
+    int       n_hook;
+    mech_vec3 hook_base[8], hook_catch[8];
+    int       hook_state[8];
 } mech_dock_pose_view;
 
 /* ---- simulation --------------------------------------------------------------------------------------- */

@@ -17,6 +17,13 @@
  * The force of a link acts on the passive vehicle at the link's point on the passive plane, along the plane's
  * normal towards the active vehicle (the active vehicle takes the opposite). The hook drive's work is an input
  * of the energy budget: power T_s (-a_j') with T_s = k (g_j - a_j) the spring part.
+ * Engagement: when the drive starts, a link engages when its gap is within capture_range and its catch (the
+ * passive collar's fixed hook, at the link's azimuth mirrored into the passive plane: the nominal docked pose) lies
+ * across the plane within roll_tol r of the jaw (the catch's half-width); else it misses. An engaged link holds its
+ * catch across the plane too: a spring shear_stiffness (damping shear_damping) from the catch's point on the passive
+ * plane at engagement (its anchor, in the passive frame) to the link's point, in the plane. With the normal links
+ * this makes the closed joint rigid in all six directions: axial and bending by the links and the planes, shear and
+ * torsion by the jaws (a torque M about the docking axis turns it by asin(M / (n k_s r^2))).
  *
  * Closed forms the unit tests check (tests/unit/test_dock_hooks.c): with n links and the planes' contact
  * stiffness K_p, the locked joint holds the planes at g = -n P / (n k + K_p) (P = preload) with a contact force
@@ -47,6 +54,7 @@ typedef struct mech_dock_hooks_state {
     int    st[MECH_DOCK_HOOK_MAX];    /* enum mech_dock_hook_state                                             */
     double ts[MECH_DOCK_HOOK_MAX];    /* spring tension of the step (the commit's trapezoid), N                */
     double T[MECH_DOCK_HOOK_MAX];     /* link tension (spring + damping, clipped at 0), N                      */
+    mech_vec3 anchor[MECH_DOCK_HOOK_MAX]; /* engaged: the catch's point at engagement, passive-plane frame, m    */
     double work;                      /* hook drive work booked over accepted steps, J                         */
     double dt;                        /* trial: time since the committed step, s                               */
 } mech_dock_hooks_state;
@@ -62,11 +70,16 @@ typedef struct mech_dock_hooks_out {
     mech_vec3 force;      /* total force on the passive vehicle (active-plane frame), N; the active gets -force */
     mech_vec3 moment;     /* its moment about the active plane centre, N m                                     */
     double    g[MECH_DOCK_HOOK_MAX];   /* gaps at the links, m (+INFINITY: the planes do not face each other)  */
+    mech_vec3 tip[MECH_DOCK_HOOK_MAX]; /* the links' points on the passive plane (active-plane frame), m       */
+    double    miss[MECH_DOCK_HOOK_MAX];/* how far across the plane the nominal catch is from the link's point, m */
+    mech_vec3 o;                       /* the passive plane's centre and its frame (columns: its axes) in the   */
+    mech_mat3 R;                       /* active-plane frame, as given to the trial                             */
+    double    shear[MECH_DOCK_HOOK_MAX];  /* shear force magnitude of the engaged links, N                     */
     double    T[MECH_DOCK_HOOK_MAX];   /* tensions, N                                                          */
     double    gap_max;    /* the largest link gap, m                                                           */
     double    energy;     /* elastic energy of the taut links, J                                               */
     double    p_drive;    /* power of the hook drive (an input, >= 0), W                                       */
-    int       n_taut;     /* links under tension                                                               */
+    int       n_taut;     /* engaged links (they hold the planes across; along the normal only when taut)      */
 } mech_dock_hooks_out;
 
 // (params) => our estimates (docs/dock-process.md §9: basis and confidence of each)
@@ -75,13 +88,15 @@ void mech_dock_hooks_params_rp1(mech_dock_hooks_params *p);
 int mech_dock_hooks_check(const mech_dock_hooks_params *p, hy_err *err);
 // (params) => hooks open (not started)
 int mech_dock_hooks_init(mech_dock_hooks *h, const mech_dock_hooks_params *p, hy_err *err);
-/* the hook drive starts (at a step boundary; changes the committed state): a link whose gap g[j] is within the
- * capture range engages (jaw at capture_range), the others miss. Returns the number of links engaged. */
-int mech_dock_hooks_start(mech_dock_hooks *h, const double *g);
-/* (committed state, time dt >= 0 since the committed step, passive plane: centre o and unit normal n (towards the
- * active vehicle), velocity field (v_o, omega) of the passive body relative to the active one, all in the
+/* the hook drive starts (at a step boundary; changes the committed state) from an accepted trial's geometry: a
+ * link whose gap is within capture_range and whose catch is within roll_tol r across the plane engages (jaw at
+ * capture_range, the catch anchored where it is), the others miss. Returns the number of links engaged. */
+int mech_dock_hooks_start(mech_dock_hooks *h, const mech_dock_hooks_out *at);
+/* (committed state, time dt >= 0 since the committed step, passive plane: centre o and frame R (columns: the
+ * passive plane's axes; its normal towards the active vehicle is R's first column; the docked pose is
+ * diag(-1, 1, -1)), velocity field (v_o, omega) of the passive body relative to the active one, all in the
  * active-plane frame) => the links' gaps, tensions and loads; the trial state. Never changes the committed state. */
-void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_vec3 n, mech_vec3 v_o, mech_vec3 omega,
+void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_mat3 R, mech_vec3 v_o, mech_vec3 omega,
                            mech_dock_hooks_out *out);
 /* the last trial becomes the committed state; the drive's work of the step is booked as the trapezoid of the
  * spring tension over the jaw travel; a jaw at its lock locks the link */
@@ -120,6 +135,8 @@ const char *mech_dock_docked_reason(int bits);
 typedef struct mech_dock_hooks_summary {
     double t_start;             /* the hook drive started (CLOSED entered), s (NAN: never)                        */
     int    engaged, missed;     /* links that caught / missed at the start                                       */
+    double roll_start;          /* the planes' roll when the hook drive started, rad (NAN: never started)         */
+    double miss_max;            /* the largest catch offset across the plane then, m (engaged: <= roll_tol r)    */
     int    locked;              /* links locked at the end                                                       */
     double t_locked;            /* every link locked, s (NAN: never)                                             */
     double t_docked;            /* the docked state last began to hold, s (NAN: never held)                      */

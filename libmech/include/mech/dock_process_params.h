@@ -98,6 +98,8 @@ typedef struct mech_dock_hooks_params {
     double speed;         /* jaw closing speed (travel at the catch), m/s (> 0)                        1e-3 */
     double stiffness;     /* one link: hook + spring pack + collar, N/m (> 0)                           2e6  */
     double damping;       /* its structural damping on the gap rate, N s/m (>= 0)                       2e4  */
+    double shear_stiffness; /* an engaged link across the plane (the jaw around its catch), N/m (> 0)   2e7  */
+    double shear_damping; /* its damping, N s/m (>= 0)                                                   2e5  */
     double preload;       /* link tension at lock with the planes flush and rigid, N (> 0)             1e4  */
     double force_max;     /* the hook drive's pull limit per link, N (> preload: it must reach the lock) 1.5e4 */
     double preload_min;   /* closed with preload: every locked link at least this tension, N (> 0)     5e3  */

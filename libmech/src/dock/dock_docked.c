@@ -26,9 +26,13 @@ void dock_docked_account(mech_dock_sim *s, const dock_eval *e, int from, int to,
     mech_dock_hooks_summary *hs = &s->hs;
     mech_dock_hooks *hk = &s->hooks;
     if (to == MECH_DOCK_SEQ_CLOSED && from != MECH_DOCK_SEQ_CLOSED) {   /* the hook drive starts */
-        hs->engaged = mech_dock_hooks_start(hk, e->pr.hk.g);
+        hs->engaged = mech_dock_hooks_start(hk, &e->pr.hk);
         hs->missed = mech_dock_hooks_n_missed(hk);
         hs->t_start = s->t;
+        hs->roll_start = hs->roll;
+        hs->miss_max = 0;
+        for (int j = 0; j < hk->p.n; j++)
+            hs->miss_max = fmax(hs->miss_max, e->pr.hk.miss[j]);
     }
     if (to == MECH_DOCK_SEQ_FAIL_HOOKS && from != to)
         hs->t_fail = s->t;

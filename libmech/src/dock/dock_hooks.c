@@ -24,6 +24,9 @@ void mech_dock_hooks_params_rp1(mech_dock_hooks_params *p)
     p->stiffness = 2e6;          /* the spring pack dominates: 8 links (1.6e7 N/m) softer than the planes' 8e7 N/m,
                                     so the preload survives the collars' compression (83 %)                     */
     p->damping = 2e4;            /* 0.35 of critical of one link on a 1 t share of a 20 t vehicle: k = 2e6      */
+    p->shear_stiffness = 2e7;    /* the hook body and the collar in shear, ten times the spring pack: the jaws
+                                    hold the vehicles' 6e4 kg m^2 in roll at 28 rad/s (n k_s r^2 = 4.8e7 N m/rad) */
+    p->shear_damping = 2e5;      /* ~0.3 of critical of the 20 t vehicle on the 8 jaws across the plane         */
     p->preload = 1e4;            /* 8 x 10 kN = 80 kN: the joint opens under 80 kN of separating load           */
     p->force_max = 1.5e4;        /* 1.5 x the preload: reaches the lock with the collars' compression           */
     p->preload_min = 5e3;        /* half the preload                                                             */
@@ -45,6 +48,7 @@ int mech_dock_hooks_check(const mech_dock_hooks_params *p, hy_err *err)
         {"radius", "m", p->radius, 0},          {"capture_range", "m", p->capture_range, 0},
         {"speed", "m/s", p->speed, 0},          {"stiffness", "N/m", p->stiffness, 0},
         {"damping", "N s/m", p->damping, 1},    {"preload", "N", p->preload, 0},
+        {"shear_stiffness", "N/m", p->shear_stiffness, 0}, {"shear_damping", "N s/m", p->shear_damping, 1},
         {"force_max", "N", p->force_max, 0},    {"preload_min", "N", p->preload_min, 0},
         {"roll_tol", "rad", p->roll_tol, 0},    {"tilt_tol", "rad", p->tilt_tol, 0},
         {"contact_gap", "m", p->contact_gap, 1}};
@@ -82,43 +86,70 @@ int mech_dock_hooks_init(mech_dock_hooks *h, const mech_dock_hooks_params *p, hy
     return HY_OK;
 }
 
-int mech_dock_hooks_start(mech_dock_hooks *h, const double *g)
+int mech_dock_hooks_start(mech_dock_hooks *h, const mech_dock_hooks_out *at)
 {
     int n = 0;
     for (int j = 0; j < h->p.n; j++) {
         if (h->committed.st[j] != MECH_DOCK_HOOK_OPEN)
             continue;
-        int catch_ = g[j] <= h->p.capture_range;   /* NaN misses */
+        /* NaN gaps and misses are refused by the comparisons */
+        int catch_ = at->g[j] <= h->p.capture_range && at->miss[j] <= h->p.roll_tol * h->p.radius;
         h->committed.st[j] = catch_ ? MECH_DOCK_HOOK_CLOSING : MECH_DOCK_HOOK_MISSED;
         h->committed.a[j] = h->p.capture_range;
+        if (catch_)   /* the catch's point, held where the jaw closed on it */
+            h->committed.anchor[j] = mech_mat3_tapply(at->R, mech_vec3_sub(at->tip[j], at->o));
         n += catch_;
     }
     h->trial = h->committed;
     return n;
 }
 
-void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_vec3 n, mech_vec3 v_o, mech_vec3 omega,
+/* the docked pose of the passive plane in the active-plane frame (its x towards the active vehicle) */
+static mech_mat3 docked_pose(void) { return mech_mat3_diag(-1, 1, -1); }
+
+void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_mat3 R, mech_vec3 v_o, mech_vec3 omega,
                            mech_dock_hooks_out *out)
 {
     const mech_dock_hooks_params *p = &h->p;
     mech_dock_hooks_state s = h->committed;
     mech_vec3 F = {0, 0, 0}, M = {0, 0, 0};
+    const mech_vec3 n = mech_mat3_col(R, 0);
     out->gap_max = -INFINITY;
     out->energy = out->p_drive = 0;
     out->n_taut = 0;
+    out->o = o;
+    out->R = R;
     const int facing = n.x < 0;
+    const mech_mat3 D = docked_pose();
     for (int j = 0; j < p->n; j++) {
         const mech_vec3 b = h->base[j];
         double g = facing ? mech_vec3_dot(n, mech_vec3_sub(o, b)) / n.x : INFINITY;
+        mech_vec3 tip = mech_vec3_axpy(b, facing ? g : 0.0, mech_vec3_unit(0));
         out->g[j] = g;
+        out->tip[j] = tip;
+        /* the passive collar's catch for this link (its nominal place: the link's point in the docked pose), how
+           far across the plane it lies from the link's point */
+        mech_vec3 cat = mech_vec3_add(o, mech_mat3_apply(R, mech_mat3_tapply(D, b)));
+        mech_vec3 dc = mech_vec3_sub(cat, tip);
+        out->miss[j] = facing ? mech_vec3_norm(mech_vec3_axpy(dc, -mech_vec3_dot(dc, n), n)) : INFINITY;
         out->gap_max = fmax(out->gap_max, g);
-        out->T[j] = s.T[j] = s.ts[j] = 0;
+        out->T[j] = s.T[j] = s.ts[j] = out->shear[j] = 0;
         const int st = s.st[j];
         if ((st != MECH_DOCK_HOOK_CLOSING && st != MECH_DOCK_HOOK_LOCKED) || !facing)
             continue;
-        mech_vec3 tip = mech_vec3_axpy(b, g, mech_vec3_unit(0));
         mech_vec3 vc = mech_vec3_add(v_o, mech_vec3_cross(omega, mech_vec3_sub(tip, o)));
         double gd = mech_vec3_dot(n, vc) / n.x;
+        /* across the plane: the catch's anchored point against the link's point, a spring-damper in the plane */
+        mech_vec3 ca = mech_vec3_add(o, mech_mat3_apply(R, s.anchor[j]));
+        mech_vec3 u = mech_vec3_sub(ca, tip), vca = mech_vec3_add(v_o, mech_vec3_cross(omega, mech_vec3_sub(ca, o)));
+        u = mech_vec3_axpy(u, -mech_vec3_dot(u, n), n);
+        vca = mech_vec3_axpy(vca, -mech_vec3_dot(vca, n), n);
+        mech_vec3 fs = mech_vec3_add(mech_vec3_scale(u, -p->shear_stiffness), mech_vec3_scale(vca, -p->shear_damping));
+        out->shear[j] = mech_vec3_norm(fs);
+        out->energy += 0.5 * p->shear_stiffness * mech_vec3_dot(u, u);
+        F = mech_vec3_add(F, fs);
+        M = mech_vec3_add(M, mech_vec3_cross(ca, fs));
+        out->n_taut++;
         double a = s.a[j], ad = 0;
         if (st == MECH_DOCK_HOOK_CLOSING) {
             /* closing at `speed` to the lock; the pull limit stalls the jaw where the spring holds force_max, and
@@ -131,14 +162,13 @@ void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_vec3
         s.a[j] = a;
         double str = g - a;
         if (!(str > 0))
-            continue;   /* slack */
+            continue;   /* slack along the normal */
         double ts = p->stiffness * str, T = fmax(0.0, ts + p->damping * gd);
         s.ts[j] = ts;
         s.T[j] = T;
         out->T[j] = T;
         out->energy += 0.5 * ts * str;
         out->p_drive += ts * -ad;
-        out->n_taut++;
         mech_vec3 f = mech_vec3_scale(n, T);   /* pulls the passive plane towards the active one */
         F = mech_vec3_add(F, f);
         M = mech_vec3_add(M, mech_vec3_cross(tip, f));

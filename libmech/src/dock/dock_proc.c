@@ -185,7 +185,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     /* the structural hooks (dock_hooks.c): their gaps at every stage (the sequencer starts the hook drive when
        every link is in range), loads from the engaged links; their drive's power is an input, added here so that
        the contact quadrature less the elastic energy stays the dissipation (docs/dock-process.md §9) */
-    mech_dock_hooks_trial(hk, dt, o, n, v_o, om, &e->hk);
+    mech_dock_hooks_trial(hk, dt, o, mech_mat3_tmul(R0, P->rot), v_o, om, &e->hk);
     if (e->hk.n_taut > 0) {
         F = mech_vec3_add(F, e->hk.force);
         M = mech_vec3_add(M, e->hk.moment);

@@ -137,7 +137,7 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
             (rc = mech_dock_seq_init(&s->seq, &pp->seq, pp->start, 0.0, err)) ||
             (rc = mech_dock_hooks_init(&s->hooks, &pp->hooks, err)))
             goto fail;
-        s->hs.t_start = s->hs.t_locked = s->hs.t_docked = s->hs.t_fail = NAN;
+        s->hs.t_start = s->hs.t_locked = s->hs.t_docked = s->hs.t_fail = s->hs.roll_start = s->hs.miss_max = NAN;
         s->hs.unmet = -1;
         s->ps.t_retract = s->ps.t_align = s->ps.t_closed = s->ps.t_end = NAN;
         s->ps.pad_arm_mean = s->ps.pad_arm_min = s->ps.pad_arm_max = NAN;
@@ -225,7 +225,7 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
     v->housing_axis = mech_mat3_tapply(Rp, x2);
     v->active_port = dock_to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_BASE], p->geom.uj_behind_plane, x0));
     v->active_axis = mech_mat3_tapply(Rp, x0);
-    v->n_roller = v->n_pusher = 0;
+    v->n_roller = v->n_pusher = v->n_hook = 0;
     v->roller_radius = 0;
     if (!s->proc)
         return;
@@ -252,5 +252,20 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
         v->pusher_base[i] = dock_to_cone(s, b);
         v->pusher_tip[i] = dock_to_cone(s, mech_vec3_axpy(b, len, x0));
         v->n_pusher++;
+    }
+    /* the hooks: the link's point on the active plane, its catch on the passive plane (the anchor once engaged,
+       else the docked pose's place: the passive plane's point mirrored from the link's, dock_hooks.c) */
+    const mech_dock_hooks *hk = &s->hooks;
+    const mech_dock_hooks_out *ho = &s->acc.pr.hk;
+    const mech_mat3 D = mech_mat3_diag(-1, 1, -1);
+    for (int j = 0; j < hk->p.n && j < 8; j++) {
+        int st = hk->committed.st[j];
+        mech_vec3 c = st == MECH_DOCK_HOOK_CLOSING || st == MECH_DOCK_HOOK_LOCKED ? hk->committed.anchor[j]
+                                                                                   : mech_mat3_tapply(D, hk->base[j]);
+        v->hook_base[j] = dock_to_cone(s, mech_vec3_add(port, mech_mat3_apply(R0, hk->base[j])));
+        v->hook_catch[j] = dock_to_cone(s, mech_vec3_add(port, mech_mat3_apply(R0, mech_vec3_add(ho->o,
+                                                                               mech_mat3_apply(ho->R, c)))));
+        v->hook_state[j] = st;
+        v->n_hook++;
     }
 }

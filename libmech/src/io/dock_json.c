@@ -189,6 +189,8 @@ static const field fields[] = {
     P("hooks", "speed", process.hooks.speed, K_POS, "m/s"),
     P("hooks", "stiffness", process.hooks.stiffness, K_POS, "N/m"),
     P("hooks", "damping", process.hooks.damping, K_NONNEG, "N s/m"),
+    P("hooks", "shear_stiffness", process.hooks.shear_stiffness, K_POS, "N/m"),
+    P("hooks", "shear_damping", process.hooks.shear_damping, K_NONNEG, "N s/m"),
     P("hooks", "preload", process.hooks.preload, K_POS, "N"),
     P("hooks", "force_max", process.hooks.force_max, K_POS, "N"),
     P("hooks", "preload_min", process.hooks.preload_min, K_POS, "N"),
