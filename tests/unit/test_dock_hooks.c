@@ -218,6 +218,7 @@ static void roll_engagement(void **state)
     const double in = 0.9 * p.roll_tol, out = 1.1 * p.roll_tol;
     assert_int_equal(mech_dock_hooks_init(&h, &p, &e), HY_OK);
     mech_dock_hooks_trial(&h, 0, mech_vec3_make(2e-3, 0, 0), rolled(in), Z, Z, &o);
+    mech_dock_hooks_catches(&h, &o);
     /* the catch moved along the chord 2 r sin(th / 2) */
     assert_true(fabs(o.miss[0] - 2 * p.radius * sin(in / 2)) < 1e-12);
     assert_int_equal(mech_dock_hooks_start(&h, &o), p.n);

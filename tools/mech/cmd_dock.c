@@ -1079,9 +1079,14 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
     }
     char hk_plot[400];
     hook_plot(hk_plot, sizeof hk_plot, nhk);
+    /* the latches: head centre -> tip (RP-1 §2.2) */
+    fputs("$latch << EOD\n", fp);
+    for (int k = 0; k < 4; k++)
+        fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->head.x, RAD(v->head), v->latch_tip[k].x, RAD(v->latch_tip[k]));
+    fputs("EOD\n", fp);
     fprintf(fp, "plot $cone with lines lw 2 lc rgb 'gray30' title 'cone, socket, stop plane', $mech with lines lw 2 "
             "lc rgb 'blue' title 'housing, probe, limiter, active plane', $pts with points pt 7 ps 0.8 lc rgb 'blue' "
-            "notitle%s%s%s\n", v->n_pusher ? ", $push with lines lw 3 lc rgb 'dark-green' title 'pushers'" : "",
+            "notitle, $latch with linespoints lw 2 pt 9 ps 0.6 lc rgb 'purple' title 'latches'%s%s%s\n", v->n_pusher ? ", $push with lines lw 3 lc rgb 'dark-green' title 'pushers'" : "",
             v->n_roller ? ", $arms with lines lw 3 lc rgb 'dark-orange' title 'levers', $roll with circles lc rgb "
                           "'orange' fs solid 0.5 title 'lever rollers'" : "", hk_plot);
     fputs("unset object 1\n", fp);
@@ -1109,6 +1114,18 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
     for (int i = 0; i < v->n_pusher; i++)
         fprintf(fp, "%.6g %.6g\n", v->pusher_tip[i].y, v->pusher_tip[i].z);
     fputs("EOD\n", fp);
+    /* the latches seen along the axis, and the four slots' walls at the half-width where the head is (from the
+       throat to just past the latches' tips) */
+    fputs("$latchtop << EOD\n", fp);
+    for (int k = 0; k < 4; k++)
+        fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->head.y, v->head.z, v->latch_tip[k].y, v->latch_tip[k].z);
+    fputs("EOD\n$slots << EOD\n", fp);
+    for (int k = 0; k < 4; k++)
+        for (int sd = -1; sd <= 1; sd += 2) {
+            double a = 0.5 * M_PI * k + sd * v->slot_half, r1 = p->geom.latch_radius + 0.02;
+            fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", rs * cos(a), rs * sin(a), r1 * cos(a), r1 * sin(a));
+        }
+    fputs("EOD\n", fp);
     /* the hooks seen along the axis: the link's point and its catch (apart by the roll and the offset) */
     for (int c = 0; c < 3; c++) {
         fprintf(fp, "$%s << EOD\n", hk_block[c]);
@@ -1119,7 +1136,9 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
         fputs("EOD\n", fp);
     }
     fprintf(fp, "plot $ring with lines lw 2 lc rgb 'gray30' title 'rim, throat', $top with linespoints lw 2 pt 7 "
-            "lc rgb 'blue' title 'UJ, bending joint, head'%s%s%s\nunset object 2\n",
+            "lc rgb 'blue' title 'UJ, bending joint, head', $slots with lines lw 1.5 lc rgb 'gray50' title "
+            "'slots (half-width %.3g deg here)', $latchtop with linespoints lw 2 pt 9 ps 0.6 lc rgb 'purple' title "
+            "'latches'%s%s%s\nunset object 2\n", v->slot_half / DEG,
             v->n_pusher ? ", $pushtop with points pt 5 ps 1 lc rgb 'dark-green' title 'pushers'" : "",
             v->n_roller ? ", $armtop with lines lw 3 lc rgb 'dark-orange' title 'levers', $rolltop with circles lc "
                           "rgb 'orange' fs solid 0.5 title 'lever rollers'" : "", hk_plot);

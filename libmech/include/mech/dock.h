@@ -391,6 +391,11 @@ typedef struct mech_dock_pose_view {
     int       n_hook;
     mech_vec3 hook_base[8], hook_catch[8];
     int       hook_state[8];
+    /* the latches' tips (RP-1 §2.2: 4 at latch_radius from the head centre, in the latch frame) and the half-width
+       of the slots (cone-frame azimuths k 90 deg) where the head is: the entry's above the capture plane, narrowing
+       to the stops (docs/dock.md §3) */
+    mech_vec3 latch_tip[4];
+    double    slot_half;              /* rad                                                                    */
 } mech_dock_pose_view;
 
 /* ---- simulation --------------------------------------------------------------------------------------- */

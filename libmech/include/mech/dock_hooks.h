@@ -71,7 +71,8 @@ typedef struct mech_dock_hooks_out {
     mech_vec3 moment;     /* its moment about the active plane centre, N m                                     */
     double    g[MECH_DOCK_HOOK_MAX];   /* gaps at the links, m (+INFINITY: the planes do not face each other)  */
     mech_vec3 tip[MECH_DOCK_HOOK_MAX]; /* the links' points on the passive plane (active-plane frame), m       */
-    double    miss[MECH_DOCK_HOOK_MAX];/* how far across the plane the nominal catch is from the link's point, m */
+    double    miss[MECH_DOCK_HOOK_MAX];/* how far across the plane the nominal catch is from the link's point, m
+                                          (tip and miss: filled by mech_dock_hooks_catches, not by the trial)  */
     mech_vec3 o;                       /* the passive plane's centre and its frame (columns: its axes) in the   */
     mech_mat3 R;                       /* active-plane frame, as given to the trial                             */
     double    shear[MECH_DOCK_HOOK_MAX];  /* shear force magnitude of the engaged links, N                     */
@@ -92,6 +93,8 @@ int mech_dock_hooks_init(mech_dock_hooks *h, const mech_dock_hooks_params *p, hy
  * link whose gap is within capture_range and whose catch is within roll_tol r across the plane engages (jaw at
  * capture_range, the catch anchored where it is), the others miss. Returns the number of links engaged. */
 int mech_dock_hooks_start(mech_dock_hooks *h, const mech_dock_hooks_out *at);
+// (hooks, a trial's output) => its tip and miss for every link (the catches; the trial leaves them out: cost)
+void mech_dock_hooks_catches(const mech_dock_hooks *h, mech_dock_hooks_out *out);
 /* (committed state, time dt >= 0 since the committed step, passive plane: centre o and frame R (columns: the
  * passive plane's axes; its normal towards the active vehicle is R's first column; the docked pose is
  * diag(-1, 1, -1)), velocity field (v_o, omega) of the passive body relative to the active one, all in the

@@ -30,9 +30,11 @@ void dock_docked_account(mech_dock_sim *s, const dock_eval *e, int from, int to,
         hs->missed = mech_dock_hooks_n_missed(hk);
         hs->t_start = s->t;
         hs->roll_start = hs->roll;
+        mech_dock_hooks_out at = e->pr.hk;   /* the catches' offsets the start judged */
+        mech_dock_hooks_catches(hk, &at);
         hs->miss_max = 0;
         for (int j = 0; j < hk->p.n; j++)
-            hs->miss_max = fmax(hs->miss_max, e->pr.hk.miss[j]);
+            hs->miss_max = fmax(hs->miss_max, at.miss[j]);
     }
     if (to == MECH_DOCK_SEQ_FAIL_HOOKS && from != to)
         hs->t_fail = s->t;

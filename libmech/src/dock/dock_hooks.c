@@ -86,26 +86,48 @@ int mech_dock_hooks_init(mech_dock_hooks *h, const mech_dock_hooks_params *p, hy
     return HY_OK;
 }
 
-int mech_dock_hooks_start(mech_dock_hooks *h, const mech_dock_hooks_out *at)
+/* the docked pose of the passive plane in the active-plane frame (its x towards the active vehicle) */
+static mech_mat3 docked_pose(void) { return mech_mat3_diag(-1, 1, -1); }
+
+void mech_dock_hooks_catches(const mech_dock_hooks *h, mech_dock_hooks_out *out)
 {
+    const mech_vec3 n = mech_mat3_col(out->R, 0);
+    const mech_mat3 D = docked_pose();
+    for (int j = 0; j < h->p.n; j++) {
+        const mech_vec3 b = h->base[j];
+        if (!(n.x < 0)) {
+            out->tip[j] = b;
+            out->miss[j] = INFINITY;
+            continue;
+        }
+        mech_vec3 tip = mech_vec3_axpy(b, out->g[j], mech_vec3_unit(0));
+        /* the passive collar's catch for this link (its nominal place: the link's point in the docked pose), how
+           far across the plane it lies from the link's point */
+        mech_vec3 dc = mech_vec3_sub(mech_vec3_add(out->o, mech_mat3_apply(out->R, mech_mat3_tapply(D, b))), tip);
+        out->tip[j] = tip;
+        out->miss[j] = mech_vec3_norm(mech_vec3_axpy(dc, -mech_vec3_dot(dc, n), n));
+    }
+}
+
+int mech_dock_hooks_start(mech_dock_hooks *h, const mech_dock_hooks_out *trial_out)
+{
+    mech_dock_hooks_out at = *trial_out;
+    mech_dock_hooks_catches(h, &at);
     int n = 0;
     for (int j = 0; j < h->p.n; j++) {
         if (h->committed.st[j] != MECH_DOCK_HOOK_OPEN)
             continue;
         /* NaN gaps and misses are refused by the comparisons */
-        int catch_ = at->g[j] <= h->p.capture_range && at->miss[j] <= h->p.roll_tol * h->p.radius;
+        int catch_ = at.g[j] <= h->p.capture_range && at.miss[j] <= h->p.roll_tol * h->p.radius;
         h->committed.st[j] = catch_ ? MECH_DOCK_HOOK_CLOSING : MECH_DOCK_HOOK_MISSED;
         h->committed.a[j] = h->p.capture_range;
         if (catch_)   /* the catch's point, held where the jaw closed on it */
-            h->committed.anchor[j] = mech_mat3_tapply(at->R, mech_vec3_sub(at->tip[j], at->o));
+            h->committed.anchor[j] = mech_mat3_tapply(at.R, mech_vec3_sub(at.tip[j], at.o));
         n += catch_;
     }
     h->trial = h->committed;
     return n;
 }
-
-/* the docked pose of the passive plane in the active-plane frame (its x towards the active vehicle) */
-static mech_mat3 docked_pose(void) { return mech_mat3_diag(-1, 1, -1); }
 
 void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_mat3 R, mech_vec3 v_o, mech_vec3 omega,
                            mech_dock_hooks_out *out)
@@ -120,23 +142,16 @@ void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_mat3
     out->o = o;
     out->R = R;
     const int facing = n.x < 0;
-    const mech_mat3 D = docked_pose();
     for (int j = 0; j < p->n; j++) {
         const mech_vec3 b = h->base[j];
         double g = facing ? mech_vec3_dot(n, mech_vec3_sub(o, b)) / n.x : INFINITY;
-        mech_vec3 tip = mech_vec3_axpy(b, facing ? g : 0.0, mech_vec3_unit(0));
         out->g[j] = g;
-        out->tip[j] = tip;
-        /* the passive collar's catch for this link (its nominal place: the link's point in the docked pose), how
-           far across the plane it lies from the link's point */
-        mech_vec3 cat = mech_vec3_add(o, mech_mat3_apply(R, mech_mat3_tapply(D, b)));
-        mech_vec3 dc = mech_vec3_sub(cat, tip);
-        out->miss[j] = facing ? mech_vec3_norm(mech_vec3_axpy(dc, -mech_vec3_dot(dc, n), n)) : INFINITY;
         out->gap_max = fmax(out->gap_max, g);
         out->T[j] = s.T[j] = s.ts[j] = out->shear[j] = 0;
         const int st = s.st[j];
         if ((st != MECH_DOCK_HOOK_CLOSING && st != MECH_DOCK_HOOK_LOCKED) || !facing)
             continue;
+        mech_vec3 tip = mech_vec3_axpy(b, g, mech_vec3_unit(0));
         mech_vec3 vc = mech_vec3_add(v_o, mech_vec3_cross(omega, mech_vec3_sub(tip, o)));
         double gd = mech_vec3_dot(n, vc) / n.x;
         /* across the plane: the catch's anchored point against the link's point, a spring-damper in the plane */

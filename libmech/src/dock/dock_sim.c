@@ -227,6 +227,15 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
     v->active_axis = mech_mat3_tapply(Rp, x0);
     v->n_roller = v->n_pusher = v->n_hook = 0;
     v->roller_radius = 0;
+    /* the latches' tips in the latch frame (dock_geom.c's latch pairs) and the slots' half-width at the head */
+    const mech_contact_body *La = &s->cb[DOCK_CB_LATCH];
+    for (int k = 0; k < 4; k++) {
+        double a = 0.5 * M_PI * k;
+        mech_vec3 tip = mech_vec3_make(0, p->geom.latch_radius * cos(a), p->geom.latch_radius * sin(a));
+        v->latch_tip[k] = dock_to_cone(s, mech_vec3_add(La->pos, mech_mat3_apply(La->rot, tip)));
+    }
+    double dw;
+    v->slot_half = dock_slot_width(&p->geom, s->m->g.stop_x - s->acc.x_c, &dw);
     if (!s->proc)
         return;
     const mech_mat3 R0 = d->xmat[DOCK_B_BASE], RH = d->xmat[s->m->b.housing];
