@@ -346,7 +346,9 @@ static void s3x_400(void **state)
        the old 5 s timer) */
     assert_int_equal(c.ps.state, MECH_DOCK_SEQ_FAIL_HOOKS);
     assert_true(c.hs.missed == 8 && c.hs.locked == 0 && fabs(c.hs.roll_start) > M_PI / 180);
-    assert_true(fabs(c.hs.t_fail - c.hs.t_start - 30.0) < 1e-9);
+    /* the timeout is seen at the first accepted step at or after it (steps of at most MECH_DOCK_H_MAX) */
+    double late = c.hs.t_fail - c.hs.t_start - 30.0;
+    assert_true(late >= -1e-9 && late <= MECH_DOCK_H_MAX);
     /* A still aligns at 400 s. B closes the planes at 378 s (rk43, 2.5e-7; still aligning at 400 s with
        Dormand-Prince at 2.5e-7: its rocking at the end is not converged in the tolerance), but with the roll the
        slots left beyond the catches' half-width: its hooks miss, it is never docked, so never completed (issue 44:

@@ -774,7 +774,7 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddItemToObject(mo, "angular_drift", hy_json_exact_number(drift(u->ang_momentum0, u->ang_momentum)));
     if (p->process.enabled) {
         cJSON *pj = process_json(&r->ps);
-        cJSON_AddItemToObject(pj, "hooks", hooks_json(&r->hs, &p->process.hooks, r->ps.state));
+        cJSON_AddItemToObject(pj, "hooks", hooks_json(&r->hs, &r->hs.p, r->ps.state));
         cJSON_AddItemToObject(doc, "process", pj);
     }
     if (p->limiter_movable)

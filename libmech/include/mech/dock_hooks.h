@@ -149,6 +149,7 @@ typedef struct mech_dock_hooks_summary {
     double gap_rods, roll, tilt;/* at the end: the largest rod gap (m), roll and tilt (rad)                      */
     int    unmet;               /* MECH_DOCK_DOCKED_* bits at the end (0: docked)                                */
     double t_fail;              /* "hooks not closed in time": when, s (NAN: no such failure)                     */
+    mech_dock_hooks_params p;   /* the run's hook parameters (the failure's tolerances)                          */
 } mech_dock_hooks_summary;
 // (sim) => the hooks' summary (t_start NAN when the run has no process or never reached CLOSED)
 const mech_dock_hooks_summary *mech_dock_sim_hooks(const mech_dock_sim *s);

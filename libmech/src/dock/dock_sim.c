@@ -139,6 +139,7 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
             goto fail;
         s->hs.t_start = s->hs.t_locked = s->hs.t_docked = s->hs.t_fail = s->hs.roll_start = s->hs.miss_max = NAN;
         s->hs.unmet = -1;
+        s->hs.p = pp->hooks;
         s->ps.t_retract = s->ps.t_align = s->ps.t_closed = s->ps.t_end = NAN;
         s->ps.pad_arm_mean = s->ps.pad_arm_min = s->ps.pad_arm_max = NAN;
         s->ps.gap_min = INFINITY;
