@@ -137,13 +137,14 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
             (rc = mech_dock_seq_init(&s->seq, &pp->seq, pp->start, 0.0, err)) ||
             (rc = mech_dock_hooks_init(&s->hooks, &pp->hooks, err)))
             goto fail;
-        s->hs.t_start = s->hs.t_locked = s->hs.t_docked = s->hs.t_fail = s->hs.roll_start = s->hs.miss_max = NAN;
         s->hs.unmet = -1;
         s->hs.p = pp->hooks;
         s->ps.t_retract = s->ps.t_align = s->ps.t_closed = s->ps.t_end = NAN;
         s->ps.pad_arm_mean = s->ps.pad_arm_min = s->ps.pad_arm_max = NAN;
         s->ps.gap_min = INFINITY;
     }
+    /* the hooks' times NAN until they happen (and in a run without the process) */
+    s->hs.t_start = s->hs.t_locked = s->hs.t_docked = s->hs.t_fail = s->hs.roll_start = s->hs.miss_max = NAN;
     s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
     for (int k = 0; k < 4; k++)
         s->sum.latch_time[k] = NAN;
