@@ -307,6 +307,20 @@ class DockProcess(C.Structure):
         [(k, C.c_double) for k in ("roll_closed", "tilt_closed", "gap_closed_max")]
 
 
+class DockHooksParams(C.Structure):   # mech_dock_hooks_params (mech/dock_process_params.h)
+    _fields_ = [("n", C.c_int)] + [(k, C.c_double) for k in (
+        "radius", "psi0", "capture_range", "speed", "stiffness", "damping", "shear_stiffness", "shear_damping",
+        "preload", "force_max", "preload_min", "roll_tol", "tilt_tol", "contact_gap")]
+
+
+class DockHooks(C.Structure):   # mech_dock_hooks_summary (mech/dock_hooks.h)
+    _fields_ = [("t_start", C.c_double), ("engaged", C.c_int), ("missed", C.c_int), ("roll_start", C.c_double),
+                ("miss_max", C.c_double), ("locked", C.c_int)] + \
+        [(k, C.c_double) for k in ("t_locked", "t_docked", "tension_min", "tension_max", "tension_peak", "work",
+                                   "gap_rods", "roll", "tilt")] + \
+        [("unmet", C.c_int), ("t_fail", C.c_double), ("p", DockHooksParams)]
+
+
 class DockLimiter(C.Structure):   # mech_dock_limiter_summary (variant C)
     _fields_ = [("first_contact", C.c_double), ("before_capture", C.c_int), ("last_change", C.c_double),
                 ("impacts", C.c_ulong), ("touching", C.c_int)] + \
@@ -503,6 +517,8 @@ if mech is not None:
     _proto(mech, "mech_dock_fault_value_name", C.c_char_p, C.c_int, C.c_int)
     _proto(mech, "mech_dock_fault_reason", None, C.POINTER(FaultState), C.c_int, C.c_char_p, C.c_size_t)
     _proto(mech, "mech_dock_sim_limiter", C.POINTER(DockLimiter), P)
+    _proto(mech, "mech_dock_sim_hooks", C.POINTER(DockHooks), P)
+    _proto(mech, "mech_dock_docked_reason", C.c_char_p, C.c_int)
     _proto(mech, "mech_dock_sim_done", C.c_int, P)
     _proto(mech, "mech_dock_seq_state_name", C.c_char_p, C.c_int)
     _proto(mech, "mech_dock_seq_cause_name", C.c_char_p, C.c_int)

@@ -292,14 +292,16 @@ class DockSim(L.Owner):
         planes, rollers, limiter pads on the cone wall, FrT1, the energy residual relative to KE0 + drive work."""
         with self._use():
             ps = L.mech.mech_dock_sim_process(self._h()).contents
-            return self._process(ps)
+            hs = L.mech.mech_dock_sim_hooks(self._h()).contents
+            return self._process(ps, hs)
 
-    def _process(self, ps):
+    def _process(self, ps, hs):
         name = lambda k: L.mech.mech_dock_seq_state_name(k).decode()
         nn = lambda v: v if math.isfinite(v) else None
         seq = [{"t": e.t, "from": name(getattr(e, "from")), "to": name(e.to),
                 "cause": L.mech.mech_dock_seq_cause_name(e.cause).decode()} for e in ps.log[:ps.n_log]]
-        d = {"final_state": name(ps.state), "completed": name(ps.state) in ("end", "closed"),
+        # the end of the process is a state (issue 44): "end" is entered only in the docked state
+        d = {"final_state": name(ps.state), "completed": name(ps.state) == "end",
              "fault": self._fault(ps.fault)}
         d["sequence"] = seq
         if ps.n_lost:
@@ -316,7 +318,8 @@ class DockSim(L.Owner):
                   "roller_all_touch_steps": ps.roller_all, "frt1_slip_max": ps.frt1_slip_max,
                   "frt1_slip_end": ps.frt1_slip_end, "energy_residual_relative": ps.e_residual_rel,
                   "at_closed": {"roll": nn(ps.roll_closed), "tilt": nn(ps.tilt_closed),
-                                "rod_gap_max": nn(ps.gap_closed_max)}})
+                                "rod_gap_max": nn(ps.gap_closed_max)},
+                  "hooks": self._hooks(hs, name(ps.state) == "fail-hooks")})
         return d
 
     def _fault(self, f):
@@ -334,6 +337,30 @@ class DockSim(L.Owner):
         return {"name": L.mech.mech_dock_fault_name(f.kind).decode(),
                 "state": L.mech.mech_dock_seq_state_name(L.mech.mech_dock_fault_seq_state(f.kind)).decode(),
                 "t": f.t, "reason": buf.value.decode(), "values": vals}
+
+    @staticmethod
+    def _hooks(hs, failed):
+        """summary.json's "process"."hooks" (docs/dock-process.md §9): the structural hooks and the docked state"""
+        nn = lambda v: v if math.isfinite(v) else None
+        deg = lambda v: v * 180 / math.pi if math.isfinite(v) else None
+        p = hs.p
+        reason = L.mech.mech_dock_docked_reason(hs.unmet).decode()
+        h = {"t_start": nn(hs.t_start), "links": p.n, "engaged": hs.engaged, "missed": hs.missed,
+             "roll_start_deg": deg(hs.roll_start), "catch_offset_max_start": nn(hs.miss_max), "locked": hs.locked,
+             "t_locked": nn(hs.t_locked), "t_docked": nn(hs.t_docked), "tension_min": nn(hs.tension_min),
+             "tension_max": nn(hs.tension_max), "tension_peak": hs.tension_peak, "drive_work": hs.work,
+             "rod_gap_max_end": nn(hs.gap_rods), "roll_end_deg": deg(hs.roll), "tilt_end_deg": deg(hs.tilt),
+             "docked_end": hs.unmet == 0, "docked_end_reason": reason}
+        if failed:
+            why = ("hooks missed their catches (roll or offset beyond the catch's half-width at the start)"
+                   if hs.missed > 0 else reason)
+            h["failure"] = {"name": "hooks not closed in time", "t": nn(hs.t_fail), "reason": why, "values": {
+                "locked": hs.locked, "missed": hs.missed, "roll_start_deg": deg(hs.roll_start),
+                "catch_offset_max_start": nn(hs.miss_max), "catch_half_width": p.roll_tol * p.radius,
+                "tension_min": nn(hs.tension_min), "preload_min": p.preload_min, "rod_gap_max": nn(hs.gap_rods),
+                "contact_gap": p.contact_gap, "roll_deg": deg(hs.roll), "roll_tol_deg": deg(p.roll_tol),
+                "tilt_deg": deg(hs.tilt), "tilt_tol_deg": deg(p.tilt_tol)}}
+        return h
 
     @property
     def movable_limiter(self):

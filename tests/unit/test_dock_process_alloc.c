@@ -1,5 +1,5 @@
 /* The step functions of the docking-process parts allocate nothing (mech/dock_process.h): 20 000 steps of the
- * drive, sequencer, cam lookup, cover, pushers and the limiter's guide-friction solve with trials, reverts and commits, counted by bench_alloc.h's
+ * drive, sequencer, cam lookup, cover, pushers, structural hooks and the limiter's guide-friction solve with trials, reverts and commits, counted by bench_alloc.h's
  * interposer (0 by construction under ASan). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "mech/dock_process.h"
+#include "mech/dock_hooks.h"
 #include "../../bench/bench_alloc.h"
 
 static void no_allocation(void **state)
@@ -41,6 +42,14 @@ static void no_allocation(void **state)
     mech_dock_limiter_params_rp1(&lp);
     static mech_dock_limiter lim;
     assert_int_equal(mech_dock_limiter_new(&lp, &lim, &e), HY_OK);
+    mech_dock_hooks_params hp;
+    mech_dock_hooks_params_rp1(&hp);
+    static mech_dock_hooks hk;
+    assert_int_equal(mech_dock_hooks_init(&hk, &hp, &e), HY_OK);
+    mech_dock_hooks_out ho;
+    mech_dock_hooks_trial(&hk, 0, mech_vec3_make(1e-3, 0, 0), mech_mat3_diag(-1, 1, -1), mech_vec3_zero(),
+                          mech_vec3_zero(), &ho);
+    mech_dock_hooks_start(&hk, &ho);
     long n0 = n_alloc;
     double sum = 0;
     for (int i = 0; i < 20000; i++) {
@@ -58,6 +67,13 @@ static void no_allocation(void **state)
         mech_dock_pusher_out po;
         mech_dock_pusher_eval(&pp, mech_vec3_make(0.02, 0, 0), mech_vec3_make(-1, 0, 0), mech_vec3_zero(),
                               mech_vec3_zero(), &po);
+        mech_dock_hooks_trial(&hk, 5e-4, mech_vec3_make(1e-3, 0, 0), mech_mat3_diag(-1, 1, -1), mech_vec3_zero(),
+                              mech_vec3_zero(), &ho);
+        mech_dock_hooks_revert(&hk);
+        mech_dock_hooks_trial(&hk, 1e-3, mech_vec3_make(1e-3, 0, 0), mech_mat3_diag(-1, 1, -1), mech_vec3_zero(),
+                              mech_vec3_zero(), &ho);
+        mech_dock_hooks_commit(&hk);
+        sum += ho.force.x;
         mech_dock_limiter_out lo;
         assert_int_equal(mech_dock_limiter_trial(&lim, 0.05, 0.01 * sin(1e-3 * i), 800, -400 * cos(2e-3 * i), 0, 0.06,
                                                  0.28, &lo, &e), HY_OK);

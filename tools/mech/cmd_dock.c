@@ -18,6 +18,7 @@
 #include "hyst/util.h"
 #include "mech/dock.h"
 #include "mech/dock_process.h"
+#include "mech/dock_hooks.h"
 #include "mech_cli.h"
 
 #define DEG (M_PI / 180)
@@ -163,6 +164,7 @@ typedef struct run {
     mech_dock_summary sum;
     mech_dock_process_summary ps;   /* the whole process (params.process.enabled)                                 */
     mech_dock_limiter_summary ls;   /* variant C's movable limiter (params.limiter_movable)                        */
+    mech_dock_hooks_summary hs;     /* the structural hooks and the docked state (params.process.enabled)          */
 } run;
 
 #define PB_WIDTH (MECH_DOCK_NCH + 2 * MECH_DOCK_NEL)
@@ -561,6 +563,7 @@ static int simulate(const mech_dock_model *m, run *r)
     r->sum = *mech_dock_sim_summary(s);
     r->ps = *mech_dock_sim_process(s);
     r->ls = *mech_dock_sim_limiter(s);
+    r->hs = *mech_dock_sim_hooks(s);
     r->steps = mech_dock_sim_steps(s);
     r->t_end = mech_dock_sim_time(s);
     memcpy(r->ch_end, mech_dock_sim_channels(s), sizeof r->ch_end);
@@ -623,7 +626,9 @@ static cJSON *process_json(const mech_dock_process_summary *ps, int variant)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "final_state", mech_dock_seq_state_name(ps->state));
-    cJSON_AddBoolToObject(o, "completed", ps->state == MECH_DOCK_SEQ_END || ps->state == MECH_DOCK_SEQ_CLOSED);
+    /* the end of the process is a state (issue 44): END is entered only when the docked state has held
+       (mech/dock_hooks.h, docs/dock-process.md §9) */
+    cJSON_AddBoolToObject(o, "completed", ps->state == MECH_DOCK_SEQ_END);
     cJSON_AddItemToObject(o, "fault", fault_json(&ps->fault, variant));
     cJSON *lg = cJSON_AddArrayToObject(o, "sequence");
     for (int k = 0; lg && k < ps->n_log; k++) {
@@ -664,6 +669,64 @@ static cJSON *process_json(const mech_dock_process_summary *ps, int variant)
     cJSON_AddItemToObject(cl, "roll", num_or_null(ps->roll_closed));
     cJSON_AddItemToObject(cl, "tilt", num_or_null(ps->tilt_closed));
     cJSON_AddItemToObject(cl, "rod_gap_max", num_or_null(ps->gap_closed_max));
+    return o;
+}
+
+static cJSON *deg_or_null(double rad)
+{
+    return num_or_null(rad * 180 / M_PI);
+}
+
+// (hooks' summary) => why they did not close: a missed catch first (it can never lock), else the unmet condition
+static const char *hooks_fail_reason(const mech_dock_hooks_summary *hs)
+{
+    return hs->missed > 0 ? "hooks missed their catches (roll or offset beyond the catch's half-width at the start)"
+                          : mech_dock_docked_reason(hs->unmet);
+}
+
+/* the structural hooks and the docked state (docs/dock-process.md §9); with "hooks not closed in time" its
+ * failure record: time, reason (the first docked condition unmet at the timeout) and the values */
+static cJSON *hooks_json(const mech_dock_hooks_summary *hs, const mech_dock_hooks_params *hp, int state)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "t_start", num_or_null(hs->t_start));
+    cJSON_AddNumberToObject(o, "links", hp->n);
+    cJSON_AddNumberToObject(o, "engaged", hs->engaged);
+    cJSON_AddNumberToObject(o, "missed", hs->missed);
+    cJSON_AddItemToObject(o, "roll_start_deg", deg_or_null(hs->roll_start));
+    cJSON_AddItemToObject(o, "catch_offset_max_start", num_or_null(hs->miss_max));
+    cJSON_AddNumberToObject(o, "locked", hs->locked);
+    cJSON_AddItemToObject(o, "t_locked", num_or_null(hs->t_locked));
+    cJSON_AddItemToObject(o, "t_docked", num_or_null(hs->t_docked));
+    cJSON_AddItemToObject(o, "tension_min", num_or_null(hs->tension_min));
+    cJSON_AddItemToObject(o, "tension_max", num_or_null(hs->tension_max));
+    cJSON_AddItemToObject(o, "tension_peak", hy_json_exact_number(hs->tension_peak));
+    cJSON_AddItemToObject(o, "drive_work", hy_json_exact_number(hs->work));
+    cJSON_AddItemToObject(o, "rod_gap_max_end", num_or_null(hs->gap_rods));
+    cJSON_AddItemToObject(o, "roll_end_deg", deg_or_null(hs->roll));
+    cJSON_AddItemToObject(o, "tilt_end_deg", deg_or_null(hs->tilt));
+    cJSON_AddBoolToObject(o, "docked_end", hs->unmet == 0);
+    cJSON_AddStringToObject(o, "docked_end_reason", mech_dock_docked_reason(hs->unmet));
+    if (state == MECH_DOCK_SEQ_FAIL_HOOKS) {
+        cJSON *f = cJSON_AddObjectToObject(o, "failure");
+        cJSON_AddStringToObject(f, "name", mech_dock_seq_cause_name(MECH_DOCK_SEQ_BY_HOOKS_TIMEOUT));
+        cJSON_AddItemToObject(f, "t", num_or_null(hs->t_fail));
+        cJSON_AddStringToObject(f, "reason", hooks_fail_reason(hs));
+        cJSON *v = cJSON_AddObjectToObject(f, "values");
+        cJSON_AddNumberToObject(v, "locked", hs->locked);
+        cJSON_AddNumberToObject(v, "missed", hs->missed);
+        cJSON_AddItemToObject(v, "roll_start_deg", deg_or_null(hs->roll_start));
+        cJSON_AddItemToObject(v, "catch_offset_max_start", num_or_null(hs->miss_max));
+        cJSON_AddItemToObject(v, "catch_half_width", hy_json_exact_number(hp->roll_tol * hp->radius));
+        cJSON_AddItemToObject(v, "tension_min", num_or_null(hs->tension_min));
+        cJSON_AddItemToObject(v, "preload_min", hy_json_exact_number(hp->preload_min));
+        cJSON_AddItemToObject(v, "rod_gap_max", num_or_null(hs->gap_rods));
+        cJSON_AddItemToObject(v, "contact_gap", hy_json_exact_number(hp->contact_gap));
+        cJSON_AddItemToObject(v, "roll_deg", deg_or_null(hs->roll));
+        cJSON_AddItemToObject(v, "roll_tol_deg", deg_or_null(hp->roll_tol));
+        cJSON_AddItemToObject(v, "tilt_deg", deg_or_null(hs->tilt));
+        cJSON_AddItemToObject(v, "tilt_tol_deg", deg_or_null(hp->tilt_tol));
+    }
     return o;
 }
 
@@ -747,8 +810,11 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddItemToObject(mo, "angular_initial", vec(u->ang_momentum0));
     cJSON_AddItemToObject(mo, "angular_final", vec(u->ang_momentum));
     cJSON_AddItemToObject(mo, "angular_drift", hy_json_exact_number(drift(u->ang_momentum0, u->ang_momentum)));
-    if (p->process.enabled)
-        cJSON_AddItemToObject(doc, "process", process_json(&r->ps, r->p->variant));
+    if (p->process.enabled) {
+        cJSON *pj = process_json(&r->ps, r->p->variant);
+        cJSON_AddItemToObject(pj, "hooks", hooks_json(&r->hs, &r->hs.p, r->ps.state));
+        cJSON_AddItemToObject(doc, "process", pj);
+    }
     if (p->limiter_movable)
         cJSON_AddItemToObject(doc, "movable_limiter", limiter_json(&r->ls));
     cJSON *els = cJSON_AddArrayToObject(doc, "elements");
@@ -1029,6 +1095,21 @@ static int plot_energy(const run *r)
 
 /* One frame of the two-projection view (spec 001 §4.1): the plane "Ld" through the cone axis and the
  * bending-joint centre, and the view along the cone axis from the active vehicle. */
+/* the hooks in the view: 0 open (the drive not started), 1 engaged (closing or locked), 2 missed */
+static int hook_class(int st)
+{
+    return st == MECH_DOCK_HOOK_CLOSING || st == MECH_DOCK_HOOK_LOCKED ? 1 : st == MECH_DOCK_HOOK_MISSED ? 2 : 0;
+}
+
+// (hooks per class) => the plot's terms for the hook blocks $hkopen, $hkon, $hkmiss (empty classes left out)
+static void hook_plot(char *buf, size_t len, const int n[3])
+{
+    snprintf(buf, len, "%s%s%s",
+             n[0] ? ", $hkopen with linespoints lw 2 pt 6 ps 0.8 lc rgb 'gray60' title 'hooks (open)'" : "",
+             n[1] ? ", $hkon with linespoints lw 3 pt 7 ps 0.8 lc rgb 'dark-red' title 'hooks (engaged)'" : "",
+             n[2] ? ", $hkmiss with linespoints lw 2 dt 2 pt 2 ps 0.8 lc rgb 'black' title 'hooks (missed)'" : "");
+}
+
 static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose_view *v, double t, int captured)
 {
     const mech_dock_geometry *g = &p->geom;
@@ -1083,11 +1164,32 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
         fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->lever_pivot[j].x, RAD(v->lever_pivot[j]), v->roller[j].x,
                 RAD(v->roller[j]));
     fputs("EOD\n", fp);
+    /* the structural hooks (docs/dock-process.md §9): link point on the active plane -> its catch on the passive
+       plane; engaged links (closing, locked) red, open ones grey, missed ones black */
+    int nhk[3] = {0, 0, 0};
+    static const char *const hk_block[3] = {"hkopen", "hkon", "hkmiss"};
+    for (int c = 0; c < 3; c++) {
+        fprintf(fp, "$%s << EOD\n", hk_block[c]);
+        for (int j = 0; j < v->n_hook; j++)
+            if (hook_class(v->hook_state[j]) == c) {
+                fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->hook_base[j].x, RAD(v->hook_base[j]), v->hook_catch[j].x,
+                        RAD(v->hook_catch[j]));
+                nhk[c]++;
+            }
+        fputs("EOD\n", fp);
+    }
+    char hk_plot[400];
+    hook_plot(hk_plot, sizeof hk_plot, nhk);
+    /* the latches: head centre -> tip (RP-1 §2.2) */
+    fputs("$latch << EOD\n", fp);
+    for (int k = 0; k < 4; k++)
+        fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->head.x, RAD(v->head), v->latch_tip[k].x, RAD(v->latch_tip[k]));
+    fputs("EOD\n", fp);
     fprintf(fp, "plot $cone with lines lw 2 lc rgb 'gray30' title 'cone, socket, stop plane', $mech with lines lw 2 "
             "lc rgb 'blue' title 'housing, probe, limiter, active plane', $pts with points pt 7 ps 0.8 lc rgb 'blue' "
-            "notitle%s%s\n", v->n_pusher ? ", $push with lines lw 3 lc rgb 'dark-green' title 'pushers'" : "",
+            "notitle, $latch with linespoints lw 2 pt 9 ps 0.6 lc rgb 'purple' title 'latches'%s%s%s\n", v->n_pusher ? ", $push with lines lw 3 lc rgb 'dark-green' title 'pushers'" : "",
             v->n_roller ? ", $arms with lines lw 3 lc rgb 'dark-orange' title 'levers', $roll with circles lc rgb "
-                          "'orange' fs solid 0.5 title 'lever rollers'" : "");
+                          "'orange' fs solid 0.5 title 'lever rollers'" : "", hk_plot);
     fputs("unset object 1\n", fp);
     /* along the axis: y to the right, z up */
     fprintf(fp, "set title 'along the cone axis'\nset xlabel 'y (m)'\nset ylabel 'z (m)'\nset xrange [-0.6:0.6]\n"
@@ -1113,11 +1215,34 @@ static void view_frame(FILE *fp, const mech_dock_params *p, const mech_dock_pose
     for (int i = 0; i < v->n_pusher; i++)
         fprintf(fp, "%.6g %.6g\n", v->pusher_tip[i].y, v->pusher_tip[i].z);
     fputs("EOD\n", fp);
+    /* the latches seen along the axis, and the four slots' walls at the half-width where the head is (from the
+       throat to just past the latches' tips) */
+    fputs("$latchtop << EOD\n", fp);
+    for (int k = 0; k < 4; k++)
+        fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->head.y, v->head.z, v->latch_tip[k].y, v->latch_tip[k].z);
+    fputs("EOD\n$slots << EOD\n", fp);
+    for (int k = 0; k < 4; k++)
+        for (int sd = -1; sd <= 1; sd += 2) {
+            double a = 0.5 * M_PI * k + sd * v->slot_half, r1 = p->geom.latch_radius + 0.02;
+            fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", rs * cos(a), rs * sin(a), r1 * cos(a), r1 * sin(a));
+        }
+    fputs("EOD\n", fp);
+    /* the hooks seen along the axis: the link's point and its catch (apart by the roll and the offset) */
+    for (int c = 0; c < 3; c++) {
+        fprintf(fp, "$%s << EOD\n", hk_block[c]);
+        for (int j = 0; j < v->n_hook; j++)
+            if (hook_class(v->hook_state[j]) == c)
+                fprintf(fp, "%.6g %.6g\n%.6g %.6g\n\n", v->hook_base[j].y, v->hook_base[j].z, v->hook_catch[j].y,
+                        v->hook_catch[j].z);
+        fputs("EOD\n", fp);
+    }
     fprintf(fp, "plot $ring with lines lw 2 lc rgb 'gray30' title 'rim, throat', $top with linespoints lw 2 pt 7 "
-            "lc rgb 'blue' title 'UJ, bending joint, head'%s%s\nunset object 2\n",
+            "lc rgb 'blue' title 'UJ, bending joint, head', $slots with lines lw 1.5 lc rgb 'gray50' title "
+            "'slots (half-width %.3g deg here)', $latchtop with linespoints lw 2 pt 9 ps 0.6 lc rgb 'purple' title "
+            "'latches'%s%s%s\nunset object 2\n", v->slot_half / DEG,
             v->n_pusher ? ", $pushtop with points pt 5 ps 1 lc rgb 'dark-green' title 'pushers'" : "",
             v->n_roller ? ", $armtop with lines lw 3 lc rgb 'dark-orange' title 'levers', $rolltop with circles lc "
-                          "rgb 'orange' fs solid 0.5 title 'lever rollers'" : "");
+                          "rgb 'orange' fs solid 0.5 title 'lever rollers'" : "", hk_plot);
     fputs("unset multiplot\n", fp);
 #undef RAD
 }
@@ -1384,6 +1509,22 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
                 printf(" (%.3g .. %.3g)", ps->pad_arm_min, ps->pad_arm_max);
             printf("; rollers %lu impacts, max %.5g N (all touching in %lu steps); energy residual %.2g of initial + "
                    "drive\n", ps->roller_impacts, ps->roller_force_max, ps->roller_all, ps->e_residual_rel);
+            const mech_dock_hooks_summary *hs = &r->hs;
+            if (!isnan(hs->t_start)) {
+                printf("  hooks: started %.4g s, %d engaged, %d missed; %d of %d locked", hs->t_start, hs->engaged,
+                       hs->missed, hs->locked, p->process.hooks.n);
+                if (!isnan(hs->t_locked))
+                    printf(" at %.4g s", hs->t_locked);
+                printf("; tension %.5g .. %.5g N; at the end rod gap max %.3g mm, roll %.3g deg, tilt %.3g deg: %s\n",
+                       hs->tension_min, hs->tension_max, 1e3 * hs->gap_rods, hs->roll / DEG, hs->tilt / DEG,
+                       mech_dock_docked_reason(hs->unmet));
+            }
+            if (ps->state == MECH_DOCK_SEQ_FAIL_HOOKS)
+                printf("  FAILED: hooks not closed in time at %.4g s (%.4g s after the planes closed): %s (%d of %d "
+                       "locked, %d missed with roll %.3g deg at the start; tension min %.5g N, rod gap max %.3g mm, "
+                       "roll %.3g deg, tilt %.3g deg)\n", hs->t_fail, hs->t_fail - hs->t_start, hooks_fail_reason(hs),
+                       hs->locked, p->process.hooks.n, hs->missed, hs->roll_start / DEG, hs->tension_min,
+                       1e3 * hs->gap_rods, hs->roll / DEG, hs->tilt / DEG);
         }
         if (p->limiter_movable) {
             const mech_dock_limiter_summary *ls = &r->ls;

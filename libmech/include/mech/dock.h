@@ -355,7 +355,12 @@ enum mech_dock_channel {
     MECH_DOCK_CH_DRIVE_LIMIT,      /* 1 while the motors stand at their torque limit                              */
     MECH_DOCK_CH_FAULT,            /* the fault monitor: 0 none, else the fault that tripped
                                       (enum mech_dock_fault_kind)                                                  */
-    /* (the structural hooks' channels follow here) */
+    /* the structural hooks and the docked state (issue 44; docs/dock-process.md §9) */
+    MECH_DOCK_CH_HOOK_F1, MECH_DOCK_CH_HOOK_F2,    /* tension of the hook pairs (links 2j, 2j + 1), N              */
+    MECH_DOCK_CH_HOOK_F3, MECH_DOCK_CH_HOOK_F4,
+    MECH_DOCK_CH_HOOKS_LOCKED,     /* links locked                                                             */
+    MECH_DOCK_CH_HOOK_JAW,         /* mean jaw position of the engaged links (capture_range before the start), m */
+    MECH_DOCK_CH_DOCKED_UNMET,     /* the docked state's unmet conditions (MECH_DOCK_DOCKED_* bits; 0: docked)  */
     MECH_DOCK_NCH
 };
 #define MECH_DOCK_CH_PROCESS_FIRST MECH_DOCK_CH_DRIVE_U
@@ -400,6 +405,17 @@ typedef struct mech_dock_pose_view {
     double    roller_radius;
     mech_vec3 roller[4], lever_pivot[4];
     mech_vec3 pusher_base[8], pusher_tip[8];
+    /* the structural hooks (issue 44; mech/dock_hooks.h): each link's point on the active plane and its catch on
+       the passive plane (where the jaw holds it once engaged, else its place in the docked pose), the link's state
+       (enum mech_dock_hook_state) */
+    int       n_hook;
+    mech_vec3 hook_base[8], hook_catch[8];
+    int       hook_state[8];
+    /* the latches' tips (RP-1 §2.2: 4 at latch_radius from the head centre, in the latch frame) and the half-width
+       of the slots (cone-frame azimuths k 90 deg) where the head is: the entry's above the capture plane, narrowing
+       to the stops (docs/dock.md §3) */
+    mech_vec3 latch_tip[4];
+    double    slot_half;              /* rad                                                                    */
 } mech_dock_pose_view;
 
 /* ---- simulation --------------------------------------------------------------------------------------- */

@@ -101,8 +101,8 @@ enum mech_dock_seq_state {
     MECH_DOCK_SEQ_ABSORB,      /* captured; drive locked; waiting for the motion to settle                      */
     MECH_DOCK_SEQ_RETRACT,     /* drive retracts                                                                */
     MECH_DOCK_SEQ_ALIGN,       /* final alignment (levers / limiter pads working), drive still retracting       */
-    MECH_DOCK_SEQ_CLOSED,      /* docking planes closed, drive stopped                                          */
-    MECH_DOCK_SEQ_END,         /* end of the process                                                            */
+    MECH_DOCK_SEQ_CLOSED,      /* docking planes within the hooks' range, drive stopped, the hooks closing      */
+    MECH_DOCK_SEQ_END,         /* end of the process: the docked state held for docked_hold (dock-process.md §9) */
     MECH_DOCK_SEQ_FAIL_NO_CAPTURE, /* no capture within capture_timeout of the first contact                    */
     MECH_DOCK_SEQ_FAIL_JAM,    /* retraction jammed: the nut stood still for jam_time while retracting          */
     MECH_DOCK_SEQ_FAIL_ALIGN,  /* alignment not reached: planes not closed within align_timeout                 */
@@ -110,14 +110,15 @@ enum mech_dock_seq_state {
     MECH_DOCK_SEQ_FAIL_TRAVEL, /* the end-of-travel sensor: the drive output past faults.travel                 */
     MECH_DOCK_SEQ_FAIL_MISALIGNED, /* roll or tilt beyond tolerance when the planes meet                        */
     MECH_DOCK_SEQ_FAIL_REOPEN, /* the planes reopened after they met                                            */
+    MECH_DOCK_SEQ_FAIL_HOOKS,  /* hooks not closed in time: no docked state held within hooks_timeout of CLOSED */
     MECH_DOCK_SEQ_NSTATE
 };
 
 enum mech_dock_seq_cause {     /* why a transition happened (logged)                                            */
     MECH_DOCK_SEQ_BY_SENSOR_READY = 0, MECH_DOCK_SEQ_BY_CONTACT, MECH_DOCK_SEQ_BY_BOTTOM, MECH_DOCK_SEQ_BY_CAPTURE,
     MECH_DOCK_SEQ_BY_SETTLED, MECH_DOCK_SEQ_BY_ABSORB_TIMEOUT, MECH_DOCK_SEQ_BY_ALIGN_STROKE,
-    MECH_DOCK_SEQ_BY_PLANES, MECH_DOCK_SEQ_BY_END_DELAY, MECH_DOCK_SEQ_BY_CAPTURE_TIMEOUT, MECH_DOCK_SEQ_BY_JAM,
-    MECH_DOCK_SEQ_BY_ALIGN_TIMEOUT,
+    MECH_DOCK_SEQ_BY_PLANES, MECH_DOCK_SEQ_BY_DOCKED, MECH_DOCK_SEQ_BY_CAPTURE_TIMEOUT, MECH_DOCK_SEQ_BY_JAM,
+    MECH_DOCK_SEQ_BY_ALIGN_TIMEOUT, MECH_DOCK_SEQ_BY_HOOKS_TIMEOUT,
     MECH_DOCK_SEQ_BY_FAULT,    /* the fault monitor tripped (mech_dock_fault: its report says which and why)     */
     MECH_DOCK_SEQ_NCAUSE
 };
@@ -129,6 +130,7 @@ typedef struct mech_dock_seq_in {
     double stroke, stroke_rate;              /* s (m), s' (m/s)                                                */
     double motion;     /* settling measure, m/s: e.g. max(|s'|, head lateral speed) (the caller's choice)     */
     double gap;        /* docking-plane gap, m                                                                 */
+    int    docked;     /* the docked state holds now (mech_dock_hooks_docked == 0)                             */
 } mech_dock_seq_in;
 
 #define MECH_DOCK_SEQ_LOG 32

@@ -26,8 +26,10 @@ typedef struct mech_dock_seq_params {
     double jam_time;        /* ... for this long => FAIL_JAM, s                                       10       */
     double align_stroke;    /* stroke where the final alignment phase begins, m                       0.30     */
     double align_timeout;   /* planes must close within this long of align_stroke, s                  300      */
-    double gap_closed;      /* planes closed: the largest gap at the rods below this, m (hooks)       5e-3     */
-    double end_delay;       /* CLOSED -> END after this long (hooks closing), s                       5        */
+    double gap_closed;      /* planes closed: the largest gap at the rods and hooks below this, m: the hook drive
+                               starts (<= hooks.capture_range)                                          5e-3     */
+    double docked_hold;     /* CLOSED -> END once the docked state (mech/dock_hooks.h) has held this long, s  5 */
+    double hooks_timeout;   /* CLOSED -> FAIL_HOOKS when it has not, this long after CLOSED, s        30       */
 } mech_dock_seq_params;
 
 /* the fault monitor's thresholds (mech_dock_fault of mech/dock_process.h; docs/dock-process.md §2a) */
@@ -96,6 +98,28 @@ typedef struct mech_dock_limiter_params {
     double base_radius;   /* larger-base radius (pad radius), m                                RP-1 0.28      */
 } mech_dock_limiter_params;
 
+#define MECH_DOCK_HOOK_MAX 8       /* structural hook links                                                    */
+
+/* The structural hooks on the docking collars (RP-1 §1.2: 8, in pairs, one fixed and one movable per side;
+ * mech/dock_hooks.h, docs/dock-process.md §9). Every value but n is ours (confidence L). */
+typedef struct mech_dock_hooks_params {
+    int    n;             /* hook links (a movable hook on one collar over a fixed one on the other), 1..8    8   */
+    double radius;        /* their radius on the docking plane, m (> 0)                                     0.55 */
+    double psi0;          /* azimuth of link 0, rad; the others at psi0 + 2 pi j / n                  pi / 8 */
+    double capture_range; /* the largest gap at a hook its jaw catches when the hooks start, m (> 0)   5e-3 */
+    double speed;         /* jaw closing speed (travel at the catch), m/s (> 0)                        1e-3 */
+    double stiffness;     /* one link: hook + spring pack + collar, N/m (> 0)                           2e6  */
+    double damping;       /* its structural damping on the gap rate, N s/m (>= 0)                       2e4  */
+    double shear_stiffness; /* an engaged link across the plane (the jaw around its catch), N/m (> 0)   2e7  */
+    double shear_damping; /* its damping, N s/m (>= 0)                                                   2e5  */
+    double preload;       /* link tension at lock with the planes flush and rigid, N (> 0)             1e4  */
+    double force_max;     /* the hook drive's pull limit per link, N (> preload: it must reach the lock) 1.5e4 */
+    double preload_min;   /* closed with preload: every locked link at least this tension, N (> 0)     5e3  */
+    double roll_tol;      /* the hooks' capture tolerance in roll (catch half-width / radius), rad    1 deg */
+    double tilt_tol;      /* ... in tilt of the docking planes, rad                                 0.5 deg */
+    double contact_gap;   /* planes in contact at a rod: its gap at most this, m (>= 0)                    1e-4 */
+} mech_dock_hooks_params;
+
 /* The process switches of a scenario (the "process" section, docs/dock-process.md §8): off in the capture-phase
  * scenarios, which then run exactly as before. */
 typedef struct mech_dock_process_params {
@@ -114,6 +138,7 @@ typedef struct mech_dock_process_params {
     double roller_stiffness;   /* roller-cone contact, N/m (> 0)                                      RP-1 1e6     */
     double roller_damping;     /* N s/m (>= 0)                                                        (ours) 1e3   */
     double roller_mu;          /* roller friction (regularised Coulomb) (>= 0)                        RP-1 0.02    */
+    mech_dock_hooks_params hooks;   /* the structural hooks (always on in a process run)                         */
 } mech_dock_process_params;
 
 #endif

@@ -25,10 +25,13 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
     const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE];
     mech_vec3 ax = mech_mat3_col(P->rot, 0), vr = mech_vec3_sub(e->head_vel, dock_passive_point_vel(s, e->head));
     double vlat = mech_vec3_norm(mech_vec3_axpy(vr, -mech_vec3_dot(vr, ax), ax));
+    /* the planes closed and the docked state: dock_docked.c (issue 44) */
+    double gap;
+    int unmet = dock_docked_state(s, e, &gap);
     mech_dock_seq_in in = {.contact = e->cone || e->socket || e->bottom || e->latch, .bottom = e->bottom,
                            .capture = s->captured, .ready = mech_dock_drive_at_ready(&p->process.drive, e->s),
                            .stroke = e->s, .stroke_rate = pr->w, .motion = fmax(fabs(e->sdot), vlat),
-                           .gap = isfinite(pr->gap_rods) ? pr->gap_rods : pr->gap};
+                           .gap = gap, .docked = unmet == 0};
     int from = s->seq.committed.state;
     int to = mech_dock_seq_trial(&s->seq, s->t, &in);
     mech_dock_seq_commit(&s->seq);
@@ -54,6 +57,7 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
         to = s->seq.committed.state;
     }
     ps->fault = s->fault.committed;
+    dock_docked_account(s, e, from, to, unmet, first);
     if (to != from || first) {
         mech_dock_drive_command(&s->drive, mech_dock_seq_drive_cmd(to), 2);
         if (to == MECH_DOCK_SEQ_RETRACT && isnan(ps->t_retract))

@@ -323,7 +323,7 @@ int dock_evaluate(mech_dock_sim *s, double t, const double *y, double *dy, dock_
     aerr.code = 0, aerr.msg[0] = 0;
     if (s->proc) {
         /* the process: pushers, docking planes and rollers on the tree; the drive output u in the nut equation */
-        dock_proc_loads(m, bm, d, s->cb, y[nb], y[nb + 1], s->pad_c, &e->pr);
+        dock_proc_loads(m, bm, d, s->cb, y[nb], y[nb + 1], s->pad_c, &s->hooks, t - s->t, &e->pr);
         Pc += e->pr.p_contact;
         e->e_contact += e->pr.e_contact;
         e->pr.u = y[s->iu], e->pr.w = y[s->iu + 1];
@@ -478,7 +478,7 @@ int dock_evaluate(mech_dock_sim *s, double t, const double *y, double *dy, dock_
     e->p[DOCK_Q_MAGNETIC] = e->ax.p_magnetic + e->lat.p_magnetic;
     e->p[DOCK_Q_DAMPING] = e->ax.p_damping + e->ax.p_screw + e->p_cover;
     e->p[DOCK_Q_THRUST] = Pth;
-    e->p[DOCK_Q_DRIVE] = s->proc ? e->pr.drv.power : 0.0;
+    e->p[DOCK_Q_DRIVE] = s->proc ? e->pr.drv.power + e->pr.hk.p_drive : 0.0;   /* the probe's and the hooks' drives */
     e->p[DOCK_Q_DRIVE_DAMP] = s->proc ? e->pr.drv.p_damping : 0.0;
     for (int k = 0; k < DOCK_NQ; k++)
         dy[s->iq + k] = e->p[k];

@@ -103,6 +103,21 @@ void dock_history_fill(mech_dock_sim *s, const dock_energy *eb)
     c[MECH_DOCK_CH_LIMITER_CONTACT] = e->limiter;
     c[MECH_DOCK_CH_LIMITER_X] = s->lim_on ? e->lim_x : 0.0;
     c[MECH_DOCK_CH_LIMITER_GUIDE_F] = s->lim_on ? e->lim_friction : 0.0;
+    /* the structural hooks (issue 44): tension per pair of links (2j, 2j + 1), links locked, the mean jaw of the
+       engaged links, the docked state's unmet conditions (0: docked) */
+    const mech_dock_hooks *hk = &s->hooks;
+    double jaw = 0;
+    int nj = 0;
+    for (int j = 0; j < 4; j++)
+        c[MECH_DOCK_CH_HOOK_F1 + j] = 0.0;
+    for (int j = 0; s->proc && j < hk->p.n; j++) {
+        c[MECH_DOCK_CH_HOOK_F1 + j / 2] += hk->committed.T[j];
+        if (hk->committed.st[j] == MECH_DOCK_HOOK_CLOSING || hk->committed.st[j] == MECH_DOCK_HOOK_LOCKED)
+            jaw += hk->committed.a[j], nj++;
+    }
+    c[MECH_DOCK_CH_HOOKS_LOCKED] = s->proc ? mech_dock_hooks_n_locked(hk) : 0.0;
+    c[MECH_DOCK_CH_HOOK_JAW] = s->proc ? (nj ? jaw / nj : hk->p.capture_range) : 0.0;
+    c[MECH_DOCK_CH_DOCKED_UNMET] = s->proc ? s->hs.unmet : 0.0;
     c[MECH_DOCK_CH_CAPTURE] = s->captured;
     c[MECH_DOCK_CH_E_KIN_VEHICLES] = eb->ke_veh;
     c[MECH_DOCK_CH_E_KIN_MECH] = eb->ke_mech;

@@ -7,6 +7,7 @@
 #include "mech/body.h"
 #include "mech/contact.h"
 #include "mech/dock_process.h"
+#include "mech/dock_hooks.h"
 
 /* Body ids of the tree (spec 001 §1.6) and of the passive vehicle (free body 0), without the stand option; with it
  * the hatch cover is body 1 (a prismatic joint between the base and the UJ) and every later id is one more: the
@@ -125,13 +126,18 @@ typedef struct dock_proc_eval {
     double    pad_m_uj;                                /* |its moment about the UJ centre across the housing
                                                           axis| (the lateral dampers' share), N m               */
     double    k_touch;                                 /* stiffest touching contact of these, N/m (0: none)     */
-    double    p_contact;                               /* power taken from the bodies by pushers, planes, rollers */
+    double    p_contact;                               /* power taken from the bodies by pushers, planes, rollers,
+                                                          hooks, plus the hook drive's power (so that the contact
+                                                          quadrature less e_contact stays the dissipation)        */
     double    e_contact;                               /* their elastic energy, J                               */
+    mech_dock_hooks_out hk;                            /* the structural hooks' trial (dock_hooks.c)             */
 } dock_proc_eval;
 /* (model, tree, data after the kinematics, contact bodies, nut angle and rate, the pad points' committed stick
- * anchors) => pushers, plane contact, pads and rollers applied to the tree's loads; e filled (everything but the
- * drive; e->pad_trial the anchors to commit when this state is accepted) */
+ * anchors, the structural hooks and the time since their committed step) => pushers, plane contact, hooks, pads and
+ * rollers applied to the tree's loads; e filled (everything but the drive; e->pad_trial the anchors and the hooks'
+ * trial state to commit when this state is accepted) */
 void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
-                     double phi, double phid, const dock_pad_anchor *pad_committed, dock_proc_eval *e);
+                     double phi, double phid, const dock_pad_anchor *pad_committed, mech_dock_hooks *hk, double dt,
+                     dock_proc_eval *e);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "mech/dock.h"
 #include "mech/dock_process.h"
+#include "mech/dock_hooks.h"
 
 #define DEG (M_PI / 180.0)
 
@@ -166,6 +167,7 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
     pp->roller_stiffness = 1e6;   /* RP-1 §2.8 */
     pp->roller_damping = 1e3;
     pp->roller_mu = 0.02;
+    mech_dock_hooks_params_rp1(&pp->hooks);   /* issue 44: the structural hooks (docs/dock-process.md §9) */
 
     /* the stand option (spec 001 §2.7): off in flight scenarios */
     p->stand = 0;
@@ -419,6 +421,11 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
             return rc;
         if (pp->pushers_on && (rc = mech_dock_pusher_check(&pp->pushers, err)))
             return rc;
+        if ((rc = mech_dock_hooks_check(&pp->hooks, err)))
+            return rc;
+        if (!(pp->seq.gap_closed <= pp->hooks.capture_range))
+            FAIL("sequencer.gap_closed", "%g m exceeds hooks.capture_range = %g m: the hook drive would start with "
+                 "links out of reach", pp->seq.gap_closed, pp->hooks.capture_range);
         POS(pp->retract_limit, "process.retract_limit");
         if (!(pp->retract_limit < p->geom.probe_length))
             FAIL("process.retract_limit", "%g m must be below geometry.probe_length = %g m (the head stays outside "
@@ -536,6 +543,13 @@ static const struct { const char *name, *unit; } channels[MECH_DOCK_NCH] = {
     [MECH_DOCK_CH_DRIVE_MOTORS] = {"drive_motors", ""},
     [MECH_DOCK_CH_DRIVE_LIMIT] = {"drive_limit", ""},
     [MECH_DOCK_CH_FAULT] = {"fault", ""},
+    [MECH_DOCK_CH_HOOK_F1] = {"hook_f1", "N"},
+    [MECH_DOCK_CH_HOOK_F2] = {"hook_f2", "N"},
+    [MECH_DOCK_CH_HOOK_F3] = {"hook_f3", "N"},
+    [MECH_DOCK_CH_HOOK_F4] = {"hook_f4", "N"},
+    [MECH_DOCK_CH_HOOKS_LOCKED] = {"hooks_locked", "1"},
+    [MECH_DOCK_CH_HOOK_JAW] = {"hook_jaw", "m"},
+    [MECH_DOCK_CH_DOCKED_UNMET] = {"docked_unmet", "1"},
 };
 
 const char *mech_dock_channel_name(int ch)

@@ -1,8 +1,10 @@
 /* The loads of the whole docking process on the body tree (issue 18; docs/dock-process.md §8): the separation
- * pushers and the docking-plane contact between the two docking planes, and the alignment levers' rollers against
- * the receiving cone. Called by the simulation's dock_evaluate (dock_eval.c) at every stage when params.process.enabled; stateless
+ * pushers, the docking-plane contact and the structural hooks (issue 44, §9) between the two docking planes, and the
+ * alignment levers' rollers against the receiving cone. Called by the simulation's dock_evaluate (dock_eval.c) at
+ * every stage when params.process.enabled; stateless apart from the hooks (their trial state is the hooks module's)
  * (the pushers are elastic, the plane and roller contacts are spring-dampers), so trial/commit/revert has nothing
- * to keep here: the drive and the sequencer, which have state, are driven by the simulation (dock_eval.c, dock_account.c).
+ * else to keep here: the drive, the sequencer and the hooks, which have state, are driven by the simulation
+ * (dock_eval.c, dock_step.c, dock_account.c).
  *
  * Frames: the active-plane frame has the base's axes (x0 towards the passive vehicle) and its origin at the
  * active docking plane's centre, uj_behind_plane ahead of the UJ; the passive plane is the cone frame's x = 0 plane,
@@ -114,7 +116,8 @@ static mech_vec3 wall_contact(const mech_body_data *d, wall_loads *w, const mech
 }
 
 void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
-                     double phi, double phid, const dock_pad_anchor *pad_committed, dock_proc_eval *e)
+                     double phi, double phid, const dock_pad_anchor *pad_committed, mech_dock_hooks *hk, double dt,
+                     dock_proc_eval *e)
 {
     const mech_dock_params *p = &m->p;
     const mech_dock_process_params *pp = &p->process;
@@ -178,6 +181,16 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         e->n_plane++;
         e->k_touch = fmax(e->k_touch, pp->plane_stiffness);
         e->e_contact += 0.5 * pp->plane_stiffness * pen * pen;
+    }
+    /* the structural hooks (dock_hooks.c): their gaps at every stage (the sequencer starts the hook drive when
+       every link is in range), loads from the engaged links; their drive's power is an input, added here so that
+       the contact quadrature less the elastic energy stays the dissipation (docs/dock-process.md §9) */
+    mech_dock_hooks_trial(hk, dt, o, mech_mat3_tmul(R0, P->rot), v_o, om, &e->hk);
+    if (e->hk.n_taut > 0) {
+        F = mech_vec3_add(F, e->hk.force);
+        M = mech_vec3_add(M, e->hk.moment);
+        e->e_contact += e->hk.energy;
+        e->p_contact += e->hk.p_drive;
     }
     /* power taken from the bodies by these forces: the passive vehicle's point at the origin moves at
        v_o - om x o relative to the active one */

@@ -2,10 +2,13 @@
  * §1.1 items 2-4; RP-1 §1.2: Syromiatnikov's time-to-linkage failure criterion):
  *   EXTEND -(initial-position sensor)-> READY -(contact | bottom)-> CONTACT -(capture)-> ABSORB
  *   -(settled for settle_time | absorb_timeout)-> RETRACT -(stroke >= align_stroke)-> ALIGN
- *   -(gap <= gap_closed)-> CLOSED -(end_delay)-> END
+ *   -(gap <= gap_closed: the hook drive starts)-> CLOSED -(the docked state held for docked_hold)-> END
  * failures: CONTACT -(capture_timeout)-> FAIL_NO_CAPTURE; RETRACT/ALIGN -(|s'| < jam_speed for jam_time)->
- * FAIL_JAM; ALIGN -(align_timeout)-> FAIL_ALIGN; the fault monitor's trips (dock_fault.c) -> FAIL_JAM, FAIL_TRAVEL,
- * FAIL_MISALIGNED, FAIL_REOPEN (mech_dock_seq_fail). The paper does not give the logic (spec 001 §7.1 item 12): this
+ * FAIL_JAM; ALIGN -(align_timeout)-> FAIL_ALIGN; CLOSED -(hooks_timeout)-> FAIL_HOOKS ("hooks not closed in time":
+ * the docked state of mech/dock_hooks.h, hooks locked with preload, the planes in contact at every rod, roll and
+ * tilt within the hooks' tolerance, has not held for docked_hold by then; issue 44); the fault monitor's trips
+ * (dock_fault.c) -> FAIL_JAM, FAIL_TRAVEL, FAIL_MISALIGNED, FAIL_REOPEN (mech_dock_seq_fail). The paper does not
+ * give the logic (spec 001 §7.1 item 12): this
  * is the sequence §1.1 describes, with the thresholds as parameters. Every transition (and the first bottom
  * contact) is logged with its time in a fixed-size log; events past its size are counted, not stored. */
 #include <math.h>
@@ -14,11 +17,11 @@
 
 static const char *const state_name[MECH_DOCK_SEQ_NSTATE] = {
     "extend", "ready", "contact", "absorb", "retract", "align", "closed", "end",
-    "fail-no-capture", "fail-jam", "fail-align", "fail-travel", "fail-misaligned", "fail-reopen"};
+    "fail-no-capture", "fail-jam", "fail-align", "fail-travel", "fail-misaligned", "fail-reopen", "fail-hooks"};
 static const char *const cause_name[MECH_DOCK_SEQ_NCAUSE] = {
     "initial-position sensor", "contact sensor", "bottom sensor", "capture sensor", "motion settled",
-    "absorption timeout", "alignment stroke", "docking planes closed", "end delay", "no capture in time",
-    "retraction jammed", "alignment not reached", "fault monitor"};
+    "absorption timeout", "alignment stroke", "docking planes closed", "docked state held", "no capture in time",
+    "retraction jammed", "alignment not reached", "hooks not closed in time", "fault monitor"};
 
 const char *mech_dock_seq_state_name(int s) { return s >= 0 && s < MECH_DOCK_SEQ_NSTATE ? state_name[s] : "?"; }
 const char *mech_dock_seq_cause_name(int c) { return c >= 0 && c < MECH_DOCK_SEQ_NCAUSE ? cause_name[c] : "?"; }
@@ -34,8 +37,12 @@ void mech_dock_seq_params_default(mech_dock_seq_params *p)
     p->align_stroke = 0.30;  /* the last ~0.09 m of RP-1's 0.394 m retraction (planes close at s = 0.394)     */
     p->align_timeout = 300.0; /* B, C: the pushers hold the probe while FrT1 slips back, up to 0.25 m at 1.2 mm/s
                                  (208 s), before FrT2 pulls the planes shut (spec 001 §5.2)                     */
-    p->gap_closed = 5e-3;    /* every rod point within the structural hooks' capture range (they pull the planes flush) */
-    p->end_delay = 5.0;
+    p->gap_closed = 5e-3;    /* every rod and hook point within the structural hooks' capture range (they pull the
+                                planes flush)                                                                   */
+    p->docked_hold = 5.0;    /* five periods of the slowest joint mode the hooks stiffen (the vehicles' ~1 Hz
+                                bending on the lateral springs): a reopening or a slipping joint shows within it */
+    p->hooks_timeout = 30.0; /* 3 x the hooks' nominal 10 s closing (dock-process.md §9), less than the 5 s hold
+                                would need after a stalled drive                                                 */
 }
 
 int mech_dock_seq_check(const mech_dock_seq_params *p, hy_err *err)
@@ -45,7 +52,8 @@ int mech_dock_seq_check(const mech_dock_seq_params *p, hy_err *err)
         {"settle_time", p->settle_time, 1},         {"absorb_timeout", p->absorb_timeout, 0},
         {"jam_speed", p->jam_speed, 0},             {"jam_time", p->jam_time, 0},
         {"align_stroke", p->align_stroke, 1},       {"align_timeout", p->align_timeout, 0},
-        {"gap_closed", p->gap_closed, 1},           {"end_delay", p->end_delay, 1}};
+        {"gap_closed", p->gap_closed, 1},           {"docked_hold", p->docked_hold, 1},
+        {"hooks_timeout", p->hooks_timeout, 0}};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
         if (!isfinite(k[i].v) || k[i].v < 0 || (!k[i].zero_ok && k[i].v == 0))
             return hy_err_set(err, HY_EMODEL, "sequencer.%s: must be a finite number %s (got %.17g)", k[i].key,
@@ -149,8 +157,10 @@ int mech_dock_seq_trial(mech_dock_seq *sq, double t, const mech_dock_seq_in *in)
                 go(&s, t, MECH_DOCK_SEQ_FAIL_ALIGN, MECH_DOCK_SEQ_BY_ALIGN_TIMEOUT);
             break;
         case MECH_DOCK_SEQ_CLOSED:
-            if (t - s.t_enter >= p->end_delay)
-                go(&s, t, MECH_DOCK_SEQ_END, MECH_DOCK_SEQ_BY_END_DELAY);
+            if (held(&s, t, in->docked, p->docked_hold))
+                go(&s, t, MECH_DOCK_SEQ_END, MECH_DOCK_SEQ_BY_DOCKED);
+            else if (t - s.t_enter >= p->hooks_timeout)
+                go(&s, t, MECH_DOCK_SEQ_FAIL_HOOKS, MECH_DOCK_SEQ_BY_HOOKS_TIMEOUT);
             break;
         default:
             break;

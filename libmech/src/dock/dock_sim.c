@@ -135,14 +135,19 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
         const mech_dock_process_params *pp = &p->process;
         if ((rc = mech_dock_drive_init(&s->drive, &pp->drive, 0.0, err)) ||
             (rc = mech_dock_seq_init(&s->seq, &pp->seq, pp->start, 0.0, err)) ||
-            (rc = mech_dock_fault_init(&s->fault, &pp->faults, p->geom.slot_narrow, err)))
+            (rc = mech_dock_fault_init(&s->fault, &pp->faults, p->geom.slot_narrow, err)) ||
+            (rc = mech_dock_hooks_init(&s->hooks, &pp->hooks, err)))
             goto fail;
+        s->hs.unmet = -1;
+        s->hs.p = pp->hooks;
         s->ps.t_retract = s->ps.t_align = s->ps.t_closed = s->ps.t_end = NAN;
         s->ps.pad_arm_mean = s->ps.pad_arm_min = s->ps.pad_arm_max = NAN;
         s->ps.gap_min = INFINITY;
         s->ps.fault = s->fault.committed;
         s->ps.roll_closed = s->ps.tilt_closed = s->ps.gap_closed_max = NAN;
     }
+    /* the hooks' times NAN until they happen (and in a run without the process) */
+    s->hs.t_start = s->hs.t_locked = s->hs.t_docked = s->hs.t_fail = s->hs.roll_start = s->hs.miss_max = NAN;
     s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
     for (int k = 0; k < 4; k++)
         s->sum.latch_time[k] = NAN;
@@ -195,6 +200,7 @@ const mech_dock_model *mech_dock_sim_model(const mech_dock_sim *s) { return s->m
 const double *mech_dock_sim_channels(const mech_dock_sim *s) { return s->ch; }
 const mech_dock_process_summary *mech_dock_sim_process(const mech_dock_sim *s) { return &s->ps; }
 const mech_dock_limiter_summary *mech_dock_sim_limiter(const mech_dock_sim *s) { return &s->ls; }
+const mech_dock_hooks_summary *mech_dock_sim_hooks(const mech_dock_sim *s) { return &s->hs; }
 const mech_dock_summary *mech_dock_sim_summary(const mech_dock_sim *s) { return &s->sum; }
 
 void mech_dock_sim_element(const mech_dock_sim *s, int el, double *q, double *Q, int *state, double *work)
@@ -224,8 +230,17 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
     v->housing_axis = mech_mat3_tapply(Rp, x2);
     v->active_port = dock_to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_BASE], p->geom.uj_behind_plane, x0));
     v->active_axis = mech_mat3_tapply(Rp, x0);
-    v->n_roller = v->n_pusher = 0;
+    v->n_roller = v->n_pusher = v->n_hook = 0;
     v->roller_radius = 0;
+    /* the latches' tips in the latch frame (dock_geom.c's latch pairs) and the slots' half-width at the head */
+    const mech_contact_body *La = &s->cb[DOCK_CB_LATCH];
+    for (int k = 0; k < 4; k++) {
+        double a = 0.5 * M_PI * k;
+        mech_vec3 tip = mech_vec3_make(0, p->geom.latch_radius * cos(a), p->geom.latch_radius * sin(a));
+        v->latch_tip[k] = dock_to_cone(s, mech_vec3_add(La->pos, mech_mat3_apply(La->rot, tip)));
+    }
+    double dw;
+    v->slot_half = dock_slot_width(&p->geom, s->m->g.stop_x - s->acc.x_c, &dw);
     if (!s->proc)
         return;
     const mech_mat3 R0 = d->xmat[DOCK_B_BASE], RH = d->xmat[s->m->b.housing];
@@ -251,5 +266,20 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
         v->pusher_base[i] = dock_to_cone(s, b);
         v->pusher_tip[i] = dock_to_cone(s, mech_vec3_axpy(b, len, x0));
         v->n_pusher++;
+    }
+    /* the hooks: the link's point on the active plane, its catch on the passive plane (the anchor once engaged,
+       else the docked pose's place: the passive plane's point mirrored from the link's, dock_hooks.c) */
+    const mech_dock_hooks *hk = &s->hooks;
+    const mech_dock_hooks_out *ho = &s->acc.pr.hk;
+    const mech_mat3 D = mech_mat3_diag(-1, 1, -1);
+    for (int j = 0; j < hk->p.n && j < 8; j++) {
+        int st = hk->committed.st[j];
+        mech_vec3 c = st == MECH_DOCK_HOOK_CLOSING || st == MECH_DOCK_HOOK_LOCKED ? hk->committed.anchor[j]
+                                                                                   : mech_mat3_tapply(D, hk->base[j]);
+        v->hook_base[j] = dock_to_cone(s, mech_vec3_add(port, mech_mat3_apply(R0, hk->base[j])));
+        v->hook_catch[j] = dock_to_cone(s, mech_vec3_add(port, mech_mat3_apply(R0, mech_vec3_add(ho->o,
+                                                                               mech_mat3_apply(ho->R, c)))));
+        v->hook_state[j] = st;
+        v->n_hook++;
     }
 }

@@ -129,6 +129,8 @@ struct mech_dock_sim {
     mech_dock_seq          seq;
     mech_dock_fault        fault;        /* the fault monitor (dock_fault.c), stepped with the sequencer         */
     mech_dock_process_summary ps;
+    mech_dock_hooks        hooks;       /* the structural hooks (issue 44; dock_hooks.c)                        */
+    mech_dock_hooks_summary hs;
     double                 drive_work_max;   /* max |motor work| so far, J (the scale of the energy check)     */
     int                    roller_prev, pad_prev;   /* rollers and pad points touching at the last accepted step */
     /* variant C (params.limiter_movable): the limiter's guides (friction/ solver, committed variant and slip) */
@@ -189,6 +191,14 @@ void dock_guides_half_stuck(mech_dock_sim *s, const dock_eval *e);
 // (sim at an accepted (sub)step, s->acc its evaluation) => summaries; at the end of a step of h (full) also the
 // element works, the energy budget (dock_energy.c), momentum and the channels (dock_history.c)
 void dock_account(mech_dock_sim *s, int first, int full);
+
+/* ---- dock_docked.c: the structural hooks and the docked state at accepted steps (issue 44) ---- */
+/* (sim at an accepted (sub)step, its evaluation) => the docked state's unmet conditions (MECH_DOCK_DOCKED_* bits,
+ * 0: docked; mech/dock_hooks.h), *gap the largest gap at the rods and hook links for the sequencer's "closed" */
+int dock_docked_state(mech_dock_sim *s, const dock_eval *e, double *gap);
+/* (sim, the sequencer's transition from -> to at this accepted step, its unmet bits) => the hook drive started on
+ * entering CLOSED; the hooks' summary (mech_dock_hooks_summary) */
+void dock_docked_account(mech_dock_sim *s, const dock_eval *e, int from, int to, int unmet, int first);
 
 /* ---- dock_energy.c ---- */
 /* the energy budget at an accepted step of h (docs/dock.md §energy), J */

@@ -25,8 +25,10 @@ void dock_revert_all(mech_dock_sim *s)
         hy_element_revert(&s->el_cover);
     mech_dock_axial_revert(s->ax);
     mech_dock_lateral_revert(s->lat);
-    if (s->proc)
+    if (s->proc) {
         mech_dock_drive_revert(&s->drive);
+        mech_dock_hooks_revert(&s->hooks);
+    }
     if (s->lim_on)
         mech_dock_limiter_revert(&s->lim);
 }
@@ -47,8 +49,10 @@ void dock_commit_all(mech_dock_sim *s, const dock_eval *e)
         hy_element_commit(&s->el_cover);
     mech_dock_axial_commit(s->ax);
     mech_dock_lateral_commit(s->lat);
-    if (s->proc)
+    if (s->proc) {
         mech_dock_drive_commit(&s->drive, e->s);
+        mech_dock_hooks_commit(&s->hooks);
+    }
     if (s->lim_on)
         mech_dock_limiter_commit(&s->lim);
     if (s->proc && s->lim_on)   /* the movable limiter's pads on the wall (dock_proc_loads): their anchors */

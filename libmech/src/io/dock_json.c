@@ -36,6 +36,7 @@ enum kind {
     K_PADS,     /* geometry.limiter_pads: integer 0..16                    */
     K_PUSHERS,  /* pushers.n: integer 1..MECH_DOCK_PUSHER_MAX              */
     K_LEVERS,   /* cam.n_lever: integer 1..MECH_DOCK_NLEVER_MAX            */
+    K_HOOKS,    /* hooks.n: integer 1..MECH_DOCK_HOOK_MAX                  */
     K_VEC,      /* [x, y, z], finite                                       */
     K_VECPOS,   /* [x, y, z], each > 0                                     */
     K_AXIS,     /* [x, y, z], a nonzero direction, stored normalised       */
@@ -172,7 +173,8 @@ static const field fields[] = {
     P("sequencer", "align_stroke", process.seq.align_stroke, K_NONNEG, "m"),
     P("sequencer", "align_timeout", process.seq.align_timeout, K_POS, "s"),
     P("sequencer", "gap_closed", process.seq.gap_closed, K_NONNEG, "m"),
-    P("sequencer", "end_delay", process.seq.end_delay, K_NONNEG, "s"),
+    P("sequencer", "docked_hold", process.seq.docked_hold, K_NONNEG, "s"),
+    P("sequencer", "hooks_timeout", process.seq.hooks_timeout, K_POS, "s"),
     /* the fault monitor (docs/dock-process.md §2a) */
     P("faults", "slip_speed", process.faults.slip_speed, K_POS, "m/s"),
     P("faults", "jam_time", process.faults.jam_time, K_POS, "s"),
@@ -188,6 +190,22 @@ static const field fields[] = {
     P("pushers", "radius", process.pushers.radius, K_POS, "m"),
     P("pushers", "psi0_deg", process.pushers.psi0, K_DEG, "deg"),
     P("pushers", "damping", process.pushers.damping, K_NONNEG, "N s/m"),
+    /* the structural hooks (issue 44; docs/dock-process.md §9) */
+    P("hooks", "n", process.hooks.n, K_HOOKS, ""),
+    P("hooks", "radius", process.hooks.radius, K_POS, "m"),
+    P("hooks", "psi0_deg", process.hooks.psi0, K_DEG, "deg"),
+    P("hooks", "capture_range", process.hooks.capture_range, K_POS, "m"),
+    P("hooks", "speed", process.hooks.speed, K_POS, "m/s"),
+    P("hooks", "stiffness", process.hooks.stiffness, K_POS, "N/m"),
+    P("hooks", "damping", process.hooks.damping, K_NONNEG, "N s/m"),
+    P("hooks", "shear_stiffness", process.hooks.shear_stiffness, K_POS, "N/m"),
+    P("hooks", "shear_damping", process.hooks.shear_damping, K_NONNEG, "N s/m"),
+    P("hooks", "preload", process.hooks.preload, K_POS, "N"),
+    P("hooks", "force_max", process.hooks.force_max, K_POS, "N"),
+    P("hooks", "preload_min", process.hooks.preload_min, K_POS, "N"),
+    P("hooks", "roll_tol_deg", process.hooks.roll_tol, K_DEGPOS, "deg"),
+    P("hooks", "tilt_tol_deg", process.hooks.tilt_tol, K_DEGPOS, "deg"),
+    P("hooks", "contact_gap", process.hooks.contact_gap, K_NONNEG, "m"),
     P("cam", "i_cam", process.cam.i_cam, K_POS, ""),
     P("cam", "n_lever", process.cam.n_lever, K_LEVERS, ""),
     P("cam", "psi0_deg", process.cam.psi0, K_DEG, "deg"),
@@ -219,7 +237,7 @@ static const field fields[] = {
 static int process_section(const char *sec)
 {
     return !strcmp(sec, "process") || !strcmp(sec, "drive") || !strcmp(sec, "sequencer") || !strcmp(sec, "pushers") ||
-           !strcmp(sec, "cam") || !strcmp(sec, "faults");
+           !strcmp(sec, "cam") || !strcmp(sec, "faults") || !strcmp(sec, "hooks");
 }
 #define NFIELD (sizeof fields / sizeof fields[0])
 
@@ -232,7 +250,7 @@ typedef struct section {
 static const section sections[] = {
     {"", {"format", "version", "name", "notes", "source", "variant", "cone", "vehicles", "initial", "contact",
           "geometry", "mass", "axial", "lateral", "probe", "thrust", "laws", "outputs", "integration", "process",
-          "drive", "sequencer", "pushers", "cam", "stand", "limiter", "faults", NULL}},
+          "drive", "sequencer", "pushers", "cam", "hooks", "stand", "limiter", "faults", NULL}},
     {"vehicles", {"active", "passive", NULL}},
     {"vehicles.active", {"name", NULL}},
     {"vehicles.passive", {"name", NULL}},
@@ -258,6 +276,7 @@ static const section sections[] = {
     {"faults", {NULL}},
     {"pushers", {"enabled", NULL}},
     {"cam", {"theta_deg", "radius", NULL}},
+    {"hooks", {NULL}},
     {"stand", {NULL}},
     {"limiter", {NULL}},
     {"lateral.brake", {"speed", "moment", NULL}},
@@ -400,7 +419,7 @@ _Static_assert(MECH_DOCK_PUSHER_MAX == 8 && MECH_DOCK_NLEVER_MAX == 4, "the rang
 
 static int is_int(int kind)
 {
-    return kind == K_PADS || kind == K_PUSHERS || kind == K_LEVERS;
+    return kind == K_PADS || kind == K_PUSHERS || kind == K_LEVERS || kind == K_HOOKS;
 }
 
 // (kind, value) => 1 when acceptable; what it expects in words
@@ -415,6 +434,7 @@ static int accepts(int kind, double v, const char **expect)
     case K_PADS: *expect = "an integer 0..16"; return v >= 0 && v <= 16 && v == floor(v);
     case K_PUSHERS: *expect = "an integer 1..8"; return v >= 1 && v <= MECH_DOCK_PUSHER_MAX && v == floor(v);
     case K_LEVERS: *expect = "an integer 1..4"; return v >= 1 && v <= MECH_DOCK_NLEVER_MAX && v == floor(v);
+    case K_HOOKS: *expect = "an integer 1..8"; return v >= 1 && v <= MECH_DOCK_HOOK_MAX && v == floor(v);
     case K_TOL: *expect = "0 (fixed steps of `step`) or 1e-10 .. 1e-2"; return v == 0 || (v >= 1e-10 && v <= 1e-2);
     default: *expect = "finite"; return 1;
     }
@@ -643,8 +663,8 @@ static int parse_process(const ctx *x, const cJSON *doc, mech_dock_config *c)
     if ((rc = find_section(x, doc, "process", &o)) != HY_OK)
         return rc;
     pp->enabled = o != NULL;
-    static const char *const subs[] = {"drive", "sequencer", "pushers", "cam", "faults"};
-    for (int k = 0; k < 5; k++) {
+    static const char *const subs[] = {"drive", "sequencer", "pushers", "cam", "faults", "hooks"};
+    for (int k = 0; k < (int)(sizeof subs / sizeof subs[0]); k++) {
         const cJSON *so;
         if ((rc = find_section(x, doc, subs[k], &so)) != HY_OK)
             return rc;
