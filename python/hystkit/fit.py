@@ -12,7 +12,7 @@ from collections import namedtuple
 
 from . import _lib as L
 from .errors import check
-from .loops import _condition
+from .loops import _condition, _set_provenance
 from .model import Model, _CModel
 from .record import Record, read_csv
 from .table import Table
@@ -72,9 +72,11 @@ def _loops(o, threshold, center):
         o.center = float(center)
 
 
-def _finish(rc, err, cm, rec, cond=None):
+def _finish(rc, err, cm, rec, cond=None, cond_opts=(False, None)):
     check(rc, err)
     cm.ok = True
+    if cond is not None:  # the model file's provenance, as `hyst fit ... --trim-rest` writes it
+        _set_provenance(cm.m, cond, *cond_opts)
     model = Model(cm)
     report = model.info.get("fit", {})
     if cond is not None:
@@ -129,7 +131,7 @@ def fit_pwl(data, Q=None, t=None, *, segments=None, tol=None, max_segments=None,
     _loops(o.loops, threshold, center)
     s, cm, err = rec._series(), _CModel(), L.Err()
     rc = L.hyst.hy_pwlfit_model(C.byref(s), C.byref(o), None, C.byref(cm.m), C.byref(err))
-    return _finish(rc, err, cm, rec, cond)
+    return _finish(rc, err, cm, rec, cond, (trim_rest, remove_offset))
 
 
 def fit_kin(data, Q=None, t=None, *, k=None, m=None, max_k=None, max_m=None, rule="symmetric", smooth="auto",
@@ -175,7 +177,7 @@ def fit_kin(data, Q=None, t=None, *, k=None, m=None, max_k=None, max_m=None, rul
     _loops(o.loops, threshold, center)
     s, cm, err = rec._series(), _CModel(), L.Err()
     rc = L.hyst.hy_kinfit_model(C.byref(s), C.byref(o), None, C.byref(cm.m), C.byref(err))
-    return _finish(rc, err, cm, rec, cond)
+    return _finish(rc, err, cm, rec, cond, (trim_rest, remove_offset))
 
 
 def _as_record(data, Q, t):

@@ -112,6 +112,15 @@ int hy_cli_loops_option(const char *cmd, int opt, const char *arg, hy_loops_opts
  * replay, plot) right after hy_cli_read_series. */
 int hy_cli_condition(const char *cmd, hy_series *s);
 
+// (command, fitted model) => when the record was conditioned, what was done stored in the model's extra keys as
+// "provenance": {"conditioning": ...} (hy_model_set_conditioning); 0 or HY_EXIT_FAIL with the reason printed
+int hy_cli_condition_provenance(const char *cmd, struct hy_model *m);
+
+// (command, model file's path, model) => the conditioning stored in its provenance printed on stderr ("M.json: fitted
+// on a record conditioned: ..."; with a note when this command's record is not conditioned); call it after
+// hy_cli_condition. 0, or HY_EXIT_FAIL naming the key when the provenance is malformed
+int hy_cli_model_provenance(const char *cmd, const char *path, const struct hy_model *m);
+
 // (command, record, loop options, need_loop) => 0, or a refusal printed (constant force or displacement; with
 // need_loop no closed loop) and HY_EXIT_FAIL (hy_record_check)
 int hy_cli_check_record(const char *cmd, const hy_series *s, const hy_loops_opts *o, int need_loop);

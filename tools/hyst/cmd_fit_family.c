@@ -321,6 +321,8 @@ int hy_cmd_fit_family(int argc, char **argv)
             snprintf(path, sizeof path, "%s/boot-%04d.json", bdir, i + 1);
             snprintf(B.models[i].unit_q, sizeof B.models[i].unit_q, "%s", s.q_unit);
             snprintf(B.models[i].unit_Q, sizeof B.models[i].unit_Q, "%s", s.Q_unit);
+            if ((rc = hy_cli_condition_provenance(CMD, &B.models[i])) != HY_EXIT_OK)
+                goto done;
             if (hy_model_write(&B.models[i], path, strcmp(data, "-") ? data : NULL, &err) != HY_OK) {
                 rc = hy_cli_fail(CMD, "%s", err.msg);
                 goto done;
@@ -366,6 +368,8 @@ int hy_cmd_fit_family(int argc, char **argv)
         goto done;
     }
     cJSON_AddItemToObject(r.model.extra, "fit", cJSON_Duplicate(rep, 1));
+    if ((rc = hy_cli_condition_provenance(CMD, &r.model)) != HY_EXIT_OK)
+        goto done;
     if (hy_model_write(&r.model, out, strcmp(data, "-") ? data : NULL, &err) != HY_OK) {
         rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;
