@@ -52,7 +52,7 @@ int hy_cli_report_and_model(const char *cmd, const char *report, const char *out
 // (never over the input); exit status, the failure reported
 int hy_cli_write_json(const char *cmd, const char *path, struct cJSON *doc, const char *protect);
 
-/* Long fits (cli_fitcost.c): (family "pwl", "kin", "bw" or "iwan", rows, bootstrap refits) => the estimated CPU
+/* Long fits (cli_fitcost.c): (family "pwl", "kin", "bw", "iwan" or "clough", rows, bootstrap refits) => the estimated CPU
  * seconds; the limit (HYST_FIT_MAX seconds, default 3600); (command, source, estimate, rows, refits) => HY_EXIT_OK
  * with the estimate said on stderr as a stage (hy_stage_start: end it with hy_stage_end after the fit; st NULL:
  * the limit checked only), or HY_EXIT_FAIL after a message naming the limit and how to raise it */

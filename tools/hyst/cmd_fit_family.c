@@ -1,4 +1,4 @@
-// hyst fit bw, hyst fit bwbn, hyst fit iwan: identify a Bouc-Wen, Bouc-Wen-Baber-Noori or Iwan model by nonlinear least squares on the replayed force
+// hyst fit bw, bwbn, iwan, clough: identify a Bouc-Wen, Bouc-Wen-Baber-Noori, Iwan or peak-oriented model by nonlinear least squares on the replayed force
 // (docs/fit-families.md).
 #include <getopt.h>
 #include <math.h>
@@ -49,7 +49,9 @@ static void usage(FILE *fp, const char *cmd)
             cmd, strcmp(cmd, "fit bw") == 0 ? "Bouc-Wen"
                  : strcmp(cmd, "fit bwbn") == 0 ? "Bouc-Wen-Baber-Noori (degradation and Foliente pinching;\n"
                                                   "started from the Bouc-Wen fit, docs/bw-model.md)"
-                                                : "Iwan (Segalman four-parameter)", HY_IWAN_MAX,
+                 : strcmp(cmd, "fit clough") == 0 ? "peak-oriented multilinear (modified Clough with a pinch\n"
+                                                    "factor; docs/clough-model.md)"
+                                                  : "Iwan (Segalman four-parameter)", HY_IWAN_MAX,
             HY_FAMFIT_BOOT_MIN_CYCLES,
             hy_cli_loops_help, hy_cli_data_help);
 }
