@@ -264,6 +264,14 @@ def fit_iwan(data, Q=None, t=None, *, elements=None, starts=None, max_iter=None,
     return _family_fit("iwan", rec, a + _common(starts, max_iter, energy_tol, bootstrap, seed, threshold, center))
 
 
+def fit_clough(data, Q=None, t=None, *, starts=None, max_iter=None, energy_tol=None, bootstrap=None, seed=None,
+               threshold=None, center=None) -> Fit:
+    """(Record, arrays q, Q[, t], or a CSV path) => Fit(model, report): a peak-oriented (modified Clough) model with
+    pinching (k, F_y, alpha, kappa; docs/clough-model.md) by `hyst fit clough` itself (see fit_bw)."""
+    rec = _as_record(data, Q, t)
+    return _family_fit("clough", rec, _common(starts, max_iter, energy_tol, bootstrap, seed, threshold, center))
+
+
 class FitAll:
     """Result of fit_all: ``table`` (a Table, one row per family: family, fitted, rank, parameters, nrmse,
     cycle_nrmse, energy_ratio, cycle_energy_error (energy-weighted), tied, aic, bic), ``best`` (the first-ranked
