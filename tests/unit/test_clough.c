@@ -162,6 +162,51 @@ static void trial_commit_revert(void **state)
     hy_clough_model_free(m);
 }
 
+/* random histories (seeded): each reversal reached in one step and in 64 equal steps gives the same force (the
+   element is exact for any step); the tangent is a one-sided difference quotient of the force along the move (the
+   law is piecewise linear, so a step within the branch reproduces it); reset at q0 shifts the whole response */
+static void random_paths(void **state)
+{
+    (void)state;
+    unsigned long long x = 88172645463325252ULL;
+    for (int trial = 0; trial < 20; trial++) {
+        hy_clough_params p = P;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        p.kappa = 0.05 + 0.95 * (double)(x % 1000) / 999.0;
+        p.alpha = (double)(x % 7) * 0.03; /* 0 included */
+        hy_clough_model *m = model(&p);
+        hy_element a, b, c;
+        hy_err err;
+        assert_int_equal(hy_clough_element_new(m, &a, &err), HY_OK);
+        assert_int_equal(hy_clough_element_new(m, &b, &err), HY_OK);
+        assert_int_equal(hy_clough_element_new(m, &c, &err), HY_OK);
+        const double q0 = 3.25;
+        assert_int_equal(hy_element_reset(&c, q0, 0.0, &err), HY_OK);
+        double qa = 0, qb = 0, qc = q0;
+        for (int i = 0; i < 60; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            double target = ((double)(x % 20001) / 10000.0 - 1.0) * 0.8; /* in [-0.8, 0.8], u_y = 0.1 */
+            double K, Fa = go(&a, &qa, target, 1, &K), Fb = go(&b, &qb, target, 64, NULL);
+            double Fc = go(&c, &qc, q0 + target, 1, NULL);
+            if (fabs(Fa - Fb) > 1e-10 * (1 + fabs(Fb)) || fabs(Fa - Fc) > 1e-10 * (1 + fabs(Fa)))
+                fail_msg("kappa %g alpha %g step %d: one step %.15g, 64 steps %.15g, shifted %.15g", p.kappa, p.alpha,
+                         i, Fa, Fb, Fc);
+            assert_true(K >= 0 && K <= p.k * (1 + 1e-12)); /* every branch's slope is in [0, k] (§2) */
+            /* a small further move in the same direction: the force changes by K x dq while the branch lasts */
+            double dir = target >= 0 ? 1 : -1, F2, K2;
+            hy_diag d;
+            assert_int_equal(hy_element_trial(&a, qa + dir * 1e-9, 0, &F2, &K2, &d), HY_OK);
+            hy_element_revert(&a);
+            if (K2 == K && fabs((F2 - Fa) / (dir * 1e-9) - K) > 1e-5 * p.k)
+                fail_msg("tangent %g, difference quotient %g", K, (F2 - Fa) / (dir * 1e-9));
+        }
+        hy_element_free(&a);
+        hy_element_free(&b);
+        hy_element_free(&c);
+        hy_clough_model_free(m);
+    }
+}
+
 static void model_file(void **state)
 {
     (void)state;
@@ -214,6 +259,7 @@ int main(void)
         cmocka_unit_test(branches_by_hand),
         cmocka_unit_test(cycle_energy_closed_form),
         cmocka_unit_test(trial_commit_revert),
+        cmocka_unit_test(random_paths),
         cmocka_unit_test(model_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
