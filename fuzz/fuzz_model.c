@@ -7,6 +7,7 @@
 #include <math.h>
 #include "fuzz_util.h"
 #include "hyst/bw.h"
+#include "hyst/clough.h"
 #include "hyst/iwan.h"
 #include "hyst/kin.h"
 #include "hyst/model.h"
@@ -35,6 +36,8 @@ static double model_reach(const hy_model *m)
     } else if (m->type == HY_MODEL_IWAN) {
         for (int i = 0; i < hy_iwan_model_n(m->iwan); i++)
             r = fmax(r, 1.5 * hy_iwan_model_f(m->iwan)[i] / hy_iwan_model_k(m->iwan)[i]);
+    } else if (m->type == HY_MODEL_CLOUGH) {
+        r = 3.0 * hy_clough_model_params(m->clough)->F_y / hy_clough_model_params(m->clough)->k; /* onto the backbone */
     }
     return isfinite(r) ? r : 0.0;
 }
@@ -87,12 +90,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(rc >= HY_OK && rc <= HY_ENOMEM, "unknown status %d", rc);
     if (rc != HY_OK) {
         fuzz_check_message(&err);
-        FUZZ_CHECK(m.type == HY_MODEL_NONE && !m.pwl && !m.kin && !m.bw && !m.iwan && !m.extra, "error but the model is not empty");
+        FUZZ_CHECK(m.type == HY_MODEL_NONE && !m.pwl && !m.kin && !m.bw && !m.iwan && !m.clough && !m.extra, "error but the model is not empty");
         hy_model_free(&m);
         return 0;
     }
     FUZZ_CHECK((m.type == HY_MODEL_PWL && m.pwl) || (m.type == HY_MODEL_KIN && m.kin) ||
-               (m.type == HY_MODEL_BW && m.bw) || (m.type == HY_MODEL_IWAN && m.iwan), "type %d without its model",
+               (m.type == HY_MODEL_BW && m.bw) || (m.type == HY_MODEL_IWAN && m.iwan) ||
+               (m.type == HY_MODEL_CLOUGH && m.clough), "type %d without its model",
                m.type);
 
     char *text = hy_model_print(&m, &err);

@@ -8,6 +8,7 @@
  *                     lambda = HY_FAMFIT_BWBN_LAMBDA, delta_A = delta_psi = 0 (E0 = peak |Q| x peak |q|, the
  *                     energy scale); started from the Bouc-Wen fit of the same record (docs/bw-model.md §Pinching)
  *   Iwan (Segalman):  F_S = e^t0, K_T = e^t1, chi = -0.99 + 1.98 s(t2), beta = e^t3, k_inf = e^t4
+ *   peak-oriented:    k = e^t0, F_y = e^t1, alpha = 0.99 s(t2), kappa = s(t3) (docs/clough-model.md)
  *
  * with s the logistic function. The initial guess comes from the measured loops: the elastic stiffness k0 is the
  * median slope of the first tenth of every major unloading branch, F0 and q0 the largest force and displacement
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hyst/bw.h"
+#include "hyst/clough.h"
 #include "hyst/famfit.h"
 #include "hyst/iwan.h"
 #include "hyst/noise.h"
@@ -41,6 +43,7 @@ int hy_famfit_family_parse(const char *name)
     return strcmp(name, "bw") == 0     ? HY_FAMFIT_BW
          : strcmp(name, "iwan") == 0 ? HY_FAMFIT_IWAN
          : strcmp(name, "bwbn") == 0 ? HY_FAMFIT_BWBN
+         : strcmp(name, "clough") == 0 ? HY_FAMFIT_CLOUGH
                                      : -1;
 }
 
@@ -90,6 +93,13 @@ static int to_phys(const fit_ctx *c, const double *t, double *v)
         bw_to_phys(t, c->np == 5 ? 1 + 9 * sgm(t[4]) : c->n_fixed, v);
         return c->np == 5 ? 5 : 4;
     }
+    if (c->o->family == HY_FAMFIT_CLOUGH) {
+        v[0] = exp(t[0]);
+        v[1] = exp(t[1]);
+        v[2] = 0.99 * sgm(t[2]);
+        v[3] = sgm(t[3]);
+        return 4;
+    }
     v[0] = exp(t[0]);
     v[1] = exp(t[1]);
     v[2] = -0.99 + 1.98 * sgm(t[2]);
@@ -100,12 +110,16 @@ static int to_phys(const fit_ctx *c, const double *t, double *v)
 
 static const char *const bw_names[] = {"k", "alpha", "beta", "gamma", "n"};
 static const char *const iwan_names[] = {"F_S", "K_T", "chi", "beta", "k_inf"};
+static const char *const clough_names[] = {"k", "F_y", "alpha", "kappa"};
 static const char *const bwbn_names[] = {"k", "alpha", "beta", "gamma", "n", "delta_nu", "delta_eta",
                                          "zeta_s", "pinch_p", "pinch_q", "psi"};
 
 static const char *const *fam_names(int family)
 {
-    return family == HY_FAMFIT_BW ? bw_names : family == HY_FAMFIT_BWBN ? bwbn_names : iwan_names;
+    return family == HY_FAMFIT_BW       ? bw_names
+         : family == HY_FAMFIT_BWBN     ? bwbn_names
+         : family == HY_FAMFIT_CLOUGH ? clough_names
+                                        : iwan_names;
 }
 
 /* (theta) => 1 for each reported parameter whose transform has saturated: the value sits at a bound of its range
@@ -116,6 +130,11 @@ static void bounds_hit(const fit_ctx *c, const double *t, const double *v, int *
     const double L = 9.2; /* |theta| of a logistic beyond which s is within 1e-4 of 0 or 1 */
     for (int i = 0; i < HY_FAMFIT_PMAX; i++)
         hit[i] = 0;
+    if (c->o->family == HY_FAMFIT_CLOUGH) {
+        hit[2] = fabs(t[2]) > L;                          /* alpha at 0 or 0.99 */
+        hit[3] = fabs(t[3]) > L;                          /* kappa at 0 or 1 (no pinching) */
+        return;
+    }
     if (c->o->family == HY_FAMFIT_IWAN) {
         hit[2] = fabs(t[2]) > L;                          /* chi at -0.99 or 0.99 */
         hit[4] = v[4] < 1e-6 * v[1];                      /* k_inf vanished against K_T */
@@ -157,6 +176,11 @@ static int make_model(const fit_ctx *c, const double *t, hy_model *m, hy_err *er
         if (rc == HY_OK && !c->final)
             hy_bw_model_set_substep_frac(m->bw, FIT_SUBSTEP_FRAC);
         return rc;
+    }
+    if (c->o->family == HY_FAMFIT_CLOUGH) {
+        hy_clough_params p = {.k = v[0], .F_y = v[1], .alpha = v[2], .kappa = v[3]};
+        m->type = HY_MODEL_CLOUGH;
+        return hy_clough_model_new(&p, &m->clough, err);
     }
     int N = c->o->iwan_N ? c->o->iwan_N : 32;
     hy_iwan_segalman s = {.F_S = v[0], .K_T = v[1], .chi = v[2], .beta = v[3], .N = N};
@@ -250,6 +274,20 @@ static void start_theta(const fit_ctx *c, int st, double k0, double F0, double q
         t[10] = log(psf[s] * exp(c->base[2]));
         return;
     }
+    if (c->o->family == HY_FAMFIT_CLOUGH) {
+        /* the backbone through the record's tip: F0 = F_y (1 - alpha) + alpha k0 q0; pinching from none to much */
+        static const double al[] = {0.05, 0.02, 0.15, 0.005}, ka[] = {0.9, 0.5, 0.25, 0.7};
+        double Fy = (F0 - al[s] * k0 * q0) / (1 - al[s]);
+        if (!(Fy > 0.05 * F0))
+            Fy = 0.05 * F0;
+        if (Fy > k0 * q0)
+            Fy = 0.5 * k0 * q0;
+        t[0] = log(k0);
+        t[1] = log(Fy);
+        t[2] = logit(al[s] / 0.99);
+        t[3] = logit(ka[s]);
+        return;
+    }
     double a = alpha_s[s];
     double zy = (F0 - a * k0 * q0) / ((1 - a) * k0);
     if (!(zy > 0.02 * q0))
@@ -297,7 +335,7 @@ static int fit_once(const double *q, const double *Q, size_t n, const hy_famfit_
     r->F0 = F0;
     r->q0 = q0;
     fit_ctx c = {q, Q, n, o, 0, o->bw_n > 0 ? o->bw_n : 1.0, 0, F0 * q0, {0}, 0.0};
-    c.np = o->family == HY_FAMFIT_BW ? 4 : o->family == HY_FAMFIT_BWBN ? BWBN_NP : 5;
+    c.np = o->family == HY_FAMFIT_BW || o->family == HY_FAMFIT_CLOUGH ? 4 : o->family == HY_FAMFIT_BWBN ? BWBN_NP : 5;
     if (o->family == HY_FAMFIT_BWBN && !o->theta0) {
         /* the Bouc-Wen fit of the same record (same weights) is the base the pinching starts add to */
         hy_famfit_opts ob = *o;

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include "hyst/fitmodel.h"
 #include "hyst/bw.h"
+#include "hyst/clough.h"
 #include "hyst/iwan.h"
 #include "hyst/kin.h"
 #include "hyst/pwl.h"
@@ -136,6 +137,8 @@ int hy_element_copy(const hy_element *src, hy_element *dst, hy_err *err)
         rc = hy_bw_element_copy(src, dst, err);
     } else if (strcmp(src->ops->family, "iwan") == 0) {
         rc = hy_iwan_element_copy(src, dst, err);
+    } else if (strcmp(src->ops->family, "clough") == 0) {
+        rc = hy_clough_element_copy(src, dst, err);
     } else {
         rc = hy_err_set(err, HY_EARG, "element copy: family '%s' cannot be copied", src->ops->family);
     }

@@ -1,8 +1,10 @@
 /* Number of free parameters of a model, for the information criteria of `hyst fit all` (docs/fit-families.md):
  * pwl: every table number (q and Q of each point, k_beyond of each side); kin: the non-zero coefficients;
  * bw: k, alpha, beta, gamma, n and the non-zero degradation rates (A is a scale fixed at 1 by the fits);
- * iwan: F_S, K_T, chi, beta, k_inf for the Segalman form, 2 per element + k_inf for the discrete form. */
+ * iwan: F_S, K_T, chi, beta, k_inf for the Segalman form, 2 per element + k_inf for the discrete form;
+ * clough: k, F_y, alpha and kappa when it pinches (kappa < 1). */
 #include "hyst/bw.h"
+#include "hyst/clough.h"
 #include "hyst/iwan.h"
 #include "hyst/kin.h"
 #include "hyst/model.h"
@@ -39,6 +41,8 @@ int hy_model_nparams(const hy_model *m)
     }
     case HY_MODEL_IWAN:
         return hy_iwan_model_form(m->iwan) == HY_IWAN_SEGALMAN ? 5 : 2 * hy_iwan_model_n(m->iwan) + 1;
+    case HY_MODEL_CLOUGH:
+        return 3 + (hy_clough_model_params(m->clough)->kappa < 1);
     default:
         return 0;
     }

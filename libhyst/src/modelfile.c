@@ -51,7 +51,7 @@ int hy_model_parse(const char *text, const char *name, hy_model *m, hy_err *err)
     } else if (!cJSON_IsNumber(ver) || ver->valuedouble != 1.0) {
         rc = hy_err_set(err, HY_EPARSE, "%s: \"version\": expected 1 (this hyst reads version 1 model files)", name);
     } else if (!cJSON_IsString(mod)) {
-        rc = hy_err_set(err, HY_EPARSE, "%s: \"model\": expected \"pwl\", \"kin\", \"bw\" or \"iwan\"", name);
+        rc = hy_err_set(err, HY_EPARSE, "%s: \"model\": expected \"pwl\", \"kin\", \"bw\", \"iwan\" or \"clough\"", name);
     } else if (units && !cJSON_IsObject(units)) {
         rc = hy_err_set(err, HY_EPARSE, "%s: \"units\": expected an object like {\"q\": \"mm\", \"Q\": \"N\"}", name);
     }
@@ -78,8 +78,12 @@ int hy_model_parse(const char *text, const char *name, hy_model *m, hy_err *err)
             m->type = HY_MODEL_IWAN;
             own = hy_iwan_json_keys;
             rc = hy_iwan_from_json(doc, name, &m->iwan, err);
+        } else if (strcmp(mod->valuestring, "clough") == 0) {
+            m->type = HY_MODEL_CLOUGH;
+            own = hy_clough_json_keys;
+            rc = hy_clough_from_json(doc, name, &m->clough, err);
         } else {
-            rc = hy_err_set(err, HY_EPARSE, "%s: \"model\": unknown model \"%s\" (expected \"pwl\", \"kin\", \"bw\" or \"iwan\")", name,
+            rc = hy_err_set(err, HY_EPARSE, "%s: \"model\": unknown model \"%s\" (expected \"pwl\", \"kin\", \"bw\", \"iwan\" or \"clough\")", name,
                             mod->valuestring);
         }
     }
@@ -142,6 +146,8 @@ char *hy_model_print(const hy_model *m, hy_err *err)
         rc = hy_bw_to_json(m->bw, doc, err);
     else if (m->type == HY_MODEL_IWAN)
         rc = hy_iwan_to_json(m->iwan, doc, err);
+    else if (m->type == HY_MODEL_CLOUGH)
+        rc = hy_clough_to_json(m->clough, doc, err);
     else
         rc = hy_err_set(err, HY_EARG, "model has no type");
     for (const cJSON *it = m->extra ? m->extra->child : NULL; rc == HY_OK && it; it = it->next) {
@@ -188,6 +194,8 @@ int hy_model_element(const hy_model *m, hy_element *e, hy_err *err)
         return hy_bw_element_new(m->bw, e, err);
     if (m->type == HY_MODEL_IWAN)
         return hy_iwan_element_new(m->iwan, e, err);
+    if (m->type == HY_MODEL_CLOUGH)
+        return hy_clough_element_new(m->clough, e, err);
     return hy_err_set(err, HY_EARG, "model has no type");
 }
 
@@ -204,6 +212,8 @@ void hy_model_free(hy_model *m)
         hy_bw_model_free(m->bw);
     if (m->iwan)
         hy_iwan_model_free(m->iwan);
+    if (m->clough)
+        hy_clough_model_free(m->clough);
     cJSON_Delete(m->extra);
     memset(m, 0, sizeof *m);
 }
@@ -211,8 +221,8 @@ void hy_model_free(hy_model *m)
 // (model) => family name as in model files
 const char *hy_model_family(const hy_model *m)
 {
-    static const char *const names[] = {"none", "pwl", "kin", "bw", "iwan"};
-    return m && m->type >= 0 && m->type <= HY_MODEL_IWAN ? names[m->type] : "none";
+    static const char *const names[] = {"none", "pwl", "kin", "bw", "iwan", "clough"};
+    return m && m->type >= 0 && m->type <= HY_MODEL_CLOUGH ? names[m->type] : "none";
 }
 
 // (model) => independent copy through the model file text

@@ -15,7 +15,7 @@ from .errors import (ArgumentError, ClosedError, DataError, HystError, HystFileN
 from .record import Record, read_csv, read_record
 from .loops import Loops, loops
 from .model import Model, load_model, parse_model
-from .fit import Fit, FitAll, fit_all, fit_bw, fit_bwbn, fit_iwan, fit_kin, fit_pwl
+from .fit import Fit, FitAll, fit_all, fit_bw, fit_bwbn, fit_clough, fit_iwan, fit_kin, fit_pwl
 from .replay import replay
 from .dock import DockRun, DockScenario, DockSim, run_dock
 from .beam import BeamRun, BeamSim, run_beam
@@ -31,7 +31,7 @@ __version__ = "0.1.0"
 __all__ = ["ArgumentError", "ClosedError", "DataError", "HystError", "HystFileNotFoundError", "HystIOError",
            "HystIsADirectoryError", "HystMemoryError", "HystPermissionError", "ModelError", "NumericError",
            "ParseError", "RangeError", "StateError", "ProgramError", "Record", "read_csv", "read_record", "Loops",
-           "loops", "Model", "load_model", "parse_model", "Fit", "FitAll", "fit_pwl", "fit_kin", "fit_bw", "fit_bwbn", "fit_iwan",
+           "loops", "Model", "load_model", "parse_model", "Fit", "FitAll", "fit_pwl", "fit_kin", "fit_bw", "fit_bwbn", "fit_iwan", "fit_clough",
            "fit_all", "replay", "DockRun", "DockScenario", "DockSim", "run_dock", "BeamRun", "BeamSim", "run_beam",
            "Table", "read_table", "Sweep", "run_sweep", "read_sweep", "find_program", "plot", "Comparison",
            "compare", "Calibration", "calibrate"]

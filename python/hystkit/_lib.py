@@ -219,7 +219,7 @@ class Loops(C.Structure):
 # ---- models and elements (hyst/model.h, hyst/element.h) ----
 class Model(C.Structure):
     _fields_ = [("type", C.c_int), ("pwl", C.c_void_p), ("kin", C.c_void_p), ("bw", C.c_void_p),
-                ("iwan", C.c_void_p), ("unit_q", C.c_char * 32), ("unit_Q", C.c_char * 32), ("extra", C.c_void_p)]
+                ("iwan", C.c_void_p), ("clough", C.c_void_p), ("unit_q", C.c_char * 32), ("unit_Q", C.c_char * 32), ("extra", C.c_void_p)]
 
 
 TRIAL_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_double, C.c_double, dbl_p, dbl_p, C.POINTER(Diag))

@@ -12,7 +12,7 @@ from collections import namedtuple
 
 from . import _lib as L
 from .errors import check
-from .loops import _condition
+from .loops import _condition, _set_provenance
 from .model import Model, _CModel
 from .record import Record, read_csv
 from .table import Table
@@ -72,9 +72,11 @@ def _loops(o, threshold, center):
         o.center = float(center)
 
 
-def _finish(rc, err, cm, rec, cond=None):
+def _finish(rc, err, cm, rec, cond=None, cond_opts=(False, None)):
     check(rc, err)
     cm.ok = True
+    if cond is not None:  # the model file's provenance, as `hyst fit ... --trim-rest` writes it
+        _set_provenance(cm.m, cond, *cond_opts)
     model = Model(cm)
     report = model.info.get("fit", {})
     if cond is not None:
@@ -129,7 +131,7 @@ def fit_pwl(data, Q=None, t=None, *, segments=None, tol=None, max_segments=None,
     _loops(o.loops, threshold, center)
     s, cm, err = rec._series(), _CModel(), L.Err()
     rc = L.hyst.hy_pwlfit_model(C.byref(s), C.byref(o), None, C.byref(cm.m), C.byref(err))
-    return _finish(rc, err, cm, rec, cond)
+    return _finish(rc, err, cm, rec, cond, (trim_rest, remove_offset))
 
 
 def fit_kin(data, Q=None, t=None, *, k=None, m=None, max_k=None, max_m=None, rule="symmetric", smooth="auto",
@@ -175,7 +177,7 @@ def fit_kin(data, Q=None, t=None, *, k=None, m=None, max_k=None, max_m=None, rul
     _loops(o.loops, threshold, center)
     s, cm, err = rec._series(), _CModel(), L.Err()
     rc = L.hyst.hy_kinfit_model(C.byref(s), C.byref(o), None, C.byref(cm.m), C.byref(err))
-    return _finish(rc, err, cm, rec, cond)
+    return _finish(rc, err, cm, rec, cond, (trim_rest, remove_offset))
 
 
 def _as_record(data, Q, t):
@@ -260,6 +262,14 @@ def fit_iwan(data, Q=None, t=None, *, elements=None, starts=None, max_iter=None,
     if elements is not None:
         a += ["--elements", str(_int("elements", elements, 2, 1024))]
     return _family_fit("iwan", rec, a + _common(starts, max_iter, energy_tol, bootstrap, seed, threshold, center))
+
+
+def fit_clough(data, Q=None, t=None, *, starts=None, max_iter=None, energy_tol=None, bootstrap=None, seed=None,
+               threshold=None, center=None) -> Fit:
+    """(Record, arrays q, Q[, t], or a CSV path) => Fit(model, report): a peak-oriented (modified Clough) model with
+    pinching (k, F_y, alpha, kappa; docs/clough-model.md) by `hyst fit clough` itself (see fit_bw)."""
+    rec = _as_record(data, Q, t)
+    return _family_fit("clough", rec, _common(starts, max_iter, energy_tol, bootstrap, seed, threshold, center))
 
 
 class FitAll:

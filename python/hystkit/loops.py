@@ -116,6 +116,22 @@ _hy_condition.argtypes = [L.dbl_p, L.dbl_p, L.dbl_p, C.POINTER(C.c_size_t), C.c_
                           C.POINTER(_ConditionReport), C.POINTER(L.Err)]
 
 
+_hy_model_set_conditioning = L.hyst.hy_model_set_conditioning
+_hy_model_set_conditioning.restype = C.c_int
+_hy_model_set_conditioning.argtypes = [C.c_void_p, C.POINTER(_ConditionOpts), C.POINTER(_ConditionReport),
+                                       C.POINTER(L.Err)]
+
+
+def _set_provenance(model_struct, rep, trim_rest, remove_offset):
+    """(a fitted hy_model, the report _condition gave and its options) => the model file's "provenance":
+    {"conditioning": ...} set by the library (hy_model_set_conditioning), as the hyst fit commands do"""
+    o = _ConditionOpts(int(bool(trim_rest)), int("q" in (remove_offset or "")), int("Q" in (remove_offset or "")),
+                       float(rep["rest_tol"]))
+    r = _ConditionReport(*(rep[k] for k, _ in _ConditionReport._fields_))
+    err = L.Err()
+    check(_hy_model_set_conditioning(C.addressof(model_struct), C.byref(o), C.byref(r), C.byref(err)), err)
+
+
 def _condition(q, Q, t=None, lines=None, trim_rest=False, remove_offset=None, rest_tol=None):
     """(arrays, the options of `hyst ... --trim-rest --remove-offset W --rest-tol TOL`) => (q, Q, t, lines, report):
     copies conditioned by the library's hy_condition (docs/data-input.md "Conditioning"), report a dict (None when

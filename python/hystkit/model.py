@@ -57,7 +57,7 @@ def _same_length(q, other, name):
 class Model(L.Owner):
     """A hysteresis model and the state of one element of it (at rest at the origin when made).
 
-    ``family`` is "pwl", "kin", "bw" or "iwan", ``units`` the q and Q units of its file, ``info`` the file's other
+    ``family`` is "pwl", "kin", "bw", "iwan" or "clough", ``units`` the q and Q units of its file, ``info`` the file's other
     keys (name, source, the fit report under "fit").
 
     Ownership (docs/python.md): the C model is immutable and shared by a Model and its copies (freed with the last
@@ -163,7 +163,7 @@ class Model(L.Owner):
 
     @property
     def family(self) -> str:
-        """The model family: "pwl", "kin", "bw" or "iwan"."""
+        """The model family: "pwl", "kin", "bw", "iwan" or "clough"."""
         self._m()
         return self._family
 

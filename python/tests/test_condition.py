@@ -57,6 +57,13 @@ def test_fit_reports_the_conditioning(records):
     assert fit.report["conditioning"]["n_out"] == q.size
     assert fit.report["samples"] == q.size  # the fit saw the conditioned rows only
     assert hk.fit_pwl(q, Q).report.get("conditioning") is None
+    # the model file's provenance, as `hyst fit pwl --trim-rest --remove-offset q,Q` writes it
+    prov = fit.model.info["provenance"]["conditioning"]
+    assert prov["rows_kept"] == q.size and prov["rows_in"] == pq.size
+    assert prov["trimmed_start"] == 500 and prov["trimmed_end"] == 300
+    assert prov["remove_offset"] == "q,Q" and prov["trim_rest"] is True
+    assert prov["q_offset"] == pytest.approx(-3.2, abs=1e-12) and prov["rest_tol"] == 0.01
+    assert "provenance" not in hk.fit_pwl(q, Q).model.info
 
 
 def test_bad_options():

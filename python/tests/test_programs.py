@@ -20,7 +20,8 @@ def _no_wall_time(text):
 
 
 @pytest.mark.parametrize("family,opts,kw", [("bw", ["--n", "1"], {"n": np.int64(1)}),
-                                            ("iwan", ["--elements", "16"], {"elements": 16})])
+                                            ("iwan", ["--elements", "16"], {"elements": 16}),
+                                            ("clough", [], {})])
 def test_family_fit_equals_the_program(tmp_path, family, opts, kw):
     run("hyst", "fit", family, REC.name, "-o", tmp_path / "cli.json", "-q", *opts, cwd=SYN)
     fit = getattr(hk, "fit_" + family)(hk.read_csv(REC), **kw)

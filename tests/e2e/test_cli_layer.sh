@@ -29,6 +29,7 @@ hyst|fit kin|--k|$D|
 hyst|fit bw|--starts|$D|
 hyst|fit bwbn|--max-iter|$D|
 hyst|fit iwan|--elements|$D|
+hyst|fit clough|--starts|$D|
 hyst|fit all|--energy-tol|$D|-d $WORK/fa
 hyst|replay|--center|$M $D|
 hyst|plot|--center|loops $M $D|
@@ -144,6 +145,7 @@ hyst|fit kin|in.csv|IN --report IN
 hyst|fit bw|in.csv|IN -o IN
 hyst|fit bwbn|in.csv|IN --report IN
 hyst|fit iwan|in.csv|IN -o IN
+hyst|fit clough|in.csv|IN --report IN
 hyst|fit all|in.csv|IN -d $WORK/fa --json IN
 hyst|replay|in.csv|$M IN -o IN
 hyst|plot|in.json|loops IN $D --script IN

@@ -63,9 +63,40 @@ PYEOF
 then ok "fit bw conditioned: the clean record's parameters (within 1 % of a standard error)"
 else not_ok "fit bw conditioned: the clean record's parameters ($(cat "$WORK/.w"))"; fi
 check_num "fit bw conditioned: samples of the clean record" "$(jget "$WORK/f1.json" fit samples)" 601 0
+# provenance (issue 46 leftover 2): the conditioning report goes into the model file, and replay reads it back
+check_num "provenance: rows in" "$(jget "$WORK/f1.json" provenance conditioning rows_in)" 1401 0
+check_num "provenance: rows kept" "$(jget "$WORK/f1.json" provenance conditioning rows_kept)" 601 0
+check_num "provenance: trimmed at the start" "$(jget "$WORK/f1.json" provenance conditioning trimmed_start)" 500 0
+check_num "provenance: trimmed at the end" "$(jget "$WORK/f1.json" provenance conditioning trimmed_end)" 300 0
+check_num "provenance: q offset" "$(jget "$WORK/f1.json" provenance conditioning q_offset)" -3.2 1e-12
+check_num "provenance: Q offset (not asked)" "$(jget "$WORK/f1.json" provenance conditioning Q_offset)" 0 0
+[ "$(jget "$WORK/f1.json" provenance conditioning remove_offset)" = q ] && ok "provenance: which offset" \
+    || not_ok "provenance: which offset"
+$PY -c 'import json,sys; sys.exit("provenance" in json.load(open(sys.argv[1])))' "$WORK/f0.json" \
+    && ok "no provenance without conditioning" || not_ok "no provenance without conditioning"
+check "replay conditioned reads the provenance" "$HYST" replay --trim-rest --remove-offset q "$WORK/f1.json" "$WORK/padded-q.csv" --json "$WORK/r2.json"
+grep -q "f1.json: fitted on a record conditioned: 601 of 1401 rows kept (500 at rest trimmed at the start, 300 at the end; rest tolerance 0.03); offset at rest removed: q -3.2$" "$WORK/.err" \
+    && ok "replay prints the model's conditioning" || not_ok "replay prints the model's conditioning ($(cat "$WORK/.err"))"
+check "replay unconditioned of a conditioned fit" "$HYST" replay "$WORK/f1.json" "$WORK/padded-q.csv" --json "$WORK/r3.json"
+grep -q "f1.json: fitted on a record conditioned: .*(this record is not conditioned: give the same --trim-rest / --remove-offset" "$WORK/.err" \
+    && ok "replay says when its record is not conditioned as the fit's was" || not_ok "replay: unconditioned note ($(cat "$WORK/.err"))"
+check "fit kin conditioned" "$HYST" fit kin $C "$WORK/padded.csv" -o "$WORK/k1.json"
+check_num "fit kin: provenance" "$(jget "$WORK/k1.json" provenance conditioning rows_kept)" 601 0
+check "fit pwl conditioned" "$HYST" fit pwl $C "$WORK/padded.csv" -o "$WORK/p1.json"
+# the force offset is the mean over the 501 rest rows: 500 padded at 0.5, then the first measured row (noise + 0.5)
+check_num "fit pwl: provenance" "$(jget "$WORK/p1.json" provenance conditioning Q_offset)" \
+    "$(awk -F, 'NR == 2 { printf "%.17g", 0.5 + $3 / 501 }' "$WORK/clean.csv")" 1e-12
+# a malformed provenance is named by its key
+sed 's/"rows_kept":[[:space:]]*601/"rows_kept": 602/' "$WORK/f1.json" >"$WORK/bad1.json"
+check_fails "provenance: counts that do not add up" "bad1.json: provenance.conditioning: rows_kept 602 [+] trimmed_start 500 [+] trimmed_end 300 is not rows_in 1401" \
+    "$HYST" replay "$WORK/bad1.json" "$WORK/padded-q.csv"
+sed 's/"trim_rest":[[:space:]]*true/"trim_rest": "yes"/' "$WORK/f1.json" >"$WORK/bad2.json"
+check_fails "provenance: wrong type" "bad2.json: provenance.conditioning.trim_rest: expected true or false" \
+    "$HYST" replay "$WORK/bad2.json" "$WORK/padded-q.csv"
 # fit all hands the options on to every fit; its ranking sees the conditioned record
 check "fit all conditioned" "$HYST" fit all $C "$WORK/padded.csv" -d "$WORK/all" --families kin,bw --json "$WORK/a.json"
 check_num "fit all conditioned: bw's model fitted on the clean rows" "$(jget "$WORK/all/fitted-bw.json" fit samples)" 601 0
+check_num "fit all conditioned: provenance in every model" "$(jget "$WORK/all/fitted-kin.json" provenance conditioning rows_kept)$(jget "$WORK/all/fitted-bw.json" provenance conditioning rows_kept)" 601601 0
 check "plot conditioned" "$HYST" plot all $C "$WORK/bw.json" "$WORK/padded.csv" -o "$WORK/p.png"
 grep -q "conditioned: 601 of 1401" "$WORK/.err" && ok "plot reports the conditioning" || not_ok "plot reports the conditioning"
 # only the trimming, and only one offset

@@ -76,6 +76,10 @@ static void test_copy_pwl(void **st) { (void)st; copy_follows(PWL, 6.0); }
 static void test_copy_kin(void **st) { (void)st; copy_follows(KIN, 0.45); }
 static void test_copy_bw(void **st) { (void)st; copy_follows(BW, 3.0); }        /* HY_EARG before hy_bw_element_copy */
 static void test_copy_iwan(void **st) { (void)st; copy_follows(IWAN, 3.0); }    /* and hy_iwan_element_copy */
+static const char *CLOUGH =
+    "{\"format\": \"hyst-model\", \"version\": 1, \"model\": \"clough\", \"k\": 100, \"F_y\": 40,\n"
+    " \"alpha\": 0.05, \"kappa\": 0.4}\n";
+static void test_copy_clough(void **st) { (void)st; copy_follows(CLOUGH, 3.0); } /* hy_clough_element_copy */
 
 static void test_copy_refuses_a_foreign_element(void **st)
 {
@@ -328,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_copy_kin),
         cmocka_unit_test(test_copy_bw),
         cmocka_unit_test(test_copy_iwan),
+        cmocka_unit_test(test_copy_clough),
         cmocka_unit_test(test_copy_refuses_a_foreign_element),
         cmocka_unit_test(test_pwlfit_model_points_at_the_line),
         cmocka_unit_test(test_pwlfit_model_extras),

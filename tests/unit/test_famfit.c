@@ -1,5 +1,5 @@
 // NLLS layer and the bw / iwan fits (fit_nlls.c, fit_family.c): the solver against closed forms (a linear model's
-// OLS estimate and standard errors), noise-free recovery of Bouc-Wen and Iwan parameters, the bootstrap's
+// OLS estimate and standard errors), noise-free recovery of Bouc-Wen, Iwan and peak-oriented parameters, the bootstrap's
 // too-few-cycles error, the energy-outlier ordering.
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hyst/bw.h"
+#include "hyst/clough.h"
 #include "hyst/famfit.h"
 #include "hyst/iwan.h"
 #include "hyst/noise.h"
@@ -116,6 +117,22 @@ static void noise_free_recovery(void **state)
     for (int i = 0; i < 5; i++)
         if (fabs(r.value[i] - wi[i]) > 1e-4 * fabs(wi[i]))
             fail_msg("%s = %.10g, true %g", r.name[i], r.value[i], wi[i]);
+    hy_famfit_result_free(&r);
+    hy_model_free(&m);
+
+    /* the peak-oriented family (pinched): a record of its own law, recovered to the solver's step tolerance */
+    hy_clough_params pc = {.k = 100, .F_y = 40, .alpha = 0.05, .kappa = 0.4};
+    m = (hy_model){.type = HY_MODEL_CLOUGH};
+    assert_int_equal(hy_clough_model_new(&pc, &m.clough, NULL), HY_OK);
+    n = record(&m, q, Q, PER);
+    o.family = HY_FAMFIT_CLOUGH;
+    assert_int_equal(hy_famfit_run(q, Q, n, &o, &r, &err), HY_OK);
+    const double wc[] = {100, 40, 0.05, 0.4};
+    assert_int_equal(r.np, 4);
+    for (int i = 0; i < 4; i++)
+        if (fabs(r.value[i] - wc[i]) > 1e-6 * fabs(wc[i]))
+            fail_msg("%s = %.10g, true %g", r.name[i], r.value[i], wc[i]);
+    assert_true(r.metrics.nrmse < 1e-8);
     hy_famfit_result_free(&r);
     hy_model_free(&m);
 }

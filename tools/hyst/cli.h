@@ -52,7 +52,7 @@ int hy_cli_fit_outputs(const char *cmd, const char *data, const char *out, const
 // (tool_out_open: never over the input); exit status, the failure reported
 int hy_cli_write_json(const char *cmd, const char *path, struct cJSON *doc, const char *protect);
 
-/* Long fits (cli_fitcost.c): (family "pwl", "kin", "bw" or "iwan", rows, bootstrap refits) => the estimated CPU
+/* Long fits (cli_fitcost.c): (family "pwl", "kin", "bw", "iwan" or "clough", rows, bootstrap refits) => the estimated CPU
  * seconds; the limit (HYST_FIT_MAX seconds, default 3600); (command, source, estimate, rows, refits) => HY_EXIT_OK
  * with the estimate said on stderr as a stage (hy_stage_start: end it with hy_stage_end after the fit; st NULL:
  * the limit checked only), or HY_EXIT_FAIL after a message naming the limit and how to raise it */
@@ -114,6 +114,15 @@ void hy_cli_opt_note(const hy_args *st, const char *v);
  * HY_EXIT_FAIL with the reason printed. Called by every command that reads a record to analyse (loops, fit,
  * replay, plot) right after hy_cli_read_series. */
 int hy_cli_condition(const char *cmd, hy_series *s);
+
+// (command, fitted model) => when the record was conditioned, what was done stored in the model's extra keys as
+// "provenance": {"conditioning": ...} (hy_model_set_conditioning); 0 or HY_EXIT_FAIL with the reason printed
+int hy_cli_condition_provenance(const char *cmd, struct hy_model *m);
+
+// (command, model file's path, model) => the conditioning stored in its provenance printed on stderr ("M.json: fitted
+// on a record conditioned: ..."; with a note when this command's record is not conditioned); call it after
+// hy_cli_condition. 0, or HY_EXIT_FAIL naming the key when the provenance is malformed
+int hy_cli_model_provenance(const char *cmd, const char *path, const struct hy_model *m);
 
 // (command, record, loop options, need_loop) => 0, or a refusal printed (constant force or displacement; with
 // need_loop no closed loop) and HY_EXIT_FAIL (hy_record_check)

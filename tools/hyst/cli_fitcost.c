@@ -15,7 +15,8 @@
 static const struct {
     const char *family;
     double cpu_per_row; /* seconds, one fit */
-} cost[] = {{"pwl", 7.5e-6}, {"kin", 3.4e-5}, {"bw", 1.6e-4}, {"iwan", 3.4e-5}};
+} cost[] = {{"pwl", 7.5e-6}, {"kin", 3.4e-5}, {"bw", 1.6e-4}, {"iwan", 3.4e-5},
+                {"clough", 3.6e-5}}; /* clough: SPC1, 33028 rows, 1.2 s */
 
 double hy_cli_fit_seconds(const char *family, size_t rows, int refits)
 {

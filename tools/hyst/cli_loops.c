@@ -4,6 +4,7 @@
 #include "hyst/args.h"
 #include "cli.h"
 #include "hyst/condition.h"
+#include "hyst/model.h"
 
 /* the conditioning options of this process's command (set while its options are parsed; 'hyst fit all' hands
    the same options to each fit it runs) */
@@ -60,6 +61,10 @@ int hy_cli_check_record(const char *cmd, const hy_series *s, const hy_loops_opts
     return HY_EXIT_OK;
 }
 
+/* what conditioning did to this process's record (the fit commands store it in the model file's provenance) */
+static hy_condition_report cond_rep;
+static int cond_done;
+
 // (command, record) => conditioned in place as the options asked, and reported
 int hy_cli_condition(const char *cmd, hy_series *s)
 {
@@ -67,17 +72,41 @@ int hy_cli_condition(const char *cmd, hy_series *s)
     hy_err err;
     if (hy_condition(s->t, s->q, s->Q, s->line, s->n, &cond, &r, &err) != HY_OK)
         return hy_cli_fail(cmd, "%s: %s", s->source, err.msg);
-    if (r.n_out == r.n_in && r.q_offset == 0 && r.Q_offset == 0 && !cond.trim_rest)
+    if (r.n_out == r.n_in && r.q_offset == 0 && r.Q_offset == 0 && !cond.trim_rest && !cond.offset_q && !cond.offset_Q)
         return HY_EXIT_OK;
     s->n = r.n_out;
-    char off[160] = "";
-    if (cond.offset_q && cond.offset_Q)
-        snprintf(off, sizeof off, "; offsets at rest removed: q %.6g, Q %.6g", r.q_offset, r.Q_offset);
-    else if (cond.offset_q)
-        snprintf(off, sizeof off, "; offset at rest removed: q %.6g", r.q_offset);
-    else if (cond.offset_Q)
-        snprintf(off, sizeof off, "; offset at rest removed: Q %.6g", r.Q_offset);
-    tool_note(cmd, "%s: conditioned: %zu of %zu rows kept (%zu at rest trimmed at the start, %zu at the end; rest "
-         "tolerance %.4g)%s", s->source, r.n_out, r.n_in, r.trimmed_start, r.trimmed_end, r.rest_tol, off);
+    cond_rep = r;
+    cond_done = 1;
+    char line[HY_MSG_LEN];
+    hy_condition_describe(&cond, &r, line, sizeof line);
+    tool_note(cmd, "%s: %s", s->source, line);
+    return HY_EXIT_OK;
+}
+
+// (command, model file's path, model) => its conditioning provenance printed, or the malformed key named
+int hy_cli_model_provenance(const char *cmd, const char *path, const struct hy_model *m)
+{
+    hy_condition_opts o;
+    hy_condition_report r;
+    hy_err err;
+    int present;
+    if (hy_model_conditioning(m, hy_display_name(path), &present, &o, &r, &err) != HY_OK)
+        return hy_cli_fail(cmd, "%s", err.msg);
+    if (!present)
+        return HY_EXIT_OK;
+    char line[HY_MSG_LEN];
+    hy_condition_describe(&o, &r, line, sizeof line);
+    tool_note(cmd, "%s: fitted on a record %s%s", hy_display_name(path), line,
+         cond_done ? "" : " (this record is not conditioned: give the same --trim-rest / --remove-offset to compare "
+                          "like with like)");
+    return HY_EXIT_OK;
+}
+
+// (command, fitted model) => the conditioning of the record it was fitted on stored as its provenance
+int hy_cli_condition_provenance(const char *cmd, struct hy_model *m)
+{
+    hy_err err;
+    if (cond_done && hy_model_set_conditioning(m, &cond, &cond_rep, &err) != HY_OK)
+        return hy_cli_fail(cmd, "%s", err.msg);
     return HY_EXIT_OK;
 }

@@ -14,8 +14,8 @@
 #include "hyst/util.h"
 
 static const char *const CMD = "fit all";
-#define NFAM 5
-static const char *const fam_name[NFAM] = {"pwl", "kin", "bw", "bwbn", "iwan"};
+#define NFAM 6
+static const char *const fam_name[NFAM] = {"pwl", "kin", "bw", "bwbn", "iwan", "clough"};
 /* two values of a ranking metric closer than this fraction of the larger are a tie in that metric: a fit's
    NRMSE moves by about this much between starts and solver tolerances, so a smaller difference ranks nothing */
 #define TIE_REL 0.02
@@ -25,8 +25,9 @@ static void usage(FILE *fp)
     fprintf(fp,
             "usage: hyst fit all [OPTIONS] DATA.csv -d DIR [--validate VAL.csv]\n"
             "\n"
-            "Fits every model family (pwl, kin, bw, bwbn, iwan) to DATA.csv with its own 'hyst fit' command, writes\n"
-            "the models to DIR/fitted-FAMILY.json, replays each on DATA.csv (and on VAL.csv when given) and prints one\n"
+            "Fits every model family (pwl, kin, bw, bwbn, iwan, clough) to DATA.csv with its own 'hyst fit' command,\n"
+            "writes the models to DIR/fitted-FAMILY.json, replays each on DATA.csv (and on VAL.csv when given) and\n"
+            "prints one "
             "table: NRMSE over the whole record and over the cycles the loop analysis finds, energy ratio, cycle\n"
             "energy error (energy-weighted: sum |E_model - E_meas| / sum E_meas over the cycles), AIC and BIC, and the\n"
             "rank. The rank orders by the sum of the ranks in cycle NRMSE and in cycle energy error (on the\n"
@@ -39,7 +40,7 @@ static void usage(FILE *fp)
             "options:\n"
             "  -d, --dir DIR        folder for the fitted models (created when missing)\n"
             "  --validate FILE      validation record (same columns): the ranking uses it\n"
-            "  --families LIST      comma-separated subset of pwl,kin,bw,bwbn,iwan (default: all five)\n"
+            "  --families LIST      comma-separated subset of pwl,kin,bw,bwbn,iwan,clough (default: all six)\n"
             "  --pwl-opts \"OPTS\"    extra options for 'hyst fit pwl' (e.g. \"--amp-tol 0.3 --symmetric\")\n"
             "  --json FILE          the comparison as JSON (- for standard output)\n"
             "  --markdown FILE      the comparison as a Markdown table\n"
@@ -101,7 +102,7 @@ int hy_cmd_fit_all(int argc, char **argv)
     hy_loops_opts_default(&lopts);
     const char *dir = NULL, *val = NULL, *json = NULL, *md = NULL, *plot = NULL, *pwlopts = "", *families = NULL;
     const char *data = NULL;
-    int use[NFAM] = {1, 1, 1, 1, 1}, have_etol = 0;
+    int use[NFAM] = {1, 1, 1, 1, 1, 1}, have_etol = 0;
     double etol = 0.1;
     char *pass[64]; /* data and loop options, handed on to every sub-command as they were given */
     int npass = 0;
@@ -127,7 +128,7 @@ int hy_cmd_fit_all(int argc, char **argv)
             while (k < NFAM && strcmp(t, fam_name[k]) != 0)
                 k++;
             if (k == NFAM)
-                return hy_cli_usage(CMD, "--families: unknown family '%s' (expected pwl, kin, bw, bwbn, iwan)", t);
+                return hy_cli_usage(CMD, "--families: unknown family '%s' (expected pwl, kin, bw, bwbn, iwan, clough)", t);
             use[k] = 1;
         }
         int any = 0;

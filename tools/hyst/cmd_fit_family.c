@@ -1,4 +1,4 @@
-// hyst fit bw, hyst fit bwbn, hyst fit iwan: identify a Bouc-Wen, Bouc-Wen-Baber-Noori or Iwan model by nonlinear least squares on the replayed force
+// hyst fit bw, bwbn, iwan, clough: identify a Bouc-Wen, Bouc-Wen-Baber-Noori, Iwan or peak-oriented model by nonlinear least squares on the replayed force
 // (docs/fit-families.md).
 #include <errno.h>
 #include <math.h>
@@ -49,7 +49,9 @@ static void usage(FILE *fp, const char *cmd)
             cmd, strcmp(cmd, "fit bw") == 0 ? "Bouc-Wen"
                  : strcmp(cmd, "fit bwbn") == 0 ? "Bouc-Wen-Baber-Noori (degradation and Foliente pinching;\n"
                                                   "started from the Bouc-Wen fit, docs/bw-model.md)"
-                                                : "Iwan (Segalman four-parameter)", HY_IWAN_MAX,
+                 : strcmp(cmd, "fit clough") == 0 ? "peak-oriented multilinear (modified Clough with a pinch\n"
+                                                    "factor; docs/clough-model.md)"
+                                                  : "Iwan (Segalman four-parameter)", HY_IWAN_MAX,
             HY_FAMFIT_BOOT_MIN_CYCLES,
             hy_cli_loops_help, hy_cli_data_help);
 }
@@ -278,6 +280,8 @@ int hy_cmd_fit_family(int argc, char **argv)
             snprintf(path, sizeof path, "%s/boot-%04d.json", bdir, i + 1);
             snprintf(B.models[i].unit_q, sizeof B.models[i].unit_q, "%s", s.q_unit);
             snprintf(B.models[i].unit_Q, sizeof B.models[i].unit_Q, "%s", s.Q_unit);
+            if ((rc = hy_cli_condition_provenance(CMD, &B.models[i])) != HY_EXIT_OK)
+                goto done;
             if (hy_model_write(&B.models[i], path, strcmp(data, "-") ? data : NULL, &err) != HY_OK) {
                 rc = hy_cli_fail(CMD, "%s", err.msg);
                 goto done;
@@ -323,6 +327,8 @@ int hy_cmd_fit_family(int argc, char **argv)
         goto done;
     }
     cJSON_AddItemToObject(r.model.extra, "fit", cJSON_Duplicate(rep, 1));
+    if ((rc = hy_cli_condition_provenance(CMD, &r.model)) != HY_EXIT_OK)
+        goto done;
     if (hy_model_write(&r.model, out, strcmp(data, "-") ? data : NULL, &err) != HY_OK) {
         rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;

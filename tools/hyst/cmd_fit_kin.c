@@ -172,6 +172,8 @@ int hy_cmd_fit_kin(int argc, char **argv)
     for (int w = 0; w < r->n_warnings; w++)
         hy_cli_warn(CMD, "%s: %s", s.source, r->warning[w]);
     rep = cJSON_GetObjectItem(m.extra, "fit");
+    if ((rc = hy_cli_condition_provenance(CMD, &m)) != HY_EXIT_OK)
+        goto done;
     if (hy_model_write(&m, out, strcmp(data, "-") ? data : NULL, &err) != HY_OK) {
         rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;

@@ -245,6 +245,8 @@ int hy_cmd_fit_pwl(int argc, char **argv)
     for (int i = 0; i < r.n_warn; i++)
         hy_cli_warn(CMD, "%s: %s", s.source, r.warn[i]);
     report = cJSON_GetObjectItem(m.extra, "fit");
+    if ((rc = hy_cli_condition_provenance(CMD, &m)) != HY_EXIT_OK)
+        goto done;
     if (hy_model_write(&m, a.out, a.data, &err) != HY_OK) {
         rc = hy_cli_fail(CMD, "%s", err.msg);
         goto done;

@@ -21,6 +21,7 @@ static const struct command {
     {"fit bw",  hy_cmd_fit_family, "identify a Bouc-Wen model by nonlinear least squares"},
     {"fit bwbn", hy_cmd_fit_family, "identify a degrading, pinching Bouc-Wen-Baber-Noori model (BWBN)"},
     {"fit iwan", hy_cmd_fit_family, "identify an Iwan (Segalman) model by nonlinear least squares"},
+    {"fit clough", hy_cmd_fit_family, "identify a peak-oriented (modified Clough) pinching multilinear model"},
     {"fit all", hy_cmd_fit_all, "fit every family, replay and rank them (NRMSE, energy, AIC/BIC)"},
     {"replay",  hy_cmd_replay,  "re-simulate a measured test with models and compare"},
     {"plot",    hy_cmd_plot,    "plot measured and predicted loops through gnuplot"},

@@ -79,6 +79,8 @@ int hy_replay_set_load(const char *cmd, char **model_paths, size_t n_models, con
     int rc = hy_cli_read_series(cmd, data_path, o, &R->s);
     if (rc == 0)
         rc = hy_cli_condition(cmd, &R->s);
+    for (size_t k = 0; k < n_models && rc == 0; k++) /* what the models were fitted on (their provenance) */
+        rc = hy_cli_model_provenance(cmd, model_paths[k], &R->m[k].model);
     if (rc != 0)
         return rc;
     size_t n = R->s.n;

@@ -34,4 +34,30 @@ void hy_condition_opts_default(hy_condition_opts *o);
 int hy_condition(double *t, double *q, double *Q, size_t *line, size_t n, const hy_condition_opts *o,
                  hy_condition_report *r, hy_err *err);
 
+/* Provenance (condition_json.c, docs/formats.md "Provenance"): what conditioning made of the record a model was
+ * fitted on, stored in the model file as "provenance": {"conditioning": {...}} and read back by hyst replay. */
+struct cJSON;
+struct hy_model;
+
+// (options, report) => one line: "conditioned: 601 of 1401 rows kept (500 at rest trimmed at the start, ...)"
+void hy_condition_describe(const hy_condition_opts *o, const hy_condition_report *r, char *buf, size_t len);
+
+// (options, report) => a new JSON object {trim_rest, remove_offset, rest_tol, rows_in, rows_kept, trimmed_start,
+// trimmed_end, rest_rows, q_offset, Q_offset} (NULL when out of memory); numbers read back exactly
+struct cJSON *hy_condition_to_json(const hy_condition_opts *o, const hy_condition_report *r);
+
+// (JSON object, name for messages) => options and report; HY_EPARSE naming provenance.conditioning.KEY when a key
+// is missing or of the wrong type or range
+int hy_condition_from_json(const struct cJSON *j, const char *name, hy_condition_opts *o, hy_condition_report *r,
+                           hy_err *err);
+
+// (model, options, report) => "provenance": {"conditioning": ...} set among the model's extra keys (replacing one)
+int hy_model_set_conditioning(struct hy_model *m, const hy_condition_opts *o, const hy_condition_report *r,
+                              hy_err *err);
+
+// (model, its file's name) => *present = 0 when the model file holds no conditioning provenance, else 1 and the
+// options and report read back (HY_EPARSE naming the key when malformed)
+int hy_model_conditioning(const struct hy_model *m, const char *name, int *present, hy_condition_opts *o,
+                          hy_condition_report *r, hy_err *err);
+
 #endif

@@ -1,4 +1,4 @@
-/* Identification of the smooth model families (Bouc-Wen, Iwan) by nonlinear least squares on the replayed force
+/* Identification of the model families Bouc-Wen, BWBN, Iwan and peak-oriented (clough) by nonlinear least squares on the replayed force
  * (docs/fit-families.md): r_i(theta) = Q_model(q_0..q_i; theta) - Q_i, minimised by GSL's multifit_nlinear
  * (Levenberg-Marquardt with geodesic acceleration). Bounds are kept by a transform of each parameter (log,
  * logistic, tanh), so every iterate is a valid model. Several starts from an initial guess derived from the loops
@@ -15,7 +15,7 @@
 
 #define HY_FAMFIT_PMAX 12
 
-enum hy_famfit_family { HY_FAMFIT_BW = 0, HY_FAMFIT_IWAN = 1, HY_FAMFIT_BWBN = 2 };
+enum hy_famfit_family { HY_FAMFIT_BW = 0, HY_FAMFIT_IWAN = 1, HY_FAMFIT_BWBN = 2, HY_FAMFIT_CLOUGH = 3 };
 
 #define HY_FAMFIT_BWBN_LAMBDA 0.5 /* BWBN: the pinching width's coupling lambda, fixed (docs/bw-model.md)   */
 
@@ -99,7 +99,7 @@ size_t hy_block_length(const double *x, size_t n);
 // (o) => defaults
 void hy_famfit_opts_default(hy_famfit_opts *o);
 
-// (family name "bw" / "iwan" / "bwbn") => enum value, -1 when unknown
+// (family name "bw" / "iwan" / "bwbn" / "clough") => enum value, -1 when unknown
 int hy_famfit_family_parse(const char *name);
 
 /* (q[n], Q[n], options) => fitted model, parameters with standard errors, replay metrics.

@@ -1,5 +1,5 @@
 /* Model files: the "hyst-model" JSON format family (docs/formats.md), read and written with cJSON.
- *   {"format": "hyst-model", "version": 1, "model": "pwl" | "kin" | "bw" | "iwan", "units": {"q": "mm", "Q": "N"}, ...}
+ *   {"format": "hyst-model", "version": 1, "model": "pwl" | "kin" | "bw" | "iwan" | "clough", "units": {"q": "mm", "Q": "N"}, ...}
  * Keys the reader does not know (a fit report, a name, comments) are kept and written back unchanged. */
 #ifndef HYST_MODEL_H
 #define HYST_MODEL_H
@@ -12,8 +12,10 @@ struct hy_pwl_model;
 struct hy_kin_model;
 struct hy_bw_model;
 struct hy_iwan_model;
+struct hy_clough_model;
 
-enum hy_model_type { HY_MODEL_NONE = 0, HY_MODEL_PWL = 1, HY_MODEL_KIN = 2, HY_MODEL_BW = 3, HY_MODEL_IWAN = 4 };
+enum hy_model_type { HY_MODEL_NONE = 0, HY_MODEL_PWL = 1, HY_MODEL_KIN = 2, HY_MODEL_BW = 3, HY_MODEL_IWAN = 4,
+                     HY_MODEL_CLOUGH = 5 };
 
 typedef struct hy_model {
     int                  type;      /* enum hy_model_type                                                 */
@@ -21,6 +23,7 @@ typedef struct hy_model {
     struct hy_kin_model *kin;       /* set when type == HY_MODEL_KIN                                      */
     struct hy_bw_model  *bw;        /* set when type == HY_MODEL_BW (Bouc-Wen, hyst/bw.h)                 */
     struct hy_iwan_model *iwan;     /* set when type == HY_MODEL_IWAN (Iwan, hyst/iwan.h)                 */
+    struct hy_clough_model *clough; /* set when type == HY_MODEL_CLOUGH (peak-oriented, hyst/clough.h)    */
     char                 unit_q[32], unit_Q[32];
     struct cJSON        *extra;     /* object of keys kept for the round trip (may be NULL)               */
 } hy_model;
@@ -43,7 +46,7 @@ int hy_model_element(const hy_model *m, hy_element *e, hy_err *err);
 // (m) => memory released
 void hy_model_free(hy_model *m);
 
-// (model) => its family name as in model files: "pwl", "kin", "bw", "iwan" ("none" without a type)
+// (model) => its family name as in model files: "pwl", "kin", "bw", "iwan", "clough" ("none" without a type)
 const char *hy_model_family(const hy_model *m);
 
 // (model) => number of free parameters (for information criteria; model_params.c says what counts)
@@ -82,5 +85,10 @@ int  hy_iwan_from_json(const struct cJSON *doc, const char *name, struct hy_iwan
 int  hy_iwan_to_json(const struct hy_iwan_model *m, struct cJSON *doc, hy_err *err);
 int  hy_iwan_element_new(const struct hy_iwan_model *m, hy_element *e, hy_err *err);
 void hy_iwan_model_free(struct hy_iwan_model *m);
+extern const char *const hy_clough_json_keys[];
+int  hy_clough_from_json(const struct cJSON *doc, const char *name, struct hy_clough_model **out, hy_err *err);
+int  hy_clough_to_json(const struct hy_clough_model *m, struct cJSON *doc, hy_err *err);
+int  hy_clough_element_new(const struct hy_clough_model *m, hy_element *e, hy_err *err);
+void hy_clough_model_free(struct hy_clough_model *m);
 
 #endif
