@@ -23,14 +23,14 @@ expect_out "hyst version" "^hyst [0-9]+\.[0-9]+\.[0-9]+$" "$HYST" version
 if [ $rc -eq 2 ] && grep -q "unknown command 'bogus'" "$WORK/e" && [ "$(wc -l < "$WORK/e")" -eq 1 ]; then
     ok "unknown command: exit 2, one line"; else not_ok "unknown command: exit 2, one line"; fi
 "$HYST" fit > /dev/null 2>"$WORK/e"; rc=$?
-if [ $rc -eq 2 ] && grep -q "^usage: hyst fit pwl|kin|bw|bwbn|iwan|all" "$WORK/e" && grep -q "^  fit kin " "$WORK/e"; then
+if [ $rc -eq 2 ] && grep -q "^usage: hyst fit pwl|kin|bw|bwbn|iwan|clough|all" "$WORK/e" && grep -q "^  fit kin " "$WORK/e"; then
     ok "hyst fit alone names its subcommands"; else not_ok "hyst fit alone names its subcommands"; fi
 # a group word takes the words of mech beam's and mech pendulum's (tool_sub): --help, an unknown word named
 "$HYST" fit --help > "$WORK/a" 2>"$WORK/e"; rc=$?
 if [ $rc -eq 0 ] && [ ! -s "$WORK/e" ] && grep -q "^usage: hyst fit pwl|" "$WORK/a" && "$HYST" help fit | cmp -s - "$WORK/a"; then
     ok "hyst fit --help and hyst help fit: the group's usage"; else not_ok "hyst fit --help and hyst help fit: the group's usage"; fi
 "$HYST" fit bouc x.csv > /dev/null 2>"$WORK/e"; rc=$?
-if [ $rc -eq 2 ] && [ "$(cat "$WORK/e")" = "hyst fit: unknown command 'bouc' (expected pwl, kin, bw, bwbn, iwan or all) (see 'hyst fit --help')" ]; then
+if [ $rc -eq 2 ] && [ "$(cat "$WORK/e")" = "hyst fit: unknown command 'bouc' (expected pwl, kin, bw, bwbn, iwan, clough or all) (see 'hyst fit --help')" ]; then
     ok "unknown fit family: exit 2, one line naming the families"; else not_ok "unknown fit family: exit 2 ($(cat "$WORK/e"))"; fi
 "$HYST" help nothing > /dev/null 2>&1; check_num "help for an unknown command: exit 2" $? 2 0
 # The loop-analysis options are one group shared by every command that counts cycles (tools/hyst/cli_loops.c).
