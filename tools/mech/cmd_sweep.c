@@ -166,7 +166,8 @@ static void put_num(FILE *fp, double v, int integer)
 
 static int metric_is_int(int m)
 {
-    return m == MECH_SWEEP_M_CAPTURED || m == MECH_SWEEP_M_CONE_CONTACTS || m == MECH_SWEEP_M_STEPS;
+    return m == MECH_SWEEP_M_CAPTURED || m == MECH_SWEEP_M_CONE_CONTACTS || m == MECH_SWEEP_M_STEPS ||
+           m == MECH_SWEEP_M_LATCHES_CLOSED;
 }
 
 static void put_header(FILE *fp, const mech_sweep_plan *p)

@@ -98,7 +98,11 @@ typedef struct mech_sweep_key {
 
 enum { MECH_SWEEP_M_CAPTURED = 0, MECH_SWEEP_M_CAPTURE_TIME, MECH_SWEEP_M_CONE_CONTACTS, MECH_SWEEP_M_PEAK_AXIAL,
        MECH_SWEEP_M_PEAK_LATERAL, MECH_SWEEP_M_PEAK_LIMITER, MECH_SWEEP_M_STROKE, MECH_SWEEP_M_SWING,
-       MECH_SWEEP_M_E_INITIAL, MECH_SWEEP_M_E_RESIDUAL, MECH_SWEEP_M_STEPS, MECH_SWEEP_NMETRIC };
+       MECH_SWEEP_M_E_INITIAL, MECH_SWEEP_M_E_RESIDUAL, MECH_SWEEP_M_STEPS,
+       /* the docked state (issue 44; mech_dock_summary's measures, docs/dock-process.md §8.6): appended */
+       MECH_SWEEP_M_TILT_MAX, MECH_SWEEP_M_TILT_END, MECH_SWEEP_M_ROLL_CLOSED, MECH_SWEEP_M_LATCH_ROLL_CLOSED,
+       MECH_SWEEP_M_LATCHES_CLOSED, MECH_SWEEP_M_LATCHES_ALL_TIME, MECH_SWEEP_M_LIMITER_CLEARANCE,
+       MECH_SWEEP_M_LIMITER_LEAD, MECH_SWEEP_M_FRT1_PUSHER_SHARE, MECH_SWEEP_M_T_CLOSED, MECH_SWEEP_NMETRIC };
 // (metric) => its column name ("peak_axial") and unit ("N"); NULL out of range
 const char *mech_sweep_metric_name(int m);
 const char *mech_sweep_metric_unit(int m);

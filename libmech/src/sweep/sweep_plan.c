@@ -18,8 +18,10 @@
 
 static const char *const metric_name[MECH_SWEEP_NMETRIC] = {
     "captured", "capture_time", "cone_contacts", "peak_axial", "peak_lateral", "peak_limiter", "stroke_max",
-    "swing_max", "e_initial", "e_residual_max", "steps"};
-static const char *const metric_unit[MECH_SWEEP_NMETRIC] = {"", "s", "", "N", "N", "N", "m", "rad", "J", "J", ""};
+    "swing_max", "e_initial", "e_residual_max", "steps", "tilt_max", "tilt_end", "roll_closed", "latch_roll_closed",
+    "latches_closed", "latches_all_time", "limiter_clearance", "limiter_lead", "frt1_pusher_share", "t_closed"};
+static const char *const metric_unit[MECH_SWEEP_NMETRIC] = {"", "s", "", "N", "N", "N", "m", "rad", "J", "J", "",
+                                                            "rad", "rad", "rad", "rad", "", "s", "m", "s", "", "s"};
 
 const char *mech_sweep_metric_name(int m)
 {
