@@ -73,8 +73,8 @@ void mech_sweep_run(const mech_sweep_plan *p, long run, mech_sweep_result *r)
     r->m[MECH_SWEEP_M_STEPS] = (double)mech_dock_sim_steps(s);
     r->m[MECH_SWEEP_M_TILT_MAX] = u->tilt_max;
     r->m[MECH_SWEEP_M_TILT_END] = u->tilt_end;
-    r->m[MECH_SWEEP_M_ROLL_CLOSED] = u->roll_closed;
-    r->m[MECH_SWEEP_M_LATCH_ROLL_CLOSED] = u->latch_roll_closed;
+    r->m[MECH_SWEEP_M_ROLL_CLOSED] = fabs(u->roll_closed);   /* magnitudes: a requirement is one-sided */
+    r->m[MECH_SWEEP_M_LATCH_ROLL_CLOSED] = fabs(u->latch_roll_closed);
     r->m[MECH_SWEEP_M_LATCHES_CLOSED] = u->latches_closed >= 0 ? u->latches_closed : NAN;
     r->m[MECH_SWEEP_M_LATCHES_ALL_TIME] = u->latches_all_time;
     r->m[MECH_SWEEP_M_LIMITER_CLEARANCE] = u->limiter_clearance;
