@@ -5,7 +5,7 @@
  * the roll at the first row the sequencer state reads "closed"; the latches' flag there); the clearance at capture
  * against the head's station and the stroke in the history (S1, the housing on the axis); variant C's limiter lead
  * against the first rows of its force channels and of the capture flag; the share of FrT1's restored stroke against
- * the same weighted sum made from the history's slip and force channels. */
+ * the same sums made from the history's slip and force channels. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -123,7 +123,9 @@ typedef struct hist {
     int    latch_flag_closed;         /* latch_contact there                                                   */
     double head_x_cap, stroke_cap;    /* at the first captured row                                             */
     double t_cap, t_lim;              /* first captured row; first row with a limiter force (rim or wall)      */
-    double w_push, w_lim, restored;   /* FrT1's restoration from the slip and force channels                   */
+    double w_push, w_lim, w_tow;      /* FrT1's slip given back with the pushers or planes bearing, with only the
+                                         limiter's pads, with neither (the drive's tow), m                        */
+    double restored;
     double tilt_end;
 } hist;
 
@@ -165,8 +167,12 @@ static void run(mech_dock_config *c, hist *h)
         double d = slip_prev - ch[MECH_DOCK_CH_SLIP1];
         if (cap && d > 0) {
             h->restored += d;
-            h->w_push += d * (ch[MECH_DOCK_CH_PUSHER_F] + ch[MECH_DOCK_CH_PLANE_F]);
-            h->w_lim += d * (ch[MECH_DOCK_CH_LIMITER_F] + ch[MECH_DOCK_CH_PAD_F]);
+            if (ch[MECH_DOCK_CH_PUSHER_F] + ch[MECH_DOCK_CH_PLANE_F] > 0)
+                h->w_push += d;
+            else if (ch[MECH_DOCK_CH_LIMITER_F] + ch[MECH_DOCK_CH_PAD_F] > 0)
+                h->w_lim += d;
+            else
+                h->w_tow += d;
         }
         slip_prev = ch[MECH_DOCK_CH_SLIP1];
     }
@@ -215,15 +221,17 @@ static void s1_400_b(void **state)
     hist h;
     run(&c, &h);
     const mech_dock_summary *u = &h.sum;
-    print_message("latches %d (all at %.4f s), pusher share %.9f (history %.9f), restored %.6f m, gap %.4f-%.4f m\n",
+    print_message("latches %d (all at %.4f s), pusher share %.9f (history %.9f), restored %.6f m (tow %.6f), gap "
+                  "%.4f-%.4f m\n",
                   u->latches_closed, u->latches_all_time, u->frt1_pusher_share, h.w_push / (h.w_push + h.w_lim),
-                  u->frt1_restored, u->restore_gap_min, u->restore_gap_max);
+                  u->frt1_restored, h.w_tow, u->restore_gap_min, u->restore_gap_max);
     assert_int_equal(u->latches_closed, 4);
     assert_int_equal(h.latch_flag_closed, 1);
     assert_true(u->latches_all_time >= u->capture_time);
     assert_true(u->tilt_max < 1e-6);
     assert_float_equal(u->frt1_restored, h.restored, 1e-12);
     assert_float_equal(u->frt1_pusher_share, h.w_push / (h.w_push + h.w_lim), 1e-12);
+    assert_float_equal(h.w_push + h.w_lim + h.w_tow, h.restored, 1e-15);
     assert_true(u->frt1_pusher_share > 0.99);
     assert_true(u->restore_gap_max < push_stroke);        /* the pushers touch while they restore it */
     /* at capture the larger base is above the rim plane: R_rim - r0 (the head's station and the stroke say where) */

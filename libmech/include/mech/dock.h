@@ -377,12 +377,14 @@ typedef struct mech_dock_summary {
     double limiter_lead;        /* variant C: the movable limiter's first touch minus the capture time, s (< 0:
                                    before capture; NAN: no touch or no capture)                                */
     double frt1_restored;       /* B, C: FrT1's slip given back after capture (its slip decreasing), m         */
-    double frt1_pusher_share;   /* the share of it given back while the pushers and the planes held the probe,
-                                   weighted by their force against the limiter's pads (0-1; NAN: none given back) */
+    double frt1_pusher_share;   /* of the slip given back while the pushers / the closed planes or only the
+                                   limiter's pads bore, the pushers' share (0-1; NAN: none): spec 001 §5.2, Fig. 15
+                                   fragment 3 says all of it (the drive's tow alone is in frt1_restored only)   */
     double restore_t0, restore_t1;          /* first and last accepted step that gave FrT1's slip back while the
                                                pushers, the planes or the limiter held the probe, s               */
     double restore_gap_max, restore_gap_min;/* docking-plane gap on the axis over those steps, m                */
-    double slip1_prev;          /* (bookkeeping: FrT1's slip at the last accepted step and the two weighted sums) */
+    double slip1_prev;          /* (bookkeeping: FrT1's slip at the last accepted step; the slip given back with
+                                   the pushers or planes bearing, and with only the limiter's pads, m)         */
     double restore_w_push, restore_w_lim;
 } mech_dock_summary;
 

@@ -61,9 +61,15 @@ void dock_measure_account(mech_dock_summary *S, const dock_measure_in *in)
     if (in->captured && !in->first) {
         double d = S->slip1_prev - in->slip1;
         if (d > 0) {
+            /* the slip given back while the pushers (or the closed planes) bear, against that given back while only
+               the limiter's pads bear: the paper's fragment 3 has FrT1 reset by the pushers at the end, C's limiter
+               springs must not do it before. What the drive's tow gives back with neither bearing (the start of the
+               retraction) counts in frt1_restored only */
             S->frt1_restored += d;
-            S->restore_w_push += d * in->f_pusher;
-            S->restore_w_lim += d * in->f_limiter;
+            if (in->f_pusher > 0)
+                S->restore_w_push += d;
+            else if (in->f_limiter > 0)
+                S->restore_w_lim += d;
             double w = S->restore_w_push + S->restore_w_lim;
             S->frt1_pusher_share = w > 0 ? S->restore_w_push / w : NAN;
             if (!(in->f_pusher + in->f_limiter > 0))   /* the drive's tow alone (the start of the retraction) */
