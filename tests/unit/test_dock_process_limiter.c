@@ -228,7 +228,7 @@ static void unloaded_guides(void **state)
     mech_dock_limiter_free(&l);
 }
 
-/* The tree's form (dock_sim.c): the limiter's acceleration affine in the friction, xdd = (f_eff + sum F) / m_eff.
+/* The tree's form (dock_eval.c): the limiter's acceleration affine in the friction, xdd = (f_eff + sum F) / m_eff.
  * With m_eff = the limiter's mass and f_eff = P - F_spring + F_stop it is the standalone limiter: the same guide
  * reactions, friction and acceleration bit for bit, stuck, sliding and unloaded. With a heavier m_eff (the tree
  * behind it) a stuck limiter still holds (xdd = 0) and a sliding one accelerates by the net force over m_eff. */

@@ -610,7 +610,7 @@ const mech_dock_model *mech_dock_sim_model(const mech_dock_sim *s);
  * Every front end steps a docking run through mech_dock_run: `mech dock` (its per-step outputs in on_step, progress
  * and interruption through its return value), `mech sweep` (no hooks: a row is by construction `mech dock`'s run)
  * and the Python bindings (mech_dock_sim_run above, and DockSim.step as a run of at most one step). It is the only
- * caller of mech_dock_sim_step outside dock_sim.c. */
+ * caller of mech_dock_sim_step outside the simulation's own files (dock_capture_speed.c's bisection). */
 typedef struct mech_dock_run_opts {
     unsigned long max_steps;  /* 0: no limit; else stop after this many accepted steps of this call              */
     int stop_at_capture;      /* 1: stop at the first step that captures, or at params.capture_timeout           */

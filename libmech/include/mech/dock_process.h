@@ -315,7 +315,7 @@ int mech_dock_limiter_trial(mech_dock_limiter *l, double x, double xd, double P_
  * friction; docs/dock-process.md §8.5). For F_lat, M_lat of mech_dock_limiter_trial_coupled. */
 void mech_dock_limiter_rod_load(const mech_dock_limiter_params *p, double Fy, double Fz, double My, double Mz,
                                 double *f, double *m);
-/* The limiter in a body tree (dock_sim.c): its acceleration along +x is affine in the friction force,
+/* The limiter in a body tree (dock_eval.c): its acceleration along +x is affine in the friction force,
  * xdd = (f_eff + sum F) / m_eff, with m_eff and f_eff measured on the tree (every other load, the springs and stops
  * included, in f_eff); F_lat and M_lat are the lateral load and the moment (about the guides' centre, in the plane
  * of the load) the guides react. => the guide reactions and friction as mech_dock_limiter_trial (o->f_spring,

@@ -1,8 +1,8 @@
 /* The loads of the whole docking process on the body tree (issue 18; docs/dock-process.md §8): the separation
  * pushers and the docking-plane contact between the two docking planes, and the alignment levers' rollers against
- * the receiving cone. Called by the simulation's evaluate() at every stage when params.process.enabled; stateless
+ * the receiving cone. Called by the simulation's dock_evaluate (dock_eval.c) at every stage when params.process.enabled; stateless
  * (the pushers are elastic, the plane and roller contacts are spring-dampers), so trial/commit/revert has nothing
- * to keep here: the drive and the sequencer, which have state, are driven by dock_sim.c.
+ * to keep here: the drive and the sequencer, which have state, are driven by the simulation (dock_eval.c, dock_account.c).
  *
  * Frames: the active-plane frame has the base's axes (x0 towards the passive vehicle) and its origin at the
  * active docking plane's centre, uj_behind_plane ahead of the UJ; the passive plane is the cone frame's x = 0 plane,
