@@ -4,9 +4,11 @@
  * at closure, with at least three on their stops; the relative tilt after capture stays within the geometric bound
  * of a fixed limiter that fits the docked cone (atan((c_dock + T tan a) / D), docs/rp2-parameters.md §2: the 7 deg
  * target is not reachable by any such limiter, and this run is where that bound is met); and converged: the quarter
- * tolerance moves the closure time by < 0.5 % (the issue's criterion), the roll and latch roll at closure by < 0.1 deg
- * and the largest tilt by < 0.1 deg (the accuracy docs/rp2-parameters.md quotes them to). RP-1's S3x-400-B is the
- * counter-case (test_dock_measure: 3.5 deg of latch roll at closure against a 0.5 deg slot, no latch on its stop). */
+ * tolerance moves the closure time by < 0.5 % (the issue's criterion) and the largest tilt by < 0.1 deg; the roll at
+ * closure is not converged (1.8 against 3.0 deg), only bounded by the slot. The summary's tilt, roll and latches
+ * against the history's own computation (the tilt from the Euler angles, the roll at the first row in "closed").
+ * RP-1's S3x-400-B is the counter-case (docs/dock-process.md §8.6: 3.5 deg of latch roll at closure against a 0.5 deg
+ * slot, no latch on its stop). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -29,6 +31,10 @@ static const char *fixtures(void)
 typedef struct rp2_out {
     mech_dock_summary sum;
     double t_closed, slot_narrow, half_angle, rim_r, sock_r;
+    /* the history's own: the tilt from the Euler angles over the captured rows, acos(cos p cos y) (the summary
+       takes it from the axes), the roll and the latches' contact flag at the first row in "closed" */
+    double h_tilt_max, h_roll_closed;
+    int    h_latch_closed;
 } rp2_out;
 
 static void run(double tol_factor, rp2_out *o)
@@ -46,11 +52,22 @@ static void run(double tol_factor, rp2_out *o)
     mech_dock_sim *s;
     assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
     assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    o->h_tilt_max = o->h_roll_closed = NAN;
+    o->h_latch_closed = -1;
     while (!mech_dock_sim_done(s)) {
         rc = mech_dock_sim_step(s, &e);
         if (rc)
             print_message("%s\n", e.msg);
         assert_int_equal(rc, HY_OK);
+        const double *ch = mech_dock_sim_channels(s);
+        if (ch[MECH_DOCK_CH_CAPTURE] > 0) {
+            double tilt = acos(cos(ch[MECH_DOCK_CH_REL_PITCH]) * cos(ch[MECH_DOCK_CH_REL_YAW]));
+            o->h_tilt_max = isnan(o->h_tilt_max) ? tilt : fmax(o->h_tilt_max, tilt);
+        }
+        if (o->h_latch_closed < 0 && (int)ch[MECH_DOCK_CH_SEQ_STATE] == MECH_DOCK_SEQ_CLOSED) {
+            o->h_roll_closed = ch[MECH_DOCK_CH_REL_ROLL];
+            o->h_latch_closed = ch[MECH_DOCK_CH_LATCH_CONTACT] > 0;
+        }
     }
     o->sum = *mech_dock_sim_summary(s);
     o->t_closed = mech_dock_sim_process(s)->t_closed;
@@ -68,6 +85,10 @@ static void run(double tol_factor, rp2_out *o)
 
 static void claims(const rp2_out *o)
 {
+    /* the summary against the history (independent computations, test_dock_measure's for RP-1) */
+    assert_true(fabs(o->sum.tilt_max - o->h_tilt_max) <= 1e-12);
+    assert_true(o->sum.roll_closed == o->h_roll_closed);
+    assert_int_equal(o->sum.latches_closed > 0, o->h_latch_closed);
     assert_true(o->t_closed <= 400);
     assert_true(fabs(o->sum.latch_roll_closed) <= o->slot_narrow);
     assert_true(o->sum.latches_closed >= 3);
@@ -85,9 +106,11 @@ static void s3x_400_b(void **state)
     run(0.25, &b);
     claims(&a);
     claims(&b);
+    /* converged: the closure time (the issue's 0.5 %) and the largest tilt (0.1 deg). The roll at closure is not:
+       1.8 deg against 3.0 deg at the quarter tolerance (docs/rp2-parameters.md §3), where the end of the rocking
+       leaves it; both are inside the slot's narrow half-width, which is what bounds it once the latches are on
+       their stops (claims above) */
     assert_true(fabs(a.t_closed - b.t_closed) < 0.005 * b.t_closed);
-    assert_true(fabs(a.sum.roll_closed - b.sum.roll_closed) < 0.1 * DEG);
-    assert_true(fabs(a.sum.latch_roll_closed - b.sum.latch_roll_closed) < 0.1 * DEG);
     assert_true(fabs(a.sum.tilt_max - b.sum.tilt_max) < 0.1 * DEG);
 }
 
