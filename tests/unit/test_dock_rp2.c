@@ -85,7 +85,7 @@ static void run(double tol_factor, rp2_out *o)
 
 static void claims(const rp2_out *o)
 {
-    /* the summary against the history (independent computations, test_dock_measure's for RP-1) */
+    /* the summary against the history (independent computations; test_dock_measure has the other measures) */
     assert_true(fabs(o->sum.tilt_max - o->h_tilt_max) <= 1e-12);
     assert_true(o->sum.roll_closed == o->h_roll_closed);
     assert_int_equal(o->sum.latches_closed > 0, o->h_latch_closed);
