@@ -150,6 +150,8 @@ set multiplot layout 1,3 title "RP-2 design study: constraint margins over the s
 set grid
 set key top right box opaque
 set title "Fixed limiter (S3x-400-B): tilt vs docked fit"
+set yrange [0:21]
+set key bottom left box opaque
 set xlabel "docked fit margin of the limiter's larger base (cm; >= 1 required)"
 set ylabel "tilt from capture to the end (deg; <= 7 required)"
 set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lc rgb "#CC79A7"
@@ -158,15 +160,19 @@ plot '%(o)s/tilt.dat' u ($5==1?$3:1/0):4 w p pt 7 ps 1.3 lc rgb "#0072B2" t "pla
      '%(o)s/tilt.dat' u ($5==0?$3:1/0):4 w p pt 6 ps 1.3 lc rgb "#D55E00" t "not closed in 400 s", \\
      '%(o)s/tilt.dat' u 3:4:(sprintf("%%.3g/%%.2g", $1, $2)) w labels offset 0,0.9 font ",7" notitle
 unset arrow
-set title "Smallest tilt a fixed limiter can hold"
+set yrange [0:*]
+set key top left box opaque
+set title "Smallest tilt a fixed limiter can hold (RP-1's sweep 25-40 deg dotted)"
 set xlabel "cone half-angle alpha (deg)"
 set ylabel "tilt (deg)"
 set arrow from graph 0, first 7 to graph 1, first 7 nohead dt 2 lc rgb "#CC79A7"
-set arrow from 25, graph 0 to 25, graph 1 nohead dt 3 lc rgb "gray"
-set arrow from 40, graph 0 to 40, graph 1 nohead dt 3 lc rgb "gray"
+set arrow from 25, graph 0 to 25, graph 1 nohead dt 3 lw 2 lc rgb "gray40"
+set arrow from 40, graph 0 to 40, graph 1 nohead dt 3 lw 2 lc rgb "gray40"
 plot '%(o)s/bound.dat' u 1:2 w l lw 2 lc rgb "#0072B2" t "ring at the rim, 1 cm docked, 0.38 m travel"
 unset arrow
-set title "Latch slots (S3x-400-B): roll at closure"
+set title "Latch slots (S3x-400-B): roll at closure (20 mm: no capture)"
+set key top right box opaque
+set xrange [4:21]
 set xlabel "slot narrowing length (mm)"
 set ylabel "latch roll error at closure (deg)"
 plot for [w in "0.5 1.5 3"] '%(o)s/slots.dat' u ($2==w+0?$1:1/0):3 w lp pt 7 t sprintf("narrow half-width %%s deg", w), \\
