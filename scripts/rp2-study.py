@@ -18,9 +18,21 @@ OUT, TOP = sys.argv[1], sys.argv[2]
 DEG = math.pi / 180
 
 
+PARTIAL = []
+
+
 def rows(p):
+    """The plan's results.csv; without it (a sweep stopped before its last run) the runs its journal holds"""
     f = os.path.join(OUT, p, "results.csv")
-    return list(csv.DictReader(open(f))) if os.path.exists(f) else []
+    if os.path.exists(f):
+        return list(csv.DictReader(open(f)))
+    j = os.path.join(OUT, p, "journal.csv")
+    if not os.path.exists(j):
+        return []
+    r = list(csv.DictReader([l for l in open(j) if not l.startswith("#")]))
+    r.sort(key=lambda x: int(x["run"]))
+    PARTIAL.append("%s: %d runs from its journal (the sweep was stopped before the others finished)" % (p, len(r)))
+    return r
 
 
 def num(x):
@@ -124,9 +136,9 @@ print()
 d = os.path.join(OUT, "rp2")
 if os.path.isdir(d):
     print("## 5. RP-2 reference runs (`mech dock fixtures/mech/dock/rp2/NAME.json`)\n")
-    print("| scenario | status | capture (s) | closed (s) | end (s) | tilt max (deg) | roll at closure (deg) | "
+    print("| scenario | status | final state | capture (s) | closed (s) | end (s) | tilt max (deg) | roll at closure (deg) | "
           "latch roll (deg) | latches on stops | C limiter lead (s) | pushers' share | residual / (KE0 + W) |")
-    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for b in sorted(os.listdir(d)):
         f = os.path.join(d, b, "summary.json")
         if not os.path.exists(f):
@@ -134,14 +146,31 @@ if os.path.isdir(d):
         s = json.load(open(f))
         k, pr = s.get("docked", {}), s.get("process", {})
         g = lambda o, key: num(o.get(key)) if o.get(key) is not None else float("nan")
-        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            b, s["status"], fmt(g(s, "capture_time"), "%.3f"), fmt(g(pr, "t_closed"), "%.1f"),
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            b, s["status"], pr.get("final_state", "—"), fmt(g(s, "capture_time"), "%.3f"), fmt(g(pr, "t_closed"), "%.1f"),
             fmt(g(pr, "t_end"), "%.1f"), fmt(g(k, "tilt_max_deg"), "%.2f"), fmt(g(k, "roll_closed_deg"), "%.2f"),
             fmt(g(k, "latch_roll_closed_deg"), "%.2f"),
             k.get("latches_closed") if k.get("latches_closed") is not None else "—",
             fmt(g(k, "limiter_lead"), "%+.3f"), fmt(g(k, "frt1_pusher_share"), "%.3f"),
-            fmt(g(pr, "e_residual_rel"), "%.1e")))
+            fmt(g(pr, "energy_residual_relative"), "%.1e")))
     print()
+
+r = rows("qual-rp2")
+if r:
+    print("## 6. Qualification over the expert worst-case set (`qual-rp2.json`, whole process to 400 s)\n")
+    print("| case | variant | status | closed (s) | tilt max (deg) | latch roll at closure (deg, magnitude) | "
+          "latches on stops | limiter lead (s) | pushers' share |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|")
+    for x in r:
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            x["case"], x["variant"], x["status"], fmt(num(x["t_closed"]), "%.1f"),
+            fmt(num(x["tilt_max"]) / DEG, "%.2f"), fmt(num(x["latch_roll_closed"]) / DEG, "%.2f"),
+            x["latches_closed"] or "—", fmt(num(x["limiter_lead"]), "%+.2f"), fmt(num(x["frt1_pusher_share"]), "%.3f")))
+    print()
+
+for m in PARTIAL:
+    print("- partial: " + m)
+print()
 
 with open(os.path.join(OUT, "rp2-tradeoff.gp"), "w") as f:
     f.write("""set terminal pngcairo size 1500,480 font ",10"
