@@ -127,7 +127,7 @@ print("## 4. Variant C: FrT1's pull level against the limiter springs (S1-400-C,
 print("| FrT1 pull (N) | limiter forward / end force (N) | status | closed (s) | pushers' share of FrT1's restored stroke |")
 print("|--:|--:|---|--:|--:|")
 for x in r:
-    print("| %.0f | %.0f / %.0f | %s | %s | %s |" % (num(x["axial.frt1_pull"]), num(x["limiter.f_forward"]),
+    print("| %g | %g / %g | %s | %s | %s |" % (num(x["axial.frt1_pull"]), num(x["limiter.f_forward"]),
           num(x["limiter.f_end"]), x["status"], fmt(num(x["t_closed"]), "%.1f"),
           fmt(num(x["frt1_pusher_share"]), "%.3f")))
 print()

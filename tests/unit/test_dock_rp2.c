@@ -114,9 +114,50 @@ static void s3x_400_b(void **state)
     assert_true(fabs(a.sum.tilt_max - b.sum.tilt_max) < 0.1 * DEG);
 }
 
+/* Variant C's movable limiter touches the cone only after capture (spec 001 §5.3), S3x into the module cone, the first
+ * 20 s (capture and absorption): RP-2's forward position (0.52 m) against RP-1's (0.5846 m, 0.29 s before capture,
+ * test_dock_measure). The first touch from the history (the first row with a limiter force on the rim or the wall),
+ * the capture from its flag: the summary's lead is their difference, and positive */
+static void s3x_c_lead(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/mech/dock/rp2/s3x-400-C.json", fixtures());
+    mech_dock_config c;
+    hy_err e;
+    int rc = mech_dock_config_read(path, &c, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+    assert_int_equal(mech_dock_config_set_duration(&c, 20, &e), HY_OK);
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    double t_cap = NAN, t_lim = NAN;
+    while (!mech_dock_sim_done(s)) {
+        assert_int_equal(mech_dock_sim_step(s, &e), HY_OK);
+        const double *ch = mech_dock_sim_channels(s);
+        if (ch[MECH_DOCK_CH_CAPTURE] > 0 && isnan(t_cap))
+            t_cap = ch[MECH_DOCK_CH_T];
+        if ((ch[MECH_DOCK_CH_LIMITER_F] > 0 || ch[MECH_DOCK_CH_PAD_F] > 0) && isnan(t_lim))
+            t_lim = ch[MECH_DOCK_CH_T];
+    }
+    double lead = mech_dock_sim_summary(s)->limiter_lead;
+    print_message("capture %.4f s, limiter first touch %.4f s, lead %.4f s\n", t_cap, t_lim, lead);
+    assert_false(isnan(t_cap));
+    assert_false(isnan(t_lim));
+    assert_true(fabs(lead - (t_lim - t_cap)) <= 1e-12);
+    assert_true(lead > 0);
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(s3x_c_lead),
         cmocka_unit_test(s3x_400_b),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
