@@ -109,6 +109,18 @@ with open(os.path.join(OUT, "slots.dat"), "w") as f:
         f.write("%g %g %g %g\n" % (1000 * L, w, abs(lr), abs(lr) - w))
 print()
 
+r = rows("slots-friction-B")
+print("## 2b. What holds the roll: the limiter pads' friction (S3x-400-B, `slots-friction-B.json`)\n")
+print("| pad friction | narrow half-width (deg) | status | closed (s) | roll at closure (deg) | latch roll (deg) | "
+      "latches on stops |")
+print("|--:|--:|---|--:|--:|--:|--:|")
+for x in r:
+    print("| %g | %g | %s | %s | %s | %s | %s |" % (
+        num(x["contact.limiter_rim.mu"]), num(x["geometry.slot_narrow_deg"]), x["status"],
+        fmt(num(x["t_closed"]), "%.1f"), fmt(num(x["roll_closed"]) / DEG, "%.2f"),
+        fmt(num(x["latch_roll_closed"]) / DEG, "%.2f"), x["latches_closed"] or "—"))
+print()
+
 # ---- step 3: variant C's limiter lead ----
 for p, cone in (("c-limiter-lead", "module"), ("c-limiter-lead-short", "short")):
     r = rows(p)
