@@ -136,7 +136,8 @@ for p, cone in (("c-limiter-lead", "module"), ("c-limiter-lead-short", "short"))
 # ---- step 4: who restores FrT1 in C ----
 r = rows("c-frt1-restore")
 print("## 4. Variant C: FrT1's pull level against the limiter springs (S1-400-C, short cone, `c-frt1-restore.json`)\n")
-print("| FrT1 pull (N) | limiter forward / end force (N) | status | closed (s) | pushers' share of FrT1's restored stroke |")
+print("| FrT1 pull (N) | limiter forward / end force (N) | status | closed (s) | "
+      "pushers' share of FrT1's restored stroke |")
 print("|--:|--:|---|--:|--:|")
 for x in r:
     print("| %g | %g / %g | %s | %s | %s |" % (num(x["axial.frt1_pull"]), num(x["limiter.f_forward"]),
@@ -148,8 +149,8 @@ print()
 d = os.path.join(OUT, "rp2")
 if os.path.isdir(d):
     print("## 5. RP-2 reference runs (`mech dock fixtures/mech/dock/rp2/NAME.json`)\n")
-    print("| scenario | status | final state | capture (s) | closed (s) | end (s) | tilt max (deg) | roll at closure (deg) | "
-          "latch roll (deg) | latches on stops | C limiter lead (s) | pushers' share | residual / (KE0 + W) |")
+    print("| scenario | status | final state | capture (s) | closed (s) | end (s) | tilt max (deg) | "
+          "roll at closure (deg) | latch roll (deg) | latches on stops | C limiter lead (s) | pushers' share | residual / (KE0 + W) |")
     print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for b in sorted(os.listdir(d)):
         f = os.path.join(d, b, "summary.json")
@@ -159,7 +160,8 @@ if os.path.isdir(d):
         k, pr = s.get("docked", {}), s.get("process", {})
         g = lambda o, key: num(o.get(key)) if o.get(key) is not None else float("nan")
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            b, s["status"], pr.get("final_state", "—"), fmt(g(s, "capture_time"), "%.3f"), fmt(g(pr, "t_closed"), "%.1f"),
+            b, s["status"], pr.get("final_state", "—"), fmt(g(s, "capture_time"), "%.3f"),
+            fmt(g(pr, "t_closed"), "%.1f"),
             fmt(g(pr, "t_end"), "%.1f"), fmt(g(k, "tilt_max_deg"), "%.2f"), fmt(g(k, "roll_closed_deg"), "%.2f"),
             fmt(g(k, "latch_roll_closed_deg"), "%.2f"),
             k.get("latches_closed") if k.get("latches_closed") is not None else "—",
@@ -216,7 +218,8 @@ set key top right box opaque
 set xrange [4:21]
 set xlabel "slot narrowing length (mm)"
 set ylabel "latch roll error at closure (deg)"
-plot for [w in "0.5 1.5 3"] '%(o)s/slots.dat' u ($2==w+0?$1:1/0):3 w lp pt 7 t sprintf("narrow half-width %%s deg", w), \\
+plot for [w in "0.5 1.5 3"] '%(o)s/slots.dat' u ($2==w+0?$1:1/0):3 w lp pt 7 \\
+         t sprintf("narrow half-width %%s deg", w), \\
      for [w in "0.5 1.5 3"] w+0 w l dt 2 notitle
 unset multiplot
 """ % {"o": OUT})

@@ -244,9 +244,11 @@ static void s3x_c_lead(void **state)
     config("s3x-400-C.json", &c, keys, vals);
     hist h;
     run(&c, &h);
-    print_message("limiter lead %.17g s (history: %.17g - %.17g, capture %.17g)\n", h.sum.limiter_lead, h.t_lim, h.t_cap, h.sum.capture_time);
+    print_message("limiter lead %.17g s (history: %.17g - %.17g, capture %.17g)\n", h.sum.limiter_lead, h.t_lim,
+                  h.t_cap, h.sum.capture_time);
     assert_false(isnan(h.sum.limiter_lead));
-    assert_true(fabs(h.sum.limiter_lead - (h.t_lim - h.t_cap)) <= 1e-12);   /* (cmocka 1.1 compares negatives wrongly) */
+    /* (cmocka's assert_float_equal compared these two negatives wrongly here) */
+    assert_true(fabs(h.sum.limiter_lead - (h.t_lim - h.t_cap)) <= 1e-12);
     assert_true(h.sum.limiter_lead < 0);   /* RP-1: before capture (the review) */
 }
 

@@ -30,7 +30,8 @@ double dock_limiter_clearance(const mech_dock_geometry *gm, mech_vec3 c, mech_ve
     double ta = tan(gm->half_angle), best = INFINITY;
     for (int k = 0; k < DOCK_CLEAR_N; k++) {
         double ph = 2 * M_PI * k / DOCK_CLEAR_N;
-        mech_vec3 q = mech_vec3_add(c, mech_vec3_add(mech_vec3_scale(e1, r0 * cos(ph)), mech_vec3_scale(e2, r0 * sin(ph))));
+        mech_vec3 q = mech_vec3_add(c, mech_vec3_add(mech_vec3_scale(e1, r0 * cos(ph)),
+                                                     mech_vec3_scale(e2, r0 * sin(ph))));
         /* the wall's radius at the point's station: the rim circle above the rim plane, the cone below it down to
            the throat */
         double R = q.x >= gm->rim_x ? gm->rim_radius
