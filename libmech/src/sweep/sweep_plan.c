@@ -554,7 +554,9 @@ static int read_keep(const mech_sweep_plan *pc, const rd *r, const cJSON *o)
         if (!cJSON_IsString(m) || (p->keep_metric = mech_sweep_metric_find(m->valuestring)) < 0 ||
             p->keep_metric == MECH_SWEEP_M_CAPTURED)
             return bad(r, "keep.metric", "expected one of capture_time, cone_contacts, peak_axial, peak_lateral, "
-                       "peak_limiter, stroke_max, swing_max, e_initial, e_residual_max, steps");
+                       "peak_limiter, stroke_max, swing_max, e_initial, e_residual_max, steps, tilt_max, tilt_end, "
+                       "roll_closed, latch_roll_closed, latches_closed, latches_all_time, limiter_clearance, "
+                       "limiter_lead, frt1_pusher_share, t_closed");
     }
     if (ids) {
         int n = cJSON_IsArray(ids) ? cJSON_GetArraySize(ids) : -1;
