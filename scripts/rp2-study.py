@@ -145,6 +145,18 @@ for x in r:
           fmt(num(x["frt1_pusher_share"]), "%.3f")))
 print()
 
+r = rows("c-tilt")
+print("## 4b. Variant C's tilt against its RP-2 changes (S3x-400-C, module cone, `c-tilt.json`)\n")
+print("| x0 (m) | limiter forward / end force (N) | status | closed (s) | tilt max (deg) | limiter lead (s) | "
+      "latch roll at closure (deg) | pushers' share |")
+print("|--:|--:|---|--:|--:|--:|--:|--:|")
+for x in r:
+    print("| %g | %g / %g | %s | %s | %s | %s | %s | %s |" % (
+        num(x["geometry.limiter_x0"]), num(x["limiter.f_forward"]), num(x["limiter.f_end"]), x["status"],
+        fmt(num(x["t_closed"]), "%.1f"), fmt(num(x["tilt_max"]) / DEG, "%.2f"), fmt(num(x["limiter_lead"]), "%+.2f"),
+        fmt(num(x["latch_roll_closed"]) / DEG, "%.2f"), fmt(num(x["frt1_pusher_share"]), "%.3f")))
+print()
+
 # ---- the RP-2 runs ----
 d = os.path.join(OUT, "rp2")
 if os.path.isdir(d):
