@@ -157,6 +157,21 @@ for x in r:
         fmt(num(x["latch_roll_closed"]) / DEG, "%.2f"), fmt(num(x["frt1_pusher_share"]), "%.3f")))
 print()
 
+for p, title in (("c-pull", "Variant C: FrT1's pull level against the springs at RP-2's forward position "
+                  "(S3x-400-C, `c-pull.json`)"), ("b-pull", "FrT1's pull level in B (S3x-400-B, `b-pull.json`)")):
+    r = rows(p)
+    print("## 4%s. %s\n" % ("c" if p == "c-pull" else "d", title))
+    print("| FrT1 pull (N) | limiter forward / end force (N) | status | closed (s) | tilt max (deg) | "
+          "latch roll at closure (deg) | latches on stops | pushers' share |")
+    print("|--:|--:|---|--:|--:|--:|--:|--:|")
+    for x in r:
+        lim = "%g / %g" % (num(x["limiter.f_forward"]), num(x["limiter.f_end"])) if "limiter.f_end" in x else "—"
+        print("| %g | %s | %s | %s | %s | %s | %s | %s |" % (
+            num(x["axial.frt1_pull"]), lim, x["status"], fmt(num(x["t_closed"]), "%.1f"),
+            fmt(num(x["tilt_max"]) / DEG, "%.2f"), fmt(num(x["latch_roll_closed"]) / DEG, "%.2f"),
+            x["latches_closed"] or "—", fmt(num(x["frt1_pusher_share"]), "%.3f")))
+    print()
+
 # ---- the RP-2 runs ----
 d = os.path.join(OUT, "rp2")
 if os.path.isdir(d):
