@@ -277,7 +277,12 @@ class DockSummary(C.Structure):
                     "first_contact_time", "peak_axial", "peak_lateral", "peak_limiter", "limiter_tilt",
                     "stroke_max", "swing_max", "e_initial", "e_residual_max")] + \
         [("momentum0", Vec3), ("momentum", Vec3), ("ang_momentum0", Vec3), ("ang_momentum", Vec3),
-         ("latch_time", C.c_double * 4)]
+         ("latch_time", C.c_double * 4)] + \
+        [(k, C.c_double) for k in ("tilt_max", "tilt_end", "roll_closed", "latch_roll_closed")] + \
+        [("latches_closed", C.c_int)] + \
+        [(k, C.c_double) for k in ("latches_all_time", "limiter_clearance", "limiter_lead", "frt1_restored",
+                                   "frt1_pusher_share", "restore_t0", "restore_t1", "restore_gap_max",
+                                   "restore_gap_min", "slip1_prev", "restore_w_push", "restore_w_lim")]
 
 
 # the whole docking process (mech/dock_process.h)

@@ -427,6 +427,17 @@ class DockSim(L.Owner):
                          "linear_drift_relative": nn(drift(u.momentum0, u.momentum) / n0 if n0 > 0 else math.nan),
                          "angular_initial": vec(u.ang_momentum0), "angular_final": vec(u.ang_momentum),
                          "angular_drift": drift(u.ang_momentum0, u.ang_momentum)}
+        # the docked state's measures (issue 44; docs/dock-process.md §8.6), as mech dock writes them
+        d["docked"] = {"tilt_max": nn(u.tilt_max), "tilt_max_deg": nn(u.tilt_max / DEG), "tilt_end": nn(u.tilt_end),
+                       "roll_closed": nn(u.roll_closed), "roll_closed_deg": nn(u.roll_closed / DEG),
+                       "latch_roll_closed": nn(u.latch_roll_closed),
+                       "latch_roll_closed_deg": nn(u.latch_roll_closed / DEG),
+                       "latches_closed": u.latches_closed if u.latches_closed >= 0 else None,
+                       "latches_all_time": nn(u.latches_all_time), "limiter_clearance": nn(u.limiter_clearance),
+                       "limiter_lead": nn(u.limiter_lead), "frt1_restored": u.frt1_restored,
+                       "frt1_pusher_share": nn(u.frt1_pusher_share), "restore_t0": nn(u.restore_t0),
+                       "restore_t1": nn(u.restore_t1), "restore_gap_max": nn(u.restore_gap_max),
+                       "restore_gap_min": nn(u.restore_gap_min)}
         if "process" in c:
             d["process"] = self.process
         if c.get("variant") == "C":

@@ -27,7 +27,11 @@ want = {"status": s["status"], "captured": b(s["captured"]), "capture_time": s["
         "cone_contacts": s["cone_contacts"], "peak_axial": s["peak_axial_force"],
         "peak_lateral": s["peak_lateral_force"], "peak_limiter": s["peak_limiter_force"],
         "stroke_max": s["stroke_max"], "swing_max": s["swing_max"], "e_initial": s["energy"]["initial"],
-        "e_residual_max": s["energy"]["residual_max"], "steps": s["steps"]}
+        "e_residual_max": s["energy"]["residual_max"], "steps": s["steps"],
+        # the docked state's measures (issue 44), the ones printed with their sign in both
+        "tilt_max": s["docked"]["tilt_max"] or "", "tilt_end": s["docked"]["tilt_end"] or "",
+        "latches_all_time": s["docked"]["latches_all_time"] or "",
+        "limiter_clearance": s["docked"]["limiter_clearance"] or "", "limiter_lead": s["docked"]["limiter_lead"] or ""}
 bad = ["%s: sweep %r, mech dock %r" % (k, row.get(k), v) for k, v in want.items() if row.get(k) != v]
 print("; ".join(bad) if bad else "all %d metrics equal (steps %s)" % (len(want), s["steps"]))
 sys.exit(1 if bad else 0)

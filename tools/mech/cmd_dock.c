@@ -810,6 +810,26 @@ static cJSON *summary(const run *r, const char *scenario)
     cJSON_AddItemToObject(mo, "angular_initial", vec(u->ang_momentum0));
     cJSON_AddItemToObject(mo, "angular_final", vec(u->ang_momentum));
     cJSON_AddItemToObject(mo, "angular_drift", hy_json_exact_number(drift(u->ang_momentum0, u->ang_momentum)));
+    /* the docked state's measures (issue 44; docs/dock-process.md §8.6) */
+    cJSON *dk = cJSON_AddObjectToObject(doc, "docked");
+    cJSON_AddItemToObject(dk, "tilt_max", num_or_null(u->tilt_max));
+    cJSON_AddItemToObject(dk, "tilt_max_deg", num_or_null(u->tilt_max / DEG));
+    cJSON_AddItemToObject(dk, "tilt_end", num_or_null(u->tilt_end));
+    cJSON_AddItemToObject(dk, "roll_closed", num_or_null(u->roll_closed));
+    cJSON_AddItemToObject(dk, "roll_closed_deg", num_or_null(u->roll_closed / DEG));
+    cJSON_AddItemToObject(dk, "latch_roll_closed", num_or_null(u->latch_roll_closed));
+    cJSON_AddItemToObject(dk, "latch_roll_closed_deg", num_or_null(u->latch_roll_closed / DEG));
+    cJSON_AddItemToObject(dk, "latches_closed", u->latches_closed >= 0 ? cJSON_CreateNumber(u->latches_closed)
+                                                                         : cJSON_CreateNull());
+    cJSON_AddItemToObject(dk, "latches_all_time", num_or_null(u->latches_all_time));
+    cJSON_AddItemToObject(dk, "limiter_clearance", num_or_null(u->limiter_clearance));
+    cJSON_AddItemToObject(dk, "limiter_lead", num_or_null(u->limiter_lead));
+    cJSON_AddItemToObject(dk, "frt1_restored", hy_json_exact_number(u->frt1_restored));
+    cJSON_AddItemToObject(dk, "frt1_pusher_share", num_or_null(u->frt1_pusher_share));
+    cJSON_AddItemToObject(dk, "restore_t0", num_or_null(u->restore_t0));
+    cJSON_AddItemToObject(dk, "restore_t1", num_or_null(u->restore_t1));
+    cJSON_AddItemToObject(dk, "restore_gap_max", num_or_null(u->restore_gap_max));
+    cJSON_AddItemToObject(dk, "restore_gap_min", num_or_null(u->restore_gap_min));
     if (p->process.enabled) {
         cJSON *pj = process_json(&r->ps, r->p->variant);
         cJSON_AddItemToObject(pj, "hooks", hooks_json(&r->hs, &r->hs.p, r->ps.state));

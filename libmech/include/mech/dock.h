@@ -389,6 +389,29 @@ typedef struct mech_dock_summary {
     mech_vec3 ang_momentum0, ang_momentum; /* total angular momentum about the cone-frame origin, kg m^2/s   */
     double latch_time[4];       /* when each latch engaged its stop (its tip past the capture plane, at or after
                                    capture), s; NAN: still folded in the bore (docs/dock.md §3)               */
+    /* The docked state's measures (issue 44, RP-2 design study; docs/dock-process.md §8.6), at accepted steps */
+    double tilt_max;            /* largest relative tilt of the docking axes from capture to the end, rad (NAN: no
+                                   capture)                                                                    */
+    double tilt_end;            /* relative tilt at the end of the run, rad                                    */
+    double roll_closed;         /* relative roll of the vehicles (channel rel_roll) when the planes closed (the
+                                   sequencer entered "closed"), rad (NAN: never)                               */
+    double latch_roll_closed;   /* the latches' roll error in their slots then (4-fold: within +-45 deg), rad  */
+    int    latches_closed;      /* latches bearing on their stops then, 0-4 (-1: never closed)                */
+    double latches_all_time;    /* first time all four latches bore on their stops at once, s (NAN: never)     */
+    double limiter_clearance;   /* at capture: the smallest radial clearance of the limiter's larger base to the
+                                   cone wall (to the rim circle where it is above the rim plane), m; < 0 touches */
+    double limiter_lead;        /* variant C: the movable limiter's first touch minus the capture time, s (< 0:
+                                   before capture; NAN: no touch or no capture)                                */
+    double frt1_restored;       /* B, C: FrT1's slip given back after capture (its slip decreasing), m         */
+    double frt1_pusher_share;   /* of the slip given back while the pushers / the closed planes or only the
+                                   limiter's pads bore, the pushers' share (0-1; NAN: none): spec 001 §5.2, Fig. 15
+                                   fragment 3 says all of it (the drive's tow alone is in frt1_restored only)   */
+    double restore_t0, restore_t1;          /* first and last accepted step that gave FrT1's slip back while the
+                                               pushers, the planes or the limiter held the probe, s               */
+    double restore_gap_max, restore_gap_min;/* docking-plane gap on the axis over those steps, m                */
+    double slip1_prev;          /* (bookkeeping: FrT1's slip at the last accepted step; the slip given back with
+                                   the pushers or planes bearing, and with only the limiter's pads, m)         */
+    double restore_w_push, restore_w_lim;
 } mech_dock_summary;
 
 /* A two-projection view of the mechanism in the cone (spec 001 §4.1): key points in the cone frame. */

@@ -124,7 +124,18 @@ typedef struct mech_sweep_metric {
     X(SWING, "swing_max", "rad", 0)               \
     X(E_INITIAL, "e_initial", "J", 0)             \
     X(E_RESIDUAL, "e_residual_max", "J", 0)       \
-    X(STEPS, "steps", "", 1)
+    X(STEPS, "steps", "", 1)                      \
+    /* the docked state (issue 44; mech_dock_summary's measures, docs/dock-process.md §8.6) */ \
+    X(TILT_MAX, "tilt_max", "rad", 0)             \
+    X(TILT_END, "tilt_end", "rad", 0)             \
+    X(ROLL_CLOSED, "roll_closed", "rad", 0)       \
+    X(LATCH_ROLL_CLOSED, "latch_roll_closed", "rad", 0) \
+    X(LATCHES_CLOSED, "latches_closed", "", 1)    \
+    X(LATCHES_ALL_TIME, "latches_all_time", "s", 0) \
+    X(LIMITER_CLEARANCE, "limiter_clearance", "m", 0) \
+    X(LIMITER_LEAD, "limiter_lead", "s", 0)       \
+    X(FRT1_PUSHER_SHARE, "frt1_pusher_share", "", 0) \
+    X(T_CLOSED, "t_closed", "s", 0)
 /* The jointed-beam metrics (`mech beam sim`'s summary, spec 004; sweep_run_beam.c) */
 #define MECH_SWEEP_BEAM_METRICS(X)                \
     X(PEAK_TIP, "peak_tip", "m", 0)               \

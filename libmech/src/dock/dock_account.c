@@ -147,6 +147,34 @@ static void limiter_account(mech_dock_sim *s, const dock_eval *e, int first)
         ls->loaded_steps++;
 }
 
+/* The docked state's measures at an accepted (sub)step (dock_measure.c; docs/dock-process.md §8.6) */
+static void measure_account(mech_dock_sim *s, const dock_eval *e, int first, int capture_now, int closed_now)
+{
+    const mech_dock_params *p = &s->m->p;
+    const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE];
+    const mech_body_data *d = s->d;
+    mech_mat3 Rrel = mech_mat3_mul(mech_mat3_tmul(P->rot, d->xmat[DOCK_B_BASE]), dock_flip_x());
+    int n_latch = 0;
+    if (e->on[DOCK_SET_LATCH] && s->cd[DOCK_SET_LATCH]->nactive > 0)
+        for (int i = 0; i < s->m->set[DOCK_SET_LATCH]->npair; i++)
+            n_latch += s->cd[DOCK_SET_LATCH]->geom[i].depth > 0 && s->cd[DOCK_SET_LATCH]->fn[i] > 0;
+    dock_measure_in in = {.t = s->t, .first = first, .captured = s->captured, .capture_now = capture_now,
+                          .tilt = acos(fmax(-1.0, fmin(1.0, Rrel.m[0][0]))),
+                          .rel_roll = atan2(Rrel.m[2][1], Rrel.m[2][2]), .latch_roll = e->roll_err,
+                          .n_latch = n_latch, .closed_now = closed_now, .limiter_clearance = NAN,
+                          .limiter_first = s->lim_on ? s->ls.first_contact : NAN,
+                          .slip1 = p->variant == MECH_DOCK_B ? e->ax.slip1 : 0.0,
+                          .f_pusher = s->proc ? e->pr.f_pusher + e->pr.f_plane : 0.0,
+                          .f_limiter = e->f_limiter + (s->proc ? e->pr.f_pad : 0.0),
+                          .gap = s->proc ? e->pr.gap : NAN};
+    if (capture_now) {
+        mech_dock_pose_view v;
+        mech_dock_sim_view(s, &v);
+        in.limiter_clearance = dock_limiter_clearance(&p->geom, v.limiter0, v.housing_axis, p->geom.limiter_r0);
+    }
+    dock_measure_account(&s->sum, &in);
+}
+
 /* (accepted evaluation) => capture, sensors, peaks at every accepted (sub)step; at the end of a step of h (full)
  * also element work, energy budget, momentum and channels. The element work is booked over the steps of h only,
  * the samples of the t, q, Q records, so `hyst loops` over a record gives back the work booked. */
@@ -160,7 +188,9 @@ void dock_account(mech_dock_sim *s, int first, int full)
     mech_dock_summary *S = &s->sum;
 
     /* capture (RP-1 §2.2): latches past the stops by the detent travel, roll error within the slot entry */
+    int capture_now = 0;
     if (!s->captured && e->x_c <= g->capture_x && fabs(e->roll_err) <= p->geom.slot_entry) {
+        capture_now = 1;
         s->captured = 1;
         S->captured = 1;
         S->capture_time = s->t;
@@ -186,10 +216,12 @@ void dock_account(mech_dock_sim *s, int first, int full)
     s->cone_prev = e->cone;
     if (!s->captured && s->t >= p->capture_timeout)
         S->failed = 1;
+    int was_closed = !isnan(s->ps.t_closed);
     if (s->proc)
         process_account(s, e, first);
     if (s->lim_on)
         limiter_account(s, e, first);
+    measure_account(s, e, first, capture_now, s->proc && !was_closed && !isnan(s->ps.t_closed));
 
     const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE], *H = &s->cb[DOCK_CB_HEAD];
     mech_vec3 ex5 = mech_mat3_col(H->rot, 0);

@@ -82,6 +82,30 @@ double dock_detent(const dock_geom *g, double F, double x, double *energy);
 #define DOCK_SLOT_FILLET 5e-4   /* m of u: the length of each corner's rounding */
 double dock_slot_width(const mech_dock_geometry *gm, double u, double *dw_du);
 
+/* ---- dock_measure.c: the docked state's measures (issue 44; docs/dock-process.md §8.6) ---- */
+typedef struct dock_measure_in {
+    double t;
+    int    first;              /* the initial state (no previous step)                                         */
+    int    captured, capture_now;  /* captured at this state; capture happened at this step                     */
+    double tilt;               /* relative tilt of the docking axes, rad                                        */
+    double rel_roll;           /* relative roll of the vehicles (channel rel_roll), rad                         */
+    double latch_roll;         /* the latches' roll error in the slots, rad                                     */
+    int    n_latch;            /* latches bearing on their stops                                                */
+    int    closed_now;         /* the sequencer entered "closed" at this step                                   */
+    double limiter_clearance;  /* at capture (capture_now): dock_limiter_clearance of the larger base, m        */
+    double limiter_first;      /* variant C: the movable limiter's first touch, s (NAN: none)                   */
+    double slip1;              /* B: FrT1's slip, m (0 otherwise)                                               */
+    double f_pusher;           /* pushers + docking-plane contact, N                                            */
+    double f_limiter;          /* the limiter's pads on the cone (rim and wall), N                              */
+    double gap;                /* docking-plane gap on the axis, m                                              */
+} dock_measure_in;
+#define DOCK_CLEAR_N 72        /* points on the limiter's larger-base circle for its clearance                  */
+void dock_measure_init(mech_dock_summary *S);
+void dock_measure_account(mech_dock_summary *S, const dock_measure_in *in);
+// (geometry, larger-base centre and housing axis in the cone frame, its radius) => the smallest radial clearance of
+// the circle to the cone wall (to the rim circle above the rim plane, to the throat radius below the cone), m
+double dock_limiter_clearance(const mech_dock_geometry *gm, mech_vec3 c, mech_vec3 axis, double r0);
+
 /* ---- dock_probe.c ---- */
 // (q4, q5, tip factor) => active rotation head frame -> latch frame (A_HS^T of spec 001 §2.6, +sin b)
 mech_mat3 dock_probe_ahs(double q4, double q5, double tip_factor);

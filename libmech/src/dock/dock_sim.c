@@ -149,6 +149,7 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
     /* the hooks' times NAN until they happen (and in a run without the process) */
     s->hs.t_start = s->hs.t_locked = s->hs.t_docked = s->hs.t_fail = s->hs.roll_start = s->hs.miss_max = NAN;
     s->sum.capture_time = s->sum.first_contact_time = s->sum.limiter_tilt = NAN;
+    dock_measure_init(&s->sum);
     for (int k = 0; k < 4; k++)
         s->sum.latch_time[k] = NAN;
     if (!s->lim_on)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "hyst/util.h"
 #include "mech/dock.h"
+#include "mech/dock_process.h"
 #include "mech/sweep.h"
 #include "sweep_internal.h"
 
@@ -88,6 +89,16 @@ void mech_sweep__run_dock(const mech_sweep_plan *p, const char *txt, const char 
     r->m[MECH_SWEEP_M_E_INITIAL] = u->e_initial;
     r->m[MECH_SWEEP_M_E_RESIDUAL] = u->e_residual_max;
     r->m[MECH_SWEEP_M_STEPS] = (double)mech_dock_sim_steps(s);
+    r->m[MECH_SWEEP_M_TILT_MAX] = u->tilt_max;
+    r->m[MECH_SWEEP_M_TILT_END] = u->tilt_end;
+    r->m[MECH_SWEEP_M_ROLL_CLOSED] = fabs(u->roll_closed);   /* magnitudes: a requirement is one-sided */
+    r->m[MECH_SWEEP_M_LATCH_ROLL_CLOSED] = fabs(u->latch_roll_closed);
+    r->m[MECH_SWEEP_M_LATCHES_CLOSED] = u->latches_closed >= 0 ? u->latches_closed : NAN;
+    r->m[MECH_SWEEP_M_LATCHES_ALL_TIME] = u->latches_all_time;
+    r->m[MECH_SWEEP_M_LIMITER_CLEARANCE] = u->limiter_clearance;
+    r->m[MECH_SWEEP_M_LIMITER_LEAD] = u->limiter_lead;
+    r->m[MECH_SWEEP_M_FRT1_PUSHER_SHARE] = u->frt1_pusher_share;
+    r->m[MECH_SWEEP_M_T_CLOSED] = c.params.process.enabled ? mech_dock_sim_process(s)->t_closed : NAN;
     mech_dock_sim_free(s);
     mech_dock_model_free(m);
     mech_dock_config_free(&c);

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Tables and the trade-off figure of the RP-2 design study (scripts/rp2-study OUT; docs/rp2-parameters.md).
+
+Reads OUT/<plan>/results.csv of the study plans (fixtures/mech/dock/rp2/study/) and OUT/rp2/<scenario>/summary.json
+of the RP-2 reference runs; prints the Markdown the parameter document quotes; writes OUT/rp2-tradeoff.gp (gnuplot,
+run by the shell script) and its data files. The docked fit of the fixed limiter is computed here from the scenario
+geometry (RP-1 §2.2-2.3): fully retracted (the stroke at process.retract_limit) with the head on its stops, the
+larger base sits at x_end = x_stops + housing_length + probe_length - retract_limit - limiter_x0 in the cone frame,
+where the cone's radius is R_rim + x_end tan(alpha); its margin is that radius minus limiter_r0 (RP-1 asks 1-2 cm).
+"""
+import csv
+import json
+import math
+import os
+import sys
+
+OUT, TOP = sys.argv[1], sys.argv[2]
+DEG = math.pi / 180
+
+
+PARTIAL = []
+
+
+def rows(p):
+    """The plan's results.csv; without it (a sweep stopped before its last run) the runs its journal holds"""
+    f = os.path.join(OUT, p, "results.csv")
+    if os.path.exists(f):
+        return list(csv.DictReader(open(f)))
+    j = os.path.join(OUT, p, "journal.csv")
+    if not os.path.exists(j):
+        return []
+    r = list(csv.DictReader([l for l in open(j) if not l.startswith("#")]))
+    r.sort(key=lambda x: int(x["run"]))
+    PARTIAL.append("%s: %d runs from its journal (the sweep was stopped before the others finished)" % (p, len(r)))
+    return r
+
+
+def num(x):
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def fmt(x, f="%.3g"):
+    return "—" if x != x else f % x
+
+
+# RP-1 geometry, variant B (fixtures/mech/dock/s3x-400-B.json sets none of these; dock_params.c)
+R_RIM, ALPHA, R_SOCK = 0.40, 30 * DEG, 0.050
+X_STOPS = -0.656            # head centre with the latches on the stops (RP-1 §2.2)
+HOUSING_B, PROBE, RETRACT = 0.70, 0.55, 0.40
+C_DOCK = 0.01               # the docked clearance asked of the limiter (RP-1 §2.2 (b): 1-2 cm)
+
+
+def fit_margin(r0, x0):
+    x_end = X_STOPS + HOUSING_B + PROBE - RETRACT - x0
+    return R_RIM + x_end * math.tan(ALPHA) - r0
+
+
+def tilt_bound(alpha, travel=0.38):
+    """A fixed ring on the housing bounds the tilt about the head only once it is at or below the rim; it must fit
+    the cone `travel` deeper when docked, so at the rim its radial clearance is at least C_DOCK + travel tan(alpha),
+    at the head-centre depth (R_rim - r_sock) / tan(alpha) + 0.055 m below it: the smallest tilt it can hold (small
+    angles)."""
+    t = math.tan(alpha)
+    return math.atan((C_DOCK + travel * t) / ((R_RIM - R_SOCK) / t + 0.055))
+
+
+print("# RP-2 design study: the numbers (scripts/rp2-study)\n")
+
+# ---- step 1: the fixed limiter against the tilt ----
+r = rows("tilt-limiter-B")
+print("## 1. Fixed limiter against the tilt (S3x-400-B, `tilt-limiter-B.json`)\n")
+print("| r0 (m) | x0 (m) | docked fit margin (m) | status | closed (s) | tilt max (deg) | tilt end (deg) | "
+      "clearance at capture (m) | roll at closure (deg) |")
+print("|--:|--:|--:|---|--:|--:|--:|--:|--:|")
+with open(os.path.join(OUT, "tilt.dat"), "w") as f:
+    for x in r:
+        r0, x0 = num(x["geometry.limiter_r0"]), num(x["geometry.limiter_x0"])
+        m = fit_margin(r0, x0)
+        tc = num(x["t_closed"])
+        print("| %.3f | %.2f | %+.3f | %s | %s | %s | %s | %s | %s |" % (
+            r0, x0, m, x["status"], fmt(tc, "%.1f"), fmt(num(x["tilt_max"]) / DEG, "%.2f"),
+            fmt(num(x["tilt_end"]) / DEG, "%.2f"), fmt(num(x["limiter_clearance"]), "%.3f"),
+            fmt(num(x["roll_closed"]) / DEG, "%.2f")))
+        f.write("%g %g %g %g %d\n" % (r0, x0, 100 * m, num(x["tilt_max"]) / DEG, 1 if tc == tc else 0))
+print()
+with open(os.path.join(OUT, "bound.dat"), "w") as f:
+    for a in range(15, 46):
+        f.write("%d %g\n" % (a, tilt_bound(a * DEG) / DEG))
+print("Smallest tilt a fixed limiter can hold (the ring at the rim, docked 1 cm inside the cone 0.38 m deeper): "
+      + ", ".join("α = %d°: %.1f°" % (a, tilt_bound(a * DEG) / DEG) for a in (20, 25, 30, 35, 40)) + "\n")
+
+# ---- step 2: the slots against the roll ----
+r = rows("slots-B")
+print("## 2. Latch slots against the roll (S3x-400-B, `slots-B.json`)\n")
+print("| slot length (m) | narrow half-width (deg) | status | closed (s) | roll at closure (deg) | latch roll (deg) | "
+      "latches on stops | all four from (s) | tilt max (deg) |")
+print("|--:|--:|---|--:|--:|--:|--:|--:|--:|")
+with open(os.path.join(OUT, "slots.dat"), "w") as f:
+    for x in r:
+        L, w = num(x["geometry.detent_travel"]), num(x["geometry.slot_narrow_deg"])
+        lr = num(x["latch_roll_closed"]) / DEG
+        print("| %.3f | %.1f | %s | %s | %s | %s | %s | %s | %s |" % (
+            L, w, x["status"], fmt(num(x["t_closed"]), "%.1f"), fmt(num(x["roll_closed"]) / DEG, "%.2f"),
+            fmt(lr, "%.2f"), x["latches_closed"] or "—", fmt(num(x["latches_all_time"]), "%.1f"),
+            fmt(num(x["tilt_max"]) / DEG, "%.2f")))
+        f.write("%g %g %g %g\n" % (1000 * L, w, abs(lr), abs(lr) - w))
+print()
+
+r = rows("slots-friction-B")
+print("## 2b. What holds the roll: the limiter pads' friction (S3x-400-B, `slots-friction-B.json`)\n")
+print("| pad friction | narrow half-width (deg) | status | closed (s) | roll at closure (deg) | latch roll (deg) | "
+      "latches on stops |")
+print("|--:|--:|---|--:|--:|--:|--:|")
+for x in r:
+    print("| %g | %g | %s | %s | %s | %s | %s |" % (
+        num(x["contact.limiter_rim.mu"]), num(x["geometry.slot_narrow_deg"]), x["status"],
+        fmt(num(x["t_closed"]), "%.1f"), fmt(num(x["roll_closed"]) / DEG, "%.2f"),
+        fmt(num(x["latch_roll_closed"]) / DEG, "%.2f"), x["latches_closed"] or "—"))
+print()
+
+# ---- step 3: variant C's limiter lead ----
+for p, cone in (("c-limiter-lead", "module"), ("c-limiter-lead-short", "short")):
+    r = rows(p)
+    print("## 3. Variant C's limiter forward position, %s cone (S3x-C, 20 s, `%s.json`)\n" % (cone, p))
+    print("| x0 (m) | status | capture (s) | limiter lead over capture (s) | clearance at capture (m) |")
+    print("|--:|---|--:|--:|--:|")
+    for x in r:
+        print("| %.4f | %s | %s | %s | %s |" % (num(x["geometry.limiter_x0"]), x["status"],
+              fmt(num(x["capture_time"]), "%.3f"), fmt(num(x["limiter_lead"]), "%+.3f"),
+              fmt(num(x["limiter_clearance"]), "%.3f")))
+    print()
+
+# ---- step 4: who restores FrT1 in C ----
+r = rows("c-frt1-restore")
+print("## 4. Variant C: FrT1's pull level against the limiter springs (S1-400-C, short cone, `c-frt1-restore.json`)\n")
+print("| FrT1 pull (N) | limiter forward / end force (N) | status | closed (s) | "
+      "pushers' share of FrT1's restored stroke |")
+print("|--:|--:|---|--:|--:|")
+for x in r:
+    print("| %g | %g / %g | %s | %s | %s |" % (num(x["axial.frt1_pull"]), num(x["limiter.f_forward"]),
+          num(x["limiter.f_end"]), x["status"], fmt(num(x["t_closed"]), "%.1f"),
+          fmt(num(x["frt1_pusher_share"]), "%.3f")))
+print()
+
+r = rows("c-tilt")
+print("## 4b. Variant C's tilt against its RP-2 changes (S3x-400-C, module cone, `c-tilt.json`)\n")
+print("| x0 (m) | limiter forward / end force (N) | status | closed (s) | tilt max (deg) | limiter lead (s) | "
+      "latch roll at closure (deg) | pushers' share |")
+print("|--:|--:|---|--:|--:|--:|--:|--:|")
+for x in r:
+    print("| %g | %g / %g | %s | %s | %s | %s | %s | %s |" % (
+        num(x["geometry.limiter_x0"]), num(x["limiter.f_forward"]), num(x["limiter.f_end"]), x["status"],
+        fmt(num(x["t_closed"]), "%.1f"), fmt(num(x["tilt_max"]) / DEG, "%.2f"), fmt(num(x["limiter_lead"]), "%+.2f"),
+        fmt(num(x["latch_roll_closed"]) / DEG, "%.2f"), fmt(num(x["frt1_pusher_share"]), "%.3f")))
+print()
+
+for p, title in (("c-pull", "Variant C: FrT1's pull level against the springs at RP-2's forward position "
+                  "(S3x-400-C, `c-pull.json`)"), ("b-pull", "FrT1's pull level in B (S3x-400-B, `b-pull.json`)")):
+    r = rows(p)
+    print("## 4%s. %s\n" % ("c" if p == "c-pull" else "d", title))
+    print("| FrT1 pull (N) | limiter forward / end force (N) | status | closed (s) | tilt max (deg) | "
+          "latch roll at closure (deg) | latches on stops | pushers' share |")
+    print("|--:|--:|---|--:|--:|--:|--:|--:|")
+    for x in r:
+        lim = "%g / %g" % (num(x["limiter.f_forward"]), num(x["limiter.f_end"])) if "limiter.f_end" in x else "—"
+        print("| %g | %s | %s | %s | %s | %s | %s | %s |" % (
+            num(x["axial.frt1_pull"]), lim, x["status"], fmt(num(x["t_closed"]), "%.1f"),
+            fmt(num(x["tilt_max"]) / DEG, "%.2f"), fmt(num(x["latch_roll_closed"]) / DEG, "%.2f"),
+            x["latches_closed"] or "—", fmt(num(x["frt1_pusher_share"]), "%.3f")))
+    print()
+
+# ---- the RP-2 runs ----
+d = os.path.join(OUT, "rp2")
+if os.path.isdir(d):
+    print("## 5. RP-2 reference runs (`mech dock fixtures/mech/dock/rp2/NAME.json`)\n")
+    print("| scenario | status | final state | capture (s) | closed (s) | end (s) | tilt max (deg) | "
+          "roll at closure (deg) | latch roll (deg) | latches on stops | C limiter lead (s) | pushers' share | residual / (KE0 + W) |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for b in sorted(os.listdir(d)):
+        f = os.path.join(d, b, "summary.json")
+        if not os.path.exists(f):
+            continue
+        s = json.load(open(f))
+        k, pr = s.get("docked", {}), s.get("process", {})
+        g = lambda o, key: num(o.get(key)) if o.get(key) is not None else float("nan")
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            b, s["status"], pr.get("final_state", "—"), fmt(g(s, "capture_time"), "%.3f"),
+            fmt(g(pr, "t_closed"), "%.1f"),
+            fmt(g(pr, "t_end"), "%.1f"), fmt(g(k, "tilt_max_deg"), "%.2f"), fmt(g(k, "roll_closed_deg"), "%.2f"),
+            fmt(g(k, "latch_roll_closed_deg"), "%.2f"),
+            k.get("latches_closed") if k.get("latches_closed") is not None else "—",
+            fmt(g(k, "limiter_lead"), "%+.3f"), fmt(g(k, "frt1_pusher_share"), "%.3f"),
+            fmt(g(pr, "energy_residual_relative"), "%.1e")))
+    print()
+
+r = rows("qual-rp2")
+if r:
+    print("## 6. Qualification over the expert worst-case set (`qual-rp2.json`, whole process to 400 s)\n")
+    print("| case | variant | status | closed (s) | tilt max (deg) | latch roll at closure (deg, magnitude) | "
+          "latches on stops | limiter lead (s) | pushers' share |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|")
+    for x in r:
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            x["case"], x["variant"], x["status"], fmt(num(x["t_closed"]), "%.1f"),
+            fmt(num(x["tilt_max"]) / DEG, "%.2f"), fmt(num(x["latch_roll_closed"]) / DEG, "%.2f"),
+            x["latches_closed"] or "—", fmt(num(x["limiter_lead"]), "%+.2f"), fmt(num(x["frt1_pusher_share"]), "%.3f")))
+    print()
+
+for m in PARTIAL:
+    print("- partial: " + m)
+print()
+
+with open(os.path.join(OUT, "rp2-tradeoff.gp"), "w") as f:
+    f.write("""set terminal pngcairo size 1500,480 font ",10"
+set output '%(o)s/rp2-tradeoff.png'
+set multiplot layout 1,3 title "RP-2 design study: constraint margins over the swept geometry (scripts/rp2-study)"
+set grid
+set key top right box opaque
+set title "Fixed limiter (S3x-400-B): tilt vs docked fit"
+set yrange [0:21]
+set key bottom left box opaque
+set xlabel "docked fit margin of the limiter's larger base (cm; >= 1 required)"
+set ylabel "tilt from capture to the end (deg; <= 7 required)"
+set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lc rgb "#CC79A7"
+set arrow from graph 0, first 7 to graph 1, first 7 nohead dt 2 lc rgb "#CC79A7"
+plot '%(o)s/tilt.dat' u ($5==1?$3:1/0):4 w p pt 7 ps 1.3 lc rgb "#0072B2" t "planes closed", \\
+     '%(o)s/tilt.dat' u ($5==0?$3:1/0):4 w p pt 6 ps 1.3 lc rgb "#D55E00" t "not closed in 400 s", \\
+     '%(o)s/tilt.dat' u 3:4:(sprintf("%%.3g/%%.2g", $1, $2)) w labels offset 0,0.9 font ",7" notitle
+unset arrow
+set yrange [0:*]
+set key top left box opaque
+set title "Smallest tilt a fixed limiter can hold (RP-1's sweep 25-40 deg dotted)"
+set xlabel "cone half-angle alpha (deg)"
+set ylabel "tilt (deg)"
+set arrow from graph 0, first 7 to graph 1, first 7 nohead dt 2 lc rgb "#CC79A7"
+set arrow from 25, graph 0 to 25, graph 1 nohead dt 3 lw 2 lc rgb "gray40"
+set arrow from 40, graph 0 to 40, graph 1 nohead dt 3 lw 2 lc rgb "gray40"
+plot '%(o)s/bound.dat' u 1:2 w l lw 2 lc rgb "#0072B2" t "ring at the rim, 1 cm docked, 0.38 m travel"
+unset arrow
+set title "Latch slots (S3x-400-B): roll at closure (20 mm: no capture)"
+set key top right box opaque
+set xrange [4:21]
+set xlabel "slot narrowing length (mm)"
+set ylabel "latch roll error at closure (deg)"
+plot for [w in "0.5 1.5 3"] '%(o)s/slots.dat' u ($2==w+0?$1:1/0):3 w lp pt 7 \\
+         t sprintf("narrow half-width %%s deg", w), \\
+     for [w in "0.5 1.5 3"] w+0 w l dt 2 notitle
+unset multiplot
+""" % {"o": OUT})

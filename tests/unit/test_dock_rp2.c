@@ -1,0 +1,164 @@
+/* RP-2 (issue 44 item 4; docs/rp2-parameters.md): the reference S3x-400-B of fixtures/mech/dock/rp2/ through the
+ * whole process, at its shipped tolerance and at a quarter of it. What RP-2 claims for it, in both runs: the planes
+ * close within 400 s; the latches reach the narrow part of their slots, |latch roll| <= the slots' narrow half-width
+ * at closure, with at least three on their stops; the relative tilt after capture stays within the geometric bound
+ * of a fixed limiter that fits the docked cone (atan((c_dock + T tan a) / D), docs/rp2-parameters.md §2: the 7 deg
+ * target is not reachable by any such limiter, and this run is where that bound is met); and converged: the quarter
+ * tolerance moves the closure time by < 0.5 % (the issue's criterion) and the largest tilt by < 0.1 deg; the roll at
+ * closure is not converged (1.8 against 3.0 deg), only bounded by the slot. The summary's tilt, roll and latches
+ * against the history's own computation (the tilt from the Euler angles, the roll at the first row in "closed").
+ * RP-1's S3x-400-B is the counter-case (docs/dock-process.md §8.6: 3.5 deg of latch roll at closure against a 0.5 deg
+ * slot, no latch on its stop). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mech/dock.h"
+#include "mech/dock_process.h"
+
+#define DEG (M_PI / 180)
+
+static const char *fixtures(void)
+{
+    const char *fx = getenv("FIXTURES");
+    return fx && fx[0] ? fx : "fixtures";
+}
+
+typedef struct rp2_out {
+    mech_dock_summary sum;
+    double t_closed, slot_narrow, half_angle, rim_r, sock_r;
+    /* the history's own: the tilt from the Euler angles over the captured rows, acos(cos p cos y) (the summary
+       takes it from the axes), the roll and the latches' contact flag at the first row in "closed" */
+    double h_tilt_max, h_roll_closed;
+    int    h_latch_closed;
+} rp2_out;
+
+static void run(double tol_factor, rp2_out *o)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/mech/dock/rp2/s3x-400-B.json", fixtures());
+    mech_dock_config c;
+    hy_err e;
+    int rc = mech_dock_config_read(path, &c, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+    c.params.tol *= tol_factor;
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    o->h_tilt_max = o->h_roll_closed = NAN;
+    o->h_latch_closed = -1;
+    while (!mech_dock_sim_done(s)) {
+        rc = mech_dock_sim_step(s, &e);
+        if (rc)
+            print_message("%s\n", e.msg);
+        assert_int_equal(rc, HY_OK);
+        const double *ch = mech_dock_sim_channels(s);
+        if (ch[MECH_DOCK_CH_CAPTURE] > 0) {
+            double tilt = acos(cos(ch[MECH_DOCK_CH_REL_PITCH]) * cos(ch[MECH_DOCK_CH_REL_YAW]));
+            o->h_tilt_max = isnan(o->h_tilt_max) ? tilt : fmax(o->h_tilt_max, tilt);
+        }
+        if (o->h_latch_closed < 0 && (int)ch[MECH_DOCK_CH_SEQ_STATE] == MECH_DOCK_SEQ_CLOSED) {
+            o->h_roll_closed = ch[MECH_DOCK_CH_REL_ROLL];
+            o->h_latch_closed = ch[MECH_DOCK_CH_LATCH_CONTACT] > 0;
+        }
+    }
+    o->sum = *mech_dock_sim_summary(s);
+    o->t_closed = mech_dock_sim_process(s)->t_closed;
+    o->slot_narrow = c.params.geom.slot_narrow;
+    o->half_angle = c.params.geom.half_angle;
+    o->rim_r = c.params.geom.rim_radius;
+    o->sock_r = c.params.geom.socket_radius;
+    print_message("tolerance %.3g: closed %.3f s, tilt max %.3f deg, roll %.3f deg, latch roll %.3f deg, latches %d\n",
+                  c.params.tol, o->t_closed, o->sum.tilt_max / DEG, o->sum.roll_closed / DEG,
+                  o->sum.latch_roll_closed / DEG, o->sum.latches_closed);
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
+}
+
+static void claims(const rp2_out *o)
+{
+    /* the summary against the history (independent computations; test_dock_measure has the other measures) */
+    assert_true(fabs(o->sum.tilt_max - o->h_tilt_max) <= 1e-12);
+    assert_true(o->sum.roll_closed == o->h_roll_closed);
+    assert_int_equal(o->sum.latches_closed > 0, o->h_latch_closed);
+    assert_true(o->t_closed <= 400);
+    assert_true(fabs(o->sum.latch_roll_closed) <= o->slot_narrow);
+    assert_true(o->sum.latches_closed >= 3);
+    /* the fixed limiter's bound: 1 cm docked, 0.38 m travel, head 0.055 m below the throat */
+    double t = tan(o->half_angle);
+    double bound = atan((0.01 + 0.38 * t) / ((o->rim_r - o->sock_r) / t + 0.055));
+    assert_true(o->sum.tilt_max <= bound);
+}
+
+static void s3x_400_b(void **state)
+{
+    (void)state;
+    rp2_out a, b;
+    run(1.0, &a);
+    run(0.25, &b);
+    claims(&a);
+    claims(&b);
+    /* converged: the closure time (the issue's 0.5 %) and the largest tilt (0.1 deg). The roll at closure is not:
+       1.8 deg against 3.0 deg at the quarter tolerance (docs/rp2-parameters.md §3), where the end of the rocking
+       leaves it; both are inside the slot's narrow half-width, which is what bounds it once the latches are on
+       their stops (claims above) */
+    assert_true(fabs(a.t_closed - b.t_closed) < 0.005 * b.t_closed);
+    assert_true(fabs(a.sum.tilt_max - b.sum.tilt_max) < 0.1 * DEG);
+}
+
+/* Variant C's movable limiter touches the cone only after capture (spec 001 §5.3), S3x into the module cone, the first
+ * 20 s (capture and absorption): RP-2's forward position (0.52 m) against RP-1's (0.5846 m, 0.29 s before capture,
+ * test_dock_measure). The first touch from the history (the first row with a limiter force on the rim or the wall),
+ * the capture from its flag: the summary's lead is their difference, and positive */
+static void s3x_c_lead(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/mech/dock/rp2/s3x-400-C.json", fixtures());
+    mech_dock_config c;
+    hy_err e;
+    int rc = mech_dock_config_read(path, &c, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+    assert_int_equal(mech_dock_config_set_duration(&c, 20, &e), HY_OK);
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    double t_cap = NAN, t_lim = NAN;
+    while (!mech_dock_sim_done(s)) {
+        assert_int_equal(mech_dock_sim_step(s, &e), HY_OK);
+        const double *ch = mech_dock_sim_channels(s);
+        if (ch[MECH_DOCK_CH_CAPTURE] > 0 && isnan(t_cap))
+            t_cap = ch[MECH_DOCK_CH_T];
+        if ((ch[MECH_DOCK_CH_LIMITER_F] > 0 || ch[MECH_DOCK_CH_PAD_F] > 0) && isnan(t_lim))
+            t_lim = ch[MECH_DOCK_CH_T];
+    }
+    double lead = mech_dock_sim_summary(s)->limiter_lead;
+    print_message("capture %.4f s, limiter first touch %.4f s, lead %.4f s\n", t_cap, t_lim, lead);
+    assert_false(isnan(t_cap));
+    assert_false(isnan(t_lim));
+    assert_true(fabs(lead - (t_lim - t_cap)) <= 1e-12);
+    assert_true(lead > 0);
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(s3x_c_lead),
+        cmocka_unit_test(s3x_400_b),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
