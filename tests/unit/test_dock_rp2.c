@@ -35,9 +35,14 @@ typedef struct rp2_out {
        takes it from the axes), the roll and the latches' contact flag at the first row in "closed" */
     double h_tilt_max, h_roll_closed;
     int    h_latch_closed;
+    int    state;                 /* the sequencer's final state */
+    mech_dock_fault_state fault;  /* the fault monitor's trip */
 } rp2_out;
 
-static void run(double tol_factor, rp2_out *o)
+/* (tolerance factor, relaxed, out) => the run; relaxed: the fault monitor's alignment check at 30 deg roll, 20 deg
+ * tilt (as test_dock_process_run's run_relaxed), since RP-2's S3x-400-B meets the planes with the roll and tilt of
+ * RP-1's (-14.8 deg, 7.56 deg at 314.2 s: RP-2 changes only what acts at closure) and the monitor ends it there */
+static void run(double tol_factor, int relaxed, rp2_out *o)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/mech/dock/rp2/s3x-400-B.json", fixtures());
@@ -48,6 +53,10 @@ static void run(double tol_factor, rp2_out *o)
         print_message("%s\n", e.msg);
     assert_int_equal(rc, HY_OK);
     c.params.tol *= tol_factor;
+    if (relaxed) {
+        c.params.process.faults.roll_tol = 30 * DEG;
+        c.params.process.faults.tilt_tol = 20 * DEG;
+    }
     mech_dock_model *m;
     mech_dock_sim *s;
     assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
@@ -71,13 +80,16 @@ static void run(double tol_factor, rp2_out *o)
     }
     o->sum = *mech_dock_sim_summary(s);
     o->t_closed = mech_dock_sim_process(s)->t_closed;
+    o->state = mech_dock_sim_process(s)->state;
+    o->fault = mech_dock_sim_process(s)->fault;
     o->slot_narrow = c.params.geom.slot_narrow;
     o->half_angle = c.params.geom.half_angle;
     o->rim_r = c.params.geom.rim_radius;
     o->sock_r = c.params.geom.socket_radius;
-    print_message("tolerance %.3g: closed %.3f s, tilt max %.3f deg, roll %.3f deg, latch roll %.3f deg, latches %d\n",
-                  c.params.tol, o->t_closed, o->sum.tilt_max / DEG, o->sum.roll_closed / DEG,
-                  o->sum.latch_roll_closed / DEG, o->sum.latches_closed);
+    print_message("tolerance %.3g: %s (fault %s at %.3f s), closed %.3f s, tilt max %.3f deg, roll %.3f deg, "
+                  "latch roll %.3f deg, latches %d\n", c.params.tol, mech_dock_seq_state_name(o->state),
+                  o->fault.kind ? mech_dock_fault_name(o->fault.kind) : "none", o->fault.t, o->t_closed,
+                  o->sum.tilt_max / DEG, o->sum.roll_closed / DEG, o->sum.latch_roll_closed / DEG, o->sum.latches_closed);
     mech_dock_sim_free(s);
     mech_dock_model_free(m);
     mech_dock_config_free(&c);
@@ -101,17 +113,29 @@ static void claims(const rp2_out *o)
 static void s3x_400_b(void **state)
 {
     (void)state;
-    rp2_out a, b;
-    run(1.0, &a);
-    run(0.25, &b);
+    rp2_out a, b, d;
+    run(1.0, 1, &a);
+    run(0.25, 1, &b);
     claims(&a);
-    claims(&b);
-    /* converged: the closure time (the issue's 0.5 %) and the largest tilt (0.1 deg). The roll at closure is not:
-       1.8 deg against 3.0 deg at the quarter tolerance (docs/rp2-parameters.md §3), where the end of the rocking
-       leaves it; both are inside the slot's narrow half-width, which is what bounds it once the latches are on
-       their stops (claims above) */
-    assert_true(fabs(a.t_closed - b.t_closed) < 0.005 * b.t_closed);
+    /* at a quarter of the tolerance the rods come within gap_closed but the hook points do not (the sequencer's
+       "closed" tests both): the closure measures exist at the shipped tolerance only; the tilt does in both */
+    assert_true(fabs(b.sum.tilt_max - b.h_tilt_max) <= 1e-12);
+    /* closed with 1.8 deg of roll, beyond the hooks' 1 deg catch: every hook misses, FrT2 slips at 6 kN and the
+       planes reopen (the fault monitor's fail-reopen), in both runs: RP-2 does not dock S3x-400-B under issue 44's
+       docked state (docs/rp2-parameters.md) */
+    assert_int_equal(a.state, MECH_DOCK_SEQ_FAIL_REOPEN);
+    assert_int_equal(b.state, MECH_DOCK_SEQ_FAIL_REOPEN);
+    /* converged: the time of that end (the issue's 0.5 %) and the largest tilt (0.1 deg). The roll at closure is not
+       (docs/rp2-parameters.md §3): it is bounded by the slot's narrow half-width once the latches are on their stops
+       (claims above) */
+    assert_true(fabs(a.fault.t - b.fault.t) < 0.005 * b.fault.t);
     assert_true(fabs(a.sum.tilt_max - b.sum.tilt_max) < 0.1 * DEG);
+    /* with the fault monitor as shipped the run ends where the first rod meets the plane, misaligned: RP-2 does not
+       meet issue 44's "aligned before the planes meet" either */
+    run(1.0, 0, &d);
+    assert_int_equal(d.state, MECH_DOCK_SEQ_FAIL_MISALIGNED);
+    assert_int_equal(d.fault.kind, MECH_DOCK_FAULT_MISALIGNED);
+    assert_true(d.fault.t < a.t_closed);
 }
 
 /* Variant C's movable limiter touches the cone only after capture (spec 001 §5.3), S3x into the module cone, the first
