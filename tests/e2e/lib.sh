@@ -6,6 +6,27 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 _fail=0
 
+# The build under test for Python (the repository's scripts and tests `import hystkit` from python/): its libraries
+# and programs, whatever BUILD and BIN are (CI's Clang and sanitizer runs have no build/ to fall back on). py_run CMD...
+# runs a Python program with them; under the sanitizer build with the ASan/UBSan runtime preloaded (python3 itself is
+# not instrumented) and leaks not reported (the interpreter's own), as tests/e2e/test_python.sh does.
+case "${BUILD:-build}" in /*) _hk_lib=${BUILD}/lib ;; *) _hk_lib=${TOP:-$(pwd)}/${BUILD:-build}/lib ;; esac
+export HYSTKIT_LIBDIR="${HYSTKIT_LIBDIR:-$_hk_lib}" HYSTKIT_BINDIR="${HYSTKIT_BINDIR:-${BIN:-${TOP:-$(pwd)}/bin}}"
+_hk_preload=""
+case "${BUILD:-build}" in
+*san*) for _l in asan ubsan; do
+           _p=$(${CC:-cc} -print-file-name=lib$_l.so)
+           [ -e "$_p" ] && _hk_preload="$_hk_preload${_hk_preload:+:}$_p"
+       done ;;
+esac
+py_run() {
+    if [ -n "$_hk_preload" ]; then
+        LD_PRELOAD=$_hk_preload ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 "$@"
+    else
+        "$@"
+    fi
+}
+
 ok()     { echo "ok - $1"; }
 not_ok() { echo "not ok - $1"; _fail=1; }
 

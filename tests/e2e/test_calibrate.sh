@@ -67,7 +67,7 @@ check_fails "mech calibrate without a file is a usage error" "missing CAL.json" 
 
 # ---- the virtual stand tests: the shipped record is what scripts/make-virtual-test makes (to the CSV's 5 digits: the
 # simulation's last bits may differ on another processor, docs/reproducibility.md; the noise is seeded)
-check "make-virtual-test makes the beam shaker test" "$TOP/scripts/make-virtual-test" "$C/beam-shaker-meas.vt.json" -o "$WORK/vt"
+check "make-virtual-test makes the beam shaker test" py_run "$TOP/scripts/make-virtual-test" "$C/beam-shaker-meas.vt.json" -o "$WORK/vt"
 $PY - "$WORK/vt.csv" "$C/beam-shaker-meas.csv" <<'EOF'
 import sys
 a, b = ([ln.split(",") for ln in open(p).read().split("\n")[2:] if ln] for p in sys.argv[1:3])
@@ -79,7 +79,7 @@ print(("ok" if ok else "not ok") + " - the regenerated record equals the shipped
 EOF
 printf '{"format": "mech-virtual-test", "scenario": "beam-shaker.json", "rate": 1000}\n' >"$C/bad.vt.json"
 check_fails "make-virtual-test: a missing key is named" "^make-virtual-test: [^ ]*/bad\.vt\.json: missing key 'filter'" \
-    "$TOP/scripts/make-virtual-test" "$C/bad.vt.json"
+    py_run "$TOP/scripts/make-virtual-test" "$C/bad.vt.json"
 
 # ---- S1-B on the stand: the hatch cover's stiffness and damping ------------------------------------------------
 check "s1-stand-B: mech calibrate runs" "$MECH" calibrate "$C/s1-stand-B.cal.json" -o "$WORK/o1" -q
