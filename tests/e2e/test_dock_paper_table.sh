@@ -10,7 +10,7 @@ PY=${PY:-python3}
 S=$TOP/scripts/dock-paper-table
 F=$TOP/fixtures/mech/dock/paper-table/measures.json
 
-check "docs/dock-process.md §10 is the table of the saved measures" "$PY" "$S" --measures "$F" --check
+check "docs/dock-process.md §10 and §8.5's C table are the tables of the saved measures" "$PY" "$S" --measures "$F" --check
 if "$PY" "$TOP/tests/e2e/dock_paper_table_check.py" "$TOP" >"$WORK/v.out" 2>&1; then
     ok "verdicts and thresholds: $(grep -c '^ok' "$WORK/v.out") checks"
 else
@@ -21,6 +21,9 @@ fi
 cp "$TOP/docs/dock-process.md" "$WORK/doc.md"
 sed -i 's/^| §4 Fig. 9 |.*/| §4 Fig. 9 | edited by hand |/' "$WORK/doc.md"
 check_fails "--check refuses a hand-edited table" "not the script's output" "$PY" "$S" --measures "$F" --check --doc "$WORK/doc.md"
+cp "$TOP/docs/dock-process.md" "$WORK/doc2.md"
+sed -i 's/^| RP-2 S1-400-C | end |/| RP-2 S1-400-C | edited |/' "$WORK/doc2.md"
+check_fails "--check refuses a hand-edited variant C table (§8.5)" "dock-c-runs.*not the script's output" "$PY" "$S" --measures "$F" --check --doc "$WORK/doc2.md"
 check "--write restores it" "$PY" "$S" --measures "$F" --write --doc "$WORK/doc.md"
 cmp -s "$WORK/doc.md" "$TOP/docs/dock-process.md" && ok "--write changes nothing outside the block" ||
     not_ok "--write changes nothing outside the block"
