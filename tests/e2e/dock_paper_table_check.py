@@ -54,11 +54,19 @@ check("every row has a verdict and a reason", all(r[4] in "✓~✗—" and r[5] 
 
 # each threshold both ways
 A = M0["s1-A"]
-for f, exp in [(T.REBOUND_LARGE * 1.02, "✓"), (T.REBOUND_LARGE * 0.98, "✗")]:
+for f, exp in [(T.REBOUND_LARGE * 1.02, "✓"), (T.REBOUND_LARGE * 0.98, "~")]:
     v, _ = verdict(with_([(("s1-A", "rebound_peak"), f * A["push_peak"])]), "§4 Fig. 8 (A)", "central")
     check("Fig. 8 A: rebound %.2f x push-in -> %s" % (f, exp), v == exp, "(got %s)" % v)
-v, _ = verdict(with_([(("s1-B", "push_peak"), A["push_peak"] * 1.01)]), "§4 Fig. 8 (B)", "lower")
-check("Fig. 8 B: push-in above A's -> ~", v == "~", "(got %s)" % v)
+v, _ = verdict(with_([(("s1-A", "spring_plateau"), A["brake_plateau"] * 1.01)]), "§4 Fig. 8 (A)", "central")
+check("Fig. 8 A: spring plateau above the brake's -> ~", v == "~", "(got %s)" % v)
+v, _ = verdict(with_([(("s1-A", "spring_plateau"), A["brake_plateau"] * 1.01),
+                      (("s1-A", "rebound_peak"), A["push_peak"] * T.REBOUND_LARGE * 0.98)]), "§4 Fig. 8 (A)", "central")
+check("Fig. 8 A: neither -> ✗", v == "✗", "(got %s)" % v)
+v, _ = verdict(with_([(("s1-B", "brake_plateau"), A["brake_plateau"] * 1.01)]), "§4 Fig. 8 (B)", "lower")
+check("Fig. 8 B: FrT1 plateau above A's brake -> ~", v == "~", "(got %s)" % v)
+v, _ = verdict(with_([(("s1-B", "brake_plateau"), A["brake_plateau"] * 1.01),
+                      (("s1-B", "rebound_peak"), A["rebound_peak"] * 1.01)]), "§4 Fig. 8 (B)", "lower")
+check("Fig. 8 B: both above A's -> ✗", v == "✗", "(got %s)" % v)
 for a, b, exp in [(0.049, 0.1, "✓"), (0.051, 0.2, "~"), (0.04, 0.079, "~"), (0.3, 0.2, "✗")]:
     v, _ = verdict(with_([(("s3x-400-A", "limiter_pad_arm_mean"), a), (("s3x-400-B", "limiter_pad_arm_mean"), b)]),
                    "§4 Fig. 9", "UJ")
