@@ -15,6 +15,7 @@
  *                     (mech_beam_run), the mapped channels after every accepted step
  *   calib_solve.c     GSL multifit_nlinear (trust-region Levenberg-Marquardt), bounds by the sine transform,
  *                     finite-difference Jacobian, standard errors and correlation, validation runs
+ *   calib_columns.c   the Jacobian's key columns on p->jobs forked worker processes, bit for bit the serial ones
  *
  * Model / data: a problem (mech_calib_problem) is read once and not changed by the solve; each evaluation builds
  * its own scenario text, configuration, model and simulation. */
@@ -72,6 +73,8 @@ typedef struct mech_calib_problem {
     double fd_step;                    /* forward-difference step in the transformed key (default 1e-3)         */
     double tolerance;                  /* integration.tolerance of the runs in the loop (0: the scenario's)     */
     int    max_iter;                   /* default 40                                                            */
+    int    jobs;                       /* processes computing the Jacobian's key columns (1, the reader's default:
+                                          this one; `mech calibrate -j N`); the results are the same bits      */
 } mech_calib_problem;
 
 /* (configuration path) => problem read, the measured records read, every key checked against the scenario parser

@@ -399,6 +399,7 @@ static int read_problem(mech_calib_problem *p, const char *text, size_t len, hy_
 int mech_calib_read(const char *path, mech_calib_problem *p, hy_err *err)
 {
     memset(p, 0, sizeof *p);
+    p->jobs = 1;
     snprintf(p->path, sizeof p->path, "%s", path);
     char *text;
     size_t len;
