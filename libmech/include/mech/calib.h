@@ -81,6 +81,9 @@ typedef struct mech_calib_problem {
  * at its bounds. Errors name the file and the key ("cal.json: keys.stand.k.min: ...") or the record's
  * file:line:column. */
 int mech_calib_read(const char *path, mech_calib_problem *p, hy_err *err);
+/* (text, length, path: the name in messages and the folder of the relative paths) => the same from memory (the
+ * fuzz harness fuzz/fuzz_calib_json.c); on failure p holds nothing to free */
+int mech_calib_parse(const char *text, size_t len, const char *path, mech_calib_problem *p, hy_err *err);
 void mech_calib_free(mech_calib_problem *p);
 
 /* ---- one run in memory -------------------------------------------------------------------------------- */
