@@ -108,6 +108,8 @@ static cJSON *report(const mech_calib_problem *p, const mech_calib_result *R, do
     cJSON_AddBoolToObject(fit, "converged", R->converged);
     cJSON_AddStringToObject(fit, "reason", R->reason);
     cJSON_AddNumberToObject(fit, "simulated_runs", (double)R->evaluations);
+    cJSON_AddNumberToObject(fit, "jacobians", (double)R->jacobians);
+    cJSON_AddNumberToObject(fit, "jobs", p->jobs);
     cJSON_AddItemToObject(fit, "cpu_s", num(cpu));
     cJSON_AddItemToObject(fit, "wall_s", num(wall));
     return o;

@@ -133,6 +133,8 @@ typedef struct mech_calib_result {
     int    npar;                       /* keys + fitted offsets + fitted gains                                   */
     int    iterations, converged;
     long   evaluations;                /* simulated runs                                                        */
+    long   jacobians;                  /* Jacobians computed (each nkey x fit runs of the evaluations, the part
+                                          p->jobs processes share)                                              */
     char   reason[96];
 } mech_calib_result;
 /* (problem) => keys fitted on the fit runs (weighted least squares: each channel's residual divided by its noise

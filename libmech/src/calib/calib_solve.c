@@ -375,6 +375,7 @@ int mech_calib_solve(const mech_calib_problem *p, mech_calib_result *R, hy_err *
             R->cost = 0.5 * chisq;
             R->s2 = chisq / (double)(S->n - (size_t)np);   /* the gains' prior rows count as observations */
             R->iterations = (int)gsl_multifit_nlinear_niter(w);
+            R->jacobians = (long)fdf.nevaldf;
             R->converged = st == GSL_SUCCESS;
             snprintf(R->reason, sizeof R->reason, "%s",
                      st == GSL_SUCCESS ? (info == 1 ? "small step" : info == 2 ? "small gradient" : "converged")
