@@ -111,6 +111,8 @@ for j in 0 abc; do
     "$MECH" calibrate "$C/s1-stand-B.cal.json" -o "$WORK/oj$j" -j "$j" 2>/dev/null; [ $? -eq 2 ] && [ ! -e "$WORK/oj$j" ] &&
         ok "-j $j: exit 2, nothing written" || not_ok "-j $j: exit 2, nothing written"
 done
+check_fails "-j 65 is a usage error (at most 64)" "^mech calibrate: -j 65: at most 64 processes" \
+    "$MECH" calibrate "$C/s1-stand-B.cal.json" -o "$WORK/oj65" -j 65
 
 # the 2-standard-error check has teeth: with the sensors' gains taken as 1 (no gain_sd), the base load's -0.7 %
 # gain error biases stand.k far beyond its standard error
