@@ -48,10 +48,11 @@ class Calibration:
                                              zip(self.keys, self.value, self.se))
 
 
-def calibrate(config, out=None, *, base_dir=None) -> Calibration:
+def calibrate(config, out=None, *, base_dir=None, jobs=1) -> Calibration:
     """(config: a "mech-calibrate" file, or a dict with ``base_dir`` for its relative paths) => Calibration, by
-    `mech calibrate CONFIG -o OUT -q`. ``out``: the output folder (default: a new temporary folder, kept: its path
-    is ``Calibration.folder``). Bad input raises ProgramError with the program's message (the file and the key)."""
+    `mech calibrate CONFIG -o OUT -j JOBS -q`. ``out``: the output folder (default: a new temporary folder, kept: its
+    path is ``Calibration.folder``). ``jobs``: processes computing each Jacobian's key columns (the same result for
+    any number). Bad input raises ProgramError with the program's message (the file and the key, or the option)."""
     tmp = None
     if isinstance(config, dict):
         d = json.loads(json.dumps(config))
@@ -72,7 +73,8 @@ def calibrate(config, out=None, *, base_dir=None) -> Calibration:
     if out is None:
         out = tempfile.mkdtemp(prefix="hystkit-calibrate-")
     try:
-        programs.run_program("mech", ["calibrate", os.path.abspath(config), "-o", os.path.abspath(out), "-q"])
+        programs.run_program("mech", ["calibrate", os.path.abspath(config), "-o", os.path.abspath(out),
+                                      "-j", str(jobs), "-q"])
     finally:
         if tmp:
             import shutil

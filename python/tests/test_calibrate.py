@@ -34,3 +34,14 @@ def test_calibrate_from_a_dict_and_bad_input(tmp_path):
     assert "keys.lateral.brake.moment.1: start = 1500 is not strictly inside [min, max] = [1600, 20000]" in str(e.value)
     with pytest.raises(FileNotFoundError):
         hk.calibrate(tmp_path / "nope.json")
+
+
+def test_calibrate_jobs_give_the_same_fit(tmp_path):
+    # S1-B's two key columns on two processes: the serial fit's values and standard errors exactly
+    one = hk.calibrate(C / "s1-stand-B.cal.json", tmp_path / "j1")
+    two = hk.calibrate(C / "s1-stand-B.cal.json", tmp_path / "j2", jobs=2)
+    assert two.fit["jobs"] == 2 and one.fit["jobs"] == 1
+    assert np.array_equal(one.value, two.value) and np.array_equal(one.se, two.se)
+    with pytest.raises(hk.ArgumentError) as e:                   # a usage error (exit 2), nothing run
+        hk.calibrate(C / "s1-stand-B.cal.json", tmp_path / "j0", jobs=0)
+    assert "--jobs: '0' is not an integer >= 1" in str(e.value)

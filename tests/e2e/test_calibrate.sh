@@ -90,6 +90,30 @@ k=$($PY -c "import json; print(json.load(open('$WORK/o1/calibrated.json'))['stan
 kr=$($PY -c "import json; print([k['value'] for k in json.load(open('$WORK/o1/calibration.json'))['keys'] if k['key'] == 'stand.k'][0])")
 [ "$k" = "$kr" ] && ok "calibrated.json holds the reported stand.k ($k)" || not_ok "calibrated.json stand.k $k, report $kr"
 
+# -j 2: the Jacobian's two key columns on two processes (calib_columns.c) give the serial fit's bits: the same
+# calibrated values, standard errors, correlations, per-channel statistics, numbers of runs and
+# Jacobians (only the times and the jobs differ)
+check "s1-stand-B: mech calibrate -j 2 runs" "$MECH" calibrate "$C/s1-stand-B.cal.json" -o "$WORK/o1j" -j 2 -q
+$PY - "$WORK/o1/calibration.json" "$WORK/o1j/calibration.json" <<'EOF2'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d["fit"].pop("cpu_s"), d["fit"].pop("wall_s"), d["fit"].pop("jobs")
+same = [(k["value"], k["se"]) for k in a["keys"]] == [(k["value"], k["se"]) for k in b["keys"]]
+print(("ok" if same else "not ok") + " - -j 2: calibrated values and standard errors equal -j 1's exactly")
+print(("ok" if a == b else "not ok") + " - -j 2: the whole report equals -j 1's but for the times and jobs")
+EOF2
+cmp -s "$WORK/o1/calibrated.json" "$WORK/o1j/calibrated.json" && ok "-j 2: calibrated.json byte for byte -j 1's" ||
+    not_ok "-j 2: calibrated.json byte for byte -j 1's"
+for j in 0 abc; do
+    check_fails "-j $j is a usage error naming the option" "^mech calibrate: --jobs: '$j' is not an integer >= 1" \
+        "$MECH" calibrate "$C/s1-stand-B.cal.json" -o "$WORK/oj$j" -j "$j"
+    "$MECH" calibrate "$C/s1-stand-B.cal.json" -o "$WORK/oj$j" -j "$j" 2>/dev/null; [ $? -eq 2 ] && [ ! -e "$WORK/oj$j" ] &&
+        ok "-j $j: exit 2, nothing written" || not_ok "-j $j: exit 2, nothing written"
+done
+check_fails "-j 65 is a usage error (at most 64)" "^mech calibrate: -j 65: at most 64 processes" \
+    "$MECH" calibrate "$C/s1-stand-B.cal.json" -o "$WORK/oj65" -j 65
+
 # the 2-standard-error check has teeth: with the sensors' gains taken as 1 (no gain_sd), the base load's -0.7 %
 # gain error biases stand.k far beyond its standard error
 cal no-gains 'for c in d["runs"][0]["map"].values(): c["gain_sd"] = 0'

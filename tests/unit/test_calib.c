@@ -1,7 +1,8 @@
 /* mech calibrate's numerical parts (mech/calib.h; docs/calibrate.md §3): the noise estimate from a record against
  * the standard deviation of the Gaussian noise that made it, the trace's interpolation against its closed form, a
  * record in mm read in the run's m (the factor exact), and a calibration of the beam's hinge clearance from a
- * noise-free record of a run with a known clearance (run from the top of the repository: fixtures/mech/calib). */
+ * noise-free record of a run with a known clearance (run from the top of the repository: fixtures/mech/calib); the
+ * Jacobian's columns on worker processes (calib_columns.c) against the same columns computed in this process. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <signal.h>
 #include "mech/calib.h"
+#include "calib/calib_internal.h"
 
 static void near(double a, double b, double tol)
 {
@@ -158,6 +162,55 @@ static void beam_clearance_from_its_own_run(void **state)
     unlink(csv), unlink(cal), rmdir(dir);
 }
 
+/* a column of 20 000 doubles (160 kB, more than a pipe holds: the worker blocks until the parent reads), values
+ * that are not round (every bit must come through); column 'bad' fails with a message, column 'die' kills its
+ * process (only in a worker: in this process it fails instead) */
+typedef struct col_ctx {
+    int bad, die;
+    pid_t self;
+} col_ctx;
+
+static int test_column(void *ctx, int k, double *col, hy_err *err)
+{
+    const col_ctx *c = ctx;
+    if (k == c->die && getpid() != c->self)
+        raise(SIGKILL);
+    if (k == c->bad || k == c->die)
+        return hy_err_set(err, HY_ENUMERIC, "column %d refused", k);
+    for (size_t i = 0; i < 20000; i++)
+        col[i] = sin(0.001 * (double)i + k) / 3;
+    return HY_OK;
+}
+
+static void columns_on_workers(void **state)
+{
+    (void)state;
+    enum { NCOL = 5, N = 20000 };
+    double *ref = malloc(NCOL * N * sizeof *ref), *out = malloc(NCOL * N * sizeof *out);
+    assert_non_null(ref);
+    assert_non_null(out);
+    col_ctx c = {-1, -1, getpid()};
+    hy_err err;
+    assert_int_equal(mech_calib__columns(NCOL, 1, N, test_column, &c, ref, &err), HY_OK);
+    for (int jobs = 2; jobs <= 7; jobs++) {   /* fewer, as many and more processes than columns */
+        memset(out, 0, NCOL * N * sizeof *out);
+        if (mech_calib__columns(NCOL, jobs, N, test_column, &c, out, &err) != HY_OK)
+            fail_msg("jobs %d: %s", jobs, err.msg);
+        assert_memory_equal(out, ref, NCOL * N * sizeof *out);
+    }
+    /* a worker's error comes back with its message; the other workers are reaped (no child left) */
+    c.bad = 3;
+    assert_int_equal(mech_calib__columns(NCOL, 2, N, test_column, &c, out, &err), HY_ENUMERIC);
+    assert_string_equal(err.msg, "column 3 refused");
+    /* a worker that dies is an error naming the column and the signal, not a hang */
+    c.bad = -1, c.die = 2;
+    assert_int_equal(mech_calib__columns(NCOL, 3, N, test_column, &c, out, &err), HY_ENUMERIC);
+    if (!strstr(err.msg, "key column 3 ended by signal 9"))
+        fail_msg("%s", err.msg);
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);   /* ECHILD: every worker reaped */
+    free(ref), free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -165,6 +218,7 @@ int main(void)
         cmocka_unit_test(trace_interpolation),
         cmocka_unit_test(record_units),
         cmocka_unit_test(beam_clearance_from_its_own_run),
+        cmocka_unit_test(columns_on_workers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

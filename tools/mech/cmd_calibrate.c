@@ -14,7 +14,7 @@
 
 static void usage(FILE *fp)
 {
-    fputs("usage: mech calibrate CONFIG.json [-o DIR] [-q]\n"
+    fputs("usage: mech calibrate CONFIG.json [-o DIR] [-j N] [-q]\n"
           "\n"
           "Identify named keys of a docking scenario from measured dynamic runs (stand tests) by nonlinear least\n"
           "squares with the simulator in the loop (GSL multifit_nlinear, trust-region Levenberg-Marquardt; bounds by\n"
@@ -29,6 +29,8 @@ static void usage(FILE *fp)
           "\n"
           "options:\n"
           "  -o, --out DIR      output folder (created when missing)\n"
+          "  -j, --jobs N       processes computing the Jacobian's key columns at once (default 1; the results are\n"
+          "                     the same bits for any N)\n"
           "  -q, --quiet        no table on standard output\n",
           fp);
 }
@@ -106,6 +108,8 @@ static cJSON *report(const mech_calib_problem *p, const mech_calib_result *R, do
     cJSON_AddBoolToObject(fit, "converged", R->converged);
     cJSON_AddStringToObject(fit, "reason", R->reason);
     cJSON_AddNumberToObject(fit, "simulated_runs", (double)R->evaluations);
+    cJSON_AddNumberToObject(fit, "jacobians", (double)R->jacobians);
+    cJSON_AddNumberToObject(fit, "jobs", p->jobs);
     cJSON_AddItemToObject(fit, "cpu_s", num(cpu));
     cJSON_AddItemToObject(fit, "wall_s", num(wall));
     return o;
@@ -132,15 +136,19 @@ int mech_cmd_calibrate(int argc, char **argv)
 {
     const char *cmd = "calibrate";
     const char *out = NULL, *cfg = NULL;
-    int quiet = 0;
-    const hy_arg tab[] = {HY_OPT_STR("out", 'o', &out), HY_OPT_FLAG("quiet", 'q', &quiet), HY_OPT_END};
+    int quiet = 0, jobs = 1;
+    const hy_arg tab[] = {HY_OPT_STR("out", 'o', &out), HY_OPT_INT("jobs", 'j', &jobs, 1, NULL),
+                          HY_OPT_FLAG("quiet", 'q', &quiet), HY_OPT_END};
     int go = mech_cli_parse(cmd, usage, tab, argc, argv, "missing CAL.json", &cfg);
     if (go != MECH_CLI_GO)
         return go;
+    if (jobs > 64)
+        return mech_cli_usage(cmd, "-j %d: at most 64 processes (one per key column is the most that helps)", jobs);
     mech_calib_problem p;
     hy_err err;
     if (mech_calib_read(cfg, &p, &err) != HY_OK)
         return mech_cli_fail(cmd, "%s", err.msg);
+    p.jobs = jobs;
     char dir[4096];
     if (out) {
         snprintf(dir, sizeof dir, "%s", out);

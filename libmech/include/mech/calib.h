@@ -15,6 +15,7 @@
  *                     (mech_beam_run), the mapped channels after every accepted step
  *   calib_solve.c     GSL multifit_nlinear (trust-region Levenberg-Marquardt), bounds by the sine transform,
  *                     finite-difference Jacobian, standard errors and correlation, validation runs
+ *   calib_columns.c   the Jacobian's key columns on p->jobs forked worker processes, bit for bit the serial ones
  *
  * Model / data: a problem (mech_calib_problem) is read once and not changed by the solve; each evaluation builds
  * its own scenario text, configuration, model and simulation. */
@@ -72,12 +73,17 @@ typedef struct mech_calib_problem {
     double fd_step;                    /* forward-difference step in the transformed key (default 1e-3)         */
     double tolerance;                  /* integration.tolerance of the runs in the loop (0: the scenario's)     */
     int    max_iter;                   /* default 40                                                            */
+    int    jobs;                       /* processes computing the Jacobian's key columns (1, the reader's default:
+                                          this one; `mech calibrate -j N`); the results are the same bits      */
 } mech_calib_problem;
 
 /* (configuration path) => problem read, the measured records read, every key checked against the scenario parser
  * at its bounds. Errors name the file and the key ("cal.json: keys.stand.k.min: ...") or the record's
  * file:line:column. */
 int mech_calib_read(const char *path, mech_calib_problem *p, hy_err *err);
+/* (text, length, path: the name in messages and the folder of the relative paths) => the same from memory (the
+ * fuzz harness fuzz/fuzz_calib_json.c); on failure p holds nothing to free */
+int mech_calib_parse(const char *text, size_t len, const char *path, mech_calib_problem *p, hy_err *err);
 void mech_calib_free(mech_calib_problem *p);
 
 /* ---- one run in memory -------------------------------------------------------------------------------- */
@@ -127,6 +133,8 @@ typedef struct mech_calib_result {
     int    npar;                       /* keys + fitted offsets + fitted gains                                   */
     int    iterations, converged;
     long   evaluations;                /* simulated runs                                                        */
+    long   jacobians;                  /* Jacobians computed (each nkey x fit runs of the evaluations, the part
+                                          p->jobs processes share)                                              */
     char   reason[96];
 } mech_calib_result;
 /* (problem) => keys fitted on the fit runs (weighted least squares: each channel's residual divided by its noise

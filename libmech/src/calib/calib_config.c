@@ -396,6 +396,17 @@ static int read_problem(mech_calib_problem *p, const char *text, size_t len, hy_
     return rc;
 }
 
+int mech_calib_parse(const char *text, size_t len, const char *path, mech_calib_problem *p, hy_err *err)
+{
+    memset(p, 0, sizeof *p);
+    p->jobs = 1;
+    snprintf(p->path, sizeof p->path, "%s", path);
+    int rc = read_problem(p, text, len, err);
+    if (rc != HY_OK)
+        mech_calib_free(p);
+    return rc;
+}
+
 int mech_calib_read(const char *path, mech_calib_problem *p, hy_err *err)
 {
     memset(p, 0, sizeof *p);
@@ -405,10 +416,8 @@ int mech_calib_read(const char *path, mech_calib_problem *p, hy_err *err)
     int rc = hy_read_text(path, "a calibration (mech-calibrate JSON)", 0, &text, &len, err);
     if (rc != HY_OK)
         return rc;
-    rc = read_problem(p, text, len, err);
+    rc = mech_calib_parse(text, len, path, p, err);
     free(text);
-    if (rc != HY_OK)
-        mech_calib_free(p);
     return rc;
 }
 

@@ -18,4 +18,10 @@ int mech_calib__channel(int kind, const char *name, const char **unit);
 // (problem, scenario text) => parsed by the simulator's parser (laws only named); its message on failure
 int mech_calib__parse(const mech_calib_problem *p, const char *txt, hy_err *err);
 
+/* One column of the Jacobian: (ctx, column k) => its n values into col; HY_OK or an error in err */
+typedef int (*mech_calib__column_fn)(void *ctx, int k, double *col, hy_err *err);
+/* (columns, worker processes, values per column, fn) => column k into out[k n .. (k + 1) n): in this process when
+ * jobs <= 1, else on jobs processes (jobs - 1 forked for the call), the same bits (calib_columns.c) */
+int mech_calib__columns(int ncol, int jobs, size_t n, mech_calib__column_fn fn, void *ctx, double *out, hy_err *err);
+
 #endif

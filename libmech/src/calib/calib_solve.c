@@ -43,6 +43,7 @@ typedef struct solver {
     int    have;
     rows   rw[MECH_CALIB_RUNS_MAX][MECH_CALIB_CH_MAX];
     int    ntau, ngain;                          /* offsets, gains fitted */
+    int    nfit;                                 /* runs used in the fit */
     size_t n, ndata;                             /* residuals: ndata rows of the records, then one per gain */
     double *res;
     long   evals;
@@ -135,6 +136,36 @@ static int gsl_f(const gsl_vector *xv, void *params, gsl_vector *fx)
     return GSL_SUCCESS;
 }
 
+// (problem, transformed key) => its forward-difference step: fd_step, or -fd_step on the bound's side of the point
+static double key_step(const mech_calib_problem *p, double u)
+{
+    return u + p->fd_step > M_PI / 2 ? -p->fd_step : p->fd_step;
+}
+
+typedef struct column_ctx {
+    solver *S;
+    const double *th;
+    size_t np;
+} column_ctx;
+
+// (context, key k) => the residuals with key k moved by its step (one run of each fit record), into col
+static int key_column(void *ctx, int k, double *col, hy_err *err)
+{
+    const column_ctx *cc = ctx;
+    solver *S = cc->S;
+    double th2[PMAX], x2[MECH_CALIB_KEYS_MAX];
+    memcpy(th2, cc->th, cc->np * sizeof *th2);
+    th2[k] += key_step(S->p, th2[k]);
+    keys_of(S, th2, x2);
+    if (simulate_all(S, x2, S->tmp) != HY_OK) {
+        *err = S->err;
+        return err->code ? err->code : HY_ENUMERIC;
+    }
+    if (residuals(S, S->tmp, cc->th, col))
+        return hy_err_set(err, HY_ENUMERIC, "key %s: a run ended before a compared row", S->p->key[k].path);
+    return HY_OK;
+}
+
 static int gsl_df(const gsl_vector *xv, void *params, gsl_matrix *J)
 {
     solver *S = params;
@@ -145,23 +176,23 @@ static int gsl_df(const gsl_vector *xv, void *params, gsl_matrix *J)
     keys_of(S, th, x);
     if (ensure(S, x) != HY_OK || residuals(S, S->tr, th, S->res))
         return GSL_EDOM;
-    double *r2 = malloc(S->n * sizeof *r2);
+    /* the key columns: forward differences in u, each column's runs independent of the others' (on p->jobs
+       worker processes, calib_columns.c) */
+    double *r2 = malloc((size_t)p->nkey * S->n * sizeof *r2);
     if (!r2)
         return GSL_ENOMEM;
-    for (int k = 0; k < p->nkey; k++) {   /* forward differences in u */
-        double th2[PMAX], x2[MECH_CALIB_KEYS_MAX];
-        memcpy(th2, th, xv->size * sizeof *th);
-        double h = p->fd_step;
-        if (th2[k] + h > M_PI / 2)   /* stay on the side of the bound the point is on */
-            h = -h;
-        th2[k] += h;
-        keys_of(S, th2, x2);
-        if (simulate_all(S, x2, S->tmp) != HY_OK || residuals(S, S->tmp, th, r2)) {
-            free(r2);
-            return GSL_EDOM;
-        }
+    column_ctx cc = {S, th, xv->size};
+    long ev0 = S->evals;
+    int rc = mech_calib__columns(p->nkey, p->jobs, S->n, key_column, &cc, r2, &S->err);
+    S->evals = ev0 + (long)p->nkey * (long)S->nfit;   /* every column's runs, the workers' too */
+    if (rc != HY_OK) {
+        free(r2);
+        return GSL_EDOM;
+    }
+    for (int k = 0; k < p->nkey; k++) {
+        double h = key_step(p, th[k]);
         for (size_t i = 0; i < S->n; i++)
-            gsl_matrix_set(J, i, (size_t)k, (r2[i] - S->res[i]) / h);
+            gsl_matrix_set(J, i, (size_t)k, (r2[(size_t)k * S->n + i] - S->res[i]) / h);
     }
     free(r2);
     /* offset and gain columns, with no run: d res / d v = -g y_sim'(t - tau) w cos v / s, d res / d w = y_sim gain_sd / s */
@@ -278,6 +309,7 @@ int mech_calib_solve(const mech_calib_problem *p, mech_calib_result *R, hy_err *
             w->gain_sd = p->run[r].gain_sd[c];
             w->jg = -1;
             if (!p->run[r].validation) {
+                S->nfit += c == 0;
                 S->n += i1 - i0;
                 w->jt = p->nkey + S->ntau++;
             }
@@ -343,6 +375,7 @@ int mech_calib_solve(const mech_calib_problem *p, mech_calib_result *R, hy_err *
             R->cost = 0.5 * chisq;
             R->s2 = chisq / (double)(S->n - (size_t)np);   /* the gains' prior rows count as observations */
             R->iterations = (int)gsl_multifit_nlinear_niter(w);
+            R->jacobians = (long)fdf.nevaldf;
             R->converged = st == GSL_SUCCESS;
             snprintf(R->reason, sizeof R->reason, "%s",
                      st == GSL_SUCCESS ? (info == 1 ? "small step" : info == 2 ? "small gradient" : "converged")
