@@ -68,7 +68,7 @@ static int get_num(const cJSON *j, const char *key, const char *name, double *v,
 // (object, key, name) => a row count (an integer >= 0), or HY_EPARSE naming the key
 static int get_count(const cJSON *j, const char *key, const char *name, size_t *v, hy_err *err)
 {
-    double d;
+    double d = NAN;   /* (GCC -O3 cannot see that get_num sets it whenever it returns HY_OK) */
     int rc = get_num(j, key, name, &d, err);
     if (rc != HY_OK)
         return rc;
