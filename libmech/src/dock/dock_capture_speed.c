@@ -3,11 +3,28 @@
 #include <math.h>
 #include "dock/dock_sim_internal.h"
 
-// (params, closing speed) => 1 captured, 0 not; < 0 on a failing run (err set)
+/* mech_dock_run's step callback: after a contact, separating with nothing touching, no force can bring the vehicles
+ * back: the run stops there (not captured) */
+static int separated(void *ctx, const mech_dock_sim *s)
+{
+    const mech_dock_params *p = ctx;
+    if (s->captured)   /* a capture at this step is a capture (mech_dock_run's stop_at_capture sees it next) */
+        return 0;
+    const double *c = s->ch;
+    int touching = c[MECH_DOCK_CH_CONE_CONTACT] || c[MECH_DOCK_CH_SOCKET_CONTACT] || c[MECH_DOCK_CH_BOTTOM_CONTACT] ||
+                   c[MECH_DOCK_CH_LIMITER_CONTACT] || s->acc.detent > 0;
+    return !isnan(s->sum.first_contact_time) && !touching && c[MECH_DOCK_CH_REL_VX] < 0 && p->thrust.force == 0;
+}
+
+/* (params, closing speed) => 1 captured, 0 not; < 0 on a failing run (err set). The run is mech_dock_run's, the one
+ * run function (issue 43 D1), stopped at capture or the capture timeout (the duration made to reach the timeout) or
+ * by the separation above */
 static int captures_at(const mech_dock_params *p0, double v, hy_err *err)
 {
     mech_dock_params p = *p0;
     p.init.closing_speed = v;
+    if (p.duration < p.capture_timeout)
+        p.duration = p.capture_timeout;
     mech_dock_model *m = NULL;
     mech_dock_sim *s = NULL;
     int rc = mech_dock_model_new(&p, &m, err);
@@ -15,23 +32,10 @@ static int captures_at(const mech_dock_params *p0, double v, hy_err *err)
         rc = mech_dock_sim_new(m, &s, err);
     int result = -1;
     if (rc == HY_OK) {
-        result = 0;
-        while (s->t < p.capture_timeout) {
-            if ((rc = mech_dock_sim_step(s, err))) {
-                result = -1;
-                break;
-            }
-            if (s->captured) {
-                result = 1;
-                break;
-            }
-            /* after a contact, separating with nothing touching: no force can bring the vehicles back */
-            const double *c = s->ch;
-            int touching = c[MECH_DOCK_CH_CONE_CONTACT] || c[MECH_DOCK_CH_SOCKET_CONTACT] ||
-                           c[MECH_DOCK_CH_BOTTOM_CONTACT] || c[MECH_DOCK_CH_LIMITER_CONTACT] || s->acc.detent > 0;
-            if (!isnan(s->sum.first_contact_time) && !touching && c[MECH_DOCK_CH_REL_VX] < 0 && p.thrust.force == 0)
-                break;
-        }
+        const mech_dock_run_opts o = {.stop_at_capture = 1, .on_step = separated, .ctx = &p};
+        int end;
+        if (mech_dock_run(m, s, &o, &end, NULL, err) == HY_OK)
+            result = end == MECH_DOCK_RUN_CAPTURE && s->captured;
     }
     mech_dock_sim_free(s);
     mech_dock_model_free(m);
