@@ -37,22 +37,12 @@ int hy_clough_from_json(const cJSON *doc, const char *name, hy_clough_model **ou
     return HY_OK;
 }
 
-static int add_num(cJSON *o, const char *key, double v)
-{
-    cJSON *x = hy_json_exact_number(v);
-    if (!x || !cJSON_AddItemToObject(o, key, x)) {
-        cJSON_Delete(x);
-        return 0;
-    }
-    return 1;
-}
-
 // (model, document) => its keys added
 int hy_clough_to_json(const hy_clough_model *m, cJSON *doc, hy_err *err)
 {
     const hy_clough_params *p = hy_clough_model_params(m);
-    if (add_num(doc, "k", p->k) && add_num(doc, "F_y", p->F_y) && add_num(doc, "alpha", p->alpha) &&
-        add_num(doc, "kappa", p->kappa))
+    if (hy_json_add_exact(doc, "k", p->k) && hy_json_add_exact(doc, "F_y", p->F_y) && hy_json_add_exact(doc, "alpha", p->alpha) &&
+        hy_json_add_exact(doc, "kappa", p->kappa))
         return HY_OK;
     return hy_err_set(err, HY_ENOMEM, "out of memory writing the clough model");
 }

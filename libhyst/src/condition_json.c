@@ -24,16 +24,6 @@ void hy_condition_describe(const hy_condition_opts *o, const hy_condition_report
              "tolerance %.4g)%s", r->n_out, r->n_in, r->trimmed_start, r->trimmed_end, r->rest_tol, off);
 }
 
-static int add_num(cJSON *o, const char *key, double v)
-{
-    cJSON *x = hy_json_exact_number(v);
-    if (!x || !cJSON_AddItemToObject(o, key, x)) {
-        cJSON_Delete(x);
-        return 0;
-    }
-    return 1;
-}
-
 // (options, report) => JSON object
 cJSON *hy_condition_to_json(const hy_condition_opts *o, const hy_condition_report *r)
 {
@@ -42,10 +32,10 @@ cJSON *hy_condition_to_json(const hy_condition_opts *o, const hy_condition_repor
     int ok = j && cJSON_AddBoolToObject(j, "trim_rest", o->trim_rest) &&
              (w ? cJSON_AddStringToObject(j, "remove_offset", w) != NULL
                 : cJSON_AddNullToObject(j, "remove_offset") != NULL) &&
-             add_num(j, "rest_tol", r->rest_tol) && add_num(j, "rows_in", (double)r->n_in) &&
-             add_num(j, "rows_kept", (double)r->n_out) && add_num(j, "trimmed_start", (double)r->trimmed_start) &&
-             add_num(j, "trimmed_end", (double)r->trimmed_end) && add_num(j, "rest_rows", (double)r->rest_rows) &&
-             add_num(j, "q_offset", r->q_offset) && add_num(j, "Q_offset", r->Q_offset);
+             hy_json_add_exact(j, "rest_tol", r->rest_tol) && hy_json_add_exact(j, "rows_in", (double)r->n_in) &&
+             hy_json_add_exact(j, "rows_kept", (double)r->n_out) && hy_json_add_exact(j, "trimmed_start", (double)r->trimmed_start) &&
+             hy_json_add_exact(j, "trimmed_end", (double)r->trimmed_end) && hy_json_add_exact(j, "rest_rows", (double)r->rest_rows) &&
+             hy_json_add_exact(j, "q_offset", r->q_offset) && hy_json_add_exact(j, "Q_offset", r->Q_offset);
     if (!ok) {
         cJSON_Delete(j);
         return NULL;

@@ -82,24 +82,14 @@ int hy_iwan_from_json(const cJSON *doc, const char *name, hy_iwan_model **out, h
     return HY_OK;
 }
 
-static int add_num(cJSON *o, const char *key, double v)
-{
-    cJSON *x = hy_json_exact_number(v);
-    if (!x || !cJSON_AddItemToObject(o, key, x)) {
-        cJSON_Delete(x);
-        return 0;
-    }
-    return 1;
-}
-
 // (model, document) => the Iwan keys added to doc, in the form the model was given
 int hy_iwan_to_json(const hy_iwan_model *m, cJSON *doc, hy_err *err)
 {
-    int ok = add_num(doc, "k_inf", m->k_inf);
+    int ok = hy_json_add_exact(doc, "k_inf", m->k_inf);
     if (ok && m->form == HY_IWAN_SEGALMAN) {
         cJSON *s = cJSON_AddObjectToObject(doc, "segalman");
-        ok = s && add_num(s, "F_S", m->seg.F_S) && add_num(s, "K_T", m->seg.K_T) && add_num(s, "chi", m->seg.chi) &&
-             add_num(s, "beta", m->seg.beta) && cJSON_AddNumberToObject(s, "N", m->seg.N);
+        ok = s && hy_json_add_exact(s, "F_S", m->seg.F_S) && hy_json_add_exact(s, "K_T", m->seg.K_T) && hy_json_add_exact(s, "chi", m->seg.chi) &&
+             hy_json_add_exact(s, "beta", m->seg.beta) && cJSON_AddNumberToObject(s, "N", m->seg.N);
     } else if (ok) {
         cJSON *a = cJSON_AddArrayToObject(doc, "elements");
         ok = a != NULL;

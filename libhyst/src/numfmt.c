@@ -17,6 +17,16 @@ struct cJSON *hy_json_exact_number(double v)
     return cJSON_CreateRaw(buf);
 }
 
+int hy_json_add_exact(struct cJSON *o, const char *key, double v)
+{
+    cJSON *x = hy_json_exact_number(v);
+    if (!x || !cJSON_AddItemToObject(o, key, x)) {
+        cJSON_Delete(x);
+        return 0;
+    }
+    return 1;
+}
+
 /* (item) => every number below it turned, in place, into a raw item holding its exact text. In place keeps the
  * key, the order and duplicate keys; cJSON_Delete frees valuestring with the default hooks (malloc/free).
  * Returns 0, or -1 when out of memory (a number then keeps cJSON's near-exact text: the caller must not print). */

@@ -57,6 +57,8 @@ int hy_model_copy(const hy_model *src, hy_model *dst, hy_err *err);
 
 // (v) => a cJSON number item that reads back to exactly v (null when v is not finite); for model files and reports
 struct cJSON *hy_json_exact_number(double v);
+// (object, key, v) => hy_json_exact_number(v) added under key; 0 when out of memory (nothing added, nothing leaked)
+int hy_json_add_exact(struct cJSON *o, const char *key, double v);
 
 // (doc) => indented JSON text (malloc'd) in which every number reads back to exactly its value; doc's numbers
 // become exact raw items in place. Use it for every JSON file hystkit writes.
