@@ -41,8 +41,8 @@ int hy_clough_from_json(const cJSON *doc, const char *name, hy_clough_model **ou
 int hy_clough_to_json(const hy_clough_model *m, cJSON *doc, hy_err *err)
 {
     const hy_clough_params *p = hy_clough_model_params(m);
-    if (hy_json_add_exact(doc, "k", p->k) && hy_json_add_exact(doc, "F_y", p->F_y) && hy_json_add_exact(doc, "alpha", p->alpha) &&
-        hy_json_add_exact(doc, "kappa", p->kappa))
+    if (hy_json_add_exact(doc, "k", p->k) && hy_json_add_exact(doc, "F_y", p->F_y) &&
+        hy_json_add_exact(doc, "alpha", p->alpha) && hy_json_add_exact(doc, "kappa", p->kappa))
         return HY_OK;
     return hy_err_set(err, HY_ENOMEM, "out of memory writing the clough model");
 }

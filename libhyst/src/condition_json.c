@@ -33,8 +33,10 @@ cJSON *hy_condition_to_json(const hy_condition_opts *o, const hy_condition_repor
              (w ? cJSON_AddStringToObject(j, "remove_offset", w) != NULL
                 : cJSON_AddNullToObject(j, "remove_offset") != NULL) &&
              hy_json_add_exact(j, "rest_tol", r->rest_tol) && hy_json_add_exact(j, "rows_in", (double)r->n_in) &&
-             hy_json_add_exact(j, "rows_kept", (double)r->n_out) && hy_json_add_exact(j, "trimmed_start", (double)r->trimmed_start) &&
-             hy_json_add_exact(j, "trimmed_end", (double)r->trimmed_end) && hy_json_add_exact(j, "rest_rows", (double)r->rest_rows) &&
+             hy_json_add_exact(j, "rows_kept", (double)r->n_out) &&
+             hy_json_add_exact(j, "trimmed_start", (double)r->trimmed_start) &&
+             hy_json_add_exact(j, "trimmed_end", (double)r->trimmed_end) &&
+             hy_json_add_exact(j, "rest_rows", (double)r->rest_rows) &&
              hy_json_add_exact(j, "q_offset", r->q_offset) && hy_json_add_exact(j, "Q_offset", r->Q_offset);
     if (!ok) {
         cJSON_Delete(j);
