@@ -89,7 +89,8 @@ int hy_iwan_to_json(const hy_iwan_model *m, cJSON *doc, hy_err *err)
     if (ok && m->form == HY_IWAN_SEGALMAN) {
         cJSON *s = cJSON_AddObjectToObject(doc, "segalman");
         ok = s && hy_json_add_exact(s, "F_S", m->seg.F_S) && hy_json_add_exact(s, "K_T", m->seg.K_T) &&
-             hy_json_add_exact(s, "chi", m->seg.chi) && hy_json_add_exact(s, "beta", m->seg.beta) && cJSON_AddNumberToObject(s, "N", m->seg.N);
+             hy_json_add_exact(s, "chi", m->seg.chi) && hy_json_add_exact(s, "beta", m->seg.beta) &&
+             cJSON_AddNumberToObject(s, "N", m->seg.N);
     } else if (ok) {
         cJSON *a = cJSON_AddArrayToObject(doc, "elements");
         ok = a != NULL;
