@@ -16,6 +16,7 @@ Options (RP-2's early cam, docs/rp2-parameters.md §8; the defaults give RP-1's 
                    S + M to the end of the travel, where the cone is within their reach; where it is not yet, the
                    lever stands at the angle of closest approach (the roller nearest the cone, clear of it)
   --length L       lever length pivot -> roller centre (m, default 0.16)
+  --offset M       the rollers' design distance off the ideal cone (m, default 0.003: RP-1's "a few mm")
   --beta0 DEG      retracted lever angle from the housing axis (deg, default 10): a lever longer than the pivot's
                    distance from the docked cone needs a smaller one (the docked roller angle must not be below it)
 A summary goes to stderr: the stroke from which the cone is within reach, the docked lever angle, the roller's
@@ -43,7 +44,7 @@ head_x0 = 0.55 + dx + 0.55                     # UJ -> head centre at stroke 0
 lead = 0.012
 i_nut = 2 * math.pi / lead
 i_cam = 50.0
-offset, r_roller = 0.003, 0.02
+offset, r_roller = option("--offset", 0.003), 0.02
 # lever: pivot on the housing (x from the UJ, radius), length, follower arm; beta from the housing axis
 x_p, rho_p, length, arm = 0.20 + dx, 0.12, option("--length", 0.16), 0.05
 beta0 = math.radians(option("--beta0", 10.0))  # retracted
