@@ -172,67 +172,6 @@ for p, title in (("c-pull", "Variant C: FrT1's pull level against the springs at
             x["latches_closed"] or "—", fmt(num(x["frt1_pusher_share"]), "%.3f")))
     print()
 
-# ---- step 5: the alignment levers' reach (the cam) ----
-def history(path):
-    """history.csv of a run as {channel: [values]} (the second line is the units)"""
-    with open(path) as f:
-        rd = csv.reader(f)
-        head = next(rd)
-        next(rd)
-        cols = {h: [] for h in head}
-        for row in rd:
-            for h, v in zip(head, row):
-                cols[h].append(num(v))
-    return cols
-
-
-def lever_measures(run_dir):
-    """From a run's full outputs: the end, the fault's roll and tilt, the first roller contact (time, stroke), the
-    largest tilt from capture and from that contact to the end, the largest roller and retraction forces"""
-    sm = json.load(open(os.path.join(run_dir, "summary.json")))
-    p = sm["process"]
-    h = history(os.path.join(run_dir, "history.csv"))
-    t, tilt = h["t"], h["rel_tilt"]
-    k_roll = next((k for k, n in enumerate(h["roller_n"]) if n > 0), None)
-    k_cap = next((k for k, c in enumerate(h["capture"]) if c > 0), None)
-    fv = (p.get("fault") or {}).get("values") or {}
-    return {
-        "end": p["final_state"], "t_fault": (p.get("fault") or {}).get("t", float("nan")),
-        "roll_meet": fv.get("roll", float("nan")) / DEG if "roll" in fv else float("nan"),
-        "tilt_meet": fv.get("tilt", float("nan")) / DEG if "tilt" in fv else float("nan"),
-        "t_roller": t[k_roll] if k_roll is not None else float("nan"),
-        "s_roller": h["stroke"][k_roll] if k_roll is not None else float("nan"),
-        "tilt_cap": max(tilt[k_cap:]) / DEG if k_cap is not None else float("nan"),
-        "tilt_roller": max(tilt[k_roll:]) / DEG if k_roll is not None else float("nan"),
-        "tilt_roller_late": (max(tilt[k] for k in range(k_roll, len(t)) if t[k] >= t[k_roll] + 60) / DEG
-                             if k_roll is not None and t[-1] > t[k_roll] + 60 else float("nan")),
-        "roller_f": p["roller_force_max"], "drive_f": p["retract_force_max"],
-        "swing_end": h["swing"][-1] / DEG,
-    }
-
-
-for plan, title in (("cam-reach", "5. The alignment levers' reach: lever length and cam contour"),
-                    ("cam-offset", "5b. The rollers' distance off the ideal cone, the longest lever")):
-    r = rows(plan)
-    print("## %s (S3x-400, `%s.json`, scripts/make-cam-study)\n" % (title, plan))
-    print("Each run re-run for its history (`mech sweep %s.json --rerun ID`). Tilt in degrees; \"from the "
-          "rollers\": from the first roller contact to the end; \"60 s later\": from a minute after it.\n" % plan)
-    print("| case | variant | end | at (s) | roll when the planes met | tilt when the planes met | rollers first bear "
-          "(s, stroke m) | tilt from capture | tilt from the rollers | 60 s later | housing swing at the end | "
-          "roller force max (N) | retraction force max (N) |")
-    print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-    for x in r:
-        d = os.path.join(OUT, plan, "runs", x["run"])
-        if not os.path.exists(os.path.join(d, "history.csv")):
-            continue
-        m = lever_measures(d)
-        print("| %s | %s | %s | %s | %s | %s | %s, %s | %s | %s | %s | %s | %s | %s |" % (
-            x["case"], x["variant"], m["end"], fmt(m["t_fault"], "%.1f"), fmt(m["roll_meet"], "%.2f"),
-            fmt(m["tilt_meet"], "%.2f"), fmt(m["t_roller"], "%.1f"), fmt(m["s_roller"], "%.3f"),
-            fmt(m["tilt_cap"], "%.2f"), fmt(m["tilt_roller"], "%.2f"), fmt(m["tilt_roller_late"], "%.2f"),
-            fmt(m["swing_end"], "%.2f"), fmt(m["roller_f"], "%.0f"), fmt(m["drive_f"], "%.0f")))
-    print()
-
 # ---- the RP-2 runs ----
 d = os.path.join(OUT, "rp2")
 if os.path.isdir(d):
@@ -273,6 +212,67 @@ if r:
 for m in PARTIAL:
     print("- partial: " + m)
 print()
+
+# ---- step 5 (after the runs, §7.7-7.8 of docs/rp2-parameters.md): the alignment levers' reach (the cam) ----
+def history(path):
+    """history.csv of a run as {channel: [values]} (the second line is the units)"""
+    with open(path) as f:
+        rd = csv.reader(f)
+        head = next(rd)
+        next(rd)
+        cols = {h: [] for h in head}
+        for row in rd:
+            for h, v in zip(head, row):
+                cols[h].append(num(v))
+    return cols
+
+
+def lever_measures(run_dir):
+    """From a run's full outputs: the end, the fault's roll and tilt, the first roller contact (time, stroke), the
+    largest tilt from capture and from that contact to the end, the largest roller and retraction forces"""
+    sm = json.load(open(os.path.join(run_dir, "summary.json")))
+    p = sm["process"]
+    h = history(os.path.join(run_dir, "history.csv"))
+    t, tilt = h["t"], h["rel_tilt"]
+    k_roll = next((k for k, n in enumerate(h["roller_n"]) if n > 0), None)
+    k_cap = next((k for k, c in enumerate(h["capture"]) if c > 0), None)
+    fv = (p.get("fault") or {}).get("values") or {}
+    return {
+        "end": p["final_state"], "t_fault": (p.get("fault") or {}).get("t", float("nan")),
+        "roll_meet": fv.get("roll", float("nan")) / DEG if "roll" in fv else float("nan"),
+        "tilt_meet": fv.get("tilt", float("nan")) / DEG if "tilt" in fv else float("nan"),
+        "t_roller": t[k_roll] if k_roll is not None else float("nan"),
+        "s_roller": h["stroke"][k_roll] if k_roll is not None else float("nan"),
+        "tilt_cap": max(tilt[k_cap:]) / DEG if k_cap is not None else float("nan"),
+        "tilt_roller": max(tilt[k_roll:]) / DEG if k_roll is not None else float("nan"),
+        "tilt_roller_late": (max(tilt[k] for k in range(k_roll, len(t)) if t[k] >= t[k_roll] + 60) / DEG
+                             if k_roll is not None and t[-1] > t[k_roll] + 60 else float("nan")),
+        "roller_f": p["roller_force_max"], "drive_f": p["retract_force_max"],
+        "swing_end": h["swing"][-1] / DEG,
+    }
+
+
+for plan, title in (("cam-reach", "7. The alignment levers' reach: lever length and cam contour"),
+                    ("cam-offset", "8. The rollers' distance off the ideal cone, the longest lever")):
+    r = rows(plan)
+    print("## %s (S3x-400, `%s.json`, scripts/make-cam-study)\n" % (title, plan))
+    print("Each run re-run for its history (`mech sweep %s.json --rerun ID`). Tilt in degrees; \"from the "
+          "rollers\": from the first roller contact to the end; \"60 s later\": from a minute after it.\n" % plan)
+    print("| case | variant | end | at (s) | roll when the planes met | tilt when the planes met | rollers first bear "
+          "(s, stroke m) | tilt from capture | tilt from the rollers | 60 s later | housing swing at the end | "
+          "roller force max (N) | retraction force max (N) |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for x in r:
+        d = os.path.join(OUT, plan, "runs", x["run"])
+        if not os.path.exists(os.path.join(d, "history.csv")):
+            continue
+        m = lever_measures(d)
+        print("| %s | %s | %s | %s | %s | %s | %s, %s | %s | %s | %s | %s | %s | %s |" % (
+            x["case"], x["variant"], m["end"], fmt(m["t_fault"], "%.1f"), fmt(m["roll_meet"], "%.2f"),
+            fmt(m["tilt_meet"], "%.2f"), fmt(m["t_roller"], "%.1f"), fmt(m["s_roller"], "%.3f"),
+            fmt(m["tilt_cap"], "%.2f"), fmt(m["tilt_roller"], "%.2f"), fmt(m["tilt_roller_late"], "%.2f"),
+            fmt(m["swing_end"], "%.2f"), fmt(m["roller_f"], "%.0f"), fmt(m["drive_f"], "%.0f")))
+    print()
 
 with open(os.path.join(OUT, "rp2-tradeoff.gp"), "w") as f:
     f.write("""set terminal pngcairo size 1500,480 font ",10"
