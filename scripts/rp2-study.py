@@ -249,7 +249,27 @@ def lever_measures(run_dir):
                              if k_roll is not None and t[-1] > t[k_roll] + 60 else float("nan")),
         "roller_f": p["roller_force_max"], "drive_f": p["retract_force_max"],
         "swing_end": h["swing"][-1] / DEG,
+        "housing_cone": axis_angles(os.path.join(run_dir, "pose.csv")),
     }
+
+
+def axis_angles(path):
+    """(housing axis to the cone axis, active axis to the housing axis) in degrees at the last row of pose.csv (the
+    run's end: where the planes met, for a run the fault monitor ended there)"""
+    with open(path) as f:
+        rd = csv.reader(f)
+        head = next(rd)
+        last = None
+        for row in rd:
+            last = row
+    v = {k: num(x) for k, x in zip(head, last)}
+    hax = (v["hax_x"], v["hax_y"], v["hax_z"])
+    pax = (v["pax_x"], v["pax_y"], v["pax_z"])
+
+    def ang(a, b):
+        c = abs(sum(x * y for x, y in zip(a, b))) / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))
+        return math.acos(min(1.0, c)) / DEG
+    return ang(hax, (1.0, 0.0, 0.0)), ang(pax, hax)
 
 
 for plan, title in (("cam-reach", "7. The alignment levers' reach: lever length and cam contour"),
@@ -257,21 +277,24 @@ for plan, title in (("cam-reach", "7. The alignment levers' reach: lever length 
     r = rows(plan)
     print("## %s (S3x-400, `%s.json`, scripts/make-cam-study)\n" % (title, plan))
     print("Each run re-run for its history (`mech sweep %s.json --rerun ID`). Tilt in degrees; \"from the "
-          "rollers\": from the first roller contact to the end; \"60 s later\": from a minute after it.\n" % plan)
+          "rollers\": from the first roller contact to the end; \"60 s later\": from a minute after it; the housing "
+          "in the cone and the active vehicle on the housing: the angles between their axes where the run ended "
+          "(pose.csv).\n" % plan)
     print("| case | variant | end | at (s) | roll when the planes met | tilt when the planes met | rollers first bear "
-          "(s, stroke m) | tilt from capture | tilt from the rollers | 60 s later | housing swing at the end | "
-          "roller force max (N) | retraction force max (N) |")
-    print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+          "(s, stroke m) | tilt from capture | tilt from the rollers | 60 s later | housing in the cone | active on "
+          "the housing | roller force max (N) | retraction force max (N) |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for x in r:
         d = os.path.join(OUT, plan, "runs", x["run"])
         if not os.path.exists(os.path.join(d, "history.csv")):
             continue
         m = lever_measures(d)
-        print("| %s | %s | %s | %s | %s | %s | %s, %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s | %s | %s, %s | %s | %s | %s | %s | %s | %s | %s |" % (
             x["case"], x["variant"], m["end"], fmt(m["t_fault"], "%.1f"), fmt(m["roll_meet"], "%.2f"),
             fmt(m["tilt_meet"], "%.2f"), fmt(m["t_roller"], "%.1f"), fmt(m["s_roller"], "%.3f"),
             fmt(m["tilt_cap"], "%.2f"), fmt(m["tilt_roller"], "%.2f"), fmt(m["tilt_roller_late"], "%.2f"),
-            fmt(m["swing_end"], "%.2f"), fmt(m["roller_f"], "%.0f"), fmt(m["drive_f"], "%.0f")))
+            fmt(m["housing_cone"][0], "%.2f"), fmt(m["housing_cone"][1], "%.2f"), fmt(m["roller_f"], "%.0f"),
+            fmt(m["drive_f"], "%.0f")))
     print()
 
 with open(os.path.join(OUT, "rp2-tradeoff.gp"), "w") as f:
