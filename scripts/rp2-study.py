@@ -272,6 +272,7 @@ def axis_angles(path):
     return ang(hax, (1.0, 0.0, 0.0)), ang(pax, hax)
 
 
+LEVERS = {}   # (plan, variant) -> [(case index, length or offset in mm, tilt met, |roll| met, housing in the cone)]
 for plan, title in (("cam-reach", "7. The alignment levers' reach: lever length and cam contour"),
                     ("cam-offset", "8. The rollers' distance off the ideal cone, the longest lever")):
     r = rows(plan)
@@ -289,6 +290,10 @@ for plan, title in (("cam-reach", "7. The alignment levers' reach: lever length 
         if not os.path.exists(os.path.join(d, "history.csv")):
             continue
         m = lever_measures(d)
+        sc = json.load(open(os.path.join(d, "scenario.json")))["cam"]
+        xval = sc["length"] if plan == "cam-reach" else 1000 * sc.get("roller_offset", 0.003)
+        LEVERS.setdefault((plan, x["variant"]), []).append(
+            (xval, m["tilt_meet"], abs(m["roll_meet"]), m["housing_cone"][0]))
         print("| %s | %s | %s | %s | %s | %s | %s, %s | %s | %s | %s | %s | %s | %s | %s |" % (
             x["case"], x["variant"], m["end"], fmt(m["t_fault"], "%.1f"), fmt(m["roll_meet"], "%.2f"),
             fmt(m["tilt_meet"], "%.2f"), fmt(m["t_roller"], "%.1f"), fmt(m["s_roller"], "%.3f"),
@@ -296,6 +301,43 @@ for plan, title in (("cam-reach", "7. The alignment levers' reach: lever length 
             fmt(m["housing_cone"][0], "%.2f"), fmt(m["housing_cone"][1], "%.2f"), fmt(m["roller_f"], "%.0f"),
             fmt(m["drive_f"], "%.0f")))
     print()
+
+# the levers' figure: what the planes meet with, against the lever length and the rollers' offset
+for (plan, v), pts in LEVERS.items():
+    with open(os.path.join(OUT, "levers-%s-%s.dat" % (plan, v)), "w") as f:
+        for p in sorted(pts):
+            f.write("%g %g %g %g\n" % p)
+with open(os.path.join(OUT, "rp2-levers.gp"), "w") as f:
+    f.write("""set terminal pngcairo size 1200,520 font ",10"
+set output '%(o)s/rp2-levers.png'
+set multiplot layout 1,2 title "RP-2 alignment levers, S3x-400 A and B: the alignment when the planes meet; dashed: \\
+the fault monitor's 1 deg tilt and 3 deg roll (scripts/rp2-study)"
+set grid
+set key below horizontal maxrows 2 box
+set bmargin 7
+set yrange [0:*]
+set title "lever length (0.16 m: RP-1; 0.28 m: the longest that fits docked)"
+set xlabel "lever length (m)"
+set ylabel "deg, when the planes meet"
+set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb "#0072B2"
+set arrow from graph 0, first 3 to graph 1, first 3 nohead dt 2 lc rgb "#D55E00"
+plot for [v in "A B"] '%(o)s/levers-cam-reach-'.v.'.dat' u 1:2 w lp pt 7 lc rgb (v eq "A" ? "#0072B2" : "#56B4E9") \\
+         t "tilt, ".v, \\
+     for [v in "A B"] '%(o)s/levers-cam-reach-'.v.'.dat' u 1:4 w lp pt 4 dt 2 \\
+         lc rgb (v eq "A" ? "#009E73" : "#8FD175") t "housing in the cone, ".v, \\
+     for [v in "A B"] '%(o)s/levers-cam-reach-'.v.'.dat' u 1:3 w lp pt 5 lc rgb (v eq "A" ? "#D55E00" : "#E69F00") \\
+         t "|roll|, ".v
+set title "the rollers' offset off the ideal cone, 0.28 m lever"
+set xlabel "roller offset (mm)"
+set xrange [0.8:3.2]
+plot for [v in "A B"] '%(o)s/levers-cam-offset-'.v.'.dat' u 1:2 w lp pt 7 lc rgb (v eq "A" ? "#0072B2" : "#56B4E9") \\
+         t "tilt, ".v, \\
+     for [v in "A B"] '%(o)s/levers-cam-offset-'.v.'.dat' u 1:4 w lp pt 4 dt 2 \\
+         lc rgb (v eq "A" ? "#009E73" : "#8FD175") t "housing in the cone, ".v, \\
+     for [v in "A B"] '%(o)s/levers-cam-offset-'.v.'.dat' u 1:3 w lp pt 5 lc rgb (v eq "A" ? "#D55E00" : "#E69F00") \\
+         t "|roll|, ".v
+unset multiplot
+""" % {"o": OUT})
 
 with open(os.path.join(OUT, "rp2-tradeoff.gp"), "w") as f:
     f.write("""set terminal pngcairo size 1500,480 font ",10"
