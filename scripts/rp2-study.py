@@ -274,7 +274,8 @@ def axis_angles(path):
 
 LEVERS = {}   # (plan, variant) -> [(case index, length or offset in mm, tilt met, |roll| met, housing in the cone)]
 for plan, title in (("cam-reach", "7. The alignment levers' reach: lever length and cam contour"),
-                    ("cam-offset", "8. The rollers' distance off the ideal cone, the longest lever")):
+                    ("cam-offset", "8. The rollers' distance off the ideal cone, the longest lever"),
+                    ("cam-friction", "9. The rollers' friction and offset, the longest lever")):
     r = rows(plan)
     print("## %s (S3x-400, `%s.json`, scripts/make-cam-study)\n" % (title, plan))
     print("Each run re-run for its history (`mech sweep %s.json --rerun ID`). Tilt in degrees; \"from the "
@@ -292,6 +293,9 @@ for plan, title in (("cam-reach", "7. The alignment levers' reach: lever length 
         m = lever_measures(d)
         sc = json.load(open(os.path.join(d, "scenario.json")))["cam"]
         xval = sc["length"] if plan == "cam-reach" else 1000 * sc.get("roller_offset", 0.003)
+        if plan == "cam-friction":
+            hooks = json.load(open(os.path.join(d, "summary.json")))["process"]["hooks"]
+            m["end"] += " (hooks: %d locked)" % hooks["locked"]
         LEVERS.setdefault((plan, x["variant"]), []).append(
             (xval, m["tilt_meet"], abs(m["roll_meet"]), m["housing_cone"][0]))
         print("| %s | %s | %s | %s | %s | %s | %s, %s | %s | %s | %s | %s | %s | %s | %s |" % (
