@@ -213,6 +213,136 @@ for m in PARTIAL:
     print("- partial: " + m)
 print()
 
+# ---- step 5 (after the runs, §7.7-7.8 of docs/rp2-parameters.md): the alignment levers' reach (the cam) ----
+def history(path):
+    """history.csv of a run as {channel: [values]} (the second line is the units)"""
+    with open(path) as f:
+        rd = csv.reader(f)
+        head = next(rd)
+        next(rd)
+        cols = {h: [] for h in head}
+        for row in rd:
+            for h, v in zip(head, row):
+                cols[h].append(num(v))
+    return cols
+
+
+def lever_measures(run_dir):
+    """From a run's full outputs: the end, the fault's roll and tilt, the first roller contact (time, stroke), the
+    largest tilt from capture and from that contact to the end, the largest roller and retraction forces"""
+    sm = json.load(open(os.path.join(run_dir, "summary.json")))
+    p = sm["process"]
+    h = history(os.path.join(run_dir, "history.csv"))
+    t, tilt = h["t"], h["rel_tilt"]
+    k_roll = next((k for k, n in enumerate(h["roller_n"]) if n > 0), None)
+    k_cap = next((k for k, c in enumerate(h["capture"]) if c > 0), None)
+    fv = (p.get("fault") or {}).get("values") or {}
+    return {
+        "end": p["final_state"], "t_fault": (p.get("fault") or {}).get("t", float("nan")),
+        "roll_meet": fv.get("roll", float("nan")) / DEG if "roll" in fv else float("nan"),
+        "tilt_meet": fv.get("tilt", float("nan")) / DEG if "tilt" in fv else float("nan"),
+        "t_roller": t[k_roll] if k_roll is not None else float("nan"),
+        "s_roller": h["stroke"][k_roll] if k_roll is not None else float("nan"),
+        "tilt_cap": max(tilt[k_cap:]) / DEG if k_cap is not None else float("nan"),
+        "tilt_roller": max(tilt[k_roll:]) / DEG if k_roll is not None else float("nan"),
+        "tilt_roller_late": (max(tilt[k] for k in range(k_roll, len(t)) if t[k] >= t[k_roll] + 60) / DEG
+                             if k_roll is not None and t[-1] > t[k_roll] + 60 else float("nan")),
+        "roller_f": p["roller_force_max"], "drive_f": p["retract_force_max"],
+        "swing_end": h["swing"][-1] / DEG,
+        "housing_cone": axis_angles(os.path.join(run_dir, "pose.csv")),
+    }
+
+
+def axis_angles(path):
+    """(housing axis to the cone axis, active axis to the housing axis) in degrees at the last row of pose.csv (the
+    run's end: where the planes met, for a run the fault monitor ended there)"""
+    with open(path) as f:
+        rd = csv.reader(f)
+        head = next(rd)
+        last = None
+        for row in rd:
+            last = row
+    v = {k: num(x) for k, x in zip(head, last)}
+    hax = (v["hax_x"], v["hax_y"], v["hax_z"])
+    pax = (v["pax_x"], v["pax_y"], v["pax_z"])
+
+    def ang(a, b):
+        c = abs(sum(x * y for x, y in zip(a, b))) / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))
+        return math.acos(min(1.0, c)) / DEG
+    return ang(hax, (1.0, 0.0, 0.0)), ang(pax, hax)
+
+
+LEVERS = {}   # (plan, variant) -> [(case index, length or offset in mm, tilt met, |roll| met, housing in the cone)]
+for plan, title in (("cam-reach", "7. The alignment levers' reach: lever length and cam contour"),
+                    ("cam-offset", "8. The rollers' distance off the ideal cone, the longest lever"),
+                    ("cam-friction", "9. The rollers' friction and offset, the longest lever")):
+    r = rows(plan)
+    print("## %s (S3x-400, `%s.json`, scripts/make-cam-study)\n" % (title, plan))
+    print("Each run re-run for its history (`mech sweep %s.json --rerun ID`). Tilt in degrees; \"from the "
+          "rollers\": from the first roller contact to the end; \"60 s later\": from a minute after it; the housing "
+          "in the cone and the active vehicle on the housing: the angles between their axes where the run ended "
+          "(pose.csv).\n" % plan)
+    print("| case | variant | end | at (s) | roll when the planes met | tilt when the planes met | rollers first bear "
+          "(s, stroke m) | tilt from capture | tilt from the rollers | 60 s later | housing in the cone | active on "
+          "the housing | roller force max (N) | retraction force max (N) |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for x in r:
+        d = os.path.join(OUT, plan, "runs", x["run"])
+        if not os.path.exists(os.path.join(d, "history.csv")):
+            continue
+        m = lever_measures(d)
+        sc = json.load(open(os.path.join(d, "scenario.json")))["cam"]
+        xval = sc["length"] if plan == "cam-reach" else 1000 * sc.get("roller_offset", 0.003)
+        if plan == "cam-friction":
+            hooks = json.load(open(os.path.join(d, "summary.json")))["process"]["hooks"]
+            m["end"] += " (hooks: %d locked)" % hooks["locked"]
+        LEVERS.setdefault((plan, x["variant"]), []).append(
+            (xval, m["tilt_meet"], abs(m["roll_meet"]), m["housing_cone"][0]))
+        print("| %s | %s | %s | %s | %s | %s | %s, %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            x["case"], x["variant"], m["end"], fmt(m["t_fault"], "%.1f"), fmt(m["roll_meet"], "%.2f"),
+            fmt(m["tilt_meet"], "%.2f"), fmt(m["t_roller"], "%.1f"), fmt(m["s_roller"], "%.3f"),
+            fmt(m["tilt_cap"], "%.2f"), fmt(m["tilt_roller"], "%.2f"), fmt(m["tilt_roller_late"], "%.2f"),
+            fmt(m["housing_cone"][0], "%.2f"), fmt(m["housing_cone"][1], "%.2f"), fmt(m["roller_f"], "%.0f"),
+            fmt(m["drive_f"], "%.0f")))
+    print()
+
+# the levers' figure: what the planes meet with, against the lever length and the rollers' offset
+for (plan, v), pts in LEVERS.items():
+    with open(os.path.join(OUT, "levers-%s-%s.dat" % (plan, v)), "w") as f:
+        for p in sorted(pts):
+            f.write("%g %g %g %g\n" % p)
+with open(os.path.join(OUT, "rp2-levers.gp"), "w") as f:
+    f.write("""set terminal pngcairo size 1200,520 font ",10"
+set output '%(o)s/rp2-levers.png'
+set multiplot layout 1,2 title "RP-2 alignment levers, S3x-400 A and B: the alignment when the planes meet; dashed: \\
+the fault monitor's 1 deg tilt and 3 deg roll (scripts/rp2-study)"
+set grid
+set key below horizontal maxrows 2 box
+set bmargin 7
+set yrange [0:*]
+set title "lever length (0.16 m: RP-1; 0.28 m: the longest that fits docked)"
+set xlabel "lever length (m)"
+set ylabel "deg, when the planes meet"
+set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb "#0072B2"
+set arrow from graph 0, first 3 to graph 1, first 3 nohead dt 2 lc rgb "#D55E00"
+plot for [v in "A B"] '%(o)s/levers-cam-reach-'.v.'.dat' u 1:2 w lp pt 7 lc rgb (v eq "A" ? "#0072B2" : "#56B4E9") \\
+         t "tilt, ".v, \\
+     for [v in "A B"] '%(o)s/levers-cam-reach-'.v.'.dat' u 1:4 w lp pt 4 dt 2 \\
+         lc rgb (v eq "A" ? "#009E73" : "#8FD175") t "housing in the cone, ".v, \\
+     for [v in "A B"] '%(o)s/levers-cam-reach-'.v.'.dat' u 1:3 w lp pt 5 lc rgb (v eq "A" ? "#D55E00" : "#E69F00") \\
+         t "|roll|, ".v
+set title "the rollers' offset off the ideal cone, 0.28 m lever"
+set xlabel "roller offset (mm)"
+set xrange [0.8:3.2]
+plot for [v in "A B"] '%(o)s/levers-cam-offset-'.v.'.dat' u 1:2 w lp pt 7 lc rgb (v eq "A" ? "#0072B2" : "#56B4E9") \\
+         t "tilt, ".v, \\
+     for [v in "A B"] '%(o)s/levers-cam-offset-'.v.'.dat' u 1:4 w lp pt 4 dt 2 \\
+         lc rgb (v eq "A" ? "#009E73" : "#8FD175") t "housing in the cone, ".v, \\
+     for [v in "A B"] '%(o)s/levers-cam-offset-'.v.'.dat' u 1:3 w lp pt 5 lc rgb (v eq "A" ? "#D55E00" : "#E69F00") \\
+         t "|roll|, ".v
+unset multiplot
+""" % {"o": OUT})
+
 with open(os.path.join(OUT, "rp2-tradeoff.gp"), "w") as f:
     f.write("""set terminal pngcairo size 1500,480 font ",10"
 set output '%(o)s/rp2-tradeoff.png'
