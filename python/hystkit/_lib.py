@@ -341,7 +341,8 @@ BEAM_PATH_LEN = 1024
 
 class BeamHinge(C.Structure):
     _fields_ = [("position", C.c_double), ("k", C.c_double), ("mass", C.c_double), ("clearance", C.c_double),
-                ("law", C.c_int), ("model", C.POINTER(Model)), ("q_scale", C.c_double), ("Q_scale", C.c_double)]
+                ("law", C.c_int), ("model", C.POINTER(Model)), ("q_scale", C.c_double), ("Q_scale", C.c_double),
+                ("law_scale", C.c_double)]
 
 
 class BeamMfc(C.Structure):
