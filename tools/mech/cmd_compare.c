@@ -362,6 +362,11 @@ static cJSON *report_json(ctx *x)
         cJSON_AddStringToObject(o, "measured_unit", c->map.ch[k].unit);
         json_num(o, "factor", c->factor[k]);
         cJSON_AddNumberToObject(o, "derivative", c->map.ch[k].derivative);
+        if (c->map.ch[k].filter.order > 0) {   /* the sensor's filter applied to the prediction */
+            cJSON *fo = cJSON_AddObjectToObject(o, "filter");
+            cJSON_AddNumberToObject(fo, "order", c->map.ch[k].filter.order);
+            json_num(fo, "cutoff", c->map.ch[k].filter.cutoff);
+        }
         json_num(o, "nrmse", R->nrmse);
         json_num(o, "norm", R->norm);
         json_num(o, "rms", R->rms);
@@ -481,6 +486,11 @@ static void report_md(ctx *x, FILE *fp)
     }
     fputs("\nNRMSE = RMS(predicted − measured) / (measured max − min) on the grid; a channel's own lag is its best "
           "shift alone: one that differs from the alignment's says that channel's timing is wrong.\n", fp);
+    for (int k = 0; k < c->map.n; k++)
+        if (c->map.ch[k].filter.order > 0)
+            fprintf(fp, "%s: the prediction through the sensor's anti-alias filter (Butterworth, order %d, %.6g Hz) "
+                    "before it is compared.\n", mech_cli_text(c->map.ch[k].meas), c->map.ch[k].filter.order,
+                    c->map.ch[k].filter.cutoff);
     int any = 0;
     for (int k = 0; k < c->map.n; k++)
         any |= c->map.ch[k].impact;
