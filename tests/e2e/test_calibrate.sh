@@ -79,6 +79,53 @@ for c in range(1, len(a[0])) if ok else []:
 print(("ok" if ok else "not ok") + " - %s: the regenerated record equals the shipped one to its digits" % sys.argv[3])
 EOF
 done
+# no filter, a unit and scale, a time column's name, noise relative to the range (scripts/compare-example's record):
+# without noise the record is the run itself, linear between its steps, scaled, at the clock offset
+cat >"$C/plain.vt.json" <<'EOF'
+{"format": "mech-virtual-test", "version": 1, "scenario": "beam-hyst.json", "duration": 0.5, "rate": 2000,
+ "filter": null, "seed": 1, "time": "time", "digits": 12,
+ "channels": [{"name": "tip_mm", "from": "w_tip", "unit": "mm", "scale": 1000, "offset": 0.0125}], "out": "plain"}
+EOF
+check "make-virtual-test without a filter" py_run "$TOP/scripts/make-virtual-test" "$C/plain.vt.json"
+check "mech beam sim of the same scenario" "$MECH" beam sim "$C/beam-hyst.json" --duration 0.5 -o "$WORK/plain-run.csv"
+printf '{"format": "mech-compare-map", "time": "time", "channels": [{"measured": "tip_mm", "run": "w_tip"}]}\n' \
+    >"$WORK/plain-map.json"
+check "mech compare of the run and the unfiltered record" "$MECH" compare "$WORK/plain-run.csv" "$C/plain.csv" \
+    --map "$WORK/plain-map.json" -o "$WORK/plain-cmp" -q --no-plots
+$PY - "$WORK/plain-cmp/compare.json" "$C/plain.json" <<'EOF'
+import json, sys
+c, prov = (json.load(open(p)) for p in sys.argv[1:3])
+ch = c["channels"][0]
+# NRMSE: the alignment's sub-sample lag (1e-10 s off) times the tip's slope, 4.4e-9 measured
+print("%s - no filter: the record is the run in mm (factor %g), NRMSE %.2e" % (
+    "ok" if ch["factor"] == 1e-3 and ch["nrmse"] < 1e-7 else "not ok", ch["factor"], ch["nrmse"]))
+print("%s - no filter: the lag is the clock offset 12.5 ms (%.6f ms)" % (
+    "ok" if abs(c["alignment"]["lag"] - 0.0125) < 1e-6 else "not ok", 1e3 * c["alignment"]["lag"]))
+print("%s - no filter: the provenance says none and the channel's unit and scale" % (
+    "ok" if prov["filter"] is None and prov["channels"][0]["unit"] == "mm" and prov["channels"][0]["scale"] == 1000
+    else "not ok"))
+EOF
+$PY - "$C/plain.vt.json" "$C/rel.vt.json" 'd["channels"][0]["noise_rel"] = 0.01; d["out"] = "rel"' <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))
+EOF
+check "make-virtual-test with noise relative to the range" py_run "$TOP/scripts/make-virtual-test" "$C/rel.vt.json"
+$PY - "$C/rel.json" "$C/plain.csv" <<'EOF'
+import json, sys
+prov = json.load(open(sys.argv[1]))
+v = [float(ln.split(",")[1]) for ln in open(sys.argv[2]).read().split("\n")[2:] if ln]
+want = 0.01 * (max(v) - min(v))
+c = prov["channels"][0]
+print("%s - noise_rel: the noise is 1 %% of the channel's range (%.6g, range %.6g)" % (
+    "ok" if abs(c["noise"] / want - 1) < 1e-9 and c["noise_rel"] == 0.01 else "not ok", c["noise"], max(v) - min(v)))
+EOF
+$PY - "$C/plain.vt.json" "$C/both.vt.json" 'd["channels"][0]["noise_rel"] = 0.01; d["channels"][0]["noise"] = 1e-3' <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))
+EOF
+check_fails "make-virtual-test: noise and noise_rel both refused, the channel named" \
+    "^make-virtual-test: [^ ]*/both\.vt\.json: channel tip_mm: give noise or noise_rel, not both" \
+    py_run "$TOP/scripts/make-virtual-test" "$C/both.vt.json" -o "$WORK/both"
 printf '{"format": "mech-virtual-test", "scenario": "beam-shaker.json", "rate": 1000}\n' >"$C/bad.vt.json"
 check_fails "make-virtual-test: a missing key is named" "^make-virtual-test: [^ ]*/bad\.vt\.json: missing key 'filter'" \
     py_run "$TOP/scripts/make-virtual-test" "$C/bad.vt.json"
