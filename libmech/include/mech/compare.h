@@ -234,7 +234,9 @@ size_t mech_compare_nresid(const mech_compare *c);
 /* (c, another run record with the mapped run channels in the same units) => r[nresid]: channel k's block holds
  * (run_k(t_i - lag) - meas_k(t_i)) / (range_k sqrt(n)), so that its sum of squares is channel k's NRMSE^2 (a
  * flat measured channel: by res.norm). The grid and lag are c's (fixed: a calibration moves the model,
- * not the sensor's clock). HY_EDATA when the run does not cover the grid or lacks a channel. Allocates nothing. */
+ * not the sensor's clock). HY_EDATA when the run does not cover the grid or lacks a channel. A channel with a filter
+ * goes through the sensor model (mech_compare_sensor_channel) as in mech_compare_new, on a grid it allocates;
+ * otherwise it allocates nothing. */
 int mech_compare_residual(const mech_compare *c, const mech_compare_rec *run, double *r, hy_err *err);
 
 struct hy_loops;
