@@ -4,8 +4,9 @@
  * Invariants: the status is a known code; an error is one printable line starting with a path (the configuration,
  * the scenario, a record or a law file), and leaves nothing to free; a success has a known simulator, 1..8 keys with
  * finite bounds holding the start strictly inside, 1..8 runs of which at least one is fitted, each record with >= 16
- * rows of strictly increasing finite time and 1..8 channels with a non-negative finite gain_sd and mapped run
- * channels, a positive finite simulated duration, the options in their documented ranges, jobs = 1; and the scenario
+ * rows of strictly increasing finite time and 1..8 channels with a non-negative finite gain_sd, mapped run
+ * channels and a sensor filter of order 0 (none) or 1..8 with a cut-off below the record's Nyquist frequency, a
+ * positive finite simulated duration, the options in their documented ranges, jobs = 1; and the scenario
  * tree with the keys at their start and each run's conditions set builds. */
 #include <limits.h>
 #include <math.h>
@@ -73,6 +74,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(isfinite(R->gain_sd[c]) && R->gain_sd[c] >= 0, "run %d channel %d: gain_sd %g", r, c, R->gain_sd[c]);
             FUZZ_CHECK(terminated(R->chname[c], sizeof R->chname[c]) && R->chname[c][0], "run %d channel %d name", r, c);
             FUZZ_CHECK(R->ch[c] >= 0, "run %d channel %s: index %d", r, R->chname[c], R->ch[c]);
+            const mech_compare_filter *f = &R->filter[c];
+            double fs = (double)(R->rec.n - 1) / (R->rec.t[R->rec.n - 1] - R->rec.t[0]);
+            FUZZ_CHECK((f->order == 0 && f->cutoff == 0) ||
+                       (f->order >= 1 && f->order <= MECH_COMPARE_FILTER_MAX_ORDER && isfinite(f->cutoff) &&
+                        f->cutoff > 0 && f->cutoff < fs / 2), "run %d channel %s: filter %d, %g", r, R->chname[c],
+                       f->order, f->cutoff);
         }
         FUZZ_CHECK(isfinite(R->duration) && R->duration > 0, "run %d: duration %g", r, R->duration);
     }

@@ -3,7 +3,8 @@
  * starting with the file name and leaves no channel; a success gives 1..MECH_COMPARE_MAX_CH channels with
  * non-empty, terminated measured and run names, distinct measured names, none the time column, a non-zero finite
  * gain, a positive tolerance or NaN, an alignment channel among the measured ones, loops of two distinct mapped
- * channels, and options within range;
+ * channels, a sensor filter of order 0 (none) or 1..MECH_COMPARE_FILTER_MAX_ORDER with a positive finite
+ * cut-off, and options within range;
  * then --tol and --align on the parsed map either succeed or fail with one line. */
 #include <math.h>
 #include "fuzz_util.h"
@@ -48,6 +49,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(isnan(c->tol) || (isfinite(c->tol) && c->tol > 0), "channel %d tol %g", k, c->tol);
         FUZZ_CHECK(isnan(c->peak_tol) || (isfinite(c->peak_tol) && c->peak_tol > 0), "channel %d peak_tol", k);
         FUZZ_CHECK(c->derivative >= 0 && c->derivative <= 2, "channel %d derivative %d", k, c->derivative);
+        FUZZ_CHECK((c->filter.order == 0 && c->filter.cutoff == 0) ||
+                   (c->filter.order >= 1 && c->filter.order <= MECH_COMPARE_FILTER_MAX_ORDER &&
+                    isfinite(c->filter.cutoff) && c->filter.cutoff > 0), "channel %d filter %d, %g", k,
+                   c->filter.order, c->filter.cutoff);
         FUZZ_CHECK(strcmp(c->meas, m.time) != 0, "channel %d is the time column", k);
         for (int j = 0; j < k; j++)
             FUZZ_CHECK(strcmp(m.ch[j].meas, c->meas) != 0, "channels %d and %d both '%s'", j, k, c->meas);

@@ -341,7 +341,8 @@ BEAM_PATH_LEN = 1024
 
 class BeamHinge(C.Structure):
     _fields_ = [("position", C.c_double), ("k", C.c_double), ("mass", C.c_double), ("clearance", C.c_double),
-                ("law", C.c_int), ("model", C.POINTER(Model)), ("q_scale", C.c_double), ("Q_scale", C.c_double)]
+                ("law", C.c_int), ("model", C.POINTER(Model)), ("q_scale", C.c_double), ("Q_scale", C.c_double),
+                ("law_scale", C.c_double)]
 
 
 class BeamMfc(C.Structure):
@@ -412,10 +413,14 @@ class CompareRec(C.Structure):
                 ("line", size_p), ("source", C.c_char * 512), ("bad_ch", C.c_int)]
 
 
+class CompareFilter(C.Structure):
+    _fields_ = [("order", C.c_int), ("cutoff", C.c_double)]
+
+
 class CompareChan(C.Structure):
     _fields_ = [("meas", C.c_char * CMP_NAME), ("run", C.c_char * CMP_NAME), ("unit", C.c_char * CMP_UNIT),
                 ("scale", C.c_double), ("tol", C.c_double), ("impact", C.c_int), ("key", C.c_char * 32),
-                ("peak_tol", C.c_double), ("derivative", C.c_int)]
+                ("peak_tol", C.c_double), ("derivative", C.c_int), ("filter", CompareFilter)]
 
 
 class CompareLoop(C.Structure):

@@ -28,7 +28,8 @@ STRUCTS = {"hy_err": L.Err, "hy_diag": L.Diag, "hy_series": L.Series, "hy_csv_op
            "mech_beam_info": L.BeamInfo, "mech_beam_history": L.BeamHistory, "mech_beam_obs": L.BeamObs,
            "mech_dock_seq_event": L.SeqEvent, "mech_dock_process_summary": L.DockProcess,
            "mech_dock_limiter_summary": L.DockLimiter, "mech_compare_rec": L.CompareRec,
-           "mech_compare_chan": L.CompareChan, "mech_compare_loop": L.CompareLoop, "mech_compare_map": L.CompareMap,
+           "mech_compare_filter": L.CompareFilter, "mech_compare_chan": L.CompareChan,
+           "mech_compare_loop": L.CompareLoop, "mech_compare_map": L.CompareMap,
            "mech_compare_result": L.CompareResult, "mech_compare": L.Compare, "mech_compare_impact": L.CompareImpact,
            "mech_dock_fault_state": L.FaultState}
 

@@ -45,3 +45,30 @@ def test_calibrate_jobs_give_the_same_fit(tmp_path):
     with pytest.raises(hk.ArgumentError) as e:                   # a usage error (exit 2), nothing run
         hk.calibrate(C / "s1-stand-B.cal.json", tmp_path / "j0", jobs=0)
     assert "--jobs: '0' is not an integer >= 1" in str(e.value)
+
+
+def test_calibrate_dict_with_filter_and_law_scale(tmp_path):
+    """A dict configuration carries the runs' "filter" through to `mech calibrate` (the beam hinge's hysteresis scale,
+    fixtures/mech/calib/beam-hyst*): the hidden law_scale within 2 se and 5 %; the filter taken out, the fitted clock
+    offsets move late by the 4th-order 250 Hz Butterworth's DC delay 1 / (wa sin(pi/8)) = 1.66 ms; a cut-off above
+    the record's Nyquist frequency refused naming the key."""
+    import math
+    d = json.load(open(C / "beam-hyst.cal.json"))
+    hidden = json.load(open(C / "beam-hyst-meas.json"))
+    cal = hk.calibrate(d, tmp_path / "f", base_dir=C)
+    true = hidden["hidden"]["hinges.0.law_scale"]
+    assert abs(cal.value[0] - true) <= 2 * cal.se[0] and abs(cal.value[0] / true - 1) < 0.05
+    assert cal.scenario["hinges"][0]["law_scale"] == cal.value[0]
+    offs = {c["name"]: c["offset"] for c in hidden["channels"]}
+    for r in (d["runs"] + d["validation"]):
+        r.pop("filter")
+    plain = hk.calibrate(d, tmp_path / "n", base_dir=C)
+    wa = 2 * 20000 * math.tan(math.pi * 250 / 20000)
+    delay = 1 / (wa * math.sin(math.pi / 8))
+    for cf, cn in zip(cal.runs[0]["channels"], plain.runs[0]["channels"]):
+        assert abs(cf["offset"] - offs[cf["name"]]) < 0.1 * delay
+        assert abs((cn["offset"] - offs[cn["name"]]) / delay - 1) < 0.1
+    d["runs"][0]["filter"] = {"order": 4, "cutoff": 700}
+    with pytest.raises(hk.ProgramError) as e:
+        hk.calibrate(d, tmp_path / "bad", base_dir=C)
+    assert "runs[0].filter.cutoff: 700 Hz, at or above the record's Nyquist frequency 500 Hz" in str(e.value)

@@ -67,16 +67,65 @@ check_fails "mech calibrate without a file is a usage error" "missing CAL.json" 
 
 # ---- the virtual stand tests: the shipped record is what scripts/make-virtual-test makes (to the CSV's 5 digits: the
 # simulation's last bits may differ on another processor, docs/reproducibility.md; the noise is seeded)
-check "make-virtual-test makes the beam shaker test" py_run "$TOP/scripts/make-virtual-test" "$C/beam-shaker-meas.vt.json" -o "$WORK/vt"
-$PY - "$WORK/vt.csv" "$C/beam-shaker-meas.csv" <<'EOF'
+for vt in beam-shaker-meas beam-hyst-meas; do
+    check "make-virtual-test makes $vt" py_run "$TOP/scripts/make-virtual-test" "$C/$vt.vt.json" -o "$WORK/vt-$vt"
+    $PY - "$WORK/vt-$vt.csv" "$C/$vt.csv" "$vt" <<'EOF'
 import sys
 a, b = ([ln.split(",") for ln in open(p).read().split("\n")[2:] if ln] for p in sys.argv[1:3])
 ok = len(a) == len(b) and all(len(x) == len(y) for x, y in zip(a, b))
 for c in range(1, len(a[0])) if ok else []:
     big = max(abs(float(y[c])) for y in b)
     ok = ok and all(abs(float(x[c]) - float(y[c])) <= 2e-5 * big for x, y in zip(a, b))
-print(("ok" if ok else "not ok") + " - the regenerated record equals the shipped one to its digits")
+print(("ok" if ok else "not ok") + " - %s: the regenerated record equals the shipped one to its digits" % sys.argv[3])
 EOF
+done
+# no filter, a unit and scale, a time column's name, noise relative to the range (scripts/compare-example's record):
+# without noise the record is the run itself, linear between its steps, scaled, at the clock offset
+cat >"$C/plain.vt.json" <<'EOF'
+{"format": "mech-virtual-test", "version": 1, "scenario": "beam-hyst.json", "duration": 0.5, "rate": 2000,
+ "filter": null, "seed": 1, "time": "time", "digits": 12,
+ "channels": [{"name": "tip_mm", "from": "w_tip", "unit": "mm", "scale": 1000, "offset": 0.0125}], "out": "plain"}
+EOF
+check "make-virtual-test without a filter" py_run "$TOP/scripts/make-virtual-test" "$C/plain.vt.json"
+check "mech beam sim of the same scenario" "$MECH" beam sim "$C/beam-hyst.json" --duration 0.5 -o "$WORK/plain-run.csv"
+printf '{"format": "mech-compare-map", "time": "time", "channels": [{"measured": "tip_mm", "run": "w_tip"}]}\n' \
+    >"$WORK/plain-map.json"
+check "mech compare of the run and the unfiltered record" "$MECH" compare "$WORK/plain-run.csv" "$C/plain.csv" \
+    --map "$WORK/plain-map.json" -o "$WORK/plain-cmp" -q --no-plots
+$PY - "$WORK/plain-cmp/compare.json" "$C/plain.json" <<'EOF'
+import json, sys
+c, prov = (json.load(open(p)) for p in sys.argv[1:3])
+ch = c["channels"][0]
+# NRMSE: the alignment's sub-sample lag (1e-10 s off) times the tip's slope, 4.4e-9 measured
+print("%s - no filter: the record is the run in mm (factor %g), NRMSE %.2e" % (
+    "ok" if ch["factor"] == 1e-3 and ch["nrmse"] < 1e-7 else "not ok", ch["factor"], ch["nrmse"]))
+print("%s - no filter: the lag is the clock offset 12.5 ms (%.6f ms)" % (
+    "ok" if abs(c["alignment"]["lag"] - 0.0125) < 1e-6 else "not ok", 1e3 * c["alignment"]["lag"]))
+print("%s - no filter: the provenance says none and the channel's unit and scale" % (
+    "ok" if prov["filter"] is None and prov["channels"][0]["unit"] == "mm" and prov["channels"][0]["scale"] == 1000
+    else "not ok"))
+EOF
+$PY - "$C/plain.vt.json" "$C/rel.vt.json" 'd["channels"][0]["noise_rel"] = 0.01; d["out"] = "rel"' <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))
+EOF
+check "make-virtual-test with noise relative to the range" py_run "$TOP/scripts/make-virtual-test" "$C/rel.vt.json"
+$PY - "$C/rel.json" "$C/plain.csv" <<'EOF'
+import json, sys
+prov = json.load(open(sys.argv[1]))
+v = [float(ln.split(",")[1]) for ln in open(sys.argv[2]).read().split("\n")[2:] if ln]
+want = 0.01 * (max(v) - min(v))
+c = prov["channels"][0]
+print("%s - noise_rel: the noise is 1 %% of the channel's range (%.6g, range %.6g)" % (
+    "ok" if abs(c["noise"] / want - 1) < 1e-9 and c["noise_rel"] == 0.01 else "not ok", c["noise"], max(v) - min(v)))
+EOF
+$PY - "$C/plain.vt.json" "$C/both.vt.json" 'd["channels"][0]["noise_rel"] = 0.01; d["channels"][0]["noise"] = 1e-3' <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))
+EOF
+check_fails "make-virtual-test: noise and noise_rel both refused, the channel named" \
+    "^make-virtual-test: [^ ]*/both\.vt\.json: channel tip_mm: give noise or noise_rel, not both" \
+    py_run "$TOP/scripts/make-virtual-test" "$C/both.vt.json" -o "$WORK/both"
 printf '{"format": "mech-virtual-test", "scenario": "beam-shaker.json", "rate": 1000}\n' >"$C/bad.vt.json"
 check_fails "make-virtual-test: a missing key is named" "^make-virtual-test: [^ ]*/bad\.vt\.json: missing key 'filter'" \
     py_run "$TOP/scripts/make-virtual-test" "$C/bad.vt.json"
@@ -122,6 +171,44 @@ verdict "$WORK/o1n/calibration.json" "$C/s1-stand-B-meas.json" "$C/s1-stand-B-va
 grep -q '^not ok stand.k within 2 standard errors' "$WORK/no-gains.txt" && ok "no-gains: stand.k is off by more than 2 se" ||
     { not_ok "no-gains: stand.k is off by more than 2 se"; cat "$WORK/no-gains.txt"; }
 
+# ---- S1-B's 20 s stand run, three keys (stand.k, stand.c, stand.m_dm), the acquisition's filter on the prediction ---
+check "s1-stand-B3: mech calibrate runs" "$MECH" calibrate "$C/s1-stand-B3.cal.json" -o "$WORK/o1b3" -q
+verdict "$WORK/o1b3/calibration.json" "$C/s1-stand-B3-meas.json" "$C/s1-stand-B3-val.json"
+# the filter check has teeth: without the "filter" keys the 4th-order 200 Hz Butterworth's DC delay,
+# 1 / (wa sin(pi/8)) = 2.076 ms (wa = 2 fs tan(pi fc / fs), fs 20 kHz), goes into every fitted clock offset and its
+# frequency-dependent phase into the keys (more than 2 standard errors off)
+cal b3-no-filter 'd = json.load(open(sys.argv[1].replace("s1-stand-B.cal", "s1-stand-B3.cal"))); [r.pop("filter") for r in d["runs"] + d["validation"]]'
+check "s1-stand-B3 without the filter: mech calibrate runs" "$MECH" calibrate "$C/b3-no-filter.cal.json" -o "$WORK/o1b3n" -q
+verdict "$WORK/o1b3n/calibration.json" "$C/s1-stand-B3-meas.json" "$C/s1-stand-B3-val.json" >"$WORK/b3-no-filter.txt"
+grep -q '^not ok stand\.\(k\|m_dm\) within 2 standard errors' "$WORK/b3-no-filter.txt" &&
+    ok "s1-stand-B3 without the filter: stand.k or stand.m_dm off by more than 2 se" ||
+    { not_ok "s1-stand-B3 without the filter: stand.k or stand.m_dm off by more than 2 se"; cat "$WORK/b3-no-filter.txt"; }
+$PY - "$WORK/o1b3/calibration.json" "$WORK/o1b3n/calibration.json" "$C/s1-stand-B3-meas.json" <<'EOF'
+import json, math, sys
+a, b, prov = (json.load(open(p)) for p in sys.argv[1:4])
+hidden = {c["name"]: c["offset"] for c in prov["channels"]}
+wa = 2 * 20000 * math.tan(math.pi * 200 / 20000)
+delay = 1 / (wa * math.sin(math.pi / 8))
+for ca, cb in zip(a["runs"][0]["channels"], b["runs"][0]["channels"]):
+    h = hidden[ca["name"]]
+    print("%s - filtered prediction: %s offset %.4f ms within 3 se of the hidden %.4f ms (se %.4f ms)" % (
+        "ok" if abs(ca["offset"] - h) <= 3 * ca["offset_se"] else "not ok", ca["name"], 1e3 * ca["offset"], 1e3 * h,
+        1e3 * ca["offset_se"]))
+    print("%s - unfiltered prediction: %s offset late by the filter's DC delay %.3f ms within 10 %% (%.3f ms)" % (
+        "ok" if abs((cb["offset"] - h) / delay - 1) < 0.1 else "not ok", cb["name"], 1e3 * delay,
+        1e3 * (cb["offset"] - h)))
+print("%s - s1-stand-B3: 3 keys on the 20 s record in %.1f s of CPU (under a minute)" % (
+    "ok" if a["fit"]["cpu_s"] < 60 else "not ok", a["fit"]["cpu_s"]))
+EOF
+cal filter-order 'd["runs"][0]["filter"] = {"order": 0, "cutoff": 200}'
+refused filter-order '[^ ]*/filter-order\.cal\.json: runs\[0\]\.filter\.order: 0, expected an integer 1\.\.8'
+cal filter-nyquist 'd["runs"][0]["filter"] = {"order": 4, "cutoff": 600}'
+refused filter-nyquist "[^ ]*/filter-nyquist\\.cal\\.json: runs\\[0\\]\\.filter\\.cutoff: 600 Hz, at or above the record's Nyquist frequency 500 Hz"
+cal filter-map 'd["runs"][0]["map"]["base_load"]["filter"] = {"order": 4, "cutoff": "200"}'
+refused filter-map '[^ ]*/filter-map\.cal\.json: runs\[0\]\.map\.base_load\.filter\.cutoff: "200" is not a number'
+cal filter-key 'd["validation"][0]["filter"] = {"order": 4, "cutoff": 200, "type": "bessel"}'
+refused filter-key '[^ ]*/filter-key\.cal\.json: validation\[0\]\.filter\.type: unknown key'
+
 # ---- S2-B: the lateral brake ------------------------------------------------------------------------------------
 check "s2-B: mech calibrate runs" "$MECH" calibrate "$C/s2-B.cal.json" -o "$WORK/o2" -q
 verdict "$WORK/o2/calibration.json" "$C/s2-B-meas.json" "$C/s2-B-val.json"
@@ -130,6 +217,12 @@ verdict "$WORK/o2/calibration.json" "$C/s2-B-meas.json" "$C/s2-B-val.json"
 check "beam-shaker: mech calibrate runs" "$MECH" calibrate "$C/beam-shaker.cal.json" -o "$WORK/o4" -q
 verdict "$WORK/o4/calibration.json" "$C/beam-shaker-meas.json" "$C/beam-shaker-val.json"
 check "beam-shaker: the calibrated scenario runs" "$MECH" beam sim "$WORK/o4/calibrated.json" -o "$WORK/o4/sim.csv"
+# ---- the jointed beam: the hinge's hysteresis scale (hinges.0.law_scale) from a shaker test -------------------
+check "beam-hyst: mech calibrate runs" "$MECH" calibrate "$C/beam-hyst.cal.json" -o "$WORK/o5" -q
+verdict "$WORK/o5/calibration.json" "$C/beam-hyst-meas.json" "$C/beam-hyst-val.json"
+check "beam-hyst: the calibrated scenario runs" "$MECH" beam sim "$WORK/o5/calibrated.json" -o "$WORK/o5/sim.csv"
+cal law-scale-zero 'd["scenario"] = "beam-hyst.json"; d.pop("tolerance"); d["keys"] = {"hinges.0.law_scale": {"start": 1, "min": 0, "max": 5}}; d["runs"] = [{"measured": "beam-hyst-meas.csv", "map": {"tip": "w_tip"}}]; d["validation"] = []'
+refused law-scale-zero '[^ ]*/law-scale-zero\.cal\.json: keys\.hinges\.0\.law_scale\.min: .*hinges\[0\]\.law_scale: 0, expected a scale > 0'
 cal beam-tolerance 'd["scenario"] = "beam-shaker.json"; d["tolerance"] = 1e-8; d["keys"] = {"hinges.0.clearance": {"start": 3e-4, "min": 0, "max": 1e-3}}; d["runs"] = [{"measured": "beam-shaker-meas.csv", "map": {"tip": "w_tip"}}]; d["validation"] = []'
 refused beam-tolerance '[^ ]*/beam-tolerance\.cal\.json: tolerance: the jointed beam.s Newmark steps are fixed'
 cal beam-channel 'd["scenario"] = "beam-shaker.json"; d.pop("tolerance"); d["keys"] = {"hinges.0.clearance": {"start": 3e-4, "min": 0, "max": 1e-3}}; d["runs"] = [{"measured": "beam-shaker-meas.csv", "map": {"hinge_rotation": "dtheta_2"}}]; d["validation"] = []'

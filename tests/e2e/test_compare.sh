@@ -163,4 +163,51 @@ check "compare a measured tip acceleration with the run's w_tip, differentiated"
     --map acc-map.json -o acc -q --no-plots
 check_eq "acceleration: compared in m/s^2" "$(jget acc/compare.json 'd["channels"][0]["unit"]')" "m/s^2"
 check_num "acceleration: the same run's, NRMSE 0 up to awk's 6 digits" "$(jget acc/compare.json 'd["channels"][0]["nrmse"]')" 0 1e-5
+
+# ---- the sensor's anti-alias filter on the prediction (map "filter"): the virtual shaker test of the hysteretic
+# hinge (fixtures/mech/calib/beam-hyst-meas: 4th-order Butterworth at 250 Hz, clock offsets 11.2 and 10.9 ms, gains
+# 1.005 and 0.996, undone by the map's scale) against the model at its hidden law_scale 0.8
+CAL=$FIX/mech/calib
+python3 - "$CAL/beam-hyst.json" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+d["hinges"][0]["law_scale"] = 0.8
+d["hinges"][0]["model"] = os.path.join(os.path.dirname(sys.argv[1]), d["hinges"][0]["model"])
+json.dump(d, open("hyst-hidden.json", "w"))
+for name, filt in (("map-filter.json", True), ("map-nofilter.json", False)):
+    m = {"format": "mech-compare-map", "channels": [{"measured": "tip", "run": "w_tip", "scale": 1 / 1.005},
+                                                     {"measured": "hinge_rotation", "run": "dtheta_1", "scale": 1 / 0.996}]}
+    if filt:
+        m["filter"] = {"order": 4, "cutoff": 250}
+    json.dump(m, open(name, "w"))
+PY
+check "mech beam sim at the hidden law_scale" "$MECH" beam sim hyst-hidden.json -o hyst-run.csv
+check "compare with the acquisition's filter on the prediction" "$MECH" compare hyst-run.csv "$CAL/beam-hyst-meas.csv" \
+    --map map-filter.json -o filt -q --no-plots
+check "compare without it" "$MECH" compare hyst-run.csv "$CAL/beam-hyst-meas.csv" --map map-nofilter.json -o nofilt -q \
+    --no-plots
+# each channel's own lag is its hidden clock offset with the filter (within a tenth of a 1 ms sample), and that plus
+# the filter's DC delay without it: 1 / (wa sin(pi/8)), wa = 2 fs tan(pi 250 / fs) at fs = 20 kHz, 1.661 ms
+DELAY=$(python3 -c 'import math; print(1 / (2 * 20000 * math.tan(math.pi * 250 / 20000) * math.sin(math.pi / 8)))')
+check_num "filter: tip's lag is its clock offset 11.2 ms" "$(jget filt/compare.json 'd["channels"][0]["lag"]')" 0.0112 0.009
+check_num "filter: hinge_rotation's lag is its clock offset 10.9 ms" "$(jget filt/compare.json 'd["channels"][1]["lag"]')" \
+    0.0109 0.009
+check_num "no filter: tip's lag is late by the filter's delay" "$(jget nofilt/compare.json 'd["channels"][0]["lag"]')" \
+    "$(python3 -c "print(0.0112 + $DELAY)")" 0.009
+check_num "no filter: hinge_rotation's lag is late by the filter's delay" \
+    "$(jget nofilt/compare.json 'd["channels"][1]["lag"]')" "$(python3 -c "print(0.0109 + $DELAY)")" 0.009
+# aligned on the tip: its NRMSE is the record's noise floor (noise 1e-4 m over its range) within 5 %
+check_num "filter: tip's NRMSE at the noise floor" "$(jget filt/compare.json 'd["channels"][0]["nrmse"]')" \
+    "$(jget filt/compare.json '1e-4 / d["channels"][0]["norm"]')" 0.05
+cat > map-nyq.json <<'M'
+{"format": "mech-compare-map", "channels": [{"measured": "tip", "run": "w_tip", "filter": {"order": 4, "cutoff": 500}}]}
+M
+check_fails "a filter's cut-off at the record's Nyquist frequency, the key named" \
+    "^mech compare: map-nyq.json: channels\[0\].filter.cutoff: 500 Hz, at or above the record's Nyquist frequency 500 Hz" \
+    "$MECH" compare hyst-run.csv "$CAL/beam-hyst-meas.csv" --map map-nyq.json -o nyq -q --no-plots
+printf '{"format": "mech-compare-map", "filter": {"order": 3.5, "cutoff": 100}, "channels": [{"measured": "tip"}]}\n' \
+    >map-order.json
+check_fails "a filter order that is not an integer, the key named" \
+    "^mech compare: map-order.json: filter.order: expected an integer" \
+    "$MECH" compare hyst-run.csv "$CAL/beam-hyst-meas.csv" --map map-order.json -o ord -q --no-plots
 finish

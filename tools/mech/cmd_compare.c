@@ -29,7 +29,9 @@ static void usage(FILE *fp)
           "log, a mech beam sim CSV or HDF5 file, or FILE.h5:/DSET; MEASURED a CSV file (header, units row) or\n"
           "FILE.h5:/DSET. The map (\"mech-compare-map\" JSON) names the measured channels, the run channels they are\n"
           "compared with, their units (converted within a dimension; a mismatch is refused), gains, tolerances and\n"
-          "which are contact forces; without it --channels names channels both records have.\n"
+          "which are contact forces, and the acquisition's anti-alias filter (\"filter\": a causal Butterworth,\n"
+          "applied to the run's channels before they are compared); without it --channels names channels both\n"
+          "records have.\n"
           "\n"
           "The records are aligned (the lag L: measured(t) = run(t - L)) by the least mean squared difference over\n"
           "their overlap (cross-correlation, sub-sample) of one channel, or by its first impact (10 % of its peak),\n"
@@ -362,6 +364,11 @@ static cJSON *report_json(ctx *x)
         cJSON_AddStringToObject(o, "measured_unit", c->map.ch[k].unit);
         json_num(o, "factor", c->factor[k]);
         cJSON_AddNumberToObject(o, "derivative", c->map.ch[k].derivative);
+        if (c->map.ch[k].filter.order > 0) {   /* the sensor's filter applied to the prediction */
+            cJSON *fo = cJSON_AddObjectToObject(o, "filter");
+            cJSON_AddNumberToObject(fo, "order", c->map.ch[k].filter.order);
+            json_num(fo, "cutoff", c->map.ch[k].filter.cutoff);
+        }
         json_num(o, "nrmse", R->nrmse);
         json_num(o, "norm", R->norm);
         json_num(o, "rms", R->rms);
@@ -481,6 +488,11 @@ static void report_md(ctx *x, FILE *fp)
     }
     fputs("\nNRMSE = RMS(predicted − measured) / (measured max − min) on the grid; a channel's own lag is its best "
           "shift alone: one that differs from the alignment's says that channel's timing is wrong.\n", fp);
+    for (int k = 0; k < c->map.n; k++)
+        if (c->map.ch[k].filter.order > 0)
+            fprintf(fp, "%s: the prediction through the sensor's anti-alias filter (Butterworth, order %d, %.6g Hz) "
+                    "before it is compared.\n", mech_cli_text(c->map.ch[k].meas), c->map.ch[k].filter.order,
+                    c->map.ch[k].filter.cutoff);
     int any = 0;
     for (int k = 0; k < c->map.n; k++)
         any |= c->map.ch[k].impact;

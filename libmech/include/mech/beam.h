@@ -44,6 +44,8 @@ typedef struct mech_beam_hinge {
     const hy_model *model;   /* MODEL / DEADZONE_MODEL: the law (borrowed; must outlive every data)            */
     double q_scale;    /* model q units per rad (1 for "rad", 1000 for "mrad", 180/pi for "deg")                */
     double Q_scale;    /* N m per model Q unit (1 for "N m", 1000 for "kN m", 1e-3 for "N mm")                   */
+    double law_scale;  /* the law's moment (and so its stiffness) times this, any law (1; finite > 0): the hinge's
+                          hysteresis scale a calibration identifies (docs/beam.md, docs/calibrate.md)            */
 } mech_beam_hinge;
 
 /* The MFC pair of spec 004 §5 (top and bottom patches driven in opposite senses, one voltage U). */

@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include "hyst/common.h"
+#include "mech/compare.h"
 
 #define MECH_CALIB_KEYS_MAX 8
 #define MECH_CALIB_RUNS_MAX 8
@@ -54,6 +55,8 @@ typedef struct mech_calib_run {
     char   chname[MECH_CALIB_CH_MAX][64], chunit[MECH_CALIB_CH_MAX][32];   /* its name and unit              */
     double gain_sd[MECH_CALIB_CH_MAX]; /* the sensor's gain uncertainty (1 sigma; 0: the gain is taken as 1)     */
     double duration;                   /* simulated time: the record's end plus offset_max, within the scenario's */
+    mech_compare_filter filter[MECH_CALIB_CH_MAX];  /* the sensor's anti-alias filter on each simulated channel
+                                          (the run's "filter", or the map's per channel; order 0: none)          */
 } mech_calib_run;
 
 enum { MECH_CALIB_DOCK = 0, MECH_CALIB_BEAM };   /* the scenario's simulator: "mech-dock" or "mech-beam" */

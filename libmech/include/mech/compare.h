@@ -66,6 +66,35 @@ int mech_compare_rec_read(const char *table, const char *t_col, const char *t_un
  * "LOG.h5:/history", ...); HY_EIO when nothing there is a run */
 int mech_compare_run_table(const char *run, char *out, size_t len, hy_err *err);
 
+/* ---- the sensor's anti-alias filter on the prediction (compare_filter.c; docs/compare.md §2) ------------------ */
+#define MECH_COMPARE_FILTER_MAX_ORDER 8
+#define MECH_COMPARE_FILTER_RATE 20000.0   /* the digital realisation's least rate, Hz (scripts/make-virtual-test's) */
+/* The causal Butterworth low-pass the acquisition applied before sampling, stated by the test engineer */
+typedef struct mech_compare_filter {
+    int order;                     /* 0: no filter; 1..MECH_COMPARE_FILTER_MAX_ORDER                             */
+    double cutoff;                 /* the -3.01 dB frequency, Hz                                                 */
+} mech_compare_filter;
+// (f) => the rate of its digital realisation: max(20 kHz, 20 cutoff), Hz
+double mech_compare_filter_rate(const mech_compare_filter *f);
+/* (f, the record's sampling rate (0: unknown), file name, key for messages) => order 1..8, cutoff > 0 and below the
+ * record's Nyquist frequency; errors name the file and "KEY.order" / "KEY.cutoff" */
+int mech_compare_filter_check(const mech_compare_filter *f, double fs_record, const char *name, const char *key,
+                              hy_err *err);
+/* (order, cutoff fc, rate fs) => the sections (b0, b1, b2, a1, a2) of the bilinear-transformed analog Butterworth,
+ * pre-warped (-3.01 dB exactly at fc), unit gain at DC; returns their number ((order + 1) / 2), -1 when order is
+ * not 1..8 or fc not in (0, fs/2) */
+int mech_compare_butter_sos(int order, double fc, double fs, double sos[][5]);
+// (sections, x[n] uniform) => x filtered in place, causal, from rest at x[0] (direct form II transposed)
+void mech_compare_sos_run(const double sos[][5], int nsec, double *x, size_t n);
+/* (filters of nch channels, the run's span [t0, t1]) => 1 and the grid (step *h, *n samples from t0) the sensor
+ * model resamples the run on (the highest rate any filter needs), 0 when no channel is filtered */
+int mech_compare_sensor_grid(const mech_compare_filter *f, int nch, double t0, double t1, double *h, size_t *n);
+/* (filter or NULL, a run channel (t[n] increasing, values v[i stride]), grid t0 + i h, i < ng) => out[ng]: the
+ * channel linear between its samples on the grid, then filtered (f->order > 0). The one sensor model of
+ * `mech compare` (mech_compare_new, mech_compare_residual) and `mech calibrate` (mech_calib_simulate). */
+int mech_compare_sensor_channel(const mech_compare_filter *f, const double *t, const double *v, size_t n,
+                                size_t stride, double t0, double h, size_t ng, double *out, hy_err *err);
+
 /* ---- the channel map (io/compare_json.c; docs/compare.md §2) ------------------------------------------------- */
 typedef struct mech_compare_chan {
     char meas[MECH_COMPARE_NAME];  /* the measured record's channel                                              */
@@ -80,6 +109,8 @@ typedef struct mech_compare_chan {
     int derivative;                /* 0, 1, 2: the run channel differentiated in time that many times (a measured
                                       tip acceleration against the run's tip deflection): three-point formulas on
                                       the run's own samples; its unit gets "/s" or "/s^2"                          */
+    mech_compare_filter filter;    /* the sensor's anti-alias filter, applied to the run channel (order 0: none;
+                                      the map's "filter" unless the channel gives its own)                         */
 } mech_compare_chan;
 
 #define MECH_COMPARE_MAX_LOOPS 8
@@ -203,7 +234,9 @@ size_t mech_compare_nresid(const mech_compare *c);
 /* (c, another run record with the mapped run channels in the same units) => r[nresid]: channel k's block holds
  * (run_k(t_i - lag) - meas_k(t_i)) / (range_k sqrt(n)), so that its sum of squares is channel k's NRMSE^2 (a
  * flat measured channel: by res.norm). The grid and lag are c's (fixed: a calibration moves the model,
- * not the sensor's clock). HY_EDATA when the run does not cover the grid or lacks a channel. Allocates nothing. */
+ * not the sensor's clock). HY_EDATA when the run does not cover the grid or lacks a channel. A channel with a filter
+ * goes through the sensor model (mech_compare_sensor_channel) as in mech_compare_new, on a grid it allocates;
+ * otherwise it allocates nothing. */
 int mech_compare_residual(const mech_compare *c, const mech_compare_rec *run, double *r, hy_err *err);
 
 struct hy_loops;

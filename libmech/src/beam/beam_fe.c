@@ -61,6 +61,9 @@ static int validate(const mech_beam_params *p, hy_err *err)
             return hy_err_set(err, HY_EMODEL, "hinges[%d].model: the law needs a hyst-model file", j);
         if (!(isfinite(h->q_scale) && h->q_scale > 0 && isfinite(h->Q_scale) && h->Q_scale > 0))
             return hy_err_set(err, HY_EMODEL, "hinges[%d].model: unit scales must be positive", j);
+        if (!(isfinite(h->law_scale) && h->law_scale > 0))
+            return hy_err_set(err, HY_EMODEL, "hinges[%d].law_scale = %g: expected a finite scale > 0", j,
+                              h->law_scale);
         for (int i = 0; i < j; i++)
             if (fabs(p->hinge[i].position - h->position) <= tol)
                 return hy_err_set(err, HY_EMODEL, "hinges[%d].position = %g: hinges[%d] is already there", j,

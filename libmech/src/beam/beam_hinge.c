@@ -1,6 +1,8 @@
 /* Hinge moment laws (spec 004 §2, eq. 1): the total moment M(dtheta) a hinge carries, for every law. The
  * hysteretic laws go through libhyst's element interface: trial inside a Newmark step (any number of times),
- * commit once per accepted step, revert when a step is abandoned. */
+ * commit once per accepted step, revert when a step is abandoned. Every law's moment is multiplied by the hinge's
+ * law_scale (1 by default): a hysteretic law's force and stiffness scaled together, its path (reversals, slips, the
+ * clearance) unchanged, the "hysteresis scale" a shaker test calibrates (issue 45 item 4, docs/beam.md). */
 #include <math.h>
 #include "beam/beam_internal.h"
 
@@ -32,6 +34,7 @@ int beam_hinge_trial(const mech_beam_hinge *h, hy_element *el, double dth, doubl
         break;
     }
     }
+    *M *= h->law_scale;
     return rc;
 }
 

@@ -29,7 +29,7 @@ void mech_beam_params_default(mech_beam_params *p)
     p->load_position = p->length;
     p->n_hinges = 1;
     p->hinge[0] = (mech_beam_hinge){.position = 1.5, .k = mech_beam_k_ref(p), .mass = 0.02, .clearance = 0,
-                                    .law = MECH_BEAM_DEADZONE_A, .q_scale = 1, .Q_scale = 1};
+                                    .law = MECH_BEAM_DEADZONE_A, .q_scale = 1, .Q_scale = 1, .law_scale = 1};
     p->mfc = (mech_beam_mfc){.enabled = 0, .start = 0.9, .length = 0.3, .width = 0.2, .thickness = 0.0003,
                              .e_eff = 12.14, .electrode = 0.0003, .add_structure = 0, .density = 5440,
                              .E1 = 30.34e9};
@@ -40,7 +40,7 @@ void mech_beam_params_equal_hinges(mech_beam_params *p, int n_j)
     mech_beam_hinge h0 = p->hinge[0];
     if (p->n_hinges == 0)
         h0 = (mech_beam_hinge){.k = mech_beam_k_ref(p), .mass = 0.02, .law = MECH_BEAM_DEADZONE_A, .q_scale = 1,
-                               .Q_scale = 1};
+                               .Q_scale = 1, .law_scale = 1};
     if (n_j > MECH_BEAM_MAX_HINGES)
         n_j = MECH_BEAM_MAX_HINGES;
     p->n_hinges = n_j < 0 ? 0 : n_j;

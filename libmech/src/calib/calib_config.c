@@ -197,6 +197,37 @@ static int read_keys(mech_calib_problem *p, const cJSON *full, hy_err *err)
     return HY_OK;
 }
 
+/* (object, where) => *f from its "filter": {"order": n, "cutoff": Hz} (the sensor's anti-alias Butterworth,
+ * mech/compare.h), unchanged when absent; the record's Nyquist frequency is checked once the record is read */
+static int read_filter(const mech_calib_problem *p, const cJSON *o, const char *where, mech_compare_filter *f,
+                       hy_err *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "filter");
+    if (!v)
+        return HY_OK;
+    char w[200];
+    snprintf(w, sizeof w, "%s.filter", where);
+    static const char *const known[] = {"order", "cutoff", "notes", NULL};
+    if (!cJSON_IsObject(v))
+        return BAD(HY_EPARSE, "%s: %s: expected {\"order\": n, \"cutoff\": Hz}", hy_display_name(p->path), w);
+    double order = NAN, fc = NAN;
+    int rc = check_known(p, v, w, known, err);
+    if (rc == HY_OK)
+        rc = number(p, v, "order", w, 1, &order, err);
+    if (rc == HY_OK)
+        rc = number(p, v, "cutoff", w, 1, &fc, err);
+    if (rc != HY_OK)
+        return rc;
+    if (order != floor(order) || !(fabs(order) <= MECH_COMPARE_FILTER_MAX_ORDER + 1))
+        return BAD(HY_EDATA, "%s: %s.order: %g, expected an integer 1..%d", hy_display_name(p->path), w, order,
+                   MECH_COMPARE_FILTER_MAX_ORDER);
+    mech_compare_filter g = {(int)order, fc};
+    if ((rc = mech_compare_filter_check(&g, 0, hy_display_name(p->path), w, err)) != HY_OK)
+        return rc;
+    *f = g;
+    return HY_OK;
+}
+
 static int read_runs(mech_calib_problem *p, const char *section, int validation, const char *cdir, hy_err *err)
 {
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(p->doc, section);
@@ -206,7 +237,7 @@ static int read_runs(mech_calib_problem *p, const char *section, int validation,
     if (!cJSON_IsArray(a) || (!validation && cJSON_GetArraySize(a) < 1))
         return BAD(HY_EPARSE, "%s: %s: expected a list of {\"measured\": CSV, \"map\": {...}}", hy_display_name(p->path),
                    section);
-    static const char *const known[] = {"measured", "map", "set", "time", NULL};
+    static const char *const known[] = {"measured", "map", "set", "time", "filter", NULL};
     int i = 0;
     for (const cJSON *o = a->child; o; o = o->next, i++) {
         char where[64];
@@ -236,6 +267,9 @@ static int read_runs(mech_calib_problem *p, const char *section, int validation,
             return BAD(HY_EPARSE, "%s: %s.set: expected {\"scenario key\": value, ...}", hy_display_name(p->path),
                        where);
         r->set = (cJSON *)set;
+        mech_compare_filter rf = {0, 0};   /* the acquisition's filter: every channel's unless the map gives one */
+        if ((rc = read_filter(p, o, where, &rf, err)) != HY_OK)
+            return rc;
         const char *names[MECH_CALIB_CH_MAX];
         int nch = 0;
         for (const cJSON *c = map->child; c; c = c->next) {
@@ -245,10 +279,12 @@ static int read_runs(mech_calib_problem *p, const char *section, int validation,
             const cJSON *cn = c;
             char cw[160];
             snprintf(cw, sizeof cw, "%s.map.%s", where, c->string);
-            if (cJSON_IsObject(c)) {   /* {"channel": NAME, "gain_sd": 0.01} */
-                static const char *const kc[] = {"channel", "gain_sd", NULL};
+            r->filter[nch] = rf;
+            if (cJSON_IsObject(c)) {   /* {"channel": NAME, "gain_sd": 0.01, "filter": {...}} */
+                static const char *const kc[] = {"channel", "gain_sd", "filter", NULL};
                 if ((rc = check_known(p, c, cw, kc, err)) != HY_OK ||
-                    (rc = number(p, c, "gain_sd", cw, 0, &r->gain_sd[nch], err)) != HY_OK)
+                    (rc = number(p, c, "gain_sd", cw, 0, &r->gain_sd[nch], err)) != HY_OK ||
+                    (rc = read_filter(p, c, cw, &r->filter[nch], err)) != HY_OK)
                     return rc;
                 if (!(r->gain_sd[nch] >= 0 && r->gain_sd[nch] <= 0.5))
                     return BAD(HY_EDATA, "%s: %s.gain_sd = %g: expected 0..0.5", hy_display_name(p->path), cw,
@@ -279,6 +315,18 @@ static int read_runs(mech_calib_problem *p, const char *section, int validation,
             units[c] = r->chunit[c];
         if ((rc = mech_calib__record_read(&r->rec, path, tc ? tc->valuestring : "t", nch, names, units, err)) != HY_OK)
             return rc;
+        double fs = (double)(r->rec.n - 1) / (r->rec.t[r->rec.n - 1] - r->rec.t[0]);   /* its mean sampling rate */
+        for (int c = 0; c < nch; c++) {
+            char fw[200];
+            const cJSON *mc = cJSON_GetArrayItem(map, c);   /* the key that set it: the channel's, else the run's */
+            if (cJSON_IsObject(mc) && cJSON_GetObjectItemCaseSensitive(mc, "filter"))
+                snprintf(fw, sizeof fw, "%s.map.%s.filter", where, mc->string);
+            else
+                snprintf(fw, sizeof fw, "%s.filter", where);
+            if (r->filter[c].order > 0 &&
+                (rc = mech_compare_filter_check(&r->filter[c], fs, hy_display_name(p->path), fw, err)) != HY_OK)
+                return rc;
+        }
         double d = r->rec.t[r->rec.n - 1] + p->offset_max + 0.01;
         r->duration = d < p->scen_duration ? d : p->scen_duration;
         cJSON *t = mech_calib__tree(p, NULL, p->nrun - 1, err);

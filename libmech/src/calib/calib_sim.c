@@ -11,6 +11,7 @@
 #include "hyst/util.h"
 #include "mech/beam.h"
 #include "mech/calib.h"
+#include "mech/compare.h"
 #include "mech/dock.h"
 #include "calib_internal.h"
 
@@ -178,6 +179,35 @@ static int beam_run(const mech_calib_problem *p, const mech_calib_run *r, const 
     return rc;
 }
 
+/* (run, its trace) => the trace through the sensors' anti-alias filters (the run's "filter", a channel's own;
+ * docs/calibrate.md §3): every channel on the filters' uniform grid (mech_compare_sensor_grid), each filtered one
+ * through `mech compare`'s sensor model (mech_compare_sensor_channel). Nothing when no channel is filtered. */
+static int sensor(const mech_calib_run *r, mech_calib_trace *tr, hy_err *err)
+{
+    double h;
+    size_t n;
+    if (tr->n < 2 || !mech_compare_sensor_grid(r->filter, tr->nch, tr->t[0], tr->t[tr->n - 1], &h, &n))
+        return HY_OK;
+    size_t nch = (size_t)tr->nch;
+    double *t = malloc(n * sizeof *t), *y = malloc(n * nch * sizeof *y), *col = malloc(n * sizeof *col);
+    int rc = t && y && col ? HY_OK : hy_err_set(err, HY_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == HY_OK && i < n; i++)
+        t[i] = tr->t[0] + (double)i * h;
+    for (size_t k = 0; rc == HY_OK && k < nch; k++) {
+        rc = mech_compare_sensor_channel(&r->filter[k], tr->t, tr->y + k, tr->n, nch, tr->t[0], h, n, col, err);
+        for (size_t i = 0; rc == HY_OK && i < n; i++)
+            y[i * nch + k] = col[i];
+    }
+    free(col);
+    if (rc != HY_OK) {
+        free(t), free(y);
+        return rc;
+    }
+    free(tr->t), free(tr->y);
+    tr->t = t, tr->y = y, tr->n = tr->cap = n;
+    return HY_OK;
+}
+
 int mech_calib_simulate(const mech_calib_problem *p, int run, const double *x, mech_calib_trace *tr, hy_err *err)
 {
     const mech_calib_run *r = &p->run[run];
@@ -195,5 +225,7 @@ int mech_calib_simulate(const mech_calib_problem *p, int run, const double *x, m
     free(txt);
     if (rc == HY_OK && col.failed)
         rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+    if (rc == HY_OK)
+        rc = sensor(r, tr, err);
     return rc;
 }

@@ -63,6 +63,36 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
     double *dv[MECH_COMPARE_MAX_CH] = {0};
     int rc = HY_OK;
     double *scaled = NULL;
+    /* the sensor model (compare_filter.c): filtered channels on one uniform grid over the run, ft[fn] */
+    const double *rt[MECH_COMPARE_MAX_CH];
+    size_t rn[MECH_COMPARE_MAX_CH];
+    double *ft = NULL, fh = 0;
+    size_t fn = 0;
+    mech_compare_filter filt[MECH_COMPARE_MAX_CH];
+    for (int k = 0; k < map->n; k++)
+        filt[k] = map->ch[k].filter;
+    if (mech_compare_sensor_grid(filt, map->n, run->t[0], run->t[run->n - 1], &fh, &fn)) {
+        if (fn < 2) {
+            rc = hy_err_set(err, HY_EDATA, "%s: filter: the run %s is shorter than the filter's time step", mn,
+                            run->source);
+            goto fail;
+        }
+        if (!(ft = malloc(fn * sizeof *ft))) {
+            rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (size_t i = 0; i < fn; i++)
+            ft[i] = run->t[0] + (double)i * fh;
+        double hm;   /* an anti-alias filter cuts below the measured record's Nyquist frequency */
+        if ((rc = median_step(meas, err, &hm)) != HY_OK)
+            goto fail;
+        for (int k = 0; k < map->n; k++) {
+            char key[48];
+            snprintf(key, sizeof key, "%s.filter", map->ch[k].key);
+            if (filt[k].order > 0 && (rc = mech_compare_filter_check(&filt[k], 1 / hm, mn, key, err)) != HY_OK)
+                goto fail;
+        }
+    }
     for (int k = 0; k < map->n; k++) {
         mech_compare_chan *ch = &c->map.ch[k];
         ir[k] = mech_compare_rec_find(run, ch->run);
@@ -113,6 +143,20 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
             for (size_t i = 0; i < run->n; i++)
                 dv[k][i] = compare_derive_at(run->t, run->v[ir[k]], run->n, ch->derivative, i);
             rv[k] = dv[k];
+        }
+        rt[k] = run->t, rn[k] = run->n;
+        if (ch->filter.order > 0) {   /* the sensor's filter on the prediction, on the filters' grid */
+            double *fv = malloc(fn * sizeof *fv);
+            if (!fv) {
+                rc = hy_err_set(err, HY_ENOMEM, "out of memory");
+                goto fail;
+            }
+            rc = mech_compare_sensor_channel(&ch->filter, run->t, rv[k], run->n, 1, run->t[0], fh, fn, fv, err);
+            free(dv[k]);
+            dv[k] = fv;
+            rv[k] = fv, rt[k] = ft, rn[k] = fn;
+            if (rc != HY_OK)
+                goto fail;
         }
         const char *fu = meas->unit[im[k]];
         if (ch->unit[0] && fu[0] && strcmp(ch->unit, fu) != 0) {
@@ -178,10 +222,10 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
         c->lag = isnan(map->lag) ? 0 : map->lag;
     else {
         if (map->align == MECH_COMPARE_ALIGN_EVENT)
-            rc = mech_compare_event_lag(run->t, rv[ka], run->n, meas->t, scaled, meas->n, map->event_level,
+            rc = mech_compare_event_lag(rt[ka], rv[ka], rn[ka], meas->t, scaled, meas->n, map->event_level,
                                         &c->lag, err);
         else
-            rc = mech_compare_xcorr_lag(run->t, rv[ka], run->n, meas->t, scaled, meas->n, h, max_lag, &c->lag,
+            rc = mech_compare_xcorr_lag(rt[ka], rv[ka], rn[ka], meas->t, scaled, meas->n, h, max_lag, &c->lag,
                                         err);
         if (rc != HY_OK) {
             char m[HY_MSG_LEN];
@@ -232,7 +276,7 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
         for (size_t i = 0; i < c->n; i++) {
             double tr = fmin(fmax(c->t[i] - c->lag, c->span_run[0]), c->span_run[1]);
             c->meas[k][i] = c->factor[k] * compare_interp(meas->t, meas->v[im[k]], meas->n, c->t[i], &jb);
-            c->pred[k][i] = compare_interp(run->t, rv[k], run->n, tr, &ja);
+            c->pred[k][i] = compare_interp(rt[k], rv[k], rn[k], tr, &ja);
         }
         /* metrics */
         mech_compare_result *R = &c->res[k];
@@ -260,8 +304,8 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
             if (meas->t[i] >= lo && meas->t[i] <= hi && (isnan(R->t_peak_meas) || fabs(v) > fabs(R->peak_meas)))
                 R->peak_meas = v, R->t_peak_meas = meas->t[i];
         }
-        for (size_t i = 0; i < run->n; i++) {
-            double v = rv[k][i], tm = run->t[i] + c->lag;
+        for (size_t i = 0; i < rn[k]; i++) {
+            double v = rv[k][i], tm = rt[k][i] + c->lag;
             if (tm >= lo && tm <= hi && (isnan(R->t_peak_pred) || fabs(v) > fabs(R->peak_pred)))
                 R->peak_pred = v, R->t_peak_pred = tm;
         }
@@ -272,7 +316,7 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
             scaled[i] = c->factor[k] * meas->v[im[k]][i];
         if (k == ka && map->align == MECH_COMPARE_ALIGN_XCORR)
             R->lag = c->lag; /* the alignment's own channel: that lag, not computed twice */
-        else if (mech_compare_xcorr_lag(run->t, rv[k], run->n, meas->t, scaled, meas->n, h, max_lag, &R->lag,
+        else if (mech_compare_xcorr_lag(rt[k], rv[k], rn[k], meas->t, scaled, meas->n, h, max_lag, &R->lag,
                                    NULL) != HY_OK)
             R->lag = NAN;
         R->tol = !isnan(map->ch[k].tol) ? map->ch[k].tol : map->tol;
@@ -285,12 +329,14 @@ int mech_compare_new(const mech_compare_map *map, const mech_compare_rec *run, c
                           (R->peak_meas == 0 && R->peak_pred == 0));
     }
     free(scaled);
+    free(ft);
     for (int k = 0; k < MECH_COMPARE_MAX_CH; k++)
         free(dv[k]);
     *out = c;
     return HY_OK;
 fail:
     free(scaled);
+    free(ft);
     for (int k = 0; k < MECH_COMPARE_MAX_CH; k++)
         free(dv[k]);
     mech_compare_free(c);
@@ -300,6 +346,36 @@ fail:
 size_t mech_compare_nresid(const mech_compare *c)
 {
     return c->n * (size_t)c->map.n;
+}
+
+/* (c, filtered channel k, run, its channel j, divisor) => rk[c->n]: the run's channel (its derivative at its samples)
+ * through the sensor model on the filter's grid, read at the grid times minus the lag. Allocates the grid. */
+static int filtered_residual(const mech_compare *c, int k, const mech_compare_rec *run, int j, double norm, double *rk,
+                             hy_err *err)
+{
+    const mech_compare_chan *ch = &c->map.ch[k];
+    double fh;
+    size_t fn;
+    mech_compare_sensor_grid(&ch->filter, 1, run->t[0], run->t[run->n - 1], &fh, &fn);
+    if (fn < 2)
+        return hy_err_set(err, HY_EDATA, "%s: shorter than the filter's time step", run->source);
+    double *d = ch->derivative > 0 ? malloc(run->n * sizeof *d) : NULL, *fv = malloc(fn * sizeof *fv);
+    if (!fv || (ch->derivative > 0 && !d)) {
+        free(d), free(fv);
+        return hy_err_set(err, HY_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; d && i < run->n; i++)
+        d[i] = compare_derive_at(run->t, run->v[j], run->n, ch->derivative, i);
+    int rc = mech_compare_sensor_channel(&ch->filter, run->t, d ? d : run->v[j], run->n, 1, run->t[0], fh, fn, fv,
+                                         err);
+    for (size_t i = 0; rc == HY_OK && i < c->n; i++) {
+        double x = c->t[i] - c->lag - run->t[0];   /* on the grid t0 + i fh */
+        double u = fmin(fmax(x / fh, 0), (double)(fn - 1));
+        size_t a = (size_t)u < fn - 1 ? (size_t)u : fn - 2;
+        rk[i] = (fv[a] + (u - (double)a) * (fv[a + 1] - fv[a]) - c->meas[k][i]) / norm;
+    }
+    free(d), free(fv);
+    return rc;
 }
 
 // (c, run) => r[nresid]: per channel (run(t - lag) - meas) / (norm sqrt(n))
@@ -325,6 +401,13 @@ int mech_compare_residual(const mech_compare *c, const mech_compare_rec *run, do
         double norm = c->res[k].norm * sq;
         size_t h = 0;
         double *rk = r + (size_t)k * c->n;
+        const mech_compare_filter *f = &c->map.ch[k].filter;
+        if (f->order > 0) {   /* the sensor's filter (compare_filter.c), as mech_compare_new applied it */
+            int rc = filtered_residual(c, k, run, j, norm, rk, err);
+            if (rc != HY_OK)
+                return rc;
+            continue;
+        }
         for (size_t i = 0; i < c->n; i++) {
             double x = fmin(fmax(c->t[i] - c->lag, run->t[0]), run->t[run->n - 1]);
             rk[i] = (compare_interp_d(run->t, run->v[j], run->n, c->map.ch[k].derivative, x, &h) - c->meas[k][i]) /

@@ -147,7 +147,8 @@ static const char *const law_names[] = {"deadzone-a", "deadzone-b", "model", "de
 // one hinge object (or the template of "hinges": {"count": n, ...})
 static int hinge(const ctx *x, const cJSON *o, const char *where, mech_beam_config *c, int j, double k_ref)
 {
-    static const char *const hk[] = {"position", "k", "c", "mass", "clearance", "law", "model", "count", NULL};
+    static const char *const hk[] = {"position", "k", "c", "mass", "clearance", "law", "model", "law_scale", "count",
+                                     NULL};
     mech_beam_hinge *h = &c->params.hinge[j];
     if (!cJSON_IsObject(o))
         return hy_err_set(x->err, HY_EPARSE, "%s: %s: expected an object", x->name, where);
@@ -168,6 +169,11 @@ static int hinge(const ctx *x, const cJSON *o, const char *where, mech_beam_conf
         rc = num(x, o, where, "mass", &h->mass);
     if (rc == HY_OK)
         rc = num(x, o, where, "clearance", &h->clearance);
+    if (rc == HY_OK)
+        rc = num(x, o, where, "law_scale", &h->law_scale);
+    if (rc == HY_OK && !(h->law_scale > 0))
+        rc = hy_err_set(x->err, HY_EDATA, "%s: %s.law_scale: %g, expected a scale > 0 (the law's moment times it)",
+                        x->name, where, h->law_scale);
     if (rc == HY_OK)
         rc = choice(x, o, where, "law", law_names, &h->law);
     if (rc == HY_OK)

@@ -82,6 +82,35 @@ static int known_keys(const cJSON *o, const char *const *keys, const char *where
     return HY_OK;
 }
 
+/* (object's "filter" value, where ("" or "channels[2]."), name) => *f: {"order": n, "cutoff": Hz}, the sensor's
+ * anti-alias Butterworth (docs/compare.md §2); checked but for the record's Nyquist frequency (mech_compare_new) */
+static int filter_key(const cJSON *o, const char *where, const char *name, mech_compare_filter *f, hy_err *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "filter");
+    if (!v)
+        return HY_OK;
+    static const char *const fk[] = {"order", "cutoff", "notes", NULL};
+    char w[64], key[64];
+    snprintf(w, sizeof w, "%sfilter.", where);
+    snprintf(key, sizeof key, "%sfilter", where);
+    if (!cJSON_IsObject(v))
+        return hy_err_set(err, HY_EPARSE, "%s: %s: expected {\"order\": n, \"cutoff\": Hz}", name, key);
+    int rc = known_keys(v, fk, w, name, err);
+    if (rc != HY_OK)
+        return rc;
+    const cJSON *ord = cJSON_GetObjectItemCaseSensitive(v, "order");
+    const cJSON *fc = cJSON_GetObjectItemCaseSensitive(v, "cutoff");
+    if (!cJSON_IsNumber(ord) || ord->valuedouble != floor(ord->valuedouble) || !(fabs(ord->valuedouble) < 1e6))
+        return hy_err_set(err, HY_EPARSE, "%s: %sorder: expected an integer (the Butterworth's order)", name, w);
+    if (!cJSON_IsNumber(fc) || !isfinite(fc->valuedouble))
+        return hy_err_set(err, HY_EPARSE, "%s: %scutoff: expected a number (Hz)", name, w);
+    mech_compare_filter g = {(int)ord->valuedouble, fc->valuedouble};
+    if ((rc = mech_compare_filter_check(&g, 0, name, key, err)) != HY_OK)
+        return rc;
+    *f = g;
+    return HY_OK;
+}
+
 int mech_compare_map_align(mech_compare_map *m, const char *spec, hy_err *err)
 {
     if (!spec || !spec[0] || strlen(spec) >= sizeof m->align_ch)
@@ -185,9 +214,10 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
     if (rc != HY_OK)
         return rc;
     static const char *const top[] = {"format", "notes", "time", "time_unit", "align", "align_channel", "lag",
-                                       "max_lag", "event_level", "dt", "tol", "channels", "loops", "window", NULL};
+                                       "max_lag", "event_level", "dt", "tol", "channels", "loops", "window", "filter",
+                                       NULL};
     static const char *const chk[] = {"measured", "run", "unit", "scale", "tol", "peak_tol", "impact",
-                                       "derivative", "notes", NULL};
+                                       "derivative", "filter", "notes", NULL};
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     const cJSON *chs = cJSON_GetObjectItemCaseSensitive(doc, "channels");
     char align[MECH_COMPARE_NAME] = "";
@@ -231,6 +261,9 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
     }
     if (rc == HY_OK && cJSON_GetObjectItemCaseSensitive(doc, "lag"))
         m->lag = cJSON_GetObjectItemCaseSensitive(doc, "lag")->valuedouble;
+    mech_compare_filter filt = {0, 0};   /* the acquisition's filter: every channel's unless it gives its own */
+    if (rc == HY_OK)
+        rc = filter_key(doc, "", name, &filt, err);
     int k = 0;
     for (const cJSON *it = rc == HY_OK ? chs->child : NULL; it && rc == HY_OK; it = it->next, k++) {
         mech_compare_chan *c = &m->ch[k];
@@ -248,6 +281,9 @@ int mech_compare_map_parse(const char *text, size_t len, const char *path, mech_
             (rc = str(it, "unit", where, name, c->unit, sizeof c->unit, 0, err)) != HY_OK ||
             (rc = num(it, "tol", where, name, 0, 1, &c->tol, err)) != HY_OK ||
             (rc = num(it, "peak_tol", where, name, 0, 1, &c->peak_tol, err)) != HY_OK)
+            break;
+        c->filter = filt;
+        if ((rc = filter_key(it, where, name, &c->filter, err)) != HY_OK)
             break;
         const cJSON *sc = cJSON_GetObjectItemCaseSensitive(it, "scale");
         if (sc && (!cJSON_IsNumber(sc) || !isfinite(sc->valuedouble))) {
