@@ -176,19 +176,20 @@ check "s1-stand-B3: mech calibrate runs" "$MECH" calibrate "$C/s1-stand-B3.cal.j
 verdict "$WORK/o1b3/calibration.json" "$C/s1-stand-B3-meas.json" "$C/s1-stand-B3-val.json"
 # the filter check has teeth: without the "filter" keys the 4th-order 200 Hz Butterworth's DC delay,
 # 1 / (wa sin(pi/8)) = 2.076 ms (wa = 2 fs tan(pi fc / fs), fs 20 kHz), goes into every fitted clock offset and its
-# frequency-dependent phase into the keys (more than 2 standard errors off)
+# frequency-dependent phase leaves a misfit the keys cannot take: chi-square (2 x cost, residuals in noise units)
+# higher by more than 9 (3 sigma for a filter that is stated, not fitted; 30.5 measured). The keys themselves move by
+# only 1-2 standard errors at the loop's 1e-10 (docs/calibrate.md §3), so they are not the check.
 cal b3-no-filter 'd = json.load(open(sys.argv[1].replace("s1-stand-B.cal", "s1-stand-B3.cal"))); [r.pop("filter") for r in d["runs"] + d["validation"]]'
 check "s1-stand-B3 without the filter: mech calibrate runs" "$MECH" calibrate "$C/b3-no-filter.cal.json" -o "$WORK/o1b3n" -q
-verdict "$WORK/o1b3n/calibration.json" "$C/s1-stand-B3-meas.json" "$C/s1-stand-B3-val.json" >"$WORK/b3-no-filter.txt"
-grep -q '^not ok stand\.\(k\|m_dm\) within 2 standard errors' "$WORK/b3-no-filter.txt" &&
-    ok "s1-stand-B3 without the filter: stand.k or stand.m_dm off by more than 2 se" ||
-    { not_ok "s1-stand-B3 without the filter: stand.k or stand.m_dm off by more than 2 se"; cat "$WORK/b3-no-filter.txt"; }
 $PY - "$WORK/o1b3/calibration.json" "$WORK/o1b3n/calibration.json" "$C/s1-stand-B3-meas.json" <<'EOF'
 import json, math, sys
 a, b, prov = (json.load(open(p)) for p in sys.argv[1:4])
 hidden = {c["name"]: c["offset"] for c in prov["channels"]}
 wa = 2 * 20000 * math.tan(math.pi * 200 / 20000)
 delay = 1 / (wa * math.sin(math.pi / 8))
+dchi2 = 2 * (b["fit"]["cost"] - a["fit"]["cost"])
+print("%s - s1-stand-B3 without the filter: chi-square higher by %.1f (more than 9) than with it" % (
+    "ok" if dchi2 > 9 else "not ok", dchi2))
 for ca, cb in zip(a["runs"][0]["channels"], b["runs"][0]["channels"]):
     h = hidden[ca["name"]]
     print("%s - filtered prediction: %s offset %.4f ms within 3 se of the hidden %.4f ms (se %.4f ms)" % (
