@@ -131,7 +131,7 @@ typedef struct run {
     hy_atomic hist, rec[MECH_DOCK_NEL];
     int hist_open, rec_open[MECH_DOCK_NEL];
     hy_atomic pose;                  /* pose.csv: the two-projection pose at the history's rows (mech view)       */
-    int pose_open, pose_nr, pose_np; /* its rollers and pushers (fixed for the run)                              */
+    int pose_open, pose_nr, pose_np, pose_nh; /* its rollers, pushers and hooks (fixed for the run)                 */
     char *iobuf;                     /* (1 + MECH_DOCK_NEL) x IOBUF_SIZE stdio buffers; freed after the files close */
     char *line;                      /* one history row: MECH_DOCK_NCH x (NUM_LEN + 1)                            */
     int ncol, col[MECH_DOCK_NCH];
@@ -219,16 +219,24 @@ static int open_out(run *r, const char *name, hy_atomic *a)
  * joint, head, limiter bases, housing axis, active port and axis; the process's lever rollers with their pivots and
  * the pusher rods), one row at each history row, for `mech view` (docs/view.md) */
 // (params) => pose.csv's lever rollers (0..4) and pusher rods (0..8); returns its number of columns (t first)
-static int pose_shape(const mech_dock_params *p, int *nr, int *np)
+static int pose_shape(const mech_dock_params *p, int *nr, int *np, int *nh)
 {
     *nr = p->process.enabled && p->process.cam_on ? p->process.cam.n_lever : 0;
     *np = p->process.enabled ? p->process.pushers.n : 0;
+    *nh = p->process.enabled ? p->process.hooks.n : 0;
     *nr = *nr > 4 ? 4 : *nr < 0 ? 0 : *nr;
     *np = *np > 8 ? 8 : *np < 0 ? 0 : *np;
-    return 1 + 3 * (8 + 2 * *nr + 2 * *np);
+    *nh = *nh > 8 ? 8 : *nh < 0 ? 0 : *nh;
+    int n = 1 + 3 * (8 + 2 * *nr + 2 * *np);
+    /* the hooks only while the table fits an HDF5 log's columns (/pose; every shipped scenario: 110 of 128) */
+    if (*nh && n + 3 + 5 * *nh > HY_H5_MAX_COLS)
+        *nh = 0;
+    return n + (*nh ? 3 + 5 * *nh : 0);
 }
 
-#define POSE_COLS (1 + 3 * (8 + 8 + 16))   /* t and at most 8 points, 4 rollers with pivots, 8 pusher rods */
+/* t and at most 8 points, 4 rollers with pivots, 8 pusher rods; with hooks the active plane's y axis and per link
+   its catch, state and tension (the bases are fixed in the active plane's frame: mech view places them) */
+#define POSE_COLS (1 + 3 * (8 + 8 + 16) + 3 + 5 * 8)
 #define POSE_NAME 32
 
 /* (run) => names[k] and units[k] of the pose table's columns (pose.csv's header, log.h5's /pose); their count */
@@ -254,6 +262,21 @@ static int pose_names(const run *r, char names[][POSE_NAME], const char **units)
             units[n] = "m";
             snprintf(names[n++], POSE_NAME, "pusher%d_%s%s", i + 1, d < 3 ? "b" : "t", xyz[d % 3]);
         }
+    /* the hooks (issue 44): the active plane frame's y axis (its x is pax; the links' bases are fixed in that
+       frame), each link's catch on the passive plane, its state (enum mech_dock_hook_state: 0 open, 1 closing,
+       2 locked, 3 missed) and tension */
+    for (int d = 0; r->pose_nh > 0 && d < 3; d++) {
+        units[n] = "1";
+        snprintf(names[n++], POSE_NAME, "pey_%s", xyz[d]);
+    }
+    for (int j = 0; j < r->pose_nh; j++)
+        for (int d = 0; d < 5; d++) {
+            units[n] = d < 3 ? "m" : d == 3 ? "1" : "N";
+            if (d < 3)
+                snprintf(names[n++], POSE_NAME, "hook%d_c%s", j + 1, xyz[d]);
+            else
+                snprintf(names[n++], POSE_NAME, "hook%d_%s", j + 1, d == 3 ? "state" : "f");
+        }
     return n;
 }
 
@@ -275,12 +298,21 @@ static int pose_points(const run *r, const mech_dock_sim *s, double *out)
         pts[n++] = i < v.n_pusher ? v.pusher_tip[i] : mech_vec3_make(NAN, NAN, NAN);
     for (int k = 0; k < n; k++)
         out[1 + 3 * k] = pts[k].x, out[2 + 3 * k] = pts[k].y, out[3 + 3 * k] = pts[k].z;
-    return 3 * n;
+    int c = 1 + 3 * n;
+    if (r->pose_nh > 0)
+        out[c++] = v.active_ey.x, out[c++] = v.active_ey.y, out[c++] = v.active_ey.z;
+    for (int j = 0; j < r->pose_nh; j++) {
+        int in = j < v.n_hook;
+        mech_vec3 k = in ? v.hook_catch[j] : mech_vec3_make(NAN, NAN, NAN);
+        out[c++] = k.x, out[c++] = k.y, out[c++] = k.z;
+        out[c++] = in ? v.hook_state[j] : NAN, out[c++] = in ? v.hook_tension[j] : NAN;
+    }
+    return c - 1;
 }
 
 static int open_pose(run *r)
 {
-    pose_shape(r->p, &r->pose_nr, &r->pose_np);
+    pose_shape(r->p, &r->pose_nr, &r->pose_np, &r->pose_nh);
     if (open_out(r, "pose.csv", &r->pose) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     r->pose_open = 1;
@@ -332,7 +364,7 @@ static int open_h5(run *r)
     /* /pose: pose.csv's columns, a row at each history row (mech view reads it; docs/view.md) */
     char pn[POSE_COLS][POSE_NAME];
     const char *pnames[POSE_COLS], *punits[POSE_COLS];
-    pose_shape(r->p, &r->pose_nr, &r->pose_np);
+    pose_shape(r->p, &r->pose_nr, &r->pose_np, &r->pose_nh);
     int np = pose_names(r, pn, punits);
     for (int k = 0; k < np; k++)
         pnames[k] = pn[k];
@@ -1669,8 +1701,8 @@ static void table_rows(const mech_dock_params *p, double rate, double *lo, doubl
 static int check_size(const char *cmd, const opts *o, const mech_dock_config *c, const char *dir)
 {
     const mech_dock_params *p = &c->params;
-    int nel = c->records ? elements_used(p) : 0, nr, np;
-    int npose = pose_shape(p, &nr, &np);   /* pose.csv or log.h5's /pose, a row per history row */
+    int nel = c->records ? elements_used(p) : 0, nr, np, nh;
+    int npose = pose_shape(p, &nr, &np, &nh);   /* pose.csv or log.h5's /pose, a row per history row */
     int ncol = (c->nchannel ? c->nchannel + 1 : default_nch(c)) + npose;
     double hlo, hhi, rlo, rhi;
     table_rows(p, c->out_rate, &hlo, &hhi);
