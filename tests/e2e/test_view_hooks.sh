@@ -49,7 +49,8 @@ else:
 PY
 cat "$WORK/py.out"
 grep -q '^not ok' "$WORK/py.out" && _fail=1
-grep -q '^ok' "$WORK/py.out" && ! grep -q '^Traceback' "$WORK/py.out" || not_ok "the page's hooks checked (the check ran to its end)"
+grep -q '^ok' "$WORK/py.out" && ! grep -q '^Traceback' "$WORK/py.out" ||
+    not_ok "the page's hooks checked (the check ran to its end)"
 if ! command -v chromium >/dev/null 2>&1 || ! "$PY" -c 'import PIL' 2>/dev/null; then
     echo "# SKIP the browser checks: chromium or python3-pil is not installed (scripts/install-deps installs them)"
 else

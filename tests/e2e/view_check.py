@@ -355,9 +355,10 @@ def hooks(b, page, run, shots):
                 reds += red
                 if red != (want_f > 0):
                     errs.append((j + 1, "red" if red else "not red", want_f))
+        states = ",".join(sorted(set(g[1][2] for g in got if g[1])))
         ok("%s: %s, t = %.6g: the 8 hooks drawn on the active plane, at pose.csv's catches, states (%s) "
-           "and tensions; %d red where %d bear" % (name, label, tshown, ",".join(sorted(set(g[1][2] for g in got if g[1]))), reds,
-                              sum(r[pc["hook%d_f" % (j + 1)]] > 0 for j in range(8))),
+           "and tensions; %d red where %d bear" % (name, label, tshown, states, reds,
+                                                   sum(r[pc["hook%d_f" % (j + 1)]] > 0 for j in range(8))),
            r is not None and not errs, str(errs[:3]))
 
 

@@ -149,7 +149,8 @@ typedef struct run {
     double *pb;                      /* PLOT_CAP + 2 rows of MECH_DOCK_NCH + 2 MECH_DOCK_NEL                       */
     long pn, pstride;
     double pt_next;                  /* the next figure sample on the time grid duration / PLOT_POINTS             */
-    int pprev_in, pprev_kept;        /* the row of the step before is held (pb[PLOT_CAP]); it is a sample          */
+    int pprev_in, pprev_kept, pcur;  /* the row of the step before is held (pb[PLOT_CAP + !pcur]); it is a sample;
+                                        this step's row goes to pb[PLOT_CAP + pcur]                                */
     mech_dock_pose_view view[16];
     double view_t[16];
     int nview;
@@ -490,6 +491,43 @@ static int write_h5(run *r, const mech_dock_sim *s, const double *ch, const doub
     return rc;
 }
 
+/* (run, channels, element q and Q, time, step) => the figures' samples (pb) */
+static void fig_sample(run *r, const double *ch, const double *q, const double *Q, double t, unsigned long step)
+{
+    /* every pstride-th step; with the whole process also the time grid of duration / PLOT_POINTS (an
+       adaptive 400 s run takes far fewer steps than duration / h) and, where the sequencer's state, the links locked
+       or the docked state's conditions change, the step before and the step of the change, so that the figures draw
+       a switch where it happens (the hooks' panels of process.png; the row of the step before costs a copy a step,
+       which a capture-phase run does not pay) */
+    if (!r->p->process.enabled) {
+        if (step % (unsigned long)r->pstride == 0 && r->pn < PLOT_POINTS) {
+            double *row = r->pb + (size_t)r->pn++ * PB_WIDTH;
+            memcpy(row, ch, MECH_DOCK_NCH * sizeof *row);
+            for (int e = 0; e < MECH_DOCK_NEL; e++)
+                row[MECH_DOCK_NCH + 2 * e] = q[e], row[MECH_DOCK_NCH + 2 * e + 1] = Q[e];
+        }
+        return;
+    }
+    double *cur = r->pb + (size_t)(PLOT_CAP + r->pcur) * PB_WIDTH;
+    double *prev = r->pb + (size_t)(PLOT_CAP + !r->pcur) * PB_WIDTH;
+    memcpy(cur, ch, MECH_DOCK_NCH * sizeof *cur);
+    for (int e = 0; e < MECH_DOCK_NEL; e++)
+        cur[MECH_DOCK_NCH + 2 * e] = q[e], cur[MECH_DOCK_NCH + 2 * e + 1] = Q[e];
+    int change = r->pprev_in && (cur[MECH_DOCK_CH_SEQ_STATE] != prev[MECH_DOCK_CH_SEQ_STATE] ||
+                                 cur[MECH_DOCK_CH_HOOKS_LOCKED] != prev[MECH_DOCK_CH_HOOKS_LOCKED] ||
+                                 cur[MECH_DOCK_CH_DOCKED_UNMET] != prev[MECH_DOCK_CH_DOCKED_UNMET]);
+    if (change && !r->pprev_kept && r->pn < PLOT_CAP)
+        memcpy(r->pb + (size_t)r->pn++ * PB_WIDTH, prev, PB_WIDTH * sizeof *prev);
+    int due = step % (unsigned long)r->pstride == 0 || t >= r->pt_next || change;
+    if (t >= r->pt_next)
+        r->pt_next = (floor(t / (r->p->duration / PLOT_POINTS)) + 1) * (r->p->duration / PLOT_POINTS);
+    r->pprev_kept = due && r->pn < PLOT_CAP;
+    if (r->pprev_kept)
+        memcpy(r->pb + (size_t)r->pn++ * PB_WIDTH, cur, PB_WIDTH * sizeof *cur);
+    r->pcur = !r->pcur;   /* this step's row is the next step's row before */
+    r->pprev_in = 1;
+}
+
 // (run, simulation at an accepted state) => rows, records, figure samples, views, frames
 static void observe(run *r, const mech_dock_sim *s)
 {
@@ -549,27 +587,7 @@ static void observe(run *r, const mech_dock_sim *s)
             *l++ = '\n';
             fwrite(row, 1, (size_t)(l - row), r->rec[e].fp);
         }
-    /* figure samples: every pstride-th step and the time grid of duration / PLOT_POINTS (an adaptive process run takes
-       far fewer steps than duration / h), and where the sequencer's state, the links locked or the docked state's
-       conditions change, the step before and the step of the change, so that the figures draw a switch where it
-       happens (the hooks' panels of process.png) */
-    double *prev = r->pb + (size_t)PLOT_CAP * PB_WIDTH, *cur = prev + PB_WIDTH;
-    memcpy(cur, ch, MECH_DOCK_NCH * sizeof *cur);
-    for (int e = 0; e < MECH_DOCK_NEL; e++)
-        cur[MECH_DOCK_NCH + 2 * e] = q[e], cur[MECH_DOCK_NCH + 2 * e + 1] = Q[e];
-    int change = r->pprev_in && (cur[MECH_DOCK_CH_SEQ_STATE] != prev[MECH_DOCK_CH_SEQ_STATE] ||
-                                 cur[MECH_DOCK_CH_HOOKS_LOCKED] != prev[MECH_DOCK_CH_HOOKS_LOCKED] ||
-                                 cur[MECH_DOCK_CH_DOCKED_UNMET] != prev[MECH_DOCK_CH_DOCKED_UNMET]);
-    if (change && !r->pprev_kept && r->pn < PLOT_CAP)
-        memcpy(r->pb + (size_t)r->pn++ * PB_WIDTH, prev, PB_WIDTH * sizeof *prev);
-    int due = step % (unsigned long)r->pstride == 0 || t >= r->pt_next || change;
-    if (t >= r->pt_next)
-        r->pt_next = (floor(t / (r->p->duration / PLOT_POINTS)) + 1) * (r->p->duration / PLOT_POINTS);
-    r->pprev_kept = due && r->pn < PLOT_CAP;
-    if (r->pprev_kept)
-        memcpy(r->pb + (size_t)r->pn++ * PB_WIDTH, cur, PB_WIDTH * sizeof *cur);
-    memcpy(prev, cur, PB_WIDTH * sizeof *prev);
-    r->pprev_in = 1;
+    fig_sample(r, ch, q, Q, t, step);
     while (r->nview < r->c->nview && t >= r->c->view_times[r->nview] - 0.5 * h) {
         mech_dock_sim_view(s, &r->view[r->nview]);
         r->view_t[r->nview++] = t;
@@ -1040,7 +1058,8 @@ static void plot_hooks(FILE *fp, const run *r)
                 "set label 'all locked' at %.9g, graph 0.5 rotate by 90 right offset -0.6,0 font ',9' "
                 "tc rgb 'dark-green' front\n", hs->t_locked, hs->t_locked, hs->t_locked);
     fprintf(fp, "set ylabel 'hook pair tension (kN)'\nset yrange [0:*]\nset y2label 'links locked (of %d)'\n"
-            "set y2range [0:%d.5]\nset y2tics 0,1,%d\nset ytics nomirror\nset key top left opaque\n", hp->n, hp->n, hp->n);
+            "set y2range [0:%d.5]\nset y2tics 0,1,%d\nset ytics nomirror\nset key top left opaque\n", hp->n, hp->n,
+            hp->n);
     fputs("plot $H using 1:2 with lines lw 1.2 title 'hooks 1-2', $H using 1:3 with lines lw 1.2 title 'hooks 3-4', "
           "$H using 1:4 with lines lw 1.2 title 'hooks 5-6', $H using 1:5 with lines lw 1.2 title 'hooks 7-8', "
           "$H using 1:6 axes x1y2 with steps lw 2 lc rgb 'black' title 'links locked'\nunset label 99\n", fp);
