@@ -498,7 +498,9 @@ static void fig_sample(run *r, const double *ch, const double *q, const double *
        adaptive 400 s run takes far fewer steps than duration / h) and, where the sequencer's state, the links locked
        or the docked state's conditions change, the step before and the step of the change, so that the figures draw
        a switch where it happens (the hooks' panels of process.png; the row of the step before costs a copy a step,
-       which a capture-phase run does not pay) */
+       which a capture-phase run does not pay); nothing without figures (--no-plots, "plots": false) */
+    if (!r->c->plots || r->o->no_plots)
+        return;
     if (!r->p->process.enabled) {
         if (step % (unsigned long)r->pstride == 0 && r->pn < PLOT_POINTS) {
             double *row = r->pb + (size_t)r->pn++ * PB_WIDTH;
