@@ -987,13 +987,22 @@ static void capture_line(FILE *fp, const run *r)
     }
 }
 
+// (fp, phase names, start and width of their bands, the panel's span) => the label, horizontal where it fits
+static void phase_label(FILE *fp, const char *names, double t, double w, double span)
+{
+    int wide = w > 0.08 * span;
+    fprintf(fp, "set label '%s' at %.9g, graph 0.96 %s font ',10' tc rgb 'gray20' front\n", names, t + 0.005 * span,
+            wide ? "left" : "rotate by 90 right");
+}
+
 /* the sequencer's phases as bands behind a panel over [t_lo, t_hi] (the panel's time range), each named inside at
  * its start (horizontal where it is wide enough, else turned), and the fault that ended the run as a red line with
  * its name */
 static void phase_bands(FILE *fp, const run *r, double t_lo, double t_hi)
 {
-    double span = t_hi - t_lo, t0 = 0;
+    double span = t_hi - t_lo, t0 = 0, lab_t = 0, lab_w = 0;
     int st = r->p->process.start, n = 0;
+    char lab[256] = "";
     fputs("unset object\nunset label\n", fp);
     for (int k = 0; k <= r->ps.n_log; k++) {
         const mech_dock_seq_event *ev = k < r->ps.n_log ? &r->ps.log[k] : NULL;
@@ -1006,13 +1015,23 @@ static void phase_bands(FILE *fp, const run *r, double t_lo, double t_hi)
             n++;
             fprintf(fp, "set object %d rect from %.9g, graph 0 to %.9g, graph 1 behind fc rgb '%s' fs solid 0.35 "
                     "noborder\n", n, a, fmax(b, a + 1e-3 * span), fail ? "#f4a6a6" : n % 2 ? "#dde8f5" : "#f2f2f2");
-            int wide = b - a > 0.08 * span;
-            fprintf(fp, "set label '%s' at %.9g, graph 0.96 %s font ',10' tc rgb 'gray20' front\n",
-                    mech_dock_seq_state_name(st), a + 0.005 * span, wide ? "left" : "rotate by 90 right");
+            /* a phase too short to be seen (ready and capture last milliseconds of a 400 s run) shares the label
+               of the phases that start within 1.5 % of the span after it: "ready / capture / absorb" */
+            if (lab[0] && a - lab_t > 0.015 * span) {
+                phase_label(fp, lab, lab_t, lab_w, span);
+                lab[0] = '\0';
+            }
+            if (!lab[0])
+                lab_t = a, lab_w = 0;
+            snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "%s%s", lab[0] ? " / " : "",
+                     mech_dock_seq_state_name(st));
+            lab_w = b - lab_t;
         }
         if (ev)
             st = ev->to, t0 = t1;
     }
+    if (lab[0])
+        phase_label(fp, lab, lab_t, lab_w, span);
     const mech_dock_fault_state *f = &r->ps.fault;
     if (f->kind != MECH_DOCK_FAULT_NONE && f->t >= t_lo && f->t <= t_hi)
         fprintf(fp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead lw 2 lc rgb 'red' front\n"
