@@ -7,6 +7,9 @@
                          coordinates (mech beam sim --modal) and the model's shapes (mech beam shapes) the deformed
                          beam the page draws against the library's w(x, t)
     links:PAGE           the page (as drawn) opens without errors and every link and image resolves
+    hooks:PAGE:RUN_DIR   a docking run with the structural hooks (issue 44): the 8 hooks drawn at every frame from
+                         the page's compact "hooks" against RUN_DIR/pose.csv (each link's base, catch, state and
+                         tension at the shown row), open before the hook drive and red (bearing) once locked
 
 One browser serves every task, driven through the DevTools protocol over --remote-debugging-pipe (cdp.py): a page
 is opened by its file URL, #t=T sets its time (the page listens to hashchange), values are read from the DOM, and
@@ -22,6 +25,14 @@ screenshots come from Page.captureScreenshot. Checks print "ok - ..." or "not ok
     differs from t = 0 (and, when the head touches then, it is red);
   - dock: load time (body[data-load-ms]: navigation start to drawn) and the page's size;
   - beam: a hinge is drawn red exactly while its moment is non-zero (at a time of each kind), values as for dock;
+  - hooks: at a row before the hook drive starts, one while the jaws close and one where every link is locked, each
+    link's marker in both projections (#hook-ld-J, #hook-top-J) carries the base the page computed from the port's
+    frame (data-b, m), its catch, state and tension (data-c, data-state, data-f): the catch, state and tension equal
+    pose.csv's hookJ_* at the shown row (the tension within 0.5 N: it is stored to the newton); the base lies on the
+    active plane of pose.csv's port and pax, at RP-1's radius 0.55 m, at azimuths 22.5° + 45° j about pax from pey
+    (docs/dock-process.md §9; within 5e-5 m: the page's poses hold 5 significant digits of the port and its frame,
+    about 1e-5 m at the hook radius), and once locked within 2 mm of its catch (the link's preload stretch, 0.8 mm);
+    and in the screenshot the marker's centre pixel in the view along the axis is red exactly when the link bears;
   - beam with --modal: the tip deflection from the modal coordinates, sum_i phi_i(l) eta_i(t), equals the simulator's
     w_tip at every row (both files' numbers are exact: the bound is the summation's rounding, 4 nm eps sum |phi eta|);
     at three times the drawn polyline, mapped back through the page's stated transform (origin, pixels per metre,
@@ -109,7 +120,7 @@ def dock(b, page, run, shots, max_load, max_bytes):
     col = {n: k for k, n in enumerate(names)}
     # decimation: flags' changes and the forces' peaks
     flags = [c for c in ["cone_contact", "socket_contact", "bottom_contact", "latch_contact", "limiter_contact",
-                         "capture", "seq_state"] if c in col]
+                         "capture", "seq_state", "hooks_locked"] if c in col]
     nchg, missing = 0, []
     for i in range(1, len(hist)):
         for c in flags:
@@ -121,7 +132,7 @@ def dock(b, page, run, shots, max_load, max_bytes):
        "missing at t = %s" % missing[:3])
     bad, npk = [], 0
     for c in ["head_axial", "head_lateral", "limiter_f", "roller_f1", "roller_f2", "roller_f3", "pad_wall_f",
-              "pusher_f", "plane_f"]:
+              "pusher_f", "plane_f", "hook_f1", "hook_f2", "hook_f3", "hook_f4"]:
         if c not in col:
             continue
         k = col[c]
@@ -156,7 +167,7 @@ def dock(b, page, run, shots, max_load, max_bytes):
     # keyboard stepping: PageDown from t = 0 goes to the first event, a row where a flag changes or a contact force
     # of the rollers, pads, pushers or planes switches on or off; a second PageDown to the next one
     evc = [col[c] for c in flags + ["limiter_f", "roller_f1", "roller_f2", "roller_f3", "pad_wall_f", "pusher_f",
-                                    "plane_f"] if c in col]
+                                    "plane_f", "hook_f1", "hook_f2", "hook_f3", "hook_f4"] if c in col]
     ev = [ht[i] for i in range(1, len(hist)) if any((hist[i][k] != 0) != (hist[i - 1][k] != 0) or
                                                      (k in [col[c] for c in flags] and hist[i][k] != hist[i - 1][k])
                                                      for k in evc)]
@@ -279,6 +290,78 @@ def beam(b, page, sim, modal=None, shapes=None):
         beam_modal(b, name, data, names, hist, modal, shapes)
 
 
+def hooks(b, page, run, shots):
+    """the structural hooks drawn at every frame (see the module's text)"""
+    name = os.path.basename(os.path.normpath(run)) + " hooks"
+    data, size = page_data(page)
+    pnames, pose = read_csv(os.path.join(run, "pose.csv"))
+    pc = {n: k for k, n in enumerate(pnames)}
+    hk = data.get("hooks")
+    ok("%s: the page holds the hooks (%s links)" % (name, hk and hk["n"]), bool(hk) and hk["n"] == 8)
+    if not hk:
+        return
+    print("# %s: page %d bytes; its hooks %d bytes" % (name, size, len(json.dumps(hk, separators=(",", ":")))))
+    open_page(b, page, name)
+    kept_t = data["data"][0]
+    prow = {r[0]: r for r in pose}
+    st = lambda r: [int(r[pc["hook%d_state" % (j + 1)]]) for j in range(8)]
+    first_closing = next(t for t in kept_t if any(s_ != 0 for s_ in st(prow[t])))
+    locked = [t for t in kept_t if all(s_ == 2 for s_ in st(prow[t]))]
+    closing = [t for t in kept_t if all(s_ == 1 for s_ in st(prow[t]))]
+    before = [t for t in kept_t if t < first_closing]
+    ok("%s: rows open, closing and locked on the page" % name, before and closing and locked)
+    if not (before and closing and locked):
+        return
+    names = ["open", "closing", "locked", "missed"]
+    for label, t in [("before the hook drive", before[len(before) // 2]), ("closing", closing[len(closing) // 2]),
+                     ("locked", locked[-1])]:
+        set_time(b, t)
+        tshown = float(b.eval("document.getElementById('cursor').dataset.t"))
+        r = prow.get(tshown)
+        got = json.loads(b.eval("JSON.stringify([...Array(8).keys()].map(j => [1, 2].map(k => { const e = "
+                                "document.getElementById((k === 1 ? 'hook-ld-' : 'hook-top-') + (j + 1)); if (!e) "
+                                "return null; const q = e.getBoundingClientRect(); return [e.dataset.b, e.dataset.c, "
+                                "e.dataset.state, +e.dataset.f, q.left + q.width / 2, q.top + q.height / 2]; })))"))
+        path = os.path.join(shots, "%s-%s.png" % (name.replace(" ", "-"), label.replace(" ", "-")))
+        b.screenshot(path)
+        px = Image.open(path).convert("RGB").load()
+        errs, reds = [], 0
+        port = [r[pc["port_" + d]] for d in "xyz"]
+        ex = [r[pc["pax_" + d]] for d in "xyz"]
+        ey = [r[pc["pey_" + d]] for d in "xyz"]
+        ez = [ex[1] * ey[2] - ex[2] * ey[1], ex[2] * ey[0] - ex[0] * ey[2], ex[0] * ey[1] - ex[1] * ey[0]]
+        dot = lambda a, b: sum(x * y for x, y in zip(a, b))
+        for j in range(8):
+            J = "hook%d_" % (j + 1)
+            want_c = [r[pc[J + "c" + d]] for d in "xyz"]
+            want_s, want_f = names[int(r[pc[J + "state"]])], r[pc[J + "f"]]
+            psi = math.radians(22.5 + 45 * j)
+            want_b = [port[d] + 0.55 * (math.cos(psi) * ey[d] + math.sin(psi) * ez[d]) for d in range(3)]
+            for g in got[j]:
+                if g is None:
+                    errs.append((j + 1, "not drawn"))
+                    continue
+                gb, gc = [float(v) for v in g[0].split(",")], [float(v) for v in g[1].split(",")]
+                db = max(abs(x - y) for x, y in zip(gb, want_b))
+                off = abs(dot([x - y for x, y in zip(gb, port)], ex))
+                dc = max(abs(x - y) for x, y in zip(gc, want_c))
+                bc = math.dist(gb, gc)
+                if (db > 5e-5 or off > 5e-5 or dc > 1e-5 * max(1, max(map(abs, want_c))) or g[2] != want_s or
+                        abs(g[3] - want_f) > 0.5 or (want_s == "locked" and bc > 2e-3)):
+                    errs.append((j + 1, db, off, dc, bc, g[2], want_s, g[3], want_f))
+            top = got[j][1]
+            if top:
+                red = RED(px[int(round(top[4])), int(round(top[5]))])
+                reds += red
+                if red != (want_f > 0):
+                    errs.append((j + 1, "red" if red else "not red", want_f))
+        states = ",".join(sorted(set(g[1][2] for g in got if g[1])))
+        ok("%s: %s, t = %.6g: the 8 hooks drawn on the active plane, at pose.csv's catches, states (%s) "
+           "and tensions; %d red where %d bear" % (name, label, tshown, states, reds,
+                                                   sum(r[pc["hook%d_f" % (j + 1)]] > 0 for j in range(8))),
+           r is not None and not errs, str(errs[:3]))
+
+
 class Links(HTMLParser):
     def __init__(self):
         super().__init__()
@@ -347,6 +430,9 @@ def main():
                     dock(b, page, run, shots, float(opt["--max-load-ms"]), int(opt["--max-bytes"]))
                 elif kind == "beam":
                     beam(b, *rest.split(":"))
+                elif kind == "hooks":
+                    page, run = rest.split(":", 1)
+                    hooks(b, page, run, shots)
                 elif kind == "links":
                     links(b, rest)
         finally:

@@ -129,6 +129,30 @@ static void run_config(mech_dock_config *c, const char *name, run_out *o)
             o->lim_max_end = fmax(o->lim_max_end, fl);
         }
     }
+    /* the hooks as the viewer draws them (docs/view.md §3): the active plane's frame (active_axis, active_ey, their
+       cross product) orthonormal; each link's base where mech_dock_hooks_init places it in that frame, as the view
+       has it; the links' tensions adding up to the history's pair channels (the same sums) */
+    if (c->params.process.hooks.n > 0) {
+        mech_dock_pose_view v;
+        mech_dock_sim_view(s, &v);
+        static mech_dock_hooks hk0;
+        assert_int_equal(mech_dock_hooks_init(&hk0, &c->params.process.hooks, &e), HY_OK);
+        mech_vec3 ax = v.active_axis, ey = v.active_ey, ez = mech_vec3_cross(ax, ey);
+        assert_true(fabs(mech_vec3_dot(ey, ey) - 1) < 1e-12 && fabs(mech_vec3_dot(ax, ey)) < 1e-12);
+        const double *ch = mech_dock_sim_channels(s);
+        assert_int_equal(v.n_hook, c->params.process.hooks.n);
+        for (int j = 0; j < v.n_hook; j++) {
+            mech_vec3 q = hk0.base[j];
+            mech_vec3 b = mech_vec3_add(v.active_port, mech_vec3_add(mech_vec3_scale(ax, q.x),
+                                                                     mech_vec3_add(mech_vec3_scale(ey, q.y),
+                                                                                   mech_vec3_scale(ez, q.z))));
+            mech_vec3 d = mech_vec3_sub(b, v.hook_base[j]);
+            assert_true(sqrt(mech_vec3_dot(d, d)) < 1e-12);
+            if (j % 2)
+                assert_true(fabs(v.hook_tension[j - 1] + v.hook_tension[j] - ch[MECH_DOCK_CH_HOOK_F1 + j / 2]) <=
+                            1e-12 * fabs(ch[MECH_DOCK_CH_HOOK_F1 + j / 2]));
+        }
+    }
     o->ls = *mech_dock_sim_limiter(s);
     mech_dock_sim_stats_get(s, &o->st);
     o->lim_x0 = c->params.geom.limiter_x0, o->lim_r0 = c->params.geom.limiter_r0;

@@ -23,6 +23,7 @@
 
 #define DEG (M_PI / 180)
 #define PLOT_POINTS 4000   /* samples kept for the figures (decimated in time)                                */
+#define PLOT_CAP (2 * PLOT_POINTS + 1000)   /* the step stride, the time grid and the rows at state changes     */
 #define FRAMES_MAX 200     /* frames of the animated GIF                                                     */
 
 static void usage(FILE *fp)
@@ -130,7 +131,7 @@ typedef struct run {
     hy_atomic hist, rec[MECH_DOCK_NEL];
     int hist_open, rec_open[MECH_DOCK_NEL];
     hy_atomic pose;                  /* pose.csv: the two-projection pose at the history's rows (mech view)       */
-    int pose_open, pose_nr, pose_np; /* its rollers and pushers (fixed for the run)                              */
+    int pose_open, pose_nr, pose_np, pose_nh; /* its rollers, pushers and hooks (fixed for the run)                 */
     char *iobuf;                     /* (1 + MECH_DOCK_NEL) x IOBUF_SIZE stdio buffers; freed after the files close */
     char *line;                      /* one history row: MECH_DOCK_NCH x (NUM_LEN + 1)                            */
     int ncol, col[MECH_DOCK_NCH];
@@ -144,9 +145,12 @@ typedef struct run {
     int ev_state[MECH_DOCK_NEL], ev_primed;
     hy_h5log *h5;                    /* log.h5 (outputs.format h5): the history and the records as tables        */
     hy_h5table *h5hist, *h5pose, *h5rec[MECH_DOCK_NEL];
-    /* figures: every channel + every element's q, Q at a stride of steps */
-    double *pb;                      /* PLOT_POINTS x (MECH_DOCK_NCH + 2 MECH_DOCK_NEL)                          */
+    /* figures: every channel + every element's q, Q at a stride of steps, on a time grid and at state changes */
+    double *pb;                      /* PLOT_CAP + 2 rows of MECH_DOCK_NCH + 2 MECH_DOCK_NEL                       */
     long pn, pstride;
+    double pt_next;                  /* the next figure sample on the time grid duration / PLOT_POINTS             */
+    int pprev_in, pprev_kept, pcur;  /* the row of the step before is held (pb[PLOT_CAP + !pcur]); it is a sample;
+                                        this step's row goes to pb[PLOT_CAP + pcur]                                */
     mech_dock_pose_view view[16];
     double view_t[16];
     int nview;
@@ -216,16 +220,24 @@ static int open_out(run *r, const char *name, hy_atomic *a)
  * joint, head, limiter bases, housing axis, active port and axis; the process's lever rollers with their pivots and
  * the pusher rods), one row at each history row, for `mech view` (docs/view.md) */
 // (params) => pose.csv's lever rollers (0..4) and pusher rods (0..8); returns its number of columns (t first)
-static int pose_shape(const mech_dock_params *p, int *nr, int *np)
+static int pose_shape(const mech_dock_params *p, int *nr, int *np, int *nh)
 {
     *nr = p->process.enabled && p->process.cam_on ? p->process.cam.n_lever : 0;
     *np = p->process.enabled ? p->process.pushers.n : 0;
+    *nh = p->process.enabled ? p->process.hooks.n : 0;
     *nr = *nr > 4 ? 4 : *nr < 0 ? 0 : *nr;
     *np = *np > 8 ? 8 : *np < 0 ? 0 : *np;
-    return 1 + 3 * (8 + 2 * *nr + 2 * *np);
+    *nh = *nh > 8 ? 8 : *nh < 0 ? 0 : *nh;
+    int n = 1 + 3 * (8 + 2 * *nr + 2 * *np);
+    /* the hooks only while the table fits an HDF5 log's columns (/pose; every shipped scenario: 110 of 128) */
+    if (*nh && n + 3 + 5 * *nh > HY_H5_MAX_COLS)
+        *nh = 0;
+    return n + (*nh ? 3 + 5 * *nh : 0);
 }
 
-#define POSE_COLS (1 + 3 * (8 + 8 + 16))   /* t and at most 8 points, 4 rollers with pivots, 8 pusher rods */
+/* t and at most 8 points, 4 rollers with pivots, 8 pusher rods; with hooks the active plane's y axis and per link
+   its catch, state and tension (the bases are fixed in the active plane's frame: mech view places them) */
+#define POSE_COLS (1 + 3 * (8 + 8 + 16) + 3 + 5 * 8)
 #define POSE_NAME 32
 
 /* (run) => names[k] and units[k] of the pose table's columns (pose.csv's header, log.h5's /pose); their count */
@@ -251,6 +263,21 @@ static int pose_names(const run *r, char names[][POSE_NAME], const char **units)
             units[n] = "m";
             snprintf(names[n++], POSE_NAME, "pusher%d_%s%s", i + 1, d < 3 ? "b" : "t", xyz[d % 3]);
         }
+    /* the hooks (issue 44): the active plane frame's y axis (its x is pax; the links' bases are fixed in that
+       frame), each link's catch on the passive plane, its state (enum mech_dock_hook_state: 0 open, 1 closing,
+       2 locked, 3 missed) and tension */
+    for (int d = 0; r->pose_nh > 0 && d < 3; d++) {
+        units[n] = "1";
+        snprintf(names[n++], POSE_NAME, "pey_%s", xyz[d]);
+    }
+    for (int j = 0; j < r->pose_nh; j++)
+        for (int d = 0; d < 5; d++) {
+            units[n] = d < 3 ? "m" : d == 3 ? "1" : "N";
+            if (d < 3)
+                snprintf(names[n++], POSE_NAME, "hook%d_c%s", j + 1, xyz[d]);
+            else
+                snprintf(names[n++], POSE_NAME, "hook%d_%s", j + 1, d == 3 ? "state" : "f");
+        }
     return n;
 }
 
@@ -272,12 +299,21 @@ static int pose_points(const run *r, const mech_dock_sim *s, double *out)
         pts[n++] = i < v.n_pusher ? v.pusher_tip[i] : mech_vec3_make(NAN, NAN, NAN);
     for (int k = 0; k < n; k++)
         out[1 + 3 * k] = pts[k].x, out[2 + 3 * k] = pts[k].y, out[3 + 3 * k] = pts[k].z;
-    return 3 * n;
+    int c = 1 + 3 * n;
+    if (r->pose_nh > 0)
+        out[c++] = v.active_ey.x, out[c++] = v.active_ey.y, out[c++] = v.active_ey.z;
+    for (int j = 0; j < r->pose_nh; j++) {
+        int in = j < v.n_hook;
+        mech_vec3 k = in ? v.hook_catch[j] : mech_vec3_make(NAN, NAN, NAN);
+        out[c++] = k.x, out[c++] = k.y, out[c++] = k.z;
+        out[c++] = in ? v.hook_state[j] : NAN, out[c++] = in ? v.hook_tension[j] : NAN;
+    }
+    return c - 1;
 }
 
 static int open_pose(run *r)
 {
-    pose_shape(r->p, &r->pose_nr, &r->pose_np);
+    pose_shape(r->p, &r->pose_nr, &r->pose_np, &r->pose_nh);
     if (open_out(r, "pose.csv", &r->pose) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     r->pose_open = 1;
@@ -329,7 +365,7 @@ static int open_h5(run *r)
     /* /pose: pose.csv's columns, a row at each history row (mech view reads it; docs/view.md) */
     char pn[POSE_COLS][POSE_NAME];
     const char *pnames[POSE_COLS], *punits[POSE_COLS];
-    pose_shape(r->p, &r->pose_nr, &r->pose_np);
+    pose_shape(r->p, &r->pose_nr, &r->pose_np, &r->pose_nh);
     int np = pose_names(r, pn, punits);
     for (int k = 0; k < np; k++)
         pnames[k] = pn[k];
@@ -455,6 +491,45 @@ static int write_h5(run *r, const mech_dock_sim *s, const double *ch, const doub
     return rc;
 }
 
+/* (run, channels, element q and Q, time, step) => the figures' samples (pb) */
+static void fig_sample(run *r, const double *ch, const double *q, const double *Q, double t, unsigned long step)
+{
+    /* every pstride-th step; with the whole process also the time grid of duration / PLOT_POINTS (an
+       adaptive 400 s run takes far fewer steps than duration / h) and, where the sequencer's state, the links locked
+       or the docked state's conditions change, the step before and the step of the change, so that the figures draw
+       a switch where it happens (the hooks' panels of process.png; the row of the step before costs a copy a step,
+       which a capture-phase run does not pay); nothing without figures (--no-plots, "plots": false) */
+    if (!r->c->plots || r->o->no_plots)
+        return;
+    if (!r->p->process.enabled) {
+        if (step % (unsigned long)r->pstride == 0 && r->pn < PLOT_POINTS) {
+            double *row = r->pb + (size_t)r->pn++ * PB_WIDTH;
+            memcpy(row, ch, MECH_DOCK_NCH * sizeof *row);
+            for (int e = 0; e < MECH_DOCK_NEL; e++)
+                row[MECH_DOCK_NCH + 2 * e] = q[e], row[MECH_DOCK_NCH + 2 * e + 1] = Q[e];
+        }
+        return;
+    }
+    double *cur = r->pb + (size_t)(PLOT_CAP + r->pcur) * PB_WIDTH;
+    double *prev = r->pb + (size_t)(PLOT_CAP + !r->pcur) * PB_WIDTH;
+    memcpy(cur, ch, MECH_DOCK_NCH * sizeof *cur);
+    for (int e = 0; e < MECH_DOCK_NEL; e++)
+        cur[MECH_DOCK_NCH + 2 * e] = q[e], cur[MECH_DOCK_NCH + 2 * e + 1] = Q[e];
+    int change = r->pprev_in && (cur[MECH_DOCK_CH_SEQ_STATE] != prev[MECH_DOCK_CH_SEQ_STATE] ||
+                                 cur[MECH_DOCK_CH_HOOKS_LOCKED] != prev[MECH_DOCK_CH_HOOKS_LOCKED] ||
+                                 cur[MECH_DOCK_CH_DOCKED_UNMET] != prev[MECH_DOCK_CH_DOCKED_UNMET]);
+    if (change && !r->pprev_kept && r->pn < PLOT_CAP)
+        memcpy(r->pb + (size_t)r->pn++ * PB_WIDTH, prev, PB_WIDTH * sizeof *prev);
+    int due = step % (unsigned long)r->pstride == 0 || t >= r->pt_next || change;
+    if (t >= r->pt_next)
+        r->pt_next = (floor(t / (r->p->duration / PLOT_POINTS)) + 1) * (r->p->duration / PLOT_POINTS);
+    r->pprev_kept = due && r->pn < PLOT_CAP;
+    if (r->pprev_kept)
+        memcpy(r->pb + (size_t)r->pn++ * PB_WIDTH, cur, PB_WIDTH * sizeof *cur);
+    r->pcur = !r->pcur;   /* this step's row is the next step's row before */
+    r->pprev_in = 1;
+}
+
 // (run, simulation at an accepted state) => rows, records, figure samples, views, frames
 static void observe(run *r, const mech_dock_sim *s)
 {
@@ -514,13 +589,7 @@ static void observe(run *r, const mech_dock_sim *s)
             *l++ = '\n';
             fwrite(row, 1, (size_t)(l - row), r->rec[e].fp);
         }
-    if (step % (unsigned long)r->pstride == 0 && r->pn < PLOT_POINTS) {
-        double *row = r->pb + (size_t)r->pn * PB_WIDTH;
-        memcpy(row, ch, MECH_DOCK_NCH * sizeof *row);
-        for (int e = 0; e < MECH_DOCK_NEL; e++)
-            row[MECH_DOCK_NCH + 2 * e] = q[e], row[MECH_DOCK_NCH + 2 * e + 1] = Q[e];
-        r->pn++;
-    }
+    fig_sample(r, ch, q, Q, t, step);
     while (r->nview < r->c->nview && t >= r->c->view_times[r->nview] - 0.5 * h) {
         mech_dock_sim_view(s, &r->view[r->nview]);
         r->view_t[r->nview++] = t;
@@ -918,43 +987,122 @@ static void capture_line(FILE *fp, const run *r)
     }
 }
 
-/* the sequencer's phases as bands behind a panel, each named inside at its start (horizontal where it is wide
- * enough, else turned), and the fault that ended the run as a red line with its name */
-static void phase_bands(FILE *fp, const run *r)
+// (fp, phase names, start and width of their bands, the panel's span) => the label, horizontal where it fits
+static void phase_label(FILE *fp, const char *names, double t, double w, double span)
 {
-    double t_end = r->pn > 0 ? r->pb[(size_t)(r->pn - 1) * PB_WIDTH + MECH_DOCK_CH_T] : r->p->duration;
-    double t0 = 0;
+    int wide = w > 0.08 * span;
+    fprintf(fp, "set label '%s' at %.9g, graph 0.96 %s font ',10' tc rgb 'gray20' front\n", names, t + 0.005 * span,
+            wide ? "left" : "rotate by 90 right");
+}
+
+/* the sequencer's phases as bands behind a panel over [t_lo, t_hi] (the panel's time range), each named inside at
+ * its start (horizontal where it is wide enough, else turned), and the fault that ended the run as a red line with
+ * its name */
+static void phase_bands(FILE *fp, const run *r, double t_lo, double t_hi)
+{
+    double span = t_hi - t_lo, t0 = 0, lab_t = 0, lab_w = 0;
     int st = r->p->process.start, n = 0;
-    fputs("unset object\n", fp);
+    char lab[256] = "";
+    fputs("unset object\nunset label\n", fp);
     for (int k = 0; k <= r->ps.n_log; k++) {
         const mech_dock_seq_event *ev = k < r->ps.n_log ? &r->ps.log[k] : NULL;
         if (ev && ev->from == ev->to)
             continue;
-        double t1 = ev ? ev->t : t_end;
-        if (t1 > t0 || !ev) {
+        double t1 = ev ? ev->t : t_hi;
+        if ((t1 > t0 || !ev) && t1 >= t_lo && t0 <= t_hi) {
             int fail = st >= MECH_DOCK_SEQ_FAIL_NO_CAPTURE;
+            double a = fmax(t0, t_lo), b = fmin(t1, t_hi);
             n++;
             fprintf(fp, "set object %d rect from %.9g, graph 0 to %.9g, graph 1 behind fc rgb '%s' fs solid 0.35 "
-                    "noborder\n", n, t0, fmax(t1, t0 + 1e-3 * t_end), fail ? "#f4a6a6" : n % 2 ? "#dde8f5" : "#f2f2f2");
-            int wide = t1 - t0 > 0.08 * t_end;
-            fprintf(fp, "set label '%s' at %.9g, graph 0.96 %s font ',10' tc rgb 'gray20' front\n",
-                    mech_dock_seq_state_name(st), t0 + 0.005 * t_end, wide ? "left" : "rotate by 90 right");
+                    "noborder\n", n, a, fmax(b, a + 1e-3 * span), fail ? "#f4a6a6" : n % 2 ? "#dde8f5" : "#f2f2f2");
+            /* a phase too short to be seen (ready and capture last milliseconds of a 400 s run) shares the label
+               of the phases that start within 1.5 % of the span after it: "ready / capture / absorb" */
+            if (lab[0] && a - lab_t > 0.015 * span) {
+                phase_label(fp, lab, lab_t, lab_w, span);
+                lab[0] = '\0';
+            }
+            if (!lab[0])
+                lab_t = a, lab_w = 0;
+            snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "%s%s", lab[0] ? " / " : "",
+                     mech_dock_seq_state_name(st));
+            lab_w = b - lab_t;
         }
         if (ev)
             st = ev->to, t0 = t1;
     }
+    if (lab[0])
+        phase_label(fp, lab, lab_t, lab_w, span);
     const mech_dock_fault_state *f = &r->ps.fault;
-    if (f->kind != MECH_DOCK_FAULT_NONE)
+    if (f->kind != MECH_DOCK_FAULT_NONE && f->t >= t_lo && f->t <= t_hi)
         fprintf(fp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead lw 2 lc rgb 'red' front\n"
                 "set label 'FAULT: %s' at %.9g, graph 0.3 right offset -0.5,0 font ',10' tc rgb 'red' front\n", f->t, f->t,
                 mech_dock_fault_name(f->kind), f->t);
+}
+
+/* The structural hooks (docs/dock-process.md §9, issue 44 item 5) in two panels over the closing: from a little
+ * before the hook drive starts (CLOSED) to the end, where the 400 s axis would squeeze them into its last tenth; the
+ * whole run when the drive never started. $H: t, the four pairs' tensions (kN), the links locked, the jaw's travel
+ * from the capture range (mm) and the docked state's unmet bits (MECH_DOCK_DOCKED_*). Above: the tensions and the
+ * links locked; below: the jaw travel and each docked-state condition as a red bar while it is unmet. */
+static void plot_hooks(FILE *fp, const run *r)
+{
+    const mech_dock_hooks_summary *hs = &r->hs;
+    const mech_dock_hooks_params *hp = &r->p->process.hooks;
+    double t_end = r->t_end;   /* the run's end (the last figure sample may be a little before it) */
+    int started = isfinite(hs->t_start);
+    double t_lo = started ? fmax(0, hs->t_start - fmax(5, 0.15 * (t_end - hs->t_start))) : 0;
+    fputs("$H << EOD\n", fp);
+    for (long i = 0; i < r->pn; i++) {
+        const double *row = r->pb + (size_t)i * PB_WIDTH;
+        if (row[MECH_DOCK_CH_T] < t_lo)
+            continue;
+        fprintf(fp, "%.9g", row[MECH_DOCK_CH_T]);
+        for (int k = 0; k < 4; k++)
+            fprintf(fp, " %.9g", 1e-3 * row[MECH_DOCK_CH_HOOK_F1 + k]);
+        fprintf(fp, " %.9g %.9g %.9g\n", row[MECH_DOCK_CH_HOOKS_LOCKED],
+                1e3 * (hp->capture_range - row[MECH_DOCK_CH_HOOK_JAW]), row[MECH_DOCK_CH_DOCKED_UNMET]);
+    }
+    fputs("EOD\n", fp);
+    fprintf(fp, "set xrange [%.9g:%.9g]\n", t_lo, t_end + 0.02 * (t_end - t_lo));   /* room for the last label */
+    phase_bands(fp, r, t_lo, t_end);
+    if (!started)
+        fputs("set label 'the hook drive never started (the planes never closed)' at graph 0.5, graph 0.5 center "
+              "font ',12' tc rgb 'gray20' front\n", fp);
+    else   /* what the drive found when it started: the catches within the jaws or not */
+        fprintf(fp, "set style textbox opaque noborder\nset label 99 'hook drive from %.6g s: %d engaged, %d missed "
+                "(roll %.3g deg at the start, catch half-width %.3g deg)%s' at graph 0.99, graph 0.08 right boxed "
+                "font ',10' tc rgb '%s' front\n", hs->t_start,
+                hs->engaged, hs->missed, hs->roll_start / DEG, hp->roll_tol / DEG,
+                hs->engaged == 0 ? ": every hook missed its catch" : "", hs->missed ? "red" : "gray20");
+    if (started && isfinite(hs->t_locked))
+        fprintf(fp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead dt 2 lc rgb 'dark-green' front\n"
+                "set label 'all locked' at %.9g, graph 0.5 rotate by 90 right offset -0.6,0 font ',9' "
+                "tc rgb 'dark-green' front\n", hs->t_locked, hs->t_locked, hs->t_locked);
+    fprintf(fp, "set ylabel 'hook pair tension (kN)'\nset yrange [0:*]\nset y2label 'links locked (of %d)'\n"
+            "set y2range [0:%d.5]\nset y2tics 0,1,%d\nset ytics nomirror\nset key top left opaque\n", hp->n, hp->n,
+            hp->n);
+    fputs("plot $H using 1:2 with lines lw 1.2 title 'hooks 1-2', $H using 1:3 with lines lw 1.2 title 'hooks 3-4', "
+          "$H using 1:4 with lines lw 1.2 title 'hooks 5-6', $H using 1:5 with lines lw 1.2 title 'hooks 7-8', "
+          "$H using 1:6 axes x1y2 with steps lw 2 lc rgb 'black' title 'links locked'\nunset label 99\n", fp);
+    fprintf(fp, "set ylabel 'jaw travel of the engaged links (mm)' tc rgb 'blue'\nset yrange [0:%.9g]\n"
+            "set y2label 'docked-state condition unmet (red)' tc rgb 'red'\n"
+            "set y2range [0.4:4.6]\nset y2tics ('hooks locked' 1, 'rod gaps' 2, 'roll' 3, 'tilt' 4)\n"
+            "unset key\n",
+            1.15e3 * (hp->capture_range + hp->preload / hp->stiffness));
+    fputs("plot $H using 1:7 with lines lw 1.5 lc rgb 'blue' title 'jaw travel (mean of the engaged links)', "
+          "$H using 1:((int($8) & 1) ? 1 : NaN) axes x1y2 with lines lw 6 lc rgb 'red' title 'unmet', "
+          "$H using 1:((int($8) & 2) ? 2 : NaN) axes x1y2 with lines lw 6 lc rgb 'red' notitle, "
+          "$H using 1:((int($8) & 4) ? 3 : NaN) axes x1y2 with lines lw 6 lc rgb 'red' notitle, "
+          "$H using 1:((int($8) & 8) ? 4 : NaN) axes x1y2 with lines lw 6 lc rgb 'red' notitle\n", fp);
+    fputs("unset object\nunset arrow\nunset label\nset autoscale\nunset y2label\nunset y2tics\nset ytics mirror\n"
+          "set ylabel tc default\nset key top left noopaque\n", fp);
 }
 
 // the whole process (docs/dock-process.md): drive, pushers, planes, pads and rollers against time
 static int plot_process(const run *r)
 {
     figure f;
-    if (fig_open(r, &f, "process.png", "pngcairo size 1000,1000 noenhanced font 'sans,10'") != MECH_EXIT_OK)
+    if (fig_open(r, &f, "process.png", "pngcairo size 1000,1500 noenhanced font 'sans,10'") != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
     FILE *fp = f.fp;
     int fc[5] = {MECH_DOCK_CH_DRIVE_F, MECH_DOCK_CH_HEAD_AXIAL, MECH_DOCK_CH_PUSHER_F, MECH_DOCK_CH_PLANE_F,
@@ -970,11 +1118,11 @@ static int plot_process(const run *r)
     block(fp, r, "R", rc, 5, 1);
     block(fp, r, "G", gc, 5, 1e3);
     block(fp, r, "A", ac, 2, 1 / DEG);
-    fprintf(fp, "set multiplot layout 4,1 title 'mech dock: the whole process, variant %s; final state %s; bands: "
+    fprintf(fp, "set multiplot layout 6,1 title 'mech dock: the whole process, variant %s; final state %s; bands: "
             "the phases of the sequencer'\n", mech_dock_variant_name(r->p), mech_dock_seq_state_name(r->ps.state));
     fputs("set xlabel 't (s)'\nset key top left\n", fp);
     /* the docked state: the rod gaps the sequencer tests and the relative roll and tilt, with the phases named */
-    phase_bands(fp, r);
+    phase_bands(fp, r, 0, r->t_end);
     fprintf(fp, "set ylabel 'rod gap (mm)'\nset yrange [-5:%.9g]\nset y2label 'roll, tilt (deg)'\nset y2tics\n"
             "set ytics nomirror\nset key bottom left\n", 1e3 * 4 * r->p->process.pushers.stroke);
     fputs("plot $G using 1:2 with lines lw 1 title 'rod 1', $G using 1:3 with lines lw 1 title 'rod 2', "
@@ -982,6 +1130,7 @@ static int plot_process(const run *r)
           "$A using 1:2 axes x1y2 with lines lw 1.5 dt 2 lc rgb 'black' title 'roll', "
           "$A using 1:3 axes x1y2 with lines lw 1.5 lc rgb 'black' title 'tilt'\n", fp);
     fputs("unset object\nset autoscale y\nunset y2label\nunset y2tics\nset ytics mirror\nset key top left\n", fp);
+    plot_hooks(fp, r);
     capture_line(fp, r);
     fputs("set ylabel 'force (N)'\nplot $F using 1:2 with lines lw 1.2 title 'drive', $F using 1:3 with lines lw 1 "
           "title 'head axial (push-in +)', $F using 1:4 with lines lw 1 title 'pushers', $F using 1:5 with lines lw 1 "
@@ -1430,7 +1579,7 @@ static int do_run(const char *cmd, const opts *o, const mech_dock_config *c, con
     r->write = 1;
     if (open_files(r) != MECH_EXIT_OK)
         return MECH_EXIT_FAIL;
-    r->pb = malloc((size_t)PLOT_POINTS * PB_WIDTH * sizeof *r->pb);
+    r->pb = malloc((size_t)(PLOT_CAP + 2) * PB_WIDTH * sizeof *r->pb);   /* + the step before and this step */
     if (c->animation) {
         r->frame = malloc(FRAMES_MAX * sizeof *r->frame);
         r->frame_t = malloc(FRAMES_MAX * sizeof *r->frame_t);
@@ -1592,8 +1741,8 @@ static void table_rows(const mech_dock_params *p, double rate, double *lo, doubl
 static int check_size(const char *cmd, const opts *o, const mech_dock_config *c, const char *dir)
 {
     const mech_dock_params *p = &c->params;
-    int nel = c->records ? elements_used(p) : 0, nr, np;
-    int npose = pose_shape(p, &nr, &np);   /* pose.csv or log.h5's /pose, a row per history row */
+    int nel = c->records ? elements_used(p) : 0, nr, np, nh;
+    int npose = pose_shape(p, &nr, &np, &nh);   /* pose.csv or log.h5's /pose, a row per history row */
     int ncol = (c->nchannel ? c->nchannel + 1 : default_nch(c)) + npose;
     double hlo, hhi, rlo, rhi;
     table_rows(p, c->out_rate, &hlo, &hhi);

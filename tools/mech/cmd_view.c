@@ -19,6 +19,7 @@
 #include "hyst/h5log.h"
 #include "hyst/util.h"
 #include "mech/beam.h"
+#include "mech/dock_hooks.h"
 #include "mech/dock.h"
 #include "mech_cli.h"
 #include "view.h"
@@ -123,10 +124,10 @@ static void kv(FILE *fp, const char *key, double v)
 
 // names of the flag channels (onsets kept) and the force channels (episodes' peaks kept) of a docking history
 static const char *const dock_flags[] = {"cone_contact", "socket_contact", "bottom_contact", "latch_contact",
-                                         "limiter_contact", "capture", "seq_state", NULL};
+                                         "limiter_contact", "capture", "seq_state", "hooks_locked", NULL};
 static const char *const dock_forces[] = {"head_axial", "head_lateral", "limiter_f", "roller_f1", "roller_f2",
                                           "roller_f3", "pad_wall_f", "pusher_f", "plane_f", "chain1_f", "chain2_f",
-                                          NULL};
+                                          "hook_f1", "hook_f2", "hook_f3", "hook_f4", NULL};
 
 // (table, names) => indices of the named columns present
 static int cols_of(const view_table *t, const char *const *names, int *out)
@@ -371,6 +372,105 @@ static void put_events(FILE *fp, const view_table *t, const double *v, const int
     fputc(']', fp);
 }
 
+/* (fp, the scenario's hook parameters, pose table and values, rows, kept rows) => ,"hooks":{...}: the structural
+ * hooks (issue 44; docs/view.md §3) in a form that keeps a 400 s page under its 4 MiB. pose.csv has, per link and
+ * row, the catch on the passive plane, the state and the tension (and the active plane frame's y axis pey); the
+ * page gets
+ *   base:  each link's base in the active plane's frame, once, as the hooks module places it
+ *          (mech_dock_hooks_init): the bases are fixed on the active collar, so the page draws base(row) = port +
+ *          b_x pax + b_y pey + b_z (pax x pey) from the row's pose (port, pax, pey are pose columns of the page);
+ *   catch: per link [kept row, x, y, z] where the catch moves (it is fixed on the passive collar, in the cone
+ *          frame, until the link engages and holds it where it is: one or two entries);
+ *   state: per link [kept row, state] where it changes (0 open, 1 closing, 2 locked, 3 missed);
+ *   f0, f: from the first kept row where any link is no longer open or bears (f0), each link's tension, N to the
+ *          newton; before f0 every link is open and bears nothing.
+ * No hook columns (a run without the process, or written before issue 44): nothing. */
+static void dock_hooks(FILE *fp, const mech_dock_hooks_params *hp, const view_table *tp, const double *vp, size_t n,
+                       const unsigned char *keep)
+{
+    int nc = tp->ncol, col[8], nh = 0;
+    for (int j = 0; j < 8; j++) {
+        char name[32];
+        snprintf(name, sizeof name, "hook%d_cx", j + 1);
+        col[j] = view_table_col(tp, name);
+        if (col[j] < 0)
+            break;
+        nh++;
+    }
+    static mech_dock_hooks hk;   /* (large: the committed and trial states) */
+    hy_err err;
+    if (nh == 0 || view_table_col(tp, "pey_x") < 0 || n == 0 || nh != hp->n || mech_dock_hooks_init(&hk, hp, &err))
+        return;
+    fprintf(fp, ",\"hooks\":{\"n\":%d,\"base\":[", nh);
+    for (int j = 0; j < nh; j++) {
+        fprintf(fp, "%s[", j ? "," : "");
+        view_json_num(fp, hk.base[j].x, 9);
+        fputc(',', fp);
+        view_json_num(fp, hk.base[j].y, 9);
+        fputc(',', fp);
+        view_json_num(fp, hk.base[j].z, 9);
+        fputc(']', fp);
+    }
+    /* the catches and the states where they change, over the kept rows */
+    for (int part = 0; part < 2; part++) {
+        fputs(part ? "],\"state\":[" : "],\"catch\":[", fp);
+        for (int j = 0; j < nh; j++) {
+            fprintf(fp, "%s[", j ? "," : "");
+            const double *last = NULL;
+            size_t k = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (!keep[i])
+                    continue;
+                const double *c = vp + i * (size_t)nc + col[j], *st = c + 3;
+                int moved = !last || (part ? *st != last[0] : fabs(c[0] - last[0]) + fabs(c[1] - last[1]) +
+                                                                   fabs(c[2] - last[2]) > 1e-6);
+                if (moved) {
+                    fprintf(fp, "%s[%zu", last ? "," : "", k);
+                    for (int q = 0; q < (part ? 1 : 3); q++) {
+                        fputc(',', fp);
+                        view_json_num(fp, part ? *st : c[q], part ? 2 : 5);
+                    }
+                    fputc(']', fp);
+                    last = part ? st : c;
+                }
+                k++;
+            }
+            fputc(']', fp);
+        }
+    }
+    /* the tensions from the first kept row where a link is no longer open or bears */
+    size_t k0 = 0, k = 0;
+    int found = 0;
+    for (size_t i = 0; i < n && !found; i++) {
+        if (!keep[i])
+            continue;
+        for (int j = 0; j < nh && !found; j++) {
+            const double *c = vp + i * (size_t)nc + col[j];
+            found = c[3] != 0 || c[4] != 0;
+        }
+        if (!found)
+            k++;
+    }
+    k0 = k;
+    fprintf(fp, "],\"f0\":%zu,\"f\":[", k0);
+    for (int j = 0; j < nh; j++) {
+        fprintf(fp, "%s[", j ? "," : "");
+        size_t kk = 0;
+        int first = 1;
+        for (size_t i = 0; found && i < n; i++) {
+            if (!keep[i])
+                continue;
+            if (kk++ < k0)
+                continue;
+            double f = vp[i * (size_t)nc + col[j] + 4];
+            fprintf(fp, "%s%.0f", first ? "" : ",", isfinite(f) ? f + 0.0 : 0.0);
+            first = 0;
+        }
+        fputc(']', fp);
+    }
+    fputs("]}", fp);
+}
+
 // (cmd, fp, run read, rows budget, page title) => the page: the run's kept rows, poses, events and summary
 static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const char *title)
 {
@@ -417,13 +517,17 @@ static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const
         view_json_column(fp, d->vh, n, th->ncol, k, keep, k == 0 ? 17 : 7);
     }
     fputs("],\"pose\":{", fp);
-    for (int k = 1; k < tp->ncol; k++) {
-        fputs(k > 1 ? "," : "", fp);
+    for (int k = 1, first = 1; k < tp->ncol; k++) {
+        if (strncmp(tp->name[k], "hook", 4) == 0)   /* the hooks' columns: "hooks" below */
+            continue;
+        fputs(first ? "" : ",", fp);
+        first = 0;
         view_json_str(fp, tp->name[k]);
         fputc(':', fp);
         view_json_column(fp, d->vp, n, tp->ncol, k, keep, 5);
     }
     fputs("}", fp);
+    dock_hooks(fp, &d->cfg->params.process.hooks, tp, d->vp, n, keep);
     view_page_end(fp);
     free(keep);
     return MECH_EXIT_OK;

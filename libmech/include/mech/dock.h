@@ -421,6 +421,8 @@ typedef struct mech_dock_pose_view {
     mech_vec3 housing_axis;         /* unit housing axis                                                        */
     mech_vec3 active_port;          /* centre of the active docking plane, m                                    */
     mech_vec3 active_axis;          /* unit docking axis of the active vehicle (towards the passive)            */
+    mech_vec3 active_ey;            /* the active plane frame's unit y axis: with active_axis (x) and their cross
+                                       product (z) the frame the hooks' bases are fixed in (mech/dock_hooks.h)    */
     /* the whole process (params.process.enabled): the lever rollers' centres, the levers' pivots on the housing
        (each arm is the segment pivot -> roller) and the pusher rods (base on the active plane, tip at the stroke or
        on the passive plane) */
@@ -434,6 +436,7 @@ typedef struct mech_dock_pose_view {
     int       n_hook;
     mech_vec3 hook_base[8], hook_catch[8];
     int       hook_state[8];
+    double    hook_tension[8];        /* each link's tension (spring + damping, the history's hook_f pairs), N  */
     /* the latches' tips (RP-1 §2.2: 4 at latch_radius from the head centre, in the latch frame) and the half-width
        of the slots (cone-frame azimuths k 90 deg) where the head is: the entry's above the capture plane, narrowing
        to the stops (docs/dock.md §3) */

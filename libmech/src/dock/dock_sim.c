@@ -231,6 +231,7 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
     v->housing_axis = mech_mat3_tapply(Rp, x2);
     v->active_port = dock_to_cone(s, mech_vec3_axpy(d->pos[DOCK_B_BASE], p->geom.uj_behind_plane, x0));
     v->active_axis = mech_mat3_tapply(Rp, x0);
+    v->active_ey = mech_mat3_tapply(Rp, mech_mat3_col(d->xmat[DOCK_B_BASE], 1));
     v->n_roller = v->n_pusher = v->n_hook = 0;
     v->roller_radius = 0;
     /* the latches' tips in the latch frame (dock_geom.c's latch pairs) and the slots' half-width at the head */
@@ -281,6 +282,7 @@ void mech_dock_sim_view(const mech_dock_sim *s, mech_dock_pose_view *v)
         v->hook_catch[j] = dock_to_cone(s, mech_vec3_add(port, mech_mat3_apply(R0, mech_vec3_add(ho->o,
                                                                                mech_mat3_apply(ho->R, c)))));
         v->hook_state[j] = st;
+        v->hook_tension[j] = hk->committed.T[j];
         v->n_hook++;
     }
 }

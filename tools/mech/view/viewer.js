@@ -343,12 +343,20 @@
     sv('line', { x1: LX(xStop), y1: LY(rs), x2: LX(xStop), y2: LY(-rs), stroke: '#444', 'stroke-width': 1 }, ld);
     sv('circle', { cx: TX(0), cy: TY(0), r: R * ts, fill: 'none', stroke: '#444', 'stroke-width': 2 }, top);
     sv('circle', { cx: TX(0), cy: TY(0), r: rs * ts, fill: 'none', stroke: '#444' }, top);
+    if (D.hooks && D.hooks.n > 0) {   // the hooks' key (drawn below with the moving parts)
+      const k = sv('text', { x: 6, y: TW - 6, 'font-size': 10, fill: '#444' }, top);
+      k.textContent = 'hooks: ● red bearing, amber closing, grey open, ○ missed';
+    }
     // moving parts (redrawn at every time)
     const g1 = sv('g', {}, ld), g2 = sv('g', {}, top);
     const pt = (name, i) => [P[name + '_x'][i], P[name + '_y'][i], P[name + '_z'][i]];
     const nRoll = G.roller_radius > 0 ? [1, 2, 3, 4].filter((j) => ('roller' + j + '_x') in P).length : 0;
     const nPush = [1, 2, 3, 4, 5, 6, 7, 8].filter((j) => ('pusher' + j + '_bx') in P).length;
     function on(ch, i) { const v = H.v(ch, i); return v !== null && v !== 0; }
+    // the hooks (mech view's "hooks": bases once, catches and states where they change, tensions from f0)
+    const HK = D.hooks && D.hooks.n > 0 && ('pey_x' in P) ? D.hooks : null;
+    const HOOK_STATES = ['open', 'closing', 'locked', 'missed'];
+    function hookAt(list, i) { let e = list[0]; for (const x of list) { if (x[0] > i) break; e = x; } return e; }
     function drawScene(i) {
       g1.textContent = ''; g2.textContent = '';
       const uj = pt('uj', i), bend = pt('bend', i), head = pt('head', i), l0 = pt('lim0', i), l1 = pt('lim1', i);
@@ -405,6 +413,24 @@
         line(g1, L2(b), L2(e), pOn ? RED : '#2a8a2a', 2);
         sv('rect', { x: TX(e[1]) - 3, y: TY(e[2]) - 3, width: 6, height: 6, fill: pOn ? RED : '#2a8a2a' }, g2);
       }
+      // the structural hooks (issue 44): each link's base on the active plane (fixed on the active collar: the
+      // port's frame pax, pey, pax x pey and the link's place in it) and its catch on the passive plane; a disc at
+      // the base, a line to the catch; red while the link bears (tension > 0), amber closing, grey open, a black
+      // ring when it missed its catch
+      if (HK) {
+        const pey = pt('pey', i), pez = [pax[1] * pey[2] - pax[2] * pey[1], pax[2] * pey[0] - pax[0] * pey[2], pax[0] * pey[1] - pax[1] * pey[0]];
+        for (let j = 0; j < HK.n; j++) {
+          const q = HK.base[j], b = [0, 1, 2].map((d) => port[d] + q[0] * pax[d] + q[1] * pey[d] + q[2] * pez[d]);
+          const c = hookAt(HK.catch[j], i).slice(1), st = hookAt(HK.state[j], i)[1];
+          const f = i >= HK.f0 && HK.f[j].length ? HK.f[j][i - HK.f0] : 0;
+          const col = f > 0 ? RED : st === 3 ? '#000' : st === 1 || st === 2 ? '#c07000' : '#888';
+          const data = { 'data-state': HOOK_STATES[st] || '?', 'data-f': f, 'data-b': b.map((v) => v.toPrecision(7)).join(','), 'data-c': c.join(',') };
+          line(g1, L2(b), L2(c), col, f > 0 ? 3 : 1.5);
+          sv('circle', { id: 'hook-ld-' + (j + 1), cx: L2(b)[0], cy: L2(b)[1], r: 3.5, fill: st === 3 ? 'none' : col, stroke: col, 'stroke-width': 1.5, ...data }, g1);
+          sv('line', { x1: TX(b[1]), y1: TY(b[2]), x2: TX(c[1]), y2: TY(c[2]), stroke: col, 'stroke-width': f > 0 ? 3 : 1.5 }, g2);
+          sv('circle', { id: 'hook-top-' + (j + 1), cx: TX(b[1]), cy: TY(b[2]), r: 5, fill: st === 3 ? 'none' : col, stroke: col, 'stroke-width': 2, ...data }, g2);
+        }
+      }
       // top view: UJ, bending joint, head
       sv('polyline', { points: [uj, bend, head].map((p) => TX(p[1]) + ',' + TY(p[2])).join(' '), fill: 'none', stroke: '#1f5fbf', 'stroke-width': 2 }, g2);
       sv('circle', { id: 'head-top', cx: TX(head[1]), cy: TY(head[2]), r: Math.max(G.head_radius * ts, 3), fill: headOn ? RED : '#b9cdf0', stroke: headOn ? RED : '#1f5fbf' }, g2);
@@ -442,6 +468,9 @@
       ['roller 1 force', 'roller_f1', 1], ['roller 2 force', 'roller_f2', 1], ['roller 3 force', 'roller_f3', 1],
       ['pushers force', 'pusher_f', 1], ['pushers touching', 'pusher_n', 1, ''],
       ['docking planes gap', 'plane_gap', 1], ['docking planes force', 'plane_f', 1], ['hatch cover', 'x_cover', 1],
+      ['hooks locked', 'hooks_locked', 1, ''], ['hooks 1-2 tension', 'hook_f1', 1], ['hooks 3-4 tension', 'hook_f2', 1],
+      ['hooks 5-6 tension', 'hook_f3', 1], ['hooks 7-8 tension', 'hook_f4', 1], ['hook jaw', 'hook_jaw', 1],
+      ['docked state unmet (1 hooks, 2 gap, 4 roll, 8 tilt)', 'docked_unmet', 1, ''],
     ], true);
     const d2r = 180 / Math.PI;
     const nums = valueTable(panels, 'numbers', [
