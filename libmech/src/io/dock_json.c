@@ -677,7 +677,7 @@ static int parse_process(const ctx *x, const cJSON *doc, mech_dock_config *c)
     if ((rc = find_section(x, doc, "process", &o)) != HY_OK)
         return rc;
     pp->enabled = o != NULL;
-    static const char *const subs[] = {"drive", "sequencer", "pushers", "cam", "faults", "hooks"};
+    static const char *const subs[] = {"drive", "sequencer", "pushers", "cam", "faults", "hooks", "roll_guides"};
     for (int k = 0; k < (int)(sizeof subs / sizeof subs[0]); k++) {
         const cJSON *so;
         if ((rc = find_section(x, doc, subs[k], &so)) != HY_OK)
