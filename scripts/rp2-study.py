@@ -240,6 +240,20 @@ for p, what in (("guides-C", "module cone"), ("guides-C-short", "short cone")):
             fmt(math.degrees(math.asin(cw / 0.5)), "%.1f"), fmt(num(x["t_closed"]), "%.1f"),
             fmt(num(x["roll_closed"]) / DEG, "%.2f"), x["latches_closed"] or "—", fmt(num(x["tilt_max"]) / DEG, "%.2f")))
     print()
+for p, what in (("pushers-C", "module cone"), ("pushers-C-short", "short cone")):
+    r = rows(p)
+    if not r:
+        continue
+    print("#### 8.4 The pushers' damping, %s (S3x-400-C with RP-2's slots and guides, `%s.json`)\n" % (what, p))
+    print("| damping per rod (N s/m) | closed (s) | closed + the hooks' 10 s lock + 5 s hold (s) | roll at closure (deg) | "
+          "pushers' share of FrT1's restored stroke |")
+    print("|--:|--:|--:|--:|--:|")
+    for x in r:
+        tc = num(x["t_closed"])
+        print("| %s | %s | %s | %s | %s |" % (
+            fmt(num(x["pushers.damping"]), "%.0f"), fmt(tc, "%.1f"), fmt(tc + 15, "%.1f"),
+            fmt(num(x["roll_closed"]) / DEG, "%.2f"), fmt(num(x["frt1_pusher_share"]), "%.3f")))
+    print()
 r = rows("qual-c")
 if r:
     print("## 8.3 Variant C over the worst-case set (`qual-c.json`, whole process to 400 s, the fault monitor and the "

@@ -29,6 +29,8 @@ static void params(mech_dock_rollguide_params *p)
 {
     mech_dock_rollguide_params_default(p);
     p->n = 4;
+    p->length = 0.06;   /* a long pin, so that the depths below reach both the mouth and the bore */
+    p->taper_length = 0.05;
     p->damping = 0;
 }
 
