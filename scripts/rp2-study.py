@@ -258,14 +258,15 @@ r = rows("qual-c")
 if r:
     print("## 8.3 Variant C over the worst-case set (`qual-c.json`, whole process to 400 s, the fault monitor and the "
           "hooks as shipped)\n")
-    print("| case | variant | status | completed (END) | closed (s) | roll at closure (deg) | latches on stops | "
-          "tilt max (deg) | message |")
-    print("|---|---|---|---|--:|--:|--:|--:|---|")
+    print("| case | variant | status | closed (s) | closed + the hooks' 10 s lock + 5 s hold (s) | roll at closure (deg) | "
+          "latches on stops | tilt max (deg) | pushers' share |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|")
     for x in r:
+        tc = num(x["t_closed"])
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            x["case"], x["variant"], x["status"], x.get("completed", "—") or "—", fmt(num(x["t_closed"]), "%.1f"),
+            x["case"], x["variant"], x["status"], fmt(tc, "%.1f"), fmt(tc + 15, "%.1f"),
             fmt(num(x["roll_closed"]) / DEG, "%.2f"), x["latches_closed"] or "—", fmt(num(x["tilt_max"]) / DEG, "%.2f"),
-            x.get("message", "")))
+            fmt(num(x["frt1_pusher_share"]), "%.3f")))
     print()
 
 for m in PARTIAL:
