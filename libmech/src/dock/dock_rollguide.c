@@ -3,7 +3,8 @@
  * roll (and, with three or more pins, the lateral offset) is inside the structural hooks' catch when the planes
  * close. The latch slots align the roll during the retraction with the probe's pull alone, a lever of
  * detent_travel / (slot_entry - slot_narrow) per newton (5 cm at RP-2's slots); a guide at the collar's radius r
- * with a face of slope s turns the vehicles with r / s per newton of the closing pull (0.7 m at RP-2's guides).
+ * with a face of slope s turns the vehicles with r / s per newton of the closing pull (0.2 m at RP-2's guides:
+ * 0.50 m over a 49 mm narrowing in 20 mm).
  * Stateless (elastic faces with a damper on the penetration rate, no friction), so nothing to commit. */
 #include <math.h>
 #include <string.h>
