@@ -209,6 +209,66 @@ if r:
             x["latches_closed"] or "—", fmt(num(x["limiter_lead"]), "%+.2f"), fmt(num(x["frt1_pusher_share"]), "%.3f")))
     print()
 
+# ---- the roll at closure and variant C docking (docs/rp2-parameters.md §8) ----
+for p, what in (("slots-C", "module cone"), ("slots-C-short", "short cone")):
+    r = rows(p)
+    if not r:
+        continue
+    print("## 8.1 The latch slots alone against the roll, %s (S3x-400-C, no roll guides, narrow half-width 1 deg, "
+          "`%s.json`)\n" % (what, p))
+    print("| narrowing (mm) | entry (deg) | detent force (N) | closed (s) | roll at closure (deg) | latches on stops | "
+          "tilt max (deg) |")
+    print("|--:|--:|--:|--:|--:|--:|--:|")
+    for x in r:
+        print("| %s | %s | %s | %s | %s | %s | %s |" % (
+            fmt(1000 * num(x["geometry.detent_travel"]), "%.1f"), x["geometry.slot_entry_deg"],
+            fmt(num(x["geometry.detent_force"]), "%.0f"), fmt(num(x["t_closed"]), "%.1f"),
+            fmt(num(x["roll_closed"]) / DEG, "%.2f"), x["latches_closed"] or "—", fmt(num(x["tilt_max"]) / DEG, "%.2f")))
+    print()
+for p, what in (("guides-C", "module cone"), ("guides-C-short", "short cone")):
+    r = rows(p)
+    if not r:
+        continue
+    print("## 8.2 The roll guides, %s (S3x-400-C with RP-2's slots, `%s.json`)\n" % (what, p))
+    print("| pin length (mm) | mouth half-width (mm) | mouth (deg at 0.50 m) | closed (s) | roll at closure (deg) | "
+          "latches on stops | tilt max (deg) |")
+    print("|--:|--:|--:|--:|--:|--:|--:|")
+    for x in r:
+        cw = num(x["roll_guides.catch_half_width"])
+        print("| %s | %s | %s | %s | %s | %s | %s |" % (
+            fmt(1000 * num(x["roll_guides.length"]), "%.0f"), fmt(1000 * cw, "%.0f"),
+            fmt(math.degrees(math.asin(cw / 0.5)), "%.1f"), fmt(num(x["t_closed"]), "%.1f"),
+            fmt(num(x["roll_closed"]) / DEG, "%.2f"), x["latches_closed"] or "—", fmt(num(x["tilt_max"]) / DEG, "%.2f")))
+    print()
+for p, what in (("pushers-C", "module cone"), ("pushers-C-short", "short cone")):
+    r = rows(p)
+    if not r:
+        continue
+    print("#### 8.4 The pushers' damping, %s (S3x-400-C with RP-2's slots and guides, `%s.json`)\n" % (what, p))
+    print("| damping per rod (N s/m) | closed (s) | closed + the hooks' 10 s lock + 5 s hold (s) | roll at closure (deg) | "
+          "pushers' share of FrT1's restored stroke |")
+    print("|--:|--:|--:|--:|--:|")
+    for x in r:
+        tc = num(x["t_closed"])
+        print("| %s | %s | %s | %s | %s |" % (
+            fmt(num(x["pushers.damping"]), "%.0f"), fmt(tc, "%.1f"), fmt(tc + 15, "%.1f"),
+            fmt(num(x["roll_closed"]) / DEG, "%.2f"), fmt(num(x["frt1_pusher_share"]), "%.3f")))
+    print()
+r = rows("qual-c")
+if r:
+    print("## 8.3 Variant C over the worst-case set (`qual-c.json`, whole process to 400 s, the fault monitor and the "
+          "hooks as shipped)\n")
+    print("| case | variant | status | closed (s) | closed + the hooks' 10 s lock + 5 s hold (s) | roll at closure (deg) | "
+          "latches on stops | tilt max (deg) | pushers' share |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|")
+    for x in r:
+        tc = num(x["t_closed"])
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            x["case"], x["variant"], x["status"], fmt(tc, "%.1f"), fmt(tc + 15, "%.1f"),
+            fmt(num(x["roll_closed"]) / DEG, "%.2f"), x["latches_closed"] or "—", fmt(num(x["tilt_max"]) / DEG, "%.2f"),
+            fmt(num(x["frt1_pusher_share"]), "%.3f")))
+    print()
+
 for m in PARTIAL:
     print("- partial: " + m)
 print()

@@ -721,6 +721,13 @@ static cJSON *process_json(const mech_dock_process_summary *ps, int variant)
     cJSON_AddItemToObject(o, "plane_gap_min", num_or_null(isfinite(ps->gap_min) ? ps->gap_min : NAN));
     cJSON_AddItemToObject(o, "pusher_force_max", hy_json_exact_number(ps->pusher_force_max));
     cJSON_AddItemToObject(o, "plane_force_max", hy_json_exact_number(ps->plane_force_max));
+    if (ps->guide_n > 0) {   /* the roll guides (docs/dock-process.md §9a) */
+        cJSON *rg = cJSON_AddObjectToObject(o, "roll_guides");
+        cJSON_AddItemToObject(rg, "t_enter", num_or_null(ps->guide_t_enter));
+        cJSON_AddItemToObject(rg, "roll_enter_deg", num_or_null(ps->guide_roll_enter / DEG));
+        cJSON_AddItemToObject(rg, "force_max", hy_json_exact_number(ps->guide_force_max));
+        cJSON_AddNumberToObject(rg, "miss_steps", (double)ps->guide_miss_steps);
+    }
     cJSON_AddItemToObject(o, "roller_force_max", hy_json_exact_number(ps->roller_force_max));
     cJSON_AddNumberToObject(o, "roller_steps", (double)ps->roller_steps);
     cJSON_AddNumberToObject(o, "roller_impacts", (double)ps->roller_impacts);

@@ -460,6 +460,12 @@ typedef struct mech_dock_process_summary {
     mech_dock_fault_state fault;  /* the fault monitor at the end: kind NONE, or the fault that ended the run     */
     double roll_closed, tilt_closed;   /* relative roll and tilt when the sequencer closed the planes, rad (NAN)  */
     double gap_closed_max;        /* the largest rod gap then, m (NAN: not closed)                                */
+    /* the roll guides on the collars (mech/dock_rollguide.h; none: t NAN, zeros) */
+    int    guide_n;               /* pins (0: none)                                                               */
+    double guide_t_enter;         /* the first accepted step with a pin in its socket, s (NAN: never)             */
+    double guide_roll_enter;      /* the relative roll then, rad                                                  */
+    double guide_force_max;       /* the largest face force on one pin, N                                         */
+    unsigned long guide_miss_steps;   /* accepted steps with a pin inserted outside its socket's mouth            */
 } mech_dock_process_summary;
 // (sim) => the process summary (all zero / NAN when the run has no process)
 const mech_dock_process_summary *mech_dock_sim_process(const mech_dock_sim *s);

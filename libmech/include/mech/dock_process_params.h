@@ -120,6 +120,22 @@ typedef struct mech_dock_hooks_params {
     double contact_gap;   /* planes in contact at a rod: its gap at most this, m (>= 0)                    1e-4 */
 } mech_dock_hooks_params;
 
+/* Roll guides on the docking collars (issue 44 item 4; mech/dock_rollguide.h, docs/dock-process.md §9a): tapered
+ * pins entering radial-slot sockets before the planes meet. Every value is ours (confidence L). */
+#define MECH_DOCK_ROLLGUIDE_MAX 4
+
+typedef struct mech_dock_rollguide_params {
+    int    n;                 /* pins, 0 (off) .. MECH_DOCK_ROLLGUIDE_MAX, at psi0 + 2 pi j / n                 0 */
+    double radius;            /* their radius on the docking plane, m (> 0)                                     */
+    double psi0;              /* azimuth of pin 0, rad                                                          */
+    double length;            /* the pin's height above the active plane: it enters at this gap, m (> 0)        */
+    double taper_length;      /* the mouth's narrowing, m (> 0, <= length)                                      */
+    double catch_half_width;  /* the mouth's half-width across the slot, m (> clearance)                        */
+    double clearance;         /* the bore's half-clearance, m (>= 0)                                            */
+    double stiffness;         /* pin + collar across the slot, N/m (> 0)                                        */
+    double damping;           /* on the penetration rate, N s/m (>= 0)                                          */
+} mech_dock_rollguide_params;
+
 /* The process switches of a scenario (the "process" section, docs/dock-process.md §8): off in the capture-phase
  * scenarios, which then run exactly as before. */
 typedef struct mech_dock_process_params {
@@ -139,6 +155,7 @@ typedef struct mech_dock_process_params {
     double roller_damping;     /* N s/m (>= 0)                                                        (ours) 1e3   */
     double roller_mu;          /* roller friction (regularised Coulomb) (>= 0)                        RP-1 0.02    */
     mech_dock_hooks_params hooks;   /* the structural hooks (always on in a process run)                         */
+    mech_dock_rollguide_params roll_guides;   /* roll guides on the collars (n = 0: none, RP-1)                */
 } mech_dock_process_params;
 
 #endif

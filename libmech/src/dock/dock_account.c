@@ -84,6 +84,17 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
     ps->gap_min = fmin(ps->gap_min, pr->gap);
     ps->pusher_force_max = fmax(ps->pusher_force_max, pr->f_pusher);
     ps->plane_force_max = fmax(ps->plane_force_max, pr->f_plane);
+    for (int j = 0; j < s->m->p.process.roll_guides.n && j < MECH_DOCK_ROLLGUIDE_MAX; j++)
+        ps->guide_force_max = fmax(ps->guide_force_max, pr->rg.force[j]);
+    if (pr->rg.n_miss > 0)
+        ps->guide_miss_steps++;
+    if (isnan(ps->guide_t_enter))
+        for (int j = 0; j < s->m->p.process.roll_guides.n && j < MECH_DOCK_ROLLGUIDE_MAX; j++)
+            if (pr->rg.depth[j] > 0) {
+                ps->guide_t_enter = s->t;
+                ps->guide_roll_enter = fin.roll;
+                break;
+            }
     for (int j = 0; s->m->cam && j < s->m->cam->n_lever; j++)
         ps->roller_force_max = fmax(ps->roller_force_max, pr->roller_f[j]);
     if (pr->n_roller > 0)

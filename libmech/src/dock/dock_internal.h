@@ -8,6 +8,7 @@
 #include "mech/contact.h"
 #include "mech/dock_process.h"
 #include "mech/dock_hooks.h"
+#include "mech/dock_rollguide.h"
 
 /* Body ids of the tree (spec 001 §1.6) and of the passive vehicle (free body 0), without the stand option; with it
  * the hatch cover is body 1 (a prismatic joint between the base and the UJ) and every later id is one more: the
@@ -155,6 +156,7 @@ typedef struct dock_proc_eval {
                                                           quadrature less e_contact stays the dissipation)        */
     double    e_contact;                               /* their elastic energy, J                               */
     mech_dock_hooks_out hk;                            /* the structural hooks' trial (dock_hooks.c)             */
+    mech_dock_rollguide_out rg;                        /* the roll guides on the collars (dock_rollguide.c)      */
 } dock_proc_eval;
 /* (model, tree, data after the kinematics, contact bodies, nut angle and rate, the pad points' committed stick
  * anchors, the structural hooks and the time since their committed step) => pushers, plane contact, hooks, pads and

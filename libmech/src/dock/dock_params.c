@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "mech/dock.h"
 #include "mech/dock_process.h"
+#include "mech/dock_rollguide.h"
 #include "mech/dock_hooks.h"
 
 #define DEG (M_PI / 180.0)
@@ -168,6 +169,7 @@ void mech_dock_params_rp1(mech_dock_params *p, int variant, int cone)
     pp->roller_damping = 1e3;
     pp->roller_mu = 0.02;
     mech_dock_hooks_params_rp1(&pp->hooks);   /* issue 44: the structural hooks (docs/dock-process.md §9) */
+    mech_dock_rollguide_params_default(&pp->roll_guides);   /* issue 44: roll guides, none in RP-1 (§9a) */
 
     /* the stand option (spec 001 §2.7): off in flight scenarios */
     p->stand = 0;
@@ -422,6 +424,8 @@ int mech_dock_params_check(const mech_dock_params *p, hy_err *err)
         if (pp->pushers_on && (rc = mech_dock_pusher_check(&pp->pushers, err)))
             return rc;
         if ((rc = mech_dock_hooks_check(&pp->hooks, err)))
+            return rc;
+        if ((rc = mech_dock_rollguide_check(&pp->roll_guides, err)))
             return rc;
         if (!(pp->seq.gap_closed <= pp->hooks.capture_range))
             FAIL("sequencer.gap_closed", "%g m exceeds hooks.capture_range = %g m: the hook drive would start with "

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "contact/contact_internal.h"
 #include "dock/dock_internal.h"
+#include "mech/dock_rollguide.h"
 
 #define ROLLER_V_EPS 1e-3   /* m/s: the wall contacts' Coulomb friction is viscous below this sliding speed */
 #define PAD_ZETA 0.3        /* damping of the pad-wall contact: this fraction of critical on PAD_MASS          */
@@ -181,6 +182,19 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
         e->n_plane++;
         e->k_touch = fmax(e->k_touch, pp->plane_stiffness);
         e->e_contact += 0.5 * pp->plane_stiffness * pen * pen;
+    }
+    /* the roll guides on the collars (dock_rollguide.c; none in RP-1): their pins in their sockets' faces, from a
+       gap of their length (plus what a tilt can close at their radius) on */
+    memset(&e->rg, 0, sizeof e->rg);
+    const mech_dock_rollguide_params *rgp = &pp->roll_guides;
+    if (rgp->n > 0 && e->gap <= rgp->length + TILT_MAX * rgp->radius + BOUND_MARGIN) {
+        mech_dock_rollguide_eval(rgp, o, mech_mat3_tmul(R0, P->rot), v_o, om, &e->rg);
+        if (e->rg.n_touch > 0) {
+            F = mech_vec3_add(F, e->rg.f);
+            M = mech_vec3_add(M, e->rg.m);
+            e->e_contact += e->rg.energy;
+            e->k_touch = fmax(e->k_touch, rgp->stiffness);
+        }
     }
     /* the structural hooks (dock_hooks.c): their gaps at every stage (the sequencer starts the hook drive when
        every link is in range), loads from the engaged links; their drive's power is an input, added here so that

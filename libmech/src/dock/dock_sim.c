@@ -145,6 +145,8 @@ int mech_dock_sim_new(const mech_dock_model *m, mech_dock_sim **out, hy_err *err
         s->ps.gap_min = INFINITY;
         s->ps.fault = s->fault.committed;
         s->ps.roll_closed = s->ps.tilt_closed = s->ps.gap_closed_max = NAN;
+        s->ps.guide_t_enter = s->ps.guide_roll_enter = NAN;
+        s->ps.guide_n = pp->roll_guides.n;
     }
     /* the hooks' times NAN until they happen (and in a run without the process) */
     s->hs.t_start = s->hs.t_locked = s->hs.t_docked = s->hs.t_fail = s->hs.roll_start = s->hs.miss_max = NAN;

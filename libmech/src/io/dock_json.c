@@ -37,6 +37,7 @@ enum kind {
     K_PUSHERS,  /* pushers.n: integer 1..MECH_DOCK_PUSHER_MAX              */
     K_LEVERS,   /* cam.n_lever: integer 1..MECH_DOCK_NLEVER_MAX            */
     K_HOOKS,    /* hooks.n: integer 1..MECH_DOCK_HOOK_MAX                  */
+    K_RGUIDES,  /* roll_guides.n: integer 0..MECH_DOCK_ROLLGUIDE_MAX       */
     K_VEC,      /* [x, y, z], finite                                       */
     K_VECPOS,   /* [x, y, z], each > 0                                     */
     K_AXIS,     /* [x, y, z], a nonzero direction, stored normalised       */
@@ -206,6 +207,16 @@ static const field fields[] = {
     P("hooks", "roll_tol_deg", process.hooks.roll_tol, K_DEGPOS, "deg"),
     P("hooks", "tilt_tol_deg", process.hooks.tilt_tol, K_DEGPOS, "deg"),
     P("hooks", "contact_gap", process.hooks.contact_gap, K_NONNEG, "m"),
+    /* the roll guides on the collars (issue 44 item 4; docs/dock-process.md §9a) */
+    P("roll_guides", "n", process.roll_guides.n, K_RGUIDES, ""),
+    P("roll_guides", "radius", process.roll_guides.radius, K_POS, "m"),
+    P("roll_guides", "psi0_deg", process.roll_guides.psi0, K_DEG, "deg"),
+    P("roll_guides", "length", process.roll_guides.length, K_POS, "m"),
+    P("roll_guides", "taper_length", process.roll_guides.taper_length, K_POS, "m"),
+    P("roll_guides", "catch_half_width", process.roll_guides.catch_half_width, K_POS, "m"),
+    P("roll_guides", "clearance", process.roll_guides.clearance, K_NONNEG, "m"),
+    P("roll_guides", "stiffness", process.roll_guides.stiffness, K_POS, "N/m"),
+    P("roll_guides", "damping", process.roll_guides.damping, K_NONNEG, "N s/m"),
     P("cam", "i_cam", process.cam.i_cam, K_POS, ""),
     P("cam", "n_lever", process.cam.n_lever, K_LEVERS, ""),
     P("cam", "psi0_deg", process.cam.psi0, K_DEG, "deg"),
@@ -237,7 +248,8 @@ static const field fields[] = {
 static int process_section(const char *sec)
 {
     return !strcmp(sec, "process") || !strcmp(sec, "drive") || !strcmp(sec, "sequencer") || !strcmp(sec, "pushers") ||
-           !strcmp(sec, "cam") || !strcmp(sec, "faults") || !strcmp(sec, "hooks");
+           !strcmp(sec, "cam") || !strcmp(sec, "faults") || !strcmp(sec, "hooks") ||
+           !strcmp(sec, "roll_guides");
 }
 #define NFIELD (sizeof fields / sizeof fields[0])
 
@@ -250,7 +262,7 @@ typedef struct section {
 static const section sections[] = {
     {"", {"format", "version", "name", "notes", "source", "variant", "cone", "vehicles", "initial", "contact",
           "geometry", "mass", "axial", "lateral", "probe", "thrust", "laws", "outputs", "integration", "process",
-          "drive", "sequencer", "pushers", "cam", "hooks", "stand", "limiter", "faults", NULL}},
+          "drive", "sequencer", "pushers", "cam", "hooks", "roll_guides", "stand", "limiter", "faults", NULL}},
     {"vehicles", {"active", "passive", NULL}},
     {"vehicles.active", {"name", NULL}},
     {"vehicles.passive", {"name", NULL}},
@@ -277,6 +289,7 @@ static const section sections[] = {
     {"pushers", {"enabled", NULL}},
     {"cam", {"theta_deg", "radius", NULL}},
     {"hooks", {NULL}},
+    {"roll_guides", {NULL}},
     {"stand", {NULL}},
     {"limiter", {NULL}},
     {"lateral.brake", {"speed", "moment", NULL}},
@@ -415,11 +428,11 @@ static int check_keys(const ctx *x, const cJSON *o, const section *s)
     return HY_OK;
 }
 
-_Static_assert(MECH_DOCK_PUSHER_MAX == 8 && MECH_DOCK_NLEVER_MAX == 4, "the ranges in accepts()' words");
+_Static_assert(MECH_DOCK_PUSHER_MAX == 8 && MECH_DOCK_NLEVER_MAX == 4 && MECH_DOCK_ROLLGUIDE_MAX == 4, "the ranges in accepts()' words");
 
 static int is_int(int kind)
 {
-    return kind == K_PADS || kind == K_PUSHERS || kind == K_LEVERS || kind == K_HOOKS;
+    return kind == K_PADS || kind == K_PUSHERS || kind == K_LEVERS || kind == K_HOOKS || kind == K_RGUIDES;
 }
 
 // (kind, value) => 1 when acceptable; what it expects in words
@@ -435,6 +448,7 @@ static int accepts(int kind, double v, const char **expect)
     case K_PUSHERS: *expect = "an integer 1..8"; return v >= 1 && v <= MECH_DOCK_PUSHER_MAX && v == floor(v);
     case K_LEVERS: *expect = "an integer 1..4"; return v >= 1 && v <= MECH_DOCK_NLEVER_MAX && v == floor(v);
     case K_HOOKS: *expect = "an integer 1..8"; return v >= 1 && v <= MECH_DOCK_HOOK_MAX && v == floor(v);
+    case K_RGUIDES: *expect = "an integer 0..4"; return v >= 0 && v <= MECH_DOCK_ROLLGUIDE_MAX && v == floor(v);
     case K_TOL: *expect = "0 (fixed steps of `step`) or 1e-10 .. 1e-2"; return v == 0 || (v >= 1e-10 && v <= 1e-2);
     default: *expect = "finite"; return 1;
     }
@@ -663,7 +677,7 @@ static int parse_process(const ctx *x, const cJSON *doc, mech_dock_config *c)
     if ((rc = find_section(x, doc, "process", &o)) != HY_OK)
         return rc;
     pp->enabled = o != NULL;
-    static const char *const subs[] = {"drive", "sequencer", "pushers", "cam", "faults", "hooks"};
+    static const char *const subs[] = {"drive", "sequencer", "pushers", "cam", "faults", "hooks", "roll_guides"};
     for (int k = 0; k < (int)(sizeof subs / sizeof subs[0]); k++) {
         const cJSON *so;
         if ((rc = find_section(x, doc, subs[k], &so)) != HY_OK)
