@@ -21,6 +21,16 @@
   }
 
   const D = JSON.parse(document.getElementById('run-data').textContent);
+  // a docking page's columns write a run of 3 or more equal values as [value, count] (mech view, view_json_runs;
+  // docs/view.md §3): expanded here, once, to the plain arrays the page reads
+  const unrun = (c) => {
+    if (!Array.isArray(c) || !c.some(Array.isArray)) return c;
+    const out = [];
+    for (const x of c) if (Array.isArray(x)) for (let r = 0; r < x[1]; r++) out.push(x[0]); else out.push(x);
+    return out;
+  };
+  if (D.data) D.data = D.data.map(unrun);
+  if (D.pose) for (const k in D.pose) D.pose[k] = unrun(D.pose[k]);
   const KIND = document.body.dataset.kind;
   const RED = 'rgb(224,16,16)';        // contact, while it acts (and nothing else in the scenes)
   const SVGNS = 'http://www.w3.org/2000/svg';
@@ -315,7 +325,10 @@
     const phaseAt = (t) => { let n = ''; for (const p of phases) if (t >= p.t0) n = p.name; return n; };
     header([['scenario', D.scenario], ['variant', G.variant + (G.movable_limiter ? ' (movable limiter)' : '')],
       ['status', S.status], ['T capture', S.captured ? fmt(S.capture_time) + ' s' : 'no capture'],
-      ['T final', fmt(S.time) + ' s'], ['GraphStep', D.rows + ' of ' + D.rows_in + ' rows kept (every contact onset and peak)']]);
+      ['T final', fmt(S.time) + ' s'], ['GraphStep', D.rows + ' of ' + D.rows_in + ' rows kept (' + (D.dropped ? 'every contact flag change; '
+        + D.dropped.episodes + ' of ' + D.dropped.of + ' force episodes, each peaking at ' + fmt(D.dropped.peak, 3)
+        + ' or less, left out for --rows ' + D.budget + ': ' + Object.entries(D.dropped.by).map(([k, v]) => k + ' '
+        + v).join(', ') : 'every contact onset and peak') + ')']]);
     controls(D.events);
     const main = el('div', { class: 'main' }, app);
     const scene = el('div', { class: 'scene' }, main);
