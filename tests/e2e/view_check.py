@@ -17,9 +17,10 @@ screenshots come from Page.captureScreenshot. Checks print "ok - ..." or "not ok
   - no console error, no uncaught exception, no failed load (the tab's events); body[data-ready] = 1;
   - dock: the page's kept rows (its JSON block) against history.csv: every change of a contact flag kept with the
     row before it, every episode's peak of each contact force kept with its value (the columns expanded from
-    their [value, count] runs); when the page says the events passed --rows ("dropped"), every episode peaking
-    above the largest peak left out kept, the page's counts against a recount of the history, and the header
-    saying how many were left out;
+    their [value, count] runs); every value of every kept row equal to history.csv's (7 digits) and pose.csv's
+    (5); when the page says the events passed --rows ("dropped"), every episode peaking above the largest peak
+    left out kept, the page's counts against a recount of the history, and the header saying how many were left
+    out;
   - dock: the slider: at a kept row's time and between two kept rows the cursor shows the last kept row at or before
     the time, and every panel value (cells with data-ch, data-v) equals history.csv at that row to the page's 7
     significant digits (relative 5e-7);
@@ -146,6 +147,23 @@ def dock(b, page, run, shots, max_load, max_bytes):
                     missing.append(ht[i])
     ok("%s: every contact flag change (%d) kept with the row before it" % (name, nchg), nchg > 0 and not missing,
        "missing at t = %s" % missing[:3])
+    # every value of every kept row (the columns expanded from their runs) is the history's at that row to the
+    # page's 7 significant digits, and every pose pose.csv's to 5 (a run written for values that differ, or a
+    # count off by one, moves a whole stretch of a column)
+    hrow = {t: r for t, r in zip(ht, hist)}
+    bad = [(c, t) for k, c in enumerate(data["channels"]) if c in col
+           for t, v in zip(kept_t, data["data"][k])
+           if v is None or abs(v - hrow[t][col[c]]) > 5e-7 * abs(hrow[t][col[c]])]
+    ok("%s: every kept row's %d channels equal the history's (7 digits)" % (name, len(data["channels"])),
+       len(data["data"]) == len(data["channels"]) and all(len(c) == len(kept_t) for c in data["data"]) and not bad,
+       str(bad[:3]))
+    pnames, prows = read_csv(os.path.join(run, "pose.csv"))
+    prow = {r[0]: r for r in prows}
+    pcol = {n: k for k, n in enumerate(pnames)}
+    bad = [(c, t) for c, vals in data["pose"].items() for t, v in zip(kept_t, vals)
+           if len(vals) != len(kept_t) or v is None or abs(v - prow[t][pcol[c]]) > 5e-5 * abs(prow[t][pcol[c]])]
+    ok("%s: every kept row's %d pose columns equal pose.csv's (5 digits)" % (name, len(data["pose"])),
+       all(len(v) == len(kept_t) for v in data["pose"].values()) and not bad, str(bad[:3]))
     # every episode of every contact force the decimation ranks (mech view's list: the flags' forces, the lateral
     # springs, the hooks' pairs): its peak kept with its value; when the page says the events passed --rows
     # ("dropped": how many episodes of how many, the largest peak left out, per channel), every episode peaking

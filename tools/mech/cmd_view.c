@@ -8,7 +8,8 @@
  *     the hinge angles; hinges coloured by state, tip plots;
  *   - a `mech sweep` output folder: the envelope and the table, each kept run's row linking to its page (written
  *     beside its outputs, runs/ID/view.html).
- * Long histories are decimated (view_decimate) so that every contact onset and peak stays. */
+ * Long histories are decimated (view_decimate) so that every contact onset and peak stays (when they pass --rows,
+ * every flag change and the force episodes largest by their peak, with a note; docs/view.md §3). */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
