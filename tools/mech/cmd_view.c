@@ -49,7 +49,8 @@ static void usage(FILE *fp)
           "                      hinges are drawn equally spaced on a unit-length appendage\n"
           "      --modal FILE    beam: the run's modal coordinates (mech beam sim --modal): the page draws the\n"
           "                      deformed beam w(x, t) = sum phi_i(x) eta_i(t) with the model's shapes at its nodes\n"
-          "      --rows N        decimation budget: rows kept besides every contact onset and peak (default 3000)\n"
+          "      --rows N        decimation budget (default 3000): every contact onset and peak, then a time grid;\n"
+          "                      past it every flag change and the force episodes largest by peak, with a note\n"
           "  -h, --help          this help\n"
           "\n"
           "Exit status: 0 success, 1 unreadable or inconsistent run files, 2 bad usage.\n",
