@@ -1,7 +1,8 @@
 #!/bin/sh
-# End-to-end tests of 'mech view' (docs/view.md, issue 48): the pages of S1-B, S3x-400-B and S3x-400-C in Debian's
-# headless Chromium (tests/e2e/view_check.py through the DevTools protocol over a pipe: no console errors; every
-# contact flag change and force peak of history.csv kept by the decimation; the slider's values equal the history;
+# End-to-end tests of 'mech view' (docs/view.md, issue 48): the pages of S1-B, S3x-400-B, S3x-400-C, S1-400-B and
+# RP-2's S3x-400-B in Debian's headless Chromium (tests/e2e/view_check.py through the DevTools protocol over a pipe:
+# no console errors; every contact flag change and force peak of history.csv kept by the decimation, or where the
+# events pass --rows every episode above the largest peak left out; the slider's values equal the history;
 # the head red at the first contact and not before; the scene changes by the end; drawn in under 2 s; the 400 s
 # pages under 4 MiB), a beam response (hinges red exactly while they carry a moment), a sweep (its links resolve);
 # bad input, each class named with its file (line, column) or option, exit 1 or 2, nothing written over an input
@@ -28,6 +29,20 @@ for s in s1-B s3x-400-B s3x-400-C; do
     check "mech view $s" "$MECH" view "$WORK/$s" -q
 done
 check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1 (got '$2', expected '$3')"; fi; }
+# the 400 s pages under their 4 MiB (docs/view.md §3): S1-400-B, whose lateral springs switch on and off 2 481 times
+# at 1e-10..8e-5 N (the decimation ranks the episodes by their peak and says what it left out), and RP-2's largest,
+# S3x-400-B (4.07 MB before the pages wrote flat runs as [value, count]); the browser checks below check their rows
+for s in s1-400-B rp2/s3x-400-B; do
+    o="$WORK/$(echo $s | tr / -)"
+    check "mech dock $s" "$MECH" dock "$D/$s.json" --out "$o" --no-plots --no-records -q
+    "$MECH" view "$o" -q 2>"$o/note.txt"
+    check_eq "mech view $s: exit status" "$?" "0"
+    size=$(wc -c < "$o/view.html")
+    if [ "$size" -lt 4194304 ]; then ok "$s: the page under 4 MiB ($size bytes)"; else not_ok "$s: the page under 4 MiB ($size bytes)"; fi
+done
+check_eq "s1-400-B: the note says what the decimation left out" \
+    "$(grep -c '^mech view: note: .*: the contact events pass --rows 3000: [0-9]* of [0-9]* force episodes left out, the smallest, each peaking at .* or less (head_lateral [0-9]*, chain1_f [0-9]*, chain2_f [0-9]*); every flag change and every larger episode kept$' "$WORK/s1-400-B/note.txt")" "1"
+check_eq "rp2/s3x-400-B: no note (every episode kept)" "$(wc -c < "$WORK/rp2-s3x-400-B/note.txt")" "0"
 check_eq "pose.csv has a row for every history row" "$(wc -l < "$WORK/s1-B/pose.csv")" "$(wc -l < "$WORK/s1-B/history.csv")"
 
 # ---- an HDF5 log (docs/view.md §1): the page's data from log.h5 (/history, /pose, the summary attribute) equal
@@ -74,7 +89,8 @@ check "the sweep's kept run got its page" test -s "$WORK/sw/runs/2/view.html"
 if [ "$browser" = 1 ]; then
     "$PY" "$TOP/tests/e2e/view_check.py" --max-load-ms 2000 --max-bytes 4194304 \
         "dock:$WORK/s1-B/view.html:$WORK/s1-B" "dock:$WORK/s3x-400-B/view.html:$WORK/s3x-400-B" \
-        "dock:$WORK/s3x-400-C/view.html:$WORK/s3x-400-C" "beam:$WORK/beam.html:$WORK/beam.csv" \
+        "dock:$WORK/s3x-400-C/view.html:$WORK/s3x-400-C" "dock:$WORK/s1-400-B/view.html:$WORK/s1-400-B" \
+        "dock:$WORK/rp2-s3x-400-B/view.html:$WORK/rp2-s3x-400-B" "beam:$WORK/beam.html:$WORK/beam.csv" \
         "beam:$WORK/bm.html:$WORK/bm.csv:$WORK/bm-modal.csv:$WORK/bm-shapes.csv" \
         "links:$WORK/sw/view.html" > "$WORK/vc.out" 2>&1
     rc=$?

@@ -8,7 +8,8 @@
  *     the hinge angles; hinges coloured by state, tip plots;
  *   - a `mech sweep` output folder: the envelope and the table, each kept run's row linking to its page (written
  *     beside its outputs, runs/ID/view.html).
- * Long histories are decimated (view_decimate) so that every contact onset and peak stays. */
+ * Long histories are decimated (view_decimate) so that every contact onset and peak stays (when they pass --rows,
+ * every flag change and the force episodes largest by their peak, with a note; docs/view.md §3). */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -48,7 +49,8 @@ static void usage(FILE *fp)
           "                      hinges are drawn equally spaced on a unit-length appendage\n"
           "      --modal FILE    beam: the run's modal coordinates (mech beam sim --modal): the page draws the\n"
           "                      deformed beam w(x, t) = sum phi_i(x) eta_i(t) with the model's shapes at its nodes\n"
-          "      --rows N        decimation budget: rows kept besides every contact onset and peak (default 3000)\n"
+          "      --rows N        decimation budget (default 3000): every contact onset and peak, then a time grid;\n"
+          "                      past it every flag change and the force episodes largest by peak, with a note\n"
           "  -h, --help          this help\n"
           "\n"
           "Exit status: 0 success, 1 unreadable or inconsistent run files, 2 bad usage.\n",
@@ -471,6 +473,36 @@ static void dock_hooks(FILE *fp, const mech_dock_hooks_params *hp, const view_ta
     fputs("]}", fp);
 }
 
+/* (cmd, fp, page title, table, force columns, what the decimation left out) => ,"dropped":{...} in the page and a
+ * note on stderr when the events passed the budget and the smallest force episodes were left out (docs/view.md §3):
+ * how many, the largest peak among them (every episode above it is kept) and how many per force column */
+static void put_ranked(const char *cmd, FILE *fp, const char *title, const view_table *t, const int *forces,
+                       int nforce, const view_ranked *rk, size_t budget)
+{
+    if (rk->dropped == 0)
+        return;
+    fprintf(fp, ",\"dropped\":{\"episodes\":%zu,\"of\":%zu,\"peak\":", rk->dropped, rk->episodes);
+    view_json_num(fp, rk->peak, 17);
+    fputs(",\"by\":{", fp);
+    char list[512] = "";
+    size_t len = 0;
+    for (int f = 0, first = 1; f < nforce && f < 64; f++) {
+        if (!rk->by_force[f])
+            continue;
+        fputs(first ? "" : ",", fp);
+        view_json_str(fp, t->name[forces[f]]);
+        fprintf(fp, ":%zu", rk->by_force[f]);
+        if (len < sizeof list)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s %zu", first ? "" : ", ", t->name[forces[f]],
+                                    rk->by_force[f]);
+        first = 0;
+    }
+    fputs("}}", fp);
+    tool_note(cmd, "note: %s: the contact events pass --rows %zu: %zu of %zu force episodes left out, the smallest, "
+              "each peaking at %.3g or less (%s); every flag change and every larger episode kept",
+              mech_cli_text(title), budget, rk->dropped, rk->episodes, rk->peak, list);
+}
+
 // (cmd, fp, run read, rows budget, page title) => the page: the run's kept rows, poses, events and summary
 static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const char *title)
 {
@@ -481,7 +513,8 @@ static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const
         return mech_cli_fail(cmd, "out of memory");
     int flags[16], forces[16];
     int nflag = cols_of(th, dock_flags, flags), nforce = cols_of(th, dock_forces, forces);
-    size_t m = view_decimate(d->vh, n, th->ncol, flags, nflag, forces, nforce, budget, keep);
+    view_ranked rk;
+    size_t m = view_decimate(d->vh, n, th->ncol, flags, nflag, forces, nforce, budget, keep, &rk);
     view_page_begin(fp, title, "dock");
     fputs("\"title\":", fp);
     view_json_str(fp, title);
@@ -491,7 +524,9 @@ static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const
     view_json_str(fp, hy_display_name(d->scenario));
     fputc(',', fp);
     dock_geometry(fp, &d->cfg->params);
-    fprintf(fp, "\"rows_in\":%zu,\"rows\":%zu,\"budget\":%zu,", n, m, budget);
+    fprintf(fp, "\"rows_in\":%zu,\"rows\":%zu,\"budget\":%zu", n, m, budget);
+    put_ranked(cmd, fp, title, th, forces, nforce, &rk, budget);
+    fputc(',', fp);
     /* events (keyboard stepping): the flags, and the contact forces but the head's and the lateral springs' (which
        the flags cover or which act throughout) */
     int evf[16], nev = 0;
@@ -514,7 +549,10 @@ static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const
     fputs("],\"data\":[", fp);
     for (int k = 0; k < th->ncol; k++) {
         fputs(k ? "," : "", fp);
-        view_json_column(fp, d->vh, n, th->ncol, k, keep, k == 0 ? 17 : 7);
+        if (k == 0)
+            view_json_column(fp, d->vh, n, th->ncol, k, keep, 17);
+        else   /* runs of equal values as [value, count] */
+            view_json_runs(fp, d->vh, n, th->ncol, k, keep, 7);
     }
     fputs("],\"pose\":{", fp);
     for (int k = 1, first = 1; k < tp->ncol; k++) {
@@ -524,7 +562,7 @@ static int dock_page(const char *cmd, FILE *fp, dock_in *d, size_t budget, const
         first = 0;
         view_json_str(fp, tp->name[k]);
         fputc(':', fp);
-        view_json_column(fp, d->vp, n, tp->ncol, k, keep, 5);
+        view_json_runs(fp, d->vp, n, tp->ncol, k, keep, 5);
     }
     fputs("}", fp);
     dock_hooks(fp, &d->cfg->params.process.hooks, tp, d->vp, n, keep);
@@ -699,11 +737,14 @@ static int beam_fn(const char *cmd, FILE *fp, void *ctx)
     for (int k = 0; k < t->ncol && nf < 64; k++)
         if (strncmp(t->name[k], "M_", 2) == 0)
             forces[nf++] = k;
-    size_t m = view_decimate(b->v, n, t->ncol, NULL, 0, forces, nf, b->budget, keep);
+    view_ranked rk;
+    size_t m = view_decimate(b->v, n, t->ncol, NULL, 0, forces, nf, b->budget, keep, &rk);
     view_page_begin(fp, b->title, "beam");
     fputs("\"title\":", fp);
     view_json_str(fp, b->title);
-    fprintf(fp, ",\"rows_in\":%zu,\"rows\":%zu,\"budget\":%zu,", n, m, b->budget);
+    fprintf(fp, ",\"rows_in\":%zu,\"rows\":%zu,\"budget\":%zu", n, m, b->budget);
+    put_ranked(cmd, fp, b->title, t, forces, nf, &rk, b->budget);
+    fputc(',', fp);
     put_events(fp, t, b->v, NULL, 0, forces, nf);   /* a hinge's moment switching: contact begins or ends */
     fputs(",\"geom\":{", fp);
     if (b->cfg) {

@@ -30,13 +30,26 @@ int view_table_numbers(const view_table *t, int allow_nan, double **out, hy_err 
 // (table, row, column) => the 1-based column number of a cell in its line (for messages)
 int view_table_colno(const view_table *t, size_t row, int col);
 
+/* What the decimation left out when the events passed the budget (docs/view.md §3): the force episodes it ranked
+ * by their peak |value| and did not keep, the largest of their peaks and how many per force column (in the order
+ * of the `forces` given). dropped = 0: every episode kept. */
+typedef struct view_ranked {
+    size_t episodes;      /* force episodes in the history */
+    size_t dropped;       /* of them left out */
+    double peak;          /* the largest |peak| of a left-out episode: every episode above it is kept */
+    size_t by_force[64];  /* left out per force column */
+} view_ranked;
+
 /* Decimation (docs/view.md §3): keep at most about `budget` rows of an n-row history v[n][ncol] (column 0 = t),
  * but always the first and last row, every row where a flag column changes (and the row before it, so an onset
  * shows its last quiet state), and within every episode of a force column (a run of rows where it is non-zero)
- * the row of its largest magnitude; the rest of the budget goes to the rows nearest a uniform time grid. The flag
- * and force columns are given by index. keep[n] = 1 for kept rows; returns their count. */
+ * its first row and the row before, the row of its largest magnitude, its last row and the row after; the rest of
+ * the budget goes to the rows nearest a uniform time grid. When these rows pass the budget the episodes are
+ * ranked by their peak |value| and kept, largest first, while the rows stay within four fifths of the budget (the
+ * last fifth goes to the time grid); the others are counted in *ranked (which may be NULL). The flag and force
+ * columns are given by index (at most 64 forces). keep[n] = 1 for kept rows; returns their count. */
 size_t view_decimate(const double *v, size_t n, int ncol, const int *flags, int nflag, const int *forces,
-                     int nforce, size_t budget, unsigned char *keep);
+                     int nforce, size_t budget, unsigned char *keep, view_ranked *ranked);
 
 /* The page: one HTML file, everything inline (no server, no network). A page is written as
  *   view_page_begin(fp, title, kind)  -> "<script type=application/json id=run-data>{"
@@ -50,5 +63,10 @@ void view_json_str(FILE *fp, const char *s);
 void view_json_num(FILE *fp, double v, int digits);
 /* (fp, table values v[n][ncol], column, kept rows, digits) => [v0,v1,...] of that column at the kept rows */
 void view_json_column(FILE *fp, const double *v, size_t n, int ncol, int col, const unsigned char *keep, int digits);
+/* (fp, values, rows, ncol, column, kept rows, significant digits) => the kept rows of one column as a JSON array in
+ * which a run of 3 or more equal values (equal as written: at the stated digits) is one [value, count] (a flat
+ * channel, a contact force at rest, a fixed point of the geometry take a few bytes; docs/view.md §3). The page
+ * expands it (viewer.js, unrun) to the plain array view_json_column would have written. */
+void view_json_runs(FILE *fp, const double *v, size_t n, int ncol, int col, const unsigned char *keep, int digits);
 
 #endif

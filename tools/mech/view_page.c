@@ -157,11 +157,61 @@ int view_table_numbers(const view_table *t, int allow_nan, double **out, hy_err 
     return HY_OK;
 }
 
-size_t view_decimate(const double *v, size_t n, int ncol, const int *flags, int nflag, const int *forces,
-                     int nforce, size_t budget, unsigned char *keep)
+/* one episode of a force column: rows i0..i1-1 non-zero, its peak row and |peak| */
+typedef struct episode {
+    size_t i0, i1, ipk;
+    double peak;
+    int force;
+} episode;
+
+// (a, b episodes) => larger |peak| first; equal peaks in time order (a total order: the same pages everywhere)
+static int by_peak(const void *a, const void *b)
 {
+    const episode *x = a, *y = b;
+    if (x->peak != y->peak)
+        return x->peak < y->peak ? 1 : -1;
+    if (x->i0 != y->i0)
+        return x->i0 < y->i0 ? -1 : 1;
+    return x->force - y->force;
+}
+
+// (episode, rows, keep, mark) => the rows the episode keeps not yet kept (row before, first, peak, last, after);
+// with mark set them
+static size_t episode_rows(const episode *e, size_t n, unsigned char *keep, int mark)
+{
+    size_t r[5] = {e->i0 > 0 ? e->i0 - 1 : e->i0, e->i0, e->ipk, e->i1 - 1, e->i1 < n ? e->i1 : e->i1 - 1}, add = 0;
+    for (int q = 0; q < 5; q++) {
+        int dup = 0;
+        for (int p = 0; p < q; p++)
+            dup |= r[p] == r[q];
+        if (!dup && !keep[r[q]]) {
+            add++;
+            if (mark)
+                keep[r[q]] = 1;
+        }
+    }
+    return add;
+}
+
+static size_t count_kept(const unsigned char *keep, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        m += keep[i];
+    return m;
+}
+
+size_t view_decimate(const double *v, size_t n, int ncol, const int *flags, int nflag, const int *forces,
+                     int nforce, size_t budget, unsigned char *keep, view_ranked *ranked)
+{
+    view_ranked rk;
+    memset(&rk, 0, sizeof rk);
+    if (ranked)
+        *ranked = rk;
     if (n == 0)
         return 0;
+    if (nforce > 64)
+        nforce = 64;
     memset(keep, 0, n);
     keep[0] = keep[n - 1] = 1;
     /* every change of a flag: the row where it changes and the one before */
@@ -169,7 +219,9 @@ size_t view_decimate(const double *v, size_t n, int ncol, const int *flags, int 
         for (int f = 0; f < nflag; f++)
             if (v[i * (size_t)ncol + flags[f]] != v[(i - 1) * (size_t)ncol + flags[f]])
                 keep[i] = keep[i - 1] = 1;
-    /* every episode of a force (rows where it is non-zero): its first row, the row before, its peak, its last row */
+    /* the episodes of the forces (rows where one is non-zero) */
+    size_t ne = 0, cap = 0;
+    episode *ep = NULL;
     for (int f = 0; f < nforce; f++) {
         int c = forces[f];
         size_t i = 0;
@@ -178,20 +230,55 @@ size_t view_decimate(const double *v, size_t n, int ncol, const int *flags, int 
                 i++;
                 continue;
             }
-            size_t i0 = i, ipk = i;
+            episode e = {i, i, i, 0, f};
             for (; i < n && fabs(v[i * (size_t)ncol + c]) > 0; i++)
-                if (fabs(v[i * (size_t)ncol + c]) > fabs(v[ipk * (size_t)ncol + c]))
-                    ipk = i;
-            keep[i0] = keep[ipk] = keep[i - 1] = 1;
-            if (i0 > 0)
-                keep[i0 - 1] = 1;
-            if (i < n)
-                keep[i] = 1;
+                if (fabs(v[i * (size_t)ncol + c]) > fabs(v[e.ipk * (size_t)ncol + c]))
+                    e.ipk = i;
+            e.i1 = i;
+            e.peak = fabs(v[e.ipk * (size_t)ncol + c]);
+            if (ne == cap) {
+                size_t nc = cap ? 2 * cap : 64;
+                episode *g = realloc(ep, nc * sizeof *g);
+                if (!g) {   /* out of memory: the episode's peak alone (never fewer than the promise's peaks) */
+                    keep[e.ipk] = 1;
+                    continue;
+                }
+                ep = g;
+                cap = nc;
+            }
+            ep[ne++] = e;
         }
     }
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        m += keep[i];
+    rk.episodes = ne;
+    /* every episode's first row and the row before, its peak, its last row and the row after; when they pass the
+       budget, the episodes by their peak, largest first, while the rows stay within 4/5 of it (§3) */
+    size_t m = count_kept(keep, n), all = m;
+    unsigned char *trial = malloc(n);
+    if (trial) {
+        memcpy(trial, keep, n);
+        for (size_t e = 0; e < ne; e++)
+            all += episode_rows(&ep[e], n, trial, 1);
+        free(trial);
+    }
+    if (!trial || all <= budget) {
+        for (size_t e = 0; e < ne; e++)
+            episode_rows(&ep[e], n, keep, 1);
+    } else {
+        qsort(ep, ne, sizeof *ep, by_peak);
+        size_t limit = budget - budget / 5, e = 0;
+        for (; e < ne; e++) {
+            size_t add = episode_rows(&ep[e], n, keep, 0);
+            if (m + add > limit)
+                break;
+            m += episode_rows(&ep[e], n, keep, 1);
+        }
+        rk.dropped = ne - e;
+        rk.peak = e < ne ? ep[e].peak : 0;
+        for (; e < ne; e++)
+            rk.by_force[ep[e].force]++;
+    }
+    free(ep);
+    m = count_kept(keep, n);
     /* the rest of the budget: the row nearest each point of a uniform grid in time */
     if (budget > m && n > 2) {
         size_t g = budget - m;
@@ -204,10 +291,10 @@ size_t view_decimate(const double *v, size_t n, int ncol, const int *flags, int 
             size_t j = i + 1 < n && v[(i + 1) * (size_t)ncol] - tk < tk - v[i * (size_t)ncol] ? i + 1 : i;
             keep[j] = 1;
         }
-        m = 0;
-        for (size_t r = 0; r < n; r++)
-            m += keep[r];
+        m = count_kept(keep, n);
     }
+    if (ranked)
+        *ranked = rk;
     return m;
 }
 
@@ -227,14 +314,22 @@ void view_json_str(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
-void view_json_num(FILE *fp, double v, int digits)
+// (buffer, its size, v, significant digits) => v as a JSON number (null for a NaN or infinity)
+static void json_num_text(char *b, size_t size, double v, int digits)
 {
     if (!isfinite(v))
-        fputs("null", fp);
+        snprintf(b, size, "null");
     else if (v == 0)
-        fputc('0', fp);
+        snprintf(b, size, "0");
     else
-        fprintf(fp, "%.*g", digits, v);
+        snprintf(b, size, "%.*g", digits, v);
+}
+
+void view_json_num(FILE *fp, double v, int digits)
+{
+    char b[40];
+    json_num_text(b, sizeof b, v, digits);
+    fputs(b, fp);
 }
 
 void view_json_column(FILE *fp, const double *v, size_t n, int ncol, int col, const unsigned char *keep, int digits)
@@ -248,6 +343,37 @@ void view_json_column(FILE *fp, const double *v, size_t n, int ncol, int col, co
             fputc(',', fp);
         first = 0;
         view_json_num(fp, v[i * (size_t)ncol + col], digits);
+    }
+    fputc(']', fp);
+}
+
+void view_json_runs(FILE *fp, const double *v, size_t n, int ncol, int col, const unsigned char *keep, int digits)
+{
+    /* the kept values as text first (a run is of equal text: equal at the stated digits) */
+    char cur[40] = "", prev[40] = "";
+    size_t run = 0;
+    int first = 1;
+    fputc('[', fp);
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && !keep[i])
+            continue;
+        if (i < n) {
+            json_num_text(cur, sizeof cur, v[i * (size_t)ncol + col], digits);
+            if (run && strcmp(cur, prev) == 0) {
+                run++;
+                continue;
+            }
+        }
+        /* the run of prev ends: 1 or 2 values as they are, 3 or more as [value, count] */
+        if (run >= 3) {
+            fprintf(fp, "%s[%s,%zu]", first ? "" : ",", prev, run);
+            first = 0;
+        } else {
+            for (size_t r = 0; r < run; r++, first = 0)
+                fprintf(fp, "%s%s", first ? "" : ",", prev);
+        }
+        memcpy(prev, cur, sizeof prev);
+        run = 1;
     }
     fputc(']', fp);
 }

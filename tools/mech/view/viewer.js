@@ -21,6 +21,16 @@
   }
 
   const D = JSON.parse(document.getElementById('run-data').textContent);
+  // a docking page's columns write a run of 3 or more equal values as [value, count] (mech view, view_json_runs;
+  // docs/view.md §3): expanded here, once, to the plain arrays the page reads
+  const unrun = (c) => {
+    if (!Array.isArray(c) || !c.some(Array.isArray)) return c;
+    const out = [];
+    for (const x of c) if (Array.isArray(x)) for (let r = 0; r < x[1]; r++) out.push(x[0]); else out.push(x);
+    return out;
+  };
+  if (D.data) D.data = D.data.map(unrun);
+  if (D.pose) for (const k in D.pose) D.pose[k] = unrun(D.pose[k]);
   const KIND = document.body.dataset.kind;
   const RED = 'rgb(224,16,16)';        // contact, while it acts (and nothing else in the scenes)
   const SVGNS = 'http://www.w3.org/2000/svg';
@@ -68,6 +78,14 @@
   const H = D.data ? new History(D.channels, D.units, D.data) : null;
   const state = { row: 0, tReq: 0, playing: false, speed: 1, last: 0, listeners: [] };
 
+  // (what the page keeps of every event, what it keeps always) => GraphStep's text: the rows kept and, when the
+  // events passed --rows, the force episodes left out (the smallest by their peak; mech view's "dropped", §3)
+  function kept(all, always) {
+    const dr = D.dropped;
+    return D.rows + ' of ' + D.rows_in + ' rows kept (' + (dr ? always + dr.episodes + ' of ' + dr.of
+      + ' force episodes, each peaking at ' + fmt(dr.peak, 3) + ' or less, left out for --rows ' + D.budget + ': '
+      + Object.entries(dr.by).map(([k, v]) => k + ' ' + v).join(', ') : all) + ')';
+  }
   function header(infoItems) {
     const h = el('header', {}, app);
     el('h1', {}, h, D.title);
@@ -315,7 +333,7 @@
     const phaseAt = (t) => { let n = ''; for (const p of phases) if (t >= p.t0) n = p.name; return n; };
     header([['scenario', D.scenario], ['variant', G.variant + (G.movable_limiter ? ' (movable limiter)' : '')],
       ['status', S.status], ['T capture', S.captured ? fmt(S.capture_time) + ' s' : 'no capture'],
-      ['T final', fmt(S.time) + ' s'], ['GraphStep', D.rows + ' of ' + D.rows_in + ' rows kept (every contact onset and peak)']]);
+      ['T final', fmt(S.time) + ' s'], ['GraphStep', kept('every contact onset and peak', 'every contact flag change; ')]]);
     controls(D.events);
     const main = el('div', { class: 'main' }, app);
     const scene = el('div', { class: 'scene' }, main);
@@ -502,7 +520,7 @@
     const pos = hinges.map((j, k) => G.from_config ? G.hinges[k].position : Lb * (k + 1) / (hinges.length + 1));
     header([['hinges', hinges.length + (G.from_config ? ' (positions from --config)' : ' (drawn equally spaced: no --config)')],
       ['shape', MD ? MD.nm + ' modal coordinates (' + MD.file + ')' : 'sketched from the outputs (no --modal)'],
-      ['T final', fmt(T[T.length - 1]) + ' s'], ['GraphStep', D.rows + ' of ' + D.rows_in + ' rows kept (every hinge contact onset and peak)']]);
+      ['T final', fmt(T[T.length - 1]) + ' s'], ['GraphStep', kept('every hinge contact onset and peak', '')]]);
     controls(D.events);
     const main = el('div', { class: 'main' }, app);
     const fig = el('figure', {}, el('div', { class: 'scene' }, main));
