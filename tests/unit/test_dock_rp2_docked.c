@@ -1,13 +1,14 @@
-/* RP-2's variant C through the whole process (issue 44 item 4; docs/rp2-parameters.md §8): S3x-400-C of
- * fixtures/mech/dock/rp2/ (module cone) docks — the sequencer reaches END, 8 hooks locked, within 400 s, under the
- * fault monitor as shipped (roll within the slots' narrow half-width, tilt within 1 deg when the planes meet) —
- * at its tolerance and at a quarter of it, the sequence times within 0.5 % (the issue's criterion). The roll guides
- * do the last alignment: they enter with the roll beyond the slots' narrow half-width and the planes meet inside it.
- * Checked against the history's own rows: the roll and tilt at the row where the first rod gap comes within the
- * monitor's meet_gap, the roll at the first row in "closed" (the summary's at_closed), and the docked state at the
- * end from the channels; the roll at closure within the guides' clearance (doubled for the pins' deflection). The
- * same run without the guides (roll_guides.n = 0) closes with the roll the slots leave (-0.89 deg) instead. S3x-400-C-short (the short cone) docks the same way, converged; without the dampers in its pushers
- * (RP-2 §8.4) its planes meet with the roll aligned but the tilt beyond 1 deg. */
+/* RP-2 through the whole process docks (issue 44 item 4; docs/rp2-parameters.md §8-§10): S3x-400-A, S3x-400-C
+ * (module cone) and S3x-400-C-short of fixtures/mech/dock/rp2/ — the sequencer reaches END, 8 hooks locked, within
+ * 400 s, under the fault monitor as shipped (roll within the slots' narrow half-width, tilt within 1 deg when the
+ * planes meet) — at their tolerance and at a quarter of it, the sequence times within 0.5 % (the issue's criterion).
+ * (S3x-400-B: test_dock_rp2.) The roll guides do the last alignment: they enter before the planes meet and hold the
+ * roll at closure within their clearance. Checked against the history's own rows: the roll and tilt at the row where
+ * the first rod gap comes within the monitor's meet_gap, the roll at the first row in "closed" (the summary's
+ * at_closed), and the docked state at the end from the channels. The counter-cases: S3x-400-C without the guides
+ * (roll_guides.n = 0) closes with the roll the slots leave (-0.89 deg) instead; S3x-400-C-short without the dampers
+ * in its pushers (RP-2 §9.4) meets the planes with the roll aligned but the tilt beyond 1 deg; S3x-400-A without the
+ * guides and dampers (the slots alone, with §8's levers) does not dock. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -135,6 +136,22 @@ static void docked(const c_out *o)
     assert_true(fabs(o->roll_closed) <= o->guide_roll_bound);
 }
 
+static void s3x_400_a(void **state)
+{
+    (void)state;
+    c_out a, b, n;
+    run("s3x-400-A", 1.0, 1, 1, &a);
+    run("s3x-400-A", 0.25, 1, 1, &b);
+    docked(&a);
+    docked(&b);
+    assert_true(fabs(a.t_closed - b.t_closed) < 0.005 * b.t_closed);
+    assert_true(fabs(a.t_locked - b.t_locked) < 0.005 * b.t_locked);
+    assert_true(fabs(a.t_end - b.t_end) < 0.005 * b.t_end);
+    /* §8's levers with the slots alone (no guides, no pusher dampers): the planes meet misaligned */
+    run("s3x-400-A", 1.0, 0, 0, &n);
+    assert_int_not_equal(n.state, MECH_DOCK_SEQ_END);
+}
+
 static void s3x_400_c(void **state)
 {
     (void)state;
@@ -148,7 +165,7 @@ static void s3x_400_c(void **state)
     assert_true(fabs(a.t_locked - b.t_locked) < 0.005 * b.t_locked);
     assert_true(fabs(a.t_end - b.t_end) < 0.005 * b.t_end);
     /* without the guides the roll at closure is what the slots leave, the latches on the narrow faces (-0.89 deg
-       against the hooks' 1 deg: docs/rp2-parameters.md §8), not the guides' clearance */
+       against the hooks' 1 deg: docs/rp2-parameters.md §9), not the guides' clearance */
     run("s3x-400-C", 1.0, 0, 1, &n);
     assert_true(n.state != MECH_DOCK_SEQ_END || fabs(n.roll_closed) > a.guide_roll_bound);
 }
@@ -175,6 +192,7 @@ static void s3x_400_c_short(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(s3x_400_a),
         cmocka_unit_test(s3x_400_c),
         cmocka_unit_test(s3x_400_c_short),
     };
