@@ -309,7 +309,9 @@ class DockProcess(C.Structure):
         [(k, C.c_double) for k in ("frt1_slip_max", "frt1_slip_end", "e_residual_rel", "pad_arm_mean", "pad_arm_min",
                                    "pad_arm_max", "pad_m_int", "pad_f_int", "pad_m_prev", "pad_f_prev",
                                    "pad_t_prev")] + [("fault", FaultState)] + \
-        [(k, C.c_double) for k in ("roll_closed", "tilt_closed", "gap_closed_max")]
+        [(k, C.c_double) for k in ("roll_closed", "tilt_closed", "gap_closed_max")] + \
+        [("guide_n", C.c_int)] + [(k, C.c_double) for k in ("guide_t_enter", "guide_roll_enter", "guide_force_max")] + \
+        [("guide_miss_steps", C.c_ulong)]
 
 
 class DockHooksParams(C.Structure):   # mech_dock_hooks_params (mech/dock_process_params.h)

@@ -320,6 +320,10 @@ class DockSim(L.Owner):
                   "at_closed": {"roll": nn(ps.roll_closed), "tilt": nn(ps.tilt_closed),
                                 "rod_gap_max": nn(ps.gap_closed_max)},
                   "hooks": self._hooks(hs, name(ps.state) == "fail-hooks")})
+        if ps.guide_n > 0:   # the roll guides (docs/dock-process.md §9a), as summary.json has them
+            d["roll_guides"] = {"t_enter": nn(ps.guide_t_enter),
+                                "roll_enter_deg": nn(ps.guide_roll_enter * 180 / math.pi),
+                                "force_max": ps.guide_force_max, "miss_steps": ps.guide_miss_steps}
         return d
 
     def _fault(self, f):

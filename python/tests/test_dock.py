@@ -134,3 +134,20 @@ def test_movable_limiter_summary_equals_mech_dock(tmp_path):
     x, gf = r.history["limiter_x"], r.history["limiter_guide_f"]
     assert x.max() == pytest.approx(ml["stroke_max"]) and abs(gf).max() == pytest.approx(ml["guide_friction_max"])
     assert hk.DockSim(hk.DockScenario(D / "s1-B.json")).movable_limiter is None
+
+
+def test_roll_guides_summary_equals_mech_dock(tmp_path):
+    """RP-2's roll guides (docs/dock-process.md §9a) in memory: S3x-400-C-short to 90 s, where a pin first enters its
+    socket during the capture-phase rocking (83 s); the summary with its "process" "roll_guides" object equals mech
+    dock's summary.json (the ctypes mirror of mech_dock_process_summary carries the guides' fields)."""
+    d = json.loads((D / "rp2" / "s3x-400-C-short.json").read_text())
+    d.update(duration=90.0)
+    d["outputs"] = {"rate": 0, "records": False, "plots": False, "animation": False}
+    f = tmp_path / "s3x-400-C-short.json"
+    f.write_text(json.dumps(dict(d, laws={k: str((D / "rp2" / v).resolve()) for k, v in d["laws"].items()})))
+    run("mech", "dock", f, "--out", tmp_path / "out", "--no-plots", "-q")
+    ref = json.loads((tmp_path / "out" / "summary.json").read_text())
+    r = hk.run_dock(f, records=False)
+    assert r.ok and r.summary == ref
+    g = r.summary["process"]["roll_guides"]
+    assert g["t_enter"] is not None and 80 < g["t_enter"] < 90 and g["force_max"] >= 0
