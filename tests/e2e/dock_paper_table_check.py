@@ -46,8 +46,8 @@ def with_(changes):
 for pre, word, exp in [("§4 Fig. 8 (A)", "central impact", "✓"), ("§4 Fig. 8 (B)", "lower FrT1", "✓"),
                        ("§4 Fig. 9", "UJ centre", "~"), ("§4 Fig. 10 (A)", "series of undamped", "✗"),
                        ("§4 Fig. 10 (B)", "first limiter contact", "~"),
-                       ("§4 Fig. 12 interval 3", "353–363", "✗"), ("§4 Fig. 15 fragment 1", "socket bottom", "✗"),
-                       ("§4 Fig. 15 fragment 1", "13 s", "✗"), ("§7 item 9", "240 s", "~")]:
+                       ("§4 Fig. 12 interval 3", "353–363", "✓"), ("§4 Fig. 15 fragment 1", "socket bottom", "✗"),
+                       ("§4 Fig. 15 fragment 1", "13 s", "✗"), ("§7 item 9", "240 s", "✓")]:
     v, why = verdict(M0, pre, word)
     check("shipped: %s (%s) is %s" % (pre, word, exp), v == exp, "(got %s: %s)" % (v, why))
 check("every row has a verdict and a reason", all(r[4] in "✓~✗—" and r[5] for r in T.rows(M0)))
@@ -102,6 +102,14 @@ check("Fig. 15 fragment 3: the gap moves 1.1 mm -> ~", v == "~", "(got %s)" % v)
 w = {"limiter": None, "roller": {"state0": False, "changes": 2, "any": True, "all": False}}
 v, _ = verdict(with_([(("s3x-400-B", "win", "178-181"), w)]), "§4 Fig. 12 interval 2", "178")
 check("Fig. 12: 2 roller changes in 178-181 s -> ✗", v == "✗", "(got %s)" % v)
+# Fig. 12 interval 3: roller contact in the window and never all four at once -> ✓; all at once -> ~; none -> ✗
+w3 = copy.deepcopy(M0["s3x-400-B"]["win"]["353-363"])
+for touch, all_, exp in [(True, False, "✓"), (True, True, "~"), (False, False, "✗")]:
+    w3["roller"] = dict(w3["roller"] or {"state0": False, "changes": 0, "all": False}, any=touch)
+    w3["roller_all"] = all_
+    v, _ = verdict(with_([(("s3x-400-B", "win", "353-363"), copy.deepcopy(w3))]), "§4 Fig. 12 interval 3", "353")
+    check("Fig. 12 interval 3: rollers touch %s, all at once %s -> %s" % (touch, all_, exp), v == exp,
+          "(got %s)" % v)
 allc = [(((n, "t_closed")), 300.0) for n in T.PROCESS] + [((n, "completed"), True) for n in T.PROCESS]
 v, _ = verdict(with_(allc), "§7 item 9", "240")
 check("§7 item 9: every run closes at 300 s -> ✓", v == "✓", "(got %s)" % v)
