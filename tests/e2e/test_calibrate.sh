@@ -70,12 +70,16 @@ check_fails "mech calibrate without a file is a usage error" "missing CAL.json" 
 for vt in beam-shaker-meas beam-hyst-meas; do
     check "make-virtual-test makes $vt" py_run "$TOP/scripts/make-virtual-test" "$C/$vt.vt.json" -o "$WORK/vt-$vt"
     $PY - "$WORK/vt-$vt.csv" "$C/$vt.csv" "$vt" <<'EOF'
-import sys
+import math, sys
 a, b = ([ln.split(",") for ln in open(p).read().split("\n")[2:] if ln] for p in sys.argv[1:3])
 ok = len(a) == len(b) and all(len(x) == len(y) for x, y in zip(a, b))
 for c in range(1, len(a[0])) if ok else []:
     big = max(abs(float(y[c])) for y in b)
-    ok = ok and all(abs(float(x[c]) - float(y[c])) <= 2e-5 * big for x, y in zip(a, b))
+    # two roundings to 5 significant digits, or one flip of the 5th digit at the channel's largest magnitude (a
+    # last-bit difference of the run, e.g. OpenBLAS on 1 thread against 2 in the modal basis, moves beam-hyst's tip
+    # by exactly that: 1e-6 of 0.045)
+    tol = max(2e-5 * big, 1.000001 * 10 ** (math.floor(math.log10(big)) - 4)) if big > 0 else 0
+    ok = ok and all(abs(float(x[c]) - float(y[c])) <= tol for x, y in zip(a, b))
 print(("ok" if ok else "not ok") + " - %s: the regenerated record equals the shipped one to its digits" % sys.argv[3])
 EOF
 done
