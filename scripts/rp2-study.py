@@ -209,12 +209,12 @@ if r:
             x["latches_closed"] or "—", fmt(num(x["limiter_lead"]), "%+.2f"), fmt(num(x["frt1_pusher_share"]), "%.3f")))
     print()
 
-# ---- the roll at closure and variant C docking (docs/rp2-parameters.md §8) ----
+# ---- the roll at closure and variant C docking (docs/rp2-parameters.md §9) ----
 for p, what in (("slots-C", "module cone"), ("slots-C-short", "short cone")):
     r = rows(p)
     if not r:
         continue
-    print("## 8.1 The latch slots alone against the roll, %s (S3x-400-C, no roll guides, narrow half-width 1 deg, "
+    print("## 9.1 The latch slots alone against the roll, %s (S3x-400-C, no roll guides, narrow half-width 1 deg, "
           "`%s.json`)\n" % (what, p))
     print("| narrowing (mm) | entry (deg) | detent force (N) | closed (s) | roll at closure (deg) | latches on stops | "
           "tilt max (deg) |")
@@ -229,7 +229,7 @@ for p, what in (("guides-C", "module cone"), ("guides-C-short", "short cone")):
     r = rows(p)
     if not r:
         continue
-    print("## 8.2 The roll guides, %s (S3x-400-C with RP-2's slots, `%s.json`)\n" % (what, p))
+    print("## 9.2 The roll guides, %s (S3x-400-C with RP-2's slots, `%s.json`)\n" % (what, p))
     print("| pin length (mm) | mouth half-width (mm) | mouth (deg at 0.50 m) | closed (s) | roll at closure (deg) | "
           "latches on stops | tilt max (deg) |")
     print("|--:|--:|--:|--:|--:|--:|--:|")
@@ -244,7 +244,7 @@ for p, what in (("pushers-C", "module cone"), ("pushers-C-short", "short cone"))
     r = rows(p)
     if not r:
         continue
-    print("#### 8.4 The pushers' damping, %s (S3x-400-C with RP-2's slots and guides, `%s.json`)\n" % (what, p))
+    print("## 9.4 The pushers' damping, %s (S3x-400-C with RP-2's slots and guides, `%s.json`)\n" % (what, p))
     print("| damping per rod (N s/m) | closed (s) | closed + the hooks' 10 s lock + 5 s hold (s) | roll at closure (deg) | "
           "pushers' share of FrT1's restored stroke |")
     print("|--:|--:|--:|--:|--:|")
@@ -256,7 +256,7 @@ for p, what in (("pushers-C", "module cone"), ("pushers-C-short", "short cone"))
     print()
 r = rows("qual-c")
 if r:
-    print("## 8.3 Variant C over the worst-case set (`qual-c.json`, whole process to 400 s, the fault monitor and the "
+    print("## 9.3 Variant C over the worst-case set (`qual-c.json`, whole process to 400 s, the fault monitor and the "
           "hooks as shipped)\n")
     print("| case | variant | status | closed (s) | closed + the hooks' 10 s lock + 5 s hold (s) | roll at closure (deg) | "
           "latches on stops | tilt max (deg) | pushers' share |")
@@ -460,13 +460,13 @@ if os.path.isdir(d):
                 "%s → %s" % (fmt(a["tilt_cap"], "%.2f"), fmt(m["tilt_cap"], "%.2f"))))
         print()
 
-for plan in ("qual-rp2", "qual-c"):
+for plan, sec in (("qual-rp2", "10.4"), ("qual-c", "10.4b")):
     r = rows(plan)
     full = [x for x in r if os.path.exists(os.path.join(OUT, plan, "runs", x["run"], "history.csv"))]
     if not full:
         continue
-    print("## 10.4 The worst-case set as shipped: the docked state (`%s.json`, every run re-run with `mech sweep %s.json "
-          "--rerun ID`; the sweep's \"completed\" only says the run ended without an error)\n" % (plan, plan))
+    print("## %s The worst-case set as shipped: the docked state (`%s.json`, every run re-run with `mech sweep %s.json "
+          "--rerun ID`; the sweep's \"completed\" only says the run ended without an error)\n" % (sec, plan, plan))
     print("| case | variant | end | closed (s) | END (s) | roll when the planes met (deg) | tilt when the planes met (deg) "
           "| latch roll at closure (deg) | latches on stops | hooks locked | tilt from capture (deg) | "
           "tilt from the rollers (deg) | retraction force max (N) | roller force max (N) | guide force max (N) | "
