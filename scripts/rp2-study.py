@@ -483,6 +483,35 @@ for plan, sec in (("qual-rp2", "10.4"), ("qual-c", "10.4b")):
             fmt(m["guide_f"], "%.0f"), fmt(m["residual"], "%.1e")))
     print()
 
+r = rows("ablate-AB")
+full = {(x["case"], x["variant"]): os.path.join(OUT, "ablate-AB", "runs", x["run"]) for x in r
+        if os.path.exists(os.path.join(OUT, "ablate-AB", "runs", x["run"], "history.csv"))}
+if full:
+    print("## 10.5 What each change contributes: S3x-400-A and -B with one change taken out (`ablate-AB.json`, every run "
+          "re-run with `mech sweep ablate-AB.json --rerun ID`)\n")
+    print("| S3x-400 run | end | closed / END (s) | roll, tilt when the planes met (deg) | at a quarter of the tolerance |")
+    print("|---|---|--:|--:|---|")
+
+    def one(m, quarter):
+        end = "`%s`" % m["end"]
+        if m["end"].startswith("fail"):
+            sm = json.load(open(os.path.join(m["dir"], "summary.json")))
+            end += " (%.1f s)" % sm["process"]["fault"]["t"]
+        if quarter:
+            if m["end"] == "end":
+                return "%s, %.1f / %.1f s" % (end, m["closed"], m["t_end"])
+            return "%s, %s°, %s°" % (end, fmt(m["roll_meet"], "%.2f"), fmt(m["tilt_meet"], "%.2f"))
+        ce = "—" if m["closed"] != m["closed"] else "%.1f / %s" % (m["closed"], fmt(m["t_end"], "%.1f"))
+        return "%s | %s | %s, %s" % (end, ce, fmt(m["roll_meet"], "%.2f"), fmt(m["tilt_meet"], "%.2f"))
+    for v in ("A", "B"):
+        for c in [x["case"] for x in r if x["variant"] == v and not x["case"].endswith(", tol/4")]:
+            if (c, v) not in full or (c + ", tol/4", v) not in full:
+                continue
+            m, q = shipped_measures(full[(c, v)]), shipped_measures(full[(c + ", tol/4", v)])
+            m["dir"], q["dir"] = full[(c, v)], full[(c + ", tol/4", v)]
+            print("| %s, %s | %s | %s |" % (v, c, one(m, False), one(q, True)))
+    print()
+
 # the levers' figure: what the planes meet with, against the lever length and the rollers' offset
 for (plan, v), pts in LEVERS.items():
     with open(os.path.join(OUT, "levers-%s-%s.dat" % (plan, v)), "w") as f:
