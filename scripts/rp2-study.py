@@ -209,12 +209,12 @@ if r:
             x["latches_closed"] or "—", fmt(num(x["limiter_lead"]), "%+.2f"), fmt(num(x["frt1_pusher_share"]), "%.3f")))
     print()
 
-# ---- the roll at closure and variant C docking (docs/rp2-parameters.md §8) ----
+# ---- the roll at closure and variant C docking (docs/rp2-parameters.md §9) ----
 for p, what in (("slots-C", "module cone"), ("slots-C-short", "short cone")):
     r = rows(p)
     if not r:
         continue
-    print("## 8.1 The latch slots alone against the roll, %s (S3x-400-C, no roll guides, narrow half-width 1 deg, "
+    print("## 9.1 The latch slots alone against the roll, %s (S3x-400-C, no roll guides, narrow half-width 1 deg, "
           "`%s.json`)\n" % (what, p))
     print("| narrowing (mm) | entry (deg) | detent force (N) | closed (s) | roll at closure (deg) | latches on stops | "
           "tilt max (deg) |")
@@ -229,7 +229,7 @@ for p, what in (("guides-C", "module cone"), ("guides-C-short", "short cone")):
     r = rows(p)
     if not r:
         continue
-    print("## 8.2 The roll guides, %s (S3x-400-C with RP-2's slots, `%s.json`)\n" % (what, p))
+    print("## 9.2 The roll guides, %s (S3x-400-C with RP-2's slots, `%s.json`)\n" % (what, p))
     print("| pin length (mm) | mouth half-width (mm) | mouth (deg at 0.50 m) | closed (s) | roll at closure (deg) | "
           "latches on stops | tilt max (deg) |")
     print("|--:|--:|--:|--:|--:|--:|--:|")
@@ -244,7 +244,7 @@ for p, what in (("pushers-C", "module cone"), ("pushers-C-short", "short cone"))
     r = rows(p)
     if not r:
         continue
-    print("#### 8.4 The pushers' damping, %s (S3x-400-C with RP-2's slots and guides, `%s.json`)\n" % (what, p))
+    print("## 9.4 The pushers' damping, %s (S3x-400-C with RP-2's slots and guides, `%s.json`)\n" % (what, p))
     print("| damping per rod (N s/m) | closed (s) | closed + the hooks' 10 s lock + 5 s hold (s) | roll at closure (deg) | "
           "pushers' share of FrT1's restored stroke |")
     print("|--:|--:|--:|--:|--:|")
@@ -256,7 +256,7 @@ for p, what in (("pushers-C", "module cone"), ("pushers-C-short", "short cone"))
     print()
 r = rows("qual-c")
 if r:
-    print("## 8.3 Variant C over the worst-case set (`qual-c.json`, whole process to 400 s, the fault monitor and the "
+    print("## 9.3 Variant C over the worst-case set (`qual-c.json`, whole process to 400 s, the fault monitor and the "
           "hooks as shipped)\n")
     print("| case | variant | status | closed (s) | closed + the hooks' 10 s lock + 5 s hold (s) | roll at closure (deg) | "
           "latches on stops | tilt max (deg) | pushers' share |")
@@ -364,6 +364,152 @@ for plan, title in (("cam-reach", "7. The alignment levers' reach: lever length 
             fmt(m["tilt_cap"], "%.2f"), fmt(m["tilt_roller"], "%.2f"), fmt(m["tilt_roller_late"], "%.2f"),
             fmt(m["housing_cone"][0], "%.2f"), fmt(m["housing_cone"][1], "%.2f"), fmt(m["roller_f"], "%.0f"),
             fmt(m["drive_f"], "%.0f")))
+    print()
+
+# ---- RP-2 as shipped (docs/rp2-parameters.md §10): the eight whole-process runs, measured from their outputs ----
+SHIPPED = ("s1-400-A", "s1-400-B", "s1-400-C", "s1-400-C-module",
+           "s3x-400-A", "s3x-400-B", "s3x-400-C", "s3x-400-C-short")
+MEET_GAP = 5e-3   # the fault monitor's meet_gap (dock_fault.c): the first rod within the closed-planes gap
+
+
+def shipped_measures(run_dir):
+    """From a run's summary.json and history.csv: the end, the sequence times, the roll and tilt when the planes met
+    (the fault's check values if it tripped, else the history's rel_roll, rel_tilt at the first row whose smallest rod
+    gap is within MEET_GAP), the roll at closure, the latches and hooks, the largest tilt from capture and from the
+    rollers' first bearing to the end, the energy residual and the largest forces"""
+    sm = json.load(open(os.path.join(run_dir, "summary.json")))
+    p, k = sm["process"], sm["docked"]
+    h = history(os.path.join(run_dir, "history.csv"))
+    t, tilt = h["t"], h["rel_tilt"]
+    gap = [min(g) for g in zip(h["rod_gap1"], h["rod_gap2"], h["rod_gap3"], h["rod_gap4"])]
+    k_meet = next((i for i, g in enumerate(gap) if g <= MEET_GAP), None)
+    k_cap = next((i for i, c in enumerate(h["capture"]) if c > 0), None)
+    k_roll = next((i for i, n in enumerate(h["roller_n"]) if n > 0), None)
+    fv = (p.get("fault") or {}).get("values") or {}
+    g = lambda o, key: num(o.get(key)) if o.get(key) is not None else float("nan")
+    guides = p.get("roll_guides") or {}
+    return {
+        "end": p["final_state"], "completed": p.get("completed"), "capture": g(sm, "capture_time"),
+        "retract": g(p, "t_retract"), "align": g(p, "t_align"), "closed": g(p, "t_closed"), "t_end": g(p, "t_end"),
+        "t_meet": t[k_meet] if k_meet is not None else float("nan"),
+        "roll_meet": (fv["roll"] / DEG if "roll" in fv else
+                      h["rel_roll"][k_meet] / DEG if k_meet is not None else float("nan")),
+        "tilt_meet": (fv["tilt"] / DEG if "tilt" in fv else
+                      tilt[k_meet] / DEG if k_meet is not None else float("nan")),
+        "latch_roll": g(k, "latch_roll_closed_deg"), "latches": k.get("latches_closed"),
+        "hooks": (p.get("hooks") or {}).get("locked"),
+        "tilt_cap": max(tilt[k_cap:]) / DEG if k_cap is not None else float("nan"),
+        "t_roller": t[k_roll] if k_roll is not None else float("nan"),
+        "s_roller": h["stroke"][k_roll] if k_roll is not None else float("nan"),
+        "tilt_roller": max(tilt[k_roll:]) / DEG if k_roll is not None else float("nan"),
+        "residual": g(p, "energy_residual_relative"), "drive_f": g(p, "retract_force_max"),
+        "roller_f": g(p, "roller_force_max"), "guide_f": g(guides, "force_max"),
+        "guide_t": g(guides, "t_enter"), "guide_roll": g(guides, "roll_enter_deg"),
+        "share": g(k, "frt1_pusher_share"),
+    }
+
+
+d = os.path.join(OUT, "rp2")
+if os.path.isdir(d):
+    M = {b: shipped_measures(os.path.join(d, b)) for b in SHIPPED if os.path.exists(os.path.join(d, b, "history.csv"))}
+    print("## 10.1 RP-2 as shipped: the process (`mech dock fixtures/mech/dock/rp2/NAME.json`; OUT/rp2/NAME)\n")
+    print("| run | end | capture (s) | retract (s) | align (s) | closed (s) | END (s) | roll when the planes met (deg) | "
+          "tilt when the planes met (deg) | latch roll at closure (deg) | latches on stops | hooks locked | "
+          "residual / (KE0 + W) |")
+    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for b, m in M.items():
+        print("| %s | %s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            b, m["end"], ", completed" if m["completed"] else "", fmt(m["capture"], "%.3f"),
+            fmt(m["retract"], "%.2f"), fmt(m["align"], "%.1f"), fmt(m["closed"], "%.1f"), fmt(m["t_end"], "%.1f"),
+            fmt(m["roll_meet"], "%.2f"), fmt(m["tilt_meet"], "%.2f"), fmt(m["latch_roll"], "%.2f"),
+            "—" if m["latches"] is None else m["latches"], "—" if m["hooks"] is None else m["hooks"],
+            fmt(m["residual"], "%.1e")))
+    print()
+    print("## 10.2 RP-2 as shipped: tilt and forces (OUT/rp2/NAME)\n")
+    print("| run | tilt from capture (deg) | rollers first bear (s, stroke m) | tilt from the rollers (deg) | "
+          "retraction force max (N) | roller force max (N) | guides enter (s, roll deg) | guide force max (N) | "
+          "pushers' share |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for b, m in M.items():
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            b, fmt(m["tilt_cap"], "%.2f"),
+            "—" if m["t_roller"] != m["t_roller"] else "%.1f, %.3f" % (m["t_roller"], m["s_roller"]),
+            fmt(m["tilt_roller"], "%.2f"), fmt(m["drive_f"], "%.0f"),
+            fmt(m["roller_f"], "%.0f") if m["roller_f"] > 0 else "—",
+            "—" if m["guide_t"] != m["guide_t"] else "%.1f, %.2f" % (m["guide_t"], m["guide_roll"]),
+            fmt(m["guide_f"], "%.0f"), fmt(m["share"], "%.3f")))
+    print()
+    q = os.path.join(OUT, "rp2-quarter")
+    Q = {b: shipped_measures(os.path.join(q, b)) for b in M if os.path.exists(os.path.join(q, b, "history.csv"))}
+    if Q:
+        print("## 10.3 Converged? The same runs at a quarter of the tolerance (`--tolerance 6.25e-8`; OUT/rp2-quarter/NAME)"
+              "\n")
+        print("| run | end | retract (s) | align (s) | closed (s) | END (s) | largest change of the four (%) | "
+              "roll when the planes met (deg) | tilt when the planes met (deg) | latch roll at closure (deg) | "
+              "latches on stops | tilt from capture (deg) |")
+        print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+        for b, m in Q.items():
+            a = M[b]
+            ch = max(abs(m[x] / a[x] - 1) for x in ("retract", "align", "closed", "t_end"))
+            print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                b, m["end"], *("%s → %s" % (fmt(a[x], f), fmt(m[x], f)) for x, f in
+                               (("retract", "%.2f"), ("align", "%.1f"), ("closed", "%.1f"), ("t_end", "%.1f"))),
+                fmt(100 * ch, "%.2f"),
+                *("%s → %s" % (fmt(a[x], "%.2f"), fmt(m[x], "%.2f")) for x in ("roll_meet", "tilt_meet", "latch_roll")),
+                "%s → %s" % (a["latches"], m["latches"]),
+                "%s → %s" % (fmt(a["tilt_cap"], "%.2f"), fmt(m["tilt_cap"], "%.2f"))))
+        print()
+
+for plan, sec in (("qual-rp2", "10.4"), ("qual-c", "10.4b")):
+    r = rows(plan)
+    full = [x for x in r if os.path.exists(os.path.join(OUT, plan, "runs", x["run"], "history.csv"))]
+    if not full:
+        continue
+    print("## %s The worst-case set as shipped: the docked state (`%s.json`, every run re-run with `mech sweep %s.json "
+          "--rerun ID`; the sweep's \"completed\" only says the run ended without an error)\n" % (sec, plan, plan))
+    print("| case | variant | end | closed (s) | END (s) | roll when the planes met (deg) | tilt when the planes met (deg) "
+          "| latch roll at closure (deg) | latches on stops | hooks locked | tilt from capture (deg) | "
+          "tilt from the rollers (deg) | retraction force max (N) | roller force max (N) | guide force max (N) | "
+          "residual / (KE0 + W) |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for x in full:
+        m = shipped_measures(os.path.join(OUT, plan, "runs", x["run"]))
+        print("| %s | %s | %s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            x["case"], x["variant"], m["end"], ", completed" if m["completed"] else "", fmt(m["closed"], "%.1f"),
+            fmt(m["t_end"], "%.1f"), fmt(m["roll_meet"], "%.2f"), fmt(m["tilt_meet"], "%.2f"),
+            fmt(m["latch_roll"], "%.2f"), "—" if m["latches"] is None else m["latches"],
+            "—" if m["hooks"] is None else m["hooks"], fmt(m["tilt_cap"], "%.2f"), fmt(m["tilt_roller"], "%.2f"),
+            fmt(m["drive_f"], "%.0f"), fmt(m["roller_f"], "%.0f") if m["roller_f"] > 0 else "—",
+            fmt(m["guide_f"], "%.0f"), fmt(m["residual"], "%.1e")))
+    print()
+
+r = rows("ablate-AB")
+full = {(x["case"], x["variant"]): os.path.join(OUT, "ablate-AB", "runs", x["run"]) for x in r
+        if os.path.exists(os.path.join(OUT, "ablate-AB", "runs", x["run"], "history.csv"))}
+if full:
+    print("## 10.5 What each change contributes: S3x-400-A and -B with one change taken out (`ablate-AB.json`, every run "
+          "re-run with `mech sweep ablate-AB.json --rerun ID`)\n")
+    print("| S3x-400 run | end | closed / END (s) | roll, tilt when the planes met (deg) | at a quarter of the tolerance |")
+    print("|---|---|--:|--:|---|")
+
+    def one(m, quarter):
+        end = "`%s`" % m["end"]
+        if m["end"].startswith("fail"):
+            sm = json.load(open(os.path.join(m["dir"], "summary.json")))
+            end += " (%.1f s)" % sm["process"]["fault"]["t"]
+        if quarter:
+            if m["end"] == "end":
+                return "%s, %.1f / %.1f s" % (end, m["closed"], m["t_end"])
+            return "%s, %s°, %s°" % (end, fmt(m["roll_meet"], "%.2f"), fmt(m["tilt_meet"], "%.2f"))
+        ce = "—" if m["closed"] != m["closed"] else "%.1f / %s" % (m["closed"], fmt(m["t_end"], "%.1f"))
+        return "%s | %s | %s, %s" % (end, ce, fmt(m["roll_meet"], "%.2f"), fmt(m["tilt_meet"], "%.2f"))
+    for v in ("A", "B"):
+        for c in [x["case"] for x in r if x["variant"] == v and not x["case"].endswith(", tol/4")]:
+            if (c, v) not in full or (c + ", tol/4", v) not in full:
+                continue
+            m, q = shipped_measures(full[(c, v)]), shipped_measures(full[(c + ", tol/4", v)])
+            m["dir"], q["dir"] = full[(c, v)], full[(c + ", tol/4", v)]
+            print("| %s, %s | %s | %s |" % (v, c, one(m, False), one(q, True)))
     print()
 
 # the levers' figure: what the planes meet with, against the lever length and the rollers' offset
