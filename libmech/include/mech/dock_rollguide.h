@@ -27,7 +27,7 @@ typedef struct mech_dock_rollguide_out {
     double    energy;                            /* elastic, J                                                  */
 } mech_dock_rollguide_out;
 
-// (params) => RP-1's: no guides (n = 0); the other values those of RP-2 (docs/rp2-parameters.md §8)
+// (params) => RP-1's: no guides (n = 0); the other values those of RP-2 (docs/rp2-parameters.md §9, §10)
 void mech_dock_rollguide_params_default(mech_dock_rollguide_params *p);
 // (params) => 0, or HY_EMODEL with the key named ("roll_guides.<key>")
 int mech_dock_rollguide_check(const mech_dock_rollguide_params *p, hy_err *err);

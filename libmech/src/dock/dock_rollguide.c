@@ -17,7 +17,7 @@ void mech_dock_rollguide_params_default(mech_dock_rollguide_params *p)
     p->psi0 = 0.0;               /* one per side, between the hook pairs and off the pushers' 45 deg azimuths    */
     p->length = 0.03;            /* enters after the pushers touch (their 0.04 m stroke): a longer pin bears on
                                     the collar during the short cone's rocking and gives FrT1's stroke back
-                                    instead of the pushers (docs/rp2-parameters.md §8.2)                        */
+                                    instead of the pushers (docs/rp2-parameters.md §9.2)                        */
     p->taper_length = 0.02;      /* the mouth narrows over the first 20 mm, then a 10 mm bore                    */
     p->catch_half_width = 0.05;  /* 5.7 deg of roll at 0.50 m                                                    */
     p->clearance = 0.001;        /* 0.11 deg at 0.50 m, well inside the hooks' 1 deg catch                       */
