@@ -180,6 +180,14 @@ void dock_renormalise(mech_dock_sim *s, double *y);
 void dock_adaptive_init(mech_dock_sim *s);
 // one accepted error-controlled step (HY_OK), or the error with the state back at the last accepted step
 int dock_adaptive_step(mech_dock_sim *s, hy_err *err);
+/* event location (dock_locate.c): the index of the first event function whose side differs between a and b (-1:
+   none); the shortest trial step that still crosses, to tol (trial(ctx, x) makes the trial step of x and writes its
+   event functions to g1; glo: scratch of n) */
+#define DOCK_GAP_APART -1.0   /* the event functions' mark for "apart, no distance": no feature in reach
+                                 (gap_values), a pad point or roller off the wall's feature (dock_proc.c)        */
+int dock_gap_changed(const double *a, const double *b, int n);
+int dock_locate(int n, double tol, const double *g0, double *g1, double *glo, double *h,
+                int (*trial)(void *ctx, double x), void *ctx);
 
 /* ---- dock_guides.c (variant C) ---- */
 int dock_guides_sliding(const mech_dock_sim *s);

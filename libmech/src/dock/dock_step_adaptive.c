@@ -116,15 +116,6 @@ static int contact_gaps(const mech_dock_sim *s)
     return s->ngap - 2 - (s->lim_on ? 2 : 0);
 }
 
-// (event functions a, b) => index of the first one whose side differs, -1 when none
-static int gap_changed(const double *a, const double *b, int n)
-{
-    for (int j = 0; j < n; j++)
-        if ((a[j] > 0) != (b[j] > 0))
-            return j;
-    return -1;
-}
-
 // (sim at an accepted state, step h) => ytry, yerr, kout of one error-controlled step; the trials are those of its end
 static int try_step(mech_dock_sim *s, double h)
 {
@@ -132,56 +123,23 @@ static int try_step(mech_dock_sim *s, double h)
     return mech_ode_step_apply_fsal(s->stp, s->t, h, s->ytry, s->yerr, s->k1, s->kout, &s->sys);
 }
 
+// (sim, step x) => the trial step of x and its event functions in s->g1 (dock_locate's trial)
+static int locate_trial(void *ctx, double x)
+{
+    mech_dock_sim *s = ctx;
+    int rc = try_step(s, x);
+    if (rc == HY_OK)
+        gap_values(s, &s->ev, s->g1);
+    return rc;
+}
+
 /* The trial step of *h crossed an event (s->g1 and s->g0 differ in sign): shorten it so that it ends at most
  * DOCK_EVENT_TOL after the first crossing, on the new side, so that the contact (or the separation, or the capture)
- * starts on the step boundary and no step integrates across the kink. Illinois regula falsi on the step length with
- * the event function that changed, bisection every fourth iteration; the function followed is switched when an
- * earlier one is found. On HY_OK: *h, ytry, yerr, kout, s->ev, s->g1 and the trials are those of the shortened step. */
+ * starts on the step boundary and no step integrates across the kink (dock_locate.c). On HY_OK: *h, ytry, yerr, kout,
+ * s->ev, s->g1 and the trials are those of the shortened step. */
 static int locate(mech_dock_sim *s, double *h)
 {
-    const int n = s->ngap;
-    double lo = 0, hi = *h;
-    memcpy(s->glo, s->g0, (size_t)n * sizeof *s->glo);
-    int j = gap_changed(s->g0, s->g1, n), side = 0, at_hi = 1, rc;
-    double glo = s->glo[j], ghi = s->g1[j];
-    for (int it = 0; hi - lo > DOCK_EVENT_TOL && it < 100; it++) {
-        double w = hi - lo, x = glo != ghi ? lo + w * glo / (glo - ghi) : lo + 0.5 * w;
-        if (it % 4 == 3 || !(x == x))
-            x = lo + 0.5 * w;
-        x = fmin(fmax(x, lo + 1e-3 * w), hi - 1e-3 * w);
-        if ((rc = try_step(s, x)) != HY_OK)
-            return rc;
-        gap_values(s, &s->ev, s->g1);
-        int k = gap_changed(s->g0, s->g1, n);
-        if (k >= 0) {   /* crossed by x: the bracket's upper end moves */
-            hi = x;
-            if (k != j) {
-                j = k;
-                glo = s->glo[j];
-                side = 0;
-            } else if (side == -1) {
-                glo *= 0.5;
-            }
-            ghi = s->g1[j];
-            side = -1;
-            at_hi = 1;
-        } else {
-            lo = x;
-            memcpy(s->glo, s->g1, (size_t)n * sizeof *s->glo);
-            glo = s->glo[j];
-            if (side == 1)
-                ghi *= 0.5;
-            side = 1;
-            at_hi = 0;
-        }
-    }
-    if (!at_hi) {
-        if ((rc = try_step(s, hi)) != HY_OK)
-            return rc;
-        gap_values(s, &s->ev, s->g1);
-    }
-    *h = hi;
-    return HY_OK;
+    return dock_locate(s->ngap, DOCK_EVENT_TOL, s->g0, s->g1, s->glo, h, locate_trial, s);
 }
 
 // (sim just made) => error scales, first step, event functions at t = 0
@@ -268,7 +226,7 @@ int dock_adaptive_step(mech_dock_sim *s, hy_err *err)
         double h0 = h;
         int ev = 0;
         s->ngap = gap_values(s, &s->ev, s->g1);
-        if (p->events && gap_changed(s->g0, s->g1, s->ngap) >= 0) {
+        if (p->events && dock_gap_changed(s->g0, s->g1, s->ngap) >= 0) {
             if ((rc = locate(s, &h)) != HY_OK) {
                 dock_revert_all(s);
                 s->st.rejected++;
