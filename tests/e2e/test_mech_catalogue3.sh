@@ -126,10 +126,14 @@ p = subprocess.Popen([mech, "dock", sc, "--out", d, "--duration", "25000", "--no
 time.sleep(1.5)
 p.send_signal(signal.SIGINT)
 err = p.communicate()[1]
-want = ("duration 25000 s, error-controlled (2.5e+06 to 1e+08 steps: steps of 0.01 s at most, of step = 0.00025 s): "
-        "the outputs will take 6.6 GB to 56.0 GB (history.csv and pose.csv 2.5e+06 to 5e+06 rows x 88 columns, element records "
+# the same range in either form: a note, or a warning when the machine's free space in the output folder is below the
+# upper bound (it depends on the machine: 57 GB free here once, against the 56 GB bound)
+head = ("duration 25000 s, error-controlled (2.5e+06 to 1e+08 steps: steps of 0.01 s at most, of step = 0.00025 s): "
+        "the outputs ")
+note = ("will take 6.6 GB to 56.0 GB (history.csv and pose.csv 2.5e+06 to 5e+06 rows x 88 columns, element records "
         "2.5e+06 to 1e+08 rows x 6)")
-ok = want in err and err.count("\n") == 1 and p.returncode == -signal.SIGINT
+warn = "may take up to 56.0 GB (at least 6.6 GB), more than the "
+ok = (head + note in err or head + warn in err) and err.count("\n") == 1 and p.returncode == -signal.SIGINT
 if not ok:
     print("#", p.returncode, err)
 sys.exit(0 if ok else 1)
