@@ -29,7 +29,7 @@ GP_KEEP=$WORK/keep-f HYST_GNUPLOT=$WORK/bin/gnuplot check "fault-reopen-B with i
     "$MECH" dock "$D/fault-reopen-B.json" --out "$WORK/f" --no-records -q
 [ -s "$WORK/b/process.png" ] && [ -s "$WORK/f/process.png" ] && ok "process.png written" || not_ok "process.png written"
 python3 - "$WORK" >"$WORK/py.out" 2>&1 <<'PY'
-import glob, json, re, sys
+import glob, json, math, re, sys
 W = sys.argv[1]
 def ok(c, name):
     print(("ok - " if c else "not ok - ") + name)
@@ -63,8 +63,11 @@ ok(m and abs(float(m.group(1)) - lo) < 1e-6 and float(m.group(2)) > tend, "S1: t
 err = max((abs(r[6] - (0 if r[0] <= ts else min(TRAVEL_MM, 1e3 * SPEED * (r[0] - ts)))) for r in H), default=1)
 ok(err < 1e-5, "S1: jaw travel = (t - t_start) x 1 mm/s up to 10 mm (largest difference %.2g mm)" % err)
 ok(abs(H[-1][6] - TRAVEL_MM) < 1e-6, "S1: the jaw at the lock: capture_range + preload / k = %.4g mm" % H[-1][6])
-before = [r for r in H if r[0] < tl]
-after = [r for r in H if r[0] >= tl]
+# the table's times are printed to 9 significant digits (1e-6 s here): the row at the lock may print up to half a
+# unit below the summary's exact t_locked (381.335717 against 381.3357174 with glibc's FMA variants off)
+eps = 10.0 ** (math.floor(math.log10(tl)) - 8)
+before = [r for r in H if r[0] < tl - eps]
+after = [r for r in H if r[0] >= tl - eps]
 ok(before and after and all(r[5] == 0 for r in before) and all(r[5] == 8 for r in after),
    "S1: links locked 0 before t_locked = %.4f s, 8 from it" % tl)
 ok(all(int(r[7]) & 1 for r in before) and not any(int(r[7]) & 1 for r in after),
