@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <mpi.h>
+#include "hyst/util.h"
 #include "sweep_pool.h"
 
 /* ---- MPI through dlopen ---------------------------------------------------------------------------------- *
@@ -133,44 +134,16 @@ struct sw_pool {
     long *busy;      /* MPI: ids in flight at each rank                                                       */
 };
 
-static int full_read(int fd, void *buf, size_t n)
-{
-    char *b = buf;
-    while (n) {
-        ssize_t k = read(fd, b, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        b += k, n -= (size_t)k;
-    }
-    return 0;
-}
-
-static int full_write(int fd, const void *buf, size_t n)
-{
-    const char *b = buf;
-    while (n) {
-        ssize_t k = write(fd, b, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        b += k, n -= (size_t)k;
-    }
-    return 0;
-}
-
 static void worker_main(const mech_sweep_plan *p, int in, int out)
 {
     request rq;
     mech_sweep_result r;
-    while (full_read(in, &rq.id, sizeof rq.id) == 0 && rq.id >= 0) {
-        if (p->live_u && full_read(in, rq.u, (size_t)p->ndist * sizeof *rq.u) != 0)
+    while (hy_fd_read_full(in, &rq.id, sizeof rq.id) == 0 && rq.id >= 0) {
+        if (p->live_u && hy_fd_read_full(in, rq.u, (size_t)p->ndist * sizeof *rq.u) != 0)
             break;
         request_take(p, &rq);
         mech_sweep_run(p, rq.id, &r);
-        if (full_write(out, &r, sizeof r) != 0)
+        if (hy_fd_write_full(out, &r, sizeof r) != 0)
             break;
     }
     _exit(0);
@@ -305,7 +278,7 @@ int sw_pool_run(sw_pool *q, const long *ids, size_t n, sw_done_fn done, void *ct
             if (q->w[k].alive && q->w[k].run < 0) {
                 q->w[k].run = ids[next];
                 request rq;
-                if (full_write(q->w[k].to, &rq, request_make(q->p, ids[next], &rq)) != 0) {
+                if (hy_fd_write_full(q->w[k].to, &rq, request_make(q->p, ids[next], &rq)) != 0) {
                     q->w[k].run = -1;
                     q->w[k].alive = 0;   /* reaped and replaced below */
                     close(q->w[k].to), close(q->w[k].from);
@@ -332,7 +305,7 @@ int sw_pool_run(sw_pool *q, const long *ids, size_t n, sw_done_fn done, void *ct
             if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
             mech_sweep_result r;
-            if (full_read(q->w[k].from, &r, sizeof r) == 0) {
+            if (hy_fd_read_full(q->w[k].from, &r, sizeof r) == 0) {
                 q->w[k].run = -1;
                 if (done(ctx, &r))
                     n = next;

@@ -55,6 +55,11 @@ typedef struct hy_child {
 int hy_child_start(hy_child *c, const char *const argv[], char mode, hy_err *err);
 int hy_child_wait(hy_child *c);
 
+// (fd, buffer, n bytes) => 0 when all n bytes were read / written (fdio.c: short transfers continued, EINTR retried);
+// -1 on end of file, a closed pipe or an error
+int hy_fd_read_full(int fd, void *buf, size_t n);
+int hy_fd_write_full(int fd, const void *buf, size_t n);
+
 /* A lock on an output folder (runguard.c): DIR/.hystkit-lock under flock, so a second run into a folder in use is
  * refused with a clear message (its process id) and a crashed run never leaves a lock that blocks. */
 typedef struct hy_dir_lock {

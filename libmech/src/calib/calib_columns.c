@@ -15,37 +15,10 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "hyst/util.h"
 #include "calib_internal.h"
 
 #define WORKERS_MAX 64
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t k = write(fd, p, len);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        p += k, len -= (size_t)k;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *buf, size_t len)
-{
-    char *p = buf;
-    while (len > 0) {
-        ssize_t k = read(fd, p, len);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        p += k, len -= (size_t)k;
-    }
-    return 0;
-}
 
 int mech_calib__columns(int ncol, int jobs, size_t n, mech_calib__column_fn fn, void *ctx, double *out, hy_err *err)
 {
@@ -85,9 +58,9 @@ int mech_calib__columns(int ncol, int jobs, size_t n, mech_calib__column_fn fn, 
             for (int k = nw; k < ncol; k += jobs) {
                 hy_err e = {0};
                 int st = fn(ctx, k, out + (size_t)k * n, &e);
-                if (write_all(pp[1], &st, sizeof st) != 0 ||
-                    (st == HY_OK ? write_all(pp[1], out + (size_t)k * n, n * sizeof *out)
-                                 : write_all(pp[1], &e, sizeof e)) != 0 || st != HY_OK)
+                if (hy_fd_write_full(pp[1], &st, sizeof st) != 0 ||
+                    (st == HY_OK ? hy_fd_write_full(pp[1], out + (size_t)k * n, n * sizeof *out)
+                                 : hy_fd_write_full(pp[1], &e, sizeof e)) != 0 || st != HY_OK)
                     break;
             }
             _exit(0);
@@ -100,7 +73,7 @@ int mech_calib__columns(int ncol, int jobs, size_t n, mech_calib__column_fn fn, 
     for (int w = 1; w < nw; w++) {
         for (int k = w; k < ncol && rc == HY_OK; k += jobs) {
             int st;
-            if (read_all(fd[w], &st, sizeof st) != 0) {
+            if (hy_fd_read_full(fd[w], &st, sizeof st) != 0) {
                 int ws = 0;
                 close(fd[w]), fd[w] = -1;
                 waitpid(pid[w], &ws, 0), pid[w] = 0;
@@ -109,11 +82,11 @@ int mech_calib__columns(int ncol, int jobs, size_t n, mech_calib__column_fn fn, 
                                  WTERMSIG(ws), strsignal(WTERMSIG(ws)))
                     : hy_err_set(err, HY_EIO, "the worker process of key column %d ended without its result", k + 1);
             } else if (st == HY_OK) {
-                if (read_all(fd[w], out + (size_t)k * n, n * sizeof *out) != 0)
+                if (hy_fd_read_full(fd[w], out + (size_t)k * n, n * sizeof *out) != 0)
                     rc = hy_err_set(err, HY_EIO, "the worker process of key column %d sent a short result", k + 1);
             } else {
                 hy_err e;
-                rc = read_all(fd[w], &e, sizeof e) == 0 ? (*err = e, st)
+                rc = hy_fd_read_full(fd[w], &e, sizeof e) == 0 ? (*err = e, st)
                     : hy_err_set(err, HY_EIO, "the worker process of key column %d failed without its message", k + 1);
             }
         }
