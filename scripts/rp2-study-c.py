@@ -25,6 +25,7 @@ ENVELOPE = 7.0          # issue 44: tilt <= 7 deg from capture to the end
 SHARE_MIN = 0.9         # the pushers' share in restoring FrT1 (the brief: >= ~0.9)
 HOLD = 15.0             # the hooks' 10 s lock and the 5 s hold after the planes close (docs/dock-process.md §9)
 X0_REF = 0.52           # RP-2's forward position (scripts/make-rp2 RP2_C): the reference runs' limiter
+WIN = (40.0, 52.0)      # s after capture: the drift with the head's contacts, before the short cone's limiter bears
 
 
 def num(x):
@@ -76,7 +77,8 @@ def rate(t, y, t0, t1):
 
 
 def drift(run_dir):
-    """The tilt drift of one run from its history: the tilt at capture, rel_tilt's rate over the first second, the
+    """The tilt drift of one run from its history: the tilt at capture, rel_tilt's rate over the first 0.05 s (S3x's
+    initial rate) and the first second, the
     two seconds after capture (the absorption) and the next eight, the relative rate |(d pitch, d yaw)/dt| over the
     latter, the limiter's (or the fixed limiter's pads') first bearing after capture, the largest tilt and its time,
     and the seconds from capture to the limiter's first touch with no head contact at all (head forces zero)"""
@@ -92,11 +94,26 @@ def drift(run_dir):
     kend = kl if kl is not None else len(t)
     free = sum(1 for i in range(kc, kend) if h["head_axial"][i] == 0 and h["head_lateral"][i] == 0)
     dt = (t[-1] - t[0]) / (len(t) - 1)
-    return {"t_cap": tc, "tilt_cap": th[kc] / DEG, "rate0": rate(t, th, 0, 1), "rate_abs": rate(t, th, tc, tc + 2),
+    # the window WIN s after capture (before the short cone's limiter bears, §11.1): the head's contacts and the drift
+    w = [i for i in range(len(t)) if tc + WIN[0] <= t[i] <= tc + WIN[1]]
+    bottom = sum(1 for i in w if h["bottom_contact"][i] > 0) / len(w)
+    moment = sum(math.hypot(h["base_my"][i], h["base_mz"][i]) for i in w) / len(w)
+    # at the tilt's peak: the housing's tilt in the cone (pose.csv's hax, what the limiter bounds) and the active
+    # vehicle's swing on the housing (the history's swing: the UJ on B's lateral dampers)
+    hax = None
+    if os.path.exists(os.path.join(run_dir, "pose.csv")):
+        with open(os.path.join(run_dir, "pose.csv")) as f:
+            rd = csv.reader(f)
+            ix = {k: i for i, k in enumerate(next(rd))}
+            next(rd)
+            hax = [math.acos(min(1.0, abs(num(r[ix["hax_x"]])))) / DEG for r in rd]
+    return {"t_cap": tc, "tilt_cap": th[kc] / DEG, "rate0": rate(t, th, 0, 1), "rate_start": rate(t, th, 0, 0.05), "rate_abs": rate(t, th, tc, tc + 2),
             "rate_drift": rate(t, th, tc + 2, tc + 10), "omega": math.hypot(wp, wy),
             "t_bear": t[kl] if kl is not None else float("nan"),
             "tilt_bear": th[kl] / DEG if kl is not None else float("nan"),
-            "tilt_max": th[km] / DEG, "t_max": t[km], "free": free * dt, "h": h}
+            "tilt_max": th[km] / DEG, "t_max": t[km], "free": free * dt, "h": h,
+            "win_rate": rate(t, th, tc + WIN[0], tc + WIN[1]), "win_bottom": bottom, "win_moment": moment,
+            "housing_max": hax[km] if hax and km < len(hax) else float("nan"), "swing_max": h["swing"][km] / DEG}
 
 
 print("## 11. Variant C's tilt from capture (scripts/rp2-study's §11; `rp2-study-c.py`)\n")
@@ -110,21 +127,30 @@ for x in (list(csv.DictReader(open(os.path.join(slots, "results.csv"))))
           if os.path.exists(os.path.join(slots, "results.csv")) else []):
     RUNS.append(("S3x-400-C-short, slots narrowing over %.1f mm" % (1000 * num(x["geometry.detent_travel"])),
                  os.path.join(slots, "runs", x["run"])))
+far = os.path.join(OUT, "c-tilt-tradeoff-far")
+for x in (list(csv.DictReader(open(os.path.join(far, "results.csv"))))
+          if os.path.exists(os.path.join(far, "results.csv")) else []):
+    if abs(num(x["geometry.limiter_x0"]) - 0.68) < 1e-9 and num(x["limiter.f_end"]) == 1200:
+        RUNS.append(("S3x-400-C%s, x0 0.68 m, springs 300 / 1200 N" % ("" if x["cone"] == "module" else "-short"),
+                     os.path.join(far, "runs", x["run"])))
 D = {}
 print("### 11.1 The drift after capture (`history.csv` of each run: `rel_tilt`, `rel_pitch`, `rel_yaw`, `capture`, "
-      "`limiter_f`, `pad_wall_f`, `head_axial`, `head_lateral`)\n")
-print("| run | tilt rate, first second (deg/s) | capture (s) | tilt at capture (deg) | tilt rate, 2 s after capture "
+      "`limiter_f`, `pad_wall_f`, `head_axial`, `head_lateral`, `bottom_contact`, `base_my`, `base_mz`)\n")
+print("| run | tilt rate, 0-0.05 s / first second (deg/s) | capture (s) | tilt at capture (deg) | tilt rate, 2 s after capture "
       "(deg/s) | tilt rate, 2-10 s after (deg/s) | relative rate 2-10 s after (deg/s) | limiter bears first (s, tilt "
-      "deg) | head free of any contact before it (s) | tilt from capture (deg, at s) |")
-print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+      "deg) | head free of any contact before it (s) | %g-%g s after capture: tilt rate (deg/s), head on the socket "
+      "bottom (share of rows), mean moment on the base (N m) | tilt from capture (deg, at s) | there: the housing in "
+      "the cone, the active vehicle's swing on it (deg) |" % WIN)
+print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 for name, d in RUNS:
     if not os.path.exists(os.path.join(d, "history.csv")):
         continue
     m = D[name] = drift(d)
-    print("| %s | %.3f | %.3f | %.2f | %.3f | %.3f | %.3f | %s | %.1f | %.2f at %.1f |" % (
-        name, m["rate0"], m["t_cap"], m["tilt_cap"], m["rate_abs"], m["rate_drift"], m["omega"],
+    print("| %s | %.3f / %.3f | %.3f | %.2f | %.3f | %.3f | %.3f | %s | %.1f | %.3f, %.2f, %.0f | %.2f at %.1f | "
+          "%.2f, %.2f |" % (
+        name, m["rate_start"], m["rate0"], m["t_cap"], m["tilt_cap"], m["rate_abs"], m["rate_drift"], m["omega"],
         "—" if m["t_bear"] != m["t_bear"] else "%.1f, %.2f" % (m["t_bear"], m["tilt_bear"]), m["free"],
-        m["tilt_max"], m["t_max"]))
+        m["win_rate"], m["win_bottom"], m["win_moment"], m["tilt_max"], m["t_max"], m["housing_max"], m["swing_max"]))
 print()
 for name, m in D.items():
     if m["t_bear"] == m["t_bear"]:
@@ -329,4 +355,4 @@ plot %(drift)s
 unset multiplot
 """ % {"o": OUT, "xm": xm, "xs": xs,
        "drift": ", \\\n     ".join("'%s/c-drift.dat' index %d u 1:2 w l lw 2 t \"%s\"" % (OUT, i, n.replace("S3x-400-", ""))
-                               for i, n in enumerate(D) if n != "S3x-400-C-short, slots narrowing over 12.5 mm")})
+                               for i, n in enumerate(D) if n != "S3x-400-C-short, slots narrowing over 12.5 mm" and "x0 0.68" not in n)})
