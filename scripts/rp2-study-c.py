@@ -11,7 +11,6 @@ forward position does not change the motion, so the replay gives the first touch
 reference history gives the tilt reached by then.
 """
 import csv
-import json
 import math
 import os
 import sys
@@ -107,7 +106,8 @@ def drift(run_dir):
             ix = {k: i for i, k in enumerate(next(rd))}
             next(rd)
             hax = [math.acos(min(1.0, abs(num(r[ix["hax_x"]])))) / DEG for r in rd]
-    return {"t_cap": tc, "tilt_cap": th[kc] / DEG, "rate0": rate(t, th, 0, 1), "rate_start": rate(t, th, 0, 0.05), "rate_abs": rate(t, th, tc, tc + 2),
+    return {"t_cap": tc, "tilt_cap": th[kc] / DEG, "rate0": rate(t, th, 0, 1), "rate_start": rate(t, th, 0, 0.05),
+            "rate_abs": rate(t, th, tc, tc + 2),
             "rate_drift": rate(t, th, tc + 2, tc + 10), "omega": math.hypot(wp, wy),
             "t_bear": t[kl] if kl is not None else float("nan"),
             "tilt_bear": th[kl] / DEG if kl is not None else float("nan"),
