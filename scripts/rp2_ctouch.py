@@ -68,21 +68,6 @@ def touch_tilt(x0, cone, z_h, stroke, hi=40 * DEG):
     return hi
 
 
-def x0_limit(cone, z_h, stroke, tilt, lo=0.40, hi=0.80):
-    """The forward position x0 (m) at which the limiter touches exactly at the housing tilt `tilt` (rad): further
-    forward (larger x0) it touches at a smaller tilt (bisection to 1e-9 m)"""
-    f = lambda x: touch_tilt(x, cone, z_h, stroke) - tilt
-    if f(lo) < 0 or f(hi) > 0:
-        return float("nan")
-    while hi - lo > 1e-9:
-        m = 0.5 * (lo + hi)
-        if f(m) > 0:
-            lo = m
-        else:
-            hi = m
-    return 0.5 * (lo + hi)
-
-
 PADS, PAD_HALF = 4, 30 * DEG         # the pads: sectors of the frustum centred at 0, 90, 180, 270 deg (dock_geom.c)
 
 
