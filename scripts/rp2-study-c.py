@@ -201,8 +201,9 @@ for m in MEAS.get("module", []):
     s = [q for q in MEAS.get("short", []) if q[:3] == m[:3]]
     if s and all(m[7].values()) and all(s[0][7].values()):
         both.append(m[:3])
-print("Points meeting every requirement in both cones: %s.\n" % (
-    ", ".join("x0 %.2f m, %g N, travel %.2f m" % b for b in both) if both else "**none**"))
+if rows:
+    print("Points meeting every requirement in both cones: %s.\n" % (
+        ", ".join("x0 %.2f m, %g N, travel %.2f m" % b for b in both) if both else "**none**"))
 for cone in ("module", "short"):
     q = MEAS.get(cone, [])
     if q:
@@ -307,9 +308,14 @@ with open(os.path.join(OUT, "c-sweep.dat"), "w") as f:
         for v in sorted(MEAS.get(cone, [])):
             f.write("%g %g %g %g %g %g %d\n" % (v[0], v[1], v[3], v[4], v[5], v[6], all(v[7].values())))
         f.write("\n\n")
-xm, xs = (list(map(float, open(os.path.join(OUT, "c-bound.dat")).read().split()))[:2]
-          if os.path.exists(os.path.join(OUT, "c-bound.dat")) else (float("nan"), float("nan")))
-with open(os.path.join(OUT, "rp2-tradeoff-c.gp"), "w") as f:
+GP = os.path.join(OUT, "rp2-tradeoff-c.gp")
+if os.path.exists(GP):
+    os.remove(GP)
+if len(R) < 2 or not MEAS:
+    print("- figure not drawn: the reference runs (OUT/rp2/s3x-400-C, -C-short) or the sweeps are missing\n")
+    sys.exit(0)
+xm, xs = (list(map(float, open(os.path.join(OUT, "c-bound.dat")).read().split()))[:2])
+with open(GP + ".tmp", "w") as f:
     f.write("""set terminal pngcairo size 1500,480 font ",10"
 set output '%(o)s/rp2-tradeoff-c.png'
 set multiplot layout 1,3 title "RP-2 design study, variant C: the tilt from capture over the movable limiter (S3x-400; scripts/rp2-study)"
@@ -356,3 +362,4 @@ unset multiplot
 """ % {"o": OUT, "xm": xm, "xs": xs,
        "drift": ", \\\n     ".join("'%s/c-drift.dat' index %d u 1:2 w l lw 2 t \"%s\"" % (OUT, i, n.replace("S3x-400-", ""))
                                for i, n in enumerate(D) if n != "S3x-400-C-short, slots narrowing over 12.5 mm" and "x0 0.68" not in n)})
+os.replace(GP + ".tmp", GP)
