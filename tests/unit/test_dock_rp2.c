@@ -184,7 +184,7 @@ static void s3x_c_lead(void **state)
     mech_dock_config_free(&c);
 }
 
-/* Every latch engages (docs/rp2-parameters.md §11): a latch snaps out behind its stop once its own tip has passed the
+/* Every latch engages (docs/rp2-parameters.md §12): a latch snaps out behind its stop once its own tip has passed the
  * stop by the detent travel (docs/dock.md §3), and the head has 15 mm of axial play between the stops and the bottom.
  * On a head tilted by th in the socket the trailing tip lies r_latch sin th above the centre, so it can pass only when
  * travel + r_latch sin th <= 15 mm: th <= 6.6 deg at RP-2's 7.5 mm, 2.2 deg at the 12.5 mm RP-2 had before. S3x-400-A
