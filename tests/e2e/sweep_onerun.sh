@@ -31,6 +31,7 @@ want = {"status": s["status"], "captured": b(s["captured"]), "capture_time": s["
         # the docked state's measures (issue 44), the ones printed with their sign in both
         "tilt_max": s["docked"]["tilt_max"] or "", "tilt_end": s["docked"]["tilt_end"] or "",
         "latches_all_time": s["docked"]["latches_all_time"] or "",
+        "latches_engaged": str(sum(x is not None for x in s["latch_times"])),
         "limiter_clearance": s["docked"]["limiter_clearance"] or "", "limiter_lead": s["docked"]["limiter_lead"] or ""}
 bad = ["%s: sweep %r, mech dock %r" % (k, row.get(k), v) for k, v in want.items() if row.get(k) != v]
 print("; ".join(bad) if bad else "all %d metrics equal (steps %s)" % (len(want), s["steps"]))

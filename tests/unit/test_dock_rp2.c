@@ -108,6 +108,9 @@ static void claims(const rp2_out *o)
     assert_true(o->t_closed <= 400);
     assert_true(fabs(o->sum.latch_roll_closed) <= o->slot_narrow);
     assert_true(o->sum.latches_closed >= 3);
+    /* every latch snapped out behind its stop before the planes met (latches_engage has why RP-2's 7.5 mm) */
+    for (int k = 0; k < 4; k++)
+        assert_true(o->sum.latch_time[k] < o->t_closed);
     /* the fixed limiter's bound: 1 cm docked, 0.38 m travel, head 0.055 m below the throat */
     double t = tan(o->half_angle);
     double bound = atan((0.01 + 0.38 * t) / ((o->rim_r - o->sock_r) / t + 0.055));
@@ -181,10 +184,66 @@ static void s3x_c_lead(void **state)
     mech_dock_config_free(&c);
 }
 
+/* Every latch engages (docs/rp2-parameters.md §12): a latch snaps out behind its stop once its own tip has passed the
+ * stop by the detent travel (docs/dock.md §3), and the head has 15 mm of axial play between the stops and the bottom.
+ * On a head tilted by th in the socket the trailing tip lies r_latch sin th above the centre, so it can pass only when
+ * travel + r_latch sin th <= 15 mm: th <= 6.6 deg at RP-2's 7.5 mm, 2.2 deg at the 12.5 mm RP-2 had before. S3x-400-A
+ * and -C-short, capture and absorption (20 s): with 7.5 mm all four latches engage within 1.5 s of capture (the last
+ * at 4.39 s and 4.59 s); with 12.5 mm (60 N, the same 0.75 J) the fourth stays folded (it never engaged in the whole
+ * 400 s runs either). */
+static void engage(const char *name, double travel, double *t_cap, double t_latch[4])
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/mech/dock/rp2/%s.json", fixtures(), name);
+    mech_dock_config c;
+    hy_err e;
+    int rc = mech_dock_config_read(path, &c, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+    assert_int_equal(mech_dock_config_set_duration(&c, 20, &e), HY_OK);
+    if (travel > 0)
+        c.params.geom.detent_travel = travel, c.params.geom.detent_force = 0.75 / travel;
+    mech_dock_model *m;
+    mech_dock_sim *s;
+    assert_int_equal(mech_dock_model_new(&c.params, &m, &e), HY_OK);
+    assert_int_equal(mech_dock_sim_new(m, &s, &e), HY_OK);
+    while (!mech_dock_sim_done(s))
+        assert_int_equal(mech_dock_sim_step(s, &e), HY_OK);
+    const mech_dock_summary *u = mech_dock_sim_summary(s);
+    assert_true(u->captured);
+    *t_cap = u->capture_time;
+    for (int k = 0; k < 4; k++)
+        t_latch[k] = u->latch_time[k];
+    print_message("%s, detent travel %.4f m: capture %.3f s, latches %.3f %.3f %.3f %.3f s\n", name,
+                  c.params.geom.detent_travel, *t_cap, t_latch[0], t_latch[1], t_latch[2], t_latch[3]);
+    mech_dock_sim_free(s);
+    mech_dock_model_free(m);
+    mech_dock_config_free(&c);
+}
+
+static void latches_engage(void **state)
+{
+    (void)state;
+    const char *const name[] = {"s3x-400-A", "s3x-400-C-short"};
+    for (int i = 0; i < 2; i++) {
+        double tc, tl[4];
+        engage(name[i], 0, &tc, tl);
+        for (int k = 0; k < 4; k++)
+            assert_true(tl[k] >= tc && tl[k] <= tc + 1.5);
+        engage(name[i], 0.0125, &tc, tl);
+        int folded = 0;
+        for (int k = 0; k < 4; k++)
+            folded += isnan(tl[k]);
+        assert_int_equal(folded, 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(s3x_c_lead),
+        cmocka_unit_test(latches_engage),
         cmocka_unit_test(s3x_400_b),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

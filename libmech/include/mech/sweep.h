@@ -132,6 +132,7 @@ typedef struct mech_sweep_metric {
     X(LATCH_ROLL_CLOSED, "latch_roll_closed", "rad", 0) \
     X(LATCHES_CLOSED, "latches_closed", "", 1)    \
     X(LATCHES_ALL_TIME, "latches_all_time", "s", 0) \
+    X(LATCHES_ENGAGED, "latches_engaged", "", 1)  \
     X(LIMITER_CLEARANCE, "limiter_clearance", "m", 0) \
     X(LIMITER_LEAD, "limiter_lead", "s", 0)       \
     X(FRT1_PUSHER_SHARE, "frt1_pusher_share", "", 0) \

@@ -95,6 +95,10 @@ void mech_sweep__run_dock(const mech_sweep_plan *p, const char *txt, const char 
     r->m[MECH_SWEEP_M_LATCH_ROLL_CLOSED] = fabs(u->latch_roll_closed);
     r->m[MECH_SWEEP_M_LATCHES_CLOSED] = u->latches_closed >= 0 ? u->latches_closed : NAN;
     r->m[MECH_SWEEP_M_LATCHES_ALL_TIME] = u->latches_all_time;
+    int engaged = 0;   /* the latches snapped out behind their stops (latch_times not null; docs/dock.md §3) */
+    for (int k = 0; k < 4; k++)
+        engaged += !isnan(u->latch_time[k]);
+    r->m[MECH_SWEEP_M_LATCHES_ENGAGED] = engaged;
     r->m[MECH_SWEEP_M_LIMITER_CLEARANCE] = u->limiter_clearance;
     r->m[MECH_SWEEP_M_LIMITER_LEAD] = u->limiter_lead;
     r->m[MECH_SWEEP_M_FRT1_PUSHER_SHARE] = u->frt1_pusher_share;
