@@ -116,8 +116,35 @@ static mech_vec3 wall_contact(const mech_body_data *d, wall_loads *w, const mech
     return f;
 }
 
+/* One owner for the rim corner (docs/dock-process.md §8.5, "the pads at the rim corner"). A pad point's sphere (the
+   5 mm rounding of the pad's larger-base edge) bears on the cone wall, and on the rim edge as on the wall: the
+   sphere-cone solve's edge depth and normal join the wall's continuously where the centre crosses the wall normal
+   through the rim, so the force does not switch off there (it did: RP-2 S3x-400-C-short switched 10 515 times in
+   0.09 s). The rim circle is also the capture-phase set DOCK_SET_LIMITER's, which sees it inside the pad's solid
+   frustum (wall, ends, sides). A rim across the pad's solid near its larger base is inside the solid and within a
+   point's sphere at once (the sphere reaches 5 mm in front of the base plane and bulges past the 32 deg wall), and
+   the point's nearest feature of the cone is then the rim edge or the wall just below the rim: both sets would
+   push on the one corner. So while the pad's frustum pair touches the rim (its depth > 0 at this stage) it owns
+   the corner: the pad's points within their sphere's radius of the rim circle bear nothing; points farther down
+   the wall bear as before. The throat edge (feature EDGE below mid-depth) is the socket's, never a pad's.
+   (g: the point's sphere-cone geometry; x, r: its centre's axial coordinate and distance from the axis in the cone
+   frame; R, D: the cone's rim radius and depth; rs: the point's sphere radius; lim: the pad's frustum pair this
+   stage, NULL when the set is gated off) => 1 when the point bears (g->depth its depth, > 0 in contact) */
+int dock_pad_bears(const mech_contact_geom *g, double x, double r, double R, double D, double rs,
+                   const mech_contact_geom *lim)
+{
+    if (!isfinite(g->depth))
+        return 0;
+    if (g->feature == MECH_CONTACT_FEAT_EDGE && !(x > -0.5 * D))
+        return 0;
+    if (g->feature != MECH_CONTACT_FEAT_WALL && g->feature != MECH_CONTACT_FEAT_EDGE)
+        return 0;
+    return !(lim && lim->depth > 0 && x * x + (r - R) * (r - R) < rs * rs);
+}
+
 void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
-                     double phi, double phid, const dock_pad_anchor *pad_committed, mech_dock_hooks *hk, double dt,
+                     double phi, double phid, const dock_pad_anchor *pad_committed, const mech_contact_geom *lim_geom,
+                     mech_dock_hooks *hk, double dt,
                      dock_proc_eval *e)
 {
     const mech_dock_params *p = &m->p;
@@ -221,8 +248,9 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     /* ---- the limiter's pads against the cone wall (A, B: on the housing; C: on the movable limiter): the capture-phase contact set has the pads on the
        rim circle only; during retraction the limiter goes below the rim and bears on the wall (spec 001 §1.4, the
        docked clearance 1.3-1.7 cm). Each pad's larger-base arc (its edge nearest the wall: the limiter's generatrix,
-       32 deg, is steeper than the cone's 30) as DOCK_PAD_PTS points; the wall only (the rim edge is the capture-phase
-       set's), a spring-damper with the limiter_rim law's stiffness and friction ---- */
+       32 deg, is steeper than the cone's 30) as DOCK_PAD_PTS points; the wall, and the rim edge where the capture-phase
+       set's pair of the pad does not touch the rim (dock_pad_bears), a spring-damper with the limiter_rim law's
+       stiffness and friction ---- */
     const mech_contact_pair *cone = &m->set[DOCK_SET_CONE]->pair[0];
     mech_contact_pose pc = mech_contact_pose_compose(mech_contact_pose_make(P->pos, P->rot), cone->local_b);
     const mech_contact_body *H = &cb[DOCK_CB_HOUSING];   /* the pads' body: the housing, or the limiter (C) */
@@ -274,8 +302,13 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
             mech_contact_pose pp_ = mech_contact_pose_make(cw, mech_mat3_identity());
             mech_contact_geom g;
             contact_sphere_cone_tan(&pad, &pp_, &cone->shape_b, &pc, tan_a, &g);
-            e->pad_depth[id] = g.feature == MECH_CONTACT_FEAT_WALL && isfinite(g.depth) ? g.depth : -1.0;
-            if (!(g.depth > 0) || g.feature != MECH_CONTACT_FEAT_WALL)
+            if (!dock_pad_bears(&g, px, pr, cone->shape_b.radius, cone->shape_b.depth, DOCK_PAD_SPHERE,
+                                lim_geom ? &lim_geom[k] : NULL)) {
+                e->pad_depth[id] = -1.0;
+                continue;
+            }
+            e->pad_depth[id] = g.depth;
+            if (!(g.depth > 0))
                 continue;
             mech_vec3 va = mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos)));
             if (anchored)
