@@ -23,12 +23,24 @@
 #define BOUND_MARGIN 0.01   /* m: slack of the bounds                                                        */
 
 /* (cone pose, world point) => the point's axial coordinate in the cone shape's frame (x = 0 at the rim plane,
-   negative inside) and its distance from the cone axis */
-static void cone_coords(const mech_contact_pose *pc, mech_vec3 pw, double *x, double *r)
+   negative inside) and its distance from the cone axis; q (may be NULL) its local position */
+static void cone_coords(const mech_contact_pose *pc, mech_vec3 pw, double *x, double *r, mech_vec3 *q_out)
 {
-    mech_vec3 q = mech_mat3_tapply(pc->rot, mech_vec3_sub(pw, pc->pos));
+    mech_vec3 q = contact_to_local(pc, pw);
     *x = q.x;
     *r = sqrt(q.y * q.y + q.z * q.z);   /* lengths of metres: no overflow for hypot to guard (it was 3 % of a run) */
+    if (q_out)
+        *q_out = q;
+}
+
+/* (local position, its x and axis distance from cone_coords) => its meridian coordinates, those
+   contact_meridian_of gives (the sphere-cone solve from them: the local position and its square root once a point) */
+static contact_meridian cone_meridian(mech_vec3 q, double x, double r)
+{
+    contact_meridian m = {x, r, {0.0, 1.0, 0.0}};
+    if (r > 0.0)
+        m.er = (mech_vec3){0.0, q.y / r, q.z / r};
+    return m;
 }
 
 /* 1 when a sphere of radius `reach` about a point at (x, r) of the cone frame, moved axially by up to `dx`, cannot
@@ -279,7 +291,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     double v_pad = ROLLER_V_EPS;
     /* the cheap bound: the limiter's larger base (centre, radius r0, tilted by up to TILT_MAX) inside the wall */
     double lx, lr;
-    cone_coords(&pc, mech_vec3_add(H->pos, mech_vec3_scale(mech_mat3_col(H->rot, 0), gm->limiter_x0)), &lx, &lr);
+    cone_coords(&pc, mech_vec3_add(H->pos, mech_vec3_scale(mech_mat3_col(H->rot, 0), gm->limiter_x0)), &lx, &lr, NULL);
     const double tan_a = m->cone_tan; /* built once: libm tan was 3 % of a 400 s run */
     int pads_clear = clear_of_wall(&cone->shape_b, tan_a, lx, lr, gm->limiter_r0, TILT_MAX * gm->limiter_r0);
     wall_loads wl = {.body = m->b.pads};
@@ -296,12 +308,13 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
                cone: the sphere-cone solve was 6 % of the run). The sphere reaches its radius below its centre too:
                dx = its radius, or a point just above the rim plane would be cleared while it touches the wall's top */
             double px, pr;
-            cone_coords(&pc, cw, &px, &pr);
+            mech_vec3 pq;
+            cone_coords(&pc, cw, &px, &pr, &pq);
             if (clear_of_wall(&cone->shape_b, tan_a, px, pr, DOCK_PAD_SPHERE, DOCK_PAD_SPHERE))
                 continue;
-            mech_contact_pose pp_ = mech_contact_pose_make(cw, mech_mat3_identity());
+            const contact_meridian pm = cone_meridian(pq, px, pr);
             mech_contact_geom g;
-            contact_sphere_cone_tan(&pad, &pp_, &cone->shape_b, &pc, tan_a, &g);
+            contact_sphere_cone_meridian(&pad, &pm, &cone->shape_b, &pc, tan_a, &g);
             if (!dock_pad_bears(&g, px, pr, cone->shape_b.radius, cone->shape_b.depth, DOCK_PAD_SPHERE,
                                 lim_geom ? &lim_geom[k] : NULL)) {
                 e->pad_depth[id] = -1.0;
@@ -340,26 +353,36 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     mech_contact_shape roller = mech_contact_sphere(pp->cam.roller_radius);
     const double dphi = 1e-6;
     wall_loads wr = {.body = hb};
+    /* the cam table's lookup once for every lever (the levers differ by their azimuth only) */
+    double cx, crho, cx_p = 0, crho_p = 0, cx_m = 0, crho_m = 0;
+    int slope = 0;   /* the lookups at phi +- dphi, made at the first roller that touches */
+    mech_dock_cam_at(cam, phi, &cx, &crho);
     for (int j = 0; j < cam->n_lever; j++) {
         e->roller_f[j] = 0;
-        mech_vec3 rh = mech_dock_cam_roller(cam, phi, j);
+        mech_vec3 rh = mech_dock_cam_roller_at(cam, cx, crho, j);
         mech_vec3 c = mech_vec3_add(H->pos, mech_mat3_apply(H->rot, rh));
         double rx, rr;
-        cone_coords(&pc, c, &rx, &rr);
+        mech_vec3 rq;
+        cone_coords(&pc, c, &rx, &rr, &rq);
         if (clear_of_wall(&cone->shape_b, tan_a, rx, rr, pp->cam.roller_radius, pp->cam.roller_radius)) {
             e->roller_depth[j] = -1.0;
             continue;
         }
-        mech_contact_pose pr = mech_contact_pose_make(c, mech_mat3_identity());
+        const contact_meridian rm = cone_meridian(rq, rx, rr);
         mech_contact_geom g;
-        contact_sphere_cone_tan(&roller, &pr, &cone->shape_b, &pc, tan_a, &g);
+        contact_sphere_cone_meridian(&roller, &rm, &cone->shape_b, &pc, tan_a, &g);
         e->roller_depth[j] = isfinite(g.depth) ? g.depth : -1.0;
         if (!(g.depth > 0))
             continue;
         /* the roller's velocity: the housing's point plus the lever's own motion with the nut (the cam table is
            piecewise linear in the nut angle: its slope by a central difference) */
-        mech_vec3 drh = mech_vec3_scale(mech_vec3_sub(mech_dock_cam_roller(cam, phi + dphi, j),
-                                                      mech_dock_cam_roller(cam, phi - dphi, j)), 0.5 / dphi);
+        if (!slope) {
+            mech_dock_cam_at(cam, phi + dphi, &cx_p, &crho_p);
+            mech_dock_cam_at(cam, phi - dphi, &cx_m, &crho_m);
+            slope = 1;
+        }
+        mech_vec3 drh = mech_vec3_scale(mech_vec3_sub(mech_dock_cam_roller_at(cam, cx_p, crho_p, j),
+                                                      mech_dock_cam_roller_at(cam, cx_m, crho_m, j)), 0.5 / dphi);
         mech_vec3 drw = mech_mat3_apply(H->rot, drh);
         mech_vec3 va = mech_vec3_axpy(mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos))),
                                       phid, drw);
