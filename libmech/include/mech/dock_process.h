@@ -268,6 +268,11 @@ typedef struct mech_dock_cam {
 int mech_dock_cam_build(const mech_dock_cam_params *p, mech_dock_cam *c, hy_err *err);
 // (table, nut angle, lever j) => roller centre in the housing frame (clamped to the table's ends)
 mech_vec3 mech_dock_cam_roller(const mech_dock_cam *c, double phi_nut, int j);
+/* the same in two parts, for a caller that places every lever at one nut angle (the table's lookup is the levers'
+ * common part): (table, nut angle) => the roller centre's axial position x and radius rho (clamped to the table's
+ * ends); (table, x, rho, lever j) => its centre in the housing frame */
+void mech_dock_cam_at(const mech_dock_cam *c, double phi_nut, double *x, double *rho);
+mech_vec3 mech_dock_cam_roller_at(const mech_dock_cam *c, double x, double rho, int j);
 
 /* ==== hatch-cover compliance, the stand option (spec 001 §2.7, eq. 2.9) ====================================
  *   m_DM v' = f_1R(1) - [f_beg + k (x - x_beg)] - c v,   x' = v

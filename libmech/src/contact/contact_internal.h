@@ -149,6 +149,11 @@ static inline int contact_anchored_friction(mech_vec3 u, mech_vec3 vt, double kt
 int contact_sphere_cone_tan(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                             const mech_contact_pose *pb, double tan_half_angle, mech_contact_geom *g);
 
+/* the same from the sphere centre's meridian coordinates in the cone's frame (contact_meridian_of of its local
+ * position), for a caller that has them already (the docking pads and rollers: their cheap bound needs them) */
+int contact_sphere_cone_meridian(const mech_contact_shape *a, const contact_meridian *m, const mech_contact_shape *b,
+                                 const mech_contact_pose *pb, double tan_half_angle, mech_contact_geom *g);
+
 /* mech_contact_frustum_circle with an optional warm start: `warm` (NULL: none) is the edge angle of the last
  * solution (B's local frame, from +y towards +z), *theta (may be NULL) receives the new one. The contact set
  * keeps the angle in its committed state so that a persisting limiter contact costs one or two Newton steps. */

@@ -213,8 +213,15 @@ int mech_contact_sphere_cone(const mech_contact_shape *a, const mech_contact_pos
 int contact_sphere_cone_tan(const mech_contact_shape *a, const mech_contact_pose *pa, const mech_contact_shape *b,
                             const mech_contact_pose *pb, double ta, mech_contact_geom *g)
 {
-    double R = b->radius, D = b->depth;
     contact_meridian m = contact_meridian_of(contact_to_local(pb, pa->pos));
+    return contact_sphere_cone_meridian(a, &m, b, pb, ta, g);
+}
+
+int contact_sphere_cone_meridian(const mech_contact_shape *a, const contact_meridian *mc, const mech_contact_shape *b,
+                                 const mech_contact_pose *pb, double ta, mech_contact_geom *g)
+{
+    double R = b->radius, D = b->depth;
+    const contact_meridian m = *mc;
     contact_segment s = contact_segment_make(-D, R - D * ta, 0.0, R, MECH_CONTACT_INSIDE);
     double t = (m.u - s.u0) * s.tu + (m.rho - s.rho0) * s.trho;
     if (t < 0.0) {

@@ -108,7 +108,7 @@ int mech_dock_cam_build(const mech_dock_cam_params *p, mech_dock_cam *c, hy_err 
     return HY_OK;
 }
 
-mech_vec3 mech_dock_cam_roller(const mech_dock_cam *c, double phi, int j)
+void mech_dock_cam_at(const mech_dock_cam *c, double phi, double *x_out, double *rho_out)
 {
     double x, rho;
     if (phi <= c->phi[0])
@@ -128,7 +128,19 @@ mech_vec3 mech_dock_cam_roller(const mech_dock_cam *c, double phi, int j)
         x = c->x[lo] + a * (c->x[hi] - c->x[lo]);
         rho = c->rho[lo] + a * (c->rho[hi] - c->rho[lo]);
     }
+    *x_out = x, *rho_out = rho;
+}
+
+mech_vec3 mech_dock_cam_roller_at(const mech_dock_cam *c, double x, double rho, int j)
+{
     if (j < 0 || j >= c->n_lever)
         j = 0;
     return mech_vec3_make(x, rho * c->cpsi[j], rho * c->spsi[j]);
+}
+
+mech_vec3 mech_dock_cam_roller(const mech_dock_cam *c, double phi, int j)
+{
+    double x, rho;
+    mech_dock_cam_at(c, phi, &x, &rho);
+    return mech_dock_cam_roller_at(c, x, rho, j);
 }

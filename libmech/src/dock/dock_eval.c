@@ -323,7 +323,8 @@ int dock_evaluate(mech_dock_sim *s, double t, const double *y, double *dy, dock_
     aerr.code = 0, aerr.msg[0] = 0;
     if (s->proc) {
         /* the process: pushers, docking planes and rollers on the tree; the drive output u in the nut equation */
-        dock_proc_loads(m, bm, d, s->cb, y[nb], y[nb + 1], s->pad_c, &s->hooks, t - s->t, &e->pr);
+        dock_proc_loads(m, bm, d, s->cb, y[nb], y[nb + 1], s->pad_c,
+                        e->on[DOCK_SET_LIMITER] ? s->cd[DOCK_SET_LIMITER]->geom : NULL, &s->hooks, t - s->t, &e->pr);
         Pc += e->pr.p_contact;
         e->e_contact += e->pr.e_contact;
         e->pr.u = y[s->iu], e->pr.w = y[s->iu + 1];

@@ -163,7 +163,13 @@ typedef struct dock_proc_eval {
  * rollers applied to the tree's loads; e filled (everything but the drive; e->pad_trial the anchors and the hooks'
  * trial state to commit when this state is accepted) */
 void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
-                     double phi, double phid, const dock_pad_anchor *pad_committed, mech_dock_hooks *hk, double dt,
-                     dock_proc_eval *e);
+                     double phi, double phid, const dock_pad_anchor *pad_committed, const mech_contact_geom *lim_geom,
+                     mech_dock_hooks *hk, double dt, dock_proc_eval *e);
+/* (a pad point's sphere-cone geometry, its centre's axial coordinate and axis distance in the cone frame, the cone's
+ * rim radius and depth, the point's sphere radius, the pad's DOCK_SET_LIMITER pair this stage or NULL) => 1 when the
+ * point bears on the cone: the wall or the rim edge, except within its sphere's radius of the rim circle while the
+ * pad's frustum pair touches the rim (one owner for the corner; dock_proc.c) */
+int dock_pad_bears(const mech_contact_geom *g, double x, double r, double R, double D, double rs,
+                   const mech_contact_geom *lim);
 
 #endif

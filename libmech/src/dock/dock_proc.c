@@ -23,12 +23,24 @@
 #define BOUND_MARGIN 0.01   /* m: slack of the bounds                                                        */
 
 /* (cone pose, world point) => the point's axial coordinate in the cone shape's frame (x = 0 at the rim plane,
-   negative inside) and its distance from the cone axis */
-static void cone_coords(const mech_contact_pose *pc, mech_vec3 pw, double *x, double *r)
+   negative inside) and its distance from the cone axis; q (may be NULL) its local position */
+static void cone_coords(const mech_contact_pose *pc, mech_vec3 pw, double *x, double *r, mech_vec3 *q_out)
 {
-    mech_vec3 q = mech_mat3_tapply(pc->rot, mech_vec3_sub(pw, pc->pos));
+    mech_vec3 q = contact_to_local(pc, pw);
     *x = q.x;
     *r = sqrt(q.y * q.y + q.z * q.z);   /* lengths of metres: no overflow for hypot to guard (it was 3 % of a run) */
+    if (q_out)
+        *q_out = q;
+}
+
+/* (local position, its x and axis distance from cone_coords) => its meridian coordinates, those
+   contact_meridian_of gives (the sphere-cone solve from them: the local position and its square root once a point) */
+static contact_meridian cone_meridian(mech_vec3 q, double x, double r)
+{
+    contact_meridian m = {x, r, {0.0, 1.0, 0.0}};
+    if (r > 0.0)
+        m.er = (mech_vec3){0.0, q.y / r, q.z / r};
+    return m;
 }
 
 /* 1 when a sphere of radius `reach` about a point at (x, r) of the cone frame, moved axially by up to `dx`, cannot
@@ -116,8 +128,35 @@ static mech_vec3 wall_contact(const mech_body_data *d, wall_loads *w, const mech
     return f;
 }
 
+/* One owner for the rim corner (docs/dock-process.md §8.5, "the pads at the rim corner"). A pad point's sphere (the
+   5 mm rounding of the pad's larger-base edge) bears on the cone wall, and on the rim edge as on the wall: the
+   sphere-cone solve's edge depth and normal join the wall's continuously where the centre crosses the wall normal
+   through the rim, so the force does not switch off there (it did: RP-2 S3x-400-C-short switched 10 515 times in
+   0.09 s). The rim circle is also the capture-phase set DOCK_SET_LIMITER's, which sees it inside the pad's solid
+   frustum (wall, ends, sides). A rim across the pad's solid near its larger base is inside the solid and within a
+   point's sphere at once (the sphere reaches 5 mm in front of the base plane and bulges past the 32 deg wall), and
+   the point's nearest feature of the cone is then the rim edge or the wall just below the rim: both sets would
+   push on the one corner. So while the pad's frustum pair touches the rim (its depth > 0 at this stage) it owns
+   the corner: the pad's points within their sphere's radius of the rim circle bear nothing; points farther down
+   the wall bear as before. The throat edge (feature EDGE below mid-depth) is the socket's, never a pad's.
+   (g: the point's sphere-cone geometry; x, r: its centre's axial coordinate and distance from the axis in the cone
+   frame; R, D: the cone's rim radius and depth; rs: the point's sphere radius; lim: the pad's frustum pair this
+   stage, NULL when the set is gated off) => 1 when the point bears (g->depth its depth, > 0 in contact) */
+int dock_pad_bears(const mech_contact_geom *g, double x, double r, double R, double D, double rs,
+                   const mech_contact_geom *lim)
+{
+    if (!isfinite(g->depth))
+        return 0;
+    if (g->feature == MECH_CONTACT_FEAT_EDGE && !(x > -0.5 * D))
+        return 0;
+    if (g->feature != MECH_CONTACT_FEAT_WALL && g->feature != MECH_CONTACT_FEAT_EDGE)
+        return 0;
+    return !(lim && lim->depth > 0 && x * x + (r - R) * (r - R) < rs * rs);
+}
+
 void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_body_data *d, const mech_contact_body *cb,
-                     double phi, double phid, const dock_pad_anchor *pad_committed, mech_dock_hooks *hk, double dt,
+                     double phi, double phid, const dock_pad_anchor *pad_committed, const mech_contact_geom *lim_geom,
+                     mech_dock_hooks *hk, double dt,
                      dock_proc_eval *e)
 {
     const mech_dock_params *p = &m->p;
@@ -221,8 +260,9 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     /* ---- the limiter's pads against the cone wall (A, B: on the housing; C: on the movable limiter): the capture-phase contact set has the pads on the
        rim circle only; during retraction the limiter goes below the rim and bears on the wall (spec 001 §1.4, the
        docked clearance 1.3-1.7 cm). Each pad's larger-base arc (its edge nearest the wall: the limiter's generatrix,
-       32 deg, is steeper than the cone's 30) as DOCK_PAD_PTS points; the wall only (the rim edge is the capture-phase
-       set's), a spring-damper with the limiter_rim law's stiffness and friction ---- */
+       32 deg, is steeper than the cone's 30) as DOCK_PAD_PTS points; the wall, and the rim edge where the capture-phase
+       set's pair of the pad does not touch the rim (dock_pad_bears), a spring-damper with the limiter_rim law's
+       stiffness and friction ---- */
     const mech_contact_pair *cone = &m->set[DOCK_SET_CONE]->pair[0];
     mech_contact_pose pc = mech_contact_pose_compose(mech_contact_pose_make(P->pos, P->rot), cone->local_b);
     const mech_contact_body *H = &cb[DOCK_CB_HOUSING];   /* the pads' body: the housing, or the limiter (C) */
@@ -251,7 +291,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     double v_pad = ROLLER_V_EPS;
     /* the cheap bound: the limiter's larger base (centre, radius r0, tilted by up to TILT_MAX) inside the wall */
     double lx, lr;
-    cone_coords(&pc, mech_vec3_add(H->pos, mech_vec3_scale(mech_mat3_col(H->rot, 0), gm->limiter_x0)), &lx, &lr);
+    cone_coords(&pc, mech_vec3_add(H->pos, mech_vec3_scale(mech_mat3_col(H->rot, 0), gm->limiter_x0)), &lx, &lr, NULL);
     const double tan_a = m->cone_tan; /* built once: libm tan was 3 % of a 400 s run */
     int pads_clear = clear_of_wall(&cone->shape_b, tan_a, lx, lr, gm->limiter_r0, TILT_MAX * gm->limiter_r0);
     wall_loads wl = {.body = m->b.pads};
@@ -268,14 +308,20 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
                cone: the sphere-cone solve was 6 % of the run). The sphere reaches its radius below its centre too:
                dx = its radius, or a point just above the rim plane would be cleared while it touches the wall's top */
             double px, pr;
-            cone_coords(&pc, cw, &px, &pr);
+            mech_vec3 pq;
+            cone_coords(&pc, cw, &px, &pr, &pq);
             if (clear_of_wall(&cone->shape_b, tan_a, px, pr, DOCK_PAD_SPHERE, DOCK_PAD_SPHERE))
                 continue;
-            mech_contact_pose pp_ = mech_contact_pose_make(cw, mech_mat3_identity());
+            const contact_meridian pm = cone_meridian(pq, px, pr);
             mech_contact_geom g;
-            contact_sphere_cone_tan(&pad, &pp_, &cone->shape_b, &pc, tan_a, &g);
-            e->pad_depth[id] = g.feature == MECH_CONTACT_FEAT_WALL && isfinite(g.depth) ? g.depth : -1.0;
-            if (!(g.depth > 0) || g.feature != MECH_CONTACT_FEAT_WALL)
+            contact_sphere_cone_meridian(&pad, &pm, &cone->shape_b, &pc, tan_a, &g);
+            if (!dock_pad_bears(&g, px, pr, cone->shape_b.radius, cone->shape_b.depth, DOCK_PAD_SPHERE,
+                                lim_geom ? &lim_geom[k] : NULL)) {
+                e->pad_depth[id] = -1.0;
+                continue;
+            }
+            e->pad_depth[id] = g.depth;
+            if (!(g.depth > 0))
                 continue;
             mech_vec3 va = mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos)));
             if (anchored)
@@ -307,26 +353,36 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     mech_contact_shape roller = mech_contact_sphere(pp->cam.roller_radius);
     const double dphi = 1e-6;
     wall_loads wr = {.body = hb};
+    /* the cam table's lookup once for every lever (the levers differ by their azimuth only) */
+    double cx, crho, cx_p = 0, crho_p = 0, cx_m = 0, crho_m = 0;
+    int slope = 0;   /* the lookups at phi +- dphi, made at the first roller that touches */
+    mech_dock_cam_at(cam, phi, &cx, &crho);
     for (int j = 0; j < cam->n_lever; j++) {
         e->roller_f[j] = 0;
-        mech_vec3 rh = mech_dock_cam_roller(cam, phi, j);
+        mech_vec3 rh = mech_dock_cam_roller_at(cam, cx, crho, j);
         mech_vec3 c = mech_vec3_add(H->pos, mech_mat3_apply(H->rot, rh));
         double rx, rr;
-        cone_coords(&pc, c, &rx, &rr);
+        mech_vec3 rq;
+        cone_coords(&pc, c, &rx, &rr, &rq);
         if (clear_of_wall(&cone->shape_b, tan_a, rx, rr, pp->cam.roller_radius, pp->cam.roller_radius)) {
             e->roller_depth[j] = -1.0;
             continue;
         }
-        mech_contact_pose pr = mech_contact_pose_make(c, mech_mat3_identity());
+        const contact_meridian rm = cone_meridian(rq, rx, rr);
         mech_contact_geom g;
-        contact_sphere_cone_tan(&roller, &pr, &cone->shape_b, &pc, tan_a, &g);
+        contact_sphere_cone_meridian(&roller, &rm, &cone->shape_b, &pc, tan_a, &g);
         e->roller_depth[j] = isfinite(g.depth) ? g.depth : -1.0;
         if (!(g.depth > 0))
             continue;
         /* the roller's velocity: the housing's point plus the lever's own motion with the nut (the cam table is
            piecewise linear in the nut angle: its slope by a central difference) */
-        mech_vec3 drh = mech_vec3_scale(mech_vec3_sub(mech_dock_cam_roller(cam, phi + dphi, j),
-                                                      mech_dock_cam_roller(cam, phi - dphi, j)), 0.5 / dphi);
+        if (!slope) {
+            mech_dock_cam_at(cam, phi + dphi, &cx_p, &crho_p);
+            mech_dock_cam_at(cam, phi - dphi, &cx_m, &crho_m);
+            slope = 1;
+        }
+        mech_vec3 drh = mech_vec3_scale(mech_vec3_sub(mech_dock_cam_roller_at(cam, cx_p, crho_p, j),
+                                                      mech_dock_cam_roller_at(cam, cx_m, crho_m, j)), 0.5 / dphi);
         mech_vec3 drw = mech_mat3_apply(H->rot, drh);
         mech_vec3 va = mech_vec3_axpy(mech_vec3_add(H->vel, mech_vec3_cross(H->omega, mech_vec3_sub(g.point, H->pos))),
                                       phid, drw);
