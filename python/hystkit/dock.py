@@ -322,7 +322,7 @@ class DockSim(L.Owner):
                   "hooks": self._hooks(hs, name(ps.state) == "fail-hooks")})
         if ps.guide_n > 0:   # the roll guides (docs/dock-process.md §9a), as summary.json has them
             d["roll_guides"] = {"t_enter": nn(ps.guide_t_enter),
-                                "roll_enter_deg": nn(ps.guide_roll_enter * 180 / math.pi),
+                                "roll_enter_deg": nn(ps.guide_roll_enter / DEG),
                                 "force_max": ps.guide_force_max, "miss_steps": ps.guide_miss_steps}
         return d
 

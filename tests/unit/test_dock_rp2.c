@@ -1,7 +1,11 @@
 /* RP-2 (issue 44 item 4; docs/rp2-parameters.md): the reference S3x-400-B of fixtures/mech/dock/rp2/ through the
- * whole process, at its shipped tolerance and at a quarter of it, under the fault monitor as shipped. It docks: the
- * sequencer reaches END within 400 s in both runs, the sequence times within 0.5 % (the issue's convergence
- * criterion); the latches in the narrow part of their slots, |latch roll| <= the slots' narrow half-width at closure,
+ * whole process, at its shipped tolerance, at a quarter of it and at a sixteenth (the converged reference), under
+ * the fault monitor as shipped. It docks: the sequencer reaches END with at least 5 s to spare before 400 s in every
+ * run (RP-2's retraction 20 s after capture on the absorption timer, docs/rp2-parameters.md §10.7: 388.2 s; with
+ * RP-1's 30 s timer 398.4 s, 1.6 s to spare), the retraction starting on that timer (the settling criterion cannot
+ * fire: the head rattles in the socket's play); the shipped run's sequence times within 0.5 % of the converged
+ * reference (the issue's convergence criterion), the quarter tolerance's within 1 % (the planes' closure scatters
+ * over 372.7-375.3 s across tolerances: the last millimetre of B's approach on the pushers, §10.7); the latches in the narrow part of their slots, |latch roll| <= the slots' narrow half-width at closure,
  * at least three on their stops; its levers' rollers bear from the stroke their reach allows (§8); the relative tilt
  * after capture stays within the geometric bound of a fixed limiter that fits the docked cone (atan((c_dock + T tan
  * a) / D), docs/rp2-parameters.md §2: the 7 deg target is not reachable by any such limiter, and this run is where
@@ -30,6 +34,8 @@ static const char *fixtures(void)
 typedef struct rp2_out {
     mech_dock_summary sum;
     double t_closed, t_end, slot_narrow, half_angle, rim_r, sock_r;
+    double t_capture, t_retract, absorb_timeout;  /* the capture, the retraction's start and the timer's setting  */
+    int    retract_cause;                         /* the sequencer's cause of ABSORB -> RETRACT                     */
     /* the history's own: the tilt from the Euler angles over the captured rows, acos(cos p cos y) (the summary
        takes it from the axes), the roll and the latches' contact flag at the first row in "closed" */
     double h_tilt_max, h_roll_closed;
@@ -84,15 +90,26 @@ static void run(double tol_factor, int bare, rp2_out *o)
     o->t_closed = mech_dock_sim_process(s)->t_closed;
     o->t_end = mech_dock_sim_process(s)->t_end;
     o->state = mech_dock_sim_process(s)->state;
+    o->t_retract = mech_dock_sim_process(s)->t_retract;
+    o->absorb_timeout = c.params.process.seq.absorb_timeout;
+    o->t_capture = NAN;
+    o->retract_cause = -1;
+    for (int i = 0; i < mech_dock_sim_process(s)->n_log; i++) {
+        const mech_dock_seq_event *ev = &mech_dock_sim_process(s)->log[i];
+        if (ev->to == MECH_DOCK_SEQ_ABSORB && ev->from != MECH_DOCK_SEQ_ABSORB && isnan(o->t_capture))
+            o->t_capture = ev->t;
+        if (ev->to == MECH_DOCK_SEQ_RETRACT)
+            o->retract_cause = ev->cause;
+    }
     o->fault = mech_dock_sim_process(s)->fault;
     o->slot_narrow = c.params.geom.slot_narrow;
     o->half_angle = c.params.geom.half_angle;
     o->rim_r = c.params.geom.rim_radius;
     o->sock_r = c.params.geom.socket_radius;
-    print_message("tolerance %.3g: %s (fault %s at %.3f s), closed %.3f s, tilt max %.3f deg, roll %.3f deg, "
+    print_message("tolerance %.3g: %s (fault %s at %.3f s), capture %.3f s, retract %.3f s, closed %.3f s, end %.3f s, tilt max %.3f deg, roll %.3f deg, "
                   "latch roll %.3f deg, latches %d, first roller at stroke %.4f m\n", c.params.tol,
                   mech_dock_seq_state_name(o->state), o->fault.kind ? mech_dock_fault_name(o->fault.kind) : "none",
-                  o->fault.t, o->t_closed, o->sum.tilt_max / DEG, o->sum.roll_closed / DEG,
+                  o->fault.t, o->t_capture, o->t_retract, o->t_closed, o->t_end, o->sum.tilt_max / DEG, o->sum.roll_closed / DEG,
                   o->sum.latch_roll_closed / DEG, o->sum.latches_closed, o->s_roller_first);
     mech_dock_sim_free(s);
     mech_dock_model_free(m);
@@ -120,20 +137,36 @@ static void claims(const rp2_out *o)
 static void s3x_400_b(void **state)
 {
     (void)state;
-    rp2_out a, b, n;
+    rp2_out a, b, r, n;
     run(1.0, 0, &a);
     run(0.25, 0, &b);
+    run(0.0625, 0, &r);
     claims(&a);
     claims(&b);
+    claims(&r);
     /* docked in both runs (END: 8 hooks locked with preload, every rod gap closed, roll and tilt within the hooks'
        tolerance, held 5 s: test_dock_rp2_docked re-decides those from the channels for A and C), converged */
     assert_int_equal(a.state, MECH_DOCK_SEQ_END);
     assert_int_equal(b.state, MECH_DOCK_SEQ_END);
     assert_int_equal(a.fault.kind, MECH_DOCK_FAULT_NONE);
-    assert_true(a.t_end <= 400 && b.t_end <= 400);
-    assert_true(fabs(a.t_closed - b.t_closed) < 0.005 * b.t_closed);
-    assert_true(fabs(a.t_end - b.t_end) < 0.005 * b.t_end);
-    assert_true(fabs(a.sum.tilt_max - b.sum.tilt_max) < 0.1 * DEG);
+    assert_int_equal(r.state, MECH_DOCK_SEQ_END);
+    /* the margin to 400 s (issue 44's "every run completes within 400 s"): at least 5 s in every run */
+    assert_true(a.t_end <= 395 && b.t_end <= 395 && r.t_end <= 395);
+    /* the retraction starts on the absorption timer, absorb_timeout after capture (20 s in RP-2) */
+    const rp2_out *all[] = {&a, &b, &r};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(all[i]->retract_cause, MECH_DOCK_SEQ_BY_ABSORB_TIMEOUT);
+        assert_true(all[i]->absorb_timeout == 20.0);
+        assert_true(all[i]->t_retract - all[i]->t_capture >= all[i]->absorb_timeout);
+        assert_true(all[i]->t_retract - all[i]->t_capture < all[i]->absorb_timeout + 0.1);
+    }
+    /* converged: the shipped run within the issue's 0.5 % of the reference, the quarter tolerance within 1 % */
+    assert_true(fabs(a.t_closed - r.t_closed) < 0.005 * r.t_closed);
+    assert_true(fabs(a.t_end - r.t_end) < 0.005 * r.t_end);
+    assert_true(fabs(b.t_closed - r.t_closed) < 0.01 * r.t_closed);
+    assert_true(fabs(b.t_end - r.t_end) < 0.01 * r.t_end);
+    assert_true(fabs(a.sum.tilt_max - r.sum.tilt_max) < 0.1 * DEG);
+    assert_true(fabs(b.sum.tilt_max - r.sum.tilt_max) < 0.1 * DEG);
     /* the levers: a roller first bears no later than the stroke from which the aligned cone is within its reach
        (0.12276 m in closed form, test_dock_rp2_cam; the vehicles' tilt brings one roller to the wall earlier), long
        before the planes meet (RP-1's cam: never before them) */

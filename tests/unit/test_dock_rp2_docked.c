@@ -6,7 +6,7 @@
  * roll at closure within their clearance. Checked against the history's own rows: the roll and tilt at the row where
  * the first rod gap comes within the monitor's meet_gap, the roll at the first row in "closed" (the summary's
  * at_closed), and the docked state at the end from the channels. The counter-cases: S3x-400-C without the guides
- * (roll_guides.n = 0) closes with the roll the slots leave (-0.89 deg) instead; S3x-400-C-short without the dampers
+ * (roll_guides.n = 0) closes with the roll the slots leave (-0.96 deg) instead; S3x-400-C-short without the dampers
  * in its pushers (RP-2 §9.4) meets the planes with the roll aligned but the tilt beyond 1 deg; S3x-400-A without the
  * guides and dampers (the slots alone, with §8's levers) does not dock. */
 #include <stdarg.h>
