@@ -137,11 +137,12 @@ def test_movable_limiter_summary_equals_mech_dock(tmp_path):
 
 
 def test_roll_guides_summary_equals_mech_dock(tmp_path):
-    """RP-2's roll guides (docs/dock-process.md §9a) in memory: S3x-400-C-short to 90 s, where a pin first enters its
-    socket during the capture-phase rocking (83 s); the summary with its "process" "roll_guides" object equals mech
+    """RP-2's roll guides (docs/dock-process.md §9a) in memory: S3x-400-C-short to 325 s, where the pins first enter
+    their sockets at the end of the retraction (317.9 s; before RP-2's 7.5 mm latch slots, docs/rp2-parameters.md §12,
+    the short cone's head rocked a pin in at 83 s); the summary with its "process" "roll_guides" object equals mech
     dock's summary.json (the ctypes mirror of mech_dock_process_summary carries the guides' fields)."""
     d = json.loads((D / "rp2" / "s3x-400-C-short.json").read_text())
-    d.update(duration=90.0)
+    d.update(duration=325.0)
     d["outputs"] = {"rate": 0, "records": False, "plots": False, "animation": False}
     f = tmp_path / "s3x-400-C-short.json"
     f.write_text(json.dumps(dict(d, laws={k: str((D / "rp2" / v).resolve()) for k, v in d["laws"].items()})))
@@ -150,4 +151,4 @@ def test_roll_guides_summary_equals_mech_dock(tmp_path):
     r = hk.run_dock(f, records=False)
     assert r.ok and r.summary == ref
     g = r.summary["process"]["roll_guides"]
-    assert g["t_enter"] is not None and 80 < g["t_enter"] < 90 and g["force_max"] >= 0
+    assert g["t_enter"] is not None and 300 < g["t_enter"] < 325 and g["force_max"] >= 0

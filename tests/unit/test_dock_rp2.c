@@ -160,9 +160,15 @@ static void s3x_400_b(void **state)
         assert_true(all[i]->t_retract - all[i]->t_capture >= all[i]->absorb_timeout);
         assert_true(all[i]->t_retract - all[i]->t_capture < all[i]->absorb_timeout + 0.1);
     }
-    /* converged: the shipped run within the 0.5 % of the reference, the quarter tolerance within 1 % */
-    assert_true(fabs(a.t_closed - r.t_closed) < 0.005 * r.t_closed);
-    assert_true(fabs(a.t_end - r.t_end) < 0.005 * r.t_end);
+    /* converged: the issue's criterion, a 4x tighter tolerance moves the sequence times by < 0.5 %; and both within
+       1 % of the run at 1/16. The closure is where the last of the four rod gaps comes within 5 mm while the planes
+       still rock on the pushers (their 35 s tilt wobble, docs/rp2-parameters.md §9.4, §13) at the drive's ~1 mm/s:
+       a threshold crossing of a slow oscillation, which a tighter tolerance moves by seconds (RP-2 as shipped:
+       374.79, 374.68 and 372.61 s at 1, 1/4 and 1/16; with 1e5 N s/m dampers 373.2, 375.3 and 372.7 s, §10.7) */
+    assert_true(fabs(a.t_closed - b.t_closed) < 0.005 * b.t_closed);
+    assert_true(fabs(a.t_end - b.t_end) < 0.005 * b.t_end);
+    assert_true(fabs(a.t_closed - r.t_closed) < 0.01 * r.t_closed);
+    assert_true(fabs(a.t_end - r.t_end) < 0.01 * r.t_end);
     assert_true(fabs(b.t_closed - r.t_closed) < 0.01 * r.t_closed);
     assert_true(fabs(b.t_end - r.t_end) < 0.01 * r.t_end);
     assert_true(fabs(a.sum.tilt_max - r.sum.tilt_max) < 0.1 * DEG);
