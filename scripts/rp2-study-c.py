@@ -17,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rp2_ctouch  # noqa: E402
+from rp2_io import fmt, history, num  # noqa: E402
 
 OUT, TOP = sys.argv[1], sys.argv[2]
 DEG = math.pi / 180
@@ -25,29 +26,6 @@ SHARE_MIN = 0.9         # the pushers' share in restoring FrT1 (the brief: >= ~0
 HOLD = 15.0             # the hooks' 10 s lock and the 5 s hold after the planes close (docs/dock-process.md §9)
 X0_REF = 0.52           # RP-2's forward position (scripts/make-rp2 RP2_C): the reference runs' limiter
 WIN = (40.0, 52.0)      # s after capture: the drift with the head's contacts, before the short cone's limiter bears
-
-
-def num(x):
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return float("nan")
-
-
-def fmt(x, f="%.3g"):
-    return "—" if x != x else f % x
-
-
-def history(path):
-    with open(path) as f:
-        rd = csv.reader(f)
-        head = next(rd)
-        next(rd)
-        cols = {h: [] for h in head}
-        for row in rd:
-            for h, v in zip(head, row):
-                cols[h].append(num(v))
-    return cols
 
 
 def poses(path, tmax):

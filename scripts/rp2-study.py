@@ -14,6 +14,9 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rp2_io import fmt, history, num  # noqa: E402
+
 OUT, TOP = sys.argv[1], sys.argv[2]
 DEG = math.pi / 180
 
@@ -33,17 +36,6 @@ def rows(p):
     r.sort(key=lambda x: int(x["run"]))
     PARTIAL.append("%s: %d runs from its journal (the sweep was stopped before the others finished)" % (p, len(r)))
     return r
-
-
-def num(x):
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return float("nan")
-
-
-def fmt(x, f="%.3g"):
-    return "—" if x != x else f % x
 
 
 # RP-1 geometry, variant B (fixtures/mech/dock/s3x-400-B.json sets none of these; dock_params.c)
@@ -274,19 +266,6 @@ for m in PARTIAL:
 print()
 
 # ---- step 5 (after the runs, §7.7-7.8 of docs/rp2-parameters.md): the alignment levers' reach (the cam) ----
-def history(path):
-    """history.csv of a run as {channel: [values]} (the second line is the units)"""
-    with open(path) as f:
-        rd = csv.reader(f)
-        head = next(rd)
-        next(rd)
-        cols = {h: [] for h in head}
-        for row in rd:
-            for h, v in zip(head, row):
-                cols[h].append(num(v))
-    return cols
-
-
 def lever_measures(run_dir):
     """From a run's full outputs: the end, the fault's roll and tilt, the first roller contact (time, stroke), the
     largest tilt from capture and from that contact to the end, the largest roller and retraction forces"""

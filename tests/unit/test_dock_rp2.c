@@ -31,6 +31,18 @@ static const char *fixtures(void)
     return fx && fx[0] ? fx : "fixtures";
 }
 
+/* fixtures/mech/dock/rp2/NAME.json, read or the test fails with the parser's message */
+static void read_rp2(const char *name, mech_dock_config *c)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/mech/dock/rp2/%s.json", fixtures(), name);
+    hy_err e;
+    int rc = mech_dock_config_read(path, c, &e);
+    if (rc)
+        print_message("%s\n", e.msg);
+    assert_int_equal(rc, HY_OK);
+}
+
 typedef struct rp2_out {
     mech_dock_summary sum;
     double t_closed, t_end, slot_narrow, half_angle, rim_r, sock_r;
@@ -49,14 +61,10 @@ typedef struct rp2_out {
  * levers and slots alone */
 static void run(double tol_factor, int bare, rp2_out *o)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/mech/dock/rp2/s3x-400-B.json", fixtures());
     mech_dock_config c;
     hy_err e;
-    int rc = mech_dock_config_read(path, &c, &e);
-    if (rc)
-        print_message("%s\n", e.msg);
-    assert_int_equal(rc, HY_OK);
+    int rc;
+    read_rp2("s3x-400-B", &c);
     c.params.tol *= tol_factor;
     if (bare) {
         c.params.process.roll_guides.n = 0;
@@ -190,14 +198,9 @@ static void s3x_400_b(void **state)
 static void s3x_c_lead(void **state)
 {
     (void)state;
-    char path[512];
-    snprintf(path, sizeof path, "%s/mech/dock/rp2/s3x-400-C.json", fixtures());
     mech_dock_config c;
     hy_err e;
-    int rc = mech_dock_config_read(path, &c, &e);
-    if (rc)
-        print_message("%s\n", e.msg);
-    assert_int_equal(rc, HY_OK);
+    read_rp2("s3x-400-C", &c);
     assert_int_equal(mech_dock_config_set_duration(&c, 20, &e), HY_OK);
     mech_dock_model *m;
     mech_dock_sim *s;
@@ -232,14 +235,9 @@ static void s3x_c_lead(void **state)
  * 400 s runs either). */
 static void engage(const char *name, double travel, double *t_cap, double t_latch[4])
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/mech/dock/rp2/%s.json", fixtures(), name);
     mech_dock_config c;
     hy_err e;
-    int rc = mech_dock_config_read(path, &c, &e);
-    if (rc)
-        print_message("%s\n", e.msg);
-    assert_int_equal(rc, HY_OK);
+    read_rp2(name, &c);
     assert_int_equal(mech_dock_config_set_duration(&c, 20, &e), HY_OK);
     if (travel > 0)
         c.params.geom.detent_travel = travel, c.params.geom.detent_force = 0.75 / travel;
