@@ -82,8 +82,8 @@ static int make_set(mech_contact_model **m, int nbody, const int ids[3], const m
 {
     mech_contact_pair p[10];
     memset(p, 0, sizeof p);
-    mech_contact_law head = {2e6, 1, 0.4, 1e-3, 0.15, 0.15, 1e5, 50}, hard = {5e6, 1, 0.3, 1e-3, 0.1, 0.1, 1e5, 50};
-    mech_contact_law roll = {1e6, 1, 0.3, 1e-3, 0.02, 0.02, 1e5, 50};
+    mech_contact_law head = {2e6, 1, 0.4, 1e-3, 0.15, 0.15, 1e5, 50, 0}, hard = {5e6, 1, 0.3, 1e-3, 0.1, 0.1, 1e5, 50, 0};
+    mech_contact_law roll = {1e6, 1, 0.3, 1e-3, 0.02, 0.02, 1e5, 50, 0};
     for (int i = 0; i < 10; i++) p[i].local_a.rot = p[i].local_b.rot = mech_mat3_identity();
     strcpy(p[0].name, "head-cone");
     p[0].body_a = 0, p[0].body_b = 1, p[0].law = head;

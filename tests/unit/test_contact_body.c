@@ -20,7 +20,7 @@ static void near(double a, double b, double tol)
 
 static mech_contact_law law(double k, double n, double e, double mu_s, double mu_k, double kt, double ct)
 {
-    mech_contact_law L = {k, n, e, 1e-3, mu_s, mu_k, kt, ct};
+    mech_contact_law L = {k, n, e, 1e-3, mu_s, mu_k, kt, ct, 0};
     return L;
 }
 

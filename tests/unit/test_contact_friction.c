@@ -345,6 +345,10 @@ static void bad_sets_are_refused_with_the_pair_named(void **state)
     assert_int_equal(mech_contact_model_new(1, 1, &p, &m, &err), HY_EMODEL);
     assert_non_null(strstr(err.msg, "law.kt"));
     p = pr;
+    p.law.c_mass = -1;
+    assert_int_equal(mech_contact_model_new(1, 1, &p, &m, &err), HY_EMODEL);
+    assert_non_null(strstr(err.msg, "law.c_mass = -1: expected a finite mass >= 0 (0: no cap)"));
+    p = pr;
     p.body_a = 3;
     assert_int_equal(mech_contact_model_new(1, 1, &p, &m, &err), HY_EMODEL);
     assert_non_null(strstr(err.msg, "bodies 3 and -1"));

@@ -36,6 +36,62 @@ static void penalty_values(void **state)
     near(fe, 0.0, 0);
 }
 
+/* law.c_mass caps the damping coefficient c = k δ^n D at the critical damping 2 sqrt(k' c_mass), k' = n k δ^(n-1):
+ * closed forms below and above the cap (linear and Hertz), and a mass c_mass pressed onto a linear contact by a
+ * constant load P, released from rest at twice its static depth, follows the critically damped closed form
+ * x(t) = x0 (1 + w t) e^(-w t) about the static depth (w^2 = k / m), which an uncapped D (50x critical here) does
+ * not: it creeps back instead */
+static double capped_rk4_release(const mech_contact_law *L, double D, double m, double P, double t_end, double *xmax_dev)
+{
+    double w = sqrt(L->k / m), ds = P / L->k, x = 2 * ds, v = 0, h = 2 * M_PI / w / 20000;
+    int n = (int)ceil(t_end / h);
+    h = t_end / n;
+    *xmax_dev = 0;
+    for (int i = 0; i < n; i++) {
+#define ACC(xx, vv) ((P - mech_contact_normal_force(L, D, (xx), (vv), NULL, NULL)) / m)
+        double k1x = v, k1v = ACC(x, v);
+        double k2x = v + 0.5 * h * k1v, k2v = ACC(x + 0.5 * h * k1x, k2x);
+        double k3x = v + 0.5 * h * k2v, k3v = ACC(x + 0.5 * h * k2x, k3x);
+        double k4x = v + h * k3v, k4v = ACC(x + h * k3x, k4x);
+#undef ACC
+        x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+        v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+        double t = (i + 1) * h, ref = ds + ds * (1 + w * t) * exp(-w * t);
+        *xmax_dev = fmax(*xmax_dev, fabs(x - ref) / ds);
+    }
+    return (x - ds) / ds;
+}
+
+static void damping_cap_at_critical(void **state)
+{
+    (void)state;
+    mech_contact_law lin = law_make(2e6, 1.0, 0.4, 0, 0, 0, 0), hz = law_make(1e10, 1.5, 0.4, 0, 0, 0, 0);
+    lin.c_mass = 5.0, hz.c_mass = 2.0;
+    double fe, fd, cc = 2 * sqrt(2e6 * 5.0);   /* 6324.6 N s/m */
+    /* below the cap: k δ D = 2000 * 2 = 4000 N s/m, unchanged */
+    near(mech_contact_normal_force(&lin, 2.0, 1e-3, 0.1, &fe, &fd), 2400.0, 1e-9);
+    near(fd, 400.0, 1e-9);
+    /* above it: k δ D = 40 000 N s/m, capped at critical */
+    mech_contact_normal_force(&lin, 20.0, 1e-3, 0.1, &fe, &fd);
+    near(fd, cc * 0.1, 1e-9);
+    /* Hertz: k' = 1.5 k δ^0.5 = 1.5e8 N/m at δ = 1e-4, critical on 2 kg 2 sqrt(3e8) */
+    mech_contact_normal_force(&hz, 100.0, 1e-4, 0.01, &fe, &fd);
+    near(fd, 2 * sqrt(1.5e8 * 2.0) * 0.01, 1e-9);
+    mech_contact_normal_force(&hz, 1.0, 1e-4, 0.01, &fe, &fd);   /* 1e4 * 1 = 1e4 N s/m, below 34 641 */
+    near(fd, 100.0, 1e-9);
+    /* dynamics: 5 kg on the capped contact under 4 kN (static depth 2 mm; k δ D at least 30x critical all along) */
+    double D = 60.0, P = 4000.0, w = sqrt(2e6 / 5.0), dev;
+    assert_true(2e6 * 2e-3 * D > 30 * cc);
+    double x_end = capped_rk4_release(&lin, D, 5.0, P, 10.0 / w, &dev);
+    near(dev, 0.0, 1e-6);                                    /* the closed form all along, to RK4's accuracy */
+    near(x_end, (1 + 10.0) * exp(-10.0), 1e-6);              /* 5.0e-4 of the initial offset left */
+    print_message("damping cap: critically damped release within %.2g of the closed form\n", dev);
+    mech_contact_law un = lin;
+    un.c_mass = 0;
+    double x_un = capped_rk4_release(&un, D, 5.0, P, 10.0 / w, &dev);
+    assert_true(x_un > 100 * x_end);                         /* uncapped: overdamped, still far from rest */
+}
+
 static void damping_factor_relations(void **state)
 {
     (void)state;
@@ -171,6 +227,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(penalty_values),
         cmocka_unit_test(damping_factor_relations),
+        cmocka_unit_test(damping_cap_at_critical),
         cmocka_unit_test(exact_relation_gives_e_and_the_approximations_do_not),
         cmocka_unit_test(restitution_of_two_body_impacts),
     };

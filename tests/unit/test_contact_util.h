@@ -88,7 +88,7 @@ static mech_ode_system pm_system(pm_sys *s)
 
 static mech_contact_law law_make(double k, double n, double e, double mu_s, double mu_k, double kt, double ct)
 {
-    mech_contact_law L = {k, n, e, 1e-3, mu_s, mu_k, kt, ct};
+    mech_contact_law L = {k, n, e, 1e-3, mu_s, mu_k, kt, ct, 0};
     return L;
 }
 

@@ -178,6 +178,9 @@ typedef struct mech_contact_law {
     double mu_k;   /* kinetic friction coefficient (>= 0; 0 = frictionless)                                    */
     double kt;     /* tangential (stick) stiffness, N/m (> 0 when mu_k > 0)                                    */
     double ct;     /* tangential damping while sticking, N s/m (>= 0)                                          */
+    double c_mass; /* kg, >= 0: > 0 caps the damping coefficient k δ^n D at the critical damping 2 sqrt(k' c_mass)
+                      of the tangent stiffness k' = n k δ^(n-1) on this mass; 0 (default) no cap (docs/contact.md
+                      §3: under a slow preload the law's D, fixed at the impact, is many times critical)          */
 } mech_contact_law;
 
 typedef enum mech_contact_hc_relation {
@@ -189,8 +192,8 @@ typedef enum mech_contact_hc_relation {
 // (restitution e in (0, 1], relation) => s(e) = D v_impact, dimensionless (0 for e >= 1); NAN for e <= 0
 double mech_contact_hc_factor(double e, mech_contact_hc_relation rel);
 
-// (law, D, penetration δ, penetration rate δ̇) => elastic part k δ^n and damping part k δ^n D δ̇ (0 when δ <= 0);
-// returns the normal force max(0, elastic + damping)
+// (law, D, penetration δ, penetration rate δ̇) => elastic part k δ^n and damping part c δ̇ with c = k δ^n D, capped at
+// 2 sqrt(n k δ^(n-1) c_mass) when law.c_mass > 0 (0 when δ <= 0); returns the normal force max(0, elastic + damping)
 double mech_contact_normal_force(const mech_contact_law *law, double D, double depth, double depth_rate,
                                  double *elastic, double *damping);
 

@@ -40,7 +40,13 @@ double mech_contact_normal_force(const mech_contact_law *law, double D, double d
     double fe = 0.0, fd = 0.0;
     if (depth > 0.0) {
         fe = law->k * (law->n == 1.0 ? depth : pow(depth, law->n));
-        fd = fe * D * depth_rate;
+        double c = fe * D;
+        if (law->c_mass > 0.0) {
+            /* critical damping of the tangent stiffness n k δ^(n-1) = n fe / δ on c_mass */
+            double c_crit = 2.0 * sqrt(law->n * fe / depth * law->c_mass);
+            c = c < c_crit ? c : c_crit;
+        }
+        fd = c * depth_rate;
     }
     if (elastic) *elastic = fe;
     if (damping) *damping = fd;

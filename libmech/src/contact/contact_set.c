@@ -20,6 +20,7 @@ static int law_check(const mech_contact_law *L, int i, const char *name, hy_err 
     if (!(isfinite(L->kt) && L->kt >= 0.0 && (L->kt > 0.0 || L->mu_s == 0.0)))
         return BAD("kt", L->kt, "a finite stiffness, > 0 when there is friction");
     if (!(isfinite(L->ct) && L->ct >= 0.0)) return BAD("ct", L->ct, "a finite damping >= 0");
+    if (!(isfinite(L->c_mass) && L->c_mass >= 0.0)) return BAD("c_mass", L->c_mass, "a finite mass >= 0 (0: no cap)");
 #undef BAD
     return HY_OK;
 }

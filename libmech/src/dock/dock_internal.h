@@ -73,6 +73,10 @@ struct mech_dock_model {
 // (params) => the passive unit's axial stations (closed forms of RP-1 §2.2)
 void dock_geom_compute(const mech_dock_params *p, dock_geom *g);
 // (params, geometry) => the contact sets (pairs in the contact bodies above)
+/* the lightest effective mass a contact drives: the head across the probe (the probe's inertia about its bending
+ * joint over the probe length squared, ~5 kg) or along it (the nut chain's m_eq, 50 kg); the mass of the contact
+ * sets' damping cap (mech_contact_law.c_mass) and of the step's contact ceiling (dock_step_adaptive.c) */
+double dock_contact_mass(const mech_dock_params *p);
 int dock_geom_contacts(const mech_dock_params *p, const dock_geom *g, mech_contact_model *set[DOCK_NSET], hy_err *err);
 // (geometry, detent force F, head-centre x in the cone frame) => push-out force (N) and its potential (J): a
 // constant F between stop_x and capture_x, with linear rise/fall of width `ramp` centred on both ends (work F * travel)

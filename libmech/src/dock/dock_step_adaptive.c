@@ -168,10 +168,7 @@ void dock_adaptive_init(mech_dock_sim *s)
     s->h_next = p->h;
     s->h_ceil = INFINITY;
     s->theta = p->method == MECH_DOCK_DOPRI5 ? DOCK_THETA45 : DOCK_THETA43;
-    /* the lightest mass a contact drives: the head across the probe (probe inertia about the bending joint over the
-       probe length squared, ~5 kg) or along it (the nut chain's m_eq, 50 kg) */
-    double Lp = p->geom.probe_length;
-    s->m_contact = fmin(p->axial.m_eq, p->mass.probe_inertia.y / (Lp * Lp));
+    s->m_contact = dock_contact_mass(p);   /* the lightest mass a contact drives */
     dock_guides_hold(s, &s->acc);
     s->ngap = gap_values(s, &s->acc, s->g0);
 }
