@@ -49,8 +49,9 @@ void dock_contact_bodies(mech_dock_sim *s, double L, double sdot)
 
 /* which sets can touch (cheap bounding checks; docs/dock.md §contacts). Every check runs at every stage on that
  * stage's state and bounds the pair's depth from above, so skipping a set changes nothing: its pairs would report
- * no contact (and leave no anchor) anyway. The cone and limiter bounds are loose (DOCK_GATE_MARGIN); the socket bore,
- * the bottom and the latch bounds are exact distances (GATE_EXACT, round-off only). */
+ * no contact (and leave no anchor) anyway. The cone's rim side and the limiter bounds are loose (DOCK_GATE_MARGIN);
+ * the cone's throat side, the socket bore, the bottom and the latch bounds are exact distances (GATE_EXACT, round-off
+ * only). */
 #define GATE_EXACT 1e-3   /* m */
 /* (latch frame) => each latch tip's x in the cone frame. A latch is a spring pawl that snaps out behind the stop
  * only when its own tip has passed the stop by the detent travel (RP-1 §2.2): on a tilted head the tips pass the
@@ -77,7 +78,11 @@ static void gates(mech_dock_sim *s, dock_eval *e, mech_vec3 hc)
     const mech_dock_geometry *gm = &m->p.geom;
     const mech_contact_body *P = &s->cb[DOCK_CB_PASSIVE];
     double rh = gm->head_radius, x = hc.x;
-    e->on[DOCK_SET_CONE] = x - rh < g->rim_x + DOCK_GATE_MARGIN && x + rh > g->throat_x - DOCK_GATE_MARGIN;
+    /* cone (wall, rim and throat edge, all at or above the throat plane): the head sphere's top below the throat
+       touches none of them, an exact bound (the head held on the latch stops sits with its top 5 mm below the
+       throat; the former loose margin of 20 mm evaluated the pair at 72 % of RP-2 S3x-400-C-short's evaluations,
+       touching at 0.7 %) */
+    e->on[DOCK_SET_CONE] = x - rh < g->rim_x + DOCK_GATE_MARGIN && x + rh > g->throat_x - GATE_EXACT;
     /* bore (inside a cylinder of the socket radius, up to the throat): the head centre's distance from the axis */
     double r_free = gm->socket_radius - rh - GATE_EXACT;   /* the centre's free radial play in the bore */
     e->on[DOCK_SET_SOCKET] = x - rh < g->throat_x + DOCK_GATE_MARGIN &&
