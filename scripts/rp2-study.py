@@ -475,7 +475,9 @@ if full:
         end = "`%s`" % m["end"]
         if m["end"].startswith("fail"):
             sm = json.load(open(os.path.join(m["dir"], "summary.json")))
-            end += " (%.1f s)" % sm["process"]["fault"]["t"]
+            # a fault of the monitor, or the hooks' own failure ("hooks not closed in time": fail-hooks)
+            f = sm["process"]["fault"] or (sm["process"].get("hooks") or {}).get("failure")
+            end += " (%.1f s)" % f["t"] if f else ""
         if quarter:
             if m["end"] == "end":
                 return "%s, %.1f / %.1f s" % (end, m["closed"], m["t_end"])
