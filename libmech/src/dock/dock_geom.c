@@ -103,13 +103,12 @@ double dock_contact_mass(const mech_dock_params *p)
 int dock_geom_contacts(const mech_dock_params *p, const dock_geom *g, mech_contact_model *set[DOCK_NSET], hy_err *err)
 {
     const mech_dock_geometry *gm = &p->geom;
-    /* every set's Hunt-Crossley damping capped at critical on the lightest mass a contact drives (docs/dock.md §6b):
-       D, fixed at the impact speed, is 3-7x critical when the head is pulled onto the socket bottom and a latch stop
-       at 4 kN, a fast real mode beyond the step's contact ceiling theta / omega (omega on that mass) */
-    const double mc = dock_contact_mass(p);
-    mech_contact_law law_cone = p->contact.head_cone, law_bottom = p->contact.head_bottom,
-                     law_rim = p->contact.limiter_rim, law_latch = p->contact.head_bottom;
-    law_latch.c_mass = mc;
+    /* the latch stops' Hunt-Crossley damping capped at critical on the lightest mass a contact drives (docs/dock.md
+       §6b): a latch pulled onto its stop starts at the v_min floor, and its D times the drive's kilonewtons is 3-7x
+       critical, a fast real mode beyond the step's contact ceiling theta / omega (omega on that mass). The other sets
+       keep the law as given: their contacts are impacts, whose peaks the law was fitted to */
+    mech_contact_law law_latch = p->contact.head_bottom;
+    law_latch.c_mass = dock_contact_mass(p);
     const mech_vec3 O = g->cone_origin, zero = {0, 0, 0};
     const mech_mat3 I = mech_mat3_identity();
     const double rh = gm->head_radius;
@@ -119,7 +118,7 @@ int dock_geom_contacts(const mech_dock_params *p, const dock_geom *g, mech_conta
     /* cone: the head sphere inside the hollow cone (wall, entry rim, throat edge) */
     pr[0] = pair("head-cone", DOCK_CB_HEAD, mech_contact_sphere(rh), zero, DOCK_CB_PASSIVE,
                  mech_contact_cone(gm->rim_radius, gm->half_angle, g->cone_depth),
-                 mech_vec3_add(O, (mech_vec3){g->rim_x, 0, 0}), I, law_cone, 0.5 * rh);
+                 mech_vec3_add(O, (mech_vec3){g->rim_x, 0, 0}), I, p->contact.head_cone, 0.5 * rh);
     if ((rc = mech_contact_model_new(DOCK_NCB, 1, pr, &set[DOCK_SET_CONE], err)))
         return rc;
 
@@ -127,12 +126,12 @@ int dock_geom_contacts(const mech_dock_params *p, const dock_geom *g, mech_conta
        is gated on its own (the head resting on the bottom is 5 mm clear of the bore when centred) */
     pr[0] = pair("head-socket", DOCK_CB_HEAD, mech_contact_sphere(rh), zero, DOCK_CB_PASSIVE,
                  mech_contact_bore(gm->socket_radius, gm->bottom_depth), mech_vec3_add(O, (mech_vec3){g->bottom_x, 0, 0}),
-                 I, law_cone, 0.5 * rh);
+                 I, p->contact.head_cone, 0.5 * rh);
     if ((rc = mech_contact_model_new(DOCK_NCB, 1, pr, &set[DOCK_SET_SOCKET], err)))
         return rc;
     pr[0] = pair("head-bottom", DOCK_CB_HEAD, mech_contact_sphere(rh), zero, DOCK_CB_PASSIVE,
                  mech_contact_disc(gm->socket_radius), mech_vec3_add(O, (mech_vec3){g->bottom_x, 0, 0}), I,
-                 law_bottom, 0.5 * rh);
+                 p->contact.head_bottom, 0.5 * rh);
     if ((rc = mech_contact_model_new(DOCK_NCB, 1, pr, &set[DOCK_SET_BOTTOM], err)))
         return rc;
 
@@ -162,7 +161,7 @@ int dock_geom_contacts(const mech_dock_params *p, const dock_geom *g, mech_conta
             pr[k] = pair(name, DOCK_CB_HOUSING,
                          mech_contact_frustum_sector(fr, 2 * M_PI * k / np, gm->limiter_pad_half),
                          (mech_vec3){gm->limiter_x0, 0, 0}, DOCK_CB_PASSIVE, mech_contact_circle(gm->rim_radius),
-                         mech_vec3_add(O, (mech_vec3){g->rim_x, 0, 0}), I, law_rim, 0.03);
+                         mech_vec3_add(O, (mech_vec3){g->rim_x, 0, 0}), I, p->contact.limiter_rim, 0.03);
         }
         if ((rc = mech_contact_model_new(DOCK_NCB, np, pr, &set[DOCK_SET_LIMITER], err)))
             return rc;
