@@ -961,7 +961,8 @@ static void pad_certificates_change_nothing(void **state)
     (void)state;
     mech_contact_shape pad = c_pad();
     unsigned long long seed = 4242;
-    int kept_apart = 0, kept_touching = 0, touching = 0, apart = 0, kept_fine = 0;
+    int kept_apart = 0, kept_touching = 0, touching = 0, apart = 0, kept_fine = 0, fine_renewed = 0,
+        fine_renewed_kept = 0;
     for (int path = 0; path < 16; path++) {
         rim_place p = path % 2 ? rim_near_side_edge(&seed) : rim_near_front_edge(&seed);
         mech_contact_shape rim = mech_contact_circle(p.R);
@@ -992,6 +993,12 @@ static void pad_certificates_change_nothing(void **state)
                 assert_true(out1.clear == 0);
                 touching++, kept_touching += kept;
                 kept_fine += kept && cert.fine_margin > 0;   /* its fine scan's certificate too */
+                /* a fine certificate renewed by a search that kept the coarse one (its own, later edge), and one
+                   such certificate kept by the next search (its three fine samples, not 17) */
+                int renewed = memcmp(&out1.fc, &out1.c, sizeof out1.c) != 0;
+                fine_renewed += renewed && memcmp(&out1.fc, &cert.fc, sizeof cert.fc) != 0;
+                fine_renewed_kept += memcmp(&cert.fc, &cert.c, sizeof cert.c) != 0 &&
+                                     memcmp(&out1.fc, &cert.fc, sizeof cert.fc) == 0;
                 th = th1, cs[0] = cs1[0], cs[1] = cs1[1];
             } else {
                 assert_true(g1.depth <= 0);
@@ -1001,10 +1008,12 @@ static void pad_certificates_change_nothing(void **state)
             cert = out1;
         }
     }
-    print_message("pad certificates: %d steps touching (%d on a kept certificate, %d with a fine scan's margin), %d "
-                  "apart (%d)\n", touching, kept_touching, kept_fine, apart, kept_apart);
+    print_message("pad certificates: %d steps touching (%d on a kept certificate, %d with a fine scan's margin; %d "
+                  "fine certificates renewed on a kept coarse one, %d of them kept), %d apart (%d)\n", touching,
+                  kept_touching, kept_fine, fine_renewed, fine_renewed_kept, apart, kept_apart);
     assert_true(touching > 1000 && apart > 1000);
     assert_true(kept_fine > kept_touching / 2);
+    assert_true(fine_renewed > 0 && fine_renewed_kept > 0);
     assert_true(kept_touching > touching / 4 && kept_apart > apart / 4);
 }
 

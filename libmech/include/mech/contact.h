@@ -253,9 +253,12 @@ typedef struct mech_contact_cert {
     double    clear;      /* m, >= 0: every edge point at least this far outside the solid (0: not known)       */
     double    margin;     /* m, >= 0: the best coarse sample and its neighbours deeper than every other by this */
     int       sample;     /* index of that best sample (0 .. 64, at angle index * 2 pi / 64)                    */
-    double    fine_margin;/* m, >= 0: the same for the 17 fine samples across it (0: not known)                   */
-    int       fine_sample;/* index of the best fine sample (0 .. 16, at (sample + (index - 8) / 8) 2 pi / 64)    */
-    mech_vec3 c, e1, e2;  /* the edge of that search, frustum frame, m                                          */
+    double    fine_margin;/* m, >= 0: the same for the 17 fine samples across a coarse sample (0: not known)     */
+    int       fine_sample;/* index of the best fine sample (0 .. 16, at (fine_coarse + (index - 8) / 8) 2 pi / 64) */
+    int       fine_coarse;/* the coarse sample that fine scan was about                                          */
+    mech_vec3 c, e1, e2;  /* the edge of the search of clear, margin and sample, frustum frame, m               */
+    mech_vec3 fc, fe1, fe2; /* the edge of the fine scan's search (a later one than c, e1, e2 when the coarse
+                               certificate was kept and the fine scan made in full), m                          */
 } mech_contact_cert;
 
 /* Per-pair state that persists between steps: the stick anchor and the impact speed. */

@@ -666,6 +666,9 @@ typedef struct search_cert {
     int    sample;                 /* out: the coarse scan's best sample                                         */
     double fine_margin;            /* out: the fine scan's, as margin (0: none)                                  */
     int    fine_sample;            /* out: the fine scan's best sample                                           */
+    int    fine_coarse;            /* out: the coarse sample it was about                                        */
+    int    fine_new;               /* out: 1 when this search made the fine scan in full (its certificate is new,
+                                      with this search's edge)                                                   */
     int    reused;                 /* out: 1 when in's coarse sample was reused (the certificate stays in's)     */
     int    wall_strict;            /* out: the deepest point is a strict maximum of the wall's depth alone       */
 } search_cert;
@@ -728,22 +731,35 @@ static solid_eval solid_deepest(const edge_ctx *x, const mech_contact_shape *a, 
        its certificate as the coarse one: a full search records how much deeper its best fine sample and their two
        neighbours were than the other fine samples; while the coarse best is the same sample (the fine samples the
        same angles) and every point moved less than half that margin, those three hold the best, and the answer is
-       the full scan's to the bit (the touching pad of S3x-C into the short cone: 14 of 17 depths saved) */
+       the full scan's to the bit. The fine certificate has its own edge: a search that keeps the coarse certificate
+       but scans the fine samples in full certifies them anew from its own edge, as the coarse one is kept from an
+       older search's (with the fine certificate only renewed by a full coarse scan, the distance moved since that
+       scan soon passed the fine margin's half, and the touching pad of RP-2's S3x-400-C-short scanned all 17 at
+       nearly every search) */
     const int nf = 2 * SOLID_FINE;
-    int flo = 0, fhi = nf, jf;
+    int flo = 0, fhi = nf, jf, fine_kept = 0;
     double Uf[2 * SOLID_FINE + 1];
-    if (sc->reused && ib == sc->in->sample && sc->in->fine_margin > 2.0 * sc->moved) {
-        flo = sc->in->fine_sample > 0 ? sc->in->fine_sample - 1 : 0;
-        fhi = sc->in->fine_sample < nf ? sc->in->fine_sample + 1 : nf;
+    if (sc->reused && ib == sc->in->fine_coarse && sc->in->fine_margin > 0.0) {
+        const mech_contact_cert *ci = sc->in;
+        mech_vec3 dc = mech_vec3_sub(x->c, ci->fc), d1 = mech_vec3_sub(x->e1, ci->fe1),
+                  d2 = mech_vec3_sub(x->e2, ci->fe2);
+        double moved = sqrt(mech_vec3_dot(dc, dc)) + sqrt(mech_vec3_dot(d1, d1) + mech_vec3_dot(d2, d2));
+        if (ci->fine_margin > 2.0 * moved) {
+            flo = ci->fine_sample > 0 ? ci->fine_sample - 1 : 0;
+            fhi = ci->fine_sample < nf ? ci->fine_sample + 1 : nf;
+            fine_kept = 1;
+        }
     }
-    best = solid_scan_fine(x, a, sin_half, t, c, sn, flo, fhi, sc->reused ? NULL : Uf, &jf, &t, &c, &sn);
-    if (!sc->reused) {   /* this search's certificate (a reused one stays the full search's whole) */
+    best = solid_scan_fine(x, a, sin_half, t, c, sn, flo, fhi, fine_kept ? NULL : Uf, &jf, &t, &c, &sn);
+    if (!fine_kept) {   /* this search's fine certificate (a kept one stays its own search's whole) */
         double out = -INFINITY;
         for (int i = 0; i <= nf; i++)
             if (i < jf - 1 || i > jf + 1)
                 out = fmax(out, Uf[i]);
         sc->fine_margin = fmax(0.0, best.d - out);
         sc->fine_sample = jf;
+        sc->fine_coarse = ib;
+        sc->fine_new = 1;
     }
     if (best.d < -R * H / SOLID_FINE * 0.5 * (1.0 + 1e-9)) {
         *th = t, *cs_out = c, *sn_out = sn;
@@ -1100,10 +1116,16 @@ int contact_frustum_circle_warm_cs(const mech_contact_shape *a, const mech_conta
         if (sc.reused) {   /* the margin is the reference edge's: keep that certificate whole */
             *cert_out = *cert_in;
             if (rc > 0) cert_out->clear = 0.0;
+            if (sc.fine_new) {   /* the fine scan made in full here: its certificate from this edge */
+                cert_out->fine_margin = sc.fine_margin, cert_out->fine_sample = sc.fine_sample;
+                cert_out->fine_coarse = sc.fine_coarse;
+                cert_out->fc = x.c, cert_out->fe1 = x.e1, cert_out->fe2 = x.e2;
+            }
         } else {
             *cert_out = (mech_contact_cert){.clear = rc > 0 ? 0.0 : sc.clear, .margin = sc.margin,
                                             .sample = sc.sample, .fine_margin = sc.fine_margin,
-                                            .fine_sample = sc.fine_sample, .c = x.c, .e1 = x.e1, .e2 = x.e2};
+                                            .fine_sample = sc.fine_sample, .fine_coarse = sc.fine_coarse,
+                                            .c = x.c, .e1 = x.e1, .e2 = x.e2, .fc = x.c, .fe1 = x.e1, .fe2 = x.e2};
         }
     }
     return rc;
