@@ -488,10 +488,15 @@ int dock_evaluate(mech_dock_sim *s, double t, const double *y, double *dy, dock_
     e->p[DOCK_Q_DRIVE_DAMP] = s->proc ? e->pr.drv.p_damping : 0.0;
     for (int k = 0; k < DOCK_NQ; k++)
         dy[s->iq + k] = e->p[k];
-    /* one branch for the whole derivative (x * 0 is 0 for a finite x, NaN otherwise), the index only on failure */
-    double nonfinite = 0;
-    for (size_t i = 0; i < nb + 4; i++)
-        nonfinite += dy[i] * 0.0;
+    /* one branch for the whole derivative (x * 0 is 0 for a finite x, NaN otherwise), the index only on failure;
+       four sums, so that the additions do not wait on each other */
+    double nf[4] = {0, 0, 0, 0};
+    size_t i4 = (nb + 4) & ~(size_t)3;
+    for (size_t i = 0; i < i4; i += 4)
+        nf[0] += dy[i] * 0.0, nf[1] += dy[i + 1] * 0.0, nf[2] += dy[i + 2] * 0.0, nf[3] += dy[i + 3] * 0.0;
+    for (size_t i = i4; i < nb + 4; i++)
+        nf[0] += dy[i] * 0.0;
+    double nonfinite = (nf[0] + nf[1]) + (nf[2] + nf[3]);
     if (nonfinite != 0 || isnan(nonfinite))
         for (size_t i = 0; i < nb + 4; i++)
             if (!isfinite(dy[i]))

@@ -133,7 +133,10 @@ void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_mat3
                            mech_dock_hooks_out *out)
 {
     const mech_dock_hooks_params *p = &h->p;
-    mech_dock_hooks_state s = h->committed;
+    /* the trial from the committed state, written in place (a local copy and its copy back were two rep movs of
+       the whole state at every stage) */
+    h->trial = h->committed;
+    mech_dock_hooks_state *s = &h->trial;
     mech_vec3 F = {0, 0, 0}, M = {0, 0, 0};
     const mech_vec3 n = mech_mat3_col(R, 0);
     out->gap_max = -INFINITY;
@@ -146,16 +149,17 @@ void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_mat3
         const mech_vec3 b = h->base[j];
         double g = facing ? mech_vec3_dot(n, mech_vec3_sub(o, b)) / n.x : INFINITY;
         out->g[j] = g;
-        out->gap_max = fmax(out->gap_max, g);
-        out->T[j] = s.T[j] = s.ts[j] = out->shear[j] = 0;
-        const int st = s.st[j];
+        if (g > out->gap_max)   /* fmax without its libm call (a NaN gap is skipped as fmax skips it) */
+            out->gap_max = g;
+        out->T[j] = s->T[j] = s->ts[j] = out->shear[j] = 0;
+        const int st = s->st[j];
         if ((st != MECH_DOCK_HOOK_CLOSING && st != MECH_DOCK_HOOK_LOCKED) || !facing)
             continue;
         mech_vec3 tip = mech_vec3_axpy(b, g, mech_vec3_unit(0));
         mech_vec3 vc = mech_vec3_add(v_o, mech_vec3_cross(omega, mech_vec3_sub(tip, o)));
         double gd = mech_vec3_dot(n, vc) / n.x;
         /* across the plane: the catch's anchored point against the link's point, a spring-damper in the plane */
-        mech_vec3 ca = mech_vec3_add(o, mech_mat3_apply(R, s.anchor[j]));
+        mech_vec3 ca = mech_vec3_add(o, mech_mat3_apply(R, s->anchor[j]));
         mech_vec3 u = mech_vec3_sub(ca, tip), vca = mech_vec3_add(v_o, mech_vec3_cross(omega, mech_vec3_sub(ca, o)));
         u = mech_vec3_axpy(u, -mech_vec3_dot(u, n), n);
         vca = mech_vec3_axpy(vca, -mech_vec3_dot(vca, n), n);
@@ -165,22 +169,22 @@ void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_mat3
         F = mech_vec3_add(F, fs);
         M = mech_vec3_add(M, mech_vec3_cross(ca, fs));
         out->n_taut++;
-        double a = s.a[j], ad = 0;
+        double a = s->a[j], ad = 0;
         if (st == MECH_DOCK_HOOK_CLOSING) {
             /* closing at `speed` to the lock; the pull limit stalls the jaw where the spring holds force_max, and
                the self-locking drive never lets it back (a <= the committed jaw) */
-            double a_free = fmax(h->a_end, s.a[j] - p->speed * dt);
+            double a_free = fmax(h->a_end, s->a[j] - p->speed * dt);
             double a_stall = g - p->force_max / p->stiffness;
-            a = fmin(s.a[j], fmax(a_free, a_stall));
-            ad = a > a_free ? (a < s.a[j] ? gd : 0.0) : (a_free > h->a_end ? -p->speed : 0.0);
+            a = fmin(s->a[j], fmax(a_free, a_stall));
+            ad = a > a_free ? (a < s->a[j] ? gd : 0.0) : (a_free > h->a_end ? -p->speed : 0.0);
         }
-        s.a[j] = a;
+        s->a[j] = a;
         double str = g - a;
         if (!(str > 0))
             continue;   /* slack along the normal */
         double ts = p->stiffness * str, T = fmax(0.0, ts + p->damping * gd);
-        s.ts[j] = ts;
-        s.T[j] = T;
+        s->ts[j] = ts;
+        s->T[j] = T;
         out->T[j] = T;
         out->energy += 0.5 * ts * str;
         out->p_drive += ts * -ad;
@@ -188,10 +192,9 @@ void mech_dock_hooks_trial(mech_dock_hooks *h, double dt, mech_vec3 o, mech_mat3
         F = mech_vec3_add(F, f);
         M = mech_vec3_add(M, mech_vec3_cross(tip, f));
     }
-    s.dt = dt;
+    s->dt = dt;
     out->force = F;
     out->moment = M;
-    h->trial = s;
 }
 
 void mech_dock_hooks_commit(mech_dock_hooks *h)

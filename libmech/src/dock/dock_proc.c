@@ -162,7 +162,6 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     const mech_dock_params *p = &m->p;
     const mech_dock_process_params *pp = &p->process;
     const mech_contact_body *P = &cb[DOCK_CB_PASSIVE];
-    memset(&e->push, 0, sizeof e->push);
     e->p_contact = e->e_contact = e->f_nut = 0;
     e->f_plane = e->f_pad = e->k_touch = e->pad_f_net = e->pad_m_uj = 0;
     e->n_plane = e->n_roller = e->n_pad = 0;
@@ -192,11 +191,12 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
             e->rod_gap[i] = e->gap;
         e->gap_rods = e->gap;
     }
-    if (pp->pushers_on && !far) {
+    if (pp->pushers_on && !far) {   /* (the evaluations clear their outputs themselves: no memset twice) */
         mech_dock_pusher_eval_at(ph, m->rod_base, o, n, v_o, om, &e->push);
         F = e->push.force, M = e->push.moment;
         e->e_contact += e->push.energy;
-    }
+    } else
+        memset(&e->push, 0, sizeof e->push);
     for (int i = 0; !far && i < ph->n && i < MECH_DOCK_PUSHER_MAX; i++) {
         e->rod_gap[i] = INFINITY;
         if (!(n.x < 0)) {
@@ -224,7 +224,6 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     }
     /* the roll guides on the collars (dock_rollguide.c; none in RP-1): their pins in their sockets' faces, from a
        gap of their length (plus what a tilt can close at their radius) on */
-    memset(&e->rg, 0, sizeof e->rg);
     const mech_dock_rollguide_params *rgp = &pp->roll_guides;
     if (rgp->n > 0 && e->gap <= rgp->length + TILT_MAX * rgp->radius + BOUND_MARGIN) {
         mech_dock_rollguide_eval(rgp, o, mech_mat3_tmul(R0, P->rot), v_o, om, &e->rg);
@@ -234,7 +233,8 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
             e->e_contact += e->rg.energy;
             e->k_touch = fmax(e->k_touch, rgp->stiffness);
         }
-    }
+    } else
+        memset(&e->rg, 0, sizeof e->rg);
     /* the structural hooks (dock_hooks.c): their gaps at every stage (the sequencer starts the hook drive when
        every link is in range), loads from the engaged links; their drive's power is an input, added here so that
        the contact quadrature less the elastic energy stays the dissipation (docs/dock-process.md §9) */

@@ -85,7 +85,10 @@ void mech_dock_rollguide_eval(const mech_dock_rollguide_params *p, mech_vec3 o, 
         out->depth[j] = -INFINITY;
         if (!(n.x < 0))
             continue;   /* the passive plane does not face the pins */
-        const mech_vec3 b = mech_dock_rollguide_base(p, j);
+        /* the guide's azimuth, its cosine and sine taken once for the base (mech_dock_rollguide_base's values) and
+           the slot's direction */
+        const double psi = p->psi0 + 2.0 * M_PI * j / p->n, cpsi = cos(psi), spsi = sin(psi);
+        const mech_vec3 b = mech_vec3_make(0.0, p->radius * cpsi, p->radius * spsi);
         double g = mech_vec3_dot(n, mech_vec3_sub(o, b)) / n.x;   /* the pin's base to the passive plane */
         double d = p->length - g;
         out->depth[j] = d;
@@ -93,10 +96,9 @@ void mech_dock_rollguide_eval(const mech_dock_rollguide_params *p, mech_vec3 o, 
             continue;
         /* the pin where it crosses the passive plane, its socket's centre (the pin's base in the docked pose,
            passive frame diag(-1, 1, -1)) and the slot's direction across the radius there */
-        double psi = p->psi0 + 2.0 * M_PI * j / p->n;
         mech_vec3 pt = mech_vec3_axpy(b, g, mech_vec3_unit(0));
         mech_vec3 c = mech_vec3_add(o, mech_mat3_apply(R, mech_vec3_make(0.0, b.y, -b.z)));
-        mech_vec3 t = mech_mat3_apply(R, mech_vec3_make(0.0, -sin(psi), -cos(psi)));
+        mech_vec3 t = mech_mat3_apply(R, mech_vec3_make(0.0, -spsi, -cpsi));
         double e = mech_vec3_dot(mech_vec3_sub(pt, c), t);
         out->offset[j] = e;
         /* rates: the passive vehicle's point at the pin moves at vp relative to the active vehicle; the socket
