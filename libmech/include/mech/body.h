@@ -179,6 +179,9 @@ typedef struct mech_body_data {
     mech_vec3  base_force;   /* load of the tree on the base at the base origin, base frame, N (the sum of the
                                 joint reactions of the base's children; includes the tree's weight)             */
     mech_vec3  base_moment;  /* its moment about the base origin, base frame, N m                                  */
+    double     root_Ai[3][3], root_AiB[3][3], root_Si[3][3];   /* floating base: the block elimination of its 6x6
+                                articulated inertia (A^-1, A^-1 B, S^-1 of mech_body_solve6), which
+                                mech_body_aba_unit solves with again                                             */
 
     /* ---- computed by mech_body_aba_unit: (data after mech_body_aba, joint j) => (below) ----------------------- */
     mech_vec3 *dacc;         /* (nb) change of acc of bodies 0..n per unit of tau[j] (free bodies: unused),

@@ -425,8 +425,8 @@ int mech_body_aba_unit(const mech_body_model *m, mech_body_data *d, int j)
        by the root's equation); prescribed, the base does not move and the reaction takes the whole bias */
     mech_vec3 a0 = mech_vec3_zero(), al0 = mech_vec3_zero();
     if (m->floating) {
-        if (!mech_body_solve6(&d->Mtt[0], &d->Mtr[0], &d->Mrr[0], Cf, Cm, &a0, &al0))
-            return HY_ENUMERIC;
+        /* the factors mech_body_root made of the same articulated inertia (mech_body_aba just ran) */
+        mech_body_solve6_factored(d->root_Ai, d->root_AiB, d->root_Si, &d->Mtr[0], Cf, Cm, &a0, &al0);
         if (m->massless[0]) {
             d->dbase_force = d->dbase_moment = mech_vec3_zero();
         } else {

@@ -47,30 +47,42 @@ static inline double sym_inverse(const mech_mat3 *A, double Ai[3][3])
 // (A, B, C, f, mo) => [a; al] solving [[A, B], [B^T, C]] [a; al] = [f; mo] (the root's symmetric positive
 // definite 6x6 articulated inertia) by block elimination with closed-form 3x3 inverses (adjugates):
 // S = C - B^T A^-1 B, al = S^-1 (mo - B^T A^-1 f), a = A^-1 (f - B al); 0 when singular
-int mech_body_solve6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C, mech_vec3 f, mech_vec3 mo,
-                     mech_vec3 *a, mech_vec3 *al)
+int mech_body_factor6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C, double Ai[3][3], double AiB[3][3],
+                      double Si[3][3])
 {
-    double Ai[3][3], Si[3][3], AiB[3][3], Aif[3];
-    const double fv[3] = {f.x, f.y, f.z}, mv[3] = {mo.x, mo.y, mo.z};
     if (sym_inverse(A, Ai) == 0.0)
         return 0;
-    FOR3(r, Aif[r] = Ai[r][0] * fv[0] + Ai[r][1] * fv[1] + Ai[r][2] * fv[2];
-         FOR3(c, AiB[r][c] = Ai[r][0] * B->m[0][c] + Ai[r][1] * B->m[1][c] + Ai[r][2] * B->m[2][c];););
+    FOR3(r, FOR3(c, AiB[r][c] = Ai[r][0] * B->m[0][c] + Ai[r][1] * B->m[1][c] + Ai[r][2] * B->m[2][c];););
     mech_mat3 S;
     FOR3(r, FOR3(c, if (c >= r) {
         double x = C->m[r][c] - (B->m[0][r] * AiB[0][c] + B->m[1][r] * AiB[1][c] + B->m[2][r] * AiB[2][c]);
         S.m[r][c] = x;
         S.m[c][r] = x;
     }););
-    if (sym_inverse(&S, Si) == 0.0)
-        return 0;
-    double rhs[3], x[3];
+    return sym_inverse(&S, Si) != 0.0;
+}
+
+void mech_body_solve6_factored(const double Ai[3][3], const double AiB[3][3], const double Si[3][3],
+                               const mech_mat3 *B, mech_vec3 f, mech_vec3 mo, mech_vec3 *a, mech_vec3 *al)
+{
+    double Aif[3], rhs[3], x[3];
+    const double fv[3] = {f.x, f.y, f.z}, mv[3] = {mo.x, mo.y, mo.z};
+    FOR3(r, Aif[r] = Ai[r][0] * fv[0] + Ai[r][1] * fv[1] + Ai[r][2] * fv[2];);
     FOR3(r, rhs[r] = mv[r] - (B->m[0][r] * Aif[0] + B->m[1][r] * Aif[1] + B->m[2][r] * Aif[2]););
     FOR3(r, x[r] = Si[r][0] * rhs[0] + Si[r][1] * rhs[1] + Si[r][2] * rhs[2];);
     *al = mech_vec3_make(x[0], x[1], x[2]);
     *a = mech_vec3_make(Aif[0] - (AiB[0][0] * x[0] + AiB[0][1] * x[1] + AiB[0][2] * x[2]),
                         Aif[1] - (AiB[1][0] * x[0] + AiB[1][1] * x[1] + AiB[1][2] * x[2]),
                         Aif[2] - (AiB[2][0] * x[0] + AiB[2][1] * x[1] + AiB[2][2] * x[2]));
+}
+
+int mech_body_solve6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C, mech_vec3 f, mech_vec3 mo,
+                     mech_vec3 *a, mech_vec3 *al)
+{
+    double Ai[3][3], AiB[3][3], Si[3][3];
+    if (!mech_body_factor6(A, B, C, Ai, AiB, Si))
+        return 0;
+    mech_body_solve6_factored(Ai, AiB, Si, B, f, mo, a, al);
     return 1;
 }
 
@@ -89,8 +101,10 @@ int mech_body_root(const mech_body_model *m, mech_body_data *d, const mech_mat3 
     d->msum[0] = mech_vec3_add(d->msum[0], Cm);
     mech_vec3 a0, al0; /* a0: base origin acceleration in the falling frame (true acceleration - g) */
     if (m->floating) {
-        if (!mech_body_solve6(&d->Mtt[0], &d->Mtr[0], &d->Mrr[0], d->fsum[0], d->msum[0], &a0, &al0))
+        /* factored once: mech_body_aba_unit solves with the same articulated inertia again */
+        if (!mech_body_factor6(&d->Mtt[0], &d->Mtr[0], &d->Mrr[0], d->root_Ai, d->root_AiB, d->root_Si))
             return 0;
+        mech_body_solve6_factored(d->root_Ai, d->root_AiB, d->root_Si, &d->Mtr[0], d->fsum[0], d->msum[0], &a0, &al0);
     } else {
         mech_vec3 g0 = m->has_gravity ? mech_mat3_tapply(d->xmat[0], m->def.gravity) : mech_vec3_zero();
         a0 = mech_vec3_sub(d->base_acc_in, g0);

@@ -34,6 +34,12 @@ struct mech_body_model {
 // elimination with closed-form 3x3 inverses; 0 when singular (body_aba_generic.c)
 int mech_body_solve6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C, mech_vec3 f, mech_vec3 mo,
                      mech_vec3 *a, mech_vec3 *al);
+// the same in two parts: (A, B, C) => A^-1, A^-1 B, S^-1 (0 when singular); then (those, B, f, mo) => [a; al]
+// (mech_body_solve6 is the two in a row: the same operations, the same results to the bit)
+int mech_body_factor6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C, double Ai[3][3], double AiB[3][3],
+                      double Si[3][3]);
+void mech_body_solve6_factored(const double Ai[3][3], const double AiB[3][3], const double Si[3][3],
+                               const mech_mat3 *B, mech_vec3 f, mech_vec3 mo, mech_vec3 *a, mech_vec3 *al);
 // root of the articulated-body algorithm, shared by both forms (body_aba_generic.c); 0 when singular
 int mech_body_root(const mech_body_model *m, mech_body_data *d, const mech_mat3 *Ctt, const mech_mat3 *Ctr,
                    const mech_mat3 *Crr, mech_vec3 Cf, mech_vec3 Cm);

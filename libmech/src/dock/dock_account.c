@@ -13,7 +13,7 @@
 /* The sequencer at an accepted (sub)step (docs/dock-process.md §2, §8): the head sensors, the stroke and the
  * docking-plane gap of the accepted state; a transition commands the drive at this step boundary (both motors);
  * the process summary's peaks and times. */
-static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
+static void process_account(mech_dock_sim *s, const dock_eval *e, int first, const double att[4])
 {
     const mech_dock_params *p = &s->m->p;
     const dock_proc_eval *pr = &e->pr;
@@ -47,8 +47,7 @@ static void process_account(mech_dock_sim *s, const dock_eval *e, int first)
         fin.gap_min = isnan(g) || isnan(fin.gap_min) ? NAN : fmin(fin.gap_min, g);
         fin.gap_max = isnan(g) || isnan(fin.gap_max) ? NAN : fmax(fin.gap_max, g);
     }
-    double pitch, yaw;
-    dock_rel_attitude(s, &fin.roll, &pitch, &yaw, &fin.tilt);
+    fin.roll = att[0], fin.tilt = att[3];
     int to_seq = to;   /* the sequencer's own state this step (a fault may follow it within the step) */
     int fk = mech_dock_fault_trial(&s->fault, s->t, &fin);
     mech_dock_fault_commit(&s->fault);
@@ -228,8 +227,13 @@ void dock_account(mech_dock_sim *s, int first, int full)
     if (!s->captured && s->t >= p->capture_timeout)
         S->failed = 1;
     int was_closed = !isnan(s->ps.t_closed);
+    /* the relative roll, pitch, yaw and tilt of the accepted state: once for the fault monitor and the history */
+    double att[4];
+    int have_att = s->proc;
+    if (have_att)
+        dock_rel_attitude(s, &att[0], &att[1], &att[2], &att[3]);
     if (s->proc)
-        process_account(s, e, first);
+        process_account(s, e, first, att);
     if (s->lim_on)
         limiter_account(s, e, first);
     measure_account(s, e, first, capture_now, s->proc && !was_closed && !isnan(s->ps.t_closed));
@@ -281,5 +285,5 @@ void dock_account(mech_dock_sim *s, int first, int full)
     }
     S->momentum = Pm;
     S->ang_momentum = Lm;
-    dock_history_fill(s, &eb);
+    dock_history_fill(s, &eb, have_att ? att : NULL);
 }
