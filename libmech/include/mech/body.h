@@ -215,11 +215,13 @@ void mech_body_clear_loads(const mech_body_model *m, mech_body_data *d);
 // (floating) and the base reaction. HY_ENUMERIC when an articulated inertia I*, m* or the root's is not positive
 // (the configuration made a joint singular); nothing else fails
 int mech_body_aba(const mech_body_model *m, mech_body_data *d);
-/* (data after mech_body_aba, tree joint j in 0..n-1) => dacc, dalpha, dqdd, dbase_force, dbase_moment: the
- * response of the tree's accelerations and base reaction to a unit force added to tau[j]. The articulated-body
- * solution is affine in the loads with the articulated inertias as coefficients, so this is a pass of vectors
- * over the inertias of the last mech_body_aba (no velocity terms, no gravity): the joint's path to the root up,
- * the root's 6x6 solve (floating base), every body down. HY_ENUMERIC when the root is singular. A solver that
+/* (data after a successful mech_body_aba, tree joint j in 0..n-1) => dacc, dalpha, dqdd, dbase_force,
+ * dbase_moment: the response of the tree's accelerations and base reaction to a unit force added to tau[j]. The
+ * articulated-body solution is affine in the loads with the articulated inertias as coefficients, so this is a pass
+ * of vectors over the inertias of the last mech_body_aba (no velocity terms, no gravity): the joint's path to the
+ * root up, the root's 6x6 solve (floating base; with the elimination that mech_body_aba kept in root_Ai, root_AiB,
+ * root_Si, so a singular root has already failed there), every body down. HY_OK (the code is kept for callers that
+ * test it). A solver that
  * needs a joint's effective mass and then a load that depends on it (friction on a prismatic guide) runs one
  * mech_body_aba, this and mech_body_aba_add_unit instead of three passes of mech_body_aba. */
 int mech_body_aba_unit(const mech_body_model *m, mech_body_data *d, int j);
