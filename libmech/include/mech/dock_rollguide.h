@@ -19,7 +19,8 @@
 typedef struct mech_dock_rollguide_out {
     double    force[MECH_DOCK_ROLLGUIDE_MAX];    /* the face's force across the slot on each pin, N (0: free)   */
     double    offset[MECH_DOCK_ROLLGUIDE_MAX];   /* each pin's offset across its slot, m (NaN: not inserted)    */
-    double    depth[MECH_DOCK_ROLLGUIDE_MAX];    /* its insertion depth, m (<= 0: not inserted)                 */
+    double    depth[MECH_DOCK_ROLLGUIDE_MAX];    /* its insertion depth, m (<= 0: not inserted; while no pin can
+                                                    be, the same bound below zero for all)                     */
     int       n_touch;                           /* pins bearing on a face                                      */
     int       n_miss;                            /* pins inserted with the offset beyond the mouth (no force)   */
     mech_vec3 f, m;                              /* on the passive vehicle: force and moment about the origin of

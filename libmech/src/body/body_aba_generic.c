@@ -44,9 +44,9 @@ static inline double sym_inverse(const mech_mat3 *A, double Ai[3][3])
     return det;
 }
 
-// (A, B, C, f, mo) => [a; al] solving [[A, B], [B^T, C]] [a; al] = [f; mo] (the root's symmetric positive
-// definite 6x6 articulated inertia) by block elimination with closed-form 3x3 inverses (adjugates):
-// S = C - B^T A^-1 B, al = S^-1 (mo - B^T A^-1 f), a = A^-1 (f - B al); 0 when singular
+// [[A, B], [B^T, C]] [a; al] = [f; mo] (the root's symmetric positive definite 6x6 articulated inertia) by block
+// elimination with closed-form 3x3 inverses (adjugates): S = C - B^T A^-1 B, al = S^-1 (mo - B^T A^-1 f),
+// a = A^-1 (f - B al). The factors (A, B, C) => A^-1, A^-1 B, S^-1, 0 when singular:
 int mech_body_factor6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C, double Ai[3][3], double AiB[3][3],
                       double Si[3][3])
 {
@@ -62,6 +62,7 @@ int mech_body_factor6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C
     return sym_inverse(&S, Si) != 0.0;
 }
 
+// the solve with them (f, mo) => [a; al]:
 void mech_body_solve6_factored(const double Ai[3][3], const double AiB[3][3], const double Si[3][3],
                                const mech_mat3 *B, mech_vec3 f, mech_vec3 mo, mech_vec3 *a, mech_vec3 *al)
 {
@@ -76,6 +77,7 @@ void mech_body_solve6_factored(const double Ai[3][3], const double AiB[3][3], co
                         Aif[2] - (AiB[2][0] * x[0] + AiB[2][1] * x[1] + AiB[2][2] * x[2]));
 }
 
+// both in a row (0 when singular)
 int mech_body_solve6(const mech_mat3 *A, const mech_mat3 *B, const mech_mat3 *C, mech_vec3 f, mech_vec3 mo,
                      mech_vec3 *a, mech_vec3 *al)
 {

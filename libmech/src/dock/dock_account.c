@@ -229,8 +229,7 @@ void dock_account(mech_dock_sim *s, int first, int full)
     int was_closed = !isnan(s->ps.t_closed);
     /* the relative roll, pitch, yaw and tilt of the accepted state: once for the fault monitor and the history */
     double att[4];
-    int have_att = s->proc;
-    if (have_att)
+    if (s->proc || full)
         dock_rel_attitude(s, &att[0], &att[1], &att[2], &att[3]);
     if (s->proc)
         process_account(s, e, first, att);
@@ -285,5 +284,5 @@ void dock_account(mech_dock_sim *s, int first, int full)
     }
     S->momentum = Pm;
     S->ang_momentum = Lm;
-    dock_history_fill(s, &eb, have_att ? att : NULL);
+    dock_history_fill(s, &eb, att);
 }

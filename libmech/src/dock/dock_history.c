@@ -91,12 +91,8 @@ void dock_history_fill(mech_dock_sim *s, const dock_energy *eb, const double *at
     c[MECH_DOCK_CH_REL_X] = rel.x;
     c[MECH_DOCK_CH_REL_Y] = rel.y;
     c[MECH_DOCK_CH_REL_Z] = rel.z;
-    if (att)   /* dock_account's, of this state */
-        c[MECH_DOCK_CH_REL_ROLL] = att[0], c[MECH_DOCK_CH_REL_PITCH] = att[1], c[MECH_DOCK_CH_REL_YAW] = att[2],
-        c[MECH_DOCK_CH_REL_TILT] = att[3];
-    else
-        dock_rel_attitude(s, &c[MECH_DOCK_CH_REL_ROLL], &c[MECH_DOCK_CH_REL_PITCH], &c[MECH_DOCK_CH_REL_YAW],
-                          &c[MECH_DOCK_CH_REL_TILT]);
+    c[MECH_DOCK_CH_REL_ROLL] = att[0], c[MECH_DOCK_CH_REL_PITCH] = att[1], c[MECH_DOCK_CH_REL_YAW] = att[2];
+    c[MECH_DOCK_CH_REL_TILT] = att[3];   /* dock_account's dock_rel_attitude of this state */
     mech_vec3 vport = mech_body_point_velocity(s->bm, d, DOCK_B_BASE, (mech_vec3){gm->uj_behind_plane, 0, 0});
     c[MECH_DOCK_CH_REL_VX] = -mech_vec3_dot(exp_, mech_vec3_sub(vport, dock_passive_point_vel(s, port)));
     c[MECH_DOCK_CH_HEAD_X] = e->x_c;

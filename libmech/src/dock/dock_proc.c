@@ -225,12 +225,7 @@ void dock_proc_loads(const mech_dock_model *m, const mech_body_model *bm, mech_b
     /* the roll guides on the collars (dock_rollguide.c; none in RP-1): their pins in their sockets' faces, from a
        gap of their length (plus what a tilt can close at their radius) on */
     const mech_dock_rollguide_params *rgp = &pp->roll_guides;
-    /* no pin inserted, exactly: a pin's base at radius r has its gap to the passive plane g = (gap + r n.(0, c, s))
-       / -n.x >= (gap - r |n_yz|) / -n.x; at or beyond the pins' length (with 1 nm for round-off) none is inserted
-       and the evaluation would add nothing (its depths and offsets are read only as "inserted" or not). It ran at
-       65 % of the short cone's evaluations with the loose bound alone */
-    int rg_out = n.x < 0 && e->gap - rgp->radius * sqrt(n.y * n.y + n.z * n.z) > -n.x * rgp->length + 1e-9;
-    if (rgp->n > 0 && e->gap <= rgp->length + TILT_MAX * rgp->radius + BOUND_MARGIN && !rg_out) {
+    if (rgp->n > 0 && e->gap <= rgp->length + TILT_MAX * rgp->radius + BOUND_MARGIN) {
         mech_dock_rollguide_eval(rgp, o, mech_mat3_tmul(R0, P->rot), v_o, om, &e->rg);
         if (e->rg.n_touch > 0) {
             F = mech_vec3_add(F, e->rg.f);

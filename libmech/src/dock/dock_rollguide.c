@@ -80,6 +80,18 @@ void mech_dock_rollguide_eval(const mech_dock_rollguide_params *p, mech_vec3 o, 
 {
     memset(out, 0, sizeof *out);
     const mech_vec3 n = mech_mat3_col(R, 0);
+    if (n.x < 0) {
+        /* no pin inserted, exactly: a base at radius r has its gap to the passive plane g = (gap + r n.(0, c, s)) /
+           -n.x >= (gap - r |n_yz|) / -n.x (gap = -n.o); at or beyond the pins' length (1 nm for round-off) every
+           depth is below zero and no load arises: the bound's depth for all, without a pin's own geometry (the
+           docking process ran them at 65 % of RP-2's short cone's evaluations before) */
+        double g_min = (-mech_vec3_dot(n, o) - p->radius * sqrt(n.y * n.y + n.z * n.z)) / -n.x;
+        if (g_min > p->length + 1e-9) {
+            for (int j = 0; j < p->n && j < MECH_DOCK_ROLLGUIDE_MAX; j++)
+                out->offset[j] = NAN, out->depth[j] = p->length - g_min;
+            return;
+        }
+    }
     for (int j = 0; j < p->n && j < MECH_DOCK_ROLLGUIDE_MAX; j++) {
         out->offset[j] = NAN;
         out->depth[j] = -INFINITY;

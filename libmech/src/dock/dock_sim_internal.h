@@ -225,8 +225,7 @@ void dock_energy_account(mech_dock_sim *s, int first, dock_energy *eb);
 /* (sim at an accepted state) => the active vehicle's attitude relative to the passive one, rad: roll, pitch, yaw
    and tilt as mech/dock.h defines MECH_DOCK_CH_REL_ROLL ... _REL_TILT */
 void dock_rel_attitude(const mech_dock_sim *s, double *roll, double *pitch, double *yaw, double *tilt);
-// (sim at an accepted step of h, its energy budget, its dock_rel_attitude as roll, pitch, yaw, tilt or NULL: made
-// here) => s->ch
+// (sim at an accepted step of h, its energy budget, its dock_rel_attitude as roll, pitch, yaw, tilt) => s->ch
 void dock_history_fill(mech_dock_sim *s, const dock_energy *eb, const double *att);
 
 /* ---- dock_init.c ---- */
